@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Address and prefix parsing and formatting (control thread, tests). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_hash_crc.h>
+
+#include "fr_addr.h"
+
+int fr_addr_parse(const char *s, struct fr_addr *a)
+{
+	struct in_addr in4;
+
+	memset(a, 0, sizeof(*a));
+	if (inet_pton(AF_INET, s, &in4) == 1) {
+		a->family = AF_INET;
+		a->v4 = ntohl(in4.s_addr);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, a->v6) == 1) {
+		a->family = AF_INET6;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void fr_addr_mask(struct fr_addr *a, unsigned int len)
+{
+	unsigned int i;
+
+	if (a->family == AF_INET) {
+		a->v4 = len == 0 ? 0 : a->v4 & (UINT32_MAX << (32 - len));
+		return;
+	}
+	for (i = 0; i < 16; i++) {
+		if (len >= 8) {
+			len -= 8;
+			continue;
+		}
+		a->v6[i] &= (uint8_t)(0xff00 >> len);
+		len = 0;
+	}
+}
+
+bool fr_prefix_contains(const struct fr_prefix *p, const struct fr_addr *a)
+{
+	struct fr_addr m = *a;
+
+	if (a->family != p->addr.family)
+		return false;
+	fr_addr_mask(&m, p->len);
+	return fr_addr_eq(&m, &p->addr);
+}
+
+int fr_prefix_parse(const char *s, struct fr_prefix *p, bool canonical)
+{
+	char buf[FR_ADDR_STRLEN];
+	const char *slash = strchr(s, '/');
+	struct fr_addr masked;
+	unsigned long len;
+	char *end;
+
+	if (slash == NULL || (size_t)(slash - s) >= sizeof(buf) || slash == s)
+		return -EINVAL;
+	memcpy(buf, s, slash - s);
+	buf[slash - s] = '\0';
+	if (fr_addr_parse(buf, &p->addr) < 0)
+		return -EINVAL;
+	if (slash[1] < '0' || slash[1] > '9')
+		return -EINVAL;
+	errno = 0;
+	len = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || errno != 0)
+		return -EINVAL;
+	if (len > fr_family_bits(p->addr.family))
+		return -ERANGE;
+	p->len = (uint8_t)len;
+	masked = p->addr;
+	fr_addr_mask(&masked, p->len);
+	if (canonical && !fr_addr_eq(&masked, &p->addr))
+		return -EDOM;
+	return 0;
+}
+
+char *fr_addr_fmt(const struct fr_addr *a, char *buf, size_t len)
+{
+	struct in_addr in4;
+
+	if (a->family == AF_INET) {
+		in4.s_addr = htonl(a->v4);
+		if (inet_ntop(AF_INET, &in4, buf, len) == NULL)
+			snprintf(buf, len, "?");
+	} else if (a->family == AF_INET6) {
+		if (inet_ntop(AF_INET6, a->v6, buf, len) == NULL)
+			snprintf(buf, len, "?");
+	} else {
+		snprintf(buf, len, "-");
+	}
+	return buf;
+}
+
+char *fr_prefix_fmt(const struct fr_prefix *p, char *buf, size_t len)
+{
+	char a[FR_ADDR_STRLEN];
+
+	snprintf(buf, len, "%s/%u", fr_addr_fmt(&p->addr, a, sizeof(a)), p->len);
+	return buf;
+}
+
+uint32_t fr_hash_crc(const void *key, uint32_t len, uint32_t init)
+{
+	const uint8_t *p = key;
+	uint64_t v8;
+	uint32_t v4;
+
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&v8, p, 8);
+		init = rte_hash_crc_8byte(v8, init);
+	}
+	if (len >= 4) {
+		memcpy(&v4, p, 4);
+		init = rte_hash_crc_4byte(v4, init);
+		len -= 4;
+		p += 4;
+	}
+	for (; len > 0; len--, p++)
+		init = rte_hash_crc_1byte(*p, init);
+	return init;
+}
