@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * Neighbour table: IPv4 (ARP) and IPv6 (ND) neighbours keyed by
+ * (family, address, port), fixed capacity chosen at creation.
+ *
+ * Concurrency: the control thread is the only writer. Workers find entries
+ * through a lock-free rte_hash (RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF) and
+ * read them with neigh_read(), which never blocks and never returns a torn
+ * entry: the MAC address and state live in one naturally aligned 64-bit word
+ * (read and written with single atomic accesses), and a per-entry sequence
+ * counter, odd while the control thread writes, tells the reader which
+ * generation that word belongs to. The sequence counter *is* the entry's
+ * generation: every change that alters forwarding adds 2 to it, so a cache
+ * can validate a saved (index, generation) pair with one load.
+ *
+ * Entry indexes are stable for the life of an entry. Indexes of deleted
+ * entries are reused only after an RCU grace period when the table was
+ * given an rte_rcu_qsbr variable (see neigh_conf.qsv).
+ */
+#ifndef NEIGH_H
+#define NEIGH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "fr_addr.h"
+
+/** Index meaning "no neighbour". */
+#define NEIGH_IDX_NONE UINT32_MAX
+
+/** Neighbour states (RFC 4861 7.3.2 plus STATIC and NONE). */
+enum neigh_state {
+	NEIGH_S_NONE = 0,   /**< entry exists (a next hop refers to it) but was never resolved */
+	NEIGH_S_INCOMPLETE, /**< resolution under way */
+	NEIGH_S_REACHABLE,  /**< confirmed recently */
+	NEIGH_S_STALE,	    /**< usable, not confirmed recently */
+	NEIGH_S_PROBE,	    /**< usable, being re-confirmed */
+	NEIGH_S_FAILED,	    /**< resolution failed */
+	NEIGH_S_STATIC,	    /**< configured by the operator, never aged */
+	NEIGH_S_MAX
+};
+
+/** State names, for show commands and tests. */
+extern const char *const neigh_state_names[NEIGH_S_MAX];
+
+/** The part of an entry the data path reads; 16 bytes. */
+struct neigh_hot {
+	uint32_t seq;  /**< generation; odd while being written */
+	uint16_t port; /**< port the neighbour is on (immutable while the entry lives) */
+	uint16_t pad;
+	uint64_t word; /**< bytes 0-5: MAC, byte 6: state; one atomic access */
+};
+
+/** A consistent copy of an entry, as a worker sees it. */
+struct neigh_view {
+	struct rte_ether_addr mac;
+	uint8_t state;
+	uint16_t port;
+	uint32_t gen;
+};
+
+/** True when a neighbour in state @p s can be used to forward. */
+static inline bool neigh_state_usable(uint8_t s)
+{
+	return s == NEIGH_S_REACHABLE || s == NEIGH_S_STALE || s == NEIGH_S_PROBE ||
+	       s == NEIGH_S_STATIC;
+}
+
+/**
+ * Read entry @p idx consistently.
+ *
+ * Datapath-safe: no lock, no syscall; retries only while the control thread
+ * is in the middle of writing this very entry (a few stores).
+ * @param hot the array from neigh_hot_table()
+ */
+static inline void neigh_read(const struct neigh_hot *hot, uint32_t idx, struct neigh_view *v)
+{
+	const struct neigh_hot *e = &hot[idx];
+	uint32_t s1, s2;
+	uint64_t w;
+
+	for (;;) {
+		/* acquire: the word we read next is at least as new as s1 */
+		s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+		w = __atomic_load_n(&e->word, __ATOMIC_RELAXED);
+		/* acquire fence: the word load completes before we re-check seq */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+		if (!(s1 & 1) && s1 == s2)
+			break;
+	}
+	memcpy(&v->mac, &w, RTE_ETHER_ADDR_LEN);
+	v->state = ((const uint8_t *)&w)[6];
+	v->port = e->port;
+	v->gen = s1;
+}
+
+/**
+ * Current generation of entry @p idx (for cache validation).
+ * Datapath-safe.
+ */
+static inline uint32_t neigh_gen(const struct neigh_hot *hot, uint32_t idx)
+{
+	return __atomic_load_n(&hot[idx].seq, __ATOMIC_ACQUIRE);
+}
+
+struct neigh_table;
+struct rte_rcu_qsbr;
+
+/** Creation parameters. */
+struct neigh_conf {
+	uint32_t capacity;	  /**< maximum entries (default 65536 when 0) */
+	int socket_id;		  /**< NUMA socket for the tables */
+	struct rte_rcu_qsbr *qsv; /**< workers' QSBR variable, or NULL (no readers) */
+};
+
+/**
+ * Create a neighbour table. Control thread.
+ * @return the table, or NULL with rte_errno/errno set (ENOMEM, EINVAL, EEXIST).
+ */
+struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf);
+
+/** Free a table (no reader may use it any more). Control thread. */
+void neigh_free(struct neigh_table *t);
+
+/** The array neigh_read() takes; it never moves. */
+const struct neigh_hot *neigh_hot_table(const struct neigh_table *t);
+
+/**
+ * Find the entry for (@p addr, @p port).
+ * Datapath-safe (lock-free hash lookup).
+ * @return its index, or NEIGH_IDX_NONE.
+ */
+uint32_t neigh_find(const struct neigh_table *t, const struct fr_addr *addr, uint16_t port);
+
+/**
+ * Take a reference on the entry for (@p addr, @p port), creating it in
+ * state NONE if needed (next hops hold such references). Control thread.
+ * @return its index, or NEIGH_IDX_NONE with errno ENOSPC (table full).
+ */
+uint32_t neigh_ref(struct neigh_table *t, const struct fr_addr *addr, uint16_t port);
+
+/** Drop a reference taken with neigh_ref(). Control thread. */
+void neigh_unref(struct neigh_table *t, uint32_t idx);
+
+/**
+ * Set a static entry (created if absent). Control thread.
+ * @return 0, -ENOSPC (table full), -EINVAL (bad address family or MAC).
+ */
+int neigh_static_set(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+		     const struct rte_ether_addr *mac);
+
+/**
+ * Remove an entry configured or learnt for (@p addr, @p port). An entry that
+ * next hops still reference stays, in state NONE. Control thread.
+ * @return 0, or -ENOENT when there is no such entry.
+ */
+int neigh_del(struct neigh_table *t, const struct fr_addr *addr, uint16_t port);
+
+/** What neigh_walk() hands to its callback. */
+struct neigh_info {
+	uint32_t idx;
+	struct fr_addr addr;
+	uint16_t port;
+	uint8_t state;
+	struct rte_ether_addr mac;
+	uint32_t gen;
+	uint32_t refcnt;
+	uint8_t configured; /**< set by neigh_static_set() */
+};
+
+/**
+ * Copy out the entry for (@p addr, @p port). Control thread.
+ * @return 0, or -ENOENT.
+ */
+int neigh_get(const struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+	      struct neigh_info *ni);
+
+/**
+ * Call @p cb for every entry, in index order; stops when @p cb returns
+ * non-zero and returns that value. Control thread.
+ */
+int neigh_walk(const struct neigh_table *t, int (*cb)(const struct neigh_info *, void *),
+	       void *arg);
+
+/** Number of entries in use. Control thread. */
+uint32_t neigh_count(const struct neigh_table *t);
+
+/** Capacity given at creation. */
+uint32_t neigh_capacity(const struct neigh_table *t);
+
+/**
+ * Reclaim indexes whose grace period has ended. Control thread; cheap when
+ * there is nothing to reclaim.
+ */
+void neigh_reclaim(struct neigh_table *t);
+
+#endif /* NEIGH_H */
