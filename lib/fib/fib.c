@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The merged FIB: RIB (rte_rib) + lookup structure (rte_fib DIR-24-8 or
+ * rte_lpm) + next-hop table, one writer, lock-free readers.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "fib_priv.h"
+
+const char *const fib_nh_type_names[FIB_NH_TYPE_MAX] = {
+	[FIB_NH_NONE] = "none",
+	[FIB_NH_GATEWAY] = "unicast",
+	[FIB_NH_CONNECTED] = "connected",
+	[FIB_NH_LOCAL] = "local",
+	[FIB_NH_BROADCAST] = "broadcast",
+	[FIB_NH_BLACKHOLE] = "blackhole",
+	[FIB_NH_UNREACHABLE] = "unreachable",
+	[FIB_NH_PROHIBIT] = "prohibit",
+};
+
+const char *const fib_origin_names[FIB_ORIGIN_MAX] = {
+	[FIB_ORIGIN_STATIC] = "static",
+	[FIB_ORIGIN_PORT] = "port",
+	[FIB_ORIGIN_SYSTEM] = "system",
+};
+
+#define DEFAULT_MAX_ROUTES4 (1u << 20)
+#define DEFAULT_TBL8S4	    (1u << 16)
+#define DEFAULT_MAX_NH	    (1u << 16)
+/* rte_lpm keeps 24 bits of next hop; rte_fib 4-byte entries keep 31 */
+#define MAX_NH_LIMIT (1u << 24)
+
+static int backend_create4(struct fib *f, int socket_id)
+{
+	char name[32];
+
+	if (f->backend == FIB_BACKEND_FIB) {
+		struct rte_fib_conf fc = {0};
+
+		fc.type = RTE_FIB_DIR24_8;
+		fc.default_nh = 0;
+		fc.max_routes = (int)f->max_routes4;
+		fc.rib_ext_sz = sizeof(struct route_ext);
+		fc.dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
+		fc.dir24_8.num_tbl8 = f->tbl8s4;
+		snprintf(name, sizeof(name), "f4_%s", f->name);
+		f->fib4 = rte_fib_create(name, socket_id, &fc);
+		if (f->fib4 == NULL)
+			return -(rte_errno ? rte_errno : ENOMEM);
+		f->rib4 = rte_fib_get_rib(f->fib4);
+		return 0;
+	} else {
+		struct rte_lpm_config lc = {0};
+		struct rte_rib_conf rc = {0};
+
+		lc.max_rules = f->max_routes4;
+		lc.number_tbl8s = f->tbl8s4;
+		snprintf(name, sizeof(name), "l4_%s", f->name);
+		f->lpm4 = rte_lpm_create(name, socket_id, &lc);
+		if (f->lpm4 == NULL)
+			return -(rte_errno ? rte_errno : ENOMEM);
+		if (f->qsv != NULL) {
+			struct rte_lpm_rcu_config rcu = {0};
+
+			rcu.v = f->qsv;
+			/* tbl8 groups freed by a delete wait for a grace period */
+			rcu.mode = RTE_LPM_QSBR_MODE_DQ;
+			if (rte_lpm_rcu_qsbr_add(f->lpm4, &rcu) != 0)
+				return -(rte_errno ? rte_errno : EINVAL);
+		}
+		rc.ext_sz = sizeof(struct route_ext);
+		rc.max_nodes = (int)(f->max_routes4 * 2);
+		snprintf(name, sizeof(name), "r4_%s", f->name);
+		f->rib4 = rte_rib_create(name, socket_id, &rc);
+		if (f->rib4 == NULL)
+			return -(rte_errno ? rte_errno : ENOMEM);
+		return 0;
+	}
+}
+
+struct fib *fib_create(const char *name, const struct fib_conf *conf)
+{
+	struct fib *f;
+	int rc;
+
+	if (name == NULL || conf == NULL || strlen(name) >= 16 ||
+	    (conf->backend != FIB_BACKEND_FIB && conf->backend != FIB_BACKEND_LPM) ||
+	    conf->max_nexthops > MAX_NH_LIMIT ||
+	    (conf->max_nexthops != 0 && conf->max_nexthops < 2)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = rte_zmalloc_socket("fib", sizeof(*f), RTE_CACHE_LINE_SIZE, conf->socket_id);
+	if (f == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->backend = conf->backend;
+	f->max_routes4 = conf->max_routes4 ? conf->max_routes4 : DEFAULT_MAX_ROUTES4;
+	f->tbl8s4 = conf->tbl8s4 ? conf->tbl8s4 : DEFAULT_TBL8S4;
+	f->neigh = conf->neigh;
+	f->qsv = conf->qsv;
+	rc = fib_nh_init(f, conf->max_nexthops ? conf->max_nexthops : DEFAULT_MAX_NH,
+			 conf->socket_id);
+	if (rc == 0)
+		rc = backend_create4(f, conf->socket_id);
+	if (rc != 0) {
+		fib_free(f);
+		errno = -rc;
+		return NULL;
+	}
+	return f;
+}
+
+void fib_free(struct fib *f)
+{
+	if (f == NULL)
+		return;
+	if (f->fib4 != NULL)
+		rte_fib_free(f->fib4); /* frees its RIB too */
+	if (f->lpm4 != NULL) {
+		rte_lpm_free(f->lpm4);
+		rte_rib_free(f->rib4);
+	}
+	fib_nh_fini(f);
+	rte_free(f);
+}
+
+const char *fib_backend_name(const struct fib *f)
+{
+	return f->backend == FIB_BACKEND_FIB ? "fib" : "lpm";
+}
+
+static void gen_bump(struct fib *f)
+{
+	if (f->batch > 0) {
+		f->dirty = true;
+		return;
+	}
+	/* release: a worker that loads the new generation (acquire) also sees
+	 * every table store made for this change */
+	__atomic_store_n(&f->gen, f->gen + 1, __ATOMIC_RELEASE);
+}
+
+uint64_t fib_generation(const struct fib *f)
+{
+	return __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
+}
+
+void fib_batch_begin(struct fib *f)
+{
+	f->batch++;
+}
+
+void fib_batch_end(struct fib *f)
+{
+	if (f->batch == 0)
+		return;
+	if (--f->batch == 0 && f->dirty) {
+		f->dirty = false;
+		gen_bump(f);
+	}
+}
+
+static struct rte_rib_node *rib4_exact(const struct fib *f, const struct fr_prefix *p)
+{
+	return rte_rib_lookup_exact(f->rib4, p->addr.v4, p->len);
+}
+
+/* Fill @r from a RIB node. */
+static void route_from_node(const struct fib *f, const struct rte_rib_node *n, struct fib_route *r)
+{
+	uint32_t ip;
+	uint8_t depth;
+	uint64_t nh;
+	const struct route_ext *ext;
+	const struct nh_ctl *c;
+
+	memset(r, 0, sizeof(*r));
+	rte_rib_get_ip(n, &ip);
+	rte_rib_get_depth(n, &depth);
+	rte_rib_get_nh(n, &nh);
+	/* rte_rib_get_ext takes a non-const node; it only computes an address */
+	ext = rte_rib_get_ext((struct rte_rib_node *)(uintptr_t)n);
+	r->prefix.addr = fr_addr4(ip);
+	r->prefix.len = depth;
+	r->nh_idx = (uint32_t)nh;
+	r->origin = ext->origin;
+	c = &f->nhc[r->nh_idx];
+	r->type = c->key.type;
+	r->port = c->key.port;
+	if (c->key.type == FIB_NH_GATEWAY) {
+		r->gw.family = c->key.family;
+		if (c->key.family == AF_INET)
+			memcpy(&r->gw.v4, c->key.gw, sizeof(r->gw.v4));
+		else
+			memcpy(r->gw.v6, c->key.gw, 16);
+	}
+}
+
+int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
+{
+	struct rte_rib_node *n;
+
+	if (p->addr.family != AF_INET)
+		return -EAFNOSUPPORT;
+	n = rib4_exact(f, p);
+	if (n == NULL)
+		return -ENOENT;
+	route_from_node(f, n, r);
+	return 0;
+}
+
+int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r)
+{
+	struct rte_rib_node *n;
+
+	if (a->family != AF_INET)
+		return -EAFNOSUPPORT;
+	n = rte_rib_lookup(f->rib4, a->v4);
+	if (n == NULL)
+		return -ENOENT;
+	route_from_node(f, n, r);
+	return 0;
+}
+
+/* Work out the next-hop key of @r, resolving the gateway's port. */
+static int nh_key_make(const struct fib *f, struct fib_route *r, struct nh_key *k)
+{
+	struct fib_route via;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	k->type = r->type;
+	k->family = r->prefix.addr.family;
+	k->port = FIB_PORT_NONE;
+	switch (r->type) {
+	case FIB_NH_GATEWAY:
+		if (r->gw.family != r->prefix.addr.family)
+			return -EINVAL;
+		rc = fib_route_lookup(f, &r->gw, &via);
+		if (rc == 0 && (via.type == FIB_NH_LOCAL || via.type == FIB_NH_BROADCAST))
+			return -EINVAL; /* a gateway cannot be one of our addresses */
+		if (r->port == FIB_PORT_NONE) {
+			if (rc != 0 || via.type != FIB_NH_CONNECTED)
+				return -ENETUNREACH;
+			r->port = via.port;
+		}
+		k->port = r->port;
+		if (r->gw.family == AF_INET)
+			memcpy(k->gw, &r->gw.v4, sizeof(r->gw.v4));
+		else
+			memcpy(k->gw, r->gw.v6, 16);
+		break;
+	case FIB_NH_CONNECTED:
+	case FIB_NH_LOCAL:
+		if (r->port == FIB_PORT_NONE)
+			return -EINVAL;
+		k->port = r->port;
+		memset(&r->gw, 0, sizeof(r->gw));
+		break;
+	case FIB_NH_BROADCAST: /* 255.255.255.255 belongs to no port */
+		k->port = r->port;
+		memset(&r->gw, 0, sizeof(r->gw));
+		break;
+	case FIB_NH_BLACKHOLE:
+	case FIB_NH_UNREACHABLE:
+	case FIB_NH_PROHIBIT:
+		r->port = FIB_PORT_NONE;
+		memset(&r->gw, 0, sizeof(r->gw));
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int route_check(const struct fib_route *r)
+{
+	struct fr_addr m;
+
+	if (r->prefix.addr.family == AF_INET6)
+		return -EAFNOSUPPORT;
+	if (r->prefix.addr.family != AF_INET || r->prefix.len > 32 || r->origin >= FIB_ORIGIN_MAX)
+		return -EINVAL;
+	m = r->prefix.addr;
+	fr_addr_mask(&m, r->prefix.len);
+	if (!fr_addr_eq(&m, &r->prefix.addr))
+		return -EINVAL;
+	return 0;
+}
+
+/* Store @nh for the prefix in the lookup structure and the RIB. */
+static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool exists)
+{
+	struct rte_rib_node *n;
+	uint32_t ip = r->prefix.addr.v4;
+	uint8_t depth = r->prefix.len;
+	int rc;
+
+	if (f->backend == FIB_BACKEND_FIB) {
+		if (!exists && f->total4 >= f->max_routes4)
+			return -ENOSPC;
+		/*
+		 * DPDK 22.11's DIR-24-8 has no RCU hook: a tbl8 group that a
+		 * change collapsed is free at once, and the next route longer
+		 * than /24 may take it while a worker that read the old tbl24
+		 * entry still indexes into it (it would see another prefix's
+		 * next hop). Before such an add, wait until every worker has
+		 * been quiescent since the last change. Workers that read a
+		 * group while it is being zeroed get next hop 0 (no route) for
+		 * that one lookup; that is counted, never misdelivered.
+		 */
+		if (depth > 24 && f->tbl8_dirty && f->qsv != NULL) {
+			rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
+			f->tbl8_dirty = false;
+		}
+		rc = rte_fib_add(f->fib4, ip, depth, nh);
+		f->tbl8_dirty = true;
+		if (rc != 0)
+			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
+		n = rte_rib_lookup_exact(f->rib4, ip, depth);
+	} else {
+		n = exists ? rte_rib_lookup_exact(f->rib4, ip, depth)
+			   : rte_rib_insert(f->rib4, ip, depth);
+		if (n == NULL)
+			return -ENOSPC;
+		if (depth == 0) {
+			/* a plain 32-bit store: readers see the old or the new next hop */
+			__atomic_store_n(&f->lpm_default4, nh, __ATOMIC_RELEASE);
+			rc = 0;
+		} else {
+			rc = rte_lpm_add(f->lpm4, ip, depth, nh);
+		}
+		if (rc != 0) {
+			if (!exists)
+				rte_rib_remove(f->rib4, ip, depth);
+			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
+		}
+		rte_rib_set_nh(n, nh);
+	}
+	if (n == NULL)
+		return -EFAULT;
+	((struct route_ext *)rte_rib_get_ext(n))->origin = r->origin;
+	return 0;
+}
+
+static int route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace)
+{
+	struct rte_rib_node *n;
+	struct nh_key k;
+	uint32_t nh, old_nh = 0;
+	int rc;
+
+	rc = route_check(r);
+	if (rc != 0)
+		return rc;
+	if (old != NULL)
+		memset(old, 0, sizeof(*old));
+	n = rib4_exact(f, &r->prefix);
+	if (n != NULL) {
+		uint64_t v;
+
+		if (!replace)
+			return -EEXIST;
+		if (old != NULL)
+			route_from_node(f, n, old);
+		rte_rib_get_nh(n, &v);
+		old_nh = (uint32_t)v;
+	}
+	rc = nh_key_make(f, r, &k);
+	if (rc != 0)
+		return rc;
+	rc = fib_nh_get(f, &k, &nh);
+	if (rc != 0)
+		return rc;
+	rc = dp4_set(f, r, nh, n != NULL);
+	if (rc != 0) {
+		fib_nh_put(f, nh);
+		return rc;
+	}
+	r->nh_idx = nh;
+	if (n != NULL) {
+		fib_nh_put(f, old_nh);
+	} else {
+		f->count4[r->prefix.len]++;
+		f->total4++;
+	}
+	gen_bump(f);
+	return 0;
+}
+
+int fib_route_add(struct fib *f, struct fib_route *r)
+{
+	return route_set(f, r, NULL, false);
+}
+
+int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old)
+{
+	return route_set(f, r, old, true);
+}
+
+int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
+{
+	struct fib_route cur;
+	struct rte_rib_node *n;
+	int rc;
+
+	if (p->addr.family == AF_INET6)
+		return -EAFNOSUPPORT;
+	if (p->addr.family != AF_INET || p->len > 32)
+		return -EINVAL;
+	n = rib4_exact(f, p);
+	if (n == NULL)
+		return -ENOENT;
+	route_from_node(f, n, &cur);
+	if (f->backend == FIB_BACKEND_FIB) {
+		rc = rte_fib_delete(f->fib4, p->addr.v4, p->len); /* removes the RIB node too */
+		f->tbl8_dirty = true;
+	} else {
+		if (p->len == 0) {
+			__atomic_store_n(&f->lpm_default4, 0, __ATOMIC_RELEASE);
+			rc = 0;
+		} else {
+			rc = rte_lpm_delete(f->lpm4, p->addr.v4, p->len);
+		}
+		if (rc == 0)
+			rte_rib_remove(f->rib4, p->addr.v4, p->len);
+	}
+	if (rc != 0)
+		return rc;
+	fib_nh_put(f, cur.nh_idx);
+	f->count4[p->len]--;
+	f->total4--;
+	if (old != NULL)
+		*old = cur;
+	gen_bump(f);
+	return 0;
+}
+
+int fib_route_walk(const struct fib *f, uint8_t family,
+		   int (*cb)(const struct fib_route *r, void *arg), void *arg)
+{
+	struct rte_rib_node *n = NULL;
+	struct fib_route r;
+	int rc;
+
+	if (family != AF_INET)
+		return 0;
+	/* rte_rib_get_nxt() lists the routes under 0/0 but not 0/0 itself */
+	n = rte_rib_lookup_exact(f->rib4, 0, 0);
+	if (n != NULL) {
+		route_from_node(f, n, &r);
+		rc = cb(&r, arg);
+		if (rc != 0)
+			return rc;
+	}
+	n = NULL;
+	while ((n = rte_rib_get_nxt(f->rib4, 0, 0, n, RTE_RIB_GET_NXT_ALL)) != NULL) {
+		route_from_node(f, n, &r);
+		rc = cb(&r, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+uint32_t fib_route_count(const struct fib *f, uint8_t family)
+{
+	return family == AF_INET ? f->total4 : 0;
+}
+
+uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len)
+{
+	return family == AF_INET && len <= 32 ? f->count4[len] : 0;
+}
+
+void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n)
+{
+	uint32_t res[64], def;
+	unsigned int i, j, k;
+
+	if (f->backend == FIB_BACKEND_FIB) {
+		rte_fib_lookup_bulk(f->fib4, ips, nh, (int)n);
+		return;
+	}
+	def = __atomic_load_n(&f->lpm_default4, __ATOMIC_ACQUIRE);
+	for (i = 0; i < n; i += k) {
+		k = RTE_MIN(n - i, (unsigned int)RTE_DIM(res));
+		rte_lpm_lookup_bulk(f->lpm4, ips + i, res, k);
+		for (j = 0; j < k; j++)
+			nh[i + j] = (res[j] & RTE_LPM_LOOKUP_SUCCESS) ? (res[j] & 0x00ffffff) : def;
+	}
+}
+
+uint64_t fib_memory(const struct fib *f)
+{
+	/* the big arrays: tbl24 (2^24 entries of 4 bytes), tbl8 groups of 256
+	 * entries, RIB nodes (about 64 bytes each, two per route at most) */
+	uint64_t m = (1ull << 24) * 4 + (uint64_t)f->tbl8s4 * 256 * 4;
+
+	m += (uint64_t)f->max_routes4 * 2 * 64;
+	if (f->backend == FIB_BACKEND_LPM)
+		m += (uint64_t)f->max_routes4 * 8; /* rte_lpm rules: address + next hop */
+	m += (uint64_t)f->nh_cap * (sizeof(struct fib_nh) + sizeof(struct nh_ctl));
+	return m;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The merged FIB: one table per address family in which local addresses,
+ * connected subnets, broadcast addresses, gateways, blackhole, unreachable and
+ * prohibit routes are all route *types*, so one lookup classifies a packet.
+ *
+ * A route points at a next hop (an index into the next-hop table, stored as
+ * the LPM result). Next hops are shared by every route with the same
+ * (type, port, gateway) and reference-counted; the data path reads them by
+ * value from fib_nh_table().
+ *
+ * Two lookup backends sit behind this interface: DPDK's rte_fib DIR-24-8
+ * (default; fast inserts) and librte_lpm (selectable; the classic one, and the
+ * reference in benchmarks). The RIB (exact-match, enumerable control copy) is
+ * an rte_rib in both cases.
+ *
+ * Concurrency: one writer (the control thread); any number of workers read
+ * through fib4_lookup_bulk() and fib_nh_table() without locks. Every change
+ * adds 1 to a 64-bit generation (once per batch inside fib_batch_begin/end).
+ * Next hops that a worker may still hold are reused only after an RCU grace
+ * period when fib_conf.qsv is set.
+ */
+#ifndef FIB_H
+#define FIB_H
+
+#include <stdint.h>
+
+#include "fr_addr.h"
+
+struct neigh_table;
+struct rte_rcu_qsbr;
+
+/** Next-hop (route) types. Index 0 of the next-hop table is FIB_NH_NONE. */
+enum fib_nh_type {
+	FIB_NH_NONE = 0,    /**< no route: what a lookup returns when nothing matches */
+	FIB_NH_GATEWAY,	    /**< forward to a gateway on a port */
+	FIB_NH_CONNECTED,   /**< forward to the destination itself on a port */
+	FIB_NH_LOCAL,	    /**< an address of the router: deliver to the control thread */
+	FIB_NH_BROADCAST,   /**< a broadcast address: deliver locally, never forward */
+	FIB_NH_BLACKHOLE,   /**< drop silently */
+	FIB_NH_UNREACHABLE, /**< drop (ICMP unreachable) */
+	FIB_NH_PROHIBIT,    /**< drop (ICMP administratively prohibited) */
+	FIB_NH_TYPE_MAX
+};
+
+/** Type names as the config language spells them. */
+extern const char *const fib_nh_type_names[FIB_NH_TYPE_MAX];
+
+/** Who installed a route. */
+enum fib_origin {
+	FIB_ORIGIN_STATIC = 0, /**< "route add" (config, CLI) */
+	FIB_ORIGIN_PORT,       /**< installed by "port N address" (local, connected, broadcast) */
+	FIB_ORIGIN_SYSTEM,     /**< installed by the router itself (255.255.255.255) */
+	FIB_ORIGIN_MAX
+};
+
+extern const char *const fib_origin_names[FIB_ORIGIN_MAX];
+
+/** "No port" for types that have none. */
+#define FIB_PORT_NONE UINT16_MAX
+/** "No neighbour" in fib_nh.neigh. */
+#define FIB_NEIGH_NONE UINT32_MAX
+
+/** A next hop as the data path reads it (8 bytes, by value). */
+struct fib_nh {
+	uint8_t type;	/**< enum fib_nh_type */
+	uint8_t family; /**< AF_INET or AF_INET6 (of the gateway) */
+	uint16_t port;	/**< egress port (GATEWAY, CONNECTED) or owning port (LOCAL, BROADCAST) */
+	uint32_t neigh; /**< neighbour index of the gateway (GATEWAY), else FIB_NEIGH_NONE */
+};
+
+/** A route as the control plane sees it. */
+struct fib_route {
+	struct fr_prefix prefix;
+	uint8_t type;	   /**< enum fib_nh_type (not NONE) */
+	uint8_t origin;	   /**< enum fib_origin */
+	uint16_t port;	   /**< FIB_PORT_NONE: resolve from the gateway (GATEWAY only) */
+	struct fr_addr gw; /**< GATEWAY only */
+	uint32_t nh_idx;   /**< output: next-hop index in use */
+};
+
+/** Lookup structure behind the FIB. */
+enum fib_backend {
+	FIB_BACKEND_FIB = 0, /**< rte_fib DIR-24-8 (default) */
+	FIB_BACKEND_LPM,     /**< librte_lpm */
+};
+
+/** Creation parameters; zero fields take the defaults given. */
+struct fib_conf {
+	enum fib_backend backend;
+	uint32_t max_routes4;  /**< IPv4 routes (default 1,048,576) */
+	uint32_t tbl8s4;       /**< IPv4 tbl8 groups, for routes longer than /24 (default 65,536) */
+	uint32_t max_nexthops; /**< distinct next hops (default 65,536) */
+	int socket_id;	       /**< NUMA socket of the tables */
+	struct neigh_table *neigh; /**< gateways take a reference here; NULL: none */
+	struct rte_rcu_qsbr *qsv;  /**< the workers' QSBR variable; NULL: no concurrent readers */
+};
+
+struct fib;
+
+/**
+ * Create an empty FIB (the next-hop table holds only FIB_NH_NONE).
+ * Control thread.
+ * @return the FIB, or NULL with errno set (EINVAL, ENOMEM, EEXIST).
+ */
+struct fib *fib_create(const char *name, const struct fib_conf *conf);
+
+/** Free a FIB; no worker may use it any more. Control thread. */
+void fib_free(struct fib *f);
+
+/** Backend name ("fib" or "lpm"). */
+const char *fib_backend_name(const struct fib *f);
+
+/**
+ * Add a route. For FIB_NH_GATEWAY with port FIB_PORT_NONE the port is the
+ * one of the connected route covering the gateway. Control thread.
+ * @return 0; -EEXIST the prefix is present; -EINVAL bad route (non-canonical
+ *   prefix, gateway that is a local address, missing port); -ENETUNREACH the
+ *   gateway is on no connected network; -ENOSPC table or next hops full;
+ *   -EAFNOSUPPORT family not supported.
+ */
+int fib_route_add(struct fib *f, struct fib_route *r);
+
+/**
+ * Add a route or replace the one with the same prefix.
+ * @param old when not NULL, receives the replaced route (type FIB_NH_NONE if
+ *   there was none).
+ * @return as fib_route_add() but never -EEXIST.
+ */
+int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old);
+
+/**
+ * Delete the route for prefix @p p. Control thread.
+ * @param old when not NULL, receives the deleted route.
+ * @return 0, or -ENOENT.
+ */
+int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old);
+
+/**
+ * Exact-match query. Control thread.
+ * @return 0, or -ENOENT.
+ */
+int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r);
+
+/**
+ * Longest-prefix match of @p a, answered from the RIB. Control thread.
+ * @return 0, or -ENOENT when no route matches.
+ */
+int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
+
+/**
+ * Call @p cb for every route of @p family, shortest prefixes first within
+ * each address order; stops and returns @p cb's value when it is non-zero.
+ * Control thread; @p cb must not change the FIB.
+ */
+int fib_route_walk(const struct fib *f, uint8_t family,
+		   int (*cb)(const struct fib_route *r, void *arg), void *arg);
+
+/** Number of routes of @p family. */
+uint32_t fib_route_count(const struct fib *f, uint8_t family);
+
+/** Number of routes of @p family with prefix length @p len. */
+uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len);
+
+/** Next hops in use (including the reserved FIB_NH_NONE). */
+uint32_t fib_nh_count(const struct fib *f);
+
+/**
+ * Look up @p n IPv4 destinations (host order) in one call.
+ * Datapath-safe. @p nh receives next-hop indexes; 0 means no route.
+ */
+void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n);
+
+/** The next-hop table, indexed by lookup results. Never moves. Datapath-safe. */
+const struct fib_nh *fib_nh_table(const struct fib *f);
+
+/**
+ * Current generation: read once per burst by workers (acquire: a worker that
+ * sees generation g also sees every table write made before g was stored).
+ * Datapath-safe.
+ */
+uint64_t fib_generation(const struct fib *f);
+
+/** Group changes so that they bump the generation once. Nestable. Control thread. */
+void fib_batch_begin(struct fib *f);
+/** End a group started with fib_batch_begin(). Control thread. */
+void fib_batch_end(struct fib *f);
+
+/** Recycle next hops whose grace period has ended. Control thread. */
+void fib_reclaim(struct fib *f);
+
+/** Bytes of memory the FIB's tables use (approximate, for show route summary). */
+uint64_t fib_memory(const struct fib *f);
+
+#endif /* FIB_H */

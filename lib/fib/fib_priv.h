@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lib/fib private layout; never included outside lib/fib. */
+#ifndef FIB_PRIV_H
+#define FIB_PRIV_H
+
+#include <stdbool.h>
+
+#include <rte_common.h>
+#include <rte_fib.h>
+#include <rte_hash.h>
+#include <rte_lpm.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_rib.h>
+
+#include "fib.h"
+
+/* Dedup key of a next hop: 20 bytes, zero padded. */
+struct nh_key {
+	uint8_t type;
+	uint8_t family;
+	uint16_t port;
+	uint8_t gw[16];
+};
+
+/* Control-only half of a next hop. */
+struct nh_ctl {
+	struct nh_key key;
+	uint32_t refcnt; /* routes using it */
+	uint8_t in_use;
+};
+
+/* Per-route data kept in the RIB node extension. */
+struct route_ext {
+	uint8_t origin;
+};
+
+struct fib {
+	char name[16]; /* fib_create() checks the length */
+	enum fib_backend backend;
+	struct rte_fib *fib4;  /* FIB_BACKEND_FIB */
+	struct rte_lpm *lpm4;  /* FIB_BACKEND_LPM */
+	uint32_t lpm_default4; /* rte_lpm has no /0: the next hop of 0.0.0.0/0 lives here */
+	struct rte_rib *rib4;  /* rte_fib's own RIB, or ours for LPM */
+	uint32_t max_routes4;
+	uint32_t tbl8s4;
+
+	struct fib_nh *nh; /* read by workers */
+	struct nh_ctl *nhc;
+	struct rte_hash *nh_hash;
+	struct fr_idxpool *nh_pool; /* free indexes, reused after a grace period */
+	uint32_t nh_cap;
+	uint32_t nh_count;
+
+	struct neigh_table *neigh;
+	struct rte_rcu_qsbr *qsv;
+
+	/* rte_fib (22.11) frees tbl8 groups at once and reuses them at once;
+	 * set after any change, cleared by a grace period before the next
+	 * change that may allocate a group (see dp4_set) */
+	bool tbl8_dirty;
+	unsigned int batch; /* nesting of fib_batch_begin() */
+	bool dirty;	    /* a change was made inside the batch */
+	uint32_t count4[33];
+	uint32_t total4;
+
+	/* own cache line: workers load it every burst, only the writer stores */
+	uint64_t gen __rte_cache_aligned;
+};
+
+int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx);
+void fib_nh_put(struct fib *f, uint32_t idx);
+int fib_nh_init(struct fib *f, uint32_t cap, int socket_id);
+void fib_nh_fini(struct fib *f);
+
+#endif /* FIB_PRIV_H */

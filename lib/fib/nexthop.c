@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Next-hop table: shared, reference-counted next hops. The control thread
+ * contributes compact entries (type, port, neighbour index) that workers read
+ * by index; an index is reused only after an RCU grace period, so a worker
+ * that looked it up before the route changed still reads a valid next hop.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "fib_priv.h"
+#include "fr_idxpool.h"
+#include "neigh.h"
+
+int fib_nh_init(struct fib *f, uint32_t cap, int socket_id)
+{
+	struct rte_hash_parameters hp = {0};
+	char name[RTE_HASH_NAMESIZE];
+	f->nh_cap = cap;
+	f->nh = rte_zmalloc_socket("fib_nh", sizeof(*f->nh) * cap, RTE_CACHE_LINE_SIZE, socket_id);
+	f->nhc = rte_zmalloc_socket("fib_nhc", sizeof(*f->nhc) * cap, 0, socket_id);
+	if (f->nh == NULL || f->nhc == NULL)
+		return -ENOMEM;
+	/* index 0 is FIB_NH_NONE forever: the lookup default */
+	f->nh[0].type = FIB_NH_NONE;
+	f->nh[0].port = FIB_PORT_NONE;
+	f->nh[0].neigh = FIB_NEIGH_NONE;
+	f->nhc[0].in_use = 1;
+	f->nh_count = 1;
+
+	snprintf(name, sizeof(name), "fnh_%s", f->name);
+	hp.name = name;
+	hp.entries = cap < 8 ? 8 : cap;
+	hp.key_len = sizeof(struct nh_key);
+	hp.hash_func = fr_hash_crc;
+	hp.socket_id = socket_id;
+	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
+	f->nh_hash = rte_hash_create(&hp);
+	if (f->nh_hash == NULL)
+		return -rte_errno;
+
+	snprintf(name, sizeof(name), "fnq_%s", f->name);
+	f->nh_pool = fr_idxpool_create(name, 1, cap, f->qsv, socket_id);
+	if (f->nh_pool == NULL)
+		return -rte_errno;
+	return 0;
+}
+
+void fib_nh_fini(struct fib *f)
+{
+	fr_idxpool_free(f->nh_pool);
+	rte_hash_free(f->nh_hash);
+	rte_free(f->nhc);
+	rte_free(f->nh);
+}
+
+void fib_reclaim(struct fib *f)
+{
+	fr_idxpool_reclaim(f->nh_pool);
+}
+
+int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
+{
+	struct fr_addr gw;
+	uint32_t neigh_idx = FIB_NEIGH_NONE;
+	struct fib_nh *nh;
+	void *data;
+	uint32_t i;
+	int rc;
+
+	if (rte_hash_lookup_data(f->nh_hash, k, &data) >= 0) {
+		i = (uint32_t)(uintptr_t)data;
+		f->nhc[i].refcnt++;
+		*idx = i;
+		return 0;
+	}
+	if (fr_idxpool_get(f->nh_pool, &i) != 0)
+		return -ENOSPC;
+	if (k->type == FIB_NH_GATEWAY && f->neigh != NULL) {
+		memset(&gw, 0, sizeof(gw));
+		gw.family = k->family;
+		if (k->family == AF_INET)
+			memcpy(&gw.v4, k->gw, sizeof(gw.v4));
+		else
+			memcpy(gw.v6, k->gw, 16);
+		neigh_idx = neigh_ref(f->neigh, &gw, k->port);
+		if (neigh_idx == NEIGH_IDX_NONE) {
+			fr_idxpool_put(f->nh_pool, i);
+			return -ENOSPC;
+		}
+	}
+	rc = rte_hash_add_key_data(f->nh_hash, k, (void *)(uintptr_t)i);
+	if (rc < 0) {
+		fr_idxpool_put(f->nh_pool, i);
+		if (neigh_idx != FIB_NEIGH_NONE)
+			neigh_unref(f->neigh, neigh_idx);
+		return -ENOSPC;
+	}
+	/*
+	 * The index is not reachable from any lookup structure yet; the route
+	 * update that publishes it (rte_fib/rte_lpm store) comes after these
+	 * stores, and the generation bump after that is a release store.
+	 */
+	nh = &f->nh[i];
+	nh->type = k->type;
+	nh->family = k->family;
+	nh->port = k->port;
+	nh->neigh = neigh_idx;
+	f->nhc[i].key = *k;
+	f->nhc[i].refcnt = 1;
+	f->nhc[i].in_use = 1;
+	f->nh_count++;
+	*idx = i;
+	return 0;
+}
+
+void fib_nh_put(struct fib *f, uint32_t idx)
+{
+	struct nh_ctl *c;
+
+	if (idx == 0 || idx >= f->nh_cap)
+		return;
+	c = &f->nhc[idx];
+	if (!c->in_use || c->refcnt == 0 || --c->refcnt > 0)
+		return;
+	rte_hash_del_key(f->nh_hash, &c->key);
+	if (f->nh[idx].neigh != FIB_NEIGH_NONE && f->neigh != NULL)
+		neigh_unref(f->neigh, f->nh[idx].neigh);
+	c->in_use = 0;
+	f->nh_count--;
+	/* Workers may still hold idx from a lookup made before the route
+	 * changed: the entry stays intact until they have all gone quiescent. */
+	fr_idxpool_put(f->nh_pool, idx);
+}
+
+uint32_t fib_nh_count(const struct fib *f)
+{
+	return f->nh_count;
+}
+
+const struct fib_nh *fib_nh_table(const struct fib *f)
+{
+	return f->nh;
+}
