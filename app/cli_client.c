@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastroute-cli: send commands to a running router over its CLI socket.
+ *   fastroute-cli [-s PATH] [-j] COMMAND...   one command; exit 0, or 1 if the
+ *                                              router answered with an error
+ *   fastroute-cli [-s PATH] [-j]              read commands from stdin
+ * Exit status 2: the router could not be reached.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: fastroute-cli [-s PATH] [-j] [COMMAND...]\n"
+		"Send COMMAND to the fastroute router listening on PATH (default\n" DEFAULT_SOCKET
+		") and print its answer; with no COMMAND, read\n"
+		"commands from standard input, one per line.\n"
+		"  -s, --socket PATH   the router's CLI socket\n"
+		"  -j, --json          ask show commands for JSON\n"
+		"  -h, --help          this text\n"
+		"Exit status: 0 ok, 1 the router reported an error, 2 no router.\n");
+}
+
+static int read_full(int fd, char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = read(fd, buf, len);
+
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Send one line, print the answer. 0 ok, 1 error answer, 2 connection lost. */
+static int transact(int fd, const char *line, int json)
+{
+	char hdr[64];
+	size_t hl = 0, len;
+	char *body;
+	int ok;
+
+	if (json && dprintf(fd, "json ") < 0)
+		return 2;
+	if (dprintf(fd, "%s\n", line) < 0)
+		return 2;
+	while (hl < sizeof(hdr) - 1) {
+		if (read(fd, hdr + hl, 1) != 1)
+			return 2;
+		if (hdr[hl++] == '\n')
+			break;
+	}
+	hdr[hl] = '\0';
+	if (strncmp(hdr, "OK ", 3) == 0)
+		ok = 1;
+	else if (strncmp(hdr, "ERR ", 4) == 0)
+		ok = 0;
+	else
+		return 2;
+	len = strtoul(hdr + (ok ? 3 : 4), NULL, 10);
+	body = malloc(len + 1);
+	if (body == NULL || read_full(fd, body, len) != 0) {
+		free(body);
+		return 2;
+	}
+	fwrite(body, 1, len, ok ? stdout : stderr);
+	fflush(stdout);
+	free(body);
+	return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"socket", required_argument, NULL, 's'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *path = DEFAULT_SOCKET;
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int c, fd, json = 0, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "+s:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			path = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "fastroute-cli: socket path too long\n");
+		return 2;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		fprintf(stderr, "fastroute-cli: cannot reach the router at %s: %s\n", path,
+			strerror(errno));
+		return 2;
+	}
+	if (optind < argc) {
+		size_t len = 0;
+		char *line;
+		int i;
+
+		for (i = optind; i < argc; i++)
+			len += strlen(argv[i]) + 1;
+		line = calloc(1, len + 1);
+		if (line == NULL)
+			return 2;
+		for (i = optind; i < argc; i++) {
+			strcat(line, argv[i]);
+			if (i + 1 < argc)
+				strcat(line, " ");
+		}
+		rc = transact(fd, line, json);
+		free(line);
+	} else {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
+		int tty = isatty(STDIN_FILENO);
+
+		for (;;) {
+			if (tty) {
+				fputs("fastroute> ", stdout);
+				fflush(stdout);
+			}
+			n = getline(&line, &cap, stdin);
+			if (n < 0)
+				break;
+			if (n > 0 && line[n - 1] == '\n')
+				line[n - 1] = '\0';
+			c = transact(fd, line, json);
+			if (c == 2) {
+				rc = 2;
+				break;
+			}
+			if (c == 1)
+				rc = 1;
+			if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
+				break;
+		}
+		free(line);
+	}
+	if (rc == 2)
+		fprintf(stderr, "fastroute-cli: connection to the router lost\n");
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * CLI socket server: epoll, non-blocking sockets, one request line at a
+ * time per client, bounded input, answers buffered until the client reads
+ * them. A slow or idle client never blocks the control thread.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cli_sock.h"
+#include "cmd.h"
+#include "router.h"
+
+#define MAX_CLIENTS 1024
+
+struct client {
+	int fd;
+	char in[CLI_MAX_LINE + 1];
+	size_t inlen;
+	char *out; /* header + body being written */
+	size_t outlen, outoff;
+	int closing; /* close once the output is written */
+	struct client *prev, *next;
+};
+
+static int lfd = -1, efd = -1;
+static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+static unsigned int nclients;
+static struct client *clients; /* every open client, for cli_sock_close() */
+
+static int mkdir_p(const char *dir)
+{
+	char buf[sizeof(sock_path)];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int cli_sock_open(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct epoll_event ev = {.events = EPOLLIN};
+	char dir[sizeof(sock_path)];
+	char *slash;
+	int fd, rc;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	snprintf(sock_path, sizeof(sock_path), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash != NULL && slash != dir) {
+		*slash = '\0';
+		rc = mkdir_p(dir);
+		if (rc != 0)
+			return rc;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+
+	/* A socket file that accepts connections belongs to a running router:
+	 * refuse. One that refuses them is stale: replace it. */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		close(fd);
+		return -EADDRINUSE;
+	}
+	close(fd);
+	if (unlink(path) != 0 && errno != ENOENT)
+		return -errno;
+
+	lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (lfd < 0)
+		return -errno;
+	/* created 0660 from the start: no window in which others can connect */
+	mode_t old = umask(0117);
+	rc = bind(lfd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc != 0 || listen(lfd, 128) != 0)
+		goto fail;
+	efd = epoll_create1(EPOLL_CLOEXEC);
+	if (efd < 0)
+		goto fail;
+	ev.data.ptr = NULL; /* NULL: the listening socket */
+	if (epoll_ctl(efd, EPOLL_CTL_ADD, lfd, &ev) != 0)
+		goto fail;
+	return 0;
+fail:
+	rc = -errno;
+	cli_sock_close();
+	return rc;
+}
+
+static void client_close(struct client *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		clients = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	epoll_ctl(efd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	free(c->out);
+	free(c);
+	nclients--;
+}
+
+/* Write what is pending; arm EPOLLOUT if the socket is full. 0 or -1 (closed). */
+static int client_flush(struct client *c)
+{
+	struct epoll_event ev = {.data.ptr = c};
+
+	while (c->outoff < c->outlen) {
+		ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				ev.events = EPOLLOUT;
+				epoll_ctl(efd, EPOLL_CTL_MOD, c->fd, &ev);
+				return 0;
+			}
+			client_close(c);
+			return -1;
+		}
+		c->outoff += (size_t)n;
+	}
+	free(c->out);
+	c->out = NULL;
+	c->outlen = c->outoff = 0;
+	if (c->closing) {
+		client_close(c);
+		return -1;
+	}
+	ev.events = EPOLLIN;
+	epoll_ctl(efd, EPOLL_CTL_MOD, c->fd, &ev);
+	return 0;
+}
+
+static void client_answer(struct client *c, int ok, const char *body, size_t len)
+{
+	char hdr[32];
+	int h = snprintf(hdr, sizeof(hdr), "%s %zu\n", ok ? "OK" : "ERR", len);
+
+	c->out = malloc((size_t)h + len);
+	if (c->out == NULL) {
+		c->closing = 1;
+		return;
+	}
+	memcpy(c->out, hdr, (size_t)h);
+	memcpy(c->out + h, body, len);
+	c->outlen = (size_t)h + len;
+	c->outoff = 0;
+}
+
+/* Run complete lines from the input buffer while no answer is pending.
+ * Returns -1 when the client was closed (and freed). */
+static int client_run(struct router *r, struct client *c)
+{
+	struct cmd_out o = {0};
+	char *nl;
+	int rc;
+
+	while (c->out == NULL && (nl = memchr(c->in, '\n', c->inlen)) != NULL) {
+		char *line = c->in;
+		size_t used = (size_t)(nl - c->in) + 1;
+
+		*nl = '\0';
+		o.json = false;
+		if (strncmp(line, "json ", 5) == 0) {
+			o.json = true;
+			line += 5;
+		}
+		out_reset(&o);
+		rc = cmd_run_line(r, line, &o);
+		client_answer(c, rc == 0, o.buf ? o.buf : "", o.len);
+		if (o.quit)
+			c->closing = 1;
+		memmove(c->in, c->in + used, c->inlen - used);
+		c->inlen -= used;
+		if (client_flush(c) != 0) {
+			out_free(&o);
+			return -1;
+		}
+	}
+	out_free(&o);
+	return 0;
+}
+
+static void client_read(struct router *r, struct client *c)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (c->inlen == sizeof(c->in) - 1 && memchr(c->in, '\n', c->inlen) == NULL) {
+			static const char msg[] =
+				"error: request line longer than 4095 bytes; connection closed\n";
+
+			/* not a command we can parse: answer once and hang up */
+			c->closing = 1;
+			c->inlen = 0;
+			client_answer(c, 0, msg, sizeof(msg) - 1);
+			shutdown(c->fd, SHUT_RD);
+			client_flush(c);
+			return;
+		}
+		if (c->out != NULL)
+			return; /* answer pending: read more once it is written */
+		n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - 1 - c->inlen, 0);
+		if (n == 0 ||
+		    (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+			client_close(c);
+			return;
+		}
+		if (n < 0)
+			return;
+		c->inlen += (size_t)n;
+		if (client_run(r, c) != 0 || c->closing)
+			return;
+	}
+}
+
+static void accept_all(void)
+{
+	for (;;) {
+		struct epoll_event ev = {.events = EPOLLIN};
+		struct client *c;
+		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0)
+			return;
+		if (nclients >= MAX_CLIENTS || (c = calloc(1, sizeof(*c))) == NULL) {
+			static const char msg[] = "ERR 26\ntoo many CLI clients now\n";
+
+			if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+				/* nothing more to tell a client we cannot serve */
+			}
+			close(fd);
+			continue;
+		}
+		c->fd = fd;
+		ev.data.ptr = c;
+		if (epoll_ctl(efd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		nclients++;
+		c->next = clients;
+		if (clients)
+			clients->prev = c;
+		clients = c;
+	}
+}
+
+int cli_sock_poll(struct router *r, int timeout_ms)
+{
+	struct epoll_event evs[32];
+	int n, i;
+
+	if (efd < 0)
+		return 0;
+	n = epoll_wait(efd, evs, RTE_DIM(evs), timeout_ms);
+	for (i = 0; i < n; i++) {
+		struct client *c = evs[i].data.ptr;
+
+		if (c == NULL) {
+			accept_all();
+			continue;
+		}
+		if (evs[i].events & EPOLLOUT) {
+			if (client_flush(c) != 0)
+				continue;
+			client_run(r, c);
+			continue;
+		}
+		if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+			client_read(r, c);
+	}
+	return n > 0 ? n : 0;
+}
+
+void cli_sock_close(void)
+{
+	while (clients != NULL)
+		client_close(clients);
+	if (efd >= 0)
+		close(efd);
+	if (lfd >= 0) {
+		close(lfd);
+		unlink(sock_path);
+	}
+	efd = lfd = -1;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The CLI on a UNIX stream socket, served by the control thread without
+ * blocking: each request is one line; each answer is a header line
+ * "OK <bytes>" or "ERR <bytes>" followed by that many bytes of text.
+ */
+#ifndef FR_CLI_SOCK_H
+#define FR_CLI_SOCK_H
+
+struct router;
+
+/* Longest request line accepted (bytes, newline excluded). */
+#define CLI_MAX_LINE 4095
+
+/*
+ * Create the socket at @path (mode 0660; a stale socket file is replaced, a
+ * live one is an error). Control thread. @return 0 or a negative errno.
+ */
+int cli_sock_open(const char *path);
+
+/*
+ * Serve clients: accept, read, run, write. Waits at most @timeout_ms for
+ * something to do. Control thread. @return number of events handled.
+ */
+int cli_sock_poll(struct router *r, int timeout_ms);
+
+/* Close every client and remove the socket file. */
+void cli_sock_close(void);
+
+#endif /* FR_CLI_SOCK_H */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The command language: one parser and one executor for config files, the
+ * CLI socket and the interactive CLI. A command is parsed completely before
+ * anything runs; changes go through a transaction that can be rolled back,
+ * so a file (or one command) is applied whole or not at all.
+ * Control thread only.
+ */
+#ifndef FR_CMD_H
+#define FR_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <rte_ether.h>
+
+#include "fib.h"
+#include "fr_addr.h"
+
+struct router;
+
+/* Where a command comes from: some commands only make sense in one place. */
+enum cmd_src {
+	CMD_SRC_FILE = 1, /* config file, "load" */
+	CMD_SRC_CLI = 2,  /* socket or terminal */
+};
+
+/* Growable text output of a command. */
+struct cmd_out {
+	char *buf;
+	size_t len, cap;
+	bool json; /* show commands print JSON */
+	bool quit; /* the command asked to end the session */
+};
+
+void out_printf(struct cmd_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out_reset(struct cmd_out *o);
+void out_free(struct cmd_out *o);
+
+#define CMD_MAX_TOKENS 16
+#define CMD_ERR_LEN    256
+
+enum cmd_id {
+	CMD_PORT_ADDR_ADD = 0,
+	CMD_PORT_ADDR_DEL,
+	CMD_ROUTE_ADD,
+	CMD_ROUTE_REPLACE,
+	CMD_ROUTE_DEL,
+	CMD_NEIGH_ADD,
+	CMD_NEIGH_DEL,
+	CMD_SHOW_ROUTE,
+	CMD_SHOW_ROUTE_LOOKUP,
+	CMD_SHOW_NEIGH,
+	CMD_SHOW_STATS,
+	CMD_CLEAR_STATS,
+	CMD_SHOW_PORT_INFO,
+	CMD_SHOW_PORT_STATS,
+	CMD_SHOW_VERSION,
+	CMD_HELP,
+	CMD_QUIT,
+	CMD_ID_MAX
+};
+
+/* A parsed command. */
+struct cmd {
+	enum cmd_id id;
+	unsigned int line; /* line in its file, 0 for the CLI */
+	uint32_t port;	   /* port number where the command has one */
+	bool all;	   /* "all" instead of a port; "lcores" for show stats */
+	bool has_arg;	   /* optional argument present */
+	struct fib_route route;
+	struct fr_prefix prefix;
+	struct fr_addr addr;
+	struct rte_ether_addr mac;
+	char topic[32]; /* help topic */
+};
+
+/*
+ * Parse one line (comments and blank lines give -ENODATA).
+ * @return 0, -ENODATA (nothing to run), or -EINVAL with @err filled.
+ */
+int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen);
+
+/* Undo journal of one transaction. */
+struct txn;
+
+struct txn *txn_begin(struct router *r);
+/* Keep every change; frees @t. */
+void txn_commit(struct txn *t);
+/* Undo every change in reverse order; frees @t. */
+void txn_rollback(struct txn *t);
+
+/*
+ * Run a parsed command. Changes are journaled in @t.
+ * @return 0, or a negative errno with @err filled.
+ */
+int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src src,
+	     struct cmd_out *o, char *err, size_t errlen);
+
+/*
+ * Parse and run one CLI line as its own transaction.
+ * @return 0 (also for blank lines), or negative errno with the error in @o.
+ */
+int cmd_run_line(struct router *r, const char *line, struct cmd_out *o);
+
+/*
+ * Load a config file: parse every line, then apply all of them in one
+ * transaction. On error nothing is applied and @err holds "file:line: msg".
+ * @param progress print a progress line to stderr while applying
+ * @return 0 or a negative errno.
+ */
+int config_load(struct router *r, const char *path, bool progress, char *err, size_t errlen);
+
+/* The help text (all commands). */
+void cmd_help(struct cmd_out *o, const char *topic);
+
+#endif /* FR_CMD_H */

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastroute: DPDK userspace IPv4 router.
+ *   fastroute [EAL options] -- [-f CONFIG] [options]
+ * The main lcore is the control thread (config, CLI, ARP, slow path); every
+ * other lcore is a forwarding worker.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_version.h>
+
+#include "cli_sock.h"
+#include "cmd.h"
+#include "router.h"
+
+struct router *fr_router;
+static struct router the_router;
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [EAL options] -- [options]\n"
+		"\n"
+		"DPDK userspace IPv4 router. The main lcore runs the control thread (config,\n"
+		"CLI, ARP, slow path); every other lcore is a forwarding worker, polling one\n"
+		"RX queue and owning one TX queue on every port EAL probed (--vdev or PCI NICs\n"
+		"bound to vfio-pci). So -l 0-2 gives two workers and needs two queue pairs\n"
+		"per port (net_af_packet: qpairs=2).\n"
+		"\n"
+		"Options:\n"
+		"  -f, --config FILE      apply FILE at startup: CLI commands, one per line, '#'\n"
+		"                         comments. Any bad line: 'FILE:LINE: reason' on stderr,\n"
+		"                         nothing applied, exit status 1.\n"
+		"  -s, --socket PATH      CLI socket (default %s;\n"
+		"                         'none' disables it). Use fastroute-cli -s PATH.\n"
+		"      --fib-backend B    'fib' (rte_fib DIR-24-8, default: fast inserts) or "
+		"'lpm'\n"
+		"                         (librte_lpm: slow inserts at Internet scale)\n"
+		"      --max-routes N     IPv4 route capacity (default 1048576)\n"
+		"      --tbl8 N           tbl8 groups for routes longer than /24 (default 65536,\n"
+		"                         1 KiB each)\n"
+		"      --max-nexthops N   distinct next hops (default 65536)\n"
+		"      --neigh-size N     neighbour table capacity (default 65536)\n"
+		"      --mbufs N          mbufs per NUMA socket (default: sized from ports,\n"
+		"                         queues and workers)\n"
+		"      --rx-desc N        RX descriptors per queue (default 1024)\n"
+		"      --tx-desc N        TX descriptors per queue (default 1024)\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"SIGINT or SIGTERM stops the router: workers stop, ports stop, exit status 0.\n"
+		"Commands: run 'fastroute-cli help' against a running router, or see README.md.\n",
+		prog, FR_DEFAULT_SOCKET);
+}
+
+static int parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (*s == '\0' || *end != '\0' || errno != 0 || x < min || x > max) {
+		fprintf(stderr, "fastroute: --%s: '%s' is not a number in %u-%u\n", opt, s, min,
+			max);
+		return -1;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
+enum {
+	OPT_BACKEND = 256,
+	OPT_MAX_ROUTES,
+	OPT_TBL8,
+	OPT_MAX_NH,
+	OPT_NEIGH_SIZE,
+	OPT_MBUFS,
+	OPT_RX_DESC,
+	OPT_TX_DESC,
+};
+
+static int parse_args(int argc, char **argv, struct router_opts *o)
+{
+	static const struct option longopts[] = {
+		{"config", required_argument, NULL, 'f'},
+		{"socket", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{"fib-backend", required_argument, NULL, OPT_BACKEND},
+		{"max-routes", required_argument, NULL, OPT_MAX_ROUTES},
+		{"tbl8", required_argument, NULL, OPT_TBL8},
+		{"max-nexthops", required_argument, NULL, OPT_MAX_NH},
+		{"neigh-size", required_argument, NULL, OPT_NEIGH_SIZE},
+		{"mbufs", required_argument, NULL, OPT_MBUFS},
+		{"rx-desc", required_argument, NULL, OPT_RX_DESC},
+		{"tx-desc", required_argument, NULL, OPT_TX_DESC},
+		{NULL, 0, NULL, 0},
+	};
+	uint32_t v;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:s:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o->config = optarg;
+			break;
+		case 's':
+			o->sock_path = strcmp(optarg, "none") == 0 ? NULL : optarg;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			exit(0);
+		case OPT_BACKEND:
+			if (strcmp(optarg, "fib") == 0) {
+				o->backend = FIB_BACKEND_FIB;
+			} else if (strcmp(optarg, "lpm") == 0) {
+				o->backend = FIB_BACKEND_LPM;
+			} else {
+				fprintf(stderr,
+					"fastroute: --fib-backend: 'fib' or 'lpm', not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case OPT_MAX_ROUTES:
+			if (parse_u32("max-routes", optarg, 16, 1u << 26, &o->max_routes))
+				return -1;
+			break;
+		case OPT_TBL8:
+			if (parse_u32("tbl8", optarg, 64, 1u << 24, &o->tbl8s))
+				return -1;
+			break;
+		case OPT_MAX_NH:
+			if (parse_u32("max-nexthops", optarg, 16, 1u << 24, &o->max_nexthops))
+				return -1;
+			break;
+		case OPT_NEIGH_SIZE:
+			if (parse_u32("neigh-size", optarg, 16, 1u << 24, &o->neigh_size))
+				return -1;
+			break;
+		case OPT_MBUFS:
+			if (parse_u32("mbufs", optarg, 1024, 1u << 26, &o->nb_mbufs))
+				return -1;
+			break;
+		case OPT_RX_DESC:
+			if (parse_u32("rx-desc", optarg, 32, 32768, &v))
+				return -1;
+			o->rx_desc = (uint16_t)v;
+			break;
+		case OPT_TX_DESC:
+			if (parse_u32("tx-desc", optarg, 32, 32768, &v))
+				return -1;
+			o->tx_desc = (uint16_t)v;
+			break;
+		default:
+			fprintf(stderr, "Try '%s -- --help'.\n", argv[0]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fastroute: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	RTE_SET_USED(sig);
+	the_router.quit = true;
+}
+
+/* Tables, before ports: the config is applied to them before anything runs. */
+static int tables_create(struct router *r)
+{
+	struct neigh_conf nc = {0};
+	struct fib_conf fc = {0};
+	struct fib_route bcast = {0};
+	size_t sz;
+	int rc;
+
+	sz = rte_rcu_qsbr_get_memsize(r->nb_workers);
+	r->qsv = rte_zmalloc("qsbr", sz, RTE_CACHE_LINE_SIZE);
+	if (r->qsv == NULL || rte_rcu_qsbr_init(r->qsv, r->nb_workers) != 0) {
+		fprintf(stderr, "fastroute: cannot allocate the RCU variable\n");
+		return -ENOMEM;
+	}
+	nc.capacity = r->opts.neigh_size;
+	nc.socket_id = (int)rte_socket_id();
+	nc.qsv = r->qsv;
+	r->neigh = neigh_create("main", &nc);
+	if (r->neigh == NULL) {
+		fprintf(stderr, "fastroute: cannot create the neighbour table (%u entries): %s\n",
+			r->opts.neigh_size ? r->opts.neigh_size : 65536, strerror(errno));
+		return -errno;
+	}
+	fc.backend = r->opts.backend;
+	fc.max_routes4 = r->opts.max_routes;
+	fc.tbl8s4 = r->opts.tbl8s;
+	fc.max_nexthops = r->opts.max_nexthops;
+	fc.socket_id = (int)rte_socket_id();
+	fc.neigh = r->neigh;
+	fc.qsv = r->qsv;
+	r->fib = fib_create("main", &fc);
+	if (r->fib == NULL) {
+		fprintf(stderr,
+			"fastroute: cannot create the FIB: %s (it needs about %" PRIu64
+			" MiB: give EAL more memory with -m, or lower --max-routes/--tbl8)\n",
+			strerror(errno),
+			(uint64_t)(64 + (r->opts.tbl8s ? r->opts.tbl8s : 65536) / 1024 +
+				   (r->opts.max_routes ? r->opts.max_routes : 1u << 20) / 8192));
+		return -errno;
+	}
+	/* RFC 1812 5.3.5.1: the limited broadcast is never forwarded */
+	bcast.prefix.addr = fr_addr4(UINT32_MAX);
+	bcast.prefix.len = 32;
+	bcast.type = FIB_NH_BROADCAST;
+	bcast.port = FIB_PORT_NONE;
+	bcast.origin = FIB_ORIGIN_SYSTEM;
+	rc = fib_route_add(r->fib, &bcast);
+	return rc;
+}
+
+static void print_summary(struct router *r)
+{
+	struct dp_stats s;
+	uint64_t drops = 0;
+	unsigned int i;
+
+	router_stats_sum(r, &s);
+	for (i = 0; i < DROP_MAX; i++)
+		drops += s.drop[i];
+	printf("fastroute: stopped: rx %" PRIu64 " forwarded %" PRIu64 " to_control %" PRIu64
+	       " dropped %" PRIu64 "\n",
+	       s.rx, s.tx - s.ctrl_tx, s.to_control, drops);
+}
+
+int main(int argc, char **argv)
+{
+	struct router *r = &the_router;
+	char err[512];
+	unsigned int lcore, w = 0;
+	int rc, ret = 1;
+
+	rc = rte_eal_init(argc, argv);
+	if (rc < 0) {
+		fprintf(stderr, "fastroute: EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= rc;
+	argv += rc;
+	argv[0] = (char *)(uintptr_t) "fastroute";
+
+	fr_router = r;
+	r->opts.sock_path = FR_DEFAULT_SOCKET;
+	r->opts.rx_desc = 1024;
+	r->opts.tx_desc = 1024;
+	if (parse_args(argc, argv, &r->opts) != 0)
+		goto out;
+
+	r->nb_workers = rte_lcore_count() - 1;
+	if (r->nb_workers == 0) {
+		fprintf(stderr, "fastroute: needs at least two lcores (for example -l 0-1): the "
+				"main lcore is the control thread, every other one a worker\n");
+		goto out;
+	}
+	if (tables_create(r) != 0)
+		goto out;
+	if (port_probe(r) != 0)
+		goto out;
+	if (r->nb_ports == 0) {
+		fprintf(stderr, "fastroute: no ports: give EAL --vdev devices or bind NICs to "
+				"vfio-pci\n");
+		goto out;
+	}
+	if (r->opts.config != NULL && config_load(r, r->opts.config, true, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		goto out;
+	}
+
+	RTE_LCORE_FOREACH_WORKER (lcore) {
+		r->workers[w] = worker_create(r, lcore, w);
+		if (r->workers[w] == NULL) {
+			fprintf(stderr, "fastroute: cannot create worker %u\n", w);
+			goto out;
+		}
+		w++;
+	}
+	r->ctrl_tx = rte_ring_create("fr_ctrl_tx", FR_CTRL_RING_SIZE, (int)rte_socket_id(),
+				     RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (r->ctrl_tx == NULL) {
+		fprintf(stderr, "fastroute: cannot create the control TX ring\n");
+		goto out;
+	}
+	if (port_setup(r) != 0)
+		goto out;
+	if (r->opts.sock_path != NULL) {
+		rc = cli_sock_open(r->opts.sock_path);
+		if (rc != 0) {
+			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
+				rc == -EADDRINUSE ? "another router is serving it" : strerror(-rc));
+			goto out;
+		}
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	w = 0;
+	RTE_LCORE_FOREACH_WORKER (lcore) {
+		rte_eal_remote_launch(worker_main, r->workers[w], lcore);
+		w++;
+	}
+	r->running = true;
+	r->start_tsc = rte_get_tsc_cycles();
+	printf("fastroute: %u ports, %u workers, %u routes; ready (CLI socket %s)\n", r->nb_ports,
+	       r->nb_workers, fib_route_count(r->fib, AF_INET),
+	       r->opts.sock_path ? r->opts.sock_path : "disabled");
+	fflush(stdout);
+
+	while (!r->quit) {
+		control_poll(r);
+		/* sleep up to 1 ms when the CLI is idle: latency of the slow path,
+		 * not of forwarding */
+		cli_sock_poll(r, 1);
+	}
+	ret = 0;
+out:
+	r->quit = true;
+	rte_eal_mp_wait_lcore();
+	cli_sock_close();
+	port_stop_all(r);
+	if (r->running)
+		print_summary(r);
+	rte_eal_cleanup();
+	return ret;
+}

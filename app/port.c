@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Port setup: every port EAL probed gets one RX and one TX queue per worker
+ * (RSS spreads flows when there is more than one), mbufs from a pool on the
+ * port's NUMA socket.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+
+#include "router.h"
+
+#define MBUF_CACHE 256
+
+static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+
+int port_probe(struct router *r)
+{
+	uint16_t pid;
+
+	r->nb_ports = 0;
+	RTE_ETH_FOREACH_DEV (pid) {
+		struct fr_port *p;
+		int sock;
+
+		if (pid >= FR_MAX_PORTS)
+			break;
+		p = &r->ports[pid];
+		p->id = pid;
+		p->present = true;
+		rte_eth_dev_get_name_by_port(pid, p->name);
+		sock = rte_eth_dev_socket_id(pid);
+		p->socket = sock < 0 ? (int)rte_socket_id() : sock;
+		if (rte_eth_macaddr_get(pid, &r->dp_ports[pid].mac) != 0) {
+			fprintf(stderr, "fastroute: port %u (%s): cannot read its MAC address\n",
+				pid, p->name);
+			return -EIO;
+		}
+		r->dp_ports[pid].enabled = 1;
+		if (pid + 1 > r->nb_ports)
+			r->nb_ports = pid + 1;
+	}
+	return 0;
+}
+
+/* mbufs every port on @socket may hold at once, plus rings and caches */
+static uint32_t pool_size(const struct router *r, int socket)
+{
+	uint32_t n = 0, lcores = rte_lcore_count();
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		if (!r->ports[pid].present || r->ports[pid].socket != socket)
+			continue;
+		n += r->nb_workers * (r->opts.rx_desc + r->opts.tx_desc);
+		n += r->nb_workers * DP_BURST; /* TX buffers */
+	}
+	if (n == 0)
+		return 0;
+	n += r->nb_workers * FR_CTRL_RING_SIZE + FR_CTRL_RING_SIZE; /* rings */
+	n += lcores * (MBUF_CACHE + DP_BURST);
+	n += 4096; /* control thread, in flight */
+	return rte_align32pow2(n) - 1;
+}
+
+static int pools_create(struct router *r)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		int s = r->ports[pid].socket;
+		uint32_t n;
+
+		if (!r->ports[pid].present || pools[s] != NULL)
+			continue;
+		n = r->opts.nb_mbufs ? r->opts.nb_mbufs : pool_size(r, s);
+		snprintf(name, sizeof(name), "fr_mbuf_s%d", s);
+		pools[s] = rte_pktmbuf_pool_create(name, n, MBUF_CACHE, 0,
+						   RTE_MBUF_DEFAULT_BUF_SIZE, s);
+		if (pools[s] == NULL) {
+			fprintf(stderr,
+				"fastroute: cannot create %u mbufs on socket %d: %s "
+				"(give EAL more memory with -m, or fewer with --mbufs)\n",
+				n, s, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int port_configure(struct router *r, struct fr_port *p)
+{
+	struct rte_eth_conf conf = {0};
+	struct rte_eth_dev_info info;
+	uint16_t nq = (uint16_t)r->nb_workers, q;
+	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc;
+	int rc;
+
+	rc = rte_eth_dev_info_get(p->id, &info);
+	if (rc != 0)
+		return rc;
+	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
+		fprintf(stderr,
+			"fastroute: port %u (%s) offers %u RX / %u TX queues but %u workers need "
+			"%u each (for net_af_packet add qpairs=%u to the --vdev)\n",
+			p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, nq);
+		return -EINVAL;
+	}
+	if (nq > 1 && info.flow_type_rss_offloads != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf =
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
+			info.flow_type_rss_offloads;
+	}
+	/* let NICs that can check IPv4 header checksums do it (ip4_validate
+	 * trusts RTE_MBUF_F_RX_IP_CKSUM_GOOD/BAD, computes it otherwise) */
+	conf.rxmode.offloads = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+	rc = rte_eth_dev_configure(p->id, nq, nq, &conf);
+	if (rc != 0) {
+		fprintf(stderr, "fastroute: port %u (%s): configure failed: %s\n", p->id, p->name,
+			rte_strerror(-rc));
+		return rc;
+	}
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->id, &nb_rxd, &nb_txd);
+	if (rc != 0)
+		return rc;
+	for (q = 0; q < nq; q++) {
+		struct rte_eth_rxconf rxc = info.default_rxconf;
+
+		rxc.offloads = conf.rxmode.offloads;
+		rc = rte_eth_rx_queue_setup(p->id, q, nb_rxd, (unsigned int)p->socket, &rxc,
+					    pools[p->socket]);
+		if (rc != 0) {
+			fprintf(stderr, "fastroute: port %u (%s): RX queue %u: %s\n", p->id,
+				p->name, q, rte_strerror(-rc));
+			return rc;
+		}
+		rc = rte_eth_tx_queue_setup(p->id, q, nb_txd, (unsigned int)p->socket, NULL);
+		if (rc != 0) {
+			fprintf(stderr, "fastroute: port %u (%s): TX queue %u: %s\n", p->id,
+				p->name, q, rte_strerror(-rc));
+			return rc;
+		}
+	}
+	p->nb_rxq = nq;
+	p->nb_txq = nq;
+	/* IPv6 neighbour discovery and multicast need group frames; the data
+	 * path filters by destination MAC itself */
+	rte_eth_allmulticast_enable(p->id);
+	rc = rte_eth_dev_start(p->id);
+	if (rc != 0) {
+		fprintf(stderr, "fastroute: port %u (%s): start failed: %s\n", p->id, p->name,
+			rte_strerror(-rc));
+		return rc;
+	}
+	p->started = true;
+	return 0;
+}
+
+int port_setup(struct router *r)
+{
+	uint16_t pid;
+	int rc;
+
+	rc = pools_create(r);
+	if (rc != 0)
+		return rc;
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		if (!r->ports[pid].present)
+			continue;
+		rc = port_configure(r, &r->ports[pid]);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+void port_stop_all(struct router *r)
+{
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		if (!r->ports[pid].started)
+			continue;
+		rte_eth_dev_stop(pid);
+		rte_eth_dev_close(pid);
+		r->ports[pid].started = false;
+	}
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The router's state: ports, tables, workers. One instance per process,
+ * owned by the control thread; workers read what datapath.h gives them.
+ */
+#ifndef FR_ROUTER_H
+#define FR_ROUTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include "datapath.h"
+#include "fib.h"
+#include "fr_addr.h"
+#include "neigh.h"
+#include "stats.h"
+
+#define FR_MAX_PORTS	  RTE_MAX_ETHPORTS
+#define FR_PORT_MAX_ADDRS 16
+#define FR_CTRL_RING_SIZE 1024
+#define FR_DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
+
+/* An address configured on a port (the host address and its prefix length). */
+struct port_addr {
+	struct fr_addr addr;
+	uint8_t len;
+};
+
+struct fr_port {
+	uint16_t id;
+	bool present; /* probed by EAL (or created by a test) */
+	bool started;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	int socket;
+	uint16_t nb_rxq, nb_txq;
+	struct port_addr addrs[FR_PORT_MAX_ADDRS];
+	unsigned int nb_addrs;
+};
+
+struct worker {
+	unsigned int lcore;
+	unsigned int idx;	  /* queue index on every port, QSBR thread id */
+	struct rte_ring *to_ctrl; /* worker -> control, single producer/consumer */
+	struct rte_eth_dev_tx_buffer *txb[FR_MAX_PORTS];
+	struct dp_stats st;
+};
+
+struct router_opts {
+	const char *config;
+	const char *sock_path;
+	enum fib_backend backend;
+	uint32_t max_routes;
+	uint32_t tbl8s;
+	uint32_t max_nexthops;
+	uint32_t neigh_size;
+	uint32_t nb_mbufs;
+	uint16_t rx_desc, tx_desc;
+};
+
+struct router {
+	struct router_opts opts;
+	struct fib *fib;
+	struct neigh_table *neigh;
+	struct rte_rcu_qsbr *qsv;
+	uint16_t nb_ports;
+	struct fr_port ports[FR_MAX_PORTS];
+	struct dp_port dp_ports[FR_MAX_PORTS]; /* what workers read */
+	unsigned int nb_workers;
+	struct worker *workers[RTE_MAX_LCORE];
+	struct rte_ring *ctrl_tx; /* control -> worker 0, packets to transmit (m->port = egress) */
+	struct ctrl_stats cst;
+	volatile bool quit;
+	bool running; /* ports started, workers launched */
+	uint64_t start_tsc;
+};
+
+/* Is @port a port the router can use? */
+static inline bool router_port_ok(const struct router *r, uint32_t port)
+{
+	return port < r->nb_ports && r->ports[port].present;
+}
+
+/* Sum the workers' counters into @sum. Control thread. */
+void router_stats_sum(const struct router *r, struct dp_stats *sum);
+
+/* Zero the workers' and the control thread's counters. Control thread. */
+void router_stats_clear(struct router *r);
+
+/* port.c */
+int port_probe(struct router *r);
+int port_setup(struct router *r);
+void port_stop_all(struct router *r);
+
+/* worker.c */
+int worker_main(void *arg);
+struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx);
+
+/* control.c */
+void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);
+void control_poll(struct router *r);
+int control_send(struct router *r, struct rte_mbuf *m, uint16_t port);
+
+extern struct router *fr_router; /* the instance workers use */
+
+#endif /* FR_ROUTER_H */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Counter names: the strings operators and tests see. */
+#include "stats.h"
+
+const char *const dp_drop_names[DROP_MAX] = {
+	[DROP_ETH_TOO_SHORT] = "eth_too_short",
+	[DROP_L2_OTHER_HOST] = "l2_other_host",
+	[DROP_ETHERTYPE] = "unknown_ethertype",
+	[DROP_IP4_TOO_SHORT] = "ip4_too_short",
+	[DROP_IP4_CHECKSUM] = "ip4_bad_checksum",
+	[DROP_IP4_VERSION] = "ip4_bad_version",
+	[DROP_IP4_IHL] = "ip4_bad_ihl",
+	[DROP_IP4_LENGTH] = "ip4_bad_length",
+	[DROP_L2_BCAST_FORWARD] = "l2_bcast_forward",
+	[DROP_TTL_EXCEEDED] = "ttl_exceeded",
+	[DROP_NO_ROUTE] = "no_route",
+	[DROP_BLACKHOLE] = "blackhole",
+	[DROP_UNREACHABLE] = "unreachable",
+	[DROP_PROHIBIT] = "prohibit",
+	[DROP_CTRL_RING_FULL] = "ctrl_ring_full",
+	[DROP_TX_FULL] = "tx_full",
+};
+
+const char *const ctrl_drop_names[CDROP_MAX] = {
+	[CDROP_ARP_NOT_FOR_US] = "arp_not_for_us",     [CDROP_ARP_MALFORMED] = "arp_malformed",
+	[CDROP_ARP_UNHANDLED] = "arp_unhandled",       [CDROP_LOCAL_UNHANDLED] = "local_unhandled",
+	[CDROP_NEIGH_UNRESOLVED] = "neigh_unresolved", [CDROP_TX_RING_FULL] = "ctrl_tx_ring_full",
+};

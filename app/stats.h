@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Counters: one enum per family of counter, one string table each, so that
+ * "show stats", telemetry and the tests share the names.
+ * Workers write only their own struct dp_stats; the control thread sums.
+ */
+#ifndef FR_STATS_H
+#define FR_STATS_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+/* Why a worker dropped a packet. */
+enum dp_drop {
+	DROP_ETH_TOO_SHORT = 0, /* frame shorter than an Ethernet header */
+	DROP_L2_OTHER_HOST,	/* unicast frame for another MAC */
+	DROP_ETHERTYPE,		/* neither IPv4 nor ARP */
+	DROP_IP4_TOO_SHORT,	/* frame too short for an IPv4 header (RFC 1812 5.2.2 (1)) */
+	DROP_IP4_CHECKSUM,	/* header checksum wrong (5.2.2 (2)) */
+	DROP_IP4_VERSION,	/* version is not 4 (5.2.2 (3)) */
+	DROP_IP4_IHL,		/* IHL < 5 or header longer than the frame (5.2.2 (4)) */
+	DROP_IP4_LENGTH,	/* total length < header or > frame (5.2.2 (5)) */
+	DROP_L2_BCAST_FORWARD,	/* IP unicast in an L2 broadcast/multicast frame: never forwarded */
+	DROP_TTL_EXCEEDED,	/* TTL <= 1 on a packet to forward */
+	DROP_NO_ROUTE,		/* no route matched */
+	DROP_BLACKHOLE,		/* blackhole route */
+	DROP_UNREACHABLE,	/* unreachable route */
+	DROP_PROHIBIT,		/* prohibit route */
+	DROP_CTRL_RING_FULL,	/* the ring to the control thread was full */
+	DROP_TX_FULL,		/* the port's TX queue refused the packet */
+	DROP_MAX
+};
+
+extern const char *const dp_drop_names[DROP_MAX];
+
+/* Per-worker counters; one cache-aligned block per worker. */
+struct dp_stats {
+	uint64_t rx;	      /* packets received */
+	uint64_t tx;	      /* accepted by a TX queue (forwarded + ctrl_tx) */
+	uint64_t to_control;  /* handed to the control thread */
+	uint64_t ctrl_tx;     /* sent on behalf of the control thread */
+	uint64_t busy_cycles; /* TSC cycles in loop iterations that received packets */
+	uint64_t busy_polls;  /* such iterations */
+	uint64_t idle_polls;  /* iterations that received nothing */
+	uint64_t drop[DROP_MAX];
+} __rte_cache_aligned;
+
+/* Why the control thread dropped a packet (slow path). */
+enum ctrl_drop {
+	CDROP_ARP_NOT_FOR_US = 0, /* ARP request for an address we do not own */
+	CDROP_ARP_MALFORMED,	  /* not Ethernet/IPv4 ARP, or too short */
+	CDROP_ARP_UNHANDLED,	  /* ARP replies and others: no dynamic ARP yet */
+	CDROP_LOCAL_UNHANDLED,	  /* packet for the router: no local service for it */
+	CDROP_NEIGH_UNRESOLVED,	  /* next hop has no usable neighbour entry */
+	CDROP_TX_RING_FULL,	  /* the ring to the transmitting worker was full */
+	CDROP_MAX
+};
+
+extern const char *const ctrl_drop_names[CDROP_MAX];
+
+struct ctrl_stats {
+	uint64_t rx;	      /* packets received from workers */
+	uint64_t arp_rx;      /* ARP packets */
+	uint64_t arp_replies; /* ARP replies sent */
+	uint64_t tx;	      /* packets queued for transmission */
+	uint64_t drop[CDROP_MAX];
+};
+
+#endif /* FR_STATS_H */

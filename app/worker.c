@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Worker lcore: polls its RX queue on every port, runs the pipeline, hands
+ * packets to TX buffers (one TX queue per worker per port) or to the control
+ * thread, and reports an RCU quiescent state once per loop.
+ * No locks, no syscalls, no logging, no allocation in the loop.
+ */
+#include <stdio.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "router.h"
+
+/* TX refused packets: free them and move them from tx to tx_full. */
+static void tx_error_cb(struct rte_mbuf **unsent, uint16_t count, void *userdata)
+{
+	struct dp_stats *st = userdata;
+
+	rte_pktmbuf_free_bulk(unsent, count);
+	st->tx -= count;
+	st->drop[DROP_TX_FULL] += count;
+}
+
+struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx)
+{
+	char name[RTE_RING_NAMESIZE];
+	int socket = (int)rte_lcore_to_socket_id(lcore);
+	struct worker *w;
+	uint16_t pid;
+
+	w = rte_zmalloc_socket("worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
+	if (w == NULL)
+		return NULL;
+	w->lcore = lcore;
+	w->idx = idx;
+	snprintf(name, sizeof(name), "fr_toctl_%u", idx);
+	w->to_ctrl =
+		rte_ring_create(name, FR_CTRL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (w->to_ctrl == NULL)
+		goto fail;
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		if (!r->ports[pid].present)
+			continue;
+		w->txb[pid] =
+			rte_zmalloc_socket("txb", RTE_ETH_TX_BUFFER_SIZE(DP_BURST), 0, socket);
+		if (w->txb[pid] == NULL)
+			goto fail;
+		rte_eth_tx_buffer_init(w->txb[pid], DP_BURST);
+		rte_eth_tx_buffer_set_err_callback(w->txb[pid], tx_error_cb, &w->st);
+	}
+	return w;
+fail:
+	for (pid = 0; pid < FR_MAX_PORTS; pid++)
+		rte_free(w->txb[pid]);
+	rte_ring_free(w->to_ctrl);
+	rte_free(w);
+	return NULL;
+}
+
+static void to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	unsigned int sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
+
+	w->st.to_control += sent;
+	if (unlikely(sent < n)) {
+		w->st.drop[DROP_CTRL_RING_FULL] += n - sent;
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	}
+}
+
+/* Worker 0 transmits what the control thread built (ARP replies...). */
+static void ctrl_tx_drain(struct router *r, struct worker *w)
+{
+	struct rte_mbuf *pkts[DP_BURST];
+	unsigned int n, i;
+
+	n = rte_ring_dequeue_burst(r->ctrl_tx, (void **)pkts, DP_BURST, NULL);
+	for (i = 0; i < n; i++) {
+		uint16_t port = pkts[i]->port;
+
+		if (unlikely(port >= FR_MAX_PORTS || w->txb[port] == NULL)) {
+			rte_pktmbuf_free(pkts[i]);
+			w->st.drop[DROP_TX_FULL]++;
+			continue;
+		}
+		w->st.ctrl_tx++;
+		w->st.tx++; /* tx_error_cb takes it back if refused */
+		rte_eth_tx_buffer(port, (uint16_t)w->idx, w->txb[port], pkts[i]);
+	}
+}
+
+int worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct router *r = fr_router;
+	struct rte_mbuf *pkts[DP_BURST], *ctrl[DP_BURST];
+	uint16_t out[DP_BURST];
+	uint16_t ports[FR_MAX_PORTS];
+	uint16_t nb_ports = 0, pid, q = (uint16_t)w->idx;
+	unsigned int p;
+	struct dp_ctx c;
+
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (r->ports[pid].started)
+			ports[nb_ports++] = pid;
+	c.fib = r->fib;
+	c.nh = fib_nh_table(r->fib);
+	c.neigh = r->neigh;
+	c.neigh_hot = neigh_hot_table(r->neigh);
+	c.ports = r->dp_ports;
+	c.nb_ports = r->nb_ports;
+	c.st = &w->st;
+
+	rte_rcu_qsbr_thread_register(r->qsv, w->idx);
+	rte_rcu_qsbr_thread_online(r->qsv, w->idx);
+
+	while (!__atomic_load_n(&r->quit, __ATOMIC_RELAXED)) {
+		uint64_t t0 = rte_rdtsc();
+		unsigned int total = 0;
+
+		for (p = 0; p < nb_ports; p++) {
+			uint16_t n, i, nctrl = 0;
+
+			pid = ports[p];
+			n = rte_eth_rx_burst(pid, q, pkts, DP_BURST);
+			if (n == 0)
+				continue;
+			total += n;
+			dp_input_burst(&c, pid, pkts, n, out);
+			for (i = 0; i < n; i++) {
+				uint16_t o = out[i];
+
+				if (likely(o < FR_MAX_PORTS)) {
+					w->st.tx++;
+					rte_eth_tx_buffer(o, q, w->txb[o], pkts[i]);
+				} else if (o == DP_OUT_CTRL) {
+					pkts[i]->port = pid;
+					ctrl[nctrl++] = pkts[i];
+				}
+			}
+			if (nctrl)
+				to_control(w, ctrl, nctrl);
+		}
+		if (w->idx == 0)
+			ctrl_tx_drain(r, w);
+		for (p = 0; p < nb_ports; p++)
+			if (w->txb[ports[p]]->length)
+				rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
+		if (total) {
+			w->st.busy_cycles += rte_rdtsc() - t0;
+			w->st.busy_polls++;
+		} else {
+			w->st.idle_polls++;
+		}
+		/* nothing from the tables is held across this point */
+		rte_rcu_qsbr_quiescent(r->qsv, w->idx);
+	}
+	for (p = 0; p < nb_ports; p++)
+		rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
+	rte_rcu_qsbr_thread_offline(r->qsv, w->idx);
+	rte_rcu_qsbr_thread_unregister(r->qsv, w->idx);
+	return 0;
+}
