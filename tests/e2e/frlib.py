@@ -1,0 +1,332 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""End-to-end test helpers: network namespaces joined by veth pairs, the
+router in its own namespace on net_af_packet ports, kernel hosts around it.
+
+    h1 eth0 --- p0 [ fastroute (ns "r") ] p1 --- eth0 h2     (p2 --- h3 optional)
+
+Tests run as root; without root (or without the tools) they exit 77, which
+meson reports as SKIP, after saying why.
+"""
+import ctypes
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+CLONE_NEWNET = 0x40000000
+_libc = ctypes.CDLL("libc.so.6", use_errno=True)
+
+BUILD = os.environ.get("FASTROUTE_BUILD", os.path.join(os.path.dirname(__file__), "../../build"))
+SRC = os.environ.get("FASTROUTE_SRC", os.path.join(os.path.dirname(__file__), "../.."))
+
+# MACs and addresses of the standard topology: host k sits on router port k-1
+ROUTER_MAC = ["02:00:00:00:0%d:01" % (i + 1) for i in range(3)]
+HOST_MAC = ["02:00:00:00:0%d:02" % (i + 1) for i in range(3)]
+ROUTER_IP = ["192.0.2.1", "198.51.100.1", "203.0.113.1"]
+HOST_IP = ["192.0.2.2", "198.51.100.2", "203.0.113.2"]
+PREFIXLEN = 24
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def skip(why):
+    log("SKIP: " + why)
+    sys.exit(SKIP)
+
+
+def require_root(tools=("ip", "ethtool", "ping")):
+    if os.geteuid() != 0:
+        skip("end-to-end tests need root (network namespaces, veth, af_packet)")
+    for t in tools:
+        if shutil.which(t) is None:
+            skip("%s is not installed (make test installs it)" % t)
+    for b in ("app/fastroute", "app/fastroute-cli"):
+        if not os.access(os.path.join(BUILD, b), os.X_OK):
+            skip("%s/%s is not built" % (BUILD, b))
+
+
+def sh(cmd, check=True, ns=None, timeout=60, capture=True):
+    if ns is not None:
+        cmd = ["ip", "netns", "exec", ns] + cmd
+    p = subprocess.run(cmd, stdout=subprocess.PIPE if capture else None,
+                       stderr=subprocess.STDOUT if capture else None,
+                       timeout=timeout, text=True)
+    if check and p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stdout))
+    return p.stdout if capture else ""
+
+
+class netns:
+    """with netns(name): the calling thread's sockets live in namespace name."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        self.orig = os.open("/proc/self/ns/net", os.O_RDONLY)
+        fd = os.open("/var/run/netns/" + self.name, os.O_RDONLY)
+        try:
+            if _libc.setns(fd, CLONE_NEWNET) != 0:
+                raise OSError(ctypes.get_errno(), "setns " + self.name)
+        finally:
+            os.close(fd)
+        return self
+
+    def __exit__(self, *exc):
+        _libc.setns(self.orig, CLONE_NEWNET)
+        os.close(self.orig)
+
+
+class Topo:
+    """Namespaces r (router), h1..hN; router port k <-> host k+1."""
+
+    def __init__(self, hosts=2, qpairs=1):
+        self.tag = "fr%d" % (os.getpid() % 100000)
+        self.r = self.tag + "r"
+        self.hosts = [self.tag + "h%d" % (i + 1) for i in range(hosts)]
+        self.qpairs = qpairs
+        self.up()
+
+    def up(self):
+        sh(["ip", "netns", "add", self.r])
+        # the router's kernel side of the veths stays silent (no IPv6 RS/DAD)
+        sh(["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ns=self.r)
+        sh(["sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1"], ns=self.r)
+        for i, h in enumerate(self.hosts):
+            p = "p%d" % i
+            sh(["ip", "netns", "add", h])
+            sh(["ip", "-n", self.r, "link", "add", p, "type", "veth", "peer", "name", "eth0",
+                "netns", h])
+            sh(["ip", "-n", self.r, "link", "set", p, "address", ROUTER_MAC[i]])
+            sh(["ip", "-n", h, "link", "set", "eth0", "address", HOST_MAC[i]])
+            # offloads off: kernel hosts must send finished checksums
+            sh(["ethtool", "-K", p, "tx", "off", "tso", "off", "gso", "off", "gro", "off",
+                "rx", "off"], ns=self.r, check=False)
+            sh(["ethtool", "-K", "eth0", "tx", "off", "tso", "off", "gso", "off", "gro", "off",
+                "rx", "off"], ns=h, check=False)
+            sh(["ip", "-n", self.r, "link", "set", p, "up"])
+            # the hosts speak IPv4 only, so the router's counters stay quiet
+            sh(["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ns=h)
+            sh(["ip", "-n", h, "addr", "add", "%s/%d" % (HOST_IP[i], PREFIXLEN), "dev", "eth0"])
+            sh(["ip", "-n", h, "link", "set", "eth0", "up"])
+            sh(["ip", "-n", h, "link", "set", "lo", "up"])
+            sh(["ip", "-n", h, "route", "add", "default", "via", ROUTER_IP[i]])
+
+    def down(self):
+        for n in [self.r] + self.hosts:
+            sh(["ip", "netns", "del", n], check=False)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.down()
+
+
+def base_config(nhosts=2, static_neigh=True):
+    lines = []
+    for i in range(nhosts):
+        lines.append("port %d address %s/%d" % (i, ROUTER_IP[i], PREFIXLEN))
+    if static_neigh:
+        for i in range(nhosts):
+            lines.append("neigh add %s lladdr %s port %d" % (HOST_IP[i], HOST_MAC[i], i))
+    return "\n".join(lines) + "\n"
+
+
+class Router:
+    """fastroute running in the topology's router namespace."""
+
+    count = 0
+
+    def __init__(self, topo, config, workers=1, lcores=None, extra=()):
+        Router.count += 1
+        self.topo = topo
+        self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
+        self.sock = os.path.join(self.dir, "cli.sock")
+        self.conf = os.path.join(self.dir, "router.conf")
+        with open(self.conf, "w") as f:
+            f.write(config)
+        self.prefix = "%s-%d" % (topo.tag, Router.count)
+        if lcores is None:
+            lcores = "0-%d" % workers
+        args = [os.path.join(BUILD, "app/fastroute"), "--no-pci", "--no-huge", "-m", "1024",
+                "--file-prefix", self.prefix, "--log-level", "lib.eal:warning"]
+        args += ["--lcores", lcores] if ("@" in lcores or "," in lcores) else ["-l", lcores]
+        for i in range(len(topo.hosts)):
+            args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d" % (i, i, workers)]
+        args += ["--", "-f", self.conf, "-s", self.sock, "--max-routes", "65536",
+                 "--tbl8", "1024"] + list(extra)
+        self.args = args
+        self.out = open(os.path.join(self.dir, "stdout"), "w+")
+        self.err = open(os.path.join(self.dir, "stderr"), "w+")
+        env = dict(os.environ)
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
+        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+        self.p = subprocess.Popen(["ip", "netns", "exec", topo.r] + args, stdout=self.out,
+                                  stderr=self.err, env=env)
+        self.wait_ready()
+
+    def wait_ready(self, timeout=60):
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            if self.p.poll() is not None:
+                raise RuntimeError("router exited with %d:\n%s" % (self.p.returncode,
+                                                                   self.stderr()))
+            self.out.seek(0)
+            if "ready" in self.out.read():
+                return
+            time.sleep(0.1)
+        raise RuntimeError("router not ready after %ds:\n%s" % (timeout, self.stderr()))
+
+    def stderr(self):
+        self.err.seek(0)
+        return self.err.read()
+
+    def cli(self, cmd, check=True, json=False):
+        args = [os.path.join(BUILD, "app/fastroute-cli"), "-s", self.sock]
+        if json:
+            args.append("-j")
+        p = subprocess.run(args + cmd.split(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=30)
+        if check and p.returncode != 0:
+            raise RuntimeError("cli '%s' failed (%d): %s" % (cmd, p.returncode, p.stderr))
+        return p.stdout if p.returncode == 0 else p.stderr
+
+    def stats(self):
+        """Counters from 'show stats' as a dict name -> int."""
+        d = {}
+        for line in self.cli("show stats").splitlines():
+            m = re.match(r"^\s+(\w+)\s+(\d+)$", line)
+            if m:
+                d[m.group(1)] = int(m.group(2))
+        return d
+
+    def stop(self):
+        """SIGINT; the router must exit 0, without sanitizer reports."""
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGINT)
+            try:
+                self.p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+                raise RuntimeError("router did not stop within 30 s of SIGINT")
+        err = self.stderr()
+        for bad in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+            if bad in err:
+                raise RuntimeError("sanitizer report from the router:\n" + err)
+        if self.p.returncode != 0:
+            raise RuntimeError("router exited with %d:\n%s" % (self.p.returncode, err))
+        shutil.rmtree(self.dir, ignore_errors=True)
+        return err
+
+
+def delta(before, after, name):
+    return after.get(name, 0) - before.get(name, 0)
+
+
+class Runner:
+    """Run test functions in order; report each; exit non-zero on any failure."""
+
+    def __init__(self):
+        self.failed = []
+
+    def run(self, name, fn, *args):
+        t0 = time.time()
+        try:
+            fn(*args)
+        except Exception as e:  # report and continue with the next test
+            self.failed.append(name)
+            log("FAIL %s (%.1fs): %s" % (name, time.time() - t0, e))
+            return
+        log("ok   %s (%.1fs)" % (name, time.time() - t0))
+
+    def exit(self):
+        if self.failed:
+            log("%d failed: %s" % (len(self.failed), ", ".join(self.failed)))
+            sys.exit(1)
+        sys.exit(0)
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+def wait_for(fn, timeout=5.0, step=0.05):
+    """Poll fn() until it returns a true value or timeout; returns the value."""
+    t0 = time.time()
+    while True:
+        v = fn()
+        if v or time.time() - t0 > timeout:
+            return v
+        time.sleep(step)
+
+
+def scapy():
+    """Import Debian's scapy (tests run under /usr/bin/python3)."""
+    try:
+        import scapy.all as s  # noqa: F401
+    except ImportError:
+        skip("python3-scapy is not installed (make test installs it)")
+    s.conf.verb = 0
+    return s
+
+
+class Wire:
+    """Send from one host, capture at another: raw L2 sockets in namespaces."""
+
+    def __init__(self, topo, src_host, dst_host):
+        s = scapy()
+        self.s = s
+        with netns(topo.hosts[src_host]):
+            self.tx = s.conf.L2socket(iface="eth0")
+        with netns(topo.hosts[dst_host]):
+            self.rx = s.conf.L2listen(iface="eth0")
+        # room for a whole test burst: we read only after sending
+        import socket
+        SO_RCVBUFFORCE = 33
+        self.rx.ins.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 64 << 20)
+        self.src, self.dst = src_host, dst_host
+
+    def send(self, pkts):
+        for p in pkts if isinstance(pkts, list) else [pkts]:
+            self.tx.send(p)
+
+    def recv(self, timeout=1.0, match=None):
+        """Frames the router sent to the destination host within timeout."""
+        import select
+        got = []
+        end = time.time() + timeout
+        want_src = ROUTER_MAC[self.dst]
+        while True:
+            left = end - time.time()
+            if left <= 0:
+                break
+            r, _, _ = select.select([self.rx], [], [], left)
+            if not r:
+                break
+            p = self.rx.recv()
+            if p is None or p.src != want_src:
+                continue
+            if match is None or match(p):
+                got.append(p)
+        return got
+
+    def close(self):
+        self.tx.close()
+        self.rx.close()
+
+
+def udp(s, src_host, dst_ip, ttl=64, sport=1234, dport=5678, payload=b"fastroute-e2e", **ipkw):
+    """An Ethernet/IPv4/UDP frame from host src_host to the router."""
+    return (s.Ether(src=HOST_MAC[src_host], dst=ROUTER_MAC[src_host]) /
+            s.IP(src=HOST_IP[src_host], dst=dst_ip, ttl=ttl, **ipkw) /
+            s.UDP(sport=sport, dport=dport) / s.Raw(payload))

@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""IPv4 forwarding end to end: ping and TCP through the router, exact bytes of
+a forwarded packet, and each drop reason (blackhole, bad checksum, IHL 4,
+total length beyond the frame, TTL 1) with nothing leaving and its own
+counter rising by exactly the number sent."""
+import json
+import re
+import time
+
+import frlib
+from frlib import HOST_IP, HOST_MAC, ROUTER_MAC, check, delta, log, sh
+
+frlib.require_root(("ip", "ethtool", "ping", "iperf3"))
+s = frlib.scapy()
+
+CONFIG = frlib.base_config() + """
+route add 10.0.0.0/8 via 198.51.100.2
+route add 203.0.113.0/24 blackhole
+route add 233.252.0.0/24 unreachable
+route add 192.0.0.0/24 prohibit
+"""
+
+
+def test_ping(topo, r):
+    out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    check("3 received" in out, "ping h1 -> h2 failed:\n" + out)
+    ttls = re.findall(r"ttl=(\d+)", out)
+    # h2 answers with TTL 64; the router takes one off on the way back
+    check(ttls and all(t == "63" for t in ttls), "reply TTLs %s, want 63" % ttls)
+
+
+def test_iperf3(topo, r):
+    srv = frlib.subprocess.Popen(["ip", "netns", "exec", topo.hosts[1], "iperf3", "-s", "-1",
+                                  "-B", HOST_IP[1]], stdout=frlib.subprocess.DEVNULL,
+                                 stderr=frlib.subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        out = sh(["iperf3", "-c", HOST_IP[1], "-t", "2", "-J"], ns=topo.hosts[0], timeout=30)
+        res = json.loads(out)
+        got = res["end"]["sum_received"]["bytes"]
+        log("     iperf3: %.1f Mbit/s, %d bytes received" %
+            (res["end"]["sum_received"]["bits_per_second"] / 1e6, got))
+        check(got > 1_000_000, "iperf3 moved only %d bytes" % got)
+    finally:
+        srv.kill()
+        srv.wait()
+
+
+def test_forwarded_bytes(topo, r):
+    w = frlib.Wire(topo, 0, 1)
+    try:
+        sent = frlib.udp(s, 0, "10.1.2.3", ttl=17, payload=bytes(range(200)))
+        before = r.stats()
+        w.send(sent)
+        got = w.recv(match=lambda p: p.haslayer(s.UDP) and p[s.UDP].dport == 5678)
+        after = r.stats()
+    finally:
+        w.close()
+    check(len(got) == 1, "want 1 packet at h2, got %d" % len(got))
+    p = got[0]
+    check(p.src == ROUTER_MAC[1] and p.dst == HOST_MAC[1],
+          "Ethernet %s -> %s, want %s -> %s" % (p.src, p.dst, ROUTER_MAC[1], HOST_MAC[1]))
+    ip = p[s.IP]
+    check(ip.ttl == 16, "TTL %d, want 16" % ip.ttl)
+    ref = s.IP(bytes(ip))
+    del ref.chksum
+    check(s.IP(bytes(ref)).chksum == ip.chksum, "IPv4 checksum wrong after rewrite")
+    exp = sent[s.IP].copy()
+    exp.ttl = 16
+    del exp.chksum
+    check(bytes(ip) == bytes(s.IP(bytes(exp))), "IP packet bytes differ beyond TTL/checksum")
+    check(delta(before, after, "forwarded") == 1, "forwarded counter rose by %d" %
+          delta(before, after, "forwarded"))
+
+
+def expect_dropped(topo, r, pkt, counter, n=3):
+    w = frlib.Wire(topo, 0, 1)
+    try:
+        before = r.stats()
+        w.send([pkt] * n)
+        got = w.recv(timeout=0.5)
+        after = frlib.wait_for(lambda: (lambda a: a if delta(before, a, counter) >= n else None)
+                               (r.stats()), timeout=3) or r.stats()
+    finally:
+        w.close()
+    check(not got, "%d packets left the router, want none" % len(got))
+    check(delta(before, after, counter) == n, "%s rose by %d, want %d" %
+          (counter, delta(before, after, counter), n))
+    check(delta(before, after, "forwarded") == 0, "forwarded rose")
+
+
+def test_blackhole(topo, r):
+    expect_dropped(topo, r, frlib.udp(s, 0, "203.0.113.5"), "blackhole")
+
+
+def test_unreachable_prohibit(topo, r):
+    expect_dropped(topo, r, frlib.udp(s, 0, "233.252.0.9"), "unreachable")
+    expect_dropped(topo, r, frlib.udp(s, 0, "192.0.0.9"), "prohibit")
+    expect_dropped(topo, r, frlib.udp(s, 0, "8.8.8.8"), "no_route")
+
+
+def test_bad_checksum(topo, r):
+    expect_dropped(topo, r, frlib.udp(s, 0, HOST_IP[1], chksum=0x1234), "ip4_bad_checksum")
+
+
+def test_ihl4(topo, r):
+    p = frlib.udp(s, 0, HOST_IP[1])
+    raw = bytearray(bytes(p))
+    raw[14] = 0x44  # IHL 4, then a checksum that is right for those 16 bytes
+    raw[24:26] = b"\0\0"
+    ck = s.checksum(bytes(raw[14:30]))
+    raw[24:26] = ck.to_bytes(2, "big")
+    expect_dropped(topo, r, s.Ether(bytes(raw)), "ip4_bad_ihl")
+
+
+def test_total_length(topo, r):
+    p = frlib.udp(s, 0, HOST_IP[1], payload=b"x" * 100)
+    p[s.IP].len = 400  # beyond the frame
+    expect_dropped(topo, r, p, "ip4_bad_length")
+
+
+def test_ttl1(topo, r):
+    expect_dropped(topo, r, frlib.udp(s, 0, HOST_IP[1], ttl=1), "ttl_exceeded")
+    expect_dropped(topo, r, frlib.udp(s, 0, "10.1.1.1", ttl=0), "ttl_exceeded")
+
+
+def test_counters_consistent(topo, r):
+    st = r.stats()
+    drops = sum(v for k, v in st.items() if k in DROP_NAMES)
+    check(st["dropped"] == drops, "dropped %d != sum of reasons %d" % (st["dropped"], drops))
+    # every received packet is forwarded, handed to the control thread or
+    # dropped for a named reason: nothing disappears
+    check(st["rx"] == st["forwarded"] + st["to_control"] + drops,
+          "rx %d != forwarded %d + to_control %d + dropped %d" %
+          (st["rx"], st["forwarded"], st["to_control"], drops))
+
+
+DROP_NAMES = set()
+
+
+def main():
+    runner = frlib.Runner()
+    with frlib.Topo(hosts=2) as topo:
+        r = frlib.Router(topo, CONFIG)
+        try:
+            out = r.cli("show stats")
+            in_drops = False
+            for line in out.splitlines():
+                if line.startswith("drops:"):
+                    in_drops = True
+                elif not line.startswith(" "):
+                    in_drops = False
+                elif in_drops:
+                    DROP_NAMES.add(line.split()[0])
+            for name, fn in [("ping", test_ping), ("iperf3", test_iperf3),
+                             ("forwarded_bytes", test_forwarded_bytes),
+                             ("blackhole", test_blackhole),
+                             ("unreachable_prohibit_noroute", test_unreachable_prohibit),
+                             ("bad_checksum", test_bad_checksum), ("ihl4", test_ihl4),
+                             ("total_length", test_total_length), ("ttl1", test_ttl1),
+                             ("counters_consistent", test_counters_consistent)]:
+                runner.run(name, fn, topo, r)
+        finally:
+            runner.run("clean_stop", r.stop)
+    runner.exit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The daemon as an operator meets it, with net_null ports (no root, no
+NIC): --help, bad options, bad config files (file:line, exit 1, nothing
+started), too few lcores, the CLI socket, SIGTERM -> exit 0."""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD = os.environ.get("FASTROUTE_BUILD", os.path.join(os.path.dirname(__file__), "../../build"))
+FR = os.path.join(BUILD, "app/fastroute")
+CLI = os.path.join(BUILD, "app/fastroute-cli")
+TMP = tempfile.mkdtemp(prefix="fr-it-")
+n_run = 0
+failed = []
+
+
+def eal(lcores="0-1", ports=2):
+    global n_run
+    n_run += 1
+    a = [FR, "--no-pci", "--no-huge", "-m", "512", "--no-telemetry",
+         "--file-prefix", "fr-it-%d-%d" % (os.getpid(), n_run), "-l", lcores,
+         "--log-level", "lib.eal:error"]
+    for i in range(ports):
+        a += ["--vdev", "net_null%d,no-rx=1" % i]
+    return a + ["--"]
+
+
+def conf(text):
+    p = os.path.join(TMP, "c%d.conf" % n_run)
+    with open(p, "w") as f:
+        f.write(text)
+    return p
+
+
+def run(args, timeout=60):
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=timeout)
+
+
+def t(name):
+    def deco(fn):
+        try:
+            fn()
+            print("ok   " + name, flush=True)
+        except Exception as e:
+            failed.append(name)
+            print("FAIL %s: %s" % (name, e), flush=True)
+        return fn
+    return deco
+
+
+def check(c, msg):
+    if not c:
+        raise AssertionError(msg)
+
+
+SMALL = ["--max-routes", "4096", "--tbl8", "64"]
+
+
+@t("help")
+def _():
+    p = run(eal() + ["--help"])
+    check(p.returncode == 0, "exit %d" % p.returncode)
+    for word in ("-f, --config", "--fib-backend", "--socket", "SIGTERM", "qpairs"):
+        check(word in p.stdout, "--help lacks %r" % word)
+
+
+@t("bad_option")
+def _():
+    p = run(eal() + ["--fib-backend", "trie"])
+    check(p.returncode == 1 and "'fib' or 'lpm'" in p.stderr, p.stderr)
+    p = run(eal() + ["--max-routes", "12x"])
+    check(p.returncode == 1 and "--max-routes" in p.stderr, p.stderr)
+
+
+@t("bad_config_names_file_and_line")
+def _():
+    c = conf("port 0 address 192.0.2.1/24\n\nroute add 10.1.0.0/8 blackhole\n")
+    p = run(eal() + ["-f", c, "-s", "none"] + SMALL)
+    check(p.returncode == 1, "exit %d" % p.returncode)
+    check("%s:3: '10.1.0.0/8' is not a canonical prefix" % c in p.stderr, p.stderr)
+    check("ready" not in p.stdout, "router started anyway")
+
+
+@t("missing_port")
+def _():
+    c = conf("port 0 address 192.0.2.1/24\nport 2 address 198.51.100.1/24\n")
+    p = run(eal() + ["-f", c, "-s", "none"] + SMALL)
+    check(p.returncode == 1 and "%s:2: port 2 does not exist (ports are 0-1)" % c in p.stderr,
+          p.stderr)
+
+
+@t("missing_config_file")
+def _():
+    p = run(eal() + ["-f", "/nonexistent.conf", "-s", "none"] + SMALL)
+    check(p.returncode == 1 and "/nonexistent.conf: No such file" in p.stderr, p.stderr)
+
+
+@t("needs_a_worker")
+def _():
+    p = run(eal(lcores="0") + ["-s", "none"] + SMALL)
+    check(p.returncode == 1 and "at least two lcores" in p.stderr, p.stderr)
+
+
+@t("no_ports")
+def _():
+    p = run(eal(ports=0) + ["-s", "none"] + SMALL)
+    check(p.returncode == 1 and "no ports" in p.stderr, p.stderr)
+
+
+@t("run_cli_sigterm")
+def _():
+    sock = os.path.join(TMP, "cli.sock")
+    c = conf("port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2\n")
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.time()
+        while not os.path.exists(sock) and time.time() - t0 < 30:
+            if p.poll() is not None:
+                raise AssertionError("router exited: " + p.stderr.read())
+            time.sleep(0.05)
+        check(oct(os.stat(sock).st_mode & 0o777) == "0o660", "socket mode %o" %
+              (os.stat(sock).st_mode & 0o777))
+        q = run([CLI, "-s", sock, "show", "route", "lookup", "10.2.3.4"])
+        check(q.returncode == 0 and "192.0.2.2" in q.stdout, q.stdout + q.stderr)
+        q = run([CLI, "-s", sock, "route", "add", "10.0.0.0/8", "blackhole"])
+        check(q.returncode == 1 and "exists" in q.stderr, "exit %d: %s" % (q.returncode, q.stderr))
+        q = run([CLI, "-s", sock, "bogus"])
+        check(q.returncode == 1 and "unknown command 'bogus'" in q.stderr, q.stderr)
+        q = run([CLI, "-s", sock, "show", "version"])
+        check(q.returncode == 0 and "fastroute" in q.stdout and "DPDK" in q.stdout, q.stdout)
+        # a second router on the same socket is refused, the first keeps it
+        p2 = run(eal() + ["-s", sock] + SMALL)
+        check(p2.returncode == 1 and "another router" in p2.stderr, p2.stderr)
+        q = run([CLI, "-s", sock, "show", "version"])
+        check(q.returncode == 0, "first router lost its socket")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+    check(p.returncode == 0, "exit %d after SIGTERM: %s" % (p.returncode, err))
+    check("stopped" in out, "no final summary: " + out)
+    check(not os.path.exists(sock), "socket file left behind")
+    for bad in ("AddressSanitizer", "runtime error:"):
+        check(bad not in err, err)
+
+
+@t("cli_without_router")
+def _():
+    q = run([CLI, "-s", os.path.join(TMP, "nobody.sock"), "show", "stats"])
+    check(q.returncode == 2 and "cannot reach" in q.stderr, q.stderr)
+
+
+sys.exit(1 if failed else 0)

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* EAL for unit tests: no hugepages, no PCI, one lcore, a private prefix. */
+#ifndef FR_TEST_EAL_HELPER_H
+#define FR_TEST_EAL_HELPER_H
+
+#include <stdint.h>
+
+struct rte_mempool;
+
+/* Initialise EAL once for test @name; aborts the test program on failure. */
+void test_eal_init(const char *name);
+
+/* A pktmbuf pool for building test packets. */
+struct rte_mempool *test_pool(void);
+
+/* Deterministic xorshift PRNG, so failures reproduce. */
+uint64_t test_rand(void);
+void test_srand(uint64_t seed);
+
+#endif

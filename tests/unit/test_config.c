@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Config language: the shipped examples load; each bad case is rejected
+ * with "file:line: reason" naming the right line, and a rejected file
+ * changes nothing (routes, neighbours and port addresses as before).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cmd.h"
+#include "eal_helper.h"
+#include "router.h"
+
+struct router *fr_router;
+
+static int setup(void **state)
+{
+	static int k;
+	struct router *r = calloc(1, sizeof(*r));
+	struct fib_conf fc = {0};
+	struct neigh_conf nc = {0};
+	char name[16];
+	uint16_t i;
+
+	snprintf(name, sizeof(name), "c%d", k++);
+	nc.capacity = 256;
+	r->neigh = neigh_create(name, &nc);
+	fc.max_routes4 = 4096;
+	fc.tbl8s4 = 64;
+	fc.neigh = r->neigh;
+	r->fib = fib_create(name, &fc);
+	assert_non_null(r->fib);
+	r->nb_ports = 2;
+	for (i = 0; i < 2; i++) {
+		r->ports[i].id = i;
+		r->ports[i].present = true;
+		snprintf(r->ports[i].name, sizeof(r->ports[i].name), "fake%u", i);
+	}
+	*state = r;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct router *r = *state;
+
+	fib_free(r->fib);
+	neigh_free(r->neigh);
+	free(r);
+	return 0;
+}
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/fr-ut-config-%d.conf", (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static const char *src_path(const char *rel)
+{
+	static char path[512];
+	const char *src = getenv("FASTROUTE_SRC");
+
+	snprintf(path, sizeof(path), "%s/%s", src ? src : "..", rel);
+	return path;
+}
+
+static void test_examples(void **state)
+{
+	struct router *r = *state;
+	char err[512] = "";
+	struct fib_route rt;
+	struct fr_addr a;
+	struct neigh_info ni;
+
+	if (config_load(r, src_path("config/demo.conf"), false, err, sizeof(err)) != 0)
+		fail_msg("demo.conf: %s", err);
+	/* 2 addresses x (local, connected, broadcast) + 2 static routes */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 8);
+	assert_int_equal(r->ports[0].nb_addrs, 1);
+	fr_addr_parse("10.9.8.7", &a);
+	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_GATEWAY);
+	assert_int_equal(rt.port, 1);
+	fr_addr_parse("198.51.100.2", &a);
+	assert_int_equal(neigh_get(r->neigh, &a, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_STATIC);
+}
+
+static void test_example_conf(void **state)
+{
+	struct router *r = *state;
+	char err[512] = "";
+
+	if (config_load(r, src_path("config/example.conf"), false, err, sizeof(err)) != 0)
+		fail_msg("example.conf: %s", err);
+	assert_true(fib_route_count(r->fib, AF_INET) > 8);
+}
+
+struct snapshot {
+	uint32_t routes, neigh, addrs0, addrs1, nh;
+};
+
+static void snap(struct router *r, struct snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->routes = fib_route_count(r->fib, AF_INET);
+	s->neigh = neigh_count(r->neigh);
+	s->addrs0 = r->ports[0].nb_addrs;
+	s->addrs1 = r->ports[1].nb_addrs;
+	s->nh = fib_nh_count(r->fib);
+}
+
+static void test_bad_cases(void **state)
+{
+	struct router *r = *state;
+	static const struct {
+		const char *text;
+		unsigned int line;
+		const char *msg;
+	} bad[] = {
+		{"port 0 address 192.0.2.1/24\nfoo bar\n", 2, "unknown command 'foo'"},
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.300\n", 2,
+		 "bad address '192.0.2.300'"},
+		{"\n# comment\nroute add 10.0.0.0/33 blackhole\n", 3, "out of range"},
+		{"route add 10.1.0.0/8 blackhole\n", 1, "not a canonical prefix"},
+		{"route add 10.1.0.0/8 blackhole\n", 1, "did you mean 10.0.0.0/8"},
+		{"port 0 address 192.0.2.1/24\n"
+		 "neigh add 192.0.2.2 lladdr 02:00:00:00:00:01 port 7\n",
+		 2, "port 7 does not exist"},
+		{"port 0 address 192.0.2.1/24\nneigh add 192.0.2.2 lladdr 02:00:00:00:00:01\n", 2,
+		 "missing 'port N'"},
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 198.51.100.2\n", 2,
+		 "not on a connected network"},
+		{"route add 10.0.0.0/8 blackhole\nroute add 10.0.0.0/8 prohibit\n", 2, "exists"},
+		{"route add 10.0.0.0/8\n", 1, "missing 'via GW'"},
+		{"port 9 address 192.0.2.1/24\n", 1, "port 9 does not exist"},
+		{"port 0 address 192.0.2.1/24\nshow route\n", 2, "not a configuration command"},
+		{"route del 10.0.0.0/8\n", 1, "no route 10.0.0.0/8"},
+		{"route add 10.0.0.0/8 blackhole extra\n", 1, "unexpected 'extra'"},
+		{"port 0 address 192.0.2.0/24\n", 1, "network address"},
+		{"port 0 address 192.0.2.1/24\nport 1 address 192.0.2.1/24\n", 2,
+		 "already on port 0"},
+		{"port 0 address 192.0.2.1/24\nroute del 192.0.2.0/24\n", 2, "installed by"},
+		{"neigh add 192.0.2.2 lladdr 01:00:5e:00:00:01 port 0\n", 1, "not a unicast"},
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.1\n", 2,
+		 "address of this router"},
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 dev 3\n", 2,
+		 "port 3 does not exist"},
+	};
+	struct snapshot before, after;
+	unsigned int i;
+
+	/* some state that must survive every rejected file */
+	assert_int_equal(
+		config_load(r,
+			    write_tmp("port 1 address 203.0.113.1/24\n"
+				      "route add 10.99.0.0/16 via 203.0.113.9\n"
+				      "neigh add 203.0.113.5 lladdr 02:00:00:00:00:05 port 1\n"),
+			    false, (char[256]){0}, 256),
+		0);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		char err[512] = "", want[64];
+		const char *path = write_tmp(bad[i].text);
+		int rc;
+
+		snap(r, &before);
+		rc = config_load(r, path, false, err, sizeof(err));
+		snap(r, &after);
+		if (rc == 0)
+			fail_msg("case %u accepted: %s", i, bad[i].text);
+		snprintf(want, sizeof(want), "%s:%u: ", path, bad[i].line);
+		if (strncmp(err, want, strlen(want)) != 0 || strstr(err, bad[i].msg) == NULL)
+			fail_msg("case %u: got \"%s\", want \"%s...%s\"", i, err, want, bad[i].msg);
+		if (memcmp(&before, &after, sizeof(before)) != 0)
+			fail_msg("case %u: state changed (routes %u->%u, neigh %u->%u, addrs "
+				 "%u->%u)",
+				 i, before.routes, after.routes, before.neigh, after.neigh,
+				 before.addrs0, after.addrs0);
+	}
+	unlink(write_tmp(""));
+}
+
+/* A long file whose last line is bad applies nothing at all. */
+static void test_atomic(void **state)
+{
+	struct router *r = *state;
+	char *text = malloc(1 << 20), err[512];
+	size_t len = 0;
+	unsigned int i;
+	uint64_t gen = fib_generation(r->fib);
+
+	len += (size_t)sprintf(text + len, "port 0 address 192.0.2.1/24\n");
+	for (i = 0; i < 2000; i++)
+		len += (size_t)sprintf(text + len, "route add 10.%u.%u.0/24 via 192.0.2.%u\n",
+				       i / 256, i % 256, 2 + i % 200);
+	len += (size_t)sprintf(text + len, "route add 11.0.0.0/8 via 203.0.113.1\n");
+	assert_int_not_equal(config_load(r, write_tmp(text), false, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":2002: "));
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	assert_int_equal(neigh_count(r->neigh), 0);
+	assert_int_equal(fib_nh_count(r->fib), 1);
+	assert_int_equal(r->ports[0].nb_addrs, 0);
+	/* the rollback is one more generation, not thousands */
+	assert_true(fib_generation(r->fib) - gen <= 1);
+	unlink(write_tmp(""));
+	free(text);
+}
+
+/* CLI lines: each command is its own transaction; errors are reported. */
+static void test_cli_lines(void **state)
+{
+	struct router *r = *state;
+	struct cmd_out o = {0};
+
+	assert_int_equal(cmd_run_line(r, "port 1 address add 198.51.100.1/24", &o), 0);
+	assert_int_equal(cmd_run_line(r, "route add 10.0.0.0/8 via 198.51.100.2", &o), 0);
+	assert_int_equal(cmd_run_line(r, "   # just a comment", &o), 0);
+	out_reset(&o);
+	assert_int_not_equal(cmd_run_line(r, "route add 10.0.0.0/8 blackhole", &o), 0);
+	assert_non_null(strstr(o.buf, "error: route 10.0.0.0/8 exists"));
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "show route lookup 10.1.1.1", &o), 0);
+	assert_non_null(strstr(o.buf, "10.0.0.0/8"));
+	assert_non_null(strstr(o.buf, "198.51.100.2"));
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "show route", &o), 0);
+	assert_non_null(strstr(o.buf, "198.51.100.0/24      connected"));
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "help route", &o), 0);
+	assert_non_null(strstr(o.buf, "route del PREFIX"));
+	assert_null(strstr(o.buf, "neigh add"));
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "port 1 address del 198.51.100.1/24", &o), 0);
+	assert_int_equal(r->ports[1].nb_addrs, 0);
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "quit", &o), 0);
+	assert_true(o.quit);
+	out_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_example_conf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_cases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
+	};
+
+	test_eal_init("config");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/fib: longest match at prefix boundaries, add/replace/delete, route
+ * types, gateway resolution, next-hop sharing, generations, enumeration,
+ * and a differential check against a naive longest-prefix match. Every test
+ * runs against both backends (rte_fib and rte_lpm).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eal_helper.h"
+#include "fib.h"
+#include "neigh.h"
+
+struct ctx {
+	struct fib *f;
+	struct neigh_table *n;
+	enum fib_backend backend;
+};
+
+static int counter;
+
+static int setup(void **state, enum fib_backend b)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct fib_conf conf = {0};
+	struct neigh_conf nc = {0};
+	char name[16];
+
+	snprintf(name, sizeof(name), "t%d", counter++);
+	nc.capacity = 1024;
+	c->n = neigh_create(name, &nc);
+	assert_non_null(c->n);
+	conf.backend = b;
+	conf.max_routes4 = 1 << 14;
+	conf.tbl8s4 = 2048;
+	conf.max_nexthops = 1024;
+	conf.neigh = c->n;
+	c->f = fib_create(name, &conf);
+	assert_non_null(c->f);
+	c->backend = b;
+	*state = c;
+	return 0;
+}
+
+static int setup_fib(void **state)
+{
+	return setup(state, FIB_BACKEND_FIB);
+}
+
+static int setup_lpm(void **state)
+{
+	return setup(state, FIB_BACKEND_LPM);
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	fib_free(c->f);
+	neigh_free(c->n);
+	free(c);
+	return 0;
+}
+
+static uint32_t ip(const char *s)
+{
+	struct fr_addr a;
+
+	assert_int_equal(fr_addr_parse(s, &a), 0);
+	return a.v4;
+}
+
+static struct fib_route mk(const char *pfx, uint8_t type, uint16_t port)
+{
+	struct fib_route r;
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(fr_prefix_parse(pfx, &r.prefix, true), 0);
+	r.type = type;
+	r.port = port;
+	r.origin = FIB_ORIGIN_STATIC;
+	return r;
+}
+
+static void add(struct fib *f, const char *pfx, uint8_t type, uint16_t port)
+{
+	struct fib_route r = mk(pfx, type, port);
+
+	assert_int_equal(fib_route_add(f, &r), 0);
+}
+
+/* data-path lookup of one address: the next hop it resolves to */
+static const struct fib_nh *lk(struct fib *f, uint32_t a)
+{
+	uint64_t nh;
+
+	fib4_lookup_bulk(f, &a, &nh, 1);
+	return &fib_nh_table(f)[nh];
+}
+
+static void expect(struct fib *f, uint32_t a, uint8_t type, uint16_t port)
+{
+	const struct fib_nh *h = lk(f, a);
+
+	if (h->type != type || h->port != port)
+		fail_msg("%u.%u.%u.%u: got type %s port %u, want %s port %u", a >> 24,
+			 (a >> 16) & 255, (a >> 8) & 255, a & 255, fib_nh_type_names[h->type],
+			 h->port, fib_nh_type_names[type], port);
+}
+
+/*
+ * Nested prefixes /0 /8 /16 /24 /25 /31 /32, each its own connected port:
+ * the first and last address of each resolve to it, the addresses just
+ * outside resolve to the covering prefix.
+ */
+static void test_boundaries(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	static const struct {
+		const char *pfx;
+		uint32_t first, last;
+	} p[] = {
+		{"0.0.0.0/0", 0x00000000, 0xffffffff},
+		{"10.0.0.0/8", 0x0a000000, 0x0affffff},
+		{"10.1.0.0/16", 0x0a010000, 0x0a01ffff},
+		{"10.1.2.0/24", 0x0a010200, 0x0a0102ff},
+		{"10.1.2.128/25", 0x0a010280, 0x0a0102ff},
+		{"10.1.2.130/31", 0x0a010282, 0x0a010283},
+		{"10.1.2.131/32", 0x0a010283, 0x0a010283},
+	};
+	unsigned int i;
+
+	/* before any route: no route, everywhere */
+	assert_int_equal(lk(f, 0)->type, FIB_NH_NONE);
+	assert_int_equal(lk(f, 0xffffffff)->type, FIB_NH_NONE);
+	for (i = 0; i < RTE_DIM(p); i++)
+		add(f, p[i].pfx, FIB_NH_CONNECTED, (uint16_t)(i + 1));
+
+	expect(f, 0x00000000, FIB_NH_CONNECTED, 1);
+	expect(f, 0xffffffff, FIB_NH_CONNECTED, 1);
+	expect(f, 0x09ffffff, FIB_NH_CONNECTED, 1);
+	expect(f, 0x0a000000, FIB_NH_CONNECTED, 2);
+	expect(f, 0x0affffff, FIB_NH_CONNECTED, 2);
+	expect(f, 0x0b000000, FIB_NH_CONNECTED, 1);
+	expect(f, 0x0a00ffff, FIB_NH_CONNECTED, 2);
+	expect(f, 0x0a010000, FIB_NH_CONNECTED, 3);
+	expect(f, 0x0a01ffff, FIB_NH_CONNECTED, 3);
+	expect(f, 0x0a020000, FIB_NH_CONNECTED, 2);
+	expect(f, 0x0a0101ff, FIB_NH_CONNECTED, 3);
+	expect(f, 0x0a010200, FIB_NH_CONNECTED, 4);
+	expect(f, 0x0a01027f, FIB_NH_CONNECTED, 4);
+	expect(f, 0x0a010280, FIB_NH_CONNECTED, 5);
+	expect(f, 0x0a010281, FIB_NH_CONNECTED, 5);
+	expect(f, 0x0a010282, FIB_NH_CONNECTED, 6);
+	expect(f, 0x0a010283, FIB_NH_CONNECTED, 7);
+	expect(f, 0x0a010284, FIB_NH_CONNECTED, 5);
+	expect(f, 0x0a0102ff, FIB_NH_CONNECTED, 5);
+	expect(f, 0x0a010300, FIB_NH_CONNECTED, 3);
+	assert_int_equal(fib_route_count(f, AF_INET), RTE_DIM(p));
+	for (i = 0; i <= 32; i++)
+		assert_int_equal(
+			fib_route_count_len(f, AF_INET, i),
+			(i == 0 || i == 8 || i == 16 || i == 24 || i == 25 || i == 31 || i == 32)
+				? 1
+				: 0);
+
+	/* removing each level from the most specific exposes the next one */
+	for (i = RTE_DIM(p) - 1; i >= 1; i--) {
+		struct fib_route r = mk(p[i].pfx, 0, 0);
+
+		assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+		expect(f, p[i].first, FIB_NH_CONNECTED, (uint16_t)i);
+		expect(f, p[i].last, FIB_NH_CONNECTED, (uint16_t)i);
+	}
+}
+
+static void test_add_replace_del(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_route r = mk("198.51.100.0/24", FIB_NH_BLACKHOLE, FIB_PORT_NONE), old, got;
+	struct fr_prefix p = r.prefix;
+
+	assert_int_equal(fib_route_add(f, &r), 0);
+	r = mk("198.51.100.0/24", FIB_NH_PROHIBIT, FIB_PORT_NONE);
+	assert_int_equal(fib_route_add(f, &r), -EEXIST);
+	expect(f, ip("198.51.100.7"), FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+
+	assert_int_equal(fib_route_replace(f, &r, &old), 0);
+	assert_int_equal(old.type, FIB_NH_BLACKHOLE);
+	expect(f, ip("198.51.100.7"), FIB_NH_PROHIBIT, FIB_PORT_NONE);
+	assert_int_equal(fib_route_get(f, &p, &got), 0);
+	assert_int_equal(got.type, FIB_NH_PROHIBIT);
+	assert_int_equal(fib_route_count(f, AF_INET), 1);
+
+	/* replace of an absent prefix adds it */
+	r = mk("198.51.101.0/24", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	assert_int_equal(fib_route_replace(f, &r, &old), 0);
+	assert_int_equal(old.type, FIB_NH_NONE);
+	expect(f, ip("198.51.101.1"), FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	assert_int_equal(fib_route_count(f, AF_INET), 2);
+
+	assert_int_equal(fib_route_del(f, &p, &old), 0);
+	assert_int_equal(old.type, FIB_NH_PROHIBIT);
+	assert_int_equal(fib_route_del(f, &p, NULL), -ENOENT);
+	assert_int_equal(fib_route_get(f, &p, &got), -ENOENT);
+	expect(f, ip("198.51.100.7"), FIB_NH_NONE, FIB_PORT_NONE);
+	assert_int_equal(fib_route_count(f, AF_INET), 1);
+
+	/* bad routes are refused */
+	r = mk("198.51.100.0/24", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	r.prefix.addr.v4 |= 1; /* host bits set */
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+	r = mk("198.51.100.0/24", FIB_NH_CONNECTED, FIB_PORT_NONE); /* no port */
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+	r = mk("198.51.100.0/24", FIB_NH_NONE, FIB_PORT_NONE);
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+	r.prefix.addr.family = AF_INET6;
+	r.type = FIB_NH_BLACKHOLE;
+	assert_int_equal(fib_route_add(f, &r), -EAFNOSUPPORT);
+}
+
+static void test_types_and_gateways(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_route r, got;
+	struct neigh_info ni;
+	uint32_t nh_before;
+
+	add(f, "192.0.2.0/24", FIB_NH_CONNECTED, 3);
+	add(f, "192.0.2.1/32", FIB_NH_LOCAL, 3);
+	add(f, "192.0.2.255/32", FIB_NH_BROADCAST, 3);
+	add(f, "203.0.113.0/24", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	add(f, "203.0.114.0/24", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	add(f, "203.0.115.0/24", FIB_NH_PROHIBIT, FIB_PORT_NONE);
+	nh_before = fib_nh_count(f);
+
+	/* gateway on the connected subnet: port resolved, neighbour referenced */
+	r = mk("10.0.0.0/8", FIB_NH_GATEWAY, FIB_PORT_NONE);
+	fr_addr_parse("192.0.2.9", &r.gw);
+	assert_int_equal(fib_route_add(f, &r), 0);
+	assert_int_equal(r.port, 3);
+	expect(f, ip("10.9.9.9"), FIB_NH_GATEWAY, 3);
+	assert_int_equal(lk(f, ip("10.9.9.9"))->neigh, neigh_find(c->n, &r.gw, 3));
+	assert_int_equal(neigh_get(c->n, &r.gw, 3, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_NONE);
+	assert_int_equal(ni.refcnt, 1);
+
+	/* a second route via the same gateway shares the next hop */
+	r = mk("172.16.0.0/12", FIB_NH_GATEWAY, FIB_PORT_NONE);
+	fr_addr_parse("192.0.2.9", &r.gw);
+	assert_int_equal(fib_route_add(f, &r), 0);
+	assert_int_equal(fib_nh_count(f), nh_before + 1);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.type, FIB_NH_GATEWAY);
+	assert_int_equal(got.port, 3);
+	assert_true(fr_addr_eq(&got.gw, &r.gw));
+
+	/* gateway off every connected subnet, or one of our addresses */
+	r = mk("10.0.0.0/16", FIB_NH_GATEWAY, FIB_PORT_NONE);
+	fr_addr_parse("198.18.0.1", &r.gw);
+	assert_int_equal(fib_route_add(f, &r), -ENETUNREACH);
+	fr_addr_parse("192.0.2.1", &r.gw);
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+	/* ... unless the port is given (the operator says it is on-link) */
+	fr_addr_parse("198.18.0.1", &r.gw);
+	r.port = 5;
+	assert_int_equal(fib_route_add(f, &r), 0);
+	expect(f, ip("10.0.1.1"), FIB_NH_GATEWAY, 5);
+
+	expect(f, ip("192.0.2.77"), FIB_NH_CONNECTED, 3);
+	expect(f, ip("192.0.2.1"), FIB_NH_LOCAL, 3);
+	expect(f, ip("192.0.2.255"), FIB_NH_BROADCAST, 3);
+	expect(f, ip("203.0.113.1"), FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	expect(f, ip("203.0.114.1"), FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	expect(f, ip("203.0.115.1"), FIB_NH_PROHIBIT, FIB_PORT_NONE);
+	expect(f, ip("8.8.8.8"), FIB_NH_NONE, FIB_PORT_NONE);
+
+	/* deleting every route via the gateway frees its next hop and neighbour */
+	r = mk("10.0.0.0/16", 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	r = mk("10.0.0.0/8", 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	fr_addr_parse("192.0.2.9", &r.gw);
+	assert_int_equal(neigh_get(c->n, &r.gw, 3, &ni), 0); /* still used by 172.16/12 */
+	r = mk("172.16.0.0/12", 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	assert_int_equal(fib_nh_count(f), nh_before);
+	fr_addr_parse("192.0.2.9", &r.gw);
+	assert_int_equal(neigh_get(c->n, &r.gw, 3, &ni), -ENOENT);
+}
+
+static void test_generation_and_batch(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_route r;
+	uint64_t g0 = fib_generation(f);
+
+	add(f, "10.0.0.0/8", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	assert_int_equal(fib_generation(f), g0 + 1);
+	r = mk("10.0.0.0/8", FIB_NH_PROHIBIT, FIB_PORT_NONE);
+	assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+	assert_int_equal(fib_generation(f), g0 + 2);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	assert_int_equal(fib_generation(f), g0 + 3);
+	/* failed changes do not bump it */
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), -ENOENT);
+	assert_int_equal(fib_generation(f), g0 + 3);
+
+	fib_batch_begin(f);
+	add(f, "10.0.0.0/8", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	add(f, "11.0.0.0/8", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	fib_batch_begin(f); /* nested */
+	add(f, "12.0.0.0/8", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	fib_batch_end(f);
+	assert_int_equal(fib_generation(f), g0 + 3);
+	fib_batch_end(f);
+	assert_int_equal(fib_generation(f), g0 + 4);
+	/* an empty batch changes nothing */
+	fib_batch_begin(f);
+	fib_batch_end(f);
+	assert_int_equal(fib_generation(f), g0 + 4);
+}
+
+static int count_cb(const struct fib_route *r, void *arg)
+{
+	unsigned int *n = arg;
+
+	(void)r;
+	(*n)++;
+	return 0;
+}
+
+static void test_walk(void **state)
+{
+	struct ctx *c = *state;
+	unsigned int n = 0;
+
+	add(c->f, "0.0.0.0/0", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	add(c->f, "10.0.0.0/8", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	add(c->f, "10.1.0.0/16", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	add(c->f, "192.0.2.0/24", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	add(c->f, "255.255.255.255/32", FIB_NH_BROADCAST, FIB_PORT_NONE);
+	fib_route_walk(c->f, AF_INET, count_cb, &n);
+	assert_int_equal(n, 5);
+}
+
+/* Naive longest-prefix match over the same routes. */
+struct naive {
+	uint32_t addr;
+	uint8_t len;
+	uint16_t port;
+};
+
+static void test_differential(void **state)
+{
+	struct ctx *c = *state;
+	enum { NR = 3000, NQ = 200000 };
+	struct naive *rt = calloc(NR, sizeof(*rt));
+	uint32_t *q = calloc(NQ, sizeof(*q));
+	uint64_t *nh = calloc(NQ, sizeof(*nh));
+	const struct fib_nh *tab = fib_nh_table(c->f);
+	unsigned int i, j, n = 0;
+
+	test_srand(42);
+	for (i = 0; i < NR; i++) {
+		struct fib_route r;
+		/* clustered under 10/8 so prefixes nest and overlap */
+		uint8_t len = (uint8_t)(8 + test_rand() % 25);
+		uint32_t a = 0x0a000000 | (uint32_t)(test_rand() & 0x00ffffff);
+
+		a = len ? a & (UINT32_MAX << (32 - len)) : 0;
+		memset(&r, 0, sizeof(r));
+		r.prefix.addr = fr_addr4(a);
+		r.prefix.len = len;
+		r.type = FIB_NH_CONNECTED;
+		r.port = (uint16_t)(n % 1000);
+		if (fib_route_add(c->f, &r) != 0)
+			continue; /* duplicate prefix */
+		rt[n].addr = a;
+		rt[n].len = len;
+		rt[n].port = r.port;
+		n++;
+	}
+	for (i = 0; i < NQ; i++) {
+		q[i] = 0x0a000000 | (uint32_t)(test_rand() & 0x00ffffff);
+		if (i % 3 == 0) /* aim at route boundaries */
+			q[i] = rt[test_rand() % n].addr + (uint32_t)(test_rand() % 3) - 1;
+	}
+	fib4_lookup_bulk(c->f, q, nh, NQ);
+	for (i = 0; i < NQ; i++) {
+		int best = -1;
+
+		for (j = 0; j < n; j++) {
+			uint32_t m = rt[j].len ? UINT32_MAX << (32 - rt[j].len) : 0;
+
+			if ((q[i] & m) == rt[j].addr && (best < 0 || rt[j].len > rt[best].len))
+				best = (int)j;
+		}
+		if (best < 0) {
+			assert_int_equal(tab[nh[i]].type, FIB_NH_NONE);
+		} else if (tab[nh[i]].port != rt[best].port) {
+			fail_msg("query %08x: FIB says port %u, naive LPM says %u (%08x/%u)", q[i],
+				 tab[nh[i]].port, rt[best].port, rt[best].addr, rt[best].len);
+		}
+	}
+	free(rt);
+	free(q);
+	free(nh);
+}
+
+#define BOTH(fn)                                                  \
+	cmocka_unit_test_setup_teardown(fn, setup_fib, teardown), \
+		cmocka_unit_test_setup_teardown(fn, setup_lpm, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		BOTH(test_boundaries),
+		BOTH(test_add_replace_del),
+		BOTH(test_types_and_gateways),
+		BOTH(test_generation_and_batch),
+		BOTH(test_walk),
+		BOTH(test_differential),
+	};
+
+	test_eal_init("fib");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
