@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Check C formatting against .clang-format (make lint); --fix rewrites files.
+set -eu
+cd "$(dirname "$0")/.."
+if ! command -v clang-format >/dev/null 2>&1; then
+	echo "lint: clang-format is not installed (apt-get install clang-format)" >&2
+	exit 1
+fi
+files=$(git ls-files '*.c' '*.h' 2>/dev/null || find app lib tests -name '*.[ch]')
+if [ "${1:-}" = "--fix" ]; then
+	# shellcheck disable=SC2086
+	clang-format -i $files
+	exit 0
+fi
+bad=""
+for f in $files; do
+	clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || bad="$bad $f"
+done
+if [ -n "$bad" ]; then
+	echo "lint: not formatted (run 'make format'):$bad" >&2
+	exit 1
+fi
+echo "lint: $(echo "$files" | wc -w) files formatted"

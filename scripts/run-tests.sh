@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Every test suite, as 'make test' and CI run them (after scripts/setup.sh --test):
+#   formatting, unit (cmocka), integration (daemon with net_null ports),
+#   end-to-end (root: netns + veth + net_af_packet + kernel hosts), then unit,
+#   integration and end-to-end again under ASan + UBSan.
+set -eu
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+t0=$(date +%s)
+
+step "lint: clang-format"
+scripts/lint.sh
+
+step "unit, integration (release build)"
+meson test -C build --suite unit --suite integration --print-errorlogs
+
+if [ "$(id -u)" -eq 0 ]; then
+	step "end-to-end (release build)"
+	meson test -C build --suite e2e --print-errorlogs
+else
+	step "end-to-end: SKIPPED, they need root (network namespaces, veth, af_packet)"
+fi
+
+step "unit, integration, end-to-end under ASan + UBSan"
+if [ "$(id -u)" -eq 0 ]; then
+	meson test -C build-asan --suite unit --suite integration --suite e2e --print-errorlogs
+else
+	meson test -C build-asan --suite unit --suite integration --print-errorlogs
+	echo "(end-to-end under ASan SKIPPED: needs root)"
+fi
+
+step "all suites passed in $(($(date +%s) - t0)) s"

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Set up a Debian 12 machine for fastroute and build it.
+#   scripts/setup.sh           packages to build and run, then build/
+#   scripts/setup.sh --test    also what the tests need, and build-asan/
+# Idempotent: installs only missing packages, reconfigures only when needed.
+set -eu
+cd "$(dirname "$0")/.."
+
+RUN_PKGS="gcc libc6-dev pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev libnuma-dev
+libpcap-dev iproute2 ethtool iputils-ping procps"
+TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump"
+
+want="$RUN_PKGS"
+test_mode=0
+if [ "${1:-}" = "--test" ]; then
+	want="$RUN_PKGS $TEST_PKGS"
+	test_mode=1
+fi
+
+missing=""
+for p in $want; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup: missing Debian packages:$missing" >&2
+		echo "setup: run as root (or: sudo apt-get install$missing)" >&2
+		exit 1
+	fi
+	echo "setup: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing
+fi
+
+# build/: the release build, warnings are errors
+if [ ! -f build/build.ninja ]; then
+	meson setup build -Dwerror=true
+fi
+ninja -C build
+
+# build-asan/: ASan + UBSan, for the unit and end-to-end suites
+if [ "$test_mode" = 1 ]; then
+	if [ ! -f build-asan/build.ninja ]; then
+		meson setup build-asan -Dwerror=true -Dbuildtype=debug \
+			-Db_sanitize=address,undefined -Db_lundef=false
+	fi
+	ninja -C build-asan
+fi
