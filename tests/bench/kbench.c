@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastroute-kbench: the userspace twin of the kernel's route kbench.
+ * One process, one core, no PMD. For each table size and destination set:
+ *
+ *   bare      rte_lpm_lookup_bulk() over the destinations, in bursts of 32:
+ *             the reference, the cheapest a longest-prefix match gets
+ *   decision  fastroute's input route decision: fib4_lookup_bulk() plus
+ *             reading each packet's next hop (type, port, neighbour)
+ *   pipeline  dp_input_burst() on pre-built mbuf bursts of 32: validation,
+ *             decision, neighbour read, TTL/checksum and Ethernet rewrite,
+ *             minus the cost of restoring the packets between passes
+ *             (measured alone and subtracted)
+ *
+ * Reported in TSC cycles per packet (rte_rdtsc, what DPDK tools print): the
+ * median of --reps repetitions and the spread (min-max).
+ *
+ *   fastroute-kbench [EAL] -- --routes FILE[,FILE...] [--dests 1,1000,1000000]
+ *                    [--reps 5] [--min-pkts N] [--json]
+ * FILE: "A.B.C.D/LEN PORT" lines (scripts/gen-routes N --format plain).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ip.h>
+#include <rte_lpm.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "datapath.h"
+#include "fib.h"
+#include "neigh.h"
+
+#define BURST DP_BURST
+#define MBUF_BURSTS 64 /* 2048 packets in flight: hot in L2, like DDIO'd RX */
+
+struct route {
+	uint32_t addr;
+	uint8_t len;
+	uint8_t port;
+};
+
+static const struct rte_ether_addr port_mac[2] = {{{0x02, 0xfd, 0, 0, 0, 0}},
+						  {{0x02, 0xfd, 0, 0, 0, 1}}};
+static const struct rte_ether_addr gw_mac[2] = {{{0x02, 0xfe, 0, 0, 0, 0}},
+						{{0x02, 0xfe, 0, 0, 0, 1}}};
+static const uint32_t gw_ip[2] = {0xc0000202, 0xc6336402}; /* 192.0.2.2, 198.51.100.2 */
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t xrand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int load_routes(const char *path, struct route **out, uint32_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char line[128];
+	uint32_t cap = 1024, k = 0;
+	struct route *r = malloc(cap * sizeof(*r));
+
+	if (f == NULL || r == NULL) {
+		fprintf(stderr, "kbench: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned int a, b, c, d, len, port;
+
+		if (sscanf(line, "%u.%u.%u.%u/%u %u", &a, &b, &c, &d, &len, &port) != 6)
+			continue;
+		if (k == cap) {
+			cap *= 2;
+			r = realloc(r, cap * sizeof(*r));
+			if (r == NULL)
+				return -1;
+		}
+		r[k].addr = a << 24 | b << 16 | c << 8 | d;
+		r[k].len = (uint8_t)len;
+		r[k].port = (uint8_t)(port & 1);
+		k++;
+	}
+	fclose(f);
+	*out = r;
+	*n = k;
+	return 0;
+}
+
+/*
+ * The address stream: n distinct destinations, each inside a random route
+ * (the first route when n == 1), repeated to fill len entries, so every
+ * lookup call gets a full burst of 32 whatever n is.
+ */
+static void make_dests(const struct route *rt, uint32_t nr, uint32_t *d, uint32_t n, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct route *r = &rt[n == 1 ? 0 : xrand() % nr];
+		uint32_t host = r->len == 32 ? 0 : (uint32_t)xrand() & (UINT32_MAX >> r->len);
+
+		d[i] = r->addr | host;
+	}
+	for (; i < len; i++)
+		d[i] = d[i % n];
+}
+
+struct tables {
+	struct fib *fib;
+	struct neigh_table *neigh;
+	struct rte_lpm *lpm;
+	double fib_load_s, lpm_load_s;
+};
+
+static int tables_build(struct tables *t, const struct route *rt, uint32_t nr, unsigned int id)
+{
+	struct fib_conf fc = {0};
+	struct neigh_conf nc = {0};
+	struct rte_lpm_config lc = {0};
+	struct fib_route r;
+	char name[32];
+	uint64_t t0;
+	uint32_t i, max = nr + 16 < 1024 ? 1024 : nr + 16;
+	int p;
+
+	snprintf(name, sizeof(name), "kb%u", id);
+	nc.capacity = 64;
+	t->neigh = neigh_create(name, &nc);
+	fc.max_routes4 = max;
+	fc.tbl8s4 = 1 << 16;
+	fc.neigh = t->neigh;
+	t->fib = fib_create(name, &fc);
+	lc.max_rules = max;
+	lc.number_tbl8s = 1 << 16;
+	t->lpm = rte_lpm_create(name, 0, &lc);
+	if (t->neigh == NULL || t->fib == NULL || t->lpm == NULL) {
+		fprintf(stderr, "kbench: cannot create tables for %u routes (more -m?)\n", nr);
+		return -1;
+	}
+	/* connected subnets and static neighbours, as the throughput DUT has */
+	for (p = 0; p < 2; p++) {
+		struct fr_addr gw = fr_addr4(gw_ip[p]);
+
+		memset(&r, 0, sizeof(r));
+		r.prefix.addr = fr_addr4(gw_ip[p] & 0xffffff00);
+		r.prefix.len = 24;
+		r.type = FIB_NH_CONNECTED;
+		r.port = (uint16_t)p;
+		if (fib_route_add(t->fib, &r) != 0 ||
+		    neigh_static_set(t->neigh, &gw, (uint16_t)p, &gw_mac[p]) != 0)
+			return -1;
+	}
+	t0 = rte_rdtsc();
+	for (i = 0; i < nr; i++) {
+		memset(&r, 0, sizeof(r));
+		r.prefix.addr = fr_addr4(rt[i].addr);
+		r.prefix.len = rt[i].len;
+		r.type = FIB_NH_GATEWAY;
+		r.port = FIB_PORT_NONE;
+		r.gw = fr_addr4(gw_ip[rt[i].port]);
+		if (fib_route_add(t->fib, &r) != 0) {
+			fprintf(stderr, "kbench: fastroute FIB refused route %u\n", i);
+			return -1;
+		}
+	}
+	t->fib_load_s = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
+	t0 = rte_rdtsc();
+	for (i = 0; i < nr; i++) {
+		/* rte_lpm keeps no /0; the tables hold none */
+		if (rte_lpm_add(t->lpm, rt[i].addr, rt[i].len, rt[i].port + 1u) != 0) {
+			fprintf(stderr, "kbench: rte_lpm refused route %u\n", i);
+			return -1;
+		}
+	}
+	t->lpm_load_s = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
+	return 0;
+}
+
+static void tables_free(struct tables *t)
+{
+	fib_free(t->fib);
+	neigh_free(t->neigh);
+	rte_lpm_free(t->lpm);
+}
+
+static volatile uint64_t sink;
+
+/* cycles per packet of one pass over n destinations, repeated to >= min packets */
+static double run_bare(struct tables *t, uint32_t *d, uint32_t n, uint64_t min)
+{
+	uint32_t hop[BURST];
+	uint64_t t0, pkts = 0, acc = 0;
+	uint32_t i, j;
+
+	t0 = rte_rdtsc();
+	while (pkts < min) {
+		for (i = 0; i < n; i += BURST) {
+			uint32_t k = RTE_MIN((uint32_t)BURST, n - i);
+
+			rte_lpm_lookup_bulk(t->lpm, d + i, hop, k);
+			for (j = 0; j < k; j++)
+				acc += hop[j];
+		}
+		pkts += n;
+	}
+	sink += acc;
+	return (double)(rte_rdtsc() - t0) / (double)pkts;
+}
+
+static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t min)
+{
+	const struct fib_nh *nh = fib_nh_table(t->fib);
+	uint64_t hop[BURST];
+	uint64_t t0, pkts = 0, acc = 0;
+	uint32_t i, j;
+
+	t0 = rte_rdtsc();
+	while (pkts < min) {
+		for (i = 0; i < n; i += BURST) {
+			uint32_t k = RTE_MIN((uint32_t)BURST, n - i);
+
+			fib4_lookup_bulk(t->fib, d + i, hop, k);
+			for (j = 0; j < k; j++)
+				acc += nh[hop[j]].type + nh[hop[j]].port + nh[hop[j]].neigh;
+		}
+		pkts += n;
+	}
+	sink += acc;
+	return (double)(rte_rdtsc() - t0) / (double)pkts;
+}
+
+/* Restore a packet for the next pass: destination, TTL, checksum, MACs. */
+static inline void reset_pkt(struct rte_mbuf *m, uint32_t dst, uint16_t in)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+
+	eth->dst_addr = port_mac[in];
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->time_to_live = 64;
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+static struct rte_mbuf *pkts[MBUF_BURSTS][BURST];
+
+static int pkts_build(struct rte_mempool *mp)
+{
+	unsigned int b, i;
+
+	for (b = 0; b < MBUF_BURSTS; b++) {
+		if (rte_pktmbuf_alloc_bulk(mp, pkts[b], BURST) != 0)
+			return -1;
+		for (i = 0; i < BURST; i++) {
+			struct rte_mbuf *m = pkts[b][i];
+			struct rte_ether_hdr *eth;
+			struct rte_ipv4_hdr *ip;
+
+			eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+			memset(eth, 0, 60);
+			eth->src_addr = gw_mac[0];
+			eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+			ip = (struct rte_ipv4_hdr *)(eth + 1);
+			ip->version_ihl = 0x45;
+			ip->total_length = RTE_BE16(46);
+			ip->next_proto_id = IPPROTO_UDP;
+			ip->src_addr = RTE_BE32(0xc0000202);
+			/* the pipeline must never free them: hold a second reference */
+			rte_mbuf_refcnt_set(m, 2);
+		}
+	}
+	return 0;
+}
+
+/* pipeline (with_dp) or restore alone (!with_dp), cycles per packet */
+static double run_pipeline(struct tables *t, uint32_t *d, uint32_t n, uint64_t min, int with_dp)
+{
+	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1},
+				   {.mac = port_mac[1], .enabled = 1}};
+	struct dp_stats st;
+	struct dp_ctx c = {
+		.fib = t->fib,
+		.nh = fib_nh_table(t->fib),
+		.neigh = t->neigh,
+		.neigh_hot = neigh_hot_table(t->neigh),
+		.ports = ports,
+		.nb_ports = 2,
+		.st = &st,
+	};
+	uint16_t out[BURST];
+	uint64_t t0, pkts_done = 0, fwd = 0;
+	uint32_t pos = 0, b = 0, i;
+
+	memset(&st, 0, sizeof(st));
+	t0 = rte_rdtsc();
+	while (pkts_done < min) {
+		struct rte_mbuf **burst = pkts[b];
+
+		for (i = 0; i < BURST; i++) {
+			reset_pkt(burst[i], d[pos], 0);
+			if (++pos == n)
+				pos = 0;
+		}
+		if (with_dp) {
+			dp_input_burst(&c, 0, burst, BURST, out);
+			for (i = 0; i < BURST; i++)
+				fwd += out[i] < 2;
+		}
+		pkts_done += BURST;
+		if (++b == MBUF_BURSTS)
+			b = 0;
+	}
+	sink += fwd;
+	if (with_dp && (fwd != pkts_done || st.drop[DROP_NO_ROUTE] != 0)) {
+		fprintf(stderr, "kbench: pipeline forwarded %" PRIu64 " of %" PRIu64 "\n", fwd,
+			pkts_done);
+		exit(1);
+	}
+	return (double)(rte_rdtsc() - t0) / (double)pkts_done;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 {
+	double med, min, max;
+};
+
+static struct stat3 summarize(double *v, unsigned int n)
+{
+	struct stat3 s;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s.min = v[0];
+	s.max = v[n - 1];
+	return s;
+}
+
+static void report(int json, uint32_t routes, uint32_t dests, const char *metric,
+		   struct stat3 s, double ratio)
+{
+	if (json)
+		printf("{\"bench\":\"kbench\",\"routes\":%u,\"dests\":%u,\"metric\":\"%s\","
+		       "\"cycles\":%.2f,\"min\":%.2f,\"max\":%.2f,\"ratio_to_bare\":%.3f}\n",
+		       routes, dests, metric, s.med, s.min, s.max, ratio);
+	else
+		printf("%9u %9u  %-9s %8.1f  [%6.1f - %6.1f]  %5.2fx\n", routes, dests, metric,
+		       s.med, s.min, s.max, ratio);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: fastroute-kbench [EAL] -- --routes FILE[,FILE...] "
+			"[--dests 1,1000,1000000] [--reps 5] [--min-pkts N] [--json]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {{"routes", required_argument, NULL, 'r'},
+					   {"dests", required_argument, NULL, 'd'},
+					   {"reps", required_argument, NULL, 'n'},
+					   {"min-pkts", required_argument, NULL, 'm'},
+					   {"json", no_argument, NULL, 'j'},
+					   {"help", no_argument, NULL, 'h'},
+					   {NULL, 0, NULL, 0}};
+	char *files = NULL, *dests_s = strdup("1,1000,1000000"), *tok, *save;
+	unsigned int reps = 5, id = 0;
+	uint64_t min_pkts = 4u << 20;
+	int json = 0, c, rc;
+	struct rte_mempool *mp;
+
+	rc = rte_eal_init(argc, argv);
+	if (rc < 0) {
+		fprintf(stderr, "kbench: EAL: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= rc;
+	argv += rc;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			files = strdup(optarg);
+			break;
+		case 'd':
+			dests_s = strdup(optarg);
+			break;
+		case 'n':
+			reps = (unsigned int)atoi(optarg);
+			break;
+		case 'm':
+			min_pkts = strtoull(optarg, NULL, 0);
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			usage();
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (files == NULL || reps == 0 || reps > 101) {
+		usage();
+		return 2;
+	}
+	mp = rte_pktmbuf_pool_create("kb_pool", MBUF_BURSTS * BURST * 2, 0, 0, 256, 0);
+	if (mp == NULL || pkts_build(mp) != 0) {
+		fprintf(stderr, "kbench: cannot build packets\n");
+		return 1;
+	}
+	if (!json)
+		printf("%9s %9s  %-9s %8s  %-17s  %s\n", "routes", "dests", "metric", "cyc/pkt",
+		       "spread", "vs bare");
+	for (tok = strtok_r(files, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		struct route *rt;
+		struct tables t;
+		uint32_t nr;
+		char *dsave, *dcopy = strdup(dests_s), *dtok;
+
+		if (load_routes(tok, &rt, &nr) != 0 || nr == 0) {
+			fprintf(stderr, "kbench: no routes in %s\n", tok);
+			return 1;
+		}
+		memset(&t, 0, sizeof(t));
+		if (tables_build(&t, rt, nr, id++) != 0)
+			return 1;
+		if (json)
+			printf("{\"bench\":\"kbench_load\",\"routes\":%u,\"fib_s\":%.3f,"
+			       "\"lpm_s\":%.3f}\n",
+			       nr, t.fib_load_s, t.lpm_load_s);
+		else
+			printf("# %u routes loaded: fastroute FIB %.2f s, rte_lpm %.2f s\n", nr,
+			       t.fib_load_s, t.lpm_load_s);
+		for (dtok = strtok_r(dcopy, ",", &dsave); dtok != NULL;
+		     dtok = strtok_r(NULL, ",", &dsave)) {
+			uint32_t nd = (uint32_t)strtoul(dtok, NULL, 0);
+			/* stream length: a multiple of the burst, at least 4096 */
+			uint32_t len = RTE_ALIGN_CEIL(RTE_MAX(nd, 4096u), BURST);
+			uint32_t *d = malloc(sizeof(*d) * len);
+			double *vb = calloc(reps, sizeof(double)), *vd = calloc(reps, sizeof(double));
+			double *vp = calloc(reps, sizeof(double));
+			uint64_t mp_pkts = RTE_MAX(min_pkts, (uint64_t)len);
+			struct stat3 sb, sd, sp;
+			unsigned int k;
+
+			if (nd == 0 || d == NULL)
+				return 1;
+			make_dests(rt, nr, d, nd, len);
+			/* interleave the variants rep by rep, so drift hits all alike */
+			for (k = 0; k < reps; k++) {
+				double restore;
+
+				vb[k] = run_bare(&t, d, len, mp_pkts);
+				vd[k] = run_decision(&t, d, len, mp_pkts);
+				restore = run_pipeline(&t, d, len, mp_pkts, 0);
+				vp[k] = run_pipeline(&t, d, len, mp_pkts, 1) - restore;
+			}
+			sb = summarize(vb, reps);
+			sd = summarize(vd, reps);
+			sp = summarize(vp, reps);
+			report(json, nr, nd, "bare_lpm", sb, 1.0);
+			report(json, nr, nd, "decision", sd, sd.med / sb.med);
+			report(json, nr, nd, "pipeline", sp, sp.med / sb.med);
+			free(d);
+			free(vb);
+			free(vd);
+			free(vp);
+		}
+		free(dcopy);
+		tables_free(&t);
+		free(rt);
+	}
+	fflush(stdout);
+	rte_eal_cleanup();
+	return 0;
+}
