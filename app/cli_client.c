@@ -15,6 +15,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cli_term.h"
+
 #define DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
 
 static void usage(FILE *f)
@@ -43,8 +45,9 @@ static int read_full(int fd, char *buf, size_t len)
 	return 0;
 }
 
-/* Send one line, print the answer. 0 ok, 1 error answer, 2 connection lost. */
-static int transact(int fd, const char *line, int json)
+/* Send one line; the answer's body goes to *body (caller frees) or is printed.
+ * 0 ok, 1 error answer, 2 connection lost. */
+static int transact_ex(int fd, const char *line, int json, char **body_out)
 {
 	char hdr[64];
 	size_t hl = 0, len;
@@ -74,10 +77,72 @@ static int transact(int fd, const char *line, int json)
 		free(body);
 		return 2;
 	}
+	body[len] = '\0';
+	if (body_out != NULL) {
+		*body_out = body;
+		return ok ? 0 : 1;
+	}
 	fwrite(body, 1, len, ok ? stdout : stderr);
 	fflush(stdout);
 	free(body);
 	return ok ? 0 : 1;
+}
+
+static int transact(int fd, const char *line, int json)
+{
+	return transact_ex(fd, line, json, NULL);
+}
+
+struct term_ctx {
+	int fd, json, rc;
+};
+
+static bool term_run(const char *line, void *arg)
+{
+	struct term_ctx *t = arg;
+	int c = transact(t->fd, line, t->json);
+
+	if (c == 2) {
+		t->rc = 2;
+		return true;
+	}
+	if (c == 1)
+		t->rc = 1;
+	return strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0;
+}
+
+/* Interactive, on a terminal: completion from the router's own command list. */
+static int interactive(int fd, int json)
+{
+	struct term_ctx ctx = {.fd = fd, .json = json};
+	struct cli_term *t = cli_term_new("fastroute> ", term_run, &ctx);
+	char *kw = NULL, *line, *save;
+
+	if (t == NULL || transact_ex(fd, "help --keywords", 0, &kw) != 0) {
+		fprintf(stderr, "fastroute-cli: the router did not list its commands\n");
+		free(kw);
+		cli_term_free(t);
+		return 2;
+	}
+	for (line = strtok_r(kw, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *usage = strchr(line, '\t'), *args;
+
+		if (usage == NULL)
+			continue;
+		*usage++ = '\0';
+		args = strchr(usage, '\t');
+		if (args != NULL)
+			*args++ = '\0';
+		cli_term_add(t, line, usage, args != NULL && *args == '1');
+	}
+	free(kw);
+	if (cli_term_start(t) != 0) {
+		cli_term_free(t);
+		return 2;
+	}
+	cli_term_interact(t);
+	cli_term_free(t);
+	return ctx.rc;
 }
 
 int main(int argc, char **argv)
@@ -136,17 +201,13 @@ int main(int argc, char **argv)
 		}
 		rc = transact(fd, line, json);
 		free(line);
+	} else if (isatty(STDIN_FILENO)) {
+		rc = interactive(fd, json);
 	} else {
 		char *line = NULL;
 		size_t cap = 0;
 		ssize_t n;
-		int tty = isatty(STDIN_FILENO);
-
 		for (;;) {
-			if (tty) {
-				fputs("fastroute> ", stdout);
-				fflush(stdout);
-			}
 			n = getline(&line, &cap, stdin);
 			if (n < 0)
 				break;

@@ -16,6 +16,7 @@
 
 #include "fib.h"
 #include "fr_addr.h"
+#include "out.h"
 
 struct router;
 
@@ -25,22 +26,11 @@ enum cmd_src {
 	CMD_SRC_CLI = 2,  /* socket or terminal */
 };
 
-/* Growable text output of a command. */
-struct cmd_out {
-	char *buf;
-	size_t len, cap;
-	bool json; /* show commands print JSON */
-	bool quit; /* the command asked to end the session */
-};
-
-void out_printf(struct cmd_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void out_reset(struct cmd_out *o);
-void out_free(struct cmd_out *o);
-
 #define CMD_MAX_TOKENS 16
-#define CMD_ERR_LEN    256
+#define CMD_ERR_LEN    512
 
 enum cmd_id {
+	/* configuration: allowed in files, journaled */
 	CMD_PORT_ADDR_ADD = 0,
 	CMD_PORT_ADDR_DEL,
 	CMD_ROUTE_ADD,
@@ -48,14 +38,20 @@ enum cmd_id {
 	CMD_ROUTE_DEL,
 	CMD_NEIGH_ADD,
 	CMD_NEIGH_DEL,
+	CMD_CONFIG_LAST = CMD_NEIGH_DEL,
+	/* operations: CLI only */
 	CMD_SHOW_ROUTE,
 	CMD_SHOW_ROUTE_LOOKUP,
+	CMD_SHOW_ROUTE_SUMMARY,
 	CMD_SHOW_NEIGH,
 	CMD_SHOW_STATS,
 	CMD_CLEAR_STATS,
 	CMD_SHOW_PORT_INFO,
 	CMD_SHOW_PORT_STATS,
+	CMD_SHOW_CONFIG,
+	CMD_SHOW_MEMORY,
 	CMD_SHOW_VERSION,
+	CMD_LOAD,
 	CMD_HELP,
 	CMD_QUIT,
 	CMD_ID_MAX
@@ -72,7 +68,7 @@ struct cmd {
 	struct fr_prefix prefix;
 	struct fr_addr addr;
 	struct rte_ether_addr mac;
-	char topic[32]; /* help topic */
+	char arg[256]; /* load FILE, help TOPIC */
 };
 
 /*
@@ -106,12 +102,17 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o);
 /*
  * Load a config file: parse every line, then apply all of them in one
  * transaction. On error nothing is applied and @err holds "file:line: msg".
- * @param progress print a progress line to stderr while applying
+ * @param progress print progress and a summary to stderr
  * @return 0 or a negative errno.
  */
 int config_load(struct router *r, const char *path, bool progress, char *err, size_t errlen);
 
-/* The help text (all commands). */
+/* The help text (all commands, or those starting with @topic). */
 void cmd_help(struct cmd_out *o, const char *topic);
+
+/* Command keywords, for completion: calls @cb with each command's fixed
+ * words ("show route lookup"), its usage and whether arguments follow. */
+void cmd_keywords(void (*cb)(const char *words, const char *usage, bool args, void *arg),
+		  void *arg);
 
 #endif /* FR_CMD_H */

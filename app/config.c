@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Config files: CLI commands, one per line, '#' comments. Every line is
- * parsed before the first one runs; then all run in one transaction, so a
- * file with any bad line leaves the router exactly as it was.
+ * parsed before the first one runs (a syntax error touches nothing); then
+ * all run in one transaction, so a line the tables refuse rolls back the
+ * lines before it. Commands are parsed again in the second pass rather than
+ * kept, so a million-route file needs no memory for them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,99 +16,124 @@
 #include "cmd.h"
 #include "router.h"
 
-int config_load(struct router *r, const char *path, bool progress, char *err, size_t errlen)
+#define PROGRESS_MIN_ROUTES 100000
+
+struct load {
+	struct router *r;
+	struct txn *t; /* NULL in the parse-only pass */
+	const char *path;
+	char *err;
+	size_t errlen;
+	unsigned int cmds, routes, done;
+	bool progress;
+	uint64_t t0, last, hz;
+};
+
+static bool is_route(const struct cmd *c)
+{
+	return c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE;
+}
+
+static void progress_line(struct load *l)
+{
+	uint64_t now = rte_get_tsc_cycles();
+	double s;
+
+	if (now - l->last < l->hz / 2)
+		return;
+	l->last = now;
+	s = (double)(now - l->t0) / (double)l->hz;
+	fprintf(stderr, "\rfastroute: %s: %u/%u commands, %.0f/s", l->path, l->done, l->cmds,
+		s > 0 ? (double)l->done / s : 0.0);
+}
+
+/* One pass over the file: parse each line, and run it when applying. */
+static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 {
 	char msg[CMD_ERR_LEN];
-	struct cmd *cmds = NULL, *nc;
-	size_t n = 0, cap = 0, i, linelen = 0;
-	unsigned int lineno = 0, nroutes = 0;
+	unsigned int lineno = 0;
 	struct cmd_out o = {0};
+	struct cmd c;
+	int rc;
+
+	rewind(f);
+	while (getline(line, cap, f) >= 0) {
+		lineno++;
+		rc = cmd_parse(*line, &c, msg, sizeof(msg));
+		if (rc == -ENODATA)
+			continue;
+		if (rc == 0 && l->t == NULL) {
+			l->cmds++;
+			l->routes += is_route(&c);
+			continue;
+		}
+		if (rc == 0) {
+			rc = cmd_exec(l->r, l->t, &c, CMD_SRC_FILE, &o, msg, sizeof(msg));
+			l->done++;
+			if (l->progress && (l->done & 0x3fff) == 0)
+				progress_line(l);
+		}
+		if (rc != 0) {
+			snprintf(l->err, l->errlen, "%s:%u: %s", l->path, lineno, msg);
+			out_free(&o);
+			return rc;
+		}
+	}
+	out_free(&o);
+	if (ferror(f)) {
+		snprintf(l->err, l->errlen, "%s: read error", l->path);
+		return -EIO;
+	}
+	return 0;
+}
+
+int config_load(struct router *r, const char *path, bool progress, char *err, size_t errlen)
+{
+	struct load l = {.r = r, .path = path, .err = err, .errlen = errlen};
+	uint64_t start = rte_get_tsc_cycles();
 	char *line = NULL;
-	struct txn *t;
-	ssize_t len;
+	size_t cap = 0;
+	double s;
 	FILE *f;
-	int rc = 0;
-	uint64_t t0, hz = rte_get_tsc_hz(), last;
+	int rc;
 
 	f = fopen(path, "r");
 	if (f == NULL) {
+		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		return rc;
 	}
-	while ((len = getline(&line, &linelen, f)) >= 0) {
-		lineno++;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			nc = realloc(cmds, cap * sizeof(*cmds));
-			if (nc == NULL) {
-				rc = -ENOMEM;
-				snprintf(err, errlen, "%s:%u: out of memory", path, lineno);
-				goto out;
-			}
-			cmds = nc;
-		}
-		rc = cmd_parse(line, &cmds[n], msg, sizeof(msg));
-		if (rc == -ENODATA) {
-			rc = 0;
-			continue;
-		}
-		if (rc != 0) {
-			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
-			goto out;
-		}
-		cmds[n].line = lineno;
-		if (cmds[n].id == CMD_ROUTE_ADD || cmds[n].id == CMD_ROUTE_REPLACE)
-			nroutes++;
-		n++;
-	}
-	if (ferror(f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
+	rc = pass(f, &l, &line, &cap); /* syntax of every line first */
+	if (rc != 0)
 		goto out;
-	}
-
-	t = txn_begin(r);
-	if (t == NULL) {
+	l.progress = progress && l.routes >= PROGRESS_MIN_ROUTES;
+	l.hz = rte_get_tsc_hz();
+	l.t0 = l.last = rte_get_tsc_cycles();
+	l.t = txn_begin(r);
+	if (l.t == NULL) {
 		rc = -ENOMEM;
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
-	t0 = last = rte_get_tsc_cycles();
-	for (i = 0; i < n; i++) {
-		rc = cmd_exec(r, t, &cmds[i], CMD_SRC_FILE, &o, msg, sizeof(msg));
-		if (rc != 0) {
-			snprintf(err, errlen, "%s:%u: %s", path, cmds[i].line, msg);
-			if (progress && nroutes >= 100000)
-				fprintf(stderr, "\n");
-			txn_rollback(t);
-			goto out;
-		}
-		if (progress && nroutes >= 100000 && (i & 0x3fff) == 0) {
-			uint64_t now = rte_get_tsc_cycles();
-
-			if (now - last > hz / 2) {
-				double s = (double)(now - t0) / (double)hz;
-
-				fprintf(stderr, "\rfastroute: %s: %zu/%zu lines, %.0f lines/s",
-					path, i, n, s > 0 ? (double)i / s : 0.0);
-				last = now;
-			}
-		}
+	rc = pass(f, &l, &line, &cap);
+	if (l.progress)
+		fprintf(stderr, "\r%60s\r", "");
+	if (rc != 0) {
+		txn_rollback(l.t);
+		goto out;
 	}
-	txn_commit(t);
+	txn_commit(l.t);
+	/* the whole load, both passes: what an operator waits for */
+	s = (double)(rte_get_tsc_cycles() - start) / (double)l.hz;
 	if (progress) {
-		double s = (double)(rte_get_tsc_cycles() - t0) / (double)hz;
-
-		fprintf(stderr, "%sfastroute: %s: applied %zu commands (%u routes) in %.2f s%s\n",
-			nroutes >= 100000 ? "\r" : "", path, n, nroutes, s,
-			nroutes >= 100000 ? "                    " : "");
-		if (nroutes >= 1000 && s > 0)
-			fprintf(stderr, "fastroute: %.0f routes/s\n", (double)nroutes / s);
+		fprintf(stderr, "fastroute: %s: applied %u commands (%u routes) in %.2f s", path,
+			l.cmds, l.routes, s);
+		if (l.routes >= 1000 && s > 0)
+			fprintf(stderr, ", %.0f routes/s", (double)l.routes / s);
+		fprintf(stderr, "\n");
 	}
 out:
-	out_free(&o);
 	free(line);
-	free(cmds);
 	fclose(f);
 	return rc;
 }

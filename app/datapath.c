@@ -32,6 +32,9 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	enum dp_drop why;
 
 	c->st->rx += n;
+	/* acquire, once per burst: lookups below see at least the tables of
+	 * this generation (the route cache validates what it keeps against it) */
+	c->fib_gen = fib_generation(c->fib);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct rte_ether_hdr *eth;

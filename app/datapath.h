@@ -47,6 +47,7 @@ struct dp_ctx {
 	const struct dp_port *ports;
 	uint16_t nb_ports;
 	struct dp_stats *st;
+	uint64_t fib_gen; /* FIB generation this burst was decided under */
 };
 
 /* Reason a packet was handed to the control thread. */

@@ -19,12 +19,15 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_pdump.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_version.h>
 
 #include "cli_sock.h"
+#include "cli_term.h"
 #include "cmd.h"
 #include "router.h"
+#include "telemetry.h"
 
 struct router *fr_router;
 static struct router the_router;
@@ -234,6 +237,45 @@ static int tables_create(struct router *r)
 	return rc;
 }
 
+/* A line typed on the router's own terminal: run it, print the answer. */
+static bool term_run(const char *line, void *arg)
+{
+	struct router *r = arg;
+	struct cmd_out o = {0};
+
+	cmd_run_line(r, line, &o);
+	if (o.len)
+		fwrite(o.buf, 1, o.len, stdout);
+	fflush(stdout);
+	if (o.quit)
+		r->quit = true; /* quit on the router's own terminal stops it, as in testpmd */
+	out_free(&o);
+	return r->quit;
+}
+
+static void term_add(const char *words, const char *usage, bool args, void *arg)
+{
+	cli_term_add(arg, words, usage, args);
+}
+
+/* The interactive terminal, when stdin is one; NULL otherwise. */
+static struct cli_term *term_open(struct router *r)
+{
+	struct cli_term *t;
+
+	if (!isatty(STDIN_FILENO))
+		return NULL;
+	t = cli_term_new("fastroute> ", term_run, r);
+	if (t == NULL)
+		return NULL;
+	cmd_keywords(term_add, t);
+	if (cli_term_start(t) != 0) {
+		cli_term_free(t);
+		return NULL;
+	}
+	return t;
+}
+
 static void print_summary(struct router *r)
 {
 	struct dp_stats s;
@@ -251,6 +293,7 @@ static void print_summary(struct router *r)
 int main(int argc, char **argv)
 {
 	struct router *r = &the_router;
+	struct cli_term *term = NULL;
 	char err[512];
 	unsigned int lcore, w = 0;
 	int rc, ret = 1;
@@ -308,6 +351,13 @@ int main(int argc, char **argv)
 	}
 	if (port_setup(r) != 0)
 		goto out;
+	/* dpdk-dumpcap / dpdk-pdump attach as secondary processes (needs
+	 * hugepages: a --no-huge primary cannot share its memory) */
+	if (rte_pdump_init() != 0)
+		fprintf(stderr, "fastroute: packet capture unavailable: %s\n",
+			rte_strerror(rte_errno));
+	if (telemetry_register(r) != 0)
+		fprintf(stderr, "fastroute: telemetry endpoints not registered\n");
 	if (r->opts.sock_path != NULL) {
 		rc = cli_sock_open(r->opts.sock_path);
 		if (rc != 0) {
@@ -330,18 +380,26 @@ int main(int argc, char **argv)
 	       r->nb_workers, fib_route_count(r->fib, AF_INET),
 	       r->opts.sock_path ? r->opts.sock_path : "disabled");
 	fflush(stdout);
+	term = term_open(r);
 
 	while (!r->quit) {
 		control_poll(r);
 		/* sleep up to 1 ms when the CLI is idle: latency of the slow path,
 		 * not of forwarding */
 		cli_sock_poll(r, 1);
+		if (term != NULL && !cli_term_poll(term)) {
+			/* end of input on the terminal: keep routing, as a daemon */
+			cli_term_free(term);
+			term = NULL;
+		}
 	}
 	ret = 0;
 out:
 	r->quit = true;
+	cli_term_free(term);
 	rte_eal_mp_wait_lcore();
 	cli_sock_close();
+	rte_pdump_uninit();
 	port_stop_all(r);
 	if (r->running)
 		print_summary(r);

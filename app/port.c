@@ -17,8 +17,6 @@
 
 #define MBUF_CACHE 256
 
-static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
-
 int port_probe(struct router *r)
 {
 	uint16_t pid;
@@ -77,13 +75,13 @@ static int pools_create(struct router *r)
 		int s = r->ports[pid].socket;
 		uint32_t n;
 
-		if (!r->ports[pid].present || pools[s] != NULL)
+		if (!r->ports[pid].present || r->pools[s] != NULL)
 			continue;
 		n = r->opts.nb_mbufs ? r->opts.nb_mbufs : pool_size(r, s);
 		snprintf(name, sizeof(name), "fr_mbuf_s%d", s);
-		pools[s] = rte_pktmbuf_pool_create(name, n, MBUF_CACHE, 0,
-						   RTE_MBUF_DEFAULT_BUF_SIZE, s);
-		if (pools[s] == NULL) {
+		r->pools[s] = rte_pktmbuf_pool_create(name, n, MBUF_CACHE, 0,
+						      RTE_MBUF_DEFAULT_BUF_SIZE, s);
+		if (r->pools[s] == NULL) {
 			fprintf(stderr,
 				"fastroute: cannot create %u mbufs on socket %d: %s "
 				"(give EAL more memory with -m, or fewer with --mbufs)\n",
@@ -135,7 +133,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 
 		rxc.offloads = conf.rxmode.offloads;
 		rc = rte_eth_rx_queue_setup(p->id, q, nb_rxd, (unsigned int)p->socket, &rxc,
-					    pools[p->socket]);
+					    r->pools[p->socket]);
 		if (rc != 0) {
 			fprintf(stderr, "fastroute: port %u (%s): RX queue %u: %s\n", p->id,
 				p->name, q, rte_strerror(-rc));

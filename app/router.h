@@ -70,6 +70,7 @@ struct router {
 	struct dp_port dp_ports[FR_MAX_PORTS]; /* what workers read */
 	unsigned int nb_workers;
 	struct worker *workers[RTE_MAX_LCORE];
+	struct rte_mempool *pools[RTE_MAX_NUMA_NODES]; /* mbufs, per NUMA socket */
 	struct rte_ring *ctrl_tx; /* control -> worker 0, packets to transmit (m->port = egress) */
 	struct ctrl_stats cst;
 	volatile bool quit;

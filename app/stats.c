@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Counter names: the strings operators and tests see. */
+#include <string.h>
+
+#include "router.h"
 #include "stats.h"
 
 const char *const dp_drop_names[DROP_MAX] = {
@@ -26,3 +29,34 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ARP_UNHANDLED] = "arp_unhandled",       [CDROP_LOCAL_UNHANDLED] = "local_unhandled",
 	[CDROP_NEIGH_UNRESOLVED] = "neigh_unresolved", [CDROP_TX_RING_FULL] = "ctrl_tx_ring_full",
 };
+
+void router_stats_sum(const struct router *r, struct dp_stats *sum)
+{
+	unsigned int w, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (w = 0; w < r->nb_workers; w++) {
+		const struct dp_stats *s = &r->workers[w]->st;
+
+		sum->rx += s->rx;
+		sum->tx += s->tx;
+		sum->to_control += s->to_control;
+		sum->ctrl_tx += s->ctrl_tx;
+		sum->busy_cycles += s->busy_cycles;
+		sum->busy_polls += s->busy_polls;
+		sum->idle_polls += s->idle_polls;
+		for (i = 0; i < DROP_MAX; i++)
+			sum->drop[i] += s->drop[i];
+	}
+}
+
+void router_stats_clear(struct router *r)
+{
+	unsigned int w;
+
+	/* Workers write their own counters without atomics; a clear racing an
+	 * increment may lose that one increment, never corrupt the counter. */
+	for (w = 0; w < r->nb_workers; w++)
+		memset(&r->workers[w]->st, 0, sizeof(r->workers[w]->st));
+	memset(&r->cst, 0, sizeof(r->cst));
+}

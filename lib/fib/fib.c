@@ -44,7 +44,6 @@ static int backend_create4(struct fib *f, int socket_id)
 		fc.type = RTE_FIB_DIR24_8;
 		fc.default_nh = 0;
 		fc.max_routes = (int)f->max_routes4;
-		fc.rib_ext_sz = sizeof(struct route_ext);
 		fc.dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
 		fc.dir24_8.num_tbl8 = f->tbl8s4;
 		snprintf(name, sizeof(name), "f4_%s", f->name);
@@ -72,7 +71,6 @@ static int backend_create4(struct fib *f, int socket_id)
 			if (rte_lpm_rcu_qsbr_add(f->lpm4, &rcu) != 0)
 				return -(rte_errno ? rte_errno : EINVAL);
 		}
-		rc.ext_sz = sizeof(struct route_ext);
 		rc.max_nodes = (int)(f->max_routes4 * 2);
 		snprintf(name, sizeof(name), "r4_%s", f->name);
 		f->rib4 = rte_rib_create(name, socket_id, &rc);
@@ -178,20 +176,17 @@ static void route_from_node(const struct fib *f, const struct rte_rib_node *n, s
 	uint32_t ip;
 	uint8_t depth;
 	uint64_t nh;
-	const struct route_ext *ext;
 	const struct nh_ctl *c;
 
 	memset(r, 0, sizeof(*r));
 	rte_rib_get_ip(n, &ip);
 	rte_rib_get_depth(n, &depth);
 	rte_rib_get_nh(n, &nh);
-	/* rte_rib_get_ext takes a non-const node; it only computes an address */
-	ext = rte_rib_get_ext((struct rte_rib_node *)(uintptr_t)n);
 	r->prefix.addr = fr_addr4(ip);
 	r->prefix.len = depth;
 	r->nh_idx = (uint32_t)nh;
-	r->origin = ext->origin;
 	c = &f->nhc[r->nh_idx];
+	r->origin = c->key.origin;
 	r->type = c->key.type;
 	r->port = c->key.port;
 	if (c->key.type == FIB_NH_GATEWAY) {
@@ -229,21 +224,43 @@ int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_ro
 	return 0;
 }
 
+/* Longest match of a gateway, remembered until a change covers it. */
+static int gw_lookup(struct fib *f, const struct fr_addr *gw, struct fib_route *via)
+{
+	if (f->gw_cache.valid && fr_addr_eq(&f->gw_cache.gw, gw)) {
+		*via = f->gw_cache.via;
+		return f->gw_cache.rc;
+	}
+	f->gw_cache.rc = fib_route_lookup(f, gw, &f->gw_cache.via);
+	f->gw_cache.gw = *gw;
+	f->gw_cache.valid = true;
+	*via = f->gw_cache.via;
+	return f->gw_cache.rc;
+}
+
+/* A route for @p changed: forget a cached gateway it covers. */
+static void gw_cache_check(struct fib *f, const struct fr_prefix *p)
+{
+	if (f->gw_cache.valid && fr_prefix_contains(p, &f->gw_cache.gw))
+		f->gw_cache.valid = false;
+}
+
 /* Work out the next-hop key of @r, resolving the gateway's port. */
-static int nh_key_make(const struct fib *f, struct fib_route *r, struct nh_key *k)
+static int nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 {
 	struct fib_route via;
 	int rc;
 
 	memset(k, 0, sizeof(*k));
 	k->type = r->type;
+	k->origin = r->origin;
 	k->family = r->prefix.addr.family;
 	k->port = FIB_PORT_NONE;
 	switch (r->type) {
 	case FIB_NH_GATEWAY:
 		if (r->gw.family != r->prefix.addr.family)
 			return -EINVAL;
-		rc = fib_route_lookup(f, &r->gw, &via);
+		rc = gw_lookup(f, &r->gw, &via);
 		if (rc == 0 && (via.type == FIB_NH_LOCAL || via.type == FIB_NH_BROADCAST))
 			return -EINVAL; /* a gateway cannot be one of our addresses */
 		if (r->port == FIB_PORT_NONE) {
@@ -324,7 +341,7 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 		f->tbl8_dirty = true;
 		if (rc != 0)
 			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
-		n = rte_rib_lookup_exact(f->rib4, ip, depth);
+		return 0;
 	} else {
 		n = exists ? rte_rib_lookup_exact(f->rib4, ip, depth)
 			   : rte_rib_insert(f->rib4, ip, depth);
@@ -343,11 +360,8 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
 		}
 		rte_rib_set_nh(n, nh);
+		return 0;
 	}
-	if (n == NULL)
-		return -EFAULT;
-	((struct route_ext *)rte_rib_get_ext(n))->origin = r->origin;
-	return 0;
 }
 
 static int route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace)
@@ -385,6 +399,7 @@ static int route_set(struct fib *f, struct fib_route *r, struct fib_route *old, 
 		return rc;
 	}
 	r->nh_idx = nh;
+	gw_cache_check(f, &r->prefix);
 	if (n != NULL) {
 		fib_nh_put(f, old_nh);
 	} else {
@@ -435,6 +450,7 @@ int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *ol
 	if (rc != 0)
 		return rc;
 	fib_nh_put(f, cur.nh_idx);
+	gw_cache_check(f, p);
 	f->count4[p->len]--;
 	f->total4--;
 	if (old != NULL)

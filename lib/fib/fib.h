@@ -163,7 +163,7 @@ uint32_t fib_route_count(const struct fib *f, uint8_t family);
 /** Number of routes of @p family with prefix length @p len. */
 uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len);
 
-/** Next hops in use (including the reserved FIB_NH_NONE). */
+/** Next hops in use by routes (the reserved FIB_NH_NONE not counted). */
 uint32_t fib_nh_count(const struct fib *f);
 
 /**

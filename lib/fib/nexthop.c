@@ -138,7 +138,7 @@ void fib_nh_put(struct fib *f, uint32_t idx)
 
 uint32_t fib_nh_count(const struct fib *f)
 {
-	return f->nh_count;
+	return f->nh_count - 1; /* index 0 is always there */
 }
 
 const struct fib_nh *fib_nh_table(const struct fib *f)

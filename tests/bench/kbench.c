@@ -38,7 +38,7 @@
 #include "fib.h"
 #include "neigh.h"
 
-#define BURST DP_BURST
+#define BURST	    DP_BURST
 #define MBUF_BURSTS 64 /* 2048 packets in flight: hot in L2, like DDIO'd RX */
 
 struct route {
@@ -351,8 +351,8 @@ static struct stat3 summarize(double *v, unsigned int n)
 	return s;
 }
 
-static void report(int json, uint32_t routes, uint32_t dests, const char *metric,
-		   struct stat3 s, double ratio)
+static void report(int json, uint32_t routes, uint32_t dests, const char *metric, struct stat3 s,
+		   double ratio)
 {
 	if (json)
 		printf("{\"bench\":\"kbench\",\"routes\":%u,\"dests\":%u,\"metric\":\"%s\","
@@ -451,7 +451,8 @@ int main(int argc, char **argv)
 			/* stream length: a multiple of the burst, at least 4096 */
 			uint32_t len = RTE_ALIGN_CEIL(RTE_MAX(nd, 4096u), BURST);
 			uint32_t *d = malloc(sizeof(*d) * len);
-			double *vb = calloc(reps, sizeof(double)), *vd = calloc(reps, sizeof(double));
+			double *vb = calloc(reps, sizeof(double)),
+			       *vd = calloc(reps, sizeof(double));
 			double *vp = calloc(reps, sizeof(double));
 			uint64_t mp_pkts = RTE_MAX(min_pkts, (uint64_t)len);
 			struct stat3 sb, sd, sp;

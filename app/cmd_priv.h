@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Shared by cmd.c (parse, dispatch), cmd_txn.c (changes), cmd_show.c. */
+#ifndef FR_CMD_PRIV_H
+#define FR_CMD_PRIV_H
+
+#include <stdio.h>
+
+#include "cmd.h"
+#include "router.h"
+
+/* fill err, evaluate to -EINVAL (ERR) or to a given negative errno (ERRC) */
+#define ERR(...)	(snprintf(err, errlen, __VA_ARGS__), -EINVAL)
+#define ERRC(code, ...) (snprintf(err, errlen, __VA_ARGS__), (code))
+
+int check_port(const struct router *r, uint32_t port, char *err, size_t errlen);
+
+/* cmd_txn.c: configuration changes, journaled in @t */
+int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+
+/* cmd_show.c */
+int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err, size_t errlen);
+
+#endif /* FR_CMD_PRIV_H */

@@ -1,0 +1,644 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* show commands: aligned text, or JSON when the client asked with -j. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+#include <rte_version.h>
+
+#include "cmd_priv.h"
+
+/* ---- routes ------------------------------------------------------------ */
+
+struct route_list {
+	struct fib_route *v;
+	size_t n, cap;
+};
+
+static int route_collect_cb(const struct fib_route *rt, void *arg)
+{
+	struct route_list *l = arg;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		struct fib_route *nv = realloc(l->v, cap * sizeof(*nv));
+
+		if (nv == NULL)
+			return -ENOMEM;
+		l->v = nv;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *rt;
+	return 0;
+}
+
+/* address order, then shorter prefixes first: what 'ip route' users expect */
+static int route_cmp(const void *a, const void *b)
+{
+	const struct fib_route *x = a, *y = b;
+
+	if (x->prefix.addr.v4 != y->prefix.addr.v4)
+		return x->prefix.addr.v4 < y->prefix.addr.v4 ? -1 : 1;
+	return (int)x->prefix.len - (int)y->prefix.len;
+}
+
+/* Every IPv4 route, sorted. The caller frees l->v. */
+static int route_list_get(struct router *r, struct route_list *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (fib_route_walk(r->fib, AF_INET, route_collect_cb, l) != 0) {
+		free(l->v);
+		return -ENOMEM;
+	}
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), route_cmp);
+	return 0;
+}
+
+static void route_out(struct cmd_out *o, const char *key, const struct fib_route *rt)
+{
+	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN] = "-", port[8] = "-";
+
+	fr_prefix_fmt(&rt->prefix, p, sizeof(p));
+	if (rt->type == FIB_NH_GATEWAY)
+		fr_addr_fmt(&rt->gw, g, sizeof(g));
+	if (rt->port != FIB_PORT_NONE)
+		snprintf(port, sizeof(port), "%u", rt->port);
+	if (o->json) {
+		jw_obj_open(o, key);
+		jw_str(o, "prefix", p);
+		jw_str(o, "type", fib_nh_type_names[rt->type]);
+		if (rt->type == FIB_NH_GATEWAY)
+			jw_str(o, "gateway", g);
+		if (rt->port != FIB_PORT_NONE)
+			jw_u64(o, "port", rt->port);
+		jw_str(o, "origin", fib_origin_names[rt->origin]);
+		jw_obj_close(o);
+		return;
+	}
+	out_printf(o, "%-20s %-12s %-18s %-5s %s\n", p, fib_nh_type_names[rt->type], g, port,
+		   fib_origin_names[rt->origin]);
+}
+
+static void route_header(struct cmd_out *o)
+{
+	if (!o->json)
+		out_printf(o, "%-20s %-12s %-18s %-5s %s\n", "Prefix", "Type", "Gateway", "Port",
+			   "Origin");
+}
+
+static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, char *err,
+		      size_t errlen)
+{
+	struct route_list l;
+	struct fib_route rt;
+	char buf[FR_ADDR_STRLEN];
+	size_t i;
+
+	if (c->has_arg) {
+		if (fib_route_get(r->fib, &c->prefix, &rt) != 0)
+			return ERRC(-ENOENT, "no route %s",
+				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)));
+		route_header(o);
+		route_out(o, NULL, &rt);
+		return 0;
+	}
+	if (route_list_get(r, &l) != 0)
+		return ERRC(-ENOMEM, "out of memory");
+	route_header(o);
+	if (o->json)
+		jw_arr_open(o, NULL);
+	for (i = 0; i < l.n; i++)
+		route_out(o, NULL, &l.v[i]);
+	if (o->json)
+		jw_arr_close(o);
+	free(l.v);
+	return 0;
+}
+
+static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o, char *err,
+		       size_t errlen)
+{
+	struct fib_route rt;
+	char a[FR_ADDR_STRLEN];
+	int found;
+
+	if (c->addr.family != AF_INET)
+		return ERRC(-EAFNOSUPPORT, "IPv6 lookups are not supported yet");
+	fr_addr_fmt(&c->addr, a, sizeof(a));
+	found = fib_route_lookup(r->fib, &c->addr, &rt) == 0;
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_str(o, "address", a);
+		if (found) {
+			route_out(o, "route", &rt);
+		} else {
+			jw_null(o, "route");
+		}
+		jw_obj_close(o);
+		return 0;
+	}
+	if (!found) {
+		out_printf(o, "%s: no route (packets to it are dropped as no_route)\n", a);
+		return 0;
+	}
+	out_printf(o, "%s matches:\n", a);
+	route_header(o);
+	route_out(o, NULL, &rt);
+	return 0;
+}
+
+static int show_summary(struct router *r, struct cmd_out *o)
+{
+	unsigned int len;
+
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_str(o, "backend", fib_backend_name(r->fib));
+		jw_u64(o, "routes", fib_route_count(r->fib, AF_INET));
+		jw_u64(o, "nexthops", fib_nh_count(r->fib));
+		jw_u64(o, "generation", fib_generation(r->fib));
+		jw_u64(o, "memory_bytes", fib_memory(r->fib));
+		jw_obj_open(o, "prefix_lengths");
+		for (len = 0; len <= 32; len++) {
+			char k[4];
+
+			if (fib_route_count_len(r->fib, AF_INET, len) == 0)
+				continue;
+			snprintf(k, sizeof(k), "%u", len);
+			jw_u64(o, k, fib_route_count_len(r->fib, AF_INET, len));
+		}
+		jw_obj_close(o);
+		jw_obj_close(o);
+		return 0;
+	}
+	out_printf(o, "backend      %s\nroutes       %u\nnext hops    %u\ngeneration   %" PRIu64
+		      "\nmemory       %.1f MiB (tables sized at startup)\n",
+		   fib_backend_name(r->fib), fib_route_count(r->fib, AF_INET),
+		   fib_nh_count(r->fib), fib_generation(r->fib),
+		   (double)fib_memory(r->fib) / (1 << 20));
+	out_printf(o, "prefix length  routes\n");
+	for (len = 0; len <= 32; len++)
+		if (fib_route_count_len(r->fib, AF_INET, len))
+			out_printf(o, "  /%-11u %u\n", len, fib_route_count_len(r->fib, AF_INET, len));
+	return 0;
+}
+
+/* ---- neighbours ---------------------------------------------------------- */
+
+static int neigh_out_cb(const struct neigh_info *ni, void *arg)
+{
+	struct cmd_out *o = arg;
+	char a[FR_ADDR_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE] = "-";
+
+	fr_addr_fmt(&ni->addr, a, sizeof(a));
+	if (neigh_state_usable(ni->state))
+		rte_ether_format_addr(m, sizeof(m), &ni->mac);
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_str(o, "address", a);
+		jw_u64(o, "port", ni->port);
+		jw_str(o, "mac", m);
+		jw_str(o, "state", neigh_state_names[ni->state]);
+		jw_u64(o, "generation", ni->gen);
+		jw_u64(o, "refs", ni->refcnt);
+		jw_obj_close(o);
+		return 0;
+	}
+	out_printf(o, "%-18s %-5u %-18s %-11s %-10u %u\n", a, ni->port, m,
+		   neigh_state_names[ni->state], ni->gen, ni->refcnt);
+	return 0;
+}
+
+static int show_neigh(struct router *r, struct cmd_out *o)
+{
+	if (o->json) {
+		jw_arr_open(o, NULL);
+		neigh_walk(r->neigh, neigh_out_cb, o);
+		jw_arr_close(o);
+		return 0;
+	}
+	out_printf(o, "%-18s %-5s %-18s %-11s %-10s %s\n", "Address", "Port", "MAC", "State",
+		   "Generation", "Refs");
+	neigh_walk(r->neigh, neigh_out_cb, o);
+	return 0;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+static void kv(struct cmd_out *o, const char *name, uint64_t val)
+{
+	if (o->json)
+		jw_u64(o, name, val);
+	else
+		out_printf(o, "  %-22s %" PRIu64 "\n", name, val);
+}
+
+static void section(struct cmd_out *o, const char *name, bool open)
+{
+	if (o->json) {
+		if (open)
+			jw_obj_open(o, name);
+		else
+			jw_obj_close(o);
+	} else if (open) {
+		out_printf(o, "%s:\n", name);
+	}
+}
+
+static int show_stats_lcores(struct router *r, struct cmd_out *o, const struct dp_stats *s)
+{
+	unsigned int i, w;
+
+#define ROW(label, field)                                                                          \
+	do {                                                                                       \
+		if (o->json) {                                                                     \
+			jw_arr_open(o, label);                                                     \
+			for (w = 0; w < r->nb_workers; w++)                                        \
+				jw_u64(o, NULL, r->workers[w]->st.field);                          \
+			jw_arr_close(o);                                                           \
+			break;                                                                     \
+		}                                                                                  \
+		out_printf(o, "%-22s", label);                                                     \
+		for (w = 0; w < r->nb_workers; w++)                                                \
+			out_printf(o, " %18" PRIu64, r->workers[w]->st.field);                      \
+		out_printf(o, " %18" PRIu64 "\n", s->field);                                       \
+	} while (0)
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_arr_open(o, "lcores");
+		for (w = 0; w < r->nb_workers; w++)
+			jw_u64(o, NULL, r->workers[w]->lcore);
+		jw_arr_close(o);
+	} else {
+		out_printf(o, "%-22s", "counter");
+		for (w = 0; w < r->nb_workers; w++)
+			out_printf(o, " %14s%-4u", "lcore", r->workers[w]->lcore);
+		out_printf(o, " %18s\n", "total");
+	}
+	ROW("rx", rx);
+	ROW("tx", tx);
+	ROW("to_control", to_control);
+	ROW("ctrl_tx", ctrl_tx);
+	ROW("busy_cycles", busy_cycles);
+	ROW("busy_polls", busy_polls);
+	for (i = 0; i < DROP_MAX; i++)
+		ROW(dp_drop_names[i], drop[i]);
+#undef ROW
+	if (o->json)
+		jw_obj_close(o);
+	return 0;
+}
+
+static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
+{
+	struct dp_stats s;
+	uint64_t drops = 0;
+	unsigned int i;
+
+	router_stats_sum(r, &s);
+	if (c->all)
+		return show_stats_lcores(r, o, &s);
+	for (i = 0; i < DROP_MAX; i++)
+		drops += s.drop[i];
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_u64(o, "workers", r->nb_workers);
+	} else {
+		out_printf(o, "workers: %u\n", r->nb_workers);
+	}
+	kv(o, "rx", s.rx);
+	kv(o, "forwarded", s.tx - s.ctrl_tx);
+	kv(o, "tx", s.tx);
+	kv(o, "to_control", s.to_control);
+	kv(o, "ctrl_tx", s.ctrl_tx);
+	kv(o, "dropped", drops);
+	kv(o, "busy_cycles", s.busy_cycles);
+	kv(o, "busy_polls", s.busy_polls);
+	kv(o, "idle_polls", s.idle_polls);
+	if (o->json)
+		jw_dbl(o, "busy_cycles_per_pkt", s.rx ? (double)s.busy_cycles / (double)s.rx : 0);
+	else
+		out_printf(o, "  %-22s %.1f\n", "busy_cycles_per_pkt",
+			   s.rx ? (double)s.busy_cycles / (double)s.rx : 0.0);
+	section(o, "drops", true);
+	for (i = 0; i < DROP_MAX; i++)
+		kv(o, dp_drop_names[i], s.drop[i]);
+	section(o, "drops", false);
+	section(o, "control", true);
+	kv(o, "ctrl_rx", r->cst.rx);
+	kv(o, "arp_rx", r->cst.arp_rx);
+	kv(o, "arp_replies", r->cst.arp_replies);
+	kv(o, "ctrl_sent", r->cst.tx);
+	section(o, "control", false);
+	section(o, "control drops", true);
+	for (i = 0; i < CDROP_MAX; i++)
+		kv(o, ctrl_drop_names[i], r->cst.drop[i]);
+	section(o, "control drops", false);
+	if (o->json)
+		jw_obj_close(o);
+	return 0;
+}
+
+/* ---- ports --------------------------------------------------------------- */
+
+static void port_info(struct router *r, const struct fr_port *p, struct cmd_out *o)
+{
+	char mac[RTE_ETHER_ADDR_FMT_SIZE], a[FR_ADDR_STRLEN + 8];
+	struct rte_eth_link link;
+	bool have_link = p->started && rte_eth_link_get_nowait(p->id, &link) == 0;
+	unsigned int i;
+
+	rte_ether_format_addr(mac, sizeof(mac), &r->dp_ports[p->id].mac);
+	if (o->json) {
+		jw_str(o, "mac", mac);
+		jw_u64(o, "socket", (uint64_t)p->socket);
+		jw_u64(o, "rx_queues", p->nb_rxq);
+		jw_u64(o, "tx_queues", p->nb_txq);
+		if (have_link) {
+			jw_bool(o, "link_up", link.link_status);
+			jw_u64(o, "link_speed_mbps", link.link_speed);
+		}
+		jw_arr_open(o, "addresses");
+	} else {
+		out_printf(o, "  mac %s\n  socket %d\n  queues rx %u tx %u\n", mac, p->socket,
+			   p->nb_rxq, p->nb_txq);
+		if (have_link)
+			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
+				   link.link_speed);
+	}
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};
+
+		fr_prefix_fmt(&pf, a, sizeof(a));
+		if (o->json)
+			jw_str(o, NULL, a);
+		else
+			out_printf(o, "  address %s\n", a);
+	}
+	if (o->json)
+		jw_arr_close(o);
+}
+
+static void port_stats(const struct fr_port *p, struct cmd_out *o)
+{
+	struct rte_eth_stats es;
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *xs = NULL;
+	int nx, i;
+
+	if (!p->started || rte_eth_stats_get(p->id, &es) != 0) {
+		if (!o->json)
+			out_printf(o, "  (not started)\n");
+		return;
+	}
+	kv(o, "rx_packets", es.ipackets);
+	kv(o, "rx_bytes", es.ibytes);
+	kv(o, "rx_missed", es.imissed);
+	kv(o, "rx_errors", es.ierrors);
+	kv(o, "rx_nombuf", es.rx_nombuf);
+	kv(o, "tx_packets", es.opackets);
+	kv(o, "tx_bytes", es.obytes);
+	kv(o, "tx_errors", es.oerrors);
+	nx = rte_eth_xstats_get_names(p->id, NULL, 0);
+	if (nx > 0) {
+		names = calloc((size_t)nx, sizeof(*names));
+		xs = calloc((size_t)nx, sizeof(*xs));
+	}
+	if (names && xs && rte_eth_xstats_get_names(p->id, names, (unsigned int)nx) == nx &&
+	    rte_eth_xstats_get(p->id, xs, (unsigned int)nx) == nx) {
+		section(o, "xstats", true);
+		for (i = 0; i < nx; i++) {
+			if (o->json)
+				jw_u64(o, names[xs[i].id].name, xs[i].value);
+			else
+				out_printf(o, "    %-32s %" PRIu64 "\n", names[xs[i].id].name,
+					   xs[i].value);
+		}
+		section(o, "xstats", false);
+	}
+	free(names);
+	free(xs);
+}
+
+static int show_port(struct router *r, const struct cmd *c, struct cmd_out *o, char *err,
+		     size_t errlen)
+{
+	uint16_t pid;
+	int rc;
+
+	if (!c->all) {
+		rc = check_port(r, c->port, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	if (o->json)
+		jw_arr_open(o, NULL);
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		const struct fr_port *p = &r->ports[pid];
+
+		if (!p->present || (!c->all && pid != c->port))
+			continue;
+		if (o->json) {
+			jw_obj_open(o, NULL);
+			jw_u64(o, "port", pid);
+			jw_str(o, "name", p->name);
+		} else {
+			out_printf(o, "port %u (%s)\n", pid, p->name);
+		}
+		if (c->id == CMD_SHOW_PORT_INFO)
+			port_info(r, p, o);
+		else
+			port_stats(p, o);
+		if (o->json)
+			jw_obj_close(o);
+	}
+	if (o->json)
+		jw_arr_close(o);
+	return 0;
+}
+
+/* ---- running configuration ----------------------------------------------- */
+
+struct neigh_list {
+	struct neigh_info *v;
+	size_t n, cap;
+};
+
+static int neigh_collect_cb(const struct neigh_info *ni, void *arg)
+{
+	struct neigh_list *l = arg;
+
+	if (!ni->configured)
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct neigh_info *nv = realloc(l->v, cap * sizeof(*nv));
+
+		if (nv == NULL)
+			return -ENOMEM;
+		l->v = nv;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *ni;
+	return 0;
+}
+
+static int neigh_cmp(const void *a, const void *b)
+{
+	const struct neigh_info *x = a, *y = b;
+
+	if (x->port != y->port)
+		return (int)x->port - (int)y->port;
+	return x->addr.v4 < y->addr.v4 ? -1 : x->addr.v4 > y->addr.v4;
+}
+
+/* Config-file form; the same text for the same tables (sorted). */
+static int show_config(struct router *r, struct cmd_out *o, char *err, size_t errlen)
+{
+	struct route_list rl;
+	struct neigh_list nl = {0};
+	char a[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	uint16_t pid;
+	unsigned int i;
+	size_t k;
+
+	if (route_list_get(r, &rl) != 0)
+		return ERRC(-ENOMEM, "out of memory");
+	if (neigh_walk(r->neigh, neigh_collect_cb, &nl) != 0) {
+		free(rl.v);
+		free(nl.v);
+		return ERRC(-ENOMEM, "out of memory");
+	}
+	out_printf(o, "# fastroute %s running configuration\n", FASTROUTE_VERSION);
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		for (i = 0; i < r->ports[pid].nb_addrs; i++) {
+			const struct port_addr *pa = &r->ports[pid].addrs[i];
+
+			out_printf(o, "port %u address add %s/%u\n", pid,
+				   fr_addr_fmt(&pa->addr, a, sizeof(a)), pa->len);
+		}
+	}
+	for (k = 0; k < rl.n; k++) {
+		const struct fib_route *rt = &rl.v[k];
+
+		if (rt->origin != FIB_ORIGIN_STATIC)
+			continue;
+		fr_prefix_fmt(&rt->prefix, a, sizeof(a));
+		switch (rt->type) {
+		case FIB_NH_GATEWAY:
+			out_printf(o, "route add %s via %s port %u\n", a,
+				   fr_addr_fmt(&rt->gw, g, sizeof(g)), rt->port);
+			break;
+		case FIB_NH_CONNECTED:
+			out_printf(o, "route add %s dev %u\n", a, rt->port);
+			break;
+		default:
+			out_printf(o, "route add %s %s\n", a, fib_nh_type_names[rt->type]);
+			break;
+		}
+	}
+	if (nl.n > 1)
+		qsort(nl.v, nl.n, sizeof(*nl.v), neigh_cmp);
+	for (k = 0; k < nl.n; k++) {
+		rte_ether_format_addr(m, sizeof(m), &nl.v[k].mac);
+		out_printf(o, "neigh add %s lladdr %s port %u\n",
+			   fr_addr_fmt(&nl.v[k].addr, a, sizeof(a)), m, nl.v[k].port);
+	}
+	free(rl.v);
+	free(nl.v);
+	return 0;
+}
+
+/* ---- memory ---------------------------------------------------------------- */
+
+static int show_memory(struct router *r, struct cmd_out *o)
+{
+	unsigned int s;
+
+	if (o->json)
+		jw_obj_open(o, NULL);
+	section(o, "mbufs", true);
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		char name[32];
+
+		if (r->pools[s] == NULL)
+			continue;
+		snprintf(name, sizeof(name), "socket%u_in_use", s);
+		kv(o, name, rte_mempool_in_use_count(r->pools[s]));
+		snprintf(name, sizeof(name), "socket%u_total", s);
+		kv(o, name, r->pools[s]->size);
+	}
+	section(o, "mbufs", false);
+	section(o, "heap", true);
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		struct rte_malloc_socket_stats ms;
+		char name[32];
+
+		if (rte_malloc_get_socket_stats((int)s, &ms) != 0 || ms.heap_totalsz_bytes == 0)
+			continue;
+		snprintf(name, sizeof(name), "socket%u_bytes_total", s);
+		kv(o, name, ms.heap_totalsz_bytes);
+		snprintf(name, sizeof(name), "socket%u_bytes_used", s);
+		kv(o, name, ms.heap_allocsz_bytes);
+		snprintf(name, sizeof(name), "socket%u_allocations", s);
+		kv(o, name, ms.alloc_count);
+	}
+	section(o, "heap", false);
+	section(o, "tables", true);
+	kv(o, "routes", fib_route_count(r->fib, AF_INET));
+	kv(o, "nexthops", fib_nh_count(r->fib));
+	kv(o, "neighbours", neigh_count(r->neigh));
+	kv(o, "neighbours_max", neigh_capacity(r->neigh));
+	section(o, "tables", false);
+	if (o->json)
+		jw_obj_close(o);
+	return 0;
+}
+
+static int show_version(struct router *r, struct cmd_out *o)
+{
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_str(o, "fastroute", FASTROUTE_VERSION);
+		jw_str(o, "dpdk", rte_version());
+		jw_str(o, "fib_backend", fib_backend_name(r->fib));
+		jw_obj_close(o);
+		return 0;
+	}
+	out_printf(o, "fastroute %s (%s, FIB backend %s)\n", FASTROUTE_VERSION, rte_version(),
+		   fib_backend_name(r->fib));
+	return 0;
+}
+
+int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err, size_t errlen)
+{
+	switch (c->id) {
+	case CMD_SHOW_ROUTE:
+		return show_route(r, c, o, err, errlen);
+	case CMD_SHOW_ROUTE_LOOKUP:
+		return show_lookup(r, c, o, err, errlen);
+	case CMD_SHOW_ROUTE_SUMMARY:
+		return show_summary(r, o);
+	case CMD_SHOW_NEIGH:
+		return show_neigh(r, o);
+	case CMD_SHOW_STATS:
+		return show_stats(r, c, o);
+	case CMD_SHOW_PORT_INFO:
+	case CMD_SHOW_PORT_STATS:
+		return show_port(r, c, o, err, errlen);
+	case CMD_SHOW_CONFIG:
+		return show_config(r, o, err, errlen);
+	case CMD_SHOW_MEMORY:
+		return show_memory(r, o);
+	case CMD_SHOW_VERSION:
+		return show_version(r, o);
+	default:
+		return ERR("command not implemented");
+	}
+}

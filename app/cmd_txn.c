@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Transactions: every change a command makes is journaled with its inverse,
+ * so a command (or a whole file) that fails half-way is undone in reverse
+ * order and the router is left exactly as it was.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+
+/* ---- transactions ------------------------------------------------------ */
+
+enum undo_op {
+	UNDO_ROUTE_DEL,	    /* a route was added: delete it */
+	UNDO_ROUTE_RESTORE, /* a route was deleted or replaced: put the old one back */
+	UNDO_NEIGH_DEL,	    /* a static neighbour was created: delete it */
+	UNDO_NEIGH_SET,	    /* a static neighbour was changed or deleted: set it back */
+	UNDO_ADDR_DEL,	    /* a port address was added: forget it */
+	UNDO_ADDR_ADD,	    /* a port address was removed: remember it */
+};
+
+/* One journal record; a million-route load keeps a million of them. */
+struct undo {
+	uint8_t op;    /* enum undo_op */
+	uint16_t port; /* NEIGH_*, ADDR_* */
+	union {
+		struct fib_route route; /* ROUTE_* */
+		struct {
+			struct fr_addr addr;
+			struct rte_ether_addr mac;
+		} n;                  /* NEIGH_* */
+		struct port_addr pa;  /* ADDR_* */
+	};
+};
+
+struct txn {
+	struct router *r;
+	struct undo *u;
+	size_t n, cap;
+	bool failed; /* journal could not grow: refuse further changes */
+};
+
+struct txn *txn_begin(struct router *r)
+{
+	struct txn *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	t->r = r;
+	/* the whole transaction becomes one FIB generation */
+	fib_batch_begin(r->fib);
+	return t;
+}
+
+static int journal(struct txn *t, const struct undo *u)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct undo *nu = realloc(t->u, cap * sizeof(*nu));
+
+		if (nu == NULL) {
+			t->failed = true;
+			return -ENOMEM;
+		}
+		t->u = nu;
+		t->cap = cap;
+	}
+	t->u[t->n++] = *u;
+	return 0;
+}
+
+static void txn_end(struct txn *t)
+{
+	fib_batch_end(t->r->fib);
+	free(t->u);
+	free(t);
+}
+
+void txn_commit(struct txn *t)
+{
+	if (t != NULL)
+		txn_end(t);
+}
+
+static void port_addr_remove(struct fr_port *p, const struct port_addr *pa)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++) {
+		if (fr_addr_eq(&p->addrs[i].addr, &pa->addr) && p->addrs[i].len == pa->len) {
+			memmove(&p->addrs[i], &p->addrs[i + 1],
+				(p->nb_addrs - i - 1) * sizeof(p->addrs[0]));
+			p->nb_addrs--;
+			return;
+		}
+	}
+}
+
+void txn_rollback(struct txn *t)
+{
+	struct router *r;
+	int rc = 0;
+
+	if (t == NULL)
+		return;
+	r = t->r;
+	while (t->n > 0) {
+		struct undo *u = &t->u[--t->n];
+		struct fib_route rt;
+
+		switch ((enum undo_op)u->op) {
+		case UNDO_ROUTE_DEL:
+			rc = fib_route_del(r->fib, &u->route.prefix, NULL);
+			break;
+		case UNDO_ROUTE_RESTORE:
+			rt = u->route;
+			rc = fib_route_replace(r->fib, &rt, NULL);
+			break;
+		case UNDO_NEIGH_DEL:
+			rc = neigh_del(r->neigh, &u->n.addr, u->port);
+			break;
+		case UNDO_NEIGH_SET:
+			rc = neigh_static_set(r->neigh, &u->n.addr, u->port, &u->n.mac);
+			break;
+		case UNDO_ADDR_DEL:
+			port_addr_remove(&r->ports[u->port], &u->pa);
+			break;
+		case UNDO_ADDR_ADD:
+			r->ports[u->port].addrs[r->ports[u->port].nb_addrs++] = u->pa;
+			break;
+		}
+		if (rc != 0)
+			fprintf(stderr, "fastroute: rollback step %d failed: %s\n", (int)u->op,
+				strerror(-rc));
+	}
+	txn_end(t);
+}
+
+/* ---- changes, each journaled ---------------------------------------- */
+
+static int route_err(const struct fib_route *rt, int rc, char *err, size_t errlen)
+{
+	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN];
+
+	fr_prefix_fmt(&rt->prefix, p, sizeof(p));
+	fr_addr_fmt(&rt->gw, g, sizeof(g));
+	switch (rc) {
+	case -EEXIST:
+		return ERRC(-EEXIST, "route %s exists (use 'route replace' to change it)", p);
+	case -ENETUNREACH:
+		return ERRC(-ENETUNREACH,
+			    "gateway %s is not on a connected network (add a port address "
+			    "covering it first, or give 'port N')",
+			    g);
+	case -EINVAL:
+		if (rt->type == FIB_NH_GATEWAY)
+			return ERR("gateway %s is an address of this router", g);
+		return ERR("invalid route %s", p);
+	case -ENOSPC:
+		return ERRC(-ENOSPC,
+			    "no room for %s: route or next-hop table full (see --max-routes, "
+			    "--tbl8, --max-nexthops)",
+			    p);
+	case -EAFNOSUPPORT:
+		return ERRC(-EAFNOSUPPORT, "%s: IPv6 is not supported yet", p);
+	case -ENOENT:
+		return ERRC(-ENOENT, "no route %s", p);
+	default:
+		return ERRC(rc, "route %s: %s", p, strerror(-rc));
+	}
+}
+
+static int t_route_add(struct txn *t, struct fib_route *rt, char *err, size_t errlen)
+{
+	struct undo u = {.op = UNDO_ROUTE_DEL};
+	int rc;
+
+	if (t->failed)
+		return ERRC(-ENOMEM, "out of memory");
+	rc = fib_route_add(t->r->fib, rt);
+	if (rc != 0)
+		return route_err(rt, rc, err, errlen);
+	u.route = *rt;
+	if (journal(t, &u) != 0) {
+		fib_route_del(t->r->fib, &rt->prefix, NULL);
+		return ERRC(-ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int t_route_replace(struct txn *t, struct fib_route *rt, char *err, size_t errlen)
+{
+	struct undo u;
+	struct fib_route old;
+	int rc;
+
+	if (t->failed)
+		return ERRC(-ENOMEM, "out of memory");
+	rc = fib_route_replace(t->r->fib, rt, &old);
+	if (rc != 0)
+		return route_err(rt, rc, err, errlen);
+	memset(&u, 0, sizeof(u));
+	if (old.type == FIB_NH_NONE) {
+		u.op = UNDO_ROUTE_DEL;
+		u.route = *rt;
+	} else {
+		u.op = UNDO_ROUTE_RESTORE;
+		u.route = old;
+	}
+	if (journal(t, &u) != 0) {
+		if (old.type == FIB_NH_NONE)
+			fib_route_del(t->r->fib, &rt->prefix, NULL);
+		else
+			fib_route_replace(t->r->fib, &old, NULL);
+		return ERRC(-ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size_t errlen)
+{
+	struct undo u = {.op = UNDO_ROUTE_RESTORE};
+	struct fib_route old;
+	int rc;
+
+	if (t->failed)
+		return ERRC(-ENOMEM, "out of memory");
+	rc = fib_route_del(t->r->fib, p, &old);
+	if (rc != 0) {
+		memset(&old, 0, sizeof(old));
+		old.prefix = *p;
+		return route_err(&old, rc, err, errlen);
+	}
+	u.route = old;
+	if (journal(t, &u) != 0) {
+		fib_route_replace(t->r->fib, &old, NULL);
+		return ERRC(-ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Routes a port address installs: local /32, connected subnet, subnet broadcast. */
+static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_route *rts)
+{
+	int n = 0;
+
+	memset(rts, 0, 3 * sizeof(*rts));
+	rts[n].prefix.addr = pa->addr;
+	rts[n].prefix.len = 32;
+	rts[n].type = FIB_NH_LOCAL;
+	rts[n].port = port;
+	rts[n++].origin = FIB_ORIGIN_PORT;
+	if (pa->len < 32) {
+		rts[n].prefix.addr = pa->addr;
+		fr_addr_mask(&rts[n].prefix.addr, pa->len);
+		rts[n].prefix.len = pa->len;
+		rts[n].type = FIB_NH_CONNECTED;
+		rts[n].port = port;
+		rts[n++].origin = FIB_ORIGIN_PORT;
+	}
+	if (pa->len <= 30) { /* RFC 3021: /31 has no broadcast address */
+		rts[n].prefix.addr = fr_addr4(pa->addr.v4 | (UINT32_MAX >> pa->len));
+		rts[n].prefix.len = 32;
+		rts[n].type = FIB_NH_BROADCAST;
+		rts[n].port = port;
+		rts[n++].origin = FIB_ORIGIN_PORT;
+	}
+	return n;
+}
+
+static int find_addr_owner(const struct router *r, const struct fr_addr *a)
+{
+	uint16_t p;
+	unsigned int i;
+
+	for (p = 0; p < r->nb_ports; p++)
+		for (i = 0; i < r->ports[p].nb_addrs; i++)
+			if (fr_addr_eq(&r->ports[p].addrs[i].addr, a))
+				return p;
+	return -1;
+}
+
+int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	struct router *r = t->r;
+	struct fr_port *p;
+	struct port_addr pa;
+	struct fib_route rts[3];
+	char buf[FR_ADDR_STRLEN];
+	struct undo u = {.op = UNDO_ADDR_DEL};
+	uint32_t a, net, bcast;
+	int i, n, rc, owner;
+
+	rc = check_port(r, c->port, err, errlen);
+	if (rc != 0)
+		return rc;
+	p = &r->ports[c->port];
+	pa.addr = c->prefix.addr;
+	pa.len = c->prefix.len;
+	fr_prefix_fmt(&c->prefix, buf, sizeof(buf));
+	if (pa.addr.family != AF_INET)
+		return ERRC(-EAFNOSUPPORT, "%s: IPv6 is not supported yet", buf);
+	a = pa.addr.v4;
+	if ((a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) >= 14)
+		return ERR("%s is not a unicast host address", buf);
+	net = pa.len ? a & (UINT32_MAX << (32 - pa.len)) : 0;
+	bcast = a | (pa.len ? UINT32_MAX >> pa.len : UINT32_MAX);
+	if (pa.len <= 30 && (a == net || a == bcast))
+		return ERR("%s is the %s address of its subnet", buf,
+			   a == net ? "network" : "broadcast");
+	owner = find_addr_owner(r, &pa.addr);
+	if (owner >= 0)
+		return ERRC(-EEXIST, "address %s is already on port %d",
+			    fr_addr_fmt(&pa.addr, buf, sizeof(buf)), owner);
+	if (p->nb_addrs >= FR_PORT_MAX_ADDRS)
+		return ERRC(-ENOSPC, "port %u has %d addresses already (the maximum)", c->port,
+			    FR_PORT_MAX_ADDRS);
+	n = addr_routes(&pa, (uint16_t)c->port, rts);
+	for (i = 0; i < n; i++) {
+		rc = t_route_add(t, &rts[i], err, errlen);
+		if (rc != 0)
+			return rc; /* earlier routes are in the journal */
+	}
+	u.port = (uint16_t)c->port;
+	u.pa = pa;
+	if (journal(t, &u) != 0)
+		return ERRC(-ENOMEM, "out of memory");
+	p->addrs[p->nb_addrs++] = pa;
+	return 0;
+}
+
+int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	struct router *r = t->r;
+	struct fr_port *p;
+	struct port_addr pa;
+	struct fib_route rts[3], cur;
+	char buf[FR_ADDR_STRLEN];
+	struct undo u = {.op = UNDO_ADDR_ADD};
+	unsigned int i;
+	int j, n, rc;
+
+	rc = check_port(r, c->port, err, errlen);
+	if (rc != 0)
+		return rc;
+	p = &r->ports[c->port];
+	pa.addr = c->prefix.addr;
+	pa.len = c->prefix.len;
+	for (i = 0; i < p->nb_addrs; i++)
+		if (fr_addr_eq(&p->addrs[i].addr, &pa.addr) && p->addrs[i].len == pa.len)
+			break;
+	if (i == p->nb_addrs)
+		return ERRC(-ENOENT, "port %u has no address %s", c->port,
+			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)));
+	n = addr_routes(&pa, (uint16_t)c->port, rts);
+	for (j = 0; j < n; j++) {
+		if (fib_route_get(r->fib, &rts[j].prefix, &cur) != 0 ||
+		    cur.origin != FIB_ORIGIN_PORT)
+			continue;
+		rc = t_route_del(t, &rts[j].prefix, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	u.port = (uint16_t)c->port;
+	u.pa = pa;
+	if (journal(t, &u) != 0)
+		return ERRC(-ENOMEM, "out of memory");
+	port_addr_remove(p, &pa);
+	return 0;
+}
+
+int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	struct router *r = t->r;
+	struct fib_route rt = c->route, cur;
+	char buf[FR_ADDR_STRLEN];
+	int rc;
+
+	if (rt.port != FIB_PORT_NONE) {
+		rc = check_port(r, rt.port, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	/* routes a port address installed belong to that address */
+	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
+	    cur.origin != FIB_ORIGIN_STATIC)
+		return ERRC(-EPERM,
+			    "route %s was installed by %s; it cannot be changed by route commands",
+			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
+			    cur.origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
+	switch (c->id) {
+	case CMD_ROUTE_ADD:
+		return t_route_add(t, &rt, err, errlen);
+	case CMD_ROUTE_REPLACE:
+		return t_route_replace(t, &rt, err, errlen);
+	default:
+		return t_route_del(t, &c->prefix, err, errlen);
+	}
+}
+
+int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	struct router *r = t->r;
+	struct neigh_info ni;
+	char buf[FR_ADDR_STRLEN];
+	struct undo u;
+	bool had;
+	int rc;
+
+	rc = check_port(r, c->port, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (c->addr.family != AF_INET)
+		return ERRC(-EAFNOSUPPORT, "IPv6 neighbours are not supported yet");
+	if (t->failed)
+		return ERRC(-ENOMEM, "out of memory");
+	memset(&u, 0, sizeof(u));
+	u.n.addr = c->addr;
+	u.port = (uint16_t)c->port;
+	had = neigh_get(r->neigh, &c->addr, (uint16_t)c->port, &ni) == 0 && ni.configured;
+	if (had)
+		u.n.mac = ni.mac;
+	fr_addr_fmt(&c->addr, buf, sizeof(buf));
+	if (c->id == CMD_NEIGH_ADD) {
+		rc = neigh_static_set(r->neigh, &c->addr, (uint16_t)c->port, &c->mac);
+		if (rc == -ENOSPC)
+			return ERRC(rc, "neighbour table full (see --neigh-size)");
+		if (rc != 0)
+			return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));
+		u.op = had ? UNDO_NEIGH_SET : UNDO_NEIGH_DEL;
+	} else {
+		if (!had)
+			return ERRC(-ENOENT, "no static neighbour %s on port %u", buf, c->port);
+		rc = neigh_del(r->neigh, &c->addr, (uint16_t)c->port);
+		if (rc != 0)
+			return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));
+		u.op = UNDO_NEIGH_SET;
+	}
+	if (journal(t, &u) != 0)
+		return ERRC(-ENOMEM, "out of memory");
+	return 0;
+}
+

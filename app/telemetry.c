@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DPDK telemetry endpoints, so dpdk-telemetry.py (and any collector speaking
+ * its socket) reads the router without the CLI:
+ *   /fastroute/stats   forwarding and drop counters, summed over workers
+ *   /fastroute/routes  route and next-hop counts, per prefix length
+ *   /fastroute/neigh   neighbour table occupancy
+ *   /fastroute/fib     backend and generation
+ * The callbacks run on DPDK's telemetry thread: they only read. Counters are
+ * 64-bit words written by one thread each, read whole on x86-64; a snapshot
+ * may mix values from instants a few microseconds apart.
+ */
+#include <stdio.h>
+
+#include <rte_telemetry.h>
+
+#include "router.h"
+#include "telemetry.h"
+
+static struct router *tr;
+
+static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct dp_stats s;
+	uint64_t drops = 0;
+	unsigned int i;
+
+	(void)cmd;
+	(void)params;
+	router_stats_sum(tr, &s);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "rx", s.rx);
+	rte_tel_data_add_dict_u64(d, "forwarded", s.tx - s.ctrl_tx);
+	rte_tel_data_add_dict_u64(d, "to_control", s.to_control);
+	rte_tel_data_add_dict_u64(d, "ctrl_tx", s.ctrl_tx);
+	rte_tel_data_add_dict_u64(d, "busy_cycles", s.busy_cycles);
+	for (i = 0; i < DROP_MAX; i++) {
+		rte_tel_data_add_dict_u64(d, dp_drop_names[i], s.drop[i]);
+		drops += s.drop[i];
+	}
+	rte_tel_data_add_dict_u64(d, "dropped", drops);
+	for (i = 0; i < CDROP_MAX; i++)
+		rte_tel_data_add_dict_u64(d, ctrl_drop_names[i], tr->cst.drop[i]);
+	rte_tel_data_add_dict_u64(d, "workers", tr->nb_workers);
+	return 0;
+}
+
+static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	unsigned int len;
+	char key[16];
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "routes", fib_route_count(tr->fib, AF_INET));
+	rte_tel_data_add_dict_u64(d, "nexthops", fib_nh_count(tr->fib));
+	rte_tel_data_add_dict_u64(d, "memory_bytes", fib_memory(tr->fib));
+	for (len = 0; len <= 32; len++) {
+		uint32_t n = fib_route_count_len(tr->fib, AF_INET, len);
+
+		if (n == 0)
+			continue;
+		snprintf(key, sizeof(key), "len_%u", len);
+		rte_tel_data_add_dict_u64(d, key, n);
+	}
+	return 0;
+}
+
+static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "entries", neigh_count(tr->neigh));
+	rte_tel_data_add_dict_u64(d, "capacity", neigh_capacity(tr->neigh));
+	return 0;
+}
+
+static int tel_fib(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "backend", fib_backend_name(tr->fib));
+	rte_tel_data_add_dict_u64(d, "generation", fib_generation(tr->fib));
+	return 0;
+}
+
+int telemetry_register(struct router *r)
+{
+	tr = r;
+	if (rte_telemetry_register_cmd("/fastroute/stats", tel_stats,
+				       "Forwarding and drop counters, summed over workers") ||
+	    rte_telemetry_register_cmd("/fastroute/routes", tel_routes,
+				       "Routes, next hops, routes per prefix length") ||
+	    rte_telemetry_register_cmd("/fastroute/neigh", tel_neigh,
+				       "Neighbour table entries and capacity") ||
+	    rte_telemetry_register_cmd("/fastroute/fib", tel_fib, "FIB backend and generation"))
+		return -1;
+	return 0;
+}
