@@ -158,7 +158,8 @@ static int term_complete(struct rdline *rdl, const char *buf, char *dst, unsigne
 			}
 			if (common > strlen(partial)) {
 				snprintf(dst, size, "%.*s%s", (int)(common - strlen(partial)),
-					 t->choice[0] + strlen(partial), t->nchoice == 1 ? " " : "");
+					 t->choice[0] + strlen(partial),
+					 t->nchoice == 1 ? " " : "");
 				return RDLINE_RES_COMPLETE;
 			}
 		}
@@ -205,7 +206,7 @@ int cli_term_start(struct cli_term *t)
 	if (tcgetattr(STDIN_FILENO, &t->saved) == 0) {
 		raw = t->saved;
 		/* byte at a time, no echo; keep ISIG so Ctrl-C still stops things */
-		raw.c_lflag &= (tcflag_t)~(ICANON | ECHO);
+		raw.c_lflag &= (tcflag_t) ~(ICANON | ECHO);
 		raw.c_cc[VMIN] = 1;
 		raw.c_cc[VTIME] = 0;
 		if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0)

@@ -555,11 +555,26 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		router_stats_clear(r);
 		return 0;
 	case CMD_LOAD: {
-		int rc = config_load(r, c->arg, false, err, errlen);
+		struct config_result res;
+		int rc = config_load(r, c->arg, false, &res, err, errlen);
 
-		if (rc == 0 && !o->json)
-			out_printf(o, "loaded %s\n", c->arg);
-		return rc;
+		if (rc != 0)
+			return rc;
+		if (o->json) {
+			jw_obj_open(o, NULL);
+			jw_str(o, "file", c->arg);
+			jw_u64(o, "commands", res.cmds);
+			jw_u64(o, "routes", res.routes);
+			jw_dbl(o, "seconds", res.seconds);
+			jw_obj_close(o);
+		} else {
+			out_printf(o, "loaded %s: %u commands (%u routes) in %.3f s", c->arg,
+				   res.cmds, res.routes, res.seconds);
+			if (res.routes >= 1000 && res.seconds > 0)
+				out_printf(o, ", %.0f routes/s", res.routes / res.seconds);
+			out_printf(o, "\n");
+		}
+		return 0;
 	}
 	case CMD_HELP:
 		if (strcmp(c->arg, "--keywords") == 0)

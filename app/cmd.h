@@ -99,13 +99,21 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
  */
 int cmd_run_line(struct router *r, const char *line, struct cmd_out *o);
 
+/* What config_load() did. */
+struct config_result {
+	unsigned int cmds, routes;
+	double seconds; /* both passes: parse, then apply */
+};
+
 /*
  * Load a config file: parse every line, then apply all of them in one
  * transaction. On error nothing is applied and @err holds "file:line: msg".
  * @param progress print progress and a summary to stderr
+ * @param res when not NULL, receives counts and time
  * @return 0 or a negative errno.
  */
-int config_load(struct router *r, const char *path, bool progress, char *err, size_t errlen);
+int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
+		char *err, size_t errlen);
 
 /* The help text (all commands, or those starting with @topic). */
 void cmd_help(struct cmd_out *o, const char *topic);

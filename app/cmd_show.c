@@ -177,15 +177,16 @@ static int show_summary(struct router *r, struct cmd_out *o)
 		jw_obj_close(o);
 		return 0;
 	}
-	out_printf(o, "backend      %s\nroutes       %u\nnext hops    %u\ngeneration   %" PRIu64
-		      "\nmemory       %.1f MiB (tables sized at startup)\n",
-		   fib_backend_name(r->fib), fib_route_count(r->fib, AF_INET),
-		   fib_nh_count(r->fib), fib_generation(r->fib),
-		   (double)fib_memory(r->fib) / (1 << 20));
+	out_printf(o,
+		   "backend      %s\nroutes       %u\nnext hops    %u\ngeneration   %" PRIu64
+		   "\nmemory       %.1f MiB (tables sized at startup)\n",
+		   fib_backend_name(r->fib), fib_route_count(r->fib, AF_INET), fib_nh_count(r->fib),
+		   fib_generation(r->fib), (double)fib_memory(r->fib) / (1 << 20));
 	out_printf(o, "prefix length  routes\n");
 	for (len = 0; len <= 32; len++)
 		if (fib_route_count_len(r->fib, AF_INET, len))
-			out_printf(o, "  /%-11u %u\n", len, fib_route_count_len(r->fib, AF_INET, len));
+			out_printf(o, "  /%-11u %u\n", len,
+				   fib_route_count_len(r->fib, AF_INET, len));
 	return 0;
 }
 
@@ -255,19 +256,19 @@ static int show_stats_lcores(struct router *r, struct cmd_out *o, const struct d
 {
 	unsigned int i, w;
 
-#define ROW(label, field)                                                                          \
-	do {                                                                                       \
-		if (o->json) {                                                                     \
-			jw_arr_open(o, label);                                                     \
-			for (w = 0; w < r->nb_workers; w++)                                        \
-				jw_u64(o, NULL, r->workers[w]->st.field);                          \
-			jw_arr_close(o);                                                           \
-			break;                                                                     \
-		}                                                                                  \
-		out_printf(o, "%-22s", label);                                                     \
-		for (w = 0; w < r->nb_workers; w++)                                                \
-			out_printf(o, " %18" PRIu64, r->workers[w]->st.field);                      \
-		out_printf(o, " %18" PRIu64 "\n", s->field);                                       \
+#define ROW(label, field)                                                      \
+	do {                                                                   \
+		if (o->json) {                                                 \
+			jw_arr_open(o, label);                                 \
+			for (w = 0; w < r->nb_workers; w++)                    \
+				jw_u64(o, NULL, r->workers[w]->st.field);      \
+			jw_arr_close(o);                                       \
+			break;                                                 \
+		}                                                              \
+		out_printf(o, "%-22s", label);                                 \
+		for (w = 0; w < r->nb_workers; w++)                            \
+			out_printf(o, " %18" PRIu64, r->workers[w]->st.field); \
+		out_printf(o, " %18" PRIu64 "\n", s->field);                   \
 	} while (0)
 	if (o->json) {
 		jw_obj_open(o, NULL);

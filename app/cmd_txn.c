@@ -31,8 +31,8 @@ struct undo {
 		struct {
 			struct fr_addr addr;
 			struct rte_ether_addr mac;
-		} n;                  /* NEIGH_* */
-		struct port_addr pa;  /* ADDR_* */
+		} n;		     /* NEIGH_* */
+		struct port_addr pa; /* ADDR_* */
 	};
 };
 
@@ -443,4 +443,3 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		return ERRC(-ENOMEM, "out of memory");
 	return 0;
 }
-

@@ -87,7 +87,8 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	return 0;
 }
 
-int config_load(struct router *r, const char *path, bool progress, char *err, size_t errlen)
+int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
+		char *err, size_t errlen)
 {
 	struct load l = {.r = r, .path = path, .err = err, .errlen = errlen};
 	uint64_t start = rte_get_tsc_cycles();
@@ -125,6 +126,11 @@ int config_load(struct router *r, const char *path, bool progress, char *err, si
 	txn_commit(l.t);
 	/* the whole load, both passes: what an operator waits for */
 	s = (double)(rte_get_tsc_cycles() - start) / (double)l.hz;
+	if (res != NULL) {
+		res->cmds = l.cmds;
+		res->routes = l.routes;
+		res->seconds = s;
+	}
 	if (progress) {
 		fprintf(stderr, "fastroute: %s: applied %u commands (%u routes) in %.2f s", path,
 			l.cmds, l.routes, s);

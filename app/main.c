@@ -330,7 +330,8 @@ int main(int argc, char **argv)
 				"vfio-pci\n");
 		goto out;
 	}
-	if (r->opts.config != NULL && config_load(r, r->opts.config, true, err, sizeof(err)) != 0) {
+	if (r->opts.config != NULL &&
+	    config_load(r, r->opts.config, true, NULL, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}

@@ -16,9 +16,9 @@
 struct cmd_out {
 	char *buf;
 	size_t len, cap;
-	bool json;  /* show commands print JSON */
-	bool quit;  /* the command asked to end the session */
-	int depth;  /* JSON nesting */
+	bool json; /* show commands print JSON */
+	bool quit; /* the command asked to end the session */
+	int depth; /* JSON nesting */
 	bool need_comma[OUT_JSON_DEPTH];
 };
 

@@ -145,7 +145,7 @@ class Router:
 
     count = 0
 
-    def __init__(self, topo, config, workers=1, lcores=None, extra=()):
+    def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024):
         Router.count += 1
         self.topo = topo
         self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
@@ -156,8 +156,11 @@ class Router:
         self.prefix = "%s-%d" % (topo.tag, Router.count)
         if lcores is None:
             lcores = "0-%d" % workers
-        args = [os.path.join(BUILD, "app/fastroute"), "--no-pci", "--no-huge", "-m", "1024",
-                "--file-prefix", self.prefix, "--log-level", "lib.eal:warning"]
+        args = [os.path.join(BUILD, "app/fastroute"), "--no-pci"]
+        # hugepages only where a test needs them (dpdk-dumpcap attaches as a
+        # secondary process, which a --no-huge primary cannot serve)
+        args += ["-m", str(mem)] if huge else ["--no-huge", "-m", str(mem)]
+        args += ["--file-prefix", self.prefix, "--log-level", "lib.eal:warning"]
         args += ["--lcores", lcores] if ("@" in lcores or "," in lcores) else ["-l", lcores]
         for i in range(len(topo.hosts)):
             args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d" % (i, i, workers)]
@@ -330,3 +333,42 @@ def udp(s, src_host, dst_ip, ttl=64, sport=1234, dport=5678, payload=b"fastroute
     return (s.Ether(src=HOST_MAC[src_host], dst=ROUTER_MAC[src_host]) /
             s.IP(src=HOST_IP[src_host], dst=dst_ip, ttl=ttl, **ipkw) /
             s.UDP(sport=sport, dport=dport) / s.Raw(payload))
+
+
+class Hugepages:
+    """with Hugepages(n): at least n free 2 MiB pages, the old count restored after."""
+
+    PATH = "/proc/sys/vm/nr_hugepages"
+
+    def __init__(self, n):
+        self.n = n
+        self.orig = None
+
+    @staticmethod
+    def free():
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("HugePages_Free:"):
+                    return int(line.split()[1])
+        return 0
+
+    def __enter__(self):
+        if not os.path.ismount("/dev/hugepages"):
+            os.makedirs("/dev/hugepages", exist_ok=True)
+            sh(["mount", "-t", "hugetlbfs", "nodev", "/dev/hugepages"])
+        have = self.free()
+        if have < self.n:
+            with open(self.PATH) as f:
+                self.orig = int(f.read())
+            with open(self.PATH, "w") as f:
+                f.write(str(self.orig + self.n - have))
+            if self.free() < self.n:
+                self.__exit__()
+                skip("cannot reserve %d hugepages (memory too fragmented?)" % self.n)
+        return self
+
+    def __exit__(self, *exc):
+        if self.orig is not None:
+            with open(self.PATH, "w") as f:
+                f.write(str(self.orig))
+            self.orig = None

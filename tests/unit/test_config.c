@@ -89,7 +89,7 @@ static void test_examples(void **state)
 	struct fr_addr a;
 	struct neigh_info ni;
 
-	if (config_load(r, src_path("config/demo.conf"), false, err, sizeof(err)) != 0)
+	if (config_load(r, src_path("config/demo.conf"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("demo.conf: %s", err);
 	/* 2 addresses x (local, connected, broadcast) + 2 static routes */
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 8);
@@ -108,7 +108,7 @@ static void test_example_conf(void **state)
 	struct router *r = *state;
 	char err[512] = "";
 
-	if (config_load(r, src_path("config/example.conf"), false, err, sizeof(err)) != 0)
+	if (config_load(r, src_path("config/example.conf"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("example.conf: %s", err);
 	assert_true(fib_route_count(r->fib, AF_INET) > 8);
 }
@@ -173,7 +173,7 @@ static void test_bad_cases(void **state)
 			    write_tmp("port 1 address 203.0.113.1/24\n"
 				      "route add 10.99.0.0/16 via 203.0.113.9\n"
 				      "neigh add 203.0.113.5 lladdr 02:00:00:00:00:05 port 1\n"),
-			    false, (char[256]){0}, 256),
+			    false, NULL, (char[256]){0}, 256),
 		0);
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		char err[512] = "", want[64];
@@ -181,7 +181,7 @@ static void test_bad_cases(void **state)
 		int rc;
 
 		snap(r, &before);
-		rc = config_load(r, path, false, err, sizeof(err));
+		rc = config_load(r, path, false, NULL, err, sizeof(err));
 		snap(r, &after);
 		if (rc == 0)
 			fail_msg("case %u accepted: %s", i, bad[i].text);
@@ -211,7 +211,7 @@ static void test_atomic(void **state)
 		len += (size_t)sprintf(text + len, "route add 10.%u.%u.0/24 via 192.0.2.%u\n",
 				       i / 256, i % 256, 2 + i % 200);
 	len += (size_t)sprintf(text + len, "route add 11.0.0.0/8 via 203.0.113.1\n");
-	assert_int_not_equal(config_load(r, write_tmp(text), false, err, sizeof(err)), 0);
+	assert_int_not_equal(config_load(r, write_tmp(text), false, NULL, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, ":2002: "));
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
 	assert_int_equal(neigh_count(r->neigh), 0);

@@ -1,0 +1,281 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The CLI socket as operators and scripts use it: every command answers as
+documented (text and JSON), bad commands change nothing, show config
+rebuilds the same router, load is all-or-nothing, 200 idle clients and a
+1 MiB line neither stall forwarding nor kill the router, and
+dpdk-telemetry.py reads the /fastroute endpoints."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import frlib
+from frlib import HOST_IP, check, log, sh
+
+frlib.require_root()
+
+CONFIG = frlib.base_config() + """
+route add 10.0.0.0/8 via 198.51.100.2
+route add 172.16.0.0/12 via 192.0.2.2 port 0
+route add 203.0.113.0/24 blackhole
+route add 198.18.0.0/15 dev 1
+"""
+
+
+def raw_cmd(r, line):
+    """One request over the raw protocol: (ok, body)."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(r.sock)
+    s.sendall(line.encode() + b"\n")
+    f = s.makefile("rb")
+    hdr = f.readline().decode()
+    n = int(hdr.split()[1])
+    body = f.read(n).decode()
+    s.close()
+    return hdr.startswith("OK"), body
+
+
+def cli_fails(r, cmd):
+    p = subprocess.run([os.path.join(frlib.BUILD, "app/fastroute-cli"), "-s", r.sock] +
+                       cmd.split(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=30)
+    return p.returncode, p.stderr
+
+
+def test_commands(topo, r):
+    out = r.cli("show version")
+    check(out.startswith("fastroute ") and "DPDK" in out, out)
+    out = r.cli("show route")
+    for want in ("10.0.0.0/8           unicast      198.51.100.2       1     static",
+                 "192.0.2.1/32         local", "198.51.100.0/24      connected",
+                 "203.0.113.0/24       blackhole", "255.255.255.255/32   broadcast",
+                 "198.18.0.0/15        connected    -                  1     static"):
+        check(want in out, "show route lacks %r:\n%s" % (want, out))
+    out = r.cli("show route 10.0.0.0/8")
+    check(len(out.splitlines()) == 2 and "198.51.100.2" in out, out)
+    out = r.cli("show route lookup 10.200.1.1")
+    check("10.0.0.0/8" in out and "198.51.100.2" in out, out)
+    out = r.cli("show route lookup 8.8.8.8")
+    check("no route" in out, out)
+    out = r.cli("show route summary")
+    check("routes       11" in out and "/8           1" in out, out)
+    out = r.cli("show neigh")
+    check("198.51.100.2       1     02:00:00:00:02:02  STATIC" in out, out)
+    out = r.cli("show port info all")
+    check("port 0 (net_af_packet0)" in out and "address 192.0.2.1/24" in out and
+          "mac 02:00:00:00:01:01" in out, out)
+    out = r.cli("show port stats 1")
+    check("port 1 (net_af_packet1)" in out and "rx_packets" in out and "xstats:" in out and
+          "port 0" not in out, out)
+    out = r.cli("show stats lcores")
+    check(out.splitlines()[0].split()[1:] == ["lcore1", "total"], out)
+    out = r.cli("show memory")
+    check("socket0_in_use" in out and "routes" in out, out)
+    out = r.cli("help")
+    check("route add PREFIX via GW" in out and "show config" in out, out)
+    out = r.cli("help show route")
+    check("show route lookup ADDR" in out and "neigh add" not in out, out)
+
+    # changes, and what they change
+    r.cli("route add 10.1.0.0/16 via 192.0.2.2")
+    check("192.0.2.2" in r.cli("show route lookup 10.1.2.3"), "route add had no effect")
+    r.cli("route replace 10.1.0.0/16 blackhole")
+    check("blackhole" in r.cli("show route lookup 10.1.2.3"), "route replace had no effect")
+    r.cli("route del 10.1.0.0/16")
+    check("198.51.100.2" in r.cli("show route lookup 10.1.2.3"), "route del had no effect")
+    r.cli("neigh add 192.0.2.77 lladdr 02:00:00:00:00:77 port 0")
+    check("02:00:00:00:00:77" in r.cli("show neigh"), "neigh add had no effect")
+    r.cli("neigh del 192.0.2.77 port 0")
+    check("192.0.2.77" not in r.cli("show neigh"), "neigh del had no effect")
+    r.cli("port 0 address add 192.0.3.1/24")
+    check("192.0.3.0/24" in r.cli("show route") and
+          "address 192.0.3.1/24" in r.cli("show port info 0"), "port address add")
+    r.cli("port 0 address del 192.0.3.1/24")
+    check("192.0.3.0/24" not in r.cli("show route"), "port address del left routes")
+
+    # counters, and clearing them
+    sh(["ping", "-c", "2", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    check(r.stats()["forwarded"] >= 4, "no forwarding counted")
+    r.cli("clear stats")
+    st = r.stats()
+    check(st["forwarded"] == 0 and st["rx"] < 3, "clear stats left %s" % st)
+
+    # quit ends the session, not the router
+    ok, body = raw_cmd(r, "quit")
+    check(ok, body)
+    check(r.p.poll() is None, "quit stopped the router")
+
+
+def test_json(topo, r):
+    for cmd in ("show route", "show route lookup 10.1.1.1", "show route summary", "show neigh",
+                "show stats", "show stats lcores", "show port info all", "show port stats 0",
+                "show memory", "show version", "show route 10.0.0.0/8"):
+        out = r.cli(cmd, json=True)
+        try:
+            v = json.loads(out)
+        except ValueError as e:
+            raise AssertionError("%s -j: not JSON (%s): %r" % (cmd, e, out[:200]))
+        check(v is not None, cmd)
+    v = json.loads(r.cli("show route lookup 10.1.1.1", json=True))
+    check(v["route"]["gateway"] == "198.51.100.2" and v["route"]["port"] == 1, v)
+    v = json.loads(r.cli("show stats", json=True))
+    check("no_route" in v["drops"] and v["workers"] == 1, v)
+
+
+def test_bad_commands_change_nothing(topo, r):
+    before = r.cli("show config")
+    gen = json.loads(r.cli("show route summary", json=True))["generation"]
+    for cmd, msg in [("route add 10.0.0.0/8 blackhole", "route 10.0.0.0/8 exists"),
+                     ("route add 10.1.0.0/8 blackhole", "not a canonical prefix"),
+                     ("route del 11.0.0.0/8", "no route 11.0.0.0/8"),
+                     ("route add 11.0.0.0/8 via 8.8.8.8", "not on a connected network"),
+                     ("neigh add 192.0.2.9 lladdr zz port 0", "bad MAC address 'zz'"),
+                     ("port 7 address add 1.2.3.4/24", "port 7 does not exist"),
+                     ("route frob", "unknown 'frob' after 'route'"),
+                     ("show bogus", "unknown 'bogus' after 'show'"),
+                     ("route del 192.0.2.0/24", "installed by a port address"),
+                     ("load /nonexistent.conf", "No such file")]:
+        rc, err = cli_fails(r, cmd)
+        check(rc == 1, "'%s' exited %d, want 1" % (cmd, rc))
+        check(msg in err, "'%s': error %r lacks %r" % (cmd, err, msg))
+    check(r.cli("show config") == before, "a failed command changed the configuration")
+    g2 = json.loads(r.cli("show route summary", json=True))["generation"]
+    check(g2 == gen, "FIB generation moved from %d to %d" % (gen, g2))
+
+
+def test_load_all_or_nothing(topo, r):
+    d = tempfile.mkdtemp()
+    good = os.path.join(d, "good.conf")
+    bad = os.path.join(d, "bad.conf")
+    with open(good, "w") as f:
+        f.write("".join("route add 10.%d.%d.0/24 via 198.51.100.2\n" % (i // 256, i % 256)
+                        for i in range(500)))
+    with open(bad, "w") as f:
+        f.write("".join("route add 11.%d.%d.0/24 via 198.51.100.2\n" % (i // 256, i % 256)
+                        for i in range(500)))
+        f.write("route add 12.0.0.0/8 via 9.9.9.9\n")
+    before = r.cli("show config")
+    rc, err = cli_fails(r, "load " + bad)
+    check(rc == 1 and "%s:501: gateway 9.9.9.9" % bad in err, err)
+    check(r.cli("show config") == before, "a failed load changed the configuration")
+    gen0 = json.loads(r.cli("show route summary", json=True))["generation"]
+    out = r.cli("load " + good)
+    check("loaded" in out, out)
+    check("10.1.243.0/24" in r.cli("show route 10.1.243.0/24"), "load applied nothing")
+    gen1 = json.loads(r.cli("show route summary", json=True))["generation"]
+    check(gen1 == gen0 + 1, "a 500-line load took %d generations, want 1" % (gen1 - gen0))
+    with open(good.replace("good", "undo"), "w") as f:
+        f.write("".join("route del 10.%d.%d.0/24\n" % (i // 256, i % 256) for i in range(500)))
+    r.cli("load " + good.replace("good", "undo"))
+    check(r.cli("show config") == before, "undo load did not restore the configuration")
+    shutil.rmtree(d)
+
+
+def test_config_roundtrip(topo, r):
+    r.cli("route add 100.64.0.0/10 prohibit")
+    r.cli("route add 233.252.0.0/24 unreachable")
+    r.cli("port 1 address add 192.168.7.1/24")
+    conf = r.cli("show config")
+    r.cli("port 1 address del 192.168.7.1/24")
+    r2 = frlib.Router(topo, conf, extra=("-s", r.sock + "2"))
+    try:
+        r2.sock = r.sock + "2"
+        conf2 = r2.cli("show config")
+        check(conf == conf2, "show config differs after reload:\n%s\n---\n%s" % (conf, conf2))
+        check(r.cli("show route").count("\n") <= r2.cli("show route").count("\n"),
+              "route tables differ")
+        # both tables, side by side, minus the address only r had
+        routes2 = r2.cli("show route")
+        for line in r.cli("show route").splitlines():
+            check(line in routes2, "route missing after reload: " + line)
+    finally:
+        r2.stop()
+
+
+def test_idle_clients_and_huge_line(topo, r):
+    clients = []
+    try:
+        for _ in range(200):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(r.sock)
+            clients.append(s)
+        out = sh(["ping", "-c", "20", "-i", "0.05", "-W", "1", HOST_IP[1]], ns=topo.hosts[0])
+        check("20 received" in out, "pings lost with 200 idle clients:\n" + out)
+        check("fastroute" in r.cli("show version"), "CLI stalled with 200 idle clients")
+    finally:
+        for s in clients:
+            s.close()
+    # a 1 MiB line: an error, then the connection is closed
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(r.sock)
+    s.settimeout(10)
+    sent = 0
+    chunk = b"x" * 65536
+    try:
+        while sent < (1 << 20):
+            sent += s.send(chunk)
+    except (BrokenPipeError, ConnectionResetError, socket.timeout):
+        pass
+    data = b""
+    try:
+        while True:
+            b = s.recv(4096)
+            if not b:
+                break
+            data += b
+    except (ConnectionResetError, socket.timeout):
+        pass
+    s.close()
+    check(data.startswith(b"ERR ") and b"longer than 4095 bytes" in data,
+          "no error for a 1 MiB line: %r" % data[:100])
+    check(r.p.poll() is None, "router died on a 1 MiB line")
+    out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "1", HOST_IP[1]], ns=topo.hosts[0])
+    check("3 received" in out, "forwarding broken after the 1 MiB line")
+    check("fastroute" in r.cli("show version"), "CLI broken after the 1 MiB line")
+
+
+def test_telemetry(topo, r):
+    tool = shutil.which("dpdk-telemetry.py")
+    if tool is None:
+        raise AssertionError("dpdk-telemetry.py not installed (Debian's dpdk-dev)")
+    p = subprocess.run(["/usr/bin/python3", tool, "-f", r.prefix], input="/fastroute/stats\n"
+                       "/fastroute/routes\n/fastroute/neigh\n/fastroute/fib\n",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+    replies = []
+    for line in p.stdout.splitlines():
+        line = line.strip().lstrip("-->").strip()
+        if line.startswith("{"):
+            replies.append(json.loads(line))
+    byname = {}
+    for rep in replies:
+        byname.update(rep)
+    check("/fastroute/stats" in byname and "rx" in byname["/fastroute/stats"] and
+          "no_route" in byname["/fastroute/stats"], "telemetry stats: %s" % p.stdout[-500:])
+    check(byname.get("/fastroute/routes", {}).get("routes", 0) >= 9, str(byname))
+    check(byname.get("/fastroute/neigh", {}).get("entries") == 2, str(byname))
+    check(byname.get("/fastroute/fib", {}).get("backend") == "fib", str(byname))
+
+
+def main():
+    runner = frlib.Runner()
+    with frlib.Topo(hosts=2) as topo:
+        r = frlib.Router(topo, CONFIG)
+        try:
+            for name, fn in [("commands", test_commands), ("json", test_json),
+                             ("bad_commands_change_nothing", test_bad_commands_change_nothing),
+                             ("load_all_or_nothing", test_load_all_or_nothing),
+                             ("config_roundtrip", test_config_roundtrip),
+                             ("idle_clients_and_1MiB_line", test_idle_clients_and_huge_line),
+                             ("telemetry", test_telemetry)]:
+                runner.run(name, fn, topo, r)
+        finally:
+            runner.run("clean_stop", r.stop)
+    runner.exit()
+
+
+if __name__ == "__main__":
+    main()
