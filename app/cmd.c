@@ -6,6 +6,7 @@
  * error messages that list what was expected, and CLI completion.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +179,76 @@ static int a_neigh_del(char **tok, int n, struct cmd *c, char *err, size_t errle
 	return expect_end(tok, n, 3, err, errlen);
 }
 
+/* set neigh PARAM VALUE [PARAM VALUE ...] */
+static const struct {
+	const char *name;
+	size_t off;
+	uint32_t min, max;
+} neigh_param_names[] = {
+	{"reachable-time", offsetof(struct neigh_params, reachable_ms), 100, 3600000},
+	{"retrans-time", offsetof(struct neigh_params, retrans_ms), 10, 60000},
+	{"mcast-probes", offsetof(struct neigh_params, mcast_probes), 1, 100},
+	{"ucast-probes", offsetof(struct neigh_params, ucast_probes), 1, 100},
+	{"stale-time", offsetof(struct neigh_params, stale_ms), 100, 86400000},
+	{"failed-time", offsetof(struct neigh_params, failed_ms), 0, 3600000},
+	{"hold", offsetof(struct neigh_params, hold_pkts), 0, NEIGH_HOLD_MAX},
+	{"hold-total", offsetof(struct neigh_params, hold_total), 0, 1u << 20},
+	{"max-incomplete", offsetof(struct neigh_params, max_incomplete), 1, 1u << 24},
+};
+
+static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	int i;
+	unsigned int k;
+
+	if (n == 0 || n % 2)
+		return ERR("usage: set neigh PARAM VALUE [PARAM VALUE ...]");
+	for (i = 0; i < n; i += 2) {
+		char *end;
+		unsigned long v;
+
+		for (k = 0; k < RTE_DIM(neigh_param_names); k++)
+			if (strcmp(tok[i], neigh_param_names[k].name) == 0)
+				break;
+		if (k == RTE_DIM(neigh_param_names))
+			return ERR(
+				"unknown neighbour parameter '%s' (reachable-time, retrans-time, "
+				"mcast-probes, ucast-probes, stale-time, failed-time, hold, "
+				"hold-total, max-incomplete)",
+				tok[i]);
+		errno = 0;
+		v = strtoul(tok[i + 1], &end, 10);
+		if (*end || errno || v < neigh_param_names[k].min || v > neigh_param_names[k].max)
+			return ERR("%s: '%s' is not a number in %u-%u", tok[i], tok[i + 1],
+				   neigh_param_names[k].min, neigh_param_names[k].max);
+		*(uint32_t *)((char *)&c->nparams + neigh_param_names[k].off) = (uint32_t)v;
+		c->nparams_set |= 1u << k;
+	}
+	return 0;
+}
+
+void cmd_neigh_params_line(struct cmd_out *o, const struct neigh_params *p)
+{
+	unsigned int k;
+
+	out_printf(o, "set neigh");
+	for (k = 0; k < RTE_DIM(neigh_param_names); k++)
+		out_printf(o, " %s %u", neigh_param_names[k].name,
+			   *(const uint32_t *)((const char *)p + neigh_param_names[k].off));
+	out_printf(o, "\n");
+}
+
+void cmd_neigh_params_apply(const struct cmd *c, struct neigh_params *p)
+{
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(neigh_param_names); k++)
+		if (c->nparams_set & (1u << k))
+			*(uint32_t *)((char *)p + neigh_param_names[k].off) =
+				*(const uint32_t *)((const char *)&c->nparams +
+						    neigh_param_names[k].off);
+}
+
 static int a_addr(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (parse_addr(n > 0 ? tok[0] : NULL, &c->addr, err, errlen) != 0)
@@ -267,14 +338,22 @@ static const struct cmd_syntax {
 	{"neigh add", CMD_NEIGH_ADD, a_neigh_add, "ADDR lladdr MAC port N",
 	 "add or change a static neighbour on port N"},
 	{"neigh del", CMD_NEIGH_DEL, a_neigh_del, "ADDR port N", "remove a static neighbour"},
+	{"set neigh", CMD_SET_NEIGH, a_neigh_params, "PARAM VALUE [PARAM VALUE ...]",
+	 "neighbour resolution timers and limits (times in ms): reachable-time (30000,\n"
+	 "randomised x0.5-1.5), retrans-time (1000: probes to one neighbour at most this\n"
+	 "often), mcast-probes (3), ucast-probes (3), stale-time (60000: unused STALE\n"
+	 "entries expire), failed-time (3000), hold (4 packets per unresolved neighbour),\n"
+	 "hold-total (4096), max-incomplete (1024 neighbours being resolved at once)"},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_addr, "ADDR",
 	 "longest-prefix match: which route forwards ADDR, its type, gateway and port"},
 	{"show route summary", CMD_SHOW_ROUTE_SUMMARY, a_none, "",
 	 "routes per prefix length, next hops, FIB generation and memory"},
 	{"show route", CMD_SHOW_ROUTE, a_opt_prefix, "[PREFIX]",
 	 "list routes, or the route for exactly PREFIX"},
+	{"show neigh stats", CMD_SHOW_NEIGH_STATS, a_none, "",
+	 "resolution counters (probes, resolved, failed, held, refused...) and parameters"},
 	{"show neigh", CMD_SHOW_NEIGH, a_none, "",
-	 "list neighbours with state, MAC and generation"},
+	 "list neighbours with state, MAC, generation, references and held packets"},
 	{"show stats", CMD_SHOW_STATS, a_opt_lcores, "[lcores]",
 	 "forwarding and drop counters, summed or per worker lcore"},
 	{"clear stats", CMD_CLEAR_STATS, a_none, "", "zero every counter"},
@@ -551,8 +630,11 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_NEIGH_ADD:
 	case CMD_NEIGH_DEL:
 		return exec_neigh(t, c, err, errlen);
+	case CMD_SET_NEIGH:
+		return exec_set_neigh(t, c, err, errlen);
 	case CMD_CLEAR_STATS:
 		router_stats_clear(r);
+		neigh_stats_clear(r->neigh);
 		return 0;
 	case CMD_LOAD: {
 		struct config_result res;

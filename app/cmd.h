@@ -16,6 +16,7 @@
 
 #include "fib.h"
 #include "fr_addr.h"
+#include "neigh.h"
 #include "out.h"
 
 struct router;
@@ -26,7 +27,7 @@ enum cmd_src {
 	CMD_SRC_CLI = 2,  /* socket or terminal */
 };
 
-#define CMD_MAX_TOKENS 16
+#define CMD_MAX_TOKENS 32
 #define CMD_ERR_LEN    512
 
 enum cmd_id {
@@ -38,12 +39,14 @@ enum cmd_id {
 	CMD_ROUTE_DEL,
 	CMD_NEIGH_ADD,
 	CMD_NEIGH_DEL,
-	CMD_CONFIG_LAST = CMD_NEIGH_DEL,
+	CMD_SET_NEIGH,
+	CMD_CONFIG_LAST = CMD_SET_NEIGH,
 	/* operations: CLI only */
 	CMD_SHOW_ROUTE,
 	CMD_SHOW_ROUTE_LOOKUP,
 	CMD_SHOW_ROUTE_SUMMARY,
 	CMD_SHOW_NEIGH,
+	CMD_SHOW_NEIGH_STATS,
 	CMD_SHOW_STATS,
 	CMD_CLEAR_STATS,
 	CMD_SHOW_PORT_INFO,
@@ -68,7 +71,9 @@ struct cmd {
 	struct fr_prefix prefix;
 	struct fr_addr addr;
 	struct rte_ether_addr mac;
-	char arg[256]; /* load FILE, help TOPIC */
+	struct neigh_params nparams; /* set neigh: values of the parameters it names */
+	uint32_t nparams_set;	     /* set neigh: which parameters it names (bits) */
+	char arg[256];		     /* load FILE, help TOPIC */
 };
 
 /*

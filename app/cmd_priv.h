@@ -19,6 +19,11 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+
+/* cmd.c: "set neigh ..." with every parameter; apply the named ones to @p */
+void cmd_neigh_params_line(struct cmd_out *o, const struct neigh_params *p);
+void cmd_neigh_params_apply(const struct cmd *c, struct neigh_params *p);
 
 /* cmd_show.c */
 int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err, size_t errlen);

@@ -208,11 +208,12 @@ static int neigh_out_cb(const struct neigh_info *ni, void *arg)
 		jw_str(o, "state", neigh_state_names[ni->state]);
 		jw_u64(o, "generation", ni->gen);
 		jw_u64(o, "refs", ni->refcnt);
+		jw_u64(o, "held", ni->held);
 		jw_obj_close(o);
 		return 0;
 	}
-	out_printf(o, "%-18s %-5u %-18s %-11s %-10u %u\n", a, ni->port, m,
-		   neigh_state_names[ni->state], ni->gen, ni->refcnt);
+	out_printf(o, "%-18s %-5u %-18s %-11s %-10u %-5u %u\n", a, ni->port, m,
+		   neigh_state_names[ni->state], ni->gen, ni->refcnt, ni->held);
 	return 0;
 }
 
@@ -224,9 +225,64 @@ static int show_neigh(struct router *r, struct cmd_out *o)
 		jw_arr_close(o);
 		return 0;
 	}
-	out_printf(o, "%-18s %-5s %-18s %-11s %-10s %s\n", "Address", "Port", "MAC", "State",
-		   "Generation", "Refs");
+	out_printf(o, "%-18s %-5s %-18s %-11s %-10s %-5s %s\n", "Address", "Port", "MAC", "State",
+		   "Generation", "Refs", "Held");
 	neigh_walk(r->neigh, neigh_out_cb, o);
+	return 0;
+}
+
+static void kv(struct cmd_out *o, const char *name, uint64_t val);
+static void section(struct cmd_out *o, const char *name, bool open);
+
+static int show_neigh_stats(struct router *r, struct cmd_out *o)
+{
+	struct neigh_stats s;
+	struct neigh_params p;
+
+	neigh_stats_get(r->neigh, &s);
+	neigh_params_get(r->neigh, &p);
+	if (o->json)
+		jw_obj_open(o, NULL);
+	section(o, "table", true);
+	kv(o, "entries", neigh_count(r->neigh));
+	kv(o, "capacity", neigh_capacity(r->neigh));
+	kv(o, "incomplete", neigh_incomplete_count(r->neigh));
+	section(o, "table", false);
+	section(o, "counters", true);
+	kv(o, "created", s.created);
+	kv(o, "resolved", s.resolved);
+	kv(o, "updated", s.updated);
+	kv(o, "expired", s.expired);
+	kv(o, "failed", s.failed);
+	kv(o, "probes_broadcast", s.probes_bcast);
+	kv(o, "probes_unicast", s.probes_ucast);
+	kv(o, "requests_sent", r->cst.arp_probes);
+	kv(o, "requests_received", r->cst.arp_requests);
+	kv(o, "replies_received", r->cst.arp_replies);
+	kv(o, "replies_sent", r->cst.arp_answered);
+	kv(o, "gratuitous_received", r->cst.arp_gratuitous);
+	kv(o, "held", s.held);
+	kv(o, "held_sent", s.released);
+	kv(o, "held_dropped_queue_full", s.hold_dropped);
+	kv(o, "held_dropped_total_full", s.hold_total_dropped);
+	kv(o, "held_dropped_failed", s.hold_failed);
+	kv(o, "refused_incomplete_cap", s.refused_incomplete);
+	kv(o, "refused_table_full", s.refused_full);
+	kv(o, "ignored", s.ignored);
+	section(o, "counters", false);
+	section(o, "parameters", true);
+	kv(o, "reachable_time_ms", p.reachable_ms);
+	kv(o, "retrans_time_ms", p.retrans_ms);
+	kv(o, "mcast_probes", p.mcast_probes);
+	kv(o, "ucast_probes", p.ucast_probes);
+	kv(o, "stale_time_ms", p.stale_ms);
+	kv(o, "failed_time_ms", p.failed_ms);
+	kv(o, "hold", p.hold_pkts);
+	kv(o, "hold_total", p.hold_total);
+	kv(o, "max_incomplete", p.max_incomplete);
+	section(o, "parameters", false);
+	if (o->json)
+		jw_obj_close(o);
 	return 0;
 }
 
@@ -333,8 +389,13 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	section(o, "drops", false);
 	section(o, "control", true);
 	kv(o, "ctrl_rx", r->cst.rx);
-	kv(o, "arp_rx", r->cst.arp_rx);
+	kv(o, "arp_requests", r->cst.arp_requests);
 	kv(o, "arp_replies", r->cst.arp_replies);
+	kv(o, "arp_gratuitous", r->cst.arp_gratuitous);
+	kv(o, "arp_answered", r->cst.arp_answered);
+	kv(o, "arp_learnt", r->cst.arp_learnt);
+	kv(o, "arp_probes", r->cst.arp_probes);
+	kv(o, "resolved_fwd", r->cst.resolved_fwd);
 	kv(o, "ctrl_sent", r->cst.tx);
 	section(o, "control", false);
 	section(o, "control drops", true);
@@ -517,6 +578,12 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 		return ERRC(-ENOMEM, "out of memory");
 	}
 	out_printf(o, "# fastroute %s running configuration\n", FASTROUTE_VERSION);
+	{
+		struct neigh_params np;
+
+		neigh_params_get(r->neigh, &np);
+		cmd_neigh_params_line(o, &np);
+	}
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		for (i = 0; i < r->ports[pid].nb_addrs; i++) {
 			const struct port_addr *pa = &r->ports[pid].addrs[i];
@@ -628,6 +695,8 @@ int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err
 		return show_summary(r, o);
 	case CMD_SHOW_NEIGH:
 		return show_neigh(r, o);
+	case CMD_SHOW_NEIGH_STATS:
+		return show_neigh_stats(r, o);
 	case CMD_SHOW_STATS:
 		return show_stats(r, c, o);
 	case CMD_SHOW_PORT_INFO:

@@ -20,6 +20,7 @@ enum undo_op {
 	UNDO_NEIGH_SET,	    /* a static neighbour was changed or deleted: set it back */
 	UNDO_ADDR_DEL,	    /* a port address was added: forget it */
 	UNDO_ADDR_ADD,	    /* a port address was removed: remember it */
+	UNDO_NEIGH_PARAMS,  /* neighbour parameters changed: set the old ones */
 };
 
 /* One journal record; a million-route load keeps a million of them. */
@@ -31,8 +32,9 @@ struct undo {
 		struct {
 			struct fr_addr addr;
 			struct rte_ether_addr mac;
-		} n;		     /* NEIGH_* */
-		struct port_addr pa; /* ADDR_* */
+		} n;			/* NEIGH_* */
+		struct port_addr pa;	/* ADDR_* */
+		struct neigh_params np; /* NEIGH_PARAMS */
 	};
 };
 
@@ -127,6 +129,9 @@ void txn_rollback(struct txn *t)
 			break;
 		case UNDO_ADDR_DEL:
 			port_addr_remove(&r->ports[u->port], &u->pa);
+			break;
+		case UNDO_NEIGH_PARAMS:
+			rc = neigh_params_set(r->neigh, &u->np);
 			break;
 		case UNDO_ADDR_ADD:
 			r->ports[u->port].addrs[r->ports[u->port].nb_addrs++] = u->pa;
@@ -432,14 +437,33 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));
 		u.op = had ? UNDO_NEIGH_SET : UNDO_NEIGH_DEL;
 	} else {
-		if (!had)
-			return ERRC(-ENOENT, "no static neighbour %s on port %u", buf, c->port);
 		rc = neigh_del(r->neigh, &c->addr, (uint16_t)c->port);
+		if (rc == -ENOENT)
+			return ERRC(rc, "no neighbour %s on port %u", buf, c->port);
 		if (rc != 0)
 			return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));
+		if (!had)
+			return 0; /* a learnt entry: a rollback leaves it to be learnt again */
 		u.op = UNDO_NEIGH_SET;
 	}
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");
+	return 0;
+}
+
+int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	struct undo u = {.op = UNDO_NEIGH_PARAMS};
+	struct neigh_params p;
+
+	neigh_params_get(t->r->neigh, &p);
+	u.np = p;
+	cmd_neigh_params_apply(c, &p);
+	if (neigh_params_set(t->r->neigh, &p) != 0)
+		return ERR("invalid neighbour parameters");
+	if (journal(t, &u) != 0) {
+		neigh_params_set(t->r->neigh, &u.np);
+		return ERRC(-ENOMEM, "out of memory");
+	}
 	return 0;
 }

@@ -138,6 +138,9 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			out[i] = DP_OUT_CTRL;
 			continue;
 		}
+		/* tells the control thread which STALE neighbours to re-probe */
+		if (c->neigh_used != NULL)
+			neigh_mark_used(c->neigh_used, ni);
 		ip4_ttl_dec(ip);
 		rte_ether_addr_copy(&v.mac, &eth->dst_addr);
 		rte_ether_addr_copy(&c->ports[h->port].mac, &eth->src_addr);

@@ -47,7 +47,8 @@ struct dp_ctx {
 	const struct dp_port *ports;
 	uint16_t nb_ports;
 	struct dp_stats *st;
-	uint64_t fib_gen; /* FIB generation this burst was decided under */
+	uint64_t *neigh_used; /* this worker's "used" marks (NULL: none kept) */
+	uint64_t fib_gen;     /* FIB generation this burst was decided under */
 };
 
 /* Reason a packet was handed to the control thread. */

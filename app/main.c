@@ -204,6 +204,7 @@ static int tables_create(struct router *r)
 	nc.capacity = r->opts.neigh_size;
 	nc.socket_id = (int)rte_socket_id();
 	nc.qsv = r->qsv;
+	nc.nb_readers = r->nb_workers;
 	r->neigh = neigh_create("main", &nc);
 	if (r->neigh == NULL) {
 		fprintf(stderr, "fastroute: cannot create the neighbour table (%u entries): %s\n",
@@ -323,6 +324,7 @@ int main(int argc, char **argv)
 	}
 	if (tables_create(r) != 0)
 		goto out;
+	control_init(r);
 	if (port_probe(r) != 0)
 		goto out;
 	if (r->nb_ports == 0) {
@@ -384,10 +386,11 @@ int main(int argc, char **argv)
 	term = term_open(r);
 
 	while (!r->quit) {
-		control_poll(r);
-		/* sleep up to 1 ms when the CLI is idle: latency of the slow path,
-		 * not of forwarding */
-		cli_sock_poll(r, 1);
+		unsigned int work = control_poll(r);
+
+		/* sleep up to 1 ms when there is nothing to do: latency of the
+		 * slow path, never of forwarding */
+		cli_sock_poll(r, work ? 0 : 1);
 		if (term != NULL && !cli_term_poll(term)) {
 			/* end of input on the terminal: keep routing, as a daemon */
 			cli_term_free(term);

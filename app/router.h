@@ -73,6 +73,7 @@ struct router {
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES]; /* mbufs, per NUMA socket */
 	struct rte_ring *ctrl_tx; /* control -> worker 0, packets to transmit (m->port = egress) */
 	struct ctrl_stats cst;
+	uint64_t next_tick_ms; /* neighbour timers */
 	volatile bool quit;
 	bool running; /* ports started, workers launched */
 	uint64_t start_tsc;
@@ -84,12 +85,6 @@ static inline bool router_port_ok(const struct router *r, uint32_t port)
 	return port < r->nb_ports && r->ports[port].present;
 }
 
-/* Sum the workers' counters into @sum. Control thread. */
-void router_stats_sum(const struct router *r, struct dp_stats *sum);
-
-/* Zero the workers' and the control thread's counters. Control thread. */
-void router_stats_clear(struct router *r);
-
 /* port.c */
 int port_probe(struct router *r);
 int port_setup(struct router *r);
@@ -100,9 +95,14 @@ int worker_main(void *arg);
 struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx);
 
 /* control.c */
+void control_init(struct router *r);
 void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);
-void control_poll(struct router *r);
+unsigned int control_poll(struct router *r);
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port);
+uint64_t control_now_ms(void);
+/* The port's address whose subnet holds @addr (host order), or 0 */
+uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
+bool port_owns4(const struct fr_port *p, uint32_t addr);
 
 extern struct router *fr_router; /* the instance workers use */
 

@@ -25,11 +25,20 @@ const char *const dp_drop_names[DROP_MAX] = {
 };
 
 const char *const ctrl_drop_names[CDROP_MAX] = {
-	[CDROP_ARP_NOT_FOR_US] = "arp_not_for_us",     [CDROP_ARP_MALFORMED] = "arp_malformed",
-	[CDROP_ARP_UNHANDLED] = "arp_unhandled",       [CDROP_LOCAL_UNHANDLED] = "local_unhandled",
-	[CDROP_NEIGH_UNRESOLVED] = "neigh_unresolved", [CDROP_TX_RING_FULL] = "ctrl_tx_ring_full",
+	[CDROP_ARP_MALFORMED] = "arp_malformed",
+	[CDROP_ARP_NOT_FOR_US] = "arp_not_for_us",
+	[CDROP_ARP_OFF_LINK] = "arp_off_link",
+	[CDROP_ARP_IGNORED] = "arp_ignored",
+	[CDROP_LOCAL_UNHANDLED] = "local_unhandled",
+	[CDROP_ROUTE_CHANGED] = "route_changed",
+	[CDROP_NEIGH_HOLD_FULL] = "neigh_hold_full",
+	[CDROP_NEIGH_HOLD_TOTAL] = "neigh_hold_total",
+	[CDROP_NEIGH_INCOMPLETE_CAP] = "neigh_incomplete_cap",
+	[CDROP_NEIGH_TABLE_FULL] = "neigh_table_full",
+	[CDROP_NEIGH_FAILED] = "neigh_failed",
+	[CDROP_NO_MBUF] = "ctrl_no_mbuf",
+	[CDROP_TX_RING_FULL] = "ctrl_tx_ring_full",
 };
-
 void router_stats_sum(const struct router *r, struct dp_stats *sum)
 {
 	unsigned int w, i;

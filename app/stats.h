@@ -48,23 +48,40 @@ struct dp_stats {
 
 /* Why the control thread dropped a packet (slow path). */
 enum ctrl_drop {
-	CDROP_ARP_NOT_FOR_US = 0, /* ARP request for an address we do not own */
-	CDROP_ARP_MALFORMED,	  /* not Ethernet/IPv4 ARP, or too short */
-	CDROP_ARP_UNHANDLED,	  /* ARP replies and others: no dynamic ARP yet */
-	CDROP_LOCAL_UNHANDLED,	  /* packet for the router: no local service for it */
-	CDROP_NEIGH_UNRESOLVED,	  /* next hop has no usable neighbour entry */
-	CDROP_TX_RING_FULL,	  /* the ring to the transmitting worker was full */
+	CDROP_ARP_MALFORMED = 0,    /* not Ethernet/IPv4 ARP, or too short */
+	CDROP_ARP_NOT_FOR_US,	    /* ARP request for an address we do not own */
+	CDROP_ARP_OFF_LINK,	    /* sender outside the port's subnets: not learnt */
+	CDROP_ARP_IGNORED,	    /* changed nothing: unsolicited reply, static entry */
+	CDROP_LOCAL_UNHANDLED,	    /* packet for the router: no local service for it */
+	CDROP_ROUTE_CHANGED,	    /* unresolved packet whose route no longer forwards */
+	CDROP_NEIGH_HOLD_FULL,	    /* this neighbour already holds its packets */
+	CDROP_NEIGH_HOLD_TOTAL,	    /* all neighbours together hold the maximum */
+	CDROP_NEIGH_INCOMPLETE_CAP, /* too many neighbours being resolved */
+	CDROP_NEIGH_TABLE_FULL,	    /* no room for a new neighbour */
+	CDROP_NEIGH_FAILED,	    /* held packet: its neighbour did not answer */
+	CDROP_NO_MBUF,		    /* could not allocate a packet to send */
+	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
 	CDROP_MAX
 };
 
 extern const char *const ctrl_drop_names[CDROP_MAX];
 
 struct ctrl_stats {
-	uint64_t rx;	      /* packets received from workers */
-	uint64_t arp_rx;      /* ARP packets */
-	uint64_t arp_replies; /* ARP replies sent */
-	uint64_t tx;	      /* packets queued for transmission */
+	uint64_t rx;		 /* packets received from workers */
+	uint64_t arp_requests;	 /* ARP requests received */
+	uint64_t arp_replies;	 /* ARP replies received */
+	uint64_t arp_gratuitous; /* of those, gratuitous */
+	uint64_t arp_answered;	 /* ARP replies sent for our addresses */
+	uint64_t arp_learnt;	 /* ARP packets (not answered) that updated the table */
+	uint64_t arp_probes;	 /* ARP requests sent to resolve neighbours */
+	uint64_t resolved_fwd;	 /* held packets forwarded once resolved */
+	uint64_t tx;		 /* packets queued for transmission */
 	uint64_t drop[CDROP_MAX];
 };
+
+/* Sum the workers' counters into @sum; zero all counters. Control thread. */
+struct router;
+void router_stats_sum(const struct router *r, struct dp_stats *sum);
+void router_stats_clear(struct router *r);
 
 #endif /* FR_STATS_H */

@@ -69,11 +69,29 @@ static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *
 
 static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct neigh_stats s;
+
 	(void)cmd;
 	(void)params;
+	neigh_stats_get(tr->neigh, &s);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "entries", neigh_count(tr->neigh));
 	rte_tel_data_add_dict_u64(d, "capacity", neigh_capacity(tr->neigh));
+	rte_tel_data_add_dict_u64(d, "incomplete", neigh_incomplete_count(tr->neigh));
+	rte_tel_data_add_dict_u64(d, "created", s.created);
+	rte_tel_data_add_dict_u64(d, "resolved", s.resolved);
+	rte_tel_data_add_dict_u64(d, "updated", s.updated);
+	rte_tel_data_add_dict_u64(d, "expired", s.expired);
+	rte_tel_data_add_dict_u64(d, "failed", s.failed);
+	rte_tel_data_add_dict_u64(d, "requests_sent", tr->cst.arp_probes);
+	rte_tel_data_add_dict_u64(d, "replies_received", tr->cst.arp_replies);
+	rte_tel_data_add_dict_u64(d, "held", s.held);
+	rte_tel_data_add_dict_u64(d, "held_sent", s.released);
+	rte_tel_data_add_dict_u64(d, "held_dropped_queue_full", s.hold_dropped);
+	rte_tel_data_add_dict_u64(d, "held_dropped_total_full", s.hold_total_dropped);
+	rte_tel_data_add_dict_u64(d, "held_dropped_failed", s.hold_failed);
+	rte_tel_data_add_dict_u64(d, "refused_incomplete_cap", s.refused_incomplete);
+	rte_tel_data_add_dict_u64(d, "refused_table_full", s.refused_full);
 	return 0;
 }
 

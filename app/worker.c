@@ -115,6 +115,7 @@ int worker_main(void *arg)
 	c.ports = r->dp_ports;
 	c.nb_ports = r->nb_ports;
 	c.st = &w->st;
+	c.neigh_used = neigh_used_map(r->neigh, w->idx);
 
 	rte_rcu_qsbr_thread_register(r->qsv, w->idx);
 	rte_rcu_qsbr_thread_online(r->qsv, w->idx);

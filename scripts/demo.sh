@@ -57,6 +57,9 @@ echo
 echo "demo: fastroute-cli -s $SOCK show route"
 build/app/fastroute-cli -s "$SOCK" show route
 echo
+echo "demo: fastroute-cli -s $SOCK show neigh (resolved by ARP, no static entries)"
+build/app/fastroute-cli -s "$SOCK" show neigh
+echo
 echo "demo: fastroute-cli -s $SOCK show stats (non-zero counters)"
 build/app/fastroute-cli -s "$SOCK" show stats | awk '/:$/ || $NF != 0'
 if [ "$ok" != 1 ]; then

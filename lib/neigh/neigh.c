@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Neighbour table: lock-free reads, one writer (the control thread).
- * See neigh.h for the memory-ordering contract.
+ * See neigh.h for the memory-ordering contract; nud.c holds the state
+ * machine (resolution, ageing).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -65,6 +68,39 @@ static void hot_write(struct neigh_hot *h, uint64_t word)
 	__atomic_store_n(&h->seq, s + 2, __ATOMIC_RELEASE);
 }
 
+/* Set state and MAC in both halves. Only a change of either makes a new
+ * generation: a cache keyed on the generation stays valid otherwise. */
+void neigh_state_write(struct neigh_table *t, uint32_t idx, uint8_t state,
+		       const struct rte_ether_addr *mac)
+{
+	struct neigh_cold *c = &t->cold[idx];
+	struct rte_ether_addr zero = {{0}};
+
+	if (mac == NULL)
+		mac = &zero;
+	if (c->state == NEIGH_S_INCOMPLETE && state != NEIGH_S_INCOMPLETE)
+		t->nb_incomplete--;
+	else if (c->state != NEIGH_S_INCOMPLETE && state == NEIGH_S_INCOMPLETE)
+		t->nb_incomplete++;
+	if (c->state == state && rte_is_same_ether_addr(&c->mac, mac))
+		return;
+	c->state = state;
+	c->mac = *mac;
+	hot_write(&t->hot[idx], word_make(mac, state));
+}
+
+static const struct neigh_params default_params = {
+	.reachable_ms = 30000,
+	.retrans_ms = 1000,
+	.mcast_probes = 3,
+	.ucast_probes = 3,
+	.stale_ms = 60000,
+	.failed_ms = 3000,
+	.hold_pkts = 4,
+	.hold_total = 4096,
+	.max_incomplete = 1024,
+};
+
 struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf)
 {
 	struct rte_hash_parameters hp = {0};
@@ -82,11 +118,27 @@ struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf
 		goto nomem;
 	t->capacity = cap;
 	t->qsv = conf->qsv;
+	t->params = default_params;
+	t->rng = rte_rdtsc() | 1;
 	t->hot = rte_zmalloc_socket("neigh_hot", sizeof(*t->hot) * cap, RTE_CACHE_LINE_SIZE,
 				    conf->socket_id);
 	t->cold = rte_zmalloc_socket("neigh_cold", sizeof(*t->cold) * cap, 0, conf->socket_id);
 	if (t->hot == NULL || t->cold == NULL)
 		goto nomem;
+	t->nb_readers = conf->nb_readers;
+	if (t->nb_readers > 0) {
+		t->used = rte_zmalloc_socket("neigh_used", sizeof(*t->used) * t->nb_readers, 0,
+					     conf->socket_id);
+		if (t->used == NULL)
+			goto nomem;
+		for (i = 0; i < t->nb_readers; i++) {
+			/* one bitmap per worker, each on its own cache lines */
+			t->used[i] = rte_zmalloc_socket("neigh_used", (cap + 63) / 64 * 8,
+							RTE_CACHE_LINE_SIZE, conf->socket_id);
+			if (t->used[i] == NULL)
+				goto nomem;
+		}
+	}
 
 	snprintf(hname, sizeof(hname), "nh_%s", name);
 	hp.name = hname;
@@ -119,15 +171,27 @@ nomem:
 fail:
 	i = rte_errno;
 	neigh_free(t);
-	errno = i;
-	rte_errno = i;
+	errno = (int)i;
+	rte_errno = (int)i;
 	return NULL;
 }
 
 void neigh_free(struct neigh_table *t)
 {
+	uint32_t i;
+
 	if (t == NULL)
 		return;
+	/* held packets go back through the owner's release callback */
+	if (t->cold != NULL)
+		for (i = 0; i < t->capacity; i++)
+			if (t->cold[i].in_use && t->cold[i].nheld)
+				neigh_hold_release(t, i, NULL);
+	if (t->used != NULL) {
+		for (i = 0; i < t->nb_readers; i++)
+			rte_free(t->used[i]);
+		rte_free(t->used);
+	}
 	fr_idxpool_free(t->pool);
 	rte_hash_free(t->hash);
 	rte_free(t->cold);
@@ -150,6 +214,16 @@ uint32_t neigh_count(const struct neigh_table *t)
 	return t->count;
 }
 
+uint32_t neigh_incomplete_count(const struct neigh_table *t)
+{
+	return t->nb_incomplete;
+}
+
+uint64_t *neigh_used_map(struct neigh_table *t, unsigned int reader)
+{
+	return reader < t->nb_readers ? t->used[reader] : NULL;
+}
+
 uint32_t neigh_find(const struct neigh_table *t, const struct fr_addr *addr, uint16_t port)
 {
 	struct neigh_key k;
@@ -166,7 +240,7 @@ void neigh_reclaim(struct neigh_table *t)
 	fr_idxpool_reclaim(t->pool);
 }
 
-static uint32_t entry_new(struct neigh_table *t, const struct fr_addr *addr, uint16_t port)
+uint32_t neigh_entry_new(struct neigh_table *t, const struct fr_addr *addr, uint16_t port)
 {
 	struct neigh_cold *c;
 	struct neigh_hot *h;
@@ -185,6 +259,7 @@ static uint32_t entry_new(struct neigh_table *t, const struct fr_addr *addr, uin
 	memset(c, 0, sizeof(*c));
 	key_make(&c->key, addr, port);
 	c->in_use = 1;
+	c->state = NEIGH_S_NONE;
 	/* The slot is not reachable through the hash yet: plain stores are fine. */
 	h->port = port;
 	hot_write(h, word_make(NULL, NEIGH_S_NONE));
@@ -199,22 +274,42 @@ static uint32_t entry_new(struct neigh_table *t, const struct fr_addr *addr, uin
 	return idx;
 }
 
+/* Drop the entry from the table; workers may still hold its index for a
+ * grace period, and read NONE (unresolved) from it meanwhile. */
 static void entry_delete(struct neigh_table *t, uint32_t idx)
 {
 	struct neigh_cold *c = &t->cold[idx];
+	int32_t pos;
 
-	int32_t pos = rte_hash_del_key(t->hash, &c->key);
-
+	if (c->nheld)
+		neigh_hold_release(t, idx, NULL);
+	neigh_state_write(t, idx, NEIGH_S_NONE, NULL);
+	pos = rte_hash_del_key(t->hash, &c->key);
 	/* In lock-free mode the key slot is freed by the hash's RCU defer
 	 * queue; with no readers (no qsv) nobody else will free it. */
 	if (t->qsv == NULL && pos >= 0)
 		rte_hash_free_key_with_position(t->hash, pos);
-	/* Readers that found idx before the delete may still read it: the word
-	 * says NONE, so they treat it as unresolved. */
-	hot_write(&t->hot[idx], word_make(NULL, NEIGH_S_NONE));
 	c->in_use = 0;
 	t->count--;
 	fr_idxpool_put(t->pool, idx);
+}
+
+/* A dynamic or static entry is no longer wanted: delete it, or, while next
+ * hops refer to it, keep it unresolved. */
+void neigh_entry_forget(struct neigh_table *t, uint32_t idx)
+{
+	struct neigh_cold *c = &t->cold[idx];
+
+	c->configured = 0;
+	c->probes = 0;
+	c->deadline = 0;
+	if (c->refcnt > 0) {
+		if (c->nheld)
+			neigh_hold_release(t, idx, NULL);
+		neigh_state_write(t, idx, NEIGH_S_NONE, NULL);
+	} else {
+		entry_delete(t, idx);
+	}
 }
 
 uint32_t neigh_ref(struct neigh_table *t, const struct fr_addr *addr, uint16_t port)
@@ -222,7 +317,7 @@ uint32_t neigh_ref(struct neigh_table *t, const struct fr_addr *addr, uint16_t p
 	uint32_t idx = neigh_find(t, addr, port);
 
 	if (idx == NEIGH_IDX_NONE)
-		idx = entry_new(t, addr, port);
+		idx = neigh_entry_new(t, addr, port);
 	if (idx != NEIGH_IDX_NONE)
 		t->cold[idx].refcnt++;
 	return idx;
@@ -237,7 +332,8 @@ void neigh_unref(struct neigh_table *t, uint32_t idx)
 	c = &t->cold[idx];
 	if (!c->in_use || c->refcnt == 0)
 		return;
-	if (--c->refcnt == 0 && !c->configured)
+	/* learnt entries outlive their last next hop until they expire */
+	if (--c->refcnt == 0 && !c->configured && c->state == NEIGH_S_NONE)
 		entry_delete(t, idx);
 }
 
@@ -250,46 +346,47 @@ int neigh_static_set(struct neigh_table *t, const struct fr_addr *addr, uint16_t
 		return -EINVAL;
 	idx = neigh_find(t, addr, port);
 	if (idx == NEIGH_IDX_NONE)
-		idx = entry_new(t, addr, port);
+		idx = neigh_entry_new(t, addr, port);
 	if (idx == NEIGH_IDX_NONE)
 		return -errno;
 	t->cold[idx].configured = 1;
-	hot_write(&t->hot[idx], word_make(mac, NEIGH_S_STATIC));
+	t->cold[idx].deadline = 0;
+	t->cold[idx].probes = 0;
+	neigh_state_write(t, idx, NEIGH_S_STATIC, mac);
+	/* packets waiting for this neighbour can go now */
+	if (t->cold[idx].nheld)
+		neigh_hold_release(t, idx, mac);
 	return 0;
 }
 
 int neigh_del(struct neigh_table *t, const struct fr_addr *addr, uint16_t port)
 {
 	uint32_t idx = neigh_find(t, addr, port);
-	struct neigh_cold *c;
 
-	if (idx == NEIGH_IDX_NONE)
+	if (idx == NEIGH_IDX_NONE || t->cold[idx].state == NEIGH_S_NONE)
 		return -ENOENT;
-	c = &t->cold[idx];
-	if (!c->configured)
-		return -ENOENT;
-	c->configured = 0;
-	if (c->refcnt > 0)
-		hot_write(&t->hot[idx], word_make(NULL, NEIGH_S_NONE));
-	else
-		entry_delete(t, idx);
+	neigh_entry_forget(t, idx);
 	return 0;
 }
 
-static void info_fill(const struct neigh_table *t, uint32_t i, struct neigh_info *ni)
+void neigh_info_fill(const struct neigh_table *t, uint32_t i, struct neigh_info *ni)
 {
+	const struct neigh_cold *c = &t->cold[i];
 	struct neigh_view v;
 
 	neigh_read(t->hot, i, &v);
 	memset(ni, 0, sizeof(*ni));
 	ni->idx = i;
-	key_addr(&t->cold[i].key, &ni->addr);
-	ni->port = t->cold[i].key.port;
+	key_addr(&c->key, &ni->addr);
+	ni->port = c->key.port;
 	ni->state = v.state;
 	ni->mac = v.mac;
 	ni->gen = v.gen;
-	ni->refcnt = t->cold[i].refcnt;
-	ni->configured = t->cold[i].configured;
+	ni->refcnt = c->refcnt;
+	ni->configured = c->configured;
+	ni->held = c->nheld;
+	ni->probes = c->probes;
+	ni->deadline = c->deadline;
 }
 
 int neigh_get(const struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
@@ -299,7 +396,7 @@ int neigh_get(const struct neigh_table *t, const struct fr_addr *addr, uint16_t 
 
 	if (idx == NEIGH_IDX_NONE)
 		return -ENOENT;
-	info_fill(t, idx, ni);
+	neigh_info_fill(t, idx, ni);
 	return 0;
 }
 
@@ -312,7 +409,7 @@ int neigh_walk(const struct neigh_table *t, int (*cb)(const struct neigh_info *,
 	for (i = 0; i < t->capacity; i++) {
 		if (!t->cold[i].in_use)
 			continue;
-		info_fill(t, i, &ni);
+		neigh_info_fill(t, i, &ni);
 		rc = cb(&ni, arg);
 		if (rc != 0)
 			return rc;

@@ -115,6 +115,7 @@ struct neigh_conf {
 	uint32_t capacity;	  /**< maximum entries (default 65536 when 0) */
 	int socket_id;		  /**< NUMA socket for the tables */
 	struct rte_rcu_qsbr *qsv; /**< workers' QSBR variable, or NULL (no readers) */
+	unsigned int nb_readers;  /**< workers that mark entries used (neigh_used_map) */
 };
 
 /**
@@ -154,8 +155,9 @@ int neigh_static_set(struct neigh_table *t, const struct fr_addr *addr, uint16_t
 		     const struct rte_ether_addr *mac);
 
 /**
- * Remove an entry configured or learnt for (@p addr, @p port). An entry that
- * next hops still reference stays, in state NONE. Control thread.
+ * Remove the entry for (@p addr, @p port), static or learnt; packets it
+ * held are dropped. An entry that next hops still reference stays, in state
+ * NONE. Control thread.
  * @return 0, or -ENOENT when there is no such entry.
  */
 int neigh_del(struct neigh_table *t, const struct fr_addr *addr, uint16_t port);
@@ -170,6 +172,9 @@ struct neigh_info {
 	uint32_t gen;
 	uint32_t refcnt;
 	uint8_t configured; /**< set by neigh_static_set() */
+	uint8_t held;	    /**< packets waiting for resolution */
+	uint8_t probes;	    /**< probes sent in the current state */
+	uint64_t deadline;  /**< next timer, ms (0: none) */
 };
 
 /**
@@ -197,5 +202,129 @@ uint32_t neigh_capacity(const struct neigh_table *t);
  * there is nothing to reclaim.
  */
 void neigh_reclaim(struct neigh_table *t);
+
+/* ---- dynamic resolution (ARP, later ND): control thread ---------------- */
+
+/** Timers and limits; times in milliseconds. */
+struct neigh_params {
+	uint32_t reachable_ms;	 /**< REACHABLE lasts this, randomised x0.5-1.5 (30000) */
+	uint32_t retrans_ms;	 /**< between probes to one neighbour (1000) */
+	uint32_t mcast_probes;	 /**< broadcast probes before INCOMPLETE fails (3) */
+	uint32_t ucast_probes;	 /**< unicast probes before PROBE fails (3) */
+	uint32_t stale_ms;	 /**< an unused STALE entry expires after this (60000) */
+	uint32_t failed_ms;	 /**< a FAILED entry is kept this long (3000) */
+	uint32_t hold_pkts;	 /**< packets held per unresolved neighbour (4, max 16) */
+	uint32_t hold_total;	 /**< packets held in all, so the mbuf pool survives (4096) */
+	uint32_t max_incomplete; /**< INCOMPLETE entries at most (1024) */
+};
+
+/** Most packets one entry can hold (neigh_params.hold_pkts <= this). */
+#define NEIGH_HOLD_MAX 16
+
+/** What the table asks of the control thread. */
+struct neigh_ops {
+	/** Send a probe for entry @p ni: to @p mac (unicast) or broadcast (NULL). */
+	void (*probe)(void *arg, const struct neigh_info *ni, const struct rte_ether_addr *mac);
+	/** A held packet leaves the queue: send it to @p mac, or drop it (mac NULL:
+	 * resolution failed, or the entry went away). */
+	void (*release)(void *arg, const struct neigh_info *ni, void *pkt,
+			const struct rte_ether_addr *mac);
+	void *arg;
+};
+
+/** How an ARP/ND packet relates to the router (what it may change). */
+enum neigh_learn_kind {
+	NEIGH_LEARN_REPLY,	/**< a reply addressed to us */
+	NEIGH_LEARN_REQUEST,	/**< a request for one of our addresses */
+	NEIGH_LEARN_GRATUITOUS, /**< sender announces itself (sender == target) */
+	NEIGH_LEARN_OTHER,	/**< anything else: changes nothing */
+};
+
+/** Outcome counters of the state machine. */
+struct neigh_stats {
+	uint64_t created;	     /**< dynamic entries created */
+	uint64_t resolved;	     /**< INCOMPLETE/PROBE/FAILED -> REACHABLE */
+	uint64_t updated;	     /**< MAC changed by a reply, request or gratuitous */
+	uint64_t expired;	     /**< unused entries forgotten */
+	uint64_t failed;	     /**< resolutions that failed */
+	uint64_t probes_bcast;	     /**< broadcast probes asked for */
+	uint64_t probes_ucast;	     /**< unicast probes asked for */
+	uint64_t held;		     /**< packets queued while resolving */
+	uint64_t released;	     /**< held packets sent once resolved */
+	uint64_t hold_dropped;	     /**< packets refused: this entry's queue full */
+	uint64_t hold_total_dropped; /**< packets refused: all queues together full */
+	uint64_t hold_failed;	     /**< held packets dropped: resolution failed */
+	uint64_t refused_incomplete; /**< new entries refused: INCOMPLETE cap reached */
+	uint64_t refused_full;	     /**< new entries refused: table full */
+	uint64_t ignored;	     /**< ARP/ND that changed nothing (unsolicited, static) */
+};
+
+/** Current parameters. */
+void neigh_params_get(const struct neigh_table *t, struct neigh_params *p);
+
+/**
+ * Change parameters; new timers apply from the next state change.
+ * @return 0, or -EINVAL (hold_pkts beyond NEIGH_HOLD_MAX, zero intervals).
+ */
+int neigh_params_set(struct neigh_table *t, const struct neigh_params *p);
+
+/** Install the callbacks the state machine uses. Control thread. */
+void neigh_ops_set(struct neigh_table *t, const struct neigh_ops *ops);
+
+/**
+ * A packet needs neighbour (@p addr, @p port): queue it while resolving,
+ * starting resolution if needed (first probe at once, then one per
+ * retrans_ms at most), or release it at once if the entry is usable.
+ * @return 0 (taken), or the reason the caller must drop it: -EBUSY this
+ *   entry's queue is full, -ENOBUFS all queues together are full, -EDQUOT
+ *   too many INCOMPLETE entries, -ENOSPC table full, -EHOSTUNREACH the
+ *   neighbour failed to answer less than failed_ms ago.
+ */
+int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
+		  uint64_t now_ms);
+
+/**
+ * An ARP/ND packet from (@p addr, @p mac) arrived on @p port. REPLY
+ * completes an existing entry (REACHABLE); REQUEST updates or creates one
+ * (STALE); GRATUITOUS updates an existing one; OTHER and anything for a
+ * STATIC entry change nothing. An entry is never created or moved by a
+ * packet on another port: entries are per port.
+ * @return 1 if the table changed, 0 if not.
+ */
+int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+		const struct rte_ether_addr *mac, enum neigh_learn_kind kind, uint64_t now_ms);
+
+/**
+ * Run the timers: probes, REACHABLE -> STALE -> PROBE -> FAILED, expiry.
+ * Collects the workers' "used" marks first. Call every few tens of ms.
+ */
+void neigh_tick(struct neigh_table *t, uint64_t now_ms);
+
+/** Counters of the state machine. */
+void neigh_stats_get(const struct neigh_table *t, struct neigh_stats *s);
+
+/** Zero them. */
+void neigh_stats_clear(struct neigh_table *t);
+
+/** Entries in state INCOMPLETE now. */
+uint32_t neigh_incomplete_count(const struct neigh_table *t);
+
+/**
+ * The "used" bitmap of reader @p reader (0 .. neigh_conf.nb_readers-1):
+ * workers mark the entries they forward through with neigh_mark_used(), so
+ * the control thread knows which STALE entries to re-probe and which to let
+ * expire. No shared counter is written on the data path.
+ */
+uint64_t *neigh_used_map(struct neigh_table *t, unsigned int reader);
+
+/** Mark entry @p idx used. Datapath-safe: a load, and a locked OR at most
+ * once per entry per tick (when the bit is not yet set). */
+static inline void neigh_mark_used(uint64_t *map, uint32_t idx)
+{
+	uint64_t bit = 1ull << (idx & 63);
+
+	if (!(__atomic_load_n(&map[idx >> 6], __ATOMIC_RELAXED) & bit))
+		__atomic_fetch_or(&map[idx >> 6], bit, __ATOMIC_RELAXED);
+}
 
 #endif /* NEIGH_H */

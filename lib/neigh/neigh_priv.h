@@ -22,7 +22,15 @@ struct neigh_cold {
 	struct neigh_key key;
 	uint32_t refcnt; /* next hops referring to this entry */
 	uint8_t in_use;
-	uint8_t configured; /* set by neigh_static_set() (or learnt, later) */
+	uint8_t configured; /* static: set by neigh_static_set() */
+	uint8_t state;	    /* the control thread's copy of the hot state */
+	uint8_t probes;	    /* probes sent in this state */
+	uint8_t used;	    /* forwarded through since the last check */
+	uint8_t nheld;
+	struct rte_ether_addr mac;
+	uint64_t deadline;   /* ms: next timer action, 0 none */
+	uint64_t last_probe; /* ms */
+	void *held[NEIGH_HOLD_MAX];
 };
 
 struct neigh_table {
@@ -32,7 +40,23 @@ struct neigh_table {
 	struct fr_idxpool *pool; /* free indexes, reused after a grace period */
 	uint32_t capacity;
 	uint32_t count;
+	uint32_t nb_incomplete;
+	uint32_t nb_held;
 	struct rte_rcu_qsbr *qsv;
+	unsigned int nb_readers;
+	uint64_t **used; /* per reader bitmaps of capacity bits */
+	struct neigh_params params;
+	struct neigh_ops ops;
+	struct neigh_stats stats;
+	uint64_t rng; /* for randomised reachable time */
 };
+
+/* neigh.c: table mechanics nud.c needs */
+void neigh_state_write(struct neigh_table *t, uint32_t idx, uint8_t state,
+		       const struct rte_ether_addr *mac);
+uint32_t neigh_entry_new(struct neigh_table *t, const struct fr_addr *addr, uint16_t port);
+void neigh_entry_forget(struct neigh_table *t, uint32_t idx);
+void neigh_info_fill(const struct neigh_table *t, uint32_t i, struct neigh_info *ni);
+void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_ether_addr *mac);
 
 #endif /* NEIGH_PRIV_H */

@@ -213,6 +213,290 @@ static void test_concurrent_flip(void **state)
 	assert_int_equal(f.bad, 0);
 }
 
+/* ---- state machine, with a fake clock ---------------------------------- */
+
+struct ev {
+	unsigned int probes_b, probes_u, sent, dropped;
+	struct rte_ether_addr last_mac;
+};
+
+static void ev_probe(void *arg, const struct neigh_info *ni, const struct rte_ether_addr *mac)
+{
+	struct ev *e = arg;
+
+	(void)ni;
+	if (mac == NULL)
+		e->probes_b++;
+	else
+		e->probes_u++;
+}
+
+static void ev_release(void *arg, const struct neigh_info *ni, void *pkt,
+		       const struct rte_ether_addr *mac)
+{
+	struct ev *e = arg;
+
+	(void)ni;
+	(void)pkt;
+	if (mac == NULL) {
+		e->dropped++;
+	} else {
+		e->sent++;
+		e->last_mac = *mac;
+	}
+}
+
+static struct ev ev;
+
+static int nud_setup(void **state)
+{
+	struct neigh_conf nc = {0};
+	struct neigh_params p;
+	struct neigh_ops ops = {.probe = ev_probe, .release = ev_release, .arg = &ev};
+	char name[16];
+	struct neigh_table *t;
+
+	snprintf(name, sizeof(name), "u%d", counter++);
+	nc.capacity = 64;
+	nc.nb_readers = 1;
+	t = neigh_create(name, &nc);
+	assert_non_null(t);
+	neigh_params_get(t, &p);
+	p.reachable_ms = 1000;
+	p.retrans_ms = 100;
+	p.mcast_probes = 3;
+	p.ucast_probes = 2;
+	p.stale_ms = 5000;
+	p.failed_ms = 500;
+	p.hold_pkts = 3;
+	p.hold_total = 5;
+	p.max_incomplete = 4;
+	assert_int_equal(neigh_params_set(t, &p), 0);
+	neigh_ops_set(t, &ops);
+	memset(&ev, 0, sizeof(ev));
+	*state = t;
+	return 0;
+}
+
+static uint8_t state_of(struct neigh_table *t, const char *a, uint16_t port)
+{
+	struct neigh_info ni;
+	struct fr_addr x = a4(a);
+
+	if (neigh_get(t, &x, port, &ni) != 0)
+		return 0xff; /* gone */
+	return ni.state;
+}
+
+static int pkt_tag[64];
+
+/* INCOMPLETE: probes every retrans, FAILED after mcast_probes, held dropped;
+ * FAILED expires after failed_ms; a new packet restarts resolution. */
+static void test_nud_incomplete_fails(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("198.51.100.9");
+	uint64_t now = 1000;
+
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now), 0);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_INCOMPLETE);
+	assert_int_equal(ev.probes_b, 1); /* at once */
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[1], now + 10), 0);
+	assert_int_equal(ev.probes_b, 1); /* no second probe for the second packet */
+	neigh_tick(t, now + 99);
+	assert_int_equal(ev.probes_b, 1);
+	neigh_tick(t, now + 100);
+	assert_int_equal(ev.probes_b, 2);
+	neigh_tick(t, now + 200);
+	assert_int_equal(ev.probes_b, 3);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_INCOMPLETE);
+	neigh_tick(t, now + 300); /* three unanswered */
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_FAILED);
+	assert_int_equal(ev.dropped, 2);
+	assert_int_equal(ev.probes_b, 3);
+	/* a neighbour that just failed is not asked again: its packets are
+	 * refused until failed_ms has passed and the entry is gone */
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[2], now + 310), -EHOSTUNREACH);
+	assert_int_equal(ev.probes_b, 3);
+	neigh_tick(t, now + 799);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_FAILED);
+	neigh_tick(t, now + 800);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), 0xff);
+	/* then traffic starts a fresh resolution */
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[3], now + 900), 0);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_INCOMPLETE);
+	assert_int_equal(ev.probes_b, 4);
+	neigh_tick(t, now + 999);
+	assert_int_equal(ev.probes_b, 4); /* at most one per retrans */
+	neigh_tick(t, now + 1000);
+	neigh_tick(t, now + 1100);
+	assert_int_equal(ev.probes_b, 6);
+	neigh_tick(t, now + 1200);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_FAILED);
+	assert_int_equal(ev.dropped, 3);
+	assert_int_equal(neigh_incomplete_count(t), 0);
+}
+
+/* INCOMPLETE -> REACHABLE on a reply (held packets sent to its MAC),
+ * REACHABLE -> STALE after reachable time x0.5-1.5, STALE unused expires. */
+static void test_nud_reachable_stale_expire(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("198.51.100.9");
+	struct neigh_info ni;
+	uint64_t now = 1000, when;
+
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now), 0);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[1], now), 0);
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REPLY, now + 5), 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_REACHABLE);
+	assert_int_equal(ev.sent, 2);
+	assert_true(rte_is_same_ether_addr(&ev.last_mac, &mac1));
+	assert_int_equal(neigh_get(t, &a, 1, &ni), 0);
+	when = ni.deadline;
+	assert_true(when >= now + 5 + 500 && when <= now + 5 + 1500);
+	neigh_tick(t, when - 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_REACHABLE);
+	neigh_tick(t, when);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+	/* nobody uses it: gone after stale_ms */
+	neigh_tick(t, when + 4999);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+	neigh_tick(t, when + 5000);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), 0xff);
+	assert_int_equal(ev.probes_u, 0);
+}
+
+/* STALE and used -> PROBE (unicast), reply -> REACHABLE; no reply -> FAILED.
+ * A next hop's reference keeps the entry (as NONE) after expiry. */
+static void test_nud_probe(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("198.51.100.9");
+	uint64_t *used = neigh_used_map(t, 0);
+	uint32_t idx;
+	uint64_t now = 1000;
+
+	idx = neigh_ref(t, &a, 1); /* a gateway next hop */
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REQUEST, now), 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE); /* not confirmed */
+	neigh_mark_used(used, idx);
+	neigh_tick(t, now + 20);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_PROBE);
+	assert_int_equal(ev.probes_u, 1);
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REPLY, now + 30), 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_REACHABLE);
+	/* to STALE again, used again, and this time nobody answers */
+	neigh_tick(t, now + 30 + 1500);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+	neigh_mark_used(used, idx);
+	neigh_tick(t, now + 1600);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_PROBE);
+	assert_int_equal(ev.probes_u, 2);
+	neigh_tick(t, now + 1700);
+	assert_int_equal(ev.probes_u, 3); /* second unicast probe */
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_PROBE);
+	neigh_tick(t, now + 1800);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_FAILED);
+	neigh_tick(t, now + 2300);
+	/* referenced: kept, unresolved, under the same index */
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_NONE);
+	assert_int_equal(neigh_find(t, &a, 1), idx);
+	neigh_unref(t, idx);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), 0xff);
+}
+
+/* What ARP may change: only our traffic creates, only the same port updates,
+ * static entries never change. */
+static void test_nud_learn_rules(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("192.0.2.5"), b = a4("192.0.2.6");
+	struct neigh_info ni;
+	uint32_t g;
+
+	/* unsolicited reply, gratuitous, other: no entry */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_REPLY, 1), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_GRATUITOUS, 1), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_OTHER, 1), 0);
+	assert_int_equal(neigh_count(t), 0);
+	/* a request for us does create one */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_REQUEST, 1), 1);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	g = ni.gen;
+	/* the same MAC again changes nothing, not even the generation */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_GRATUITOUS, 2), 0);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_int_equal(ni.gen, g);
+	/* a gratuitous ARP with a new MAC moves it, to STALE, new generation */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_GRATUITOUS, 3), 1);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	assert_int_equal(ni.state, NEIGH_S_STALE);
+	assert_true(ni.gen > g);
+	/* the same address on another port is another entry: untouched */
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_GRATUITOUS, 4), 0);
+	assert_int_equal(neigh_find(t, &a, 1), NEIGH_IDX_NONE);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	/* static entries stand */
+	assert_int_equal(neigh_static_set(t, &b, 0, &mac1), 0);
+	assert_int_equal(neigh_learn(t, &b, 0, &mac2, NEIGH_LEARN_REPLY, 5), 0);
+	assert_int_equal(neigh_learn(t, &b, 0, &mac2, NEIGH_LEARN_GRATUITOUS, 5), 0);
+	assert_int_equal(state_of(t, "192.0.2.6", 0), NEIGH_S_STATIC);
+	assert_int_equal(neigh_get(t, &b, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+}
+
+/* Bounds: per-entry queue, all queues, INCOMPLETE entries, table size. */
+static void test_nud_limits(void **state)
+{
+	struct neigh_table *t = *state;
+	struct neigh_stats st;
+	unsigned int i;
+
+	struct fr_addr a = a4("10.0.0.1"), b = a4("10.0.0.2");
+
+	for (i = 0; i < 3; i++)
+		assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[i], 1), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[3], 1), -EBUSY);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[4], 1), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[5], 1), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[6], 1), -ENOBUFS); /* 5 held */
+	for (i = 3; i < 5; i++) {
+		struct fr_addr x = fr_addr4(0x0a000001 + i);
+
+		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 1), -ENOBUFS);
+	}
+	assert_int_equal(neigh_incomplete_count(t), 4); /* the cap */
+	{
+		struct fr_addr x = fr_addr4(0x0a000010);
+
+		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 1), -EDQUOT);
+		assert_int_equal(neigh_find(t, &x, 0), NEIGH_IDX_NONE);
+	}
+	/* a REACHABLE entry is never evicted for an INCOMPLETE one */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_REPLY, 2), 1);
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.hold_dropped, 1);
+	assert_int_equal(st.refused_incomplete, 1);
+	assert_int_equal(st.held, 5);
+	assert_int_equal(st.released, 3);
+	/* fill the table with learnt entries: then new ones are refused */
+	for (i = 0; neigh_count(t) < neigh_capacity(t); i++) {
+		struct fr_addr x = fr_addr4(0xc0000200 + i);
+
+		neigh_learn(t, &x, 2, &mac2, NEIGH_LEARN_REQUEST, 3);
+	}
+	{
+		struct fr_addr x = fr_addr4(0x0a0000ff);
+
+		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 3), -ENOSPC);
+		assert_int_equal(neigh_find(t, &x, 0), NEIGH_IDX_NONE);
+	}
+	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +504,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_capacity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_flip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_incomplete_fails, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_reachable_stale_expire, nud_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nud_probe, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 	};
 
 	test_eal_init("neigh");

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Neighbour unreachability detection: the state machine behind ARP (and,
+ * later, ND), after RFC 4861 7.3 and Linux's neighbour code:
+ *
+ *   (packet needs it)  NONE --> INCOMPLETE --(reply)--> REACHABLE
+ *   INCOMPLETE --(mcast_probes unanswered)--> FAILED --(failed_ms)--> gone
+ *   (packets for a FAILED neighbour are refused until it is gone)
+ *   REACHABLE --(reachable time, x0.5-1.5)--> STALE
+ *   STALE --(used)--> PROBE --(reply)--> REACHABLE
+ *   PROBE --(ucast_probes unanswered)--> FAILED
+ *   STALE --(unused for stale_ms)--> gone
+ *   request for us / gratuitous ARP with a new MAC --> STALE
+ *
+ * "gone" keeps the entry in state NONE while next hops refer to it. Time is
+ * passed in (milliseconds), so tests drive the machine with a fake clock.
+ * The table never sends anything: it asks the control thread to, through
+ * neigh_ops. Control thread only.
+ */
+#include <errno.h>
+
+#include "neigh_priv.h"
+
+void neigh_params_get(const struct neigh_table *t, struct neigh_params *p)
+{
+	*p = t->params;
+}
+
+int neigh_params_set(struct neigh_table *t, const struct neigh_params *p)
+{
+	if (p->hold_pkts > NEIGH_HOLD_MAX || p->retrans_ms == 0 || p->reachable_ms == 0 ||
+	    p->mcast_probes == 0 || p->ucast_probes == 0 || p->max_incomplete == 0)
+		return -EINVAL;
+	t->params = *p;
+	return 0;
+}
+
+void neigh_ops_set(struct neigh_table *t, const struct neigh_ops *ops)
+{
+	t->ops = *ops;
+}
+
+void neigh_stats_get(const struct neigh_table *t, struct neigh_stats *s)
+{
+	*s = t->stats;
+}
+
+void neigh_stats_clear(struct neigh_table *t)
+{
+	memset(&t->stats, 0, sizeof(t->stats));
+}
+
+/* REACHABLE lasts reachable_ms x [0.5, 1.5) (RFC 4861 6.3.2), so that
+ * neighbours learnt together do not all expire together. */
+static uint64_t reachable_time(struct neigh_table *t)
+{
+	uint64_t x = t->rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	t->rng = x;
+	return t->params.reachable_ms / 2 + x % (t->params.reachable_ms + 1);
+}
+
+/* Hand every held packet back: to send to @mac, or to drop (mac NULL). */
+void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_ether_addr *mac)
+{
+	struct neigh_cold *c = &t->cold[idx];
+	struct neigh_info ni;
+	unsigned int i, n = c->nheld;
+
+	if (n == 0)
+		return;
+	c->nheld = 0;
+	t->nb_held -= n;
+	if (mac != NULL)
+		t->stats.released += n;
+	else
+		t->stats.hold_failed += n;
+	neigh_info_fill(t, idx, &ni);
+	for (i = 0; i < n; i++) {
+		if (t->ops.release != NULL)
+			t->ops.release(t->ops.arg, &ni, c->held[i], mac);
+		c->held[i] = NULL;
+	}
+}
+
+static void probe(struct neigh_table *t, uint32_t idx, bool unicast, uint64_t now)
+{
+	struct neigh_cold *c = &t->cold[idx];
+	struct neigh_info ni;
+
+	c->probes++;
+	c->last_probe = now;
+	c->deadline = now + t->params.retrans_ms;
+	if (unicast)
+		t->stats.probes_ucast++;
+	else
+		t->stats.probes_bcast++;
+	if (t->ops.probe == NULL)
+		return;
+	neigh_info_fill(t, idx, &ni);
+	t->ops.probe(t->ops.arg, &ni, unicast ? &c->mac : NULL);
+}
+
+/* Start (or restart) resolution: broadcast probes, at most one per
+ * retrans_ms to this target whatever the traffic does. */
+static void incomplete(struct neigh_table *t, uint32_t idx, uint64_t now)
+{
+	struct neigh_cold *c = &t->cold[idx];
+
+	neigh_state_write(t, idx, NEIGH_S_INCOMPLETE, NULL);
+	c->probes = 0;
+	if (c->last_probe == 0 || now >= c->last_probe + t->params.retrans_ms)
+		probe(t, idx, false, now);
+	else
+		c->deadline = c->last_probe + t->params.retrans_ms;
+}
+
+int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
+		  uint64_t now)
+{
+	uint32_t idx = neigh_find(t, addr, port);
+	struct neigh_cold *c;
+
+	/* a neighbour that just failed to answer is not asked again until
+	 * failed_ms passes: its packets are refused (ICMP host unreachable),
+	 * which also bounds the ARP traffic a dead neighbour costs */
+	if (idx != NEIGH_IDX_NONE && t->cold[idx].state == NEIGH_S_FAILED) {
+		return -EHOSTUNREACH;
+	}
+	if (idx == NEIGH_IDX_NONE || t->cold[idx].state == NEIGH_S_NONE) {
+		/* a new resolution: bounded, so a flood of destinations cannot
+		 * fill the table or the mbuf pool */
+		if (t->nb_incomplete >= t->params.max_incomplete) {
+			t->stats.refused_incomplete++;
+			return -EDQUOT;
+		}
+		if (idx == NEIGH_IDX_NONE) {
+			idx = neigh_entry_new(t, addr, port);
+			if (idx == NEIGH_IDX_NONE) {
+				t->stats.refused_full++;
+				return -ENOSPC;
+			}
+			t->stats.created++;
+		}
+		incomplete(t, idx, now);
+	}
+	c = &t->cold[idx];
+	if (neigh_state_usable(c->state)) {
+		/* resolved since the worker looked: send it now */
+		struct neigh_info ni;
+
+		if (c->state == NEIGH_S_STALE)
+			c->used = 1;
+		neigh_info_fill(t, idx, &ni);
+		if (t->ops.release != NULL)
+			t->ops.release(t->ops.arg, &ni, pkt, &c->mac);
+		t->stats.released++;
+		return 0;
+	}
+	if (c->nheld >= t->params.hold_pkts) {
+		t->stats.hold_dropped++;
+		return -EBUSY;
+	}
+	if (t->nb_held >= t->params.hold_total) {
+		t->stats.hold_total_dropped++;
+		return -ENOBUFS;
+	}
+	c->held[c->nheld++] = pkt;
+	t->nb_held++;
+	t->stats.held++;
+	return 0;
+}
+
+static void reachable(struct neigh_table *t, uint32_t idx, const struct rte_ether_addr *mac,
+		      uint64_t now)
+{
+	struct neigh_cold *c = &t->cold[idx];
+
+	if (c->state != NEIGH_S_REACHABLE && c->state != NEIGH_S_STALE)
+		t->stats.resolved++;
+	neigh_state_write(t, idx, NEIGH_S_REACHABLE, mac);
+	c->probes = 0;
+	c->used = 0;
+	c->deadline = now + reachable_time(t);
+	neigh_hold_release(t, idx, mac);
+}
+
+static void stale(struct neigh_table *t, uint32_t idx, const struct rte_ether_addr *mac,
+		  uint64_t now)
+{
+	struct neigh_cold *c = &t->cold[idx];
+
+	neigh_state_write(t, idx, NEIGH_S_STALE, mac);
+	c->probes = 0;
+	c->used = 0;
+	c->deadline = now + t->params.stale_ms;
+	neigh_hold_release(t, idx, mac);
+}
+
+int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+		const struct rte_ether_addr *mac, enum neigh_learn_kind kind, uint64_t now)
+{
+	uint32_t idx = neigh_find(t, addr, port);
+	struct neigh_cold *c;
+	bool changed;
+
+	if (!rte_is_valid_assigned_ether_addr(mac) || kind == NEIGH_LEARN_OTHER) {
+		t->stats.ignored++;
+		return 0;
+	}
+	if (idx == NEIGH_IDX_NONE) {
+		/* only a request for one of our addresses creates an entry:
+		 * the sender is about to talk to us (RFC 826) */
+		if (kind != NEIGH_LEARN_REQUEST) {
+			t->stats.ignored++;
+			return 0;
+		}
+		idx = neigh_entry_new(t, addr, port);
+		if (idx == NEIGH_IDX_NONE) {
+			t->stats.refused_full++;
+			return 0;
+		}
+		t->stats.created++;
+		stale(t, idx, mac, now);
+		return 1;
+	}
+	c = &t->cold[idx];
+	if (c->configured) {
+		t->stats.ignored++; /* the operator's word stands */
+		return 0;
+	}
+	changed = !rte_is_same_ether_addr(&c->mac, mac);
+	switch (kind) {
+	case NEIGH_LEARN_REPLY:
+		if (changed && neigh_state_usable(c->state))
+			t->stats.updated++;
+		reachable(t, idx, mac, now);
+		return 1;
+	case NEIGH_LEARN_REQUEST:
+	case NEIGH_LEARN_GRATUITOUS:
+		if (c->state == NEIGH_S_NONE && kind == NEIGH_LEARN_GRATUITOUS) {
+			t->stats.ignored++; /* a placeholder is not a known neighbour */
+			return 0;
+		}
+		if (!changed && neigh_state_usable(c->state))
+			return 0; /* nothing new: keep its state and timers */
+		if (changed && neigh_state_usable(c->state))
+			t->stats.updated++;
+		else
+			t->stats.resolved++;
+		/* a new address is not confirmed reachability (RFC 4861 7.2.5) */
+		stale(t, idx, mac, now);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Collect the workers' used marks into the entries, clearing the maps. */
+static void collect_used(struct neigh_table *t)
+{
+	uint32_t words = (t->capacity + 63) / 64, w;
+	unsigned int r;
+
+	for (w = 0; w < words; w++) {
+		uint64_t bits = 0;
+
+		for (r = 0; r < t->nb_readers; r++)
+			if (__atomic_load_n(&t->used[r][w], __ATOMIC_RELAXED))
+				bits |= __atomic_exchange_n(&t->used[r][w], 0, __ATOMIC_RELAXED);
+		while (bits) {
+			uint32_t idx = w * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			if (idx < t->capacity)
+				t->cold[idx].used = 1;
+		}
+	}
+}
+
+static void expire(struct neigh_table *t, uint32_t idx)
+{
+	t->stats.expired++;
+	neigh_entry_forget(t, idx);
+}
+
+void neigh_tick(struct neigh_table *t, uint64_t now)
+{
+	uint32_t i;
+
+	if (t->nb_readers > 0)
+		collect_used(t);
+	for (i = 0; i < t->capacity; i++) {
+		struct neigh_cold *c = &t->cold[i];
+
+		if (!c->in_use || c->configured)
+			continue;
+		switch (c->state) {
+		case NEIGH_S_INCOMPLETE:
+			if (now < c->deadline)
+				break;
+			if (c->probes < t->params.mcast_probes) {
+				probe(t, i, false, now);
+				break;
+			}
+			t->stats.failed++;
+			neigh_state_write(t, i, NEIGH_S_FAILED, NULL);
+			c->deadline = now + t->params.failed_ms;
+			neigh_hold_release(t, i, NULL);
+			break;
+		case NEIGH_S_REACHABLE:
+			if (now >= c->deadline)
+				stale(t, i, &c->mac, now);
+			break;
+		case NEIGH_S_STALE:
+			/* in use: confirm it is still there, by unicast */
+			if (c->used) {
+				neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
+				c->probes = 0;
+				c->used = 0;
+				probe(t, i, true, now);
+			} else if (now >= c->deadline) {
+				expire(t, i);
+			}
+			break;
+		case NEIGH_S_PROBE:
+			if (now < c->deadline)
+				break;
+			if (c->probes < t->params.ucast_probes) {
+				probe(t, i, true, now);
+				break;
+			}
+			t->stats.failed++;
+			neigh_state_write(t, i, NEIGH_S_FAILED, NULL);
+			c->deadline = now + t->params.failed_ms;
+			break;
+		case NEIGH_S_FAILED:
+			if (now >= c->deadline)
+				expire(t, i);
+			break;
+		default:
+			break;
+		}
+	}
+}

@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Neighbours resolved by the router itself (ARP, RFC 826):
+  - no 'neigh add' in the config: the first ping from h1 to h2 is answered
+    (held while resolving, not dropped) and h2 shows up REACHABLE with its
+    real MAC;
+  - h2 changes its MAC and announces it (gratuitous ARP): traffic follows;
+  - h2 goes silent: STALE -> PROBE -> FAILED on schedule (short timers);
+  - 10,000 unresolved addresses on a connected /16 for 5 s: at most one ARP
+    request per second per target, INCOMPLETE entries within the cap, the
+    mbuf pool intact, traffic to a resolved neighbour without loss;
+  - poisoning: requests for other hosts, gratuitous ARP for unknown
+    addresses, replies on the wrong port change nothing."""
+import json
+import re
+import subprocess
+import threading
+import time
+
+import frlib
+from frlib import HOST_IP, HOST_MAC, ROUTER_IP, ROUTER_MAC, check, log, sh
+
+frlib.require_root()
+s = frlib.scapy()
+
+CONFIG = frlib.base_config(static_neigh=False) + "port 1 address add 10.9.0.1/16\n"
+
+
+def neigh(r):
+    """show neigh -> {(address, port): entry}"""
+    return {(e["address"], e["port"]): e for e in json.loads(r.cli("show neigh", json=True))}
+
+
+def nstats(r):
+    return json.loads(r.cli("show neigh stats", json=True))
+
+
+def host_mac(topo, h):
+    out = sh(["ip", "-j", "link", "show", "eth0"], ns=topo.hosts[h])
+    return json.loads(out)[0]["address"]
+
+
+def test_first_ping(topo, r):
+    check(not any(k[0] == HOST_IP[1] for k in neigh(r)), "h2 known before any traffic")
+    out = sh(["ping", "-c", "1", "-W", "3", HOST_IP[1]], ns=topo.hosts[0])
+    check("1 received" in out, "the first ping was not answered:\n" + out)
+    n = neigh(r)
+    e = n.get((HOST_IP[1], 1))
+    check(e is not None and e["state"] == "REACHABLE" and e["mac"] == host_mac(topo, 1),
+          "h2 in show neigh: %s" % e)
+    st = nstats(r)["counters"]
+    check(st["held"] >= 1 and st["held_sent"] >= 1 and st["held_dropped_failed"] == 0,
+          "the first packet was not held and sent: %s" % st)
+
+
+def gratuitous(topo, h, mac):
+    with frlib.netns(topo.hosts[h]):
+        sock = s.conf.L2socket(iface="eth0")
+        sock.send(s.Ether(src=mac, dst="ff:ff:ff:ff:ff:ff") /
+                  s.ARP(op=1, hwsrc=mac, psrc=HOST_IP[h], hwdst="00:00:00:00:00:00",
+                        pdst=HOST_IP[h]))
+        sock.close()
+
+
+def test_mac_change(topo, r):
+    new = "02:00:00:00:02:99"
+    gen0 = neigh(r)[(HOST_IP[1], 1)]["generation"]
+    sh(["ip", "link", "set", "dev", "eth0", "address", new], ns=topo.hosts[1])
+    try:
+        gratuitous(topo, 1, new)
+        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == new else None)
+                           (neigh(r).get((HOST_IP[1], 1))), timeout=3)
+        check(e is not None, "the router did not take h2's new MAC: %s" %
+              neigh(r).get((HOST_IP[1], 1)))
+        check(e["generation"] > gen0, "MAC changed without a new generation")
+        out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+        check("3 received" in out, "traffic did not follow the new MAC:\n" + out)
+    finally:
+        sh(["ip", "link", "set", "dev", "eth0", "address", HOST_MAC[1]], ns=topo.hosts[1])
+        gratuitous(topo, 1, HOST_MAC[1])
+
+
+def test_silent_neighbour(topo, r):
+    r.cli("set neigh reachable-time 1000 retrans-time 300 ucast-probes 2 failed-time 60000")
+    # a fresh confirmation, then h2 stops answering ARP
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    r.cli("neigh del %s port 1" % HOST_IP[1])
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    check(neigh(r)[(HOST_IP[1], 1)]["state"] == "REACHABLE", "not REACHABLE to start with")
+    t0 = time.time()
+    sh(["ip", "link", "set", "dev", "eth0", "arp", "off"], ns=topo.hosts[1])
+    # traffic keeps the entry in use, so STALE turns into PROBE
+    pinger = subprocess.Popen(["ip", "netns", "exec", topo.hosts[0], "ping", "-i", "0.05",
+                               "-w", "6", HOST_IP[1]], stdout=subprocess.DEVNULL)
+    seen = []
+    try:
+        while time.time() - t0 < 5:
+            st = neigh(r)[(HOST_IP[1], 1)]["state"]
+            if not seen or seen[-1][0] != st:
+                seen.append((st, time.time() - t0))
+            if st == "FAILED":
+                break
+            time.sleep(0.02)
+    finally:
+        pinger.kill()
+        pinger.wait()
+        sh(["ip", "link", "set", "dev", "eth0", "arp", "on"], ns=topo.hosts[1])
+        r.cli("set neigh reachable-time 30000 retrans-time 1000 ucast-probes 3 "
+              "failed-time 3000")
+        r.cli("neigh del %s port 1" % HOST_IP[1])  # forget the failure
+    log("     transitions: " + ", ".join("%s at %.2fs" % x for x in seen))
+    states = [x[0] for x in seen]
+    check(states == ["REACHABLE", "STALE", "PROBE", "FAILED"],
+          "transitions %s, want REACHABLE STALE PROBE FAILED" % states)
+    t = dict((st, at) for st, at in seen)
+    # reachable time 1000 ms x0.5-1.5; the 20 ms tick and polling add a little
+    check(0.4 <= t["STALE"] <= 1.7, "STALE after %.2f s, want 0.5-1.5 s" % t["STALE"])
+    check(t["PROBE"] - t["STALE"] <= 0.3, "PROBE %.2f s after STALE" %
+          (t["PROBE"] - t["STALE"]))
+    # two unicast probes 300 ms apart, then FAILED 300 ms after the second
+    dt = t["FAILED"] - t["PROBE"]
+    check(0.5 <= dt <= 0.9, "FAILED %.2f s after PROBE, want about 0.6 s" % dt)
+
+
+def test_exhaustion(topo, r):
+    # resolve h2 first: the flow that must not suffer
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    mem0 = json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]
+    st0 = nstats(r)["counters"]
+    cap = nstats(r)["parameters"]["max_incomplete"]
+    targets = ["10.9.%d.%d" % (i // 250, 2 + i % 250) for i in range(10000)]
+    pkts = [bytes(frlib.udp(s, 0, t)) for t in targets]
+    with frlib.netns(topo.hosts[1]):
+        arp_rx = s.conf.L2listen(iface="eth0")
+    import socket as so
+    arp_rx.ins.setsockopt(so.SOL_SOCKET, 33, 128 << 20)
+    with frlib.netns(topo.hosts[0]):
+        tx = so.socket(so.AF_PACKET, so.SOCK_RAW)
+        tx.bind(("eth0", 0))
+    stop = threading.Event()
+    max_incomplete = [0]
+
+    sent = [0]
+
+    def flood():
+        # about 10,000 packets/s: every target about five times in 5 s
+        i = 0
+        t0 = time.time()
+        while not stop.is_set():
+            tx.send(pkts[i % len(pkts)])
+            i += 1
+            if i % 100 == 0:
+                ahead = i / 10000.0 - (time.time() - t0)
+                if ahead > 0:
+                    time.sleep(ahead)
+        sent[0] = i
+
+    def watch():
+        while not stop.is_set():
+            max_incomplete[0] = max(max_incomplete[0], nstats(r)["table"]["incomplete"])
+            time.sleep(0.1)
+
+    th = [threading.Thread(target=flood), threading.Thread(target=watch)]
+    for t in th:
+        t.start()
+    t0 = time.time()
+    ping = sh(["ping", "-c", "80", "-i", "0.05", "-W", "1", HOST_IP[1]], ns=topo.hosts[0],
+              timeout=30)
+    while time.time() - t0 < 5:
+        time.sleep(0.1)
+    stop.set()
+    for t in th:
+        t.join()
+    elapsed = time.time() - t0
+    tx.close()
+    # count the router's ARP requests per target, on the wire at h2's side
+    per = {}
+    import select
+    while select.select([arp_rx], [], [], 0.3)[0]:
+        p = arp_rx.recv()
+        if p is not None and p.haslayer(s.ARP) and p[s.ARP].op == 1 and \
+                p.src == ROUTER_MAC[1] and p[s.ARP].pdst.startswith("10.9."):
+            per[p[s.ARP].pdst] = per.get(p[s.ARP].pdst, 0) + 1
+    arp_rx.close()
+    worst = max(per.values()) if per else 0
+    st = nstats(r)["counters"]
+    dp = r.stats()
+    log("     flood: %d packets; router rx %d, to_control %d, ctrl_ring_full %d" %
+        (sent[0], dp["rx"], dp["to_control"], dp["ctrl_ring_full"]))
+    log("     %.1f s: %d targets probed, at most %d requests for one; INCOMPLETE peak %d "
+        "(cap %d); refused by the cap %d; ping: %s" %
+        (elapsed, len(per), worst, max_incomplete[0], cap,
+         st["refused_incomplete_cap"] - st0["refused_incomplete_cap"],
+         re.search(r"(\d+)% packet loss", ping).group(0)))
+    check(" 0% packet loss" in ping, "the resolved flow lost packets:\n" + ping)
+    check(worst <= int(elapsed) + 1, "a target got %d requests in %.1f s" % (worst, elapsed))
+    check(max_incomplete[0] <= cap, "INCOMPLETE peaked at %d > cap %d" %
+          (max_incomplete[0], cap))
+    check(st["refused_incomplete_cap"] > st0["refused_incomplete_cap"], "cap never reached")
+    # held packets are dropped when resolution fails; then the pool is whole
+    mem = frlib.wait_for(lambda: (lambda m: m if m <= mem0 + 64 else None)(
+        json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]), timeout=8)
+    check(mem is not None, "mbufs in use stayed at %s (baseline %d)" % (
+        json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"], mem0))
+
+
+def test_poisoning(topo, r):
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    before = neigh(r)
+    evil = "02:de:ad:be:ef:01"
+    with frlib.netns(topo.hosts[0]):
+        sock = s.conf.L2socket(iface="eth0")
+        bc = "ff:ff:ff:ff:ff:ff"
+        # a request for another host (not us): creates nothing
+        sock.send(s.Ether(src=evil, dst=bc) /
+                  s.ARP(op=1, hwsrc=evil, psrc="192.0.2.66", pdst="192.0.2.77"))
+        # gratuitous ARP for an address nobody asked about
+        sock.send(s.Ether(src=evil, dst=bc) /
+                  s.ARP(op=1, hwsrc=evil, psrc="192.0.2.88", pdst="192.0.2.88"))
+        sock.send(s.Ether(src=evil, dst=bc) /
+                  s.ARP(op=2, hwsrc=evil, psrc="192.0.2.89", pdst="192.0.2.89",
+                        hwdst=bc))
+        # a reply on port 0 claiming h2's address (which lives behind port 1)
+        sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
+                  s.ARP(op=2, hwsrc=evil, psrc=HOST_IP[1], hwdst=ROUTER_MAC[0],
+                        pdst=ROUTER_IP[0]))
+        # an unsolicited reply for an address on port 0's subnet
+        sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
+                  s.ARP(op=2, hwsrc=evil, psrc="192.0.2.90", hwdst=ROUTER_MAC[0],
+                        pdst=ROUTER_IP[0]))
+        sock.close()
+    time.sleep(0.5)
+    after = neigh(r)
+    strip = lambda n: {k: (v["mac"], v["state"]) for k, v in n.items()}
+    check(strip(after) == strip(before), "neighbours changed:\n  before %s\n  after  %s" %
+          (strip(before), strip(after)))
+    check(all(v["mac"] != evil for v in after.values()), "the evil MAC got in")
+
+
+def main():
+    runner = frlib.Runner()
+    with frlib.Topo(hosts=2) as topo:
+        r = frlib.Router(topo, CONFIG)
+        try:
+            for name, fn in [("first_ping_held_not_dropped", test_first_ping),
+                             ("mac_change_gratuitous", test_mac_change),
+                             ("silent_neighbour_stale_probe_failed", test_silent_neighbour),
+                             ("poisoning", test_poisoning),
+                             ("exhaustion_10000_targets", test_exhaustion)]:
+                runner.run(name, fn, topo, r)
+        finally:
+            runner.run("clean_stop", r.stop)
+    runner.exit()
+
+
+if __name__ == "__main__":
+    main()
