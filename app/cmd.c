@@ -249,6 +249,70 @@ void cmd_neigh_params_apply(const struct cmd *c, struct neigh_params *p)
 						    neigh_param_names[k].off);
 }
 
+static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, char *err,
+		     size_t errlen)
+{
+	char *end;
+	unsigned long x;
+
+	if (s == NULL)
+		return ERR("missing number");
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
+		return ERR("'%s' is not a number in %u-%u", s, min, max);
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int a_mtu(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	/* RFC 791: every link carries 68 bytes */
+	if (parse_u32(n > 0 ? tok[0] : NULL, 68, 9216, &c->value, err, errlen) != 0)
+		return -EINVAL;
+	return expect_end(tok, n, 1, err, errlen);
+}
+
+static int a_rpf(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	if (n < 1)
+		return ERR("usage: port N rpf off|loose|strict [ignore-default]");
+	if (strcmp(tok[0], "off") == 0)
+		c->value = DP_RPF_OFF;
+	else if (strcmp(tok[0], "loose") == 0)
+		c->value = DP_RPF_LOOSE;
+	else if (strcmp(tok[0], "strict") == 0)
+		c->value = DP_RPF_STRICT;
+	else
+		return ERR("unknown rpf mode '%s' (expected off, loose or strict)", tok[0]);
+	if (n > 1 && strcmp(tok[1], "ignore-default") == 0) {
+		if (c->value != DP_RPF_LOOSE)
+			return ERR("ignore-default goes with loose");
+		c->value2 = 1;
+		return expect_end(tok, n, 2, err, errlen);
+	}
+	return expect_end(tok, n, 1, err, errlen);
+}
+
+static int a_onoff(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	if (n < 1 || (strcmp(tok[0], "on") != 0 && strcmp(tok[0], "off") != 0))
+		return ERR("expected on or off");
+	c->value = strcmp(tok[0], "on") == 0;
+	return expect_end(tok, n, 1, err, errlen);
+}
+
+static int a_icmp_rate(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	if (parse_u32(n > 0 ? tok[0] : NULL, 0, 1000000, &c->value, err, errlen) != 0)
+		return -EINVAL;
+	if (n < 3 || strcmp(tok[1], "burst") != 0)
+		return ERR("usage: set icmp rate PPS burst N");
+	if (parse_u32(tok[2], 1, 100000, &c->value2, err, errlen) != 0)
+		return -EINVAL;
+	return expect_end(tok, n, 3, err, errlen);
+}
+
 static int a_addr(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (parse_addr(n > 0 ? tok[0] : NULL, &c->addr, err, errlen) != 0)
@@ -327,6 +391,23 @@ static const struct cmd_syntax {
 	 "remove an address from port N, with the routes it installed"},
 	{"port * address", CMD_PORT_ADDR_ADD, a_ifaddr, "ADDR/LEN",
 	 "same as 'port N address add ADDR/LEN'"},
+	{"port * mtu", CMD_PORT_MTU, a_mtu, "BYTES",
+	 "largest IPv4 packet sent on port N (68-9216): larger ones are fragmented, or\n"
+	 "dropped with ICMP 3/4 'fragmentation needed' when DF is set (RFC 1191)"},
+	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",
+	 "reverse-path filter on packets arriving on port N (RFC 3704): strict, the route\n"
+	 "back to the source leaves by port N; loose, the source has a route that\n"
+	 "forwards (with ignore-default, not only the default route); broadcast and\n"
+	 "multicast destinations are exempt"},
+	{"set ip martians", CMD_SET_IP_MARTIANS, a_onoff, "on|off",
+	 "drop martian sources (0/8, 127/8, 224/4, 240/4, 255.255.255.255, our\n"
+	 "addresses) and destinations (0/8, 127/8, 240/4) (RFC 1812 5.3.7; default on)"},
+	{"set ip directed-broadcast", CMD_SET_IP_DBCAST, a_onoff, "on|off",
+	 "forward packets to a connected subnet's broadcast address from another port\n"
+	 "(RFC 1812 5.3.5.2; default off)"},
+	{"set icmp rate", CMD_SET_ICMP_RATE, a_icmp_rate, "PPS burst N",
+	 "ICMP errors per second and burst, per lcore (token bucket; default 1000\n"
+	 "burst 50; rate 0 sends none); suppressed errors are counted"},
 	{"route add", CMD_ROUTE_ADD, a_route,
 	 "PREFIX via GW [port N] | PREFIX dev N | PREFIX blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
@@ -632,6 +713,12 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		return exec_neigh(t, c, err, errlen);
 	case CMD_SET_NEIGH:
 		return exec_set_neigh(t, c, err, errlen);
+	case CMD_PORT_MTU:
+	case CMD_PORT_RPF:
+	case CMD_SET_IP_MARTIANS:
+	case CMD_SET_IP_DBCAST:
+	case CMD_SET_ICMP_RATE:
+		return exec_setting(t, c, err, errlen);
 	case CMD_CLEAR_STATS:
 		router_stats_clear(r);
 		neigh_stats_clear(r->neigh);

@@ -40,7 +40,12 @@ enum cmd_id {
 	CMD_NEIGH_ADD,
 	CMD_NEIGH_DEL,
 	CMD_SET_NEIGH,
-	CMD_CONFIG_LAST = CMD_SET_NEIGH,
+	CMD_PORT_MTU,
+	CMD_PORT_RPF,
+	CMD_SET_IP_MARTIANS,
+	CMD_SET_IP_DBCAST,
+	CMD_SET_ICMP_RATE,
+	CMD_CONFIG_LAST = CMD_SET_ICMP_RATE,
 	/* operations: CLI only */
 	CMD_SHOW_ROUTE,
 	CMD_SHOW_ROUTE_LOOKUP,
@@ -63,10 +68,11 @@ enum cmd_id {
 /* A parsed command. */
 struct cmd {
 	enum cmd_id id;
-	unsigned int line; /* line in its file, 0 for the CLI */
-	uint32_t port;	   /* port number where the command has one */
-	bool all;	   /* "all" instead of a port; "lcores" for show stats */
-	bool has_arg;	   /* optional argument present */
+	unsigned int line;	/* line in its file, 0 for the CLI */
+	uint32_t port;		/* port number where the command has one */
+	bool all;		/* "all" instead of a port; "lcores" for show stats */
+	bool has_arg;		/* optional argument present */
+	uint32_t value, value2; /* mtu; rpf mode, ignore-default; on/off; rate, burst */
 	struct fib_route route;
 	struct fr_prefix prefix;
 	struct fr_addr addr;

@@ -20,6 +20,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 
 /* cmd.c: "set neigh ..." with every parameter; apply the named ones to @p */
 void cmd_neigh_params_line(struct cmd_out *o, const struct neigh_params *p);

@@ -387,6 +387,24 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	for (i = 0; i < DROP_MAX; i++)
 		kv(o, dp_drop_names[i], s.drop[i]);
 	section(o, "drops", false);
+	section(o, "icmp errors (workers)", true);
+	kv(o, "icmp_queued", s.icmp_queued);
+	kv(o, "icmp_ratelimited", s.icmp_ratelimited);
+	kv(o, "icmp_not_sent", s.icmp_not_sent);
+	kv(o, "icmp_ring_full", s.icmp_ring_full);
+	section(o, "icmp errors (workers)", false);
+	section(o, "rpf drops by port", true);
+	for (i = 0; i < r->nb_ports; i++) {
+		char name[32];
+
+		if (!r->ports[i].present)
+			continue;
+		snprintf(name, sizeof(name), "port%u_strict", i);
+		kv(o, name, s.rpf_drop[i][0]);
+		snprintf(name, sizeof(name), "port%u_loose", i);
+		kv(o, name, s.rpf_drop[i][1]);
+	}
+	section(o, "rpf drops by port", false);
 	section(o, "control", true);
 	kv(o, "ctrl_rx", r->cst.rx);
 	kv(o, "arp_requests", r->cst.arp_requests);
@@ -396,6 +414,16 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	kv(o, "arp_learnt", r->cst.arp_learnt);
 	kv(o, "arp_probes", r->cst.arp_probes);
 	kv(o, "resolved_fwd", r->cst.resolved_fwd);
+	kv(o, "fragmented", r->cst.fragmented);
+	kv(o, "fragments", r->cst.fragments);
+	kv(o, "icmp_echo_replies", r->cst.icmp_echo_replies);
+	kv(o, "icmp_time_exceeded", r->cst.icmp_time_exceeded);
+	kv(o, "icmp_unreach_net", r->cst.icmp_unreach_net);
+	kv(o, "icmp_unreach_host", r->cst.icmp_unreach_host);
+	kv(o, "icmp_unreach_proto", r->cst.icmp_unreach_proto);
+	kv(o, "icmp_unreach_port", r->cst.icmp_unreach_port);
+	kv(o, "icmp_frag_needed", r->cst.icmp_frag_needed);
+	kv(o, "icmp_prohibited", r->cst.icmp_prohibited);
 	kv(o, "ctrl_sent", r->cst.tx);
 	section(o, "control", false);
 	section(o, "control drops", true);
@@ -416,9 +444,15 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	bool have_link = p->started && rte_eth_link_get_nowait(p->id, &link) == 0;
 	unsigned int i;
 
-	rte_ether_format_addr(mac, sizeof(mac), &r->dp_ports[p->id].mac);
+	static const char *const rpf[] = {"off", "loose", "strict"};
+	const struct dp_port *dp = &r->dp_ports[p->id];
+
+	rte_ether_format_addr(mac, sizeof(mac), &dp->mac);
 	if (o->json) {
 		jw_str(o, "mac", mac);
+		jw_u64(o, "mtu", dp->mtu);
+		jw_str(o, "rpf", rpf[dp->rpf % 3]);
+		jw_bool(o, "rpf_ignore_default", dp->rpf_ignore_default);
 		jw_u64(o, "socket", (uint64_t)p->socket);
 		jw_u64(o, "rx_queues", p->nb_rxq);
 		jw_u64(o, "tx_queues", p->nb_txq);
@@ -428,8 +462,10 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		}
 		jw_arr_open(o, "addresses");
 	} else {
-		out_printf(o, "  mac %s\n  socket %d\n  queues rx %u tx %u\n", mac, p->socket,
-			   p->nb_rxq, p->nb_txq);
+		out_printf(o, "  mac %s\n  mtu %u\n  rpf %s%s\n  socket %d\n  queues rx %u tx %u\n",
+			   mac, dp->mtu, rpf[dp->rpf % 3],
+			   dp->rpf_ignore_default ? " ignore-default" : "", p->socket, p->nb_rxq,
+			   p->nb_txq);
 		if (have_link)
 			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
 				   link.link_speed);
@@ -583,6 +619,18 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 
 		neigh_params_get(r->neigh, &np);
 		cmd_neigh_params_line(o, &np);
+	}
+	out_printf(o, "set ip martians %s\n", r->dpconf.martians ? "on" : "off");
+	out_printf(o, "set ip directed-broadcast %s\n", r->dpconf.directed_bcast ? "on" : "off");
+	out_printf(o, "set icmp rate %u burst %u\n", r->icmp_rate, r->icmp_burst);
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		static const char *const rpf[] = {"off", "loose", "strict"};
+
+		if (!r->ports[pid].present)
+			continue;
+		out_printf(o, "port %u mtu %u\n", pid, r->dp_ports[pid].mtu);
+		out_printf(o, "port %u rpf %s%s\n", pid, rpf[r->dp_ports[pid].rpf % 3],
+			   r->dp_ports[pid].rpf_ignore_default ? " ignore-default" : "");
 	}
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		for (i = 0; i < r->ports[pid].nb_addrs; i++) {

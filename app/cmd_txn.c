@@ -21,7 +21,70 @@ enum undo_op {
 	UNDO_ADDR_DEL,	    /* a port address was added: forget it */
 	UNDO_ADDR_ADD,	    /* a port address was removed: remember it */
 	UNDO_NEIGH_PARAMS,  /* neighbour parameters changed: set the old ones */
+	UNDO_SETTING,	    /* a port or router setting changed: set the old value */
 };
+
+/* A port or router setting, as set or as it was. */
+struct setting {
+	enum cmd_id id;
+	uint16_t port;
+	uint32_t value, value2;
+};
+
+static void setting_apply(struct router *r, const struct setting *s)
+{
+	switch (s->id) {
+	case CMD_PORT_MTU:
+		r->dp_ports[s->port].mtu = (uint16_t)s->value;
+		break;
+	case CMD_PORT_RPF:
+		/* two bytes workers read per burst: a burst may see the old
+		 * mode with the new flag, which only matters for that burst */
+		r->dp_ports[s->port].rpf_ignore_default = (uint8_t)s->value2;
+		r->dp_ports[s->port].rpf = (uint8_t)s->value;
+		break;
+	case CMD_SET_IP_MARTIANS:
+		r->dpconf.martians = (uint8_t)s->value;
+		break;
+	case CMD_SET_IP_DBCAST:
+		r->dpconf.directed_bcast = (uint8_t)s->value;
+		break;
+	case CMD_SET_ICMP_RATE:
+		router_icmp_rate_set(r, s->value, s->value2);
+		break;
+	default:
+		break;
+	}
+}
+
+static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, struct setting *s)
+{
+	s->id = id;
+	s->port = port;
+	s->value2 = 0;
+	switch (id) {
+	case CMD_PORT_MTU:
+		s->value = r->dp_ports[port].mtu;
+		break;
+	case CMD_PORT_RPF:
+		s->value = r->dp_ports[port].rpf;
+		s->value2 = r->dp_ports[port].rpf_ignore_default;
+		break;
+	case CMD_SET_IP_MARTIANS:
+		s->value = r->dpconf.martians;
+		break;
+	case CMD_SET_IP_DBCAST:
+		s->value = r->dpconf.directed_bcast;
+		break;
+	case CMD_SET_ICMP_RATE:
+		s->value = r->icmp_rate;
+		s->value2 = r->icmp_burst;
+		break;
+	default:
+		s->value = 0;
+		break;
+	}
+}
 
 /* One journal record; a million-route load keeps a million of them. */
 struct undo {
@@ -35,6 +98,7 @@ struct undo {
 		} n;			/* NEIGH_* */
 		struct port_addr pa;	/* ADDR_* */
 		struct neigh_params np; /* NEIGH_PARAMS */
+		struct setting set;	/* SETTING */
 	};
 };
 
@@ -42,7 +106,8 @@ struct txn {
 	struct router *r;
 	struct undo *u;
 	size_t n, cap;
-	bool failed; /* journal could not grow: refuse further changes */
+	bool failed;	   /* journal could not grow: refuse further changes */
+	bool addr_changed; /* port addresses changed: refresh what workers check */
 };
 
 struct txn *txn_begin(struct router *r)
@@ -76,6 +141,8 @@ static int journal(struct txn *t, const struct undo *u)
 
 static void txn_end(struct txn *t)
 {
+	if (t->addr_changed)
+		router_local_update(t->r);
 	fib_batch_end(t->r->fib);
 	free(t->u);
 	free(t);
@@ -132,6 +199,9 @@ void txn_rollback(struct txn *t)
 			break;
 		case UNDO_NEIGH_PARAMS:
 			rc = neigh_params_set(r->neigh, &u->np);
+			break;
+		case UNDO_SETTING:
+			setting_apply(r, &u->set);
 			break;
 		case UNDO_ADDR_ADD:
 			r->ports[u->port].addrs[r->ports[u->port].nb_addrs++] = u->pa;
@@ -334,6 +404,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");
 	p->addrs[p->nb_addrs++] = pa;
+	t->addr_changed = true;
 	return 0;
 }
 
@@ -374,6 +445,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");
 	port_addr_remove(p, &pa);
+	t->addr_changed = true;
 	return 0;
 }
 
@@ -465,5 +537,29 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		neigh_params_set(t->r->neigh, &u.np);
 		return ERRC(-ENOMEM, "out of memory");
 	}
+	return 0;
+}
+
+int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	struct undo u = {.op = UNDO_SETTING};
+	struct setting now;
+	uint16_t port = 0;
+	int rc;
+
+	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF) {
+		rc = check_port(t->r, c->port, err, errlen);
+		if (rc != 0)
+			return rc;
+		port = (uint16_t)c->port;
+	}
+	setting_get(t->r, c->id, port, &u.set);
+	if (journal(t, &u) != 0)
+		return ERRC(-ENOMEM, "out of memory");
+	now.id = c->id;
+	now.port = port;
+	now.value = c->value;
+	now.value2 = c->value2;
+	setting_apply(t->r, &now);
 	return 0;
 }

@@ -5,18 +5,24 @@
  *               within the rules of lib/neigh (no entry from a request for
  *               someone else, no update from another port or subnet)
  *   unresolved  hold the packet on its neighbour, resolve, forward it when
- *               the answer comes (or drop it, counted, when none does)
- *   local       no local service yet: counted
+ *               the answer comes (or drop it with ICMP host unreachable)
+ *   errors      ICMP errors about packets the workers dropped (icmp.c)
+ *   fragment    split packets larger than the egress MTU (DF clear)
+ *   local       echo replies, port/protocol unreachable (icmp.c)
  * Sends through worker 0 (control_send). Runs the neighbour timers.
  */
 #include <rte_arp.h>
 #include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
 
 #include "arp.h"
+#include "icmp.h"
 #include "ip4.h"
+#include "ip4_frag.h"
 #include "router.h"
 
 #define TICK_MS 20
@@ -72,7 +78,7 @@ uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr)
 }
 
 /* The first IPv4 address of the port (source of probes off every subnet). */
-static uint32_t port_any_addr4(const struct fr_port *p)
+uint32_t port_any_addr4(const struct fr_port *p)
 {
 	unsigned int i;
 
@@ -193,45 +199,77 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 
 /* ---- resolution ----------------------------------------------------------- */
 
+/* Send a rewritten frame on @port in pieces that fit its MTU. Consumes @m. */
+static void fragment_send(struct router *r, struct rte_mbuf *m, uint16_t port)
+{
+	struct rte_mbuf *frags[64];
+	int n, i;
+
+	n = ip4_fragment(m, r->dp_ports[port].mtu, r->pools[r->ports[port].socket], frags,
+			 RTE_DIM(frags));
+	rte_pktmbuf_free(m);
+	if (n < 0) {
+		r->cst.drop[CDROP_FRAG_FAILED]++;
+		return;
+	}
+	r->cst.fragmented++;
+	for (i = 0; i < n; i++)
+		if (control_send(r, frags[i], port) == 0)
+			r->cst.fragments++;
+}
+
+/* Finish an IPv4 frame for @port and @mac and send it: the TTL of a
+ * forwarded packet, the MAC addresses, the MTU. Consumes @m. */
+static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
+		    const struct rte_ether_addr *mac, bool forwarded)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+
+	if (forwarded)
+		ip4_ttl_dec(ip);
+	eth->dst_addr = *mac;
+	eth->src_addr = r->dp_ports[port].mac;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu) {
+		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {
+			/* a held packet too big for its port: as the worker would */
+			if (forwarded && icmp_ctrl_allowed(r))
+				icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
+			else
+				cdrop(r, m, CDROP_FRAG_FAILED);
+			return;
+		}
+		fragment_send(r, m, port);
+		return;
+	}
+	if (control_send(r, m, port) == 0 && forwarded)
+		r->cst.resolved_fwd++;
+}
+
 /* neigh_ops.release: a held packet is sent (mac) or dropped (NULL) */
 static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 			 const struct rte_ether_addr *mac)
 {
 	struct router *r = arg;
 	struct rte_mbuf *m = pkt;
-	struct rte_ether_hdr *eth;
+	bool forwarded = dp_ctrl_reason(m) != CTRL_ORIGINATED;
 
 	if (mac == NULL || !router_port_ok(r, ni->port)) {
-		/* ICMP host unreachable arrives with the ICMP issue */
-		cdrop(r, m, CDROP_NEIGH_FAILED);
+		/* RFC 1812 4.3.3.1: host unreachable for what we could not deliver */
+		if (forwarded && icmp_ctrl_allowed(r))
+			icmp_error(r, m, 3, 1, 0);
+		else
+			cdrop(r, m, CDROP_NEIGH_FAILED);
 		return;
 	}
-	/* the worker stopped before the rewrite: finish it here */
-	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	ip4_ttl_dec((struct rte_ipv4_hdr *)(eth + 1));
-	eth->dst_addr = *mac;
-	eth->src_addr = r->dp_ports[ni->port].mac;
-	if (control_send(r, m, ni->port) == 0)
-		r->cst.resolved_fwd++;
+	send_ip(r, m, ni->port, mac, forwarded);
 }
 
-static void resolve_input(struct router *r, struct rte_mbuf *m)
+/* Hold @m on neighbour @nb of @port, or drop it with the reason. */
+static void resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr *nb, uint16_t port)
 {
-	struct rte_ipv4_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
-	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr)), nb;
-	struct fib_route rt;
-	int rc;
-
-	/* the route as it is now (it may have changed since the worker looked) */
-	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
-	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
-		cdrop(r, m, CDROP_ROUTE_CHANGED);
-		return;
-	}
-	nb = rt.type == FIB_NH_GATEWAY ? rt.gw : dst;
-	rc = neigh_resolve(r->neigh, &nb, rt.port, m, control_now_ms());
-	switch (rc) {
+	switch (neigh_resolve(r->neigh, nb, port, m, control_now_ms())) {
 	case 0:
 		break;
 	case -EBUSY:
@@ -244,12 +282,93 @@ static void resolve_input(struct router *r, struct rte_mbuf *m)
 		cdrop(r, m, CDROP_NEIGH_INCOMPLETE_CAP);
 		break;
 	case -EHOSTUNREACH:
-		cdrop(r, m, CDROP_NEIGH_FAILED);
+		if (dp_ctrl_reason(m) != CTRL_ORIGINATED && icmp_ctrl_allowed(r))
+			icmp_error(r, m, 3, 1, 0);
+		else
+			cdrop(r, m, CDROP_NEIGH_FAILED);
 		break;
 	default:
 		cdrop(r, m, CDROP_NEIGH_TABLE_FULL);
 		break;
 	}
+}
+
+void control_output(struct router *r, struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr)), nb;
+	struct fib_route rt;
+	struct neigh_info ni;
+
+	dp_ctrl_reason_set(m, CTRL_ORIGINATED);
+	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
+	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
+	    !router_port_ok(r, rt.port)) {
+		cdrop(r, m, CDROP_NO_ROUTE_BACK);
+		return;
+	}
+	nb = rt.type == FIB_NH_GATEWAY ? rt.gw : dst;
+	if (neigh_get(r->neigh, &nb, rt.port, &ni) == 0 && neigh_state_usable(ni.state)) {
+		send_ip(r, m, rt.port, &ni.mac, false);
+		return;
+	}
+	resolve(r, m, &nb, rt.port);
+}
+
+static void resolve_input(struct router *r, struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr)), nb;
+	struct fib_route rt;
+
+	/* the route as it is now (it may have changed since the worker looked) */
+	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
+	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
+		cdrop(r, m, CDROP_ROUTE_CHANGED);
+		return;
+	}
+	nb = rt.type == FIB_NH_GATEWAY ? rt.gw : dst;
+	resolve(r, m, &nb, rt.port);
+}
+
+void router_local_update(struct router *r)
+{
+	struct dp_local *nl, *old;
+	uint32_t n = 0;
+	uint16_t p;
+	unsigned int i;
+
+	for (p = 0; p < r->nb_ports; p++)
+		n += r->ports[p].nb_addrs;
+	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]), RTE_CACHE_LINE_SIZE);
+	if (nl == NULL)
+		return; /* keep the old list: the check errs on the side of the old addresses */
+	for (p = 0; p < r->nb_ports; p++)
+		for (i = 0; i < r->ports[p].nb_addrs; i++)
+			if (r->ports[p].addrs[i].addr.family == AF_INET)
+				nl->addr[nl->n++] = r->ports[p].addrs[i].addr.v4;
+	old = r->dpconf.local;
+	/* release: the list is complete before workers can see the pointer */
+	__atomic_store_n(&r->dpconf.local, nl, __ATOMIC_RELEASE);
+	if (old != NULL) {
+		/* a worker may be scanning the old list: wait until none can be */
+		if (r->qsv != NULL)
+			rte_rcu_qsbr_synchronize(r->qsv, RTE_QSBR_THRID_INVALID);
+		rte_free(old);
+	}
+}
+
+void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	r->icmp_rate = pps;
+	r->icmp_burst = burst;
+	/* each error costs hz/pps cycles of credit; the bucket holds burst of them */
+	r->dpconf.icmp_cost = pps ? RTE_MAX(hz / pps, 1ull) : 0;
+	r->dpconf.icmp_burst = r->dpconf.icmp_cost * RTE_MAX(burst, 1u);
 }
 
 void control_init(struct router *r)
@@ -274,9 +393,20 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 		case CTRL_RESOLVE:
 			resolve_input(r, m);
 			break;
+		case CTRL_ICMP_ERROR:
+			/* the worker decided it is due, allowed and within rate */
+			icmp_error(r, m, dp_ctrl_icmp_type(m), dp_ctrl_icmp_code(m),
+				   dp_ctrl_aux(m));
+			break;
+		case CTRL_FRAGMENT:
+			if (router_port_ok(r, dp_ctrl_aux(m)))
+				fragment_send(r, m, (uint16_t)dp_ctrl_aux(m));
+			else
+				cdrop(r, m, CDROP_FRAG_FAILED);
+			break;
 		case CTRL_LOCAL:
 		default:
-			cdrop(r, m, CDROP_LOCAL_UNHANDLED);
+			local_input(r, m);
 			break;
 		}
 	}

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Forwarding pipeline for one burst:
- *   L2 filter and ethertype -> IPv4 checks (RFC 1812 5.2.2) -> one bulk FIB
- *   lookup -> verdict from the route type -> neighbour read (lock-free) ->
+ *   L2 filter and ethertype -> IPv4 checks (RFC 1812 5.2.2) -> martian
+ *   source/destination checks (5.3.7) -> one bulk FIB lookup of the
+ *   destinations, one of the sources when the port has rpf on (RFC 3704) ->
+ *   verdict from the route type -> neighbour read (lock-free) -> MTU ->
  *   TTL decrement (RFC 1624) and Ethernet rewrite.
- * Packets for the router and ARP go to the control thread; every drop is
- * counted by reason in the worker's own counters.
+ * Packets for the router, ARP, unresolved next hops and packets to fragment
+ * go to the control thread; so do dropped packets that deserve an ICMP
+ * error, within a per-worker token bucket. Every drop is counted by reason
+ * in the worker's own counters.
  */
+#include <rte_cycles.h>
+
 #include "datapath.h"
 #include "ip4.h"
 
@@ -20,12 +26,103 @@ static inline void drop(struct dp_ctx *c, struct rte_mbuf *m, uint16_t *out, enu
 	*out = DP_OUT_DROP;
 }
 
+/* RFC 1812 4.3.2.7: no ICMP error about an ICMP error, a non-first
+ * fragment, a broadcast/multicast destination or L2 frame, or a source that
+ * does not name one host. */
+static inline bool icmp_allowed(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+				uint8_t flags)
+{
+	uint32_t src = rte_be_to_cpu_32(ip->src_addr), dst = rte_be_to_cpu_32(ip->dst_addr);
+	uint32_t ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
+
+	if ((flags & F_L2_GROUP) || (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)))
+		return false;
+	if ((dst >> 28) == 0xe || dst == UINT32_MAX || ip4_martian_src(src) || src == UINT32_MAX)
+		return false;
+	if (ip->next_proto_id == IPPROTO_ICMP) {
+		uint8_t type;
+
+		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + ihl + 1)
+			return false;
+		type = *((const uint8_t *)ip + ihl);
+		/* destination unreachable, source quench, redirect, time
+		 * exceeded, parameter problem */
+		if (type == 3 || type == 4 || type == 5 || type == 11 || type == 12)
+			return false;
+	}
+	return true;
+}
+
+/* One token from this worker's bucket: errors per second, with a burst. */
+static inline bool icmp_token(struct dp_ctx *c)
+{
+	const struct dp_conf *cf = c->conf;
+	uint64_t now;
+
+	if (cf->icmp_cost == 0)
+		return false;
+	now = rte_rdtsc();
+	c->icmp_bucket += now - c->icmp_last;
+	c->icmp_last = now;
+	if (c->icmp_bucket > cf->icmp_burst)
+		c->icmp_bucket = cf->icmp_burst;
+	if (c->icmp_bucket < cf->icmp_cost)
+		return false;
+	c->icmp_bucket -= cf->icmp_cost;
+	return true;
+}
+
+/* Drop @m for @why; hand it over for ICMP @type/@code when one is due. */
+static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+			     uint8_t flags, uint16_t *out, enum dp_drop why, uint8_t type,
+			     uint8_t code, uint32_t aux)
+{
+	c->st->drop[why]++;
+	if (!icmp_allowed(m, ip, flags)) {
+		c->st->icmp_not_sent++;
+	} else if (!icmp_token(c)) {
+		c->st->icmp_ratelimited++;
+	} else {
+		dp_ctrl_set(m, CTRL_ICMP_ERROR, type, code, aux);
+		c->st->icmp_queued++;
+		*out = DP_OUT_CTRL_ERR;
+		return;
+	}
+	rte_pktmbuf_free(m);
+	*out = DP_OUT_DROP;
+}
+
+static inline bool is_local(const struct dp_local *loc, uint32_t a)
+{
+	uint32_t i;
+
+	if (loc == NULL)
+		return false;
+	for (i = 0; i < loc->n; i++)
+		if (loc->addr[i] == a)
+			return true;
+	return false;
+}
+
+static inline void rewrite(struct dp_ctx *c, struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip,
+			   const struct rte_ether_addr *dst, uint16_t port)
+{
+	ip4_ttl_dec(ip);
+	rte_ether_addr_copy(dst, &eth->dst_addr);
+	rte_ether_addr_copy(&c->ports[port].mac, &eth->src_addr);
+}
+
 void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
 		    uint16_t *out)
 {
-	const struct rte_ether_addr *own = &c->ports[in_port].mac;
-	uint32_t dst[DP_BURST];
-	uint64_t nh[DP_BURST];
+	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+	const struct dp_port *pp = &c->ports[in_port];
+	const struct dp_conf *cf = c->conf;
+	/* acquire: the list is complete before the pointer to it is seen */
+	const struct dp_local *loc = __atomic_load_n(&cf->local, __ATOMIC_ACQUIRE);
+	const uint8_t rpf = pp->rpf, martians = cf->martians;
+	uint32_t dst[DP_BURST], src[DP_BURST];
+	uint64_t nh[DP_BURST], snh[DP_BURST];
 	uint8_t idx[DP_BURST];
 	uint8_t flags[DP_BURST];
 	unsigned int i, j, k = 0;
@@ -39,6 +136,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		struct rte_mbuf *m = pkts[i];
 		struct rte_ether_hdr *eth;
 		struct rte_ipv4_hdr *ip;
+		uint32_t s, d;
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
@@ -48,34 +146,52 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		}
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		flags[i] = 0;
-		if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, own))) {
+		if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &pp->mac))) {
 			if (!rte_is_multicast_ether_addr(&eth->dst_addr)) {
 				drop(c, m, &out[i], DROP_L2_OTHER_HOST);
 				continue;
 			}
 			flags[i] = F_L2_GROUP;
 		}
-		if (likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
-			ip = (struct rte_ipv4_hdr *)(eth + 1);
-			if (unlikely(!ip4_validate(m, ip, &why))) {
-				drop(c, m, &out[i], why);
+		if (unlikely(eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
+			if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
+				dp_ctrl_reason_set(m, CTRL_ARP);
+				out[i] = DP_OUT_CTRL;
+			} else {
+				drop(c, m, &out[i], DROP_ETHERTYPE);
+			}
+			continue;
+		}
+		ip = (struct rte_ipv4_hdr *)(eth + 1);
+		if (unlikely(!ip4_validate(m, ip, &why))) {
+			drop(c, m, &out[i], why);
+			continue;
+		}
+		s = rte_be_to_cpu_32(ip->src_addr);
+		d = rte_be_to_cpu_32(ip->dst_addr);
+		if (martians) {
+			/* RFC 1812 5.3.7: never from these, never to those */
+			if (unlikely(ip4_martian_src(s) || s == UINT32_MAX || is_local(loc, s))) {
+				drop(c, m, &out[i], DROP_MARTIAN_SRC);
 				continue;
 			}
-			dst[k] = rte_be_to_cpu_32(ip->dst_addr);
-			idx[k++] = (uint8_t)i;
-			out[i] = DP_OUT_DROP; /* decided below */
-		} else if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
-			dp_ctrl_reason_set(m, CTRL_ARP);
-			out[i] = DP_OUT_CTRL;
-		} else {
-			drop(c, m, &out[i], DROP_ETHERTYPE);
+			if (unlikely(ip4_martian_dst(d))) {
+				drop(c, m, &out[i], DROP_MARTIAN_DST);
+				continue;
+			}
 		}
+		dst[k] = d;
+		src[k] = s;
+		idx[k++] = (uint8_t)i;
+		out[i] = DP_OUT_DROP; /* decided below */
 	}
 	if (k == 0)
 		return;
 
-	/* one lookup per packet, one call per burst */
+	/* one lookup per packet, one call per burst; rpf adds exactly one more */
 	fib4_lookup_bulk(c->fib, dst, nh, k);
+	if (rpf != DP_RPF_OFF)
+		fib4_lookup_bulk(c->fib, src, snh, k);
 
 	for (j = 0; j < k; j++) {
 		struct rte_mbuf *m;
@@ -83,11 +199,33 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		struct rte_ipv4_hdr *ip;
 		const struct fib_nh *h;
 		struct neigh_view v;
+		uint16_t port;
 		uint32_t ni;
 
 		i = idx[j];
 		m = pkts[i];
 		h = &c->nh[nh[j]];
+		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		ip = (struct rte_ipv4_hdr *)(eth + 1);
+
+		/* RFC 3704; broadcast and multicast destinations are exempt */
+		if (rpf != DP_RPF_OFF && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
+		    (dst[j] >> 28) != 0xe) {
+			const struct fib_nh *sh = &c->nh[snh[j]];
+			bool ok = sh->type == FIB_NH_GATEWAY || sh->type == FIB_NH_CONNECTED;
+
+			if (rpf == DP_RPF_STRICT)
+				ok = ok && sh->port == in_port;
+			else if (pp->rpf_ignore_default)
+				ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
+			if (unlikely(!ok)) {
+				c->st->rpf_drop[in_port][rpf == DP_RPF_STRICT ? 0 : 1]++;
+				drop(c, m, &out[i],
+				     rpf == DP_RPF_STRICT ? DROP_RPF_STRICT : DROP_RPF_LOOSE);
+				continue;
+			}
+		}
+
 		switch (h->type) {
 		case FIB_NH_GATEWAY:
 			ni = h->neigh;
@@ -98,8 +236,26 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			ni = neigh_find(c->neigh, &a, h->port);
 			break;
 		}
-		case FIB_NH_LOCAL:
 		case FIB_NH_BROADCAST:
+			/* directed broadcast (RFC 1812 5.3.5.2): off by default */
+			if (cf->directed_bcast && h->port != FIB_PORT_NONE && h->port != in_port &&
+			    !(flags[i] & F_L2_GROUP)) {
+				if (ip->time_to_live <= 1) {
+					drop_icmp(c, m, ip, flags[i], &out[i], DROP_TTL_EXCEEDED,
+						  11, 0, 0);
+					continue;
+				}
+				if (rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu) {
+					drop(c, m, &out[i], DROP_FRAG_NEEDED);
+					continue;
+				}
+				rewrite(c, eth, ip, &bcast, h->port);
+				out[i] = h->port;
+				continue;
+			}
+			/* for the router */
+			__attribute__((fallthrough));
+		case FIB_NH_LOCAL:
 			dp_ctrl_reason_set(m, CTRL_LOCAL);
 			out[i] = DP_OUT_CTRL;
 			continue;
@@ -107,13 +263,13 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			drop(c, m, &out[i], DROP_BLACKHOLE);
 			continue;
 		case FIB_NH_UNREACHABLE:
-			drop(c, m, &out[i], DROP_UNREACHABLE);
+			drop_icmp(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 3, 0, 0);
 			continue;
 		case FIB_NH_PROHIBIT:
-			drop(c, m, &out[i], DROP_PROHIBIT);
+			drop_icmp(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 3, 13, 0);
 			continue;
 		default:
-			drop(c, m, &out[i], DROP_NO_ROUTE);
+			drop_icmp(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 3, 0, 0);
 			continue;
 		}
 		/* forwarding from here on */
@@ -121,12 +277,11 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			drop(c, m, &out[i], DROP_L2_BCAST_FORWARD);
 			continue;
 		}
-		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		ip = (struct rte_ipv4_hdr *)(eth + 1);
 		if (unlikely(ip->time_to_live <= 1)) {
-			drop(c, m, &out[i], DROP_TTL_EXCEEDED);
+			drop_icmp(c, m, ip, flags[i], &out[i], DROP_TTL_EXCEEDED, 11, 0, 0);
 			continue;
 		}
+		port = h->port;
 		if (unlikely(ni == NEIGH_IDX_NONE)) {
 			dp_ctrl_reason_set(m, CTRL_RESOLVE);
 			out[i] = DP_OUT_CTRL;
@@ -141,9 +296,20 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		/* tells the control thread which STALE neighbours to re-probe */
 		if (c->neigh_used != NULL)
 			neigh_mark_used(c->neigh_used, ni);
-		ip4_ttl_dec(ip);
-		rte_ether_addr_copy(&v.mac, &eth->dst_addr);
-		rte_ether_addr_copy(&c->ports[h->port].mac, &eth->src_addr);
-		out[i] = h->port;
+		if (unlikely(rte_be_to_cpu_16(ip->total_length) > c->ports[port].mtu)) {
+			/* RFC 1191: DF set, too big: refuse and say how big */
+			if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {
+				drop_icmp(c, m, ip, flags[i], &out[i], DROP_FRAG_NEEDED, 3, 4,
+					  c->ports[port].mtu);
+				continue;
+			}
+			/* fragmenting allocates: the control thread does it */
+			rewrite(c, eth, ip, &v.mac, port);
+			dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, port);
+			out[i] = DP_OUT_CTRL;
+			continue;
+		}
+		rewrite(c, eth, ip, &v.mac, port);
+		out[i] = port;
 	}
 }

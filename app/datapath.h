@@ -4,8 +4,9 @@
  * worker loop, the lookup benchmark and the fuzzers run the same code.
  *
  * Uses: the FIB, next-hop table and neighbour table (read-only), the ports'
- * MAC addresses. Sets: per packet, where it goes (an egress port, the
- * control thread, or dropped and counted); forwarded packets are rewritten.
+ * MAC addresses, MTUs and rpf modes, the router-wide settings (dp_conf).
+ * Sets: per packet, where it goes (an egress port, the control thread, or
+ * dropped and counted); forwarded packets are rewritten.
  */
 #ifndef FR_DATAPATH_H
 #define FR_DATAPATH_H
@@ -22,50 +23,123 @@
 #define DP_BURST 32
 
 /* dp_input_burst() verdicts besides an egress port number */
-#define DP_OUT_DROP 0xffff /* dropped, freed and counted by the pipeline */
-#define DP_OUT_CTRL 0xfffe /* for the control thread; reason in the mbuf (dp_ctrl_reason) */
+#define DP_OUT_DROP	0xffff /* dropped, freed and counted by the pipeline */
+#define DP_OUT_CTRL	0xfffe /* for the control thread to handle (dp_ctrl_reason) */
+#define DP_OUT_CTRL_ERR 0xfffd /* dropped and counted, handed over for an ICMP error */
 
 /* Why a packet goes to the control thread. */
 enum dp_ctrl_reason {
-	CTRL_ARP = 1, /* ARP frame */
-	CTRL_LOCAL,   /* addressed to the router (local or broadcast route) */
-	CTRL_RESOLVE, /* to forward, but the next hop has no usable neighbour */
+	CTRL_ARP = 1,	 /* ARP frame */
+	CTRL_LOCAL,	 /* addressed to the router (local or broadcast route) */
+	CTRL_RESOLVE,	 /* to forward, but the next hop has no usable neighbour */
+	CTRL_ICMP_ERROR, /* dropped: send ICMP type/code about it (aux: next-hop MTU) */
+	CTRL_FRAGMENT,	 /* rewritten, larger than the egress MTU, DF clear (aux: port) */
+	CTRL_ORIGINATED, /* (control thread only) built by the router itself */
 };
 
-/* What workers know about a port (read-only while workers run). */
+/* rpf modes (RFC 3704) */
+enum dp_rpf {
+	DP_RPF_OFF = 0,
+	DP_RPF_LOOSE,  /* the source has a route that forwards */
+	DP_RPF_STRICT, /* ... and it leaves by the arrival port */
+};
+
+/* What workers know about a port (written by the control thread, read per burst). */
 struct dp_port {
 	struct rte_ether_addr mac;
-	uint8_t enabled; /* probed and configured */
+	uint8_t enabled;	    /* probed and configured */
+	uint8_t rpf;		    /* enum dp_rpf */
+	uint8_t rpf_ignore_default; /* loose: a match by 0.0.0.0/0 does not count */
+	uint16_t mtu;		    /* largest IPv4 packet sent on the port */
 };
 
-/* Read-only tables plus the calling worker's counters. */
+/* The router's own addresses, for the martian source check. Replaced whole
+ * (pointer swap, the old one freed after a grace period). */
+struct dp_local {
+	uint32_t n;
+	uint32_t addr[]; /* host order */
+};
+
+/* Router-wide settings, written by the control thread, read per burst. */
+struct dp_conf {
+	uint8_t martians;	/* drop martian sources and destinations (default on) */
+	uint8_t directed_bcast; /* forward directed broadcasts (default off) */
+	uint64_t icmp_cost;	/* TSC cycles per ICMP error token (0: none sent) */
+	uint64_t icmp_burst;	/* bucket size, in cycles (cost x burst) */
+	struct dp_local *local;
+};
+
+/* Read-only tables plus the calling worker's counters and state. */
 struct dp_ctx {
 	struct fib *fib;
 	const struct fib_nh *nh;
 	const struct neigh_table *neigh;
 	const struct neigh_hot *neigh_hot;
 	const struct dp_port *ports;
+	const struct dp_conf *conf;
 	uint16_t nb_ports;
 	struct dp_stats *st;
 	uint64_t *neigh_used; /* this worker's "used" marks (NULL: none kept) */
 	uint64_t fib_gen;     /* FIB generation this burst was decided under */
+	uint64_t icmp_bucket; /* this worker's ICMP error tokens, in cycles */
+	uint64_t icmp_last;   /* TSC of the last refill */
 };
 
-/* Reason a packet was handed to the control thread. */
+/* Control-thread metadata carried in the mbuf's hash fields. */
+static inline void dp_ctrl_set(struct rte_mbuf *m, enum dp_ctrl_reason r, uint8_t type,
+			       uint8_t code, uint32_t aux)
+{
+	m->hash.usr = (uint32_t)r | (uint32_t)type << 8 | (uint32_t)code << 16;
+	m->hash.fdir.hi = aux;
+}
+
 static inline enum dp_ctrl_reason dp_ctrl_reason(const struct rte_mbuf *m)
 {
-	return (enum dp_ctrl_reason)m->hash.usr;
+	return (enum dp_ctrl_reason)(m->hash.usr & 0xff);
 }
 
 static inline void dp_ctrl_reason_set(struct rte_mbuf *m, enum dp_ctrl_reason r)
 {
-	m->hash.usr = r;
+	dp_ctrl_set(m, r, 0, 0, 0);
+}
+
+static inline uint8_t dp_ctrl_icmp_type(const struct rte_mbuf *m)
+{
+	return (uint8_t)(m->hash.usr >> 8);
+}
+
+static inline uint8_t dp_ctrl_icmp_code(const struct rte_mbuf *m)
+{
+	return (uint8_t)(m->hash.usr >> 16);
+}
+
+static inline uint32_t dp_ctrl_aux(const struct rte_mbuf *m)
+{
+	return m->hash.fdir.hi;
+}
+
+/* True for addresses RFC 1812 5.3.7 never accepts as a source (host order). */
+static inline bool ip4_martian_src(uint32_t a)
+{
+	uint32_t top = a >> 24;
+
+	return top == 0 || top == 127 || top >= 224;
+}
+
+/* True for destinations never forwarded nor accepted (0/8, 127/8, 240/4 but
+ * the limited broadcast, which is delivered locally). */
+static inline bool ip4_martian_dst(uint32_t a)
+{
+	uint32_t top = a >> 24;
+
+	return top == 0 || top == 127 || (top >= 240 && a != UINT32_MAX);
 }
 
 /*
- * Classify, validate, look up (one bulk FIB lookup for the burst) and rewrite
- * @n <= DP_BURST packets received on @in_port. out[i] receives pkts[i]'s
- * verdict: an egress port, DP_OUT_CTRL or DP_OUT_DROP (already freed).
+ * Classify, validate, look up (one bulk FIB lookup for the burst, one more
+ * for the sources when the port has rpf on) and rewrite @n <= DP_BURST
+ * packets received on @in_port. out[i] receives pkts[i]'s verdict: an egress
+ * port, DP_OUT_CTRL, DP_OUT_CTRL_ERR or DP_OUT_DROP (already freed).
  * Datapath-safe.
  */
 void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,

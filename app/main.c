@@ -325,6 +325,11 @@ int main(int argc, char **argv)
 	if (tables_create(r) != 0)
 		goto out;
 	control_init(r);
+	/* RFC 1812 defaults: martians dropped, directed broadcasts not
+	 * forwarded, ICMP errors limited per lcore */
+	r->dpconf.martians = 1;
+	r->dpconf.directed_bcast = 0;
+	router_icmp_rate_set(r, FR_ICMP_RATE, FR_ICMP_BURST);
 	if (port_probe(r) != 0)
 		goto out;
 	if (r->nb_ports == 0) {

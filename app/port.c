@@ -40,6 +40,10 @@ int port_probe(struct router *r)
 			return -EIO;
 		}
 		r->dp_ports[pid].enabled = 1;
+		/* the link's MTU as the device reports it; 'port N mtu' changes it */
+		if (rte_eth_dev_get_mtu(pid, &r->dp_ports[pid].mtu) != 0 ||
+		    r->dp_ports[pid].mtu < 68)
+			r->dp_ports[pid].mtu = RTE_ETHER_MTU;
 		if (pid + 1 > r->nb_ports)
 			r->nb_ports = pid + 1;
 	}

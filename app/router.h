@@ -22,6 +22,8 @@
 #define FR_PORT_MAX_ADDRS 16
 #define FR_CTRL_RING_SIZE 1024
 #define FR_DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
+#define FR_ICMP_RATE	  1000 /* ICMP errors per second per lcore, by default */
+#define FR_ICMP_BURST	  50
 
 /* An address configured on a port (the host address and its prefix length). */
 struct port_addr {
@@ -68,6 +70,9 @@ struct router {
 	uint16_t nb_ports;
 	struct fr_port ports[FR_MAX_PORTS];
 	struct dp_port dp_ports[FR_MAX_PORTS]; /* what workers read */
+	struct dp_conf dpconf;		       /* router-wide settings workers read */
+	uint32_t icmp_rate, icmp_burst;	       /* ICMP errors per second and burst */
+	uint64_t icmp_bucket, icmp_last;       /* the control thread's own bucket */
 	unsigned int nb_workers;
 	struct worker *workers[RTE_MAX_LCORE];
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES]; /* mbufs, per NUMA socket */
@@ -78,6 +83,13 @@ struct router {
 	bool running; /* ports started, workers launched */
 	uint64_t start_tsc;
 };
+
+/* Rebuild the list of the router's addresses workers check sources
+ * against, after address changes. Control thread. */
+void router_local_update(struct router *r);
+
+/* ICMP error rate for workers and the control thread. */
+void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst);
 
 /* Is @port a port the router can use? */
 static inline bool router_port_ok(const struct router *r, uint32_t port)
@@ -100,6 +112,10 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);
 unsigned int control_poll(struct router *r);
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port);
 uint64_t control_now_ms(void);
+/* Route, resolve and send an IPv4 packet the router built (Ethernet header
+ * room in front). Consumes @m. */
+void control_output(struct router *r, struct rte_mbuf *m);
+uint32_t port_any_addr4(const struct fr_port *p);
 /* The port's address whose subnet holds @addr (host order), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
 bool port_owns4(const struct fr_port *p, uint32_t addr);

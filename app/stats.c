@@ -14,12 +14,17 @@ const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_IP4_VERSION] = "ip4_bad_version",
 	[DROP_IP4_IHL] = "ip4_bad_ihl",
 	[DROP_IP4_LENGTH] = "ip4_bad_length",
+	[DROP_MARTIAN_SRC] = "martian_source",
+	[DROP_MARTIAN_DST] = "martian_dest",
+	[DROP_RPF_STRICT] = "rpf_strict",
+	[DROP_RPF_LOOSE] = "rpf_loose",
 	[DROP_L2_BCAST_FORWARD] = "l2_bcast_forward",
 	[DROP_TTL_EXCEEDED] = "ttl_exceeded",
 	[DROP_NO_ROUTE] = "no_route",
 	[DROP_BLACKHOLE] = "blackhole",
 	[DROP_UNREACHABLE] = "unreachable",
 	[DROP_PROHIBIT] = "prohibit",
+	[DROP_FRAG_NEEDED] = "frag_needed_df",
 	[DROP_CTRL_RING_FULL] = "ctrl_ring_full",
 	[DROP_TX_FULL] = "tx_full",
 };
@@ -29,7 +34,13 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ARP_NOT_FOR_US] = "arp_not_for_us",
 	[CDROP_ARP_OFF_LINK] = "arp_off_link",
 	[CDROP_ARP_IGNORED] = "arp_ignored",
-	[CDROP_LOCAL_UNHANDLED] = "local_unhandled",
+	[CDROP_LOCAL_BROADCAST] = "local_broadcast",
+	[CDROP_LOCAL_FRAGMENT] = "local_fragment",
+	[CDROP_LOCAL_ICMP] = "local_icmp",
+	[CDROP_LOCAL_UNREACH] = "local_unreachable",
+	[CDROP_NO_ROUTE_BACK] = "no_route_back",
+	[CDROP_ICMP_RATELIMIT] = "ctrl_icmp_ratelimited",
+	[CDROP_FRAG_FAILED] = "frag_failed",
 	[CDROP_ROUTE_CHANGED] = "route_changed",
 	[CDROP_NEIGH_HOLD_FULL] = "neigh_hold_full",
 	[CDROP_NEIGH_HOLD_TOTAL] = "neigh_hold_total",
@@ -54,6 +65,14 @@ void router_stats_sum(const struct router *r, struct dp_stats *sum)
 		sum->busy_cycles += s->busy_cycles;
 		sum->busy_polls += s->busy_polls;
 		sum->idle_polls += s->idle_polls;
+		sum->icmp_queued += s->icmp_queued;
+		sum->icmp_ratelimited += s->icmp_ratelimited;
+		sum->icmp_not_sent += s->icmp_not_sent;
+		sum->icmp_ring_full += s->icmp_ring_full;
+		for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
+			sum->rpf_drop[i][0] += s->rpf_drop[i][0];
+			sum->rpf_drop[i][1] += s->rpf_drop[i][1];
+		}
 		for (i = 0; i < DROP_MAX; i++)
 			sum->drop[i] += s->drop[i];
 	}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_config.h>
 
 /* Why a worker dropped a packet. */
 enum dp_drop {
@@ -21,14 +22,19 @@ enum dp_drop {
 	DROP_IP4_VERSION,	/* version is not 4 (5.2.2 (3)) */
 	DROP_IP4_IHL,		/* IHL < 5 or header longer than the frame (5.2.2 (4)) */
 	DROP_IP4_LENGTH,	/* total length < header or > frame (5.2.2 (5)) */
-	DROP_L2_BCAST_FORWARD,	/* IP unicast in an L2 broadcast/multicast frame: never forwarded */
-	DROP_TTL_EXCEEDED,	/* TTL <= 1 on a packet to forward */
-	DROP_NO_ROUTE,		/* no route matched */
-	DROP_BLACKHOLE,		/* blackhole route */
-	DROP_UNREACHABLE,	/* unreachable route */
-	DROP_PROHIBIT,		/* prohibit route */
-	DROP_CTRL_RING_FULL,	/* the ring to the control thread was full */
-	DROP_TX_FULL,		/* the port's TX queue refused the packet */
+	DROP_MARTIAN_SRC, /* source 0/8, 127/8, 224/4, 240/4, broadcast or ours (RFC 1812 5.3.7) */
+	DROP_MARTIAN_DST, /* destination 0/8, 127/8 or 240/4 (not 255.255.255.255) */
+	DROP_RPF_STRICT,  /* strict rpf: the route back to the source leaves by another port */
+	DROP_RPF_LOOSE,	  /* loose rpf: the source has no route that forwards */
+	DROP_L2_BCAST_FORWARD, /* IP unicast in an L2 broadcast/multicast frame: never forwarded */
+	DROP_TTL_EXCEEDED,     /* TTL <= 1 on a packet to forward */
+	DROP_NO_ROUTE,	       /* no route matched */
+	DROP_BLACKHOLE,	       /* blackhole route */
+	DROP_UNREACHABLE,      /* unreachable route */
+	DROP_PROHIBIT,	       /* prohibit route */
+	DROP_FRAG_NEEDED,      /* larger than the egress MTU with DF set (RFC 1191) */
+	DROP_CTRL_RING_FULL,   /* the ring to the control thread was full */
+	DROP_TX_FULL,	       /* the port's TX queue refused the packet */
 	DROP_MAX
 };
 
@@ -36,13 +42,18 @@ extern const char *const dp_drop_names[DROP_MAX];
 
 /* Per-worker counters; one cache-aligned block per worker. */
 struct dp_stats {
-	uint64_t rx;	      /* packets received */
-	uint64_t tx;	      /* accepted by a TX queue (forwarded + ctrl_tx) */
-	uint64_t to_control;  /* handed to the control thread */
-	uint64_t ctrl_tx;     /* sent on behalf of the control thread */
-	uint64_t busy_cycles; /* TSC cycles in loop iterations that received packets */
-	uint64_t busy_polls;  /* such iterations */
-	uint64_t idle_polls;  /* iterations that received nothing */
+	uint64_t rx;		   /* packets received */
+	uint64_t tx;		   /* accepted by a TX queue (forwarded + ctrl_tx) */
+	uint64_t to_control;	   /* handed to the control thread */
+	uint64_t ctrl_tx;	   /* sent on behalf of the control thread */
+	uint64_t busy_cycles;	   /* TSC cycles in loop iterations that received packets */
+	uint64_t busy_polls;	   /* such iterations */
+	uint64_t idle_polls;	   /* iterations that received nothing */
+	uint64_t icmp_queued;	   /* dropped packets handed over for an ICMP error */
+	uint64_t icmp_ratelimited; /* errors not sent: over the rate limit */
+	uint64_t icmp_not_sent;	   /* errors not sent: never about ICMP errors, fragments... */
+	uint64_t icmp_ring_full;   /* errors not sent: the ring to the control thread was full */
+	uint64_t rpf_drop[RTE_MAX_ETHPORTS][2]; /* per input port: strict, loose */
 	uint64_t drop[DROP_MAX];
 } __rte_cache_aligned;
 
@@ -52,7 +63,13 @@ enum ctrl_drop {
 	CDROP_ARP_NOT_FOR_US,	    /* ARP request for an address we do not own */
 	CDROP_ARP_OFF_LINK,	    /* sender outside the port's subnets: not learnt */
 	CDROP_ARP_IGNORED,	    /* changed nothing: unsolicited reply, static entry */
-	CDROP_LOCAL_UNHANDLED,	    /* packet for the router: no local service for it */
+	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address: no service answers those */
+	CDROP_LOCAL_FRAGMENT,	    /* a fragment for the router: it does not reassemble */
+	CDROP_LOCAL_ICMP,	    /* ICMP for the router other than echo requests: consumed */
+	CDROP_LOCAL_UNREACH,	    /* UDP/TCP/other protocol for the router: answered 3/3 or 3/2 */
+	CDROP_NO_ROUTE_BACK,	    /* a packet of the router's own with no route to send it */
+	CDROP_ICMP_RATELIMIT,	    /* control thread's own ICMP errors over the rate limit */
+	CDROP_FRAG_FAILED,	    /* fragmentation failed (no mbufs, MTU below 68) */
 	CDROP_ROUTE_CHANGED,	    /* unresolved packet whose route no longer forwards */
 	CDROP_NEIGH_HOLD_FULL,	    /* this neighbour already holds its packets */
 	CDROP_NEIGH_HOLD_TOTAL,	    /* all neighbours together hold the maximum */
@@ -75,7 +92,17 @@ struct ctrl_stats {
 	uint64_t arp_learnt;	 /* ARP packets (not answered) that updated the table */
 	uint64_t arp_probes;	 /* ARP requests sent to resolve neighbours */
 	uint64_t resolved_fwd;	 /* held packets forwarded once resolved */
-	uint64_t tx;		 /* packets queued for transmission */
+	uint64_t fragmented;	 /* packets fragmented */
+	uint64_t fragments;	 /* fragments sent */
+	uint64_t icmp_echo_replies;
+	uint64_t icmp_time_exceeded; /* 11/0 */
+	uint64_t icmp_unreach_net;   /* 3/0 */
+	uint64_t icmp_unreach_host;  /* 3/1 */
+	uint64_t icmp_unreach_proto; /* 3/2 */
+	uint64_t icmp_unreach_port;  /* 3/3 */
+	uint64_t icmp_frag_needed;   /* 3/4 */
+	uint64_t icmp_prohibited;    /* 3/13 */
+	uint64_t tx;		     /* packets queued for transmission */
 	uint64_t drop[CDROP_MAX];
 };
 

@@ -73,6 +73,17 @@ static void to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
 	}
 }
 
+/* Dropped packets (already counted) that deserve an ICMP error. */
+static void errors_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	unsigned int sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
+
+	if (unlikely(sent < n)) {
+		w->st.icmp_ring_full += n - sent;
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	}
+}
+
 /* Worker 0 transmits what the control thread built (ARP replies...). */
 static void ctrl_tx_drain(struct router *r, struct worker *w)
 {
@@ -98,7 +109,7 @@ int worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct router *r = fr_router;
-	struct rte_mbuf *pkts[DP_BURST], *ctrl[DP_BURST];
+	struct rte_mbuf *pkts[DP_BURST], *ctrl[DP_BURST], *err[DP_BURST];
 	uint16_t out[DP_BURST];
 	uint16_t ports[FR_MAX_PORTS];
 	uint16_t nb_ports = 0, pid, q = (uint16_t)w->idx;
@@ -115,6 +126,9 @@ int worker_main(void *arg)
 	c.ports = r->dp_ports;
 	c.nb_ports = r->nb_ports;
 	c.st = &w->st;
+	c.conf = &r->dpconf;
+	c.icmp_bucket = r->dpconf.icmp_burst;
+	c.icmp_last = rte_rdtsc();
 	c.neigh_used = neigh_used_map(r->neigh, w->idx);
 
 	rte_rcu_qsbr_thread_register(r->qsv, w->idx);
@@ -125,7 +139,7 @@ int worker_main(void *arg)
 		unsigned int total = 0;
 
 		for (p = 0; p < nb_ports; p++) {
-			uint16_t n, i, nctrl = 0;
+			uint16_t n, i, nctrl = 0, nerr = 0;
 
 			pid = ports[p];
 			n = rte_eth_rx_burst(pid, q, pkts, DP_BURST);
@@ -142,10 +156,15 @@ int worker_main(void *arg)
 				} else if (o == DP_OUT_CTRL) {
 					pkts[i]->port = pid;
 					ctrl[nctrl++] = pkts[i];
+				} else if (o == DP_OUT_CTRL_ERR) {
+					pkts[i]->port = pid;
+					err[nerr++] = pkts[i];
 				}
 			}
 			if (nctrl)
 				to_control(w, ctrl, nctrl);
+			if (nerr)
+				errors_to_control(w, err, nerr);
 		}
 		if (w->idx == 0)
 			ctrl_tx_drain(r, w);

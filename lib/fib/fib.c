@@ -255,6 +255,8 @@ static int nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 	k->type = r->type;
 	k->origin = r->origin;
 	k->family = r->prefix.addr.family;
+	if (r->prefix.len == 0)
+		k->flags = FIB_NHF_DEFAULT;
 	k->port = FIB_PORT_NONE;
 	switch (r->type) {
 	case FIB_NH_GATEWAY:

@@ -65,10 +65,15 @@ extern const char *const fib_origin_names[FIB_ORIGIN_MAX];
 /** A next hop as the data path reads it (8 bytes, by value). */
 struct fib_nh {
 	uint8_t type;	/**< enum fib_nh_type */
-	uint8_t family; /**< AF_INET or AF_INET6 (of the gateway) */
+	uint8_t flags;	/**< FIB_NHF_* */
 	uint16_t port;	/**< egress port (GATEWAY, CONNECTED) or owning port (LOCAL, BROADCAST) */
 	uint32_t neigh; /**< neighbour index of the gateway (GATEWAY), else FIB_NEIGH_NONE */
 };
+
+/** fib_nh.flags: the next hop of the default route (0.0.0.0/0) only; it
+ * is never shared, so "matched the default route" is one test (rpf's
+ * ignore-default needs it). */
+#define FIB_NHF_DEFAULT 0x1
 
 /** A route as the control plane sees it. */
 struct fib_route {

@@ -21,7 +21,7 @@ struct nh_key {
 	uint8_t type;
 	uint8_t family;
 	uint8_t origin;
-	uint8_t pad;
+	uint8_t flags; /* FIB_NHF_* */
 	uint16_t port;
 	uint8_t gw[16];
 };

@@ -106,7 +106,7 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 	 */
 	nh = &f->nh[i];
 	nh->type = k->type;
-	nh->family = k->family;
+	nh->flags = k->flags;
 	nh->port = k->port;
 	nh->neigh = neigh_idx;
 	f->nhc[i].key = *k;

@@ -285,8 +285,10 @@ static int pkts_build(struct rte_mempool *mp)
 /* pipeline (with_dp) or restore alone (!with_dp), cycles per packet */
 static double run_pipeline(struct tables *t, uint32_t *d, uint32_t n, uint64_t min, int with_dp)
 {
-	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1},
-				   {.mac = port_mac[1], .enabled = 1}};
+	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1, .mtu = 1500},
+				   {.mac = port_mac[1], .enabled = 1, .mtu = 1500}};
+	/* the daemon's defaults: martian checks on; no ICMP is due here */
+	struct dp_conf conf = {.martians = 1};
 	struct dp_stats st;
 	struct dp_ctx c = {
 		.fib = t->fib,
@@ -294,6 +296,7 @@ static double run_pipeline(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 		.neigh = t->neigh,
 		.neigh_hot = neigh_hot_table(t->neigh),
 		.ports = ports,
+		.conf = &conf,
 		.nb_ports = 2,
 		.st = &st,
 	};

@@ -145,7 +145,8 @@ class Router:
 
     count = 0
 
-    def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024):
+    def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024,
+                 pmd="af_packet"):
         Router.count += 1
         self.topo = topo
         self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
@@ -163,7 +164,13 @@ class Router:
         args += ["--file-prefix", self.prefix, "--log-level", "lib.eal:warning"]
         args += ["--lcores", lcores] if ("@" in lcores or "," in lcores) else ["-l", lcores]
         for i in range(len(topo.hosts)):
-            args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d" % (i, i, workers)]
+            if pmd == "pcap":
+                # libpcap sees frames as they are; DPDK 22.11's af_packet puts its
+                # sockets in a fanout group with PACKET_FANOUT_FLAG_DEFRAG, so the
+                # kernel reassembles IP fragments before an af_packet port sees them
+                args += ["--vdev", "net_pcap%d,iface=p%d,phy_mac=1" % (i, i)]
+            else:
+                args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d" % (i, i, workers)]
         args += ["--", "-f", self.conf, "-s", self.sock, "--max-routes", "65536",
                  "--tbl8", "1024"] + list(extra)
         self.args = args

@@ -21,6 +21,7 @@
 #include "eal_helper.h"
 #include "fib.h"
 #include "ip4.h"
+#include "ip4_frag.h"
 #include "neigh.h"
 
 static const struct rte_ether_addr port_mac[2] = {{{0x02, 0, 0, 0, 0x01, 0x01}},
@@ -179,6 +180,7 @@ static void test_ttl_checksum(void **state)
 /* ---- pipeline ------------------------------------------------------- */
 
 struct pctx {
+	struct dp_conf conf;
 	struct fib *fib;
 	struct neigh_table *n;
 	struct dp_port ports[2];
@@ -235,6 +237,9 @@ static int pipe_setup(void **state)
 	p->c.nh = fib_nh_table(p->fib);
 	p->c.neigh = p->n;
 	p->c.neigh_hot = neigh_hot_table(p->n);
+	p->conf.martians = 1;
+	p->c.conf = &p->conf;
+	p->ports[0].mtu = p->ports[1].mtu = 1500;
 	p->c.ports = p->ports;
 	p->c.nb_ports = 2;
 	p->c.st = &p->st;
@@ -328,12 +333,219 @@ static void test_pipeline(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/* Martians, rpf, ICMP handover and MTU, through the same pipeline. */
+static void run1(struct pctx *p, struct rte_mbuf *m, uint16_t port, uint16_t *out)
+{
+	dp_input_burst(&p->c, port, &m, 1, out);
+}
+
+static void test_martians_rpf(void **state)
+{
+	struct pctx *p = *state;
+	uint16_t out;
+	struct rte_mbuf *m;
+
+	/* martian sources and destinations */
+	run1(p, pkt(0x7f000001, 0x0a010203, 64, 10), 0, &out); /* from 127.0.0.1 */
+	assert_int_equal(out, DP_OUT_DROP);
+	run1(p, pkt(0xe0000001, 0x0a010203, 64, 10), 0, &out); /* from multicast */
+	assert_int_equal(p->st.drop[DROP_MARTIAN_SRC], 2);
+	/* from one of our own addresses, once the router lists them */
+	{
+		struct dp_local *loc = malloc(sizeof(*loc) + sizeof(uint32_t));
+
+		loc->n = 1;
+		loc->addr[0] = 0xc0000201;
+		p->conf.local = loc;
+		run1(p, pkt(0xc0000201, 0x0a010203, 64, 10), 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+		assert_int_equal(p->st.drop[DROP_MARTIAN_SRC], 3);
+		p->conf.local = NULL;
+		free(loc);
+	}
+	run1(p, pkt(0xc0000202, 0x7f000001, 64, 10), 0, &out);
+	run1(p, pkt(0xc0000202, 0x00000001, 64, 10), 0, &out);
+	run1(p, pkt(0xc0000202, 0xf0000001, 64, 10), 0, &out);
+	assert_int_equal(p->st.drop[DROP_MARTIAN_DST], 3);
+	/* switched off, they get through to the lookup */
+	p->conf.martians = 0;
+	m = pkt(0x7f000001, 0x0a010203, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, 1);
+	rte_pktmbuf_free(m);
+	p->conf.martians = 1;
+
+	/* strict rpf on port 0: 192.0.2.0/24 is back through port 0, 198.51.100.0/24
+	 * through port 1, 8.8.8.8 has no route */
+	p->ports[0].rpf = DP_RPF_STRICT;
+	m = pkt(0xc0000202, 0x0a010203, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, 1); /* good source */
+	rte_pktmbuf_free(m);
+	run1(p, pkt(0xc6336405, 0x0a010203, 64, 10), 0, &out); /* spoofed: other port */
+	assert_int_equal(out, DP_OUT_DROP);
+	run1(p, pkt(0x08080808, 0x0a010203, 64, 10), 0, &out); /* no route back */
+	assert_int_equal(p->st.drop[DROP_RPF_STRICT], 2);
+	assert_int_equal(p->st.rpf_drop[0][0], 2);
+	/* loose: any route that forwards will do, not a blackhole one */
+	p->ports[0].rpf = DP_RPF_LOOSE;
+	m = pkt(0xc6336405, 0x0a010203, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, 1);
+	rte_pktmbuf_free(m);
+	run1(p, pkt(0xcb007105, 0x0a010203, 64, 10), 0, &out); /* from a blackholed net */
+	run1(p, pkt(0x08080808, 0x0a010203, 64, 10), 0, &out);
+	assert_int_equal(p->st.drop[DROP_RPF_LOOSE], 2);
+	/* broadcast destinations are exempt */
+	m = pkt(0x08080808, 0xffffffff, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	rte_pktmbuf_free(m);
+	p->ports[0].rpf = DP_RPF_OFF;
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+static void test_icmp_handover_mtu(void **state)
+{
+	struct pctx *p = *state;
+	struct rte_ipv4_hdr *ip;
+	struct rte_mbuf *m;
+	uint16_t out;
+
+	/* a generous bucket: errors are handed over with their type and code */
+	p->conf.icmp_cost = 1;
+	p->conf.icmp_burst = 1u << 30;
+	p->c.icmp_bucket = 1u << 30;
+	m = pkt(0xc0000202, 0x0a010203, 1, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_ICMP_ERROR);
+	assert_int_equal(dp_ctrl_icmp_type(m), 11);
+	assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], 1);
+	rte_pktmbuf_free(m);
+	m = pkt(0xc0000202, 0x08080808, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_icmp_type(m), 3);
+	assert_int_equal(dp_ctrl_icmp_code(m), 0);
+	rte_pktmbuf_free(m);
+	m = pkt(0xc0000202, 0xcb007301, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(dp_ctrl_icmp_code(m), 13);
+	rte_pktmbuf_free(m);
+	/* never about an ICMP error, nor a non-first fragment */
+	m = pkt(0xc0000202, 0x08080808, 64, 10);
+	ip = iph(m);
+	ip->next_proto_id = IPPROTO_ICMP;
+	*(uint8_t *)(ip + 1) = 3;
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	m = pkt(0xc0000202, 0x08080808, 64, 10);
+	ip = iph(m);
+	ip->fragment_offset = RTE_BE16(100);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.icmp_not_sent, 2);
+	/* MTU: DF set -> 3/4 with the MTU; DF clear -> rewritten, to fragment */
+	p->ports[1].mtu = 576;
+	m = pkt(0xc0000202, 0x0a010203, 64, 1000);
+	ip = iph(m);
+	ip->fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_icmp_code(m), 4);
+	assert_int_equal(dp_ctrl_aux(m), 576);
+	assert_int_equal(p->st.drop[DROP_FRAG_NEEDED], 1);
+	rte_pktmbuf_free(m);
+	m = pkt(0xc0000202, 0x0a010203, 64, 1000);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_FRAGMENT);
+	assert_int_equal(dp_ctrl_aux(m), 1);
+	assert_int_equal(iph(m)->time_to_live, 63);
+	rte_pktmbuf_free(m);
+	/* an empty bucket: dropped and counted, not handed over */
+	p->c.icmp_bucket = 0;
+	p->conf.icmp_cost = 1ull << 40;
+	m = pkt(0xc0000202, 0x0a010203, 1, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_true(p->st.icmp_ratelimited >= 1);
+	p->ports[1].mtu = 1500;
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/* RFC 791 fragmentation: offsets, MF, options by copy bit, payload intact. */
+static void test_fragment(void **state)
+{
+	struct rte_mbuf *m = pkt(0xc0000202, 0x0a010203, 63, 1500), *f[16];
+	struct rte_ipv4_hdr *ip = iph(m);
+	uint8_t opts[8] = {0x07, 3, 4,	  /* record route: copy bit clear */
+			   0x94, 4, 0, 0, /* router alert: copy bit set */
+			   0x00};
+	uint8_t buf[2000];
+	unsigned int i, total = 0;
+	int n;
+
+	(void)state;
+	/* give the packet 8 bytes of options */
+	assert_non_null(rte_pktmbuf_append(m, 8));
+	memmove((uint8_t *)(ip + 1) + 8, ip + 1, 1500);
+	memcpy(ip + 1, opts, 8);
+	ip->version_ihl = 0x47;
+	ip->total_length = rte_cpu_to_be_16(28 + 1500);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	assert_int_equal(ip4_fragment(m, 60, test_pool(), f, 16), -E2BIG);
+	assert_int_equal(ip4_fragment(m, 30, test_pool(), f, 16), -EINVAL);
+	n = ip4_fragment(m, 576, test_pool(), f, 16);
+	assert_int_equal(n, 3);
+	for (i = 0; i < (unsigned int)n; i++) {
+		struct rte_ipv4_hdr *fi = iph(f[i]);
+		uint32_t ihl = (fi->version_ihl & 0xf) * 4,
+			 len = rte_be_to_cpu_16(fi->total_length);
+		uint16_t off = rte_be_to_cpu_16(fi->fragment_offset);
+
+		assert_true(len <= 576);
+		assert_int_equal(rte_raw_cksum(fi, ihl), 0xffff);
+		assert_int_equal((off & RTE_IPV4_HDR_OFFSET_MASK) * 8, total);
+		assert_int_equal(!!(off & RTE_IPV4_HDR_MF_FLAG), i + 1 < (unsigned int)n);
+		if (i == 0) {
+			assert_int_equal(ihl, 28);
+			assert_memory_equal(fi + 1, opts, 8);
+		} else {
+			/* only router alert (copy bit) follows; padded to 4 */
+			assert_int_equal(ihl, 24);
+			assert_int_equal(((uint8_t *)(fi + 1))[0], 0x94);
+		}
+		if (i + 1 < (unsigned int)n)
+			assert_int_equal((len - ihl) % 8, 0);
+		memcpy(buf + total, (uint8_t *)fi + ihl, len - ihl);
+		total += len - ihl;
+		assert_int_equal(fi->time_to_live, 63);
+		assert_int_equal(fi->packet_id, ip->packet_id);
+	}
+	assert_int_equal(total, 1500);
+	assert_memory_equal(buf, (uint8_t *)ip + 28, 1500);
+	rte_pktmbuf_free_bulk(f, (unsigned int)n);
+	rte_pktmbuf_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_ttl_checksum),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup, pipe_teardown),
+		cmocka_unit_test(test_fragment),
 	};
 
 	test_eal_init("ip4");

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ICMP in the control thread.
+ * Errors (RFC 792, RFC 1812 4.3.2): from the address of the port they leave
+ * by, TTL 64, precedence 6 (RFC 1812 4.3.2.5), quoting the original IP
+ * header and as much payload as fits in 576 bytes. Which packets deserve one
+ * (never about ICMP errors, fragments after the first, broadcast...) and
+ * the rate limit are decided before: the workers do it for theirs.
+ * Local delivery: echo requests to any router address are answered (RFC
+ * 1812 4.3.3.6), UDP and TCP get port unreachable, other protocols protocol
+ * unreachable; nothing answers broadcast destinations.
+ */
+#include <rte_cycles.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+
+#include "icmp.h"
+#include "router.h"
+
+static uint16_t ip_id;
+
+static void count_sent(struct router *r, uint8_t type, uint8_t code)
+{
+	if (type == 11)
+		r->cst.icmp_time_exceeded++;
+	else if (type == 3 && code == 0)
+		r->cst.icmp_unreach_net++;
+	else if (type == 3 && code == 1)
+		r->cst.icmp_unreach_host++;
+	else if (type == 3 && code == 2)
+		r->cst.icmp_unreach_proto++;
+	else if (type == 3 && code == 3)
+		r->cst.icmp_unreach_port++;
+	else if (type == 3 && code == 4)
+		r->cst.icmp_frag_needed++;
+	else if (type == 3 && code == 13)
+		r->cst.icmp_prohibited++;
+}
+
+int icmp_ctrl_allowed(struct router *r)
+{
+	const struct dp_conf *cf = &r->dpconf;
+	uint64_t now = rte_rdtsc();
+
+	if (cf->icmp_cost == 0)
+		return 0;
+	r->icmp_bucket += now - r->icmp_last;
+	r->icmp_last = now;
+	if (r->icmp_bucket > cf->icmp_burst)
+		r->icmp_bucket = cf->icmp_burst;
+	if (r->icmp_bucket < cf->icmp_cost)
+		return 0;
+	r->icmp_bucket -= cf->icmp_cost;
+	return 1;
+}
+
+void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux)
+{
+	const struct rte_ipv4_hdr *oip =
+		rte_pktmbuf_mtod_offset(orig, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct fr_addr osrc = fr_addr4(rte_be_to_cpu_32(oip->src_addr));
+	uint32_t olen = RTE_MIN((uint32_t)rte_be_to_cpu_16(oip->total_length),
+				rte_pktmbuf_pkt_len(orig) - RTE_ETHER_HDR_LEN);
+	uint32_t quote = RTE_MIN(olen, (uint32_t)(ICMP_ERROR_MAX - sizeof(struct rte_ipv4_hdr) -
+						  sizeof(struct rte_icmp_hdr)));
+	struct fib_route back;
+	struct rte_ipv4_hdr *ip;
+	struct rte_icmp_hdr *ic;
+	struct rte_mbuf *m;
+	uint32_t sa;
+	char *p;
+
+	/* the source address: the port the error leaves by, towards the
+	 * original sender's next hop */
+	if (fib_route_lookup(r->fib, &osrc, &back) != 0 ||
+	    (back.type != FIB_NH_GATEWAY && back.type != FIB_NH_CONNECTED) ||
+	    !router_port_ok(r, back.port)) {
+		r->cst.drop[CDROP_NO_ROUTE_BACK]++;
+		rte_pktmbuf_free(orig);
+		return;
+	}
+	sa = port_addr4_for(&r->ports[back.port],
+			    back.type == FIB_NH_GATEWAY ? back.gw.v4 : osrc.v4);
+	if (sa == 0)
+		sa = port_any_addr4(&r->ports[back.port]);
+	m = rte_pktmbuf_alloc(r->pools[r->ports[back.port].socket]);
+	p = m ? rte_pktmbuf_append(
+			m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote))
+	      : NULL;
+	if (p == NULL || sa == 0) {
+		r->cst.drop[sa == 0 ? CDROP_NO_ROUTE_BACK : CDROP_NO_MBUF]++;
+		rte_pktmbuf_free(m);
+		rte_pktmbuf_free(orig);
+		return;
+	}
+	ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	ic = (struct rte_icmp_hdr *)(ip + 1);
+	memset(ip, 0, sizeof(*ip) + sizeof(*ic));
+	ip->version_ihl = 0x45;
+	ip->type_of_service = 0xc0; /* internetwork control */
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + sizeof(*ic) + quote));
+	ip->packet_id = rte_cpu_to_be_16(ip_id++);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_ICMP;
+	ip->src_addr = rte_cpu_to_be_32(sa);
+	ip->dst_addr = oip->src_addr;
+	ic->icmp_type = type;
+	ic->icmp_code = code;
+	if (type == 3 && code == 4) /* RFC 1191: next-hop MTU in the low 16 bits */
+		ic->icmp_seq_nb = rte_cpu_to_be_16((uint16_t)aux);
+	{
+		char *q = (char *)(ic + 1);
+		const void *src = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, quote, q);
+
+		if (src != NULL && src != q)
+			memcpy(q, src, quote);
+	}
+	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, sizeof(*ic) + quote);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	rte_pktmbuf_free(orig);
+	count_sent(r, type, code);
+	control_output(r, m);
+}
+
+static bool ours(const struct router *r, uint32_t a)
+{
+	uint16_t p;
+
+	for (p = 0; p < r->nb_ports; p++)
+		if (r->ports[p].present && port_owns4(&r->ports[p], a))
+			return true;
+	return false;
+}
+
+/* Turn an echo request into its reply, in place. */
+static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr *ip, uint32_t ihl,
+		       uint32_t tot)
+{
+	uint32_t len = tot - ihl;
+	struct rte_icmp_hdr *ic;
+	uint32_t a;
+
+	if (ihl > sizeof(*ip)) /* options stay with the request */
+		memmove(ip + 1, (char *)ip + ihl, len);
+	rte_pktmbuf_trim(
+		m, (uint16_t)(rte_pktmbuf_pkt_len(m) - (RTE_ETHER_HDR_LEN + sizeof(*ip) + len)));
+	ic = (struct rte_icmp_hdr *)(ip + 1);
+	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	ic->icmp_cksum = 0;
+	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, len);
+	a = ip->src_addr;
+	ip->src_addr = ip->dst_addr;
+	ip->dst_addr = a;
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + len));
+	ip->fragment_offset = 0;
+	ip->time_to_live = 64;
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	r->cst.icmp_echo_replies++;
+	control_output(r, m);
+}
+
+void local_input(struct router *r, struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
+	uint32_t tot = rte_be_to_cpu_16(ip->total_length);
+	uint32_t src = rte_be_to_cpu_32(ip->src_addr);
+	const struct rte_icmp_hdr *ic;
+
+	/* broadcast and subnet-broadcast destinations: no service, no answer
+	 * (RFC 1812 4.3.3.6 lets a router ignore broadcast echo requests) */
+	if (!ours(r, rte_be_to_cpu_32(ip->dst_addr))) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_LOCAL_BROADCAST]++;
+		return;
+	}
+	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_LOCAL_FRAGMENT]++;
+		return;
+	}
+	if (ip->next_proto_id == IPPROTO_ICMP) {
+		if (tot >= ihl + sizeof(*ic) &&
+		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + tot) {
+			ic = (const struct rte_icmp_hdr *)((const char *)ip + ihl);
+			if (ic->icmp_type == RTE_IP_ICMP_ECHO_REQUEST && ic->icmp_code == 0 &&
+			    rte_raw_cksum(ic, tot - ihl) == 0xffff) {
+				echo_reply(r, m, ip, ihl, tot);
+				return;
+			}
+		}
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_LOCAL_ICMP]++;
+		return;
+	}
+	/* no UDP or TCP service, no other protocol: say so (TCP gets 3/3 rather
+	 * than a reset; the router terminates no TCP) */
+	if (ip4_martian_src(src) || src == UINT32_MAX) {
+		r->cst.drop[CDROP_LOCAL_UNREACH]++; /* no error to a non-host source */
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (!icmp_ctrl_allowed(r)) {
+		r->cst.drop[CDROP_ICMP_RATELIMIT]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	r->cst.drop[CDROP_LOCAL_UNREACH]++;
+	if (ip->next_proto_id == IPPROTO_UDP || ip->next_proto_id == IPPROTO_TCP)
+		icmp_error(r, m, 3, 3, 0);
+	else
+		icmp_error(r, m, 3, 2, 0);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ICMP in the control thread: errors about packets the workers dropped
+ * (RFC 792, RFC 1812 4.3), echo replies and unreachables for packets
+ * addressed to the router.
+ */
+#ifndef FR_ICMP_H
+#define FR_ICMP_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+struct router;
+
+/* Largest error datagram (RFC 1812 4.3.2.3): header, ICMP, quoted bytes. */
+#define ICMP_ERROR_MAX 576
+
+/*
+ * Send ICMP @type/@code about @orig (an Ethernet+IPv4 frame as received),
+ * from the address of the port it leaves by, TTL 64, quoting the original
+ * header and as much payload as fits in 576 bytes; @aux is the next-hop MTU
+ * of 3/4. Consumes @orig. The caller decided it is allowed and within rate.
+ */
+void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux);
+
+/* A packet for one of the router's addresses or a broadcast address. */
+void local_input(struct router *r, struct rte_mbuf *m);
+
+/* The control thread's own token bucket for errors it originates. */
+int icmp_ctrl_allowed(struct router *r);
+
+#endif /* FR_ICMP_H */

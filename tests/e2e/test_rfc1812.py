@@ -1,0 +1,403 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""RFC 1812 / RFC 3704 conformance, one test per behaviour, each checking
+what leaves the router (or that nothing does) and that the named counter
+rose by the right amount. Three hosts: h1 (port 0) sends, h2 (port 1) and
+h3 (port 2) receive. Header checks live in test_forward.py."""
+import select
+import socket
+import subprocess
+import threading
+import time
+
+import frlib
+from frlib import HOST_IP, HOST_MAC, ROUTER_IP, ROUTER_MAC, check, delta, log, sh
+
+frlib.require_root(("ip", "ethtool", "ping", "traceroute"))
+s = frlib.scapy()
+
+NOROUTE = "100.64.9.9"
+CONFIG = frlib.base_config(nhosts=3, static_neigh=False) + """
+port 1 mtu 1280
+route add 198.18.0.0/24 unreachable
+route add 198.19.0.0/24 prohibit
+route add 192.0.0.0/24 blackhole
+route add 10.77.0.0/16 via 198.51.100.77
+route add 172.20.0.0/16 via 203.0.113.2
+set neigh retrans-time 200 mcast-probes 2
+"""
+
+
+class Icmp:
+    """ICMP the router sends to h1."""
+
+    def __init__(self, topo):
+        with frlib.netns(topo.hosts[0]):
+            self.rx = s.conf.L2listen(iface="eth0")
+        self.rx.ins.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)
+
+    def collect(self, timeout=1.0, want=None):
+        got = []
+        end = time.time() + timeout
+        while time.time() < end:
+            r, _, _ = select.select([self.rx], [], [], max(0.0, end - time.time()))
+            if not r:
+                break
+            p = self.rx.recv()
+            if p is None or p.src != ROUTER_MAC[0] or not p.haslayer(s.ICMP):
+                continue
+            if p[s.IP].dst != HOST_IP[0]:
+                continue
+            got.append(p)
+            if want is not None and len(got) >= want:
+                break
+        return got
+
+    def close(self):
+        self.rx.close()
+
+
+def send(topo, pkts, h=0):
+    with frlib.netns(topo.hosts[h]):
+        sock = s.conf.L2socket(iface="eth0")
+    for p in pkts if isinstance(pkts, list) else [pkts]:
+        sock.send(p)
+    sock.close()
+
+
+def at_host(topo, h, fn, timeout=0.6):
+    """Run fn() and return the frames the router sent to host h meanwhile."""
+    with frlib.netns(topo.hosts[h]):
+        rx = s.conf.L2listen(iface="eth0")
+    rx.ins.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)
+    fn()
+    got = []
+    end = time.time() + timeout
+    while True:
+        r, _, _ = select.select([rx], [], [], max(0.0, end - time.time()))
+        if not r:
+            break
+        p = rx.recv()
+        if p is not None and p.src == ROUTER_MAC[h]:
+            got.append(p)
+    rx.close()
+    return got
+
+
+def udp(dst, ttl=64, payload=b"rfc1812-conformance", **kw):
+    return frlib.udp(s, 0, dst, ttl=ttl, payload=payload, **kw)
+
+
+def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, mtu=None):
+    ic = Icmp(topo)
+    before = r.stats()
+    try:
+        send(topo, pkt)
+        got = ic.collect(timeout=1.5, want=1)
+    finally:
+        ic.close()
+    after = r.stats()
+    check(len(got) == 1, "want one ICMP %d/%d, got %d" % (typ, code, len(got)))
+    e = got[0]
+    check(e[s.ICMP].type == typ and e[s.ICMP].code == code,
+          "got ICMP %d/%d, want %d/%d" % (e[s.ICMP].type, e[s.ICMP].code, typ, code))
+    # from the address of the port it leaves by, a fresh TTL
+    check(e[s.IP].src == ROUTER_IP[0], "error from %s, want %s" % (e[s.IP].src, ROUTER_IP[0]))
+    check(e[s.IP].ttl == 64, "error TTL %d" % e[s.IP].ttl)
+    check(len(e[s.IP]) <= 576, "error of %d bytes > 576" % len(e[s.IP]))
+    # it quotes the original header and payload as they arrived
+    orig = bytes(pkt[s.IP])
+    quoted = bytes(e[s.ICMP].payload)
+    n = min(len(orig), 576 - 28)
+    check(quoted[:n] == orig[:n], "quoted bytes differ from the original")
+    if mtu is not None:
+        check(e[s.ICMP].nexthopmtu == mtu, "next-hop MTU %d, want %d" %
+              (e[s.ICMP].nexthopmtu, mtu))
+    if counter:
+        check(delta(before, after, counter) == 1, "%s rose by %d" %
+              (counter, delta(before, after, counter)))
+    check(delta(before, after, icmp_counter) == 1, "%s rose by %d" %
+          (icmp_counter, delta(before, after, icmp_counter)))
+
+
+def expect_no_error(topo, r, pkt, counter=None):
+    ic = Icmp(topo)
+    before = r.stats()
+    try:
+        send(topo, pkt)
+        got = ic.collect(timeout=1.0)
+    finally:
+        ic.close()
+    after = r.stats()
+    check(not got, "an ICMP error was sent: %s" % got[0].summary() if got else "")
+    if counter:
+        check(delta(before, after, counter) == 1, "%s rose by %d" %
+              (counter, delta(before, after, counter)))
+
+
+def test_time_exceeded(topo, r):
+    got = at_host(topo, 1, lambda: expect_error(topo, r, udp(HOST_IP[1], ttl=1), 11, 0,
+                                                "ttl_exceeded", "icmp_time_exceeded"))
+    check(not [p for p in got if p.haslayer(s.UDP)], "the TTL 1 packet was forwarded")
+
+
+def test_unreachables(topo, r):
+    expect_error(topo, r, udp(NOROUTE), 3, 0, "no_route", "icmp_unreach_net")
+    expect_error(topo, r, udp("198.18.0.9"), 3, 0, "unreachable", "icmp_unreach_net")
+    expect_error(topo, r, udp("198.19.0.9"), 3, 13, "prohibit", "icmp_prohibited")
+    expect_no_error(topo, r, udp("192.0.0.9"), "blackhole")
+
+
+def test_host_unreachable(topo, r):
+    # the gateway does not exist: ARP fails after two probes 200 ms apart
+    ic = Icmp(topo)
+    before = r.stats()
+    try:
+        send(topo, udp("10.77.1.1"))
+        got = ic.collect(timeout=3.0, want=1)
+    finally:
+        ic.close()
+    after = r.stats()
+    check(len(got) == 1 and got[0][s.ICMP].type == 3 and got[0][s.ICMP].code == 1,
+          "want ICMP 3/1, got %s" % [g.summary() for g in got])
+    check(delta(before, after, "icmp_unreach_host") == 1, "icmp_unreach_host")
+
+
+def test_local(topo, r):
+    # echo reply from any router address, the one that was asked
+    out = sh(["ping", "-c", "1", "-W", "2", ROUTER_IP[2]], ns=topo.hosts[0])
+    check("1 received" in out, "no echo reply from %s:\n%s" % (ROUTER_IP[2], out))
+    check("from %s" % ROUTER_IP[2] in out, out)
+    # UDP to a router address: port unreachable; unknown protocol: 3/2
+    p = udp(ROUTER_IP[0])
+    expect_error(topo, r, p, 3, 3, "local_unreachable", "icmp_unreach_port")
+    p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+         s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], proto=253) / s.Raw(b"x" * 20))
+    expect_error(topo, r, p, 3, 2, "local_unreachable", "icmp_unreach_proto")
+
+
+def test_no_error_about(topo, r):
+    # an ICMP error
+    err = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+           s.IP(src=HOST_IP[0], dst=NOROUTE) / s.ICMP(type=3, code=1) /
+           s.IP(src=NOROUTE, dst=HOST_IP[0]) / s.UDP())
+    expect_no_error(topo, r, err, "no_route")
+    # a multicast destination, an L2 broadcast frame
+    expect_no_error(topo, r, udp("239.1.2.3", ttl=1))
+    b = udp(NOROUTE)
+    b[s.Ether].dst = "ff:ff:ff:ff:ff:ff"
+    expect_no_error(topo, r, b, "no_route")
+    # a martian source (with the martian check off, so it reaches the lookup)
+    r.cli("set ip martians off")
+    try:
+        m = udp(NOROUTE)
+        m[s.IP].src = "127.0.0.5"
+        expect_no_error(topo, r, m, "no_route")
+    finally:
+        r.cli("set ip martians on")
+
+
+def test_rate_limit(topo, r):
+    r.cli("set icmp rate 20 burst 5")
+    ic = Icmp(topo)
+    before = r.stats()
+    try:
+        t0 = time.time()
+        for _ in range(10):
+            send(topo, [udp(HOST_IP[1], ttl=1)] * 20)
+            time.sleep(0.1)
+        elapsed = time.time() - t0
+        got = ic.collect(timeout=0.5)
+    finally:
+        ic.close()
+        r.cli("set icmp rate 1000 burst 50")
+    after = r.stats()
+    bound = 5 + 20 * elapsed + 1
+    log("     200 TTL-1 packets in %.2f s: %d errors (bound %.0f), %d suppressed" %
+        (elapsed, len(got), bound, delta(before, after, "icmp_ratelimited")))
+    check(len(got) <= bound, "%d errors > burst + rate x time = %.0f" % (len(got), bound))
+    check(len(got) >= 5, "only %d errors: the burst was not honoured" % len(got))
+    check(delta(before, after, "icmp_ratelimited") >= 200 - bound,
+          "icmp_ratelimited rose by %d" % delta(before, after, "icmp_ratelimited"))
+
+
+def test_df_mtu(topo, r):
+    big = udp(HOST_IP[1], payload=b"D" * 1400, flags="DF")
+    expect_error(topo, r, big, 3, 4, "frag_needed_df", "icmp_frag_needed", mtu=1280)
+    out = sh(["ping", "-c", "1", "-W", "2", "-M", "do", "-s", "1400", HOST_IP[1]],
+             ns=topo.hosts[0], check=False)
+    check("mtu = 1280" in out, "ping -M do did not see the MTU:\n" + out)
+
+
+def test_fragmentation(topo, r):
+    # h2's kernel must reassemble what the router fragmented
+    payload = bytes((i * 7) & 0xff for i in range(1400))
+    with frlib.netns(topo.hosts[1]):
+        srv = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        srv.bind((HOST_IP[1], 7777))
+    srv.settimeout(3)
+    before = r.stats()
+    frames = at_host(topo, 1, lambda: send(topo, udp(HOST_IP[1], payload=payload,
+                                                       dport=7777)), timeout=0.8)
+    try:
+        data, _ = srv.recvfrom(4096)
+    except socket.timeout:
+        data = b""
+    srv.close()
+    after = r.stats()
+    frags = [p for p in frames if p.haslayer(s.IP) and p[s.IP].dst == HOST_IP[1]]
+    log("     1428-byte packet through a 1280 MTU: %d fragments, %d bytes reassembled" %
+        (len(frags), len(data)))
+    check(data == payload, "h2 did not get the original datagram back")
+    check(len(frags) >= 2 and all(len(p[s.IP]) <= 1280 for p in frags),
+          "fragments: %s" % [len(p[s.IP]) for p in frags])
+    check(delta(before, after, "fragmented") == 1, "fragmented counter")
+
+
+def test_fragments_in_transit(topo, r):
+    """On net_pcap ports (af_packet ports get fragments reassembled by the
+    kernel): fragments are forwarded as they are, never reassembled; a
+    non-first fragment gets no ICMP error, the first one does."""
+    f1 = udp(HOST_IP[1], payload=b"F" * 64, flags="MF", id=4242)
+    f2 = udp(HOST_IP[1], payload=b"G" * 64, frag=9, id=4242)
+    got = at_host(topo, 1, lambda: send(topo, [f1, f2]))
+    got = [p for p in got if p.haslayer(s.IP) and p[s.IP].id == 4242]
+    check(len(got) == 2, "fragments in transit: %d of 2 forwarded as fragments" % len(got))
+    check(got[0][s.IP].flags == "MF" and got[1][s.IP].frag == 9 and
+          len(got[0][s.IP]) == 92 and len(got[1][s.IP]) == 92,
+          "fragments changed: %s" % [(p[s.IP].flags, p[s.IP].frag, len(p[s.IP])) for p in got])
+    frag = udp(NOROUTE, frag=10, flags="MF")
+    expect_no_error(topo, r, frag, "no_route")
+    first = udp(NOROUTE, flags="MF")
+    expect_error(topo, r, first, 3, 0, "no_route", "icmp_unreach_net")
+
+
+def test_martians(topo, r):
+    cases = [("127.0.0.1", HOST_IP[1], "martian_source"),
+             ("0.1.2.3", HOST_IP[1], "martian_source"),
+             ("224.1.1.1", HOST_IP[1], "martian_source"),
+             ("255.255.255.255", HOST_IP[1], "martian_source"),
+             (ROUTER_IP[1], HOST_IP[1], "martian_source"),
+             (HOST_IP[0], "127.0.0.1", "martian_dest"),
+             (HOST_IP[0], "0.0.0.9", "martian_dest"),
+             (HOST_IP[0], "240.0.0.1", "martian_dest")]
+    for src, dst, counter in cases:
+        p = udp(dst)
+        p[s.IP].src = src
+        before = r.stats()
+        got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+        after = r.stats()
+        check(not [g for g in got if g.haslayer(s.UDP)], "%s -> %s forwarded" % (src, dst))
+        check(delta(before, after, counter) == 1, "%s -> %s: %s rose by %d" %
+              (src, dst, counter, delta(before, after, counter)))
+    # the limited broadcast is never forwarded
+    before = r.stats()
+    got = at_host(topo, 1, lambda: send(topo, udp("255.255.255.255")), timeout=0.3)
+    after = r.stats()
+    check(not [g for g in got if g.haslayer(s.UDP)], "255.255.255.255 forwarded")
+    check(delta(before, after, "local_broadcast") == 1, "local_broadcast")
+
+
+def test_directed_broadcast(topo, r):
+    def go():
+        return at_host(topo, 1, lambda: send(topo, udp("198.51.100.255")), timeout=0.4)
+    got = [p for p in go() if p.haslayer(s.UDP)]
+    check(not got, "directed broadcast forwarded while off")
+    r.cli("set ip directed-broadcast on")
+    try:
+        got = [p for p in go() if p.haslayer(s.UDP)]
+    finally:
+        r.cli("set ip directed-broadcast off")
+    check(len(got) == 1 and got[0].dst == "ff:ff:ff:ff:ff:ff", "not sent as L2 broadcast")
+
+
+def test_rpf_matrix(topo, r):
+    sources = {"good": HOST_IP[0], "spoofed_other_port": "203.0.113.50",
+               "no_route": "100.64.1.1"}
+    want = {"off": {"good": True, "spoofed_other_port": True, "no_route": True},
+            "loose": {"good": True, "spoofed_other_port": True, "no_route": False},
+            "strict": {"good": True, "spoofed_other_port": False, "no_route": False}}
+    try:
+        for mode in ("off", "loose", "strict"):
+            r.cli("port 0 rpf " + mode)
+            for name, src in sources.items():
+                p = udp(HOST_IP[1], payload=("rpf-%s-%s" % (mode, name)).encode())
+                p[s.IP].src = src
+                before = r.stats()
+                got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+                after = r.stats()
+                fwd = any(g.haslayer(s.Raw) and g[s.Raw].load == p[s.Raw].load for g in got)
+                check(fwd == want[mode][name], "rpf %s, %s source: forwarded=%s" %
+                      (mode, name, fwd))
+                if not fwd:
+                    c = "rpf_" + mode
+                    check(delta(before, after, c) == 1, "%s rose by %d" %
+                          (c, delta(before, after, c)))
+                    check(delta(before, after, "port0_" + mode) == 1, "per-port counter")
+    finally:
+        r.cli("port 0 rpf off")
+
+
+def test_rpf_flip(topo, r):
+    r.cli("port 0 rpf loose")
+    try:
+        def one(tag):
+            p = udp(HOST_IP[1], payload=tag)
+            p[s.IP].src = "172.20.0.1"
+            got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+            return any(g.haslayer(s.Raw) and g[s.Raw].load == tag for g in got)
+        check(one(b"flip-1"), "source with a route was dropped")
+        r.cli("route del 172.20.0.0/16")
+        before = r.stats()
+        check(not one(b"flip-2"), "the next packet after the route's removal passed")
+        check(delta(before, r.stats(), "rpf_loose") == 1, "rpf_loose")
+        r.cli("route add 172.20.0.0/16 via 203.0.113.2")
+        check(one(b"flip-3"), "the next packet after the route came back was dropped")
+    finally:
+        r.cli("port 0 rpf off")
+
+
+def test_traceroute(topo, r):
+    out = sh(["traceroute", "-n", "-q", "1", "-w", "2", "-m", "5", HOST_IP[1]],
+             ns=topo.hosts[0], timeout=60)
+    lines = [l.split() for l in out.splitlines()[1:]]
+    check(len(lines) == 2 and lines[0][1] == ROUTER_IP[0] and lines[1][1] == HOST_IP[1],
+          "traceroute:\n" + out)
+
+
+def main():
+    runner = frlib.Runner()
+    with frlib.Topo(hosts=3) as topo:
+        r = frlib.Router(topo, CONFIG)
+        try:
+            # resolve the hosts once, so that tests see steady state
+            for h in (1, 2):
+                sh(["ping", "-c", "1", "-W", "2", HOST_IP[h]], ns=topo.hosts[0])
+            for name, fn in [("time_exceeded_11_0", test_time_exceeded),
+                             ("unreachable_3_0_3_13_blackhole", test_unreachables),
+                             ("host_unreachable_3_1", test_host_unreachable),
+                             ("echo_reply_3_3_3_2", test_local),
+                             ("no_error_about", test_no_error_about),
+                             ("rate_limit", test_rate_limit),
+                             ("df_mtu_3_4", test_df_mtu),
+                             ("fragmentation", test_fragmentation),
+                             ("martians", test_martians),
+                             ("directed_broadcast", test_directed_broadcast),
+                             ("rpf_matrix", test_rpf_matrix),
+                             ("rpf_flips_on_route_delete", test_rpf_flip),
+                             ("traceroute", test_traceroute)]:
+                runner.run(name, fn, topo, r)
+        finally:
+            runner.run("clean_stop", r.stop)
+        r = frlib.Router(topo, CONFIG, pmd="pcap")
+        try:
+            for h in (1, 2):
+                sh(["ping", "-c", "1", "-W", "2", HOST_IP[h]], ns=topo.hosts[0])
+            runner.run("fragments_in_transit_pcap", test_fragments_in_transit, topo, r)
+        finally:
+            runner.run("clean_stop_pcap", r.stop)
+    runner.exit()
+
+
+if __name__ == "__main__":
+    main()
