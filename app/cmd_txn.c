@@ -382,7 +382,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if ((a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) >= 14)
 		return ERR("%s is not a unicast host address", buf);
 	net = pa.len ? a & (UINT32_MAX << (32 - pa.len)) : 0;
-	bcast = a | (pa.len ? UINT32_MAX >> pa.len : UINT32_MAX);
+	bcast = pa.len >= 32 ? a : a | (UINT32_MAX >> pa.len);
 	if (pa.len <= 30 && (a == net || a == bcast))
 		return ERR("%s is the %s address of its subnet", buf,
 			   a == net ? "network" : "broadcast");

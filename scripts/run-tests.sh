@@ -3,7 +3,8 @@
 # Every test suite, as 'make test' and CI run them (after scripts/setup.sh --test):
 #   formatting, unit (cmocka), integration (daemon with net_null ports),
 #   end-to-end (root: netns + veth + net_af_packet + kernel hosts), then unit,
-#   integration and end-to-end again under ASan + UBSan.
+#   integration and end-to-end again under ASan + UBSan, then each fuzz
+#   target for 30 s.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -30,5 +31,8 @@ else
 	meson test -C build-asan --suite unit --suite integration --print-errorlogs
 	echo "(end-to-end under ASan SKIPPED: needs root)"
 fi
+
+step "fuzzing: each libFuzzer target for 30 s (ASan + UBSan)"
+scripts/fuzz.sh 30
 
 step "all suites passed in $(($(date +%s) - t0)) s"

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 RUN_PKGS="gcc libc6-dev pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev libnuma-dev
 libpcap-dev iproute2 ethtool iputils-ping procps"
-TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump"
+TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump clang
+libclang-rt-14-dev"
 
 want="$RUN_PKGS"
 test_mode=0
@@ -50,4 +51,10 @@ if [ "$test_mode" = 1 ]; then
 			-Db_sanitize=address,undefined -Db_lundef=false
 	fi
 	ninja -C build-asan
+	# build-fuzz/: libFuzzer targets, clang, ASan + UBSan (scripts/fuzz.sh)
+	if [ ! -f build-fuzz/build.ninja ]; then
+		CC=clang meson setup build-fuzz -Dfuzz=enabled -Dtests=false \
+			-Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
+	fi
+	ninja -C build-fuzz
 fi
