@@ -11,6 +11,10 @@
  *             decision, neighbour read, TTL/checksum and Ethernet rewrite,
  *             minus the cost of restoring the packets between passes
  *             (measured alone and subtracted)
+ *   rpf_loose, rpf_strict   the pipeline with reverse-path filtering on the
+ *             arrival port, sources as random as the destinations (inside
+ *             routes back through that port); their ratio is to the
+ *             pipeline with rpf off, the extra cost of rpf
  *
  * Reported in TSC cycles per packet (rte_rdtsc, what DPDK tools print): the
  * median of --reps repetitions and the spread (min-max).
@@ -61,6 +65,39 @@ static uint64_t xrand(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
+}
+
+/*
+ * Source addresses for the rpf rows: inside random routes that leave by
+ * port 0, where the packets arrive, so that strict rpf passes every one and
+ * each source lookup costs what a random destination's does.
+ */
+static void make_sources(struct fib *f, const struct route *rt, uint32_t nr, uint32_t *s,
+			 uint32_t n, uint32_t len)
+{
+	const struct fib_nh *nh = fib_nh_table(f);
+	uint32_t i, tries;
+
+	for (i = 0; i < n; i++) {
+		s[i] = gw_ip[0]; /* nothing found: the connected gateway */
+		for (tries = 0; tries < 64; tries++) {
+			const struct route *r = &rt[xrand() % nr];
+			uint32_t a =
+				r->addr |
+				(r->len == 32 ? 0 : (uint32_t)xrand() & (UINT32_MAX >> r->len));
+			uint64_t h;
+
+			/* the longest match decides (a more specific route may
+			 * point the other way) */
+			fib4_lookup_bulk(f, &a, &h, 1);
+			if (nh[h].port == 0) {
+				s[i] = a;
+				break;
+			}
+		}
+	}
+	for (; i < len; i++)
+		s[i] = s[i % n];
 }
 
 static int load_routes(const char *path, struct route **out, uint32_t *n)
@@ -239,13 +276,14 @@ static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 	return (double)(rte_rdtsc() - t0) / (double)pkts;
 }
 
-/* Restore a packet for the next pass: destination, TTL, checksum, MACs. */
-static inline void reset_pkt(struct rte_mbuf *m, uint32_t dst, uint16_t in)
+/* Restore a packet for the next pass: addresses, TTL, checksum, MACs. */
+static inline void reset_pkt(struct rte_mbuf *m, uint32_t src, uint32_t dst, uint16_t in)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 
 	eth->dst_addr = port_mac[in];
+	ip->src_addr = rte_cpu_to_be_32(src);
 	ip->dst_addr = rte_cpu_to_be_32(dst);
 	ip->time_to_live = 64;
 	ip->hdr_checksum = 0;
@@ -282,10 +320,12 @@ static int pkts_build(struct rte_mempool *mp)
 	return 0;
 }
 
-/* pipeline (with_dp) or restore alone (!with_dp), cycles per packet */
-static double run_pipeline(struct tables *t, uint32_t *d, uint32_t n, uint64_t min, int with_dp)
+/* pipeline (with_dp) or restore alone (!with_dp), cycles per packet; sources
+ * come from @srcs (routed back through port 0, so strict rpf passes them) */
+static double run_pipeline(struct tables *t, uint32_t *d, const uint32_t *srcs, uint32_t n,
+			   uint64_t min, int with_dp, uint8_t rpf)
 {
-	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1, .mtu = 1500},
+	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1, .mtu = 1500, .rpf = rpf},
 				   {.mac = port_mac[1], .enabled = 1, .mtu = 1500}};
 	/* the daemon's defaults: martian checks on; no ICMP is due here */
 	struct dp_conf conf = {.martians = 1};
@@ -310,7 +350,7 @@ static double run_pipeline(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 		struct rte_mbuf **burst = pkts[b];
 
 		for (i = 0; i < BURST; i++) {
-			reset_pkt(burst[i], d[pos], 0);
+			reset_pkt(burst[i], srcs[pos], d[pos], 0);
 			if (++pos == n)
 				pos = 0;
 		}
@@ -324,7 +364,7 @@ static double run_pipeline(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 			b = 0;
 	}
 	sink += fwd;
-	if (with_dp && (fwd != pkts_done || st.drop[DROP_NO_ROUTE] != 0)) {
+	if (with_dp && fwd != pkts_done) {
 		fprintf(stderr, "kbench: pipeline forwarded %" PRIu64 " of %" PRIu64 "\n", fwd,
 			pkts_done);
 		exit(1);
@@ -454,24 +494,38 @@ int main(int argc, char **argv)
 			/* stream length: a multiple of the burst, at least 4096 */
 			uint32_t len = RTE_ALIGN_CEIL(RTE_MAX(nd, 4096u), BURST);
 			uint32_t *d = malloc(sizeof(*d) * len);
+			uint32_t *sr = malloc(sizeof(*sr) * len);
+			uint32_t *fixed = malloc(sizeof(*fixed) * len);
+			double *vl = calloc(reps, sizeof(double)),
+			       *vs = calloc(reps, sizeof(double));
 			double *vb = calloc(reps, sizeof(double)),
 			       *vd = calloc(reps, sizeof(double));
 			double *vp = calloc(reps, sizeof(double));
 			uint64_t mp_pkts = RTE_MAX(min_pkts, (uint64_t)len);
-			struct stat3 sb, sd, sp;
+			struct stat3 sb, sd, sp, sl, ss;
 			unsigned int k;
 
 			if (nd == 0 || d == NULL)
 				return 1;
 			make_dests(rt, nr, d, nd, len);
+			make_sources(t.fib, rt, nr, sr, nd, len);
+			for (k = 0; k < len; k++)
+				fixed[k] = gw_ip[0];
 			/* interleave the variants rep by rep, so drift hits all alike */
 			for (k = 0; k < reps; k++) {
 				double restore;
 
 				vb[k] = run_bare(&t, d, len, mp_pkts);
 				vd[k] = run_decision(&t, d, len, mp_pkts);
-				restore = run_pipeline(&t, d, len, mp_pkts, 0);
-				vp[k] = run_pipeline(&t, d, len, mp_pkts, 1) - restore;
+				restore = run_pipeline(&t, d, fixed, len, mp_pkts, 0, DP_RPF_OFF);
+				vp[k] = run_pipeline(&t, d, fixed, len, mp_pkts, 1, DP_RPF_OFF) -
+					restore;
+				/* rpf: sources as many and as random as the destinations */
+				restore = run_pipeline(&t, d, sr, len, mp_pkts, 0, DP_RPF_OFF);
+				vl[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_LOOSE) -
+					restore;
+				vs[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_STRICT) -
+					restore;
 			}
 			sb = summarize(vb, reps);
 			sd = summarize(vd, reps);
@@ -479,7 +533,16 @@ int main(int argc, char **argv)
 			report(json, nr, nd, "bare_lpm", sb, 1.0);
 			report(json, nr, nd, "decision", sd, sd.med / sb.med);
 			report(json, nr, nd, "pipeline", sp, sp.med / sb.med);
+			sl = summarize(vl, reps);
+			ss = summarize(vs, reps);
+			/* rpf rows: the ratio is to the pipeline with rpf off */
+			report(json, nr, nd, "rpf_loose", sl, sl.med / sp.med);
+			report(json, nr, nd, "rpf_strict", ss, ss.med / sp.med);
 			free(d);
+			free(sr);
+			free(fixed);
+			free(vl);
+			free(vs);
 			free(vb);
 			free(vd);
 			free(vp);
