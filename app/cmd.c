@@ -313,6 +313,26 @@ static int a_icmp_rate(char **tok, int n, struct cmd *c, char *err, size_t errle
 	return expect_end(tok, n, 3, err, errlen);
 }
 
+static int a_rtcache_mode(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	unsigned int m;
+
+	for (m = 0; m < RTCACHE_MODE_MAX && n > 0; m++)
+		if (strcmp(tok[0], rtcache_mode_names[m]) == 0)
+			break;
+	if (n < 1 || m == RTCACHE_MODE_MAX)
+		return ERR("usage: rtcache off|on|auto, or rtcache size N");
+	c->value = m;
+	return expect_end(tok, n, 1, err, errlen);
+}
+
+static int a_rtcache_size(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	if (parse_u32(n > 0 ? tok[0] : NULL, 64, 1u << 24, &c->value, err, errlen) != 0)
+		return -EINVAL;
+	return expect_end(tok, n, 1, err, errlen);
+}
+
 static int a_addr(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (parse_addr(n > 0 ? tok[0] : NULL, &c->addr, err, errlen) != 0)
@@ -408,6 +428,12 @@ static const struct cmd_syntax {
 	{"set icmp rate", CMD_SET_ICMP_RATE, a_icmp_rate, "PPS burst N",
 	 "ICMP errors per second and burst, per lcore (token bucket; default 1000\n"
 	 "burst 50; rate 0 sends none); suppressed errors are counted"},
+	{"rtcache size", CMD_RTCACHE_SIZE, a_rtcache_size, "N",
+	 "route cache entries per worker, fixed at startup (config file only; default\n"
+	 "65536, 64 bytes each)"},
+	{"rtcache", CMD_RTCACHE_MODE, a_rtcache_mode, "off|on|auto",
+	 "per-worker route cache, validated by generations: off, on, or auto (default:\n"
+	 "probe while the measured hit rate pays for it, step aside otherwise)"},
 	{"route add", CMD_ROUTE_ADD, a_route,
 	 "PREFIX via GW [port N] | PREFIX dev N | PREFIX blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
@@ -442,6 +468,9 @@ static const struct cmd_syntax {
 	 "MAC, NUMA socket, queues, link and addresses"},
 	{"show port stats", CMD_SHOW_PORT_STATS, a_opt_port, "[N|all]",
 	 "port counters and DPDK extended stats"},
+	{"show rtcache stats", CMD_SHOW_RTCACHE, a_none, "",
+	 "route cache counters per worker and summed: lookups, hits, misses, stale,\n"
+	 "inserts, evictions, bypassed; mode, window hit rate, memory"},
 	{"show config", CMD_SHOW_CONFIG, a_none, "",
 	 "the running configuration as a config file: loading it into a fresh router\n"
 	 "rebuilds the same tables"},
@@ -718,6 +747,8 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_SET_IP_MARTIANS:
 	case CMD_SET_IP_DBCAST:
 	case CMD_SET_ICMP_RATE:
+	case CMD_RTCACHE_MODE:
+	case CMD_RTCACHE_SIZE:
 		return exec_setting(t, c, err, errlen);
 	case CMD_CLEAR_STATS:
 		router_stats_clear(r);

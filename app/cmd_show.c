@@ -561,6 +561,76 @@ static int show_port(struct router *r, const struct cmd *c, struct cmd_out *o, c
 	return 0;
 }
 
+/* ---- route cache ----------------------------------------------------------- */
+
+static int show_rtcache(struct router *r, struct cmd_out *o)
+{
+	struct rtcache_stats sum = {0};
+	uint64_t mem = 0;
+	unsigned int w;
+
+#define RTC_FIELDS(X) X(lookups) X(hits) X(misses) X(stale) X(inserts) X(evictions) X(bypassed)
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_str(o, "mode", rtcache_mode_names[r->dpconf.rtcache_mode]);
+		jw_arr_open(o, "lcores");
+	} else {
+		out_printf(o, "mode %s\n", rtcache_mode_names[r->dpconf.rtcache_mode]);
+		out_printf(o, "%-8s %-9s %12s %12s %12s %10s %10s %10s %12s %8s\n", "lcore",
+			   "state", "lookups", "hits", "misses", "stale", "inserts", "evictions",
+			   "bypassed", "win_hit%");
+	}
+	for (w = 0; w < r->nb_workers; w++) {
+		const struct rtcache *c = r->workers[w]->rtc;
+		const struct rtcache_stats *s = &c->st;
+		const char *state = c->mode == RTCACHE_OFF ? "off"
+				    : c->bypassing	   ? "bypass"
+							   : "probing";
+
+		mem += rtcache_memory(c);
+#define ADD(f) sum.f += s->f;
+		RTC_FIELDS(ADD)
+#undef ADD
+		if (o->json) {
+			jw_obj_open(o, NULL);
+			jw_u64(o, "lcore", r->workers[w]->lcore);
+			jw_str(o, "state", state);
+#define J(f) jw_u64(o, #f, s->f);
+			RTC_FIELDS(J)
+#undef J
+			jw_u64(o, "window_hit_pct", c->last_win_pct);
+			jw_obj_close(o);
+		} else {
+			out_printf(o,
+				   "%-8u %-9s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64
+				   " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %8u\n",
+				   r->workers[w]->lcore, state, s->lookups, s->hits, s->misses,
+				   s->stale, s->inserts, s->evictions, s->bypassed,
+				   c->last_win_pct);
+		}
+	}
+	if (o->json) {
+		jw_arr_close(o);
+		jw_obj_open(o, "total");
+#define J(f) jw_u64(o, #f, sum.f);
+		RTC_FIELDS(J)
+#undef J
+		jw_obj_close(o);
+		jw_u64(o, "memory_bytes", mem);
+		jw_obj_close(o);
+		return 0;
+	}
+	out_printf(o,
+		   "%-8s %-9s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64
+		   " %10" PRIu64 " %12" PRIu64 "\n",
+		   "total", "", sum.lookups, sum.hits, sum.misses, sum.stale, sum.inserts,
+		   sum.evictions, sum.bypassed);
+	out_printf(o, "memory %.1f MiB (fixed: %u entries per worker)\n", (double)mem / (1 << 20),
+		   r->opts.rtcache_size);
+#undef RTC_FIELDS
+	return 0;
+}
+
 /* ---- running configuration ----------------------------------------------- */
 
 struct neigh_list {
@@ -623,6 +693,8 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 	out_printf(o, "set ip martians %s\n", r->dpconf.martians ? "on" : "off");
 	out_printf(o, "set ip directed-broadcast %s\n", r->dpconf.directed_bcast ? "on" : "off");
 	out_printf(o, "set icmp rate %u burst %u\n", r->icmp_rate, r->icmp_burst);
+	out_printf(o, "rtcache size %u\n", r->opts.rtcache_size);
+	out_printf(o, "rtcache %s\n", rtcache_mode_names[r->dpconf.rtcache_mode]);
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		static const char *const rpf[] = {"off", "loose", "strict"};
 
@@ -752,6 +824,8 @@ int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err
 		return show_port(r, c, o, err, errlen);
 	case CMD_SHOW_CONFIG:
 		return show_config(r, o, err, errlen);
+	case CMD_SHOW_RTCACHE:
+		return show_rtcache(r, o);
 	case CMD_SHOW_MEMORY:
 		return show_memory(r, o);
 	case CMD_SHOW_VERSION:

@@ -52,6 +52,13 @@ static void setting_apply(struct router *r, const struct setting *s)
 	case CMD_SET_ICMP_RATE:
 		router_icmp_rate_set(r, s->value, s->value2);
 		break;
+	case CMD_RTCACHE_MODE:
+		/* workers switch at their next burst */
+		r->dpconf.rtcache_mode = (uint8_t)s->value;
+		break;
+	case CMD_RTCACHE_SIZE:
+		r->opts.rtcache_size = s->value;
+		break;
 	default:
 		break;
 	}
@@ -79,6 +86,12 @@ static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, s
 	case CMD_SET_ICMP_RATE:
 		s->value = r->icmp_rate;
 		s->value2 = r->icmp_burst;
+		break;
+	case CMD_RTCACHE_MODE:
+		s->value = r->dpconf.rtcache_mode;
+		break;
+	case CMD_RTCACHE_SIZE:
+		s->value = r->opts.rtcache_size;
 		break;
 	default:
 		s->value = 0;
@@ -547,6 +560,9 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	uint16_t port = 0;
 	int rc;
 
+	if (c->id == CMD_RTCACHE_SIZE && t->r->running)
+		return ERRC(-EBUSY, "the route cache size is fixed at startup (put it in the "
+				    "config file)");
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF) {
 		rc = check_port(t->r, c->port, err, errlen);
 		if (rc != 0)

@@ -4,13 +4,16 @@
  *   L2 filter and ethertype -> IPv4 checks (RFC 1812 5.2.2) -> martian
  *   source/destination checks (5.3.7) -> one bulk FIB lookup of the
  *   destinations, one of the sources when the port has rpf on (RFC 3704) ->
- *   verdict from the route type -> neighbour read (lock-free) -> MTU ->
- *   TTL decrement (RFC 1624) and Ethernet rewrite.
+ *   route cache probe (per-lcore, validated by generations; hits skip the
+ *   lookups) -> verdict from the route type -> neighbour read (lock-free) ->
+ *   MTU -> TTL decrement (RFC 1624) and Ethernet rewrite -> cache fill.
  * Packets for the router, ARP, unresolved next hops and packets to fragment
  * go to the control thread; so do dropped packets that deserve an ICMP
  * error, within a per-worker token bucket. Every drop is counted by reason
  * in the worker's own counters.
  */
+#include <string.h>
+
 #include <rte_cycles.h>
 
 #include "datapath.h"
@@ -112,6 +115,29 @@ static inline void rewrite(struct dp_ctx *c, struct rte_ether_hdr *eth, struct r
 	rte_ether_addr_copy(&c->ports[port].mac, &eth->src_addr);
 }
 
+/*
+ * Forward with a cached decision. Per-packet checks the cache cannot hold
+ * stay here: TTL, and the size against the egress MTU. Those cases (rare)
+ * return false and take the full path, which also sends their ICMP.
+ */
+static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struct rtcache_entry *e,
+			       uint16_t *out)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+
+	if (unlikely(ip->time_to_live <= 1 ||
+		     rte_be_to_cpu_16(ip->total_length) > c->ports[e->out_port].mtu))
+		return false;
+	ip4_ttl_dec(ip);
+	/* the prebuilt header: destination and source MAC (the type is IPv4) */
+	memcpy(eth, e->eth, 2 * RTE_ETHER_ADDR_LEN);
+	if (c->neigh_used != NULL)
+		neigh_mark_used(c->neigh_used, e->neigh);
+	*out = e->out_port;
+	return true;
+}
+
 void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
 		    uint16_t *out)
 {
@@ -125,6 +151,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	uint64_t nh[DP_BURST], snh[DP_BURST];
 	uint8_t idx[DP_BURST];
 	uint8_t flags[DP_BURST];
+	struct rtcache *rtc = c->rtc;
+	bool use_cache = false;
 	unsigned int i, j, k = 0;
 	enum dp_drop why;
 
@@ -187,6 +215,46 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	}
 	if (k == 0)
 		return;
+
+	/* route cache: hits skip both lookups; the misses go on below */
+	if (rtc != NULL) {
+		if (unlikely(rtc->mode != cf->rtcache_mode))
+			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
+		use_cache = rtcache_use(rtc, k);
+	}
+	if (use_cache) {
+		unsigned int km = 0;
+
+		for (j = 0; j < k; j++) {
+			uint32_t key_src = rpf != DP_RPF_OFF ? src[j] : 0;
+			struct rtcache_entry *e;
+
+			i = idx[j];
+			e = rtcache_find(rtc, dst[j], key_src, in_port);
+			if (e != NULL) {
+				/* valid only while the FIB, the neighbour and the
+				 * rpf mode it was built under all still hold */
+				if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
+					   neigh_gen(c->neigh_hot, e->neigh) == e->neigh_gen) &&
+				    !(flags[i] & F_L2_GROUP)) {
+					if (forward_hit(c, pkts[i], e, &out[i])) {
+						rtcache_hit(rtc);
+						continue;
+					}
+				} else {
+					rtcache_stale(rtc, e);
+				}
+			}
+			/* a miss: keep it for the lookups */
+			dst[km] = dst[j];
+			src[km] = src[j];
+			idx[km++] = (uint8_t)i;
+		}
+		rtcache_account(rtc);
+		k = km;
+		if (k == 0)
+			return;
+	}
 
 	/* one lookup per packet, one call per burst; rpf adds exactly one more */
 	fib4_lookup_bulk(c->fib, dst, nh, k);
@@ -311,5 +379,18 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		}
 		rewrite(c, eth, ip, &v.mac, port);
 		out[i] = port;
+		if (use_cache) {
+			struct rtcache_entry *e =
+				rtcache_slot(rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : 0, in_port);
+
+			e->out_port = port;
+			e->rpf = rpf;
+			e->family = 4;
+			e->nh = (uint32_t)nh[j];
+			e->neigh = ni;
+			e->neigh_gen = v.gen;
+			e->fib_gen = c->fib_gen;
+			memcpy(e->eth, eth, RTE_ETHER_HDR_LEN);
+		}
 	}
 }

@@ -18,6 +18,7 @@
 
 #include "fib.h"
 #include "neigh.h"
+#include "rtcache.h"
 #include "stats.h"
 
 #define DP_BURST 32
@@ -66,6 +67,7 @@ struct dp_conf {
 	uint8_t directed_bcast; /* forward directed broadcasts (default off) */
 	uint64_t icmp_cost;	/* TSC cycles per ICMP error token (0: none sent) */
 	uint64_t icmp_burst;	/* bucket size, in cycles (cost x burst) */
+	uint8_t rtcache_mode;	/* enum rtcache_mode: workers apply it at their next burst */
 	struct dp_local *local;
 };
 
@@ -81,6 +83,7 @@ struct dp_ctx {
 	struct dp_stats *st;
 	uint64_t *neigh_used; /* this worker's "used" marks (NULL: none kept) */
 	uint64_t fib_gen;     /* FIB generation this burst was decided under */
+	struct rtcache *rtc;  /* this worker's route cache (NULL: none) */
 	uint64_t icmp_bucket; /* this worker's ICMP error tokens, in cycles */
 	uint64_t icmp_last;   /* TSC of the last refill */
 };

@@ -329,6 +329,8 @@ int main(int argc, char **argv)
 	 * forwarded, ICMP errors limited per lcore */
 	r->dpconf.martians = 1;
 	r->dpconf.directed_bcast = 0;
+	r->dpconf.rtcache_mode = RTCACHE_AUTO;
+	r->opts.rtcache_size = 65536;
 	router_icmp_rate_set(r, FR_ICMP_RATE, FR_ICMP_BURST);
 	if (port_probe(r) != 0)
 		goto out;

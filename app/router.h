@@ -47,6 +47,7 @@ struct worker {
 	unsigned int idx;	  /* queue index on every port, QSBR thread id */
 	struct rte_ring *to_ctrl; /* worker -> control, single producer/consumer */
 	struct rte_eth_dev_tx_buffer *txb[FR_MAX_PORTS];
+	struct rtcache *rtc; /* this worker's route cache */
 	struct dp_stats st;
 };
 
@@ -60,6 +61,7 @@ struct router_opts {
 	uint32_t neigh_size;
 	uint32_t nb_mbufs;
 	uint16_t rx_desc, tx_desc;
+	uint32_t rtcache_size; /* entries per worker */
 };
 
 struct router {

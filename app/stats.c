@@ -84,7 +84,10 @@ void router_stats_clear(struct router *r)
 
 	/* Workers write their own counters without atomics; a clear racing an
 	 * increment may lose that one increment, never corrupt the counter. */
-	for (w = 0; w < r->nb_workers; w++)
+	for (w = 0; w < r->nb_workers; w++) {
 		memset(&r->workers[w]->st, 0, sizeof(r->workers[w]->st));
+		if (r->workers[w]->rtc != NULL)
+			memset(&r->workers[w]->rtc->st, 0, sizeof(r->workers[w]->rtc->st));
+	}
 	memset(&r->cst, 0, sizeof(r->cst));
 }

@@ -6,6 +6,7 @@
  *   /fastroute/routes  route and next-hop counts, per prefix length
  *   /fastroute/neigh   neighbour table occupancy
  *   /fastroute/fib     backend and generation
+ *   /fastroute/rtcache route cache counters
  * The callbacks run on DPDK's telemetry thread: they only read. Counters are
  * 64-bit words written by one thread each, read whole on x86-64; a snapshot
  * may mix values from instants a few microseconds apart.
@@ -105,6 +106,36 @@ static int tel_fib(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+static int tel_rtcache(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct rtcache_stats sum = {0};
+	unsigned int w;
+
+	(void)cmd;
+	(void)params;
+	for (w = 0; w < tr->nb_workers; w++) {
+		const struct rtcache_stats *s = &tr->workers[w]->rtc->st;
+
+		sum.lookups += s->lookups;
+		sum.hits += s->hits;
+		sum.misses += s->misses;
+		sum.stale += s->stale;
+		sum.inserts += s->inserts;
+		sum.evictions += s->evictions;
+		sum.bypassed += s->bypassed;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "mode", rtcache_mode_names[tr->dpconf.rtcache_mode]);
+	rte_tel_data_add_dict_u64(d, "lookups", sum.lookups);
+	rte_tel_data_add_dict_u64(d, "hits", sum.hits);
+	rte_tel_data_add_dict_u64(d, "misses", sum.misses);
+	rte_tel_data_add_dict_u64(d, "stale", sum.stale);
+	rte_tel_data_add_dict_u64(d, "inserts", sum.inserts);
+	rte_tel_data_add_dict_u64(d, "evictions", sum.evictions);
+	rte_tel_data_add_dict_u64(d, "bypassed", sum.bypassed);
+	return 0;
+}
+
 int telemetry_register(struct router *r)
 {
 	tr = r;
@@ -114,7 +145,9 @@ int telemetry_register(struct router *r)
 				       "Routes, next hops, routes per prefix length") ||
 	    rte_telemetry_register_cmd("/fastroute/neigh", tel_neigh,
 				       "Neighbour table entries and capacity") ||
-	    rte_telemetry_register_cmd("/fastroute/fib", tel_fib, "FIB backend and generation"))
+	    rte_telemetry_register_cmd("/fastroute/fib", tel_fib, "FIB backend and generation") ||
+	    rte_telemetry_register_cmd("/fastroute/rtcache", tel_rtcache,
+				       "Route cache counters, summed over workers"))
 		return -1;
 	return 0;
 }

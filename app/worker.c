@@ -43,6 +43,10 @@ struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int 
 		rte_ring_create(name, FR_CTRL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (w->to_ctrl == NULL)
 		goto fail;
+	/* fixed size, allocated now: nothing is allocated for it later */
+	w->rtc = rtcache_create(r->opts.rtcache_size ? r->opts.rtcache_size : 65536, socket, 0);
+	if (w->rtc == NULL)
+		goto fail;
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		if (!r->ports[pid].present)
 			continue;
@@ -58,6 +62,7 @@ fail:
 	for (pid = 0; pid < FR_MAX_PORTS; pid++)
 		rte_free(w->txb[pid]);
 	rte_ring_free(w->to_ctrl);
+	rtcache_free(w->rtc);
 	rte_free(w);
 	return NULL;
 }
@@ -127,6 +132,7 @@ int worker_main(void *arg)
 	c.nb_ports = r->nb_ports;
 	c.st = &w->st;
 	c.conf = &r->dpconf;
+	c.rtc = w->rtc;
 	c.icmp_bucket = r->dpconf.icmp_burst;
 	c.icmp_last = rte_rdtsc();
 	c.neigh_used = neigh_used_map(r->neigh, w->idx);

@@ -11,6 +11,9 @@
  *             decision, neighbour read, TTL/checksum and Ethernet rewrite,
  *             minus the cost of restoring the packets between passes
  *             (measured alone and subtracted)
+ *   cache_on, cache_auto    the pipeline with rpf strict and the route cache
+ *             (65,536 entries) on or in auto mode; their ratio is to
+ *             rpf_strict, the same work without the cache
  *   rpf_loose, rpf_strict   the pipeline with reverse-path filtering on the
  *             arrival port, sources as random as the destinations (inside
  *             routes back through that port); their ratio is to the
@@ -323,12 +326,13 @@ static int pkts_build(struct rte_mempool *mp)
 /* pipeline (with_dp) or restore alone (!with_dp), cycles per packet; sources
  * come from @srcs (routed back through port 0, so strict rpf passes them) */
 static double run_pipeline(struct tables *t, uint32_t *d, const uint32_t *srcs, uint32_t n,
-			   uint64_t min, int with_dp, uint8_t rpf)
+			   uint64_t min, int with_dp, uint8_t rpf, struct rtcache *rtc,
+			   enum rtcache_mode mode)
 {
 	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1, .mtu = 1500, .rpf = rpf},
 				   {.mac = port_mac[1], .enabled = 1, .mtu = 1500}};
 	/* the daemon's defaults: martian checks on; no ICMP is due here */
-	struct dp_conf conf = {.martians = 1};
+	struct dp_conf conf = {.martians = 1, .rtcache_mode = (uint8_t)mode};
 	struct dp_stats st;
 	struct dp_ctx c = {
 		.fib = t->fib,
@@ -337,6 +341,7 @@ static double run_pipeline(struct tables *t, uint32_t *d, const uint32_t *srcs, 
 		.neigh_hot = neigh_hot_table(t->neigh),
 		.ports = ports,
 		.conf = &conf,
+		.rtc = rtc,
 		.nb_ports = 2,
 		.st = &st,
 	};
@@ -345,6 +350,12 @@ static double run_pipeline(struct tables *t, uint32_t *d, const uint32_t *srcs, 
 	uint32_t pos = 0, b = 0, i;
 
 	memset(&st, 0, sizeof(st));
+	if (rtc != NULL) {
+		/* every run starts cold, with fresh counters */
+		rtcache_flush(rtc);
+		rtcache_mode_set(rtc, mode);
+		memset(&rtc->st, 0, sizeof(rtc->st));
+	}
 	t0 = rte_rdtsc();
 	while (pkts_done < min) {
 		struct rte_mbuf **burst = pkts[b];
@@ -426,6 +437,7 @@ int main(int argc, char **argv)
 	uint64_t min_pkts = 4u << 20;
 	int json = 0, c, rc;
 	struct rte_mempool *mp;
+	struct rtcache *cache;
 
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
@@ -460,6 +472,7 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
+	cache = rtcache_create(65536, 0, 0);
 	mp = rte_pktmbuf_pool_create("kb_pool", MBUF_BURSTS * BURST * 2, 0, 0, 256, 0);
 	if (mp == NULL || pkts_build(mp) != 0) {
 		fprintf(stderr, "kbench: cannot build packets\n");
@@ -501,8 +514,10 @@ int main(int argc, char **argv)
 			double *vb = calloc(reps, sizeof(double)),
 			       *vd = calloc(reps, sizeof(double));
 			double *vp = calloc(reps, sizeof(double));
+			double *vc = calloc(reps, sizeof(double)),
+			       *va = calloc(reps, sizeof(double));
 			uint64_t mp_pkts = RTE_MAX(min_pkts, (uint64_t)len);
-			struct stat3 sb, sd, sp, sl, ss;
+			struct stat3 sb, sd, sp, sl, ss, sc, sa;
 			unsigned int k;
 
 			if (nd == 0 || d == NULL)
@@ -517,14 +532,27 @@ int main(int argc, char **argv)
 
 				vb[k] = run_bare(&t, d, len, mp_pkts);
 				vd[k] = run_decision(&t, d, len, mp_pkts);
-				restore = run_pipeline(&t, d, fixed, len, mp_pkts, 0, DP_RPF_OFF);
-				vp[k] = run_pipeline(&t, d, fixed, len, mp_pkts, 1, DP_RPF_OFF) -
+				restore = run_pipeline(&t, d, fixed, len, mp_pkts, 0, DP_RPF_OFF,
+						       NULL, RTCACHE_OFF);
+				vp[k] = run_pipeline(&t, d, fixed, len, mp_pkts, 1, DP_RPF_OFF,
+						     NULL, RTCACHE_OFF) -
 					restore;
 				/* rpf: sources as many and as random as the destinations */
-				restore = run_pipeline(&t, d, sr, len, mp_pkts, 0, DP_RPF_OFF);
-				vl[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_LOOSE) -
+				restore = run_pipeline(&t, d, sr, len, mp_pkts, 0, DP_RPF_OFF, NULL,
+						       RTCACHE_OFF);
+				vl[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_LOOSE, NULL,
+						     RTCACHE_OFF) -
 					restore;
-				vs[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_STRICT) -
+				vs[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_STRICT,
+						     NULL, RTCACHE_OFF) -
+					restore;
+				/* the route cache, with rpf strict (its key then holds
+				 * the source): off is the row above */
+				vc[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_STRICT,
+						     cache, RTCACHE_ON) -
+					restore;
+				va[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_STRICT,
+						     cache, RTCACHE_AUTO) -
 					restore;
 			}
 			sb = summarize(vb, reps);
@@ -538,11 +566,18 @@ int main(int argc, char **argv)
 			/* rpf rows: the ratio is to the pipeline with rpf off */
 			report(json, nr, nd, "rpf_loose", sl, sl.med / sp.med);
 			report(json, nr, nd, "rpf_strict", ss, ss.med / sp.med);
+			sc = summarize(vc, reps);
+			sa = summarize(va, reps);
+			/* cache rows: the ratio is to rpf_strict (cache off) */
+			report(json, nr, nd, "cache_on", sc, sc.med / ss.med);
+			report(json, nr, nd, "cache_auto", sa, sa.med / ss.med);
 			free(d);
 			free(sr);
 			free(fixed);
 			free(vl);
 			free(vs);
+			free(vc);
+			free(va);
 			free(vb);
 			free(vd);
 			free(vp);

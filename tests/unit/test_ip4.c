@@ -537,6 +537,91 @@ static void test_fragment(void **state)
 	rte_pktmbuf_free(m);
 }
 
+/* The route cache: warmed, then every kind of change must show on the very
+ * next packet, and the entries it invalidated are counted stale. */
+static void test_rtcache_coherency(void **state)
+{
+	struct pctx *p = *state;
+	struct rtcache *rc = rtcache_create(1024, 0, 0);
+	const struct rte_ether_addr gw2_mac = {{0x02, 0, 0, 0, 0x01, 0x09}};
+	const struct rte_ether_addr h2_new = {{0x02, 0, 0, 0, 0x02, 0x99}};
+	struct fib_route r;
+	struct fr_addr a;
+	struct rte_mbuf *m;
+	uint16_t out;
+	uint64_t stale;
+
+#define SEND(src, want_port, want_mac)                                                  \
+	do {                                                                            \
+		m = pkt(src, 0x0a010203, 64, 10);                                       \
+		run1(p, m, 0, &out);                                                    \
+		assert_int_equal(out, want_port);                                       \
+		if ((want_port) < 2) {                                                  \
+			assert_true(rte_is_same_ether_addr(                             \
+				&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr, \
+				want_mac));                                             \
+			assert_int_equal(iph(m)->time_to_live, 63);                     \
+			rte_pktmbuf_free(m);                                            \
+		}                                                                       \
+	} while (0)
+
+	p->c.rtc = rc;
+	p->conf.rtcache_mode = RTCACHE_ON;
+	SEND(0xc0000202, 1, &h2_mac);
+	SEND(0xc0000202, 1, &h2_mac);
+	assert_int_equal(rc->st.hits, 1);
+	assert_int_equal(rc->st.inserts, 1);
+
+	/* a more specific route appears */
+	fr_addr_parse("192.0.2.9", &a);
+	assert_int_equal(neigh_static_set(p->n, &a, 0, &gw2_mac), 0);
+	memset(&r, 0, sizeof(r));
+	fr_prefix_parse("10.1.2.0/24", &r.prefix, true);
+	r.type = FIB_NH_GATEWAY;
+	r.port = FIB_PORT_NONE;
+	r.gw = a;
+	assert_int_equal(fib_route_add(p->fib, &r), 0);
+	stale = rc->st.stale;
+	SEND(0xc0000202, 0, &gw2_mac);
+	assert_int_equal(rc->st.stale, stale + 1);
+	SEND(0xc0000202, 0, &gw2_mac); /* cached again */
+	/* ... and goes away */
+	assert_int_equal(fib_route_del(p->fib, &r.prefix, NULL), 0);
+	SEND(0xc0000202, 1, &h2_mac);
+	assert_int_equal(rc->st.stale, stale + 2);
+	/* replaced by a drop route */
+	memset(&r, 0, sizeof(r));
+	fr_prefix_parse("10.0.0.0/8", &r.prefix, true);
+	r.type = FIB_NH_BLACKHOLE;
+	assert_int_equal(fib_route_replace(p->fib, &r, NULL), 0);
+	SEND(0xc0000202, DP_OUT_DROP, NULL);
+	assert_int_equal(p->st.drop[DROP_BLACKHOLE], 1);
+	r.type = FIB_NH_GATEWAY;
+	r.port = FIB_PORT_NONE;
+	fr_addr_parse("198.51.100.2", &r.gw);
+	assert_int_equal(fib_route_replace(p->fib, &r, NULL), 0);
+	SEND(0xc0000202, 1, &h2_mac);
+	SEND(0xc0000202, 1, &h2_mac);
+	/* the neighbour's MAC changes: no FIB change, the entry's generation does */
+	fr_addr_parse("198.51.100.2", &a);
+	assert_int_equal(neigh_static_set(p->n, &a, 1, &h2_new), 0);
+	stale = rc->st.stale;
+	SEND(0xc0000202, 1, &h2_new);
+	assert_int_equal(rc->st.stale, stale + 1);
+	/* rpf switched on: a source routed elsewhere is dropped at once */
+	SEND(0xc6336405, 1, &h2_new); /* warm, from a source behind port 1 */
+	SEND(0xc6336405, 1, &h2_new);
+	p->ports[0].rpf = DP_RPF_STRICT;
+	SEND(0xc6336405, DP_OUT_DROP, NULL);
+	assert_int_equal(p->st.drop[DROP_RPF_STRICT], 1);
+	p->ports[0].rpf = DP_RPF_OFF;
+	assert_true(rc->st.hits >= 4);
+	p->c.rtc = NULL;
+	rtcache_free(rc);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+#undef SEND
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +631,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup, pipe_teardown),
 		cmocka_unit_test(test_fragment),
+		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
 	};
 
 	test_eal_init("ip4");

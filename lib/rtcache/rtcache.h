@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * Per-lcore route cache: the complete forwarding decision for a (destination,
+ * arrival port[, source]) key, validated by generations on every hit.
+ *
+ * History is the requirement: Linux's route cache doubled output speed on
+ * hit-heavy traffic and collapsed under random-destination floods ("dst
+ * cache overflow"), so it was removed; FreeBSD's flowtable cached route and
+ * link-layer entry per CPU and validated them with generation numbers. This
+ * cache is fixed-size and allocated at start (nothing is allocated or
+ * collected on the data path: a full bucket evicts its oldest entry),
+ * set-associative (two 64-byte entries per 128-byte bucket), keyed by a hash
+ * with a random per-start secret so that senders cannot aim at one bucket,
+ * and it measures its own hit rate: in auto mode it steps aside while
+ * probing costs more than hits save, and looks again now and then.
+ *
+ * A hit is used only if the FIB generation and the neighbour entry's
+ * generation it was built from still hold (the caller checks them with
+ * rtcache_entry fields); otherwise it is a stale miss.
+ *
+ * One cache per worker: no sharing, no atomics. Datapath-safe functions
+ * are inline; the others are control thread or worker setup.
+ */
+#ifndef RTCACHE_H
+#define RTCACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_prefetch.h>
+
+/** Modes (set for the whole router). */
+enum rtcache_mode {
+	RTCACHE_OFF = 0, /**< never probed */
+	RTCACHE_ON,	 /**< always probed */
+	RTCACHE_AUTO,	 /**< probed while the measured hit rate pays for it */
+	RTCACHE_MODE_MAX
+};
+
+extern const char *const rtcache_mode_names[RTCACHE_MODE_MAX];
+
+#define RTCACHE_WAYS	   2
+#define RTCACHE_PORT_EMPTY 0xffff
+
+/** One cached decision: 64 bytes, one cache line. */
+struct rtcache_entry {
+	/* key */
+	uint32_t dst;	  /**< destination, host order */
+	uint32_t src;	  /**< source when the arrival port has rpf on, else 0 */
+	uint16_t in_port; /**< arrival port; RTCACHE_PORT_EMPTY: free slot */
+	/* value */
+	uint16_t out_port;  /**< egress port */
+	uint8_t rpf;	    /**< rpf mode the decision was made under */
+	uint8_t family;	    /**< 4 or 6 (the key's family) */
+	uint16_t age;	    /**< fill order within the bucket, for eviction */
+	uint32_t nh;	    /**< next-hop index */
+	uint32_t neigh;	    /**< neighbour index */
+	uint32_t neigh_gen; /**< the neighbour entry's generation at fill */
+	uint64_t fib_gen;   /**< the FIB generation at fill */
+	uint8_t eth[14];    /**< prebuilt Ethernet header: dst MAC, src MAC, type */
+	uint8_t pad[10];
+} __rte_aligned(64);
+
+_Static_assert(sizeof(struct rtcache_entry) == 64, "an entry is one cache line");
+
+/** Counters, per lcore. */
+struct rtcache_stats {
+	uint64_t lookups;   /**< probes */
+	uint64_t hits;	    /**< probes answered with a valid entry */
+	uint64_t misses;    /**< no entry for the key */
+	uint64_t stale;	    /**< an entry whose generations no longer hold */
+	uint64_t inserts;   /**< entries written */
+	uint64_t evictions; /**< inserts that pushed out an older valid entry */
+	uint64_t bypassed;  /**< packets not probed: mode off, or auto stepping aside */
+};
+
+/** Auto mode: window and thresholds (see docs/benchmarks.md for how they were set). */
+struct rtcache_auto {
+	uint32_t window;      /**< probes per measurement window (4096) */
+	uint32_t min_hit_pct; /**< below this hit rate, step aside (50) */
+	uint32_t bypass;      /**< packets to bypass before measuring again (1<<20) */
+};
+
+struct rtcache {
+	struct rtcache_entry *b; /* nb_buckets x RTCACHE_WAYS */
+	uint32_t mask;		 /* nb_buckets - 1 */
+	uint32_t shift;		 /* 64 - log2(nb_buckets) */
+	uint64_t k[4];		 /* hash secret */
+	uint16_t clock;		 /* fill counter, for ages */
+	uint8_t mode;		 /* enum rtcache_mode */
+	uint8_t bypassing;	 /* auto: stepping aside */
+	uint32_t win_probes, win_hits;
+	uint64_t bypass_left;
+	uint32_t last_win_pct; /* hit rate of the last full window, percent */
+	struct rtcache_auto au;
+	struct rtcache_stats st;
+} __rte_cache_aligned;
+
+/**
+ * Create a cache of @p entries (rounded up to a power of two, at least 64)
+ * on @p socket. @p seed 0: a random secret. Worker setup (allocates).
+ * @return the cache, or NULL.
+ */
+struct rtcache *rtcache_create(uint32_t entries, int socket, uint64_t seed);
+
+void rtcache_free(struct rtcache *c);
+
+/** Forget every entry. Control thread or owner. */
+void rtcache_flush(struct rtcache *c);
+
+/** Bytes the cache occupies (constant). */
+uint64_t rtcache_memory(const struct rtcache *c);
+
+/** Bucket index of a key (exposed for the collision test). */
+static inline uint32_t rtcache_bucket(const struct rtcache *c, uint32_t dst, uint32_t src,
+				      uint16_t in_port)
+{
+	/* a multiply-add universal hash with a secret key: which keys share a
+	 * bucket depends on the secret, unknown to senders */
+	uint64_t h = ((uint64_t)dst ^ c->k[0]) * (c->k[1] | 1) +
+		     ((uint64_t)src ^ c->k[2]) * (c->k[3] | 1) + (uint64_t)in_port * c->k[1];
+
+	return (uint32_t)(h >> c->shift) & c->mask;
+}
+
+/**
+ * Should this burst probe the cache? Counts the bypassed packets otherwise.
+ * Datapath-safe.
+ */
+static inline bool rtcache_use(struct rtcache *c, unsigned int n)
+{
+	if (c->mode == RTCACHE_ON)
+		return true;
+	if (c->mode == RTCACHE_AUTO && !c->bypassing)
+		return true;
+	c->st.bypassed += n;
+	if (c->bypassing) {
+		if (c->bypass_left > n) {
+			c->bypass_left -= n;
+		} else {
+			/* time to measure again */
+			c->bypassing = 0;
+			c->win_probes = c->win_hits = 0;
+		}
+	}
+	return false;
+}
+
+/** Find the entry for a key, or NULL. Counts the lookup. Datapath-safe. */
+static inline struct rtcache_entry *rtcache_find(struct rtcache *c, uint32_t dst, uint32_t src,
+						 uint16_t in_port)
+{
+	struct rtcache_entry *e =
+		&c->b[(size_t)rtcache_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
+	unsigned int w;
+
+	c->st.lookups++;
+	c->win_probes++;
+	for (w = 0; w < RTCACHE_WAYS; w++)
+		if (e[w].dst == dst && e[w].in_port == in_port && e[w].src == src)
+			return &e[w];
+	c->st.misses++;
+	return NULL;
+}
+
+/** Prefetch a key's bucket, a burst ahead of rtcache_find(). Datapath-safe. */
+static inline void rtcache_prefetch(const struct rtcache *c, uint32_t dst, uint32_t src,
+				    uint16_t in_port)
+{
+	rte_prefetch0(&c->b[(size_t)rtcache_bucket(c, dst, src, in_port) * RTCACHE_WAYS]);
+}
+
+/** The entry found was valid and used. Datapath-safe. */
+static inline void rtcache_hit(struct rtcache *c)
+{
+	c->st.hits++;
+	c->win_hits++;
+}
+
+/** The entry found no longer holds: forget it. Datapath-safe. */
+static inline void rtcache_stale(struct rtcache *c, struct rtcache_entry *e)
+{
+	c->st.stale++;
+	e->in_port = RTCACHE_PORT_EMPTY;
+	e->dst = 0;
+}
+
+/**
+ * A slot for a key: its entry, a free way, or the oldest way (evicted).
+ * The caller fills the value fields. Datapath-safe (no allocation).
+ */
+static inline struct rtcache_entry *rtcache_slot(struct rtcache *c, uint32_t dst, uint32_t src,
+						 uint16_t in_port)
+{
+	struct rtcache_entry *e =
+		&c->b[(size_t)rtcache_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
+	struct rtcache_entry *pick = &e[0];
+	unsigned int w;
+
+	for (w = 0; w < RTCACHE_WAYS; w++) {
+		if (e[w].in_port == RTCACHE_PORT_EMPTY ||
+		    (e[w].dst == dst && e[w].src == src && e[w].in_port == in_port)) {
+			pick = &e[w];
+			goto fill;
+		}
+		/* oldest: the largest distance from the fill clock */
+		if ((uint16_t)(c->clock - e[w].age) > (uint16_t)(c->clock - pick->age))
+			pick = &e[w];
+	}
+	c->st.evictions++;
+fill:
+	c->st.inserts++;
+	pick->dst = dst;
+	pick->src = src;
+	pick->in_port = in_port;
+	pick->age = c->clock++;
+	return pick;
+}
+
+/**
+ * End of a burst in auto mode: close the window when it is full and step
+ * aside if the hit rate was too low to pay for the probes. Datapath-safe.
+ */
+static inline void rtcache_account(struct rtcache *c)
+{
+	if (c->mode != RTCACHE_AUTO || c->win_probes < c->au.window)
+		return;
+	c->last_win_pct = (uint32_t)((uint64_t)c->win_hits * 100 / c->win_probes);
+	if (c->last_win_pct < c->au.min_hit_pct) {
+		c->bypassing = 1;
+		c->bypass_left = c->au.bypass;
+	}
+	c->win_probes = c->win_hits = 0;
+}
+
+/** Set the mode (owner, or the control thread between bursts: one byte). */
+void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m);
+
+/** Set the auto-mode parameters. */
+void rtcache_auto_set(struct rtcache *c, const struct rtcache_auto *au);
+
+/** The default auto-mode parameters. */
+void rtcache_auto_default(struct rtcache_auto *au);
+
+#endif /* RTCACHE_H */
