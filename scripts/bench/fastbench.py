@@ -1,0 +1,1165 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""fastroute benchmark harness: throughput over net_memif, and an RFC 2544
+zero-loss search. Run through scripts/bench/throughput.sh and
+scripts/bench/rfc2544.sh (this file holds the code both share).
+
+Throughput method (read ../../../shared/BENCH-NOTES.md first):
+  * One generator process (build/tests/bench/pktgen/fastroute-pktgen, CPU0)
+    is the memif SERVER of one port pair per DUT. Every DUT (fastroute,
+    dpdk-testpmd io, dpdk-testpmd mac, DPDK l3fwd-LPM) is a memif CLIENT of
+    its own pair, forwarding on CPU1, and is started once per route table:
+    l3fwd needs ~77 s to insert a million routes, and a memif client never
+    reconnects once its server went away, so nothing is restarted between
+    measurements.
+  * Only the DUT being measured runs. fastroute and l3fwd forward on a
+    polling lcore that never sleeps: they are frozen with SIGSTOP between
+    their turns (after the generator stopped sending and the rings drained,
+    so no busy-cycle counter covers the stop), resumed with SIGCONT. testpmd
+    runs interactively (-i) and is told "start"/"stop"; its lcore sleeps
+    when stopped, and "stop" prints its own cycles per packet for the run.
+  * The generator is idle (blocked on its stdin) between measurements, so
+    both CPUs are free for the placement probe: build/.../fastroute-pingpong
+    runs before and after every measurement; a run whose placement
+    (near/far) changed, or during which other processes used more than 10%
+    of the CPUs, is kept in the output but marked discarded.
+  * Configurations run the DUTs interleaved, A B C D A B C D ..., for R
+    rounds; ratios fastroute/io and fastroute/l3fwd are taken pair by pair
+    within a round (both runs valid, same placement), then their median.
+  * Cycles are the DUTs' own TSC cycles in polls that received packets,
+    divided by packets: fastroute's busy_cycles/rx ('show stats', read right
+    before the warmup and right after the window), testpmd's
+    --record-core-cycles (reset by 'start', printed by 'stop'). l3fwd counts
+    none: n/a.
+  * Budget on the 2-vCPU VM: about 2 s per run (0.3 s warmup + 1.5 s window
+    + probes), 168 runs by default, plus table loads: l3fwd inserts 1M routes
+    into rte_lpm in 170-210 s here (its rule insert scans every rule of the
+    same length), fastroute in ~9 s. Default run: ~9-10 minutes.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BUILD = os.path.abspath(os.environ.get("FASTROUTE_BUILD", os.path.join(ROOT, "build")))
+GEN_BIN = os.path.join(BUILD, "tests", "bench", "pktgen", "fastroute-pktgen")
+PING_BIN = os.path.join(BUILD, "tests", "bench", "pingpong", "fastroute-pingpong")
+FR_BIN = os.path.join(BUILD, "app", "fastroute")
+FRCLI_BIN = os.path.join(BUILD, "app", "fastroute-cli")
+GEN_ROUTES = os.path.join(ROOT, "scripts", "gen-routes")
+L3FWD_BUILD = os.path.join(ROOT, "scripts", "bench", "l3fwd-build.sh")
+
+# generator ports 2i, 2i+1 face DUT ports 0, 1 of pair i; every pair uses the same MACs
+GEN_MAC = ("02:00:00:00:00:00", "02:00:00:00:00:01")
+DUT_MAC = ("02:00:00:00:00:10", "02:00:00:00:00:11")
+DUT_ADDR = ("192.0.2.1/24", "198.51.100.1/24")
+GW = ("192.0.2.2", "198.51.100.2")
+
+GEN_CPU, DUT_CPU = 0, 1
+ALL_DUTS = ("fastroute", "io", "mac", "l3fwd")
+ALL_PROFILES = ("1flow", "256nets", "random1m")
+PROFILE_MIN_ROUTES = {"1flow": 1, "256nets": 256, "random1m": 256}
+FOREIGN_CPU_MAX = 0.10  # share of both CPUs used by other processes during a run
+
+
+class BenchError(Exception):
+    pass
+
+
+class Timeout(BenchError):
+    pass
+
+
+def log(msg):
+    sys.stderr.write("[%s] %s\n" % (time.strftime("%H:%M:%S"), msg))
+    sys.stderr.flush()
+
+
+# ---------------------------------------------------------------- processes
+
+class Proc:
+    """A child process whose stdout (and stderr, unless split) is collected
+    line by line by a thread and copied to a log file."""
+
+    def __init__(self, name, args, logpath, stdin=False, split_stderr=False, env=None):
+        self.name = name
+        self.args = args
+        self.logpath = logpath
+        self.lines = []
+        self.cond = threading.Condition()
+        self.stopped = False
+        self.logf = open(logpath, "w", buffering=1)
+        self.logf.write("# %s\n" % " ".join(args))
+        self.p = subprocess.Popen(
+            args, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self.logf if split_stderr else subprocess.STDOUT,
+            start_new_session=True, env=env)
+        self.t = threading.Thread(target=self._reader, daemon=True)
+        self.t.start()
+
+    def _reader(self):
+        for raw in iter(self.p.stdout.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.logf.write(line + "\n")
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
+        with self.cond:
+            self.cond.notify_all()
+
+    @property
+    def pid(self):
+        return self.p.pid
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def mark(self):
+        with self.cond:
+            return len(self.lines)
+
+    def tail(self, n=15):
+        try:
+            with open(self.logpath, errors="replace") as f:
+                return "".join(f.readlines()[-n:])
+        except OSError:
+            return ""
+
+    def wait_for(self, regex, timeout, since=0):
+        """First line from index @since matching @regex: (index, match)."""
+        rx = re.compile(regex)
+        deadline = time.monotonic() + timeout
+        i = since
+        with self.cond:
+            while True:
+                while i < len(self.lines):
+                    m = rx.search(self.lines[i])
+                    if m:
+                        return i, m
+                    i += 1
+                if self.p.poll() is not None and not self.t.is_alive():
+                    raise BenchError("%s exited (status %s) while waiting for /%s/; log %s:\n%s"
+                                     % (self.name, self.p.returncode, regex, self.logpath,
+                                        self.tail()))
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Timeout("%s: no /%s/ within %.0f s; log %s:\n%s"
+                                  % (self.name, regex, timeout, self.logpath, self.tail()))
+                self.cond.wait(min(left, 0.5))
+
+    def send(self, line):
+        self.p.stdin.write((line + "\n").encode())
+        self.p.stdin.flush()
+
+    def sigstop(self):
+        if self.alive():
+            os.kill(self.pid, signal.SIGSTOP)
+            self.stopped = True
+
+    def sigcont(self):
+        if self.alive():
+            os.kill(self.pid, signal.SIGCONT)
+            self.stopped = False
+
+    def terminate(self, timeout=10):
+        """SIGINT (DPDK apps stop cleanly on it), then SIGKILL."""
+        if self.alive():
+            try:
+                os.kill(self.pid, signal.SIGCONT)
+                os.kill(self.pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+            try:
+                self.p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.kill(self.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.p.wait(5)
+        self.t.join(2)
+        self.logf.close()
+
+    def cpu_jiffies(self):
+        try:
+            with open("/proc/%d/stat" % self.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            return 0
+
+
+class Session:
+    """Temp dir, unique EAL file prefixes, memory mode, and cleanup of everything started."""
+
+    def __init__(self, keep=False):
+        self.work = tempfile.mkdtemp(prefix="frbench.")
+        self.procs = []
+        self.prefixes = []
+        self.keep = keep
+        self.hugepages = False
+        self.tag = "frb%d" % os.getpid()
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    def prefix(self, name):
+        p = "%s-%s" % (self.tag, name)
+        self.prefixes.append(p)
+        return p
+
+    def start(self, proc):
+        self.procs.append(proc)
+        return proc
+
+    def eal_mem(self, mb):
+        if self.hugepages:
+            return ["-m", str(mb)]
+        return ["--no-huge", "-m", str(mb)]
+
+    def choose_memory(self, need_mb):
+        """Hugepages when enough are free and hugetlbfs is mounted, else --no-huge."""
+        free = size_kb = 0
+        try:
+            with open("/proc/meminfo") as f:
+                for line in f:
+                    if line.startswith("HugePages_Free:"):
+                        free = int(line.split()[1])
+                    elif line.startswith("Hugepagesize:"):
+                        size_kb = int(line.split()[1])
+            with open("/proc/mounts") as f:
+                mounted = any(line.split()[2] == "hugetlbfs" for line in f)
+        except (OSError, IndexError, ValueError):
+            mounted = False
+        free_mb = free * size_kb // 1024
+        self.hugepages = mounted and free_mb >= need_mb * 1.1
+        if self.hugepages:
+            return "hugepages (%d MiB free, %d MiB needed)" % (free_mb, need_mb)
+        why = "no hugetlbfs mounted" if not mounted else \
+            "HugePages_Free %d MiB < %d MiB needed" % (free_mb, need_mb)
+        return "--no-huge (%s)" % why
+
+    def cleanup(self):
+        for p in reversed(self.procs):
+            try:
+                p.terminate()
+            except Exception as e:  # keep cleaning up
+                log("cleanup: %s: %s" % (p.name, e))
+        self.procs = []
+        for pfx in self.prefixes:
+            shutil.rmtree("/var/run/dpdk/" + pfx, ignore_errors=True)
+            if self.hugepages:
+                for d in ("/dev/hugepages",):
+                    try:
+                        for f in os.listdir(d):
+                            if f.startswith(pfx):
+                                os.unlink(os.path.join(d, f))
+                    except OSError:
+                        pass
+        if self.keep:
+            log("kept %s" % self.work)
+        else:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- tools
+
+def check_tools(need_l3fwd=False, need_testpmd=False, need_fastroute=True):
+    missing = []
+    for b in (GEN_BIN, PING_BIN) + ((FR_BIN, FRCLI_BIN) if need_fastroute else ()):
+        if not os.access(b, os.X_OK):
+            missing.append(b)
+    if missing:
+        raise BenchError("not built: %s (run 'ninja -C %s')" % (", ".join(missing), BUILD))
+    if need_testpmd and shutil.which("dpdk-testpmd") is None:
+        raise BenchError("dpdk-testpmd not found (apt-get install dpdk)")
+    if shutil.which("stdbuf") is None:
+        raise BenchError("stdbuf not found (coreutils)")
+
+
+def build_l3fwd():
+    r = subprocess.run([L3FWD_BUILD], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=600)
+    out = r.stdout.decode(errors="replace").strip().splitlines()
+    if r.returncode != 0 or not out:
+        raise BenchError("l3fwd-build.sh failed:\n" + "\n".join(out[-20:]))
+    path = out[-1].strip()
+    if not os.path.isabs(path):
+        path = os.path.join(ROOT, path)
+    return path
+
+
+def pingpong():
+    """Median cache-line round trip CPU0<->CPU1 in ns and near/far, or (None, 'busy')."""
+    try:
+        r = subprocess.run([PING_BIN, "--json", "-n", "4000",
+                            "-c", "%d,%d" % (GEN_CPU, DUT_CPU)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=10)
+        if r.returncode == 0:
+            j = json.loads(r.stdout.decode())
+            return j["median_ns"], j["placement"]
+    except (subprocess.TimeoutExpired, ValueError, KeyError):
+        pass
+    return None, "busy"
+
+
+def cpu_busy_jiffies():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v[:8]) - idle, sum(v[:8])
+
+
+def foreign_cpu_check(seconds=1.0):
+    """Share of both CPUs used by anything during @seconds (we run nothing yet)."""
+    b0, t0 = cpu_busy_jiffies()
+    time.sleep(seconds)
+    b1, t1 = cpu_busy_jiffies()
+    return (b1 - b0) / max(1, t1 - t0)
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def gen_routes(n, seed, fmt, path, mode="w", header=""):
+    with open(path, mode) as f:
+        f.write(header)
+        f.flush()
+        return subprocess.Popen([sys.executable, GEN_ROUTES, str(n), "--seed", str(seed),
+                                 "--format", fmt], stdout=f)
+
+
+def memif_vdev(i, role, sock, mac):
+    return "net_memif%d,role=%s,id=0,socket=%s,socket-abstract=no,mac=%s" % (
+        i, role, sock, mac)
+
+
+# ---------------------------------------------------------------- generator
+
+class Generator:
+    """fastroute-pktgen in --control mode. By default the memif server of @pairs
+    port pairs on CPU0; with @eal, whatever ports those EAL options give it."""
+
+    def __init__(self, ses, pairs, routes_plain, seed, mem_mb, nroutes, eal=None,
+                 dut_macs=DUT_MAC):
+        self.ses = ses
+        self.pairs = pairs
+        self.socks = [(ses.path("p%d-0.sock" % i), ses.path("p%d-1.sock" % i))
+                      for i in range(pairs)]
+        if eal is None:
+            args = [GEN_BIN, "-l", str(GEN_CPU), "--file-prefix", ses.prefix("gen"), "--no-pci"]
+            args += ses.eal_mem(mem_mb)
+            for i in range(pairs):
+                for s in range(2):
+                    args += ["--vdev", memif_vdev(2 * i + s, "server", self.socks[i][s],
+                                                  GEN_MAC[s])]
+        else:
+            args = [GEN_BIN] + eal + ["--file-prefix", ses.prefix("gen")]
+        args += ["--", "--routes", routes_plain, "--control", "--json", "--seed", str(seed),
+                 "--dut-mac0", dut_macs[0], "--dut-mac1", dut_macs[1], "--link-timeout", "10"]
+        self.proc = ses.start(Proc("generator", args, ses.path("generator.log"), stdin=True,
+                                   split_stderr=True))
+        i, _ = self.proc.wait_for(r'^\{"ready"', 60 + nroutes / 1e6 * 60)
+        self.ready = json.loads(self.proc.lines[i])
+
+    def command(self, line, timeout):
+        since = self.proc.mark()
+        self.proc.send(line)
+        i, _ = self.proc.wait_for(r"^\{", timeout, since)
+        j = json.loads(self.proc.lines[i])
+        if "error" in j:
+            raise BenchError("generator: %s" % j["error"])
+        return j
+
+    def links(self):
+        return self.command("links", 10)["links"]
+
+    def wait_pair_up(self, pair, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            lk = self.links()
+            if lk[2 * pair] and lk[2 * pair + 1]:
+                return
+            if time.monotonic() > deadline:
+                raise BenchError("pair %d: links %s not up after %.0f s" % (
+                    pair, lk[2 * pair:2 * pair + 2], timeout))
+            time.sleep(0.2)
+
+    def run(self, pair, profile, size, warmup, duration, rate=0.0, mode="window"):
+        return self.command("run pair=%d profile=%s size=%d warmup=%g duration=%g rate=%g mode=%s"
+                            % (pair, profile, size, warmup, duration, rate, mode),
+                            warmup + duration + 30 + (5 if profile == "random1m" else 0))
+
+    def quit(self):
+        if self.proc.alive():
+            try:
+                self.proc.send("quit")
+                self.proc.p.wait(10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+
+
+# ---------------------------------------------------------------- DUTs
+
+class Dut:
+    name = "?"
+    cycles_source = None
+
+    def __init__(self, ses, pair, gen):
+        self.ses = ses
+        self.pair = pair
+        self.gen = gen
+        self.proc = None
+        self.load_seconds = None
+
+    def eal(self, lcores, mem_mb):
+        a = ["-l", lcores, "--file-prefix", self.ses.prefix(self.name), "--no-pci"]
+        a += self.ses.eal_mem(mem_mb)
+        for s in range(2):
+            a += ["--vdev", memif_vdev(s, "client", self.gen.socks[self.pair][s], DUT_MAC[s])]
+        return a
+
+    def wait_ready(self, timeout):
+        pass
+
+    def freeze(self):
+        """Called once its links are up: stop using a CPU until begin()."""
+
+    def thaw(self):
+        """Undo freeze() without starting a measurement."""
+
+    def begin(self):
+        """Make the DUT forward (it is idle or frozen before)."""
+
+    def end(self):
+        """Stop forwarding; return busy TSC cycles per packet for the run, or None."""
+        return None
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.terminate()
+
+
+class FastrouteDut(Dut):
+    name = "fastroute"
+    cycles_source = "fastroute-cli show stats: busy_cycles/rx over the run"
+
+    def __init__(self, ses, pair, gen, conf, mem_mb):
+        super().__init__(ses, pair, gen)
+        self.sock = ses.path("fastroute.sock")
+        args = ["stdbuf", "-oL", "-eL", FR_BIN] + self.eal("%d,%d" % (GEN_CPU, DUT_CPU), mem_mb)
+        args += ["--main-lcore", str(GEN_CPU), "--", "-f", conf, "-s", self.sock]
+        self.t0 = time.monotonic()
+        self.proc = ses.start(Proc(self.name, args, ses.path("fastroute.log")))
+
+    def wait_ready(self, timeout):
+        self.proc.wait_for(r"\bready\b", timeout)
+        self.load_seconds = time.monotonic() - self.t0
+
+    def freeze(self):
+        self.proc.sigstop()  # its worker spins: frozen until its turn
+
+    def thaw(self):
+        self.proc.sigcont()
+
+    def stats(self):
+        r = subprocess.run([FRCLI_BIN, "-s", self.sock, "show", "stats"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=10)
+        out = r.stdout.decode(errors="replace")
+        if r.returncode != 0:
+            raise BenchError("fastroute-cli show stats failed: %s" % out.strip())
+        v = {}
+        for line in out.splitlines():  # the first section holds the worker totals
+            m = re.match(r"^\s*(busy_cycles|rx)\s+(\d+)\s*$", line)
+            if m and m.group(1) not in v:
+                v[m.group(1)] = int(m.group(2))
+        if "busy_cycles" not in v or "rx" not in v:
+            raise BenchError("fastroute-cli show stats: no busy_cycles/rx in:\n" + out)
+        return v
+
+    def begin(self):
+        self.proc.sigcont()
+        self.before = self.stats()
+
+    def end(self):
+        after = self.stats()
+        self.proc.sigstop()
+        drx = after["rx"] - self.before["rx"]
+        return (after["busy_cycles"] - self.before["busy_cycles"]) / drx if drx > 0 else None
+
+
+class TestpmdDut(Dut):
+    cycles_source = "testpmd --record-core-cycles, printed by 'stop'"
+
+    def __init__(self, ses, pair, gen, mode, mem_mb):
+        self.name = mode
+        super().__init__(ses, pair, gen)
+        args = ["stdbuf", "-oL", "-eL", "dpdk-testpmd"]
+        args += self.eal("%d,%d" % (GEN_CPU, DUT_CPU), mem_mb)
+        args += ["--main-lcore", str(GEN_CPU), "--", "-i", "--forward-mode=" + mode,
+                 "--nb-cores=1", "--rxq=1", "--txq=1", "--total-num-mbufs=16384",
+                 "--record-core-cycles", "--no-mlockall"]
+        if mode == "mac":
+            args += ["--eth-peer=0,%s" % GEN_MAC[0], "--eth-peer=1,%s" % GEN_MAC[1]]
+        self.t0 = time.monotonic()
+        self.proc = ses.start(Proc("testpmd-" + mode, args, ses.path("testpmd-%s.log" % mode),
+                                   stdin=True))
+
+    def wait_ready(self, timeout):
+        self.proc.wait_for(r"Set %s packet forwarding mode" % self.name, timeout)
+        self.proc.send("show port summary all")  # a prompt after init completed
+        self.proc.wait_for(r"Number of available ports", timeout)
+        self.load_seconds = time.monotonic() - self.t0
+
+    started = False
+
+    def freeze(self):
+        if self.started:
+            self.end()
+
+    def thaw(self):
+        self.begin()
+
+    def begin(self):
+        since = self.proc.mark()
+        self.proc.send("start")
+        self.proc.wait_for(r"packet forwarding - ports=", 10, since)
+        self.started = True
+
+    def end(self):
+        since = self.proc.mark()
+        self.started = False
+        self.proc.send("stop")
+        i, _ = self.proc.wait_for(r"^\s*Done\.", 20, since)
+        for line in self.proc.lines[since:i]:
+            m = re.search(r"CPU cycles/packet=([0-9.]+)", line)
+            if m:
+                return float(m.group(1))
+        return None
+
+    def stop(self):
+        if self.proc is not None and self.proc.alive():
+            try:
+                self.proc.send("quit")
+                self.proc.p.wait(15)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        super().stop()
+
+
+class L3fwdDut(Dut):
+    name = "l3fwd"
+    cycles_source = None  # l3fwd counts no cycles
+
+    def __init__(self, ses, pair, gen, binary, rules4, rules6, mem_mb):
+        super().__init__(ses, pair, gen)
+        # one lcore: the main lcore forwards (with a separate main lcore, l3fwd's
+        # main thread would spin in rte_eal_wait_lcore on CPU0, the generator's)
+        args = ["stdbuf", "-oL", "-eL", binary] + self.eal(str(DUT_CPU), mem_mb)
+        args += ["--", "-p", "0x3", "-P", "--lookup=lpm", "--parse-ptype",
+                 "--rule_ipv4=" + rules4, "--rule_ipv6=" + rules6,
+                 "--eth-dest=0,%s" % GEN_MAC[0], "--eth-dest=1,%s" % GEN_MAC[1],
+                 "--config=(0,0,%d),(1,0,%d)" % (DUT_CPU, DUT_CPU)]
+        self.t0 = time.monotonic()
+        self.proc = ses.start(Proc(self.name, args, ses.path("l3fwd.log")))
+
+    def wait_ready(self, timeout):
+        self.proc.wait_for(r"entering main loop", timeout)
+        self.load_seconds = time.monotonic() - self.t0
+
+    def freeze(self):
+        self.proc.sigstop()
+
+    def thaw(self):
+        self.proc.sigcont()
+
+    def begin(self):
+        self.proc.sigcont()
+
+    def end(self):
+        self.proc.sigstop()
+        return None
+
+
+# ---------------------------------------------------------------- throughput
+
+def mem_needs(nroutes, duts):
+    gen = 512 if nroutes < 100000 else 1024
+    need = {"gen": gen, "fastroute": 2048 if nroutes > 100000 else 1024,
+            "io": 512, "mac": 512, "l3fwd": 1024}
+    return need, gen + sum(need[d] for d in duts)
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def fmt(x, spec="%.2f"):
+    return "n/a" if x is None else spec % x
+
+
+def run_table(a, ses, nroutes, results, out):
+    """Everything for one route table: files, generator, DUTs, interleaved rounds."""
+    profiles = [p for p in a.profiles if nroutes >= PROFILE_MIN_ROUTES[p]]
+    for p in a.profiles:
+        if p not in profiles:
+            log("routes=%d: profile %s skipped (needs at least %d routes)"
+                % (nroutes, p, PROFILE_MIN_ROUTES[p]))
+    if not profiles:
+        return
+    t0 = time.monotonic()
+    plain = ses.path("routes-%d.plain" % nroutes)
+    conf = ses.path("routes-%d.conf" % nroutes)
+    rules4 = ses.path("routes-%d.l3fwd" % nroutes)
+    rules6 = ses.path("routes6.l3fwd")
+    header = "".join([
+        "# fastroute throughput harness: %d routes (scripts/gen-routes %d --seed %d)\n"
+        % (nroutes, nroutes, a.seed),
+        "port 0 address %s\n" % DUT_ADDR[0], "port 1 address %s\n" % DUT_ADDR[1],
+        "neigh add %s lladdr %s port 0\n" % (GW[0], GEN_MAC[0]),
+        "neigh add %s lladdr %s port 1\n" % (GW[1], GEN_MAC[1])])
+    gens = [gen_routes(nroutes, a.seed, "plain", plain)]
+    if "fastroute" in a.duts:
+        gens.append(gen_routes(nroutes, a.seed, "fastroute", conf, header=header))
+    if "l3fwd" in a.duts:
+        gens.append(gen_routes(nroutes, a.seed, "l3fwd", rules4))
+        with open(rules6, "w") as f:
+            f.write("R2001:db8::/32 0\n")  # l3fwd refuses an empty IPv6 rule file
+    for g in gens:
+        if g.wait(300) != 0:
+            raise BenchError("scripts/gen-routes failed")
+    log("routes=%d: route files written in %.1f s" % (nroutes, time.monotonic() - t0))
+
+    need, _ = mem_needs(nroutes, a.duts)
+    gen = Generator(ses, len(a.duts), plain, a.seed, need["gen"], nroutes)
+    duts = []
+    load_timeout = 60 + nroutes / 1e6 * 400  # l3fwd: ~77 s per million routes, be generous
+    try:
+        for i, d in enumerate(a.duts):
+            if d == "fastroute":
+                duts.append(FastrouteDut(ses, i, gen, conf, need[d]))
+            elif d in ("io", "mac"):
+                duts.append(TestpmdDut(ses, i, gen, d, need[d]))
+            elif d == "l3fwd":
+                duts.append(L3fwdDut(ses, i, gen, a.l3fwd_bin, rules4, rules6, need[d]))
+        # l3fwd loads on CPU1 (its only lcore); the others are frozen or idle once ready
+        for d in sorted(duts, key=lambda d: d.name == "l3fwd"):
+            d.wait_ready(load_timeout)
+            gen.wait_pair_up(d.pair, 20)
+            time.sleep(0.2)  # the client's side of the memif handshake
+            d.freeze()
+            log("routes=%d: %s ready in %.1f s (pair %d)" % (nroutes, d.name, d.load_seconds,
+                                                               d.pair))
+        for d in duts:
+            results["load_seconds"].setdefault(d.name, {})[str(nroutes)] = \
+                round(d.load_seconds, 1)
+
+        for profile in profiles:
+            for size in a.sizes:
+                for rnd in range(1, a.rounds + 1):
+                    for d in duts:
+                        rec = measure(a, ses, gen, d, nroutes, profile, size, rnd)
+                        results["runs"].append(rec)
+                        if out is not None:
+                            out.write(json.dumps(rec) + "\n")
+                            out.flush()
+                        log("routes=%d %-8s %4dB round %d %-9s %6.2f Mpps  cyc/pkt %-7s %s%s"
+                            % (nroutes, profile, size, rnd, d.name, rec["mpps"],
+                               fmt(rec["busy_cycles_per_pkt"], "%.1f"), rec["placement"],
+                               "  DISCARDED (%s)" % rec["discard_reason"]
+                               if rec["discarded"] else ""))
+    finally:
+        for d in duts:  # DUTs first: memif resets counters when the peer goes away
+            d.stop()
+        gen.quit()
+        gen.proc.terminate()
+
+
+def wait_idle(limit):
+    """Wait (at most @limit s) until other processes leave the CPUs alone; ours are idle now."""
+    deadline = time.monotonic() + limit
+    while True:
+        busy = foreign_cpu_check(0.5)
+        if busy <= FOREIGN_CPU_MAX or time.monotonic() >= deadline:
+            return busy
+
+
+def measure(a, ses, gen, dut, nroutes, profile, size, rnd):
+    if a.wait_idle > 0:
+        busy = wait_idle(a.wait_idle)
+        if busy > FOREIGN_CPU_MAX:
+            log("other processes still use %.0f%% of the CPUs after %.0f s: measuring anyway"
+                % (100 * busy, a.wait_idle))
+    pp0, pl0 = pingpong()
+    ours = [p for p in ses.procs if p.alive()]
+    j0 = sum(p.cpu_jiffies() for p in ours)
+    b0, t0 = cpu_busy_jiffies()
+    dut.begin()
+    try:
+        r = gen.run(dut.pair, profile, size, a.warmup, a.duration)
+    finally:
+        cyc = dut.end()
+    b1, t1 = cpu_busy_jiffies()
+    j1 = sum(p.cpu_jiffies() for p in ours)
+    pp1, pl1 = pingpong()
+    foreign = max(0.0, ((b1 - b0) - (j1 - j0)) / max(1, t1 - t0))
+    reason = None
+    if pl0 == "busy" or pl1 == "busy":
+        reason = "placement probe failed (CPU busy)"
+    elif pl0 != pl1:
+        reason = "placement changed %s->%s" % (pl0, pl1)
+    elif foreign > FOREIGN_CPU_MAX:
+        reason = "other processes used %.0f%% of the CPUs" % (100 * foreign)
+    elif r["rx_pkts"] == 0:
+        reason = "nothing came back"
+    return {
+        "routes": nroutes, "profile": profile, "size": size, "dut": dut.name, "round": rnd,
+        "mpps": round(r["rx_mpps"], 4), "tx_mpps": round(r["tx_mpps"], 4),
+        "offered_mpps": round(r["offered_mpps"], 4), "tx_fail": r["tx_fail"],
+        "rx_pkts": r["rx_pkts"], "tx_pkts": r["tx_pkts"], "seconds": round(r["seconds"], 4),
+        "rx_per_port": r["rx_per_port"], "dests": r["dests"],
+        "busy_cycles_per_pkt": None if cyc is None else round(cyc, 2),
+        "cycles_source": dut.cycles_source,
+        "memory": "hugepages" if ses.hugepages else "no-huge",
+        "pingpong_before_ns": pp0, "pingpong_after_ns": pp1,
+        "placement": pl0 if pl0 == pl1 else "changed",
+        "foreign_cpu": round(foreign, 3),
+        "discarded": reason is not None, "discard_reason": reason,
+        "tsc_hz": r.get("tsc_hz"),
+    }
+
+
+def summarize(runs, duts):
+    """Per (routes, profile, size): medians per DUT and pairwise ratios per round."""
+    keys = []
+    for r in runs:
+        k = (r["routes"], r["profile"], r["size"])
+        if k not in keys:
+            keys.append(k)
+    rows = []
+    for k in keys:
+        rs = [r for r in runs if (r["routes"], r["profile"], r["size"]) == k]
+        row = {"routes": k[0], "profile": k[1], "size": k[2], "duts": {}, "ratios": {}}
+        for d in duts:
+            valid = [r for r in rs if r["dut"] == d and not r["discarded"]]
+            allr = [r for r in rs if r["dut"] == d]
+            cyc = [r["busy_cycles_per_pkt"] for r in valid if r["busy_cycles_per_pkt"]]
+            row["duts"][d] = {
+                "mpps": median([r["mpps"] for r in valid]),
+                "cycles_per_pkt": median(cyc),
+                "valid": len(valid), "runs": len(allr),
+                "placements": sorted(set(r["placement"] for r in valid)),
+            }
+        for other in ("io", "l3fwd", "mac"):
+            if "fastroute" not in duts or other not in duts:
+                continue
+            per_round = []
+            for rnd in sorted(set(r["round"] for r in rs)):
+                fr = [r for r in rs if r["dut"] == "fastroute" and r["round"] == rnd]
+                ot = [r for r in rs if r["dut"] == other and r["round"] == rnd]
+                if not fr or not ot or fr[0]["discarded"] or ot[0]["discarded"]:
+                    continue
+                if fr[0]["placement"] != ot[0]["placement"] or ot[0]["mpps"] <= 0:
+                    continue
+                per_round.append(round(fr[0]["mpps"] / ot[0]["mpps"], 4))
+            row["ratios"]["fastroute/" + other] = {"per_round": per_round,
+                                                   "median": median(per_round)}
+        rows.append(row)
+    return rows
+
+
+def print_table(rows, duts, memory, header):
+    print()
+    print(header)
+    cols = ["routes", "profile", "size"] + ["%s Mpps" % d for d in duts]
+    if "fastroute" in duts:
+        cols += ["fr/" + o for o in ("io", "l3fwd") if o in duts]
+    cols += ["%s cyc/pkt" % d for d in duts]
+    cols += ["valid runs", "placement"]
+    table = [cols]
+    for row in rows:
+        line = [str(row["routes"]), row["profile"], str(row["size"])]
+        line += [fmt(row["duts"][d]["mpps"]) for d in duts]
+        if "fastroute" in duts:
+            for o in ("io", "l3fwd"):
+                if o in duts:
+                    rt = row["ratios"]["fastroute/" + o]
+                    line.append(fmt(rt["median"], "%.3f") + ("" if rt["median"] is None else
+                                                           " (%d)" % len(rt["per_round"])))
+        for d in duts:
+            c = row["duts"][d]["cycles_per_pkt"]
+            line.append("n/a" if d == "l3fwd" else fmt(c, "%.1f"))
+        line.append(" ".join("%d/%d" % (row["duts"][d]["valid"], row["duts"][d]["runs"])
+                             for d in duts))
+        pls = sorted(set(p for d in duts for p in row["duts"][d]["placements"]))
+        line.append(",".join(pls) or "-")
+        table.append(line)
+    w = [max(len(r[i]) for r in table) for i in range(len(cols))]
+    for i, r in enumerate(table):
+        print("  ".join(c.rjust(w[j]) if j > 2 else c.ljust(w[j]) for j, c in enumerate(r)))
+        if i == 0:
+            print("  ".join("-" * x for x in w))
+    print()
+    print("memory: %s" % memory)
+    print("Mpps: median over valid runs (frames received back by the generator per second).")
+    print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid and on "
+          "the same vCPU placement (count in parentheses).")
+    print("cyc/pkt: the DUT's own TSC cycles in polls that received packets / packets "
+          "(fastroute: show stats; testpmd: --record-core-cycles). l3fwd: n/a, it counts no "
+          "cycles.")
+    print("valid runs per DUT (same order as the Mpps columns): runs whose vCPU placement "
+          "changed or that other processes disturbed are discarded.")
+
+
+def parse_list(s, allowed=None, conv=str):
+    out = []
+    for x in s.split(","):
+        x = x.strip()
+        if not x:
+            continue
+        if allowed is not None and x not in allowed:
+            raise argparse.ArgumentTypeError("'%s' is not one of %s" % (x, ",".join(allowed)))
+        try:
+            out.append(conv(x))
+        except ValueError:
+            raise argparse.ArgumentTypeError("'%s' is not a number" % x)
+    if not out:
+        raise argparse.ArgumentTypeError("empty list")
+    return out
+
+
+def throughput_main(argv):
+    ap = argparse.ArgumentParser(
+        prog="throughput.sh",
+        description="fastroute vs testpmd io/mac vs l3fwd-LPM over net_memif, interleaved, "
+                    "with vCPU placement probes. See the header of scripts/bench/fastbench.py.")
+    ap.add_argument("--routes", default="1,10000,1000000",
+                    type=lambda s: parse_list(s, conv=int),
+                    help="route table sizes (scripts/gen-routes N), default 1,10000,1000000")
+    ap.add_argument("--profiles", default="1flow,256nets,random1m",
+                    type=lambda s: parse_list(s, ALL_PROFILES),
+                    help="traffic: 1flow, 256nets, random1m (default all three; 256nets and "
+                         "random1m need tables of 256 routes or more)")
+    ap.add_argument("--sizes", default="64,1518", type=lambda s: parse_list(s, conv=int),
+                    help="frame sizes with FCS, 64..1518 (default 64,1518)")
+    ap.add_argument("--duts", default="fastroute,io,mac,l3fwd",
+                    type=lambda s: parse_list(s, ALL_DUTS),
+                    help="devices under test, run in this order each round (default "
+                         "fastroute,io,mac,l3fwd)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    ap.add_argument("--warmup", type=float, default=0.3, help="seconds of traffic before each window (default 0.3)")
+    ap.add_argument("--duration", type=float, default=1.5, help="measurement window, seconds (default 1.5)")
+    ap.add_argument("--seed", type=int, default=1, help="gen-routes and random1m seed")
+    ap.add_argument("--out", help="JSON lines, one object per measurement")
+    ap.add_argument("--summary", help="JSON summary (medians and ratios per configuration)")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run (~10 s): 1 route, 1flow, 64 B, fastroute + io, 1 round, "
+                         "0.3 s warmup + 1 s window")
+    ap.add_argument("--time-limit", type=float, default=None,
+                    help="abort (and clean up) after this many seconds (default 1800, "
+                         "quick 180)")
+    ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
+                    help="before each run, wait up to SEC for other processes to leave the "
+                         "CPUs idle (shared machines; default 0: measure at once, discard "
+                         "disturbed runs)")
+    ap.add_argument("--keep", action="store_true", help="keep the temp dir (logs)")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.routes, a.profiles, a.sizes = [1], ["1flow"], [64]
+        a.duts, a.rounds, a.warmup, a.duration = ["fastroute", "io"], 1, 0.3, 1.0
+    if a.time_limit is None:
+        a.time_limit = 180 if a.quick else 1800
+    for s in a.sizes:
+        if not 64 <= s <= 1518:
+            ap.error("--sizes: %d is not in 64..1518" % s)
+    if a.rounds < 1 or a.duration <= 0 or a.warmup < 0:
+        ap.error("--rounds >= 1, --duration > 0, --warmup >= 0")
+    if os.cpu_count() is None or os.cpu_count() < 2:
+        raise BenchError("needs 2 CPUs (generator on CPU0, DUT on CPU1)")
+
+    check_tools(need_testpmd=any(d in a.duts for d in ("io", "mac")),
+                need_fastroute="fastroute" in a.duts)
+    a.l3fwd_bin = build_l3fwd() if "l3fwd" in a.duts else None
+
+    ses = Session(keep=a.keep)
+    results = {"runs": [], "load_seconds": {}}
+    out = open(a.out, "w") if a.out else None
+    t_start = time.monotonic()
+    try:
+        _, need = mem_needs(max(a.routes), a.duts)
+        memory = ses.choose_memory(need)
+        log("memory: %s" % memory)
+        busy = foreign_cpu_check(1.0)
+        if busy > FOREIGN_CPU_MAX:
+            log("WARNING: other processes use %.0f%% of the CPUs right now; runs they disturb "
+                "will be discarded" % (100 * busy))
+        pp = pingpong()
+        log("placement now: %s (%s ns)" % (pp[1], pp[0]))
+        for n in a.routes:
+            run_table(a, ses, n, results, out)
+    finally:
+        ses.cleanup()
+        if out is not None:
+            out.close()
+    wall = time.monotonic() - t_start
+    rows = summarize(results["runs"], a.duts)
+    hz = [r["tsc_hz"] for r in results["runs"] if r.get("tsc_hz")]
+    tsc = "; cycles are TSC cycles at %.0f MHz" % (hz[0] / 1e6) if hz else ""
+    header = ("fastroute throughput over net_memif: %s; %d vCPUs; generator CPU%d, DUT CPU%d; "
+              "%d round(s), %.1f s warmup + %.1f s window per run; wall time %.0f s%s"
+              % (cpu_model(), os.cpu_count(), GEN_CPU, DUT_CPU, a.rounds, a.warmup,
+                 a.duration, wall, tsc))
+    print_table(rows, a.duts, memory, header)
+    if results["load_seconds"]:
+        print("DUT start-up (table load) seconds: " + "; ".join(
+            "%s %s" % (d, ", ".join("%s routes %.1f" % (k, v) for k, v in t.items()))
+            for d, t in results["load_seconds"].items()))
+    if a.summary:
+        with open(a.summary, "w") as f:
+            json.dump({"header": header, "memory": memory, "wall_seconds": round(wall, 1),
+                       "load_seconds": results["load_seconds"], "rows": rows}, f, indent=1)
+    return 0
+
+
+# ---------------------------------------------------------------- RFC 2544
+
+def rfc2544_main(argv):
+    ap = argparse.ArgumentParser(
+        prog="rfc2544.sh",
+        description="RFC 2544-style zero-loss throughput: binary search on the offered rate "
+                    "with fastroute-pktgen. See scripts/bench/README-rfc2544.md.")
+    ap.add_argument("--gen-eal", default=None,
+                    help="EAL options of the generator, for real NICs, e.g. "
+                         "'-l 2 -a 0000:03:00.0 -a 0000:03:00.1' (its ports 0 and 1 face the "
+                         "DUT's ports 0 and 1). Without it: a local memif demo against "
+                         "fastroute (--local-dut).")
+    ap.add_argument("--local-dut", choices=("fastroute", "io", "l3fwd"), default="fastroute",
+                    help="memif demo only: the DUT started locally (default fastroute)")
+    ap.add_argument("--routes", type=int, default=10000,
+                    help="route table: scripts/gen-routes N (the DUT must hold the same table; "
+                         "for a remote DUT load 'scripts/gen-routes N --seed S' into it)")
+    ap.add_argument("--routes-file", help="use this 'A.B.C.D/LEN PORT' file instead")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", choices=ALL_PROFILES, default="1flow")
+    ap.add_argument("--size", type=int, default=64, help="frame size with FCS (64..1518)")
+    ap.add_argument("--dut-mac0", default=DUT_MAC[0])
+    ap.add_argument("--dut-mac1", default=DUT_MAC[1])
+    ap.add_argument("--trial", type=float, default=None,
+                    help="seconds per trial (default 10; memif demo 1)")
+    ap.add_argument("--warmup", type=float, default=None,
+                    help="seconds of traffic before each trial (default 2; memif demo 0.3)")
+    ap.add_argument("--max-rate", type=float, default=None,
+                    help="upper bound, Mpps (default: what the generator offers unpaced)")
+    ap.add_argument("--resolution", type=float, default=0.01,
+                    help="stop when the interval is narrower than this share of the rate")
+    ap.add_argument("--max-trials", type=int, default=14)
+    ap.add_argument("--loss", type=float, default=0.0,
+                    help="acceptable loss ratio (default 0: zero loss)")
+    ap.add_argument("--out", help="JSON lines: one object per trial, then the result")
+    ap.add_argument("--time-limit", type=float, default=900)
+    ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
+                    help="memif demo on a shared machine: before each trial, wait up to SEC "
+                         "for other processes to leave the CPUs idle")
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args(argv)
+    memif = a.gen_eal is None
+    if a.trial is None:
+        a.trial = 1.0 if memif else 10.0
+    if a.warmup is None:
+        a.warmup = 0.3 if memif else 2.0
+    if not 64 <= a.size <= 1518:
+        ap.error("--size: 64..1518")
+    check_tools(need_testpmd=memif and a.local_dut == "io",
+                need_fastroute=memif and a.local_dut == "fastroute")
+
+    ses = Session(keep=a.keep)
+    out = open(a.out, "w") if a.out else None
+    try:
+        plain = a.routes_file
+        n = a.routes
+        if plain is None:
+            plain = ses.path("routes.plain")
+            if gen_routes(n, a.seed, "plain", plain).wait(300) != 0:
+                raise BenchError("scripts/gen-routes failed")
+        else:
+            with open(plain) as f:
+                n = sum(1 for line in f if line.strip() and not line.startswith("#"))
+        dut = None
+        if memif:
+            busy = foreign_cpu_check(1.0)
+            if busy > FOREIGN_CPU_MAX:
+                log("WARNING: other processes use %.0f%% of the CPUs: trials will be noisy "
+                    "(--wait-idle SEC waits for quiet before each trial)" % (100 * busy))
+            memory = ses.choose_memory(3072)
+            gen = Generator(ses, 1, plain, a.seed, 512 if n < 100000 else 1024, n)
+            if a.local_dut == "fastroute":
+                conf = ses.path("routes.conf")
+                header = "".join([
+                    "port 0 address %s\n" % DUT_ADDR[0], "port 1 address %s\n" % DUT_ADDR[1],
+                    "neigh add %s lladdr %s port 0\n" % (GW[0], GEN_MAC[0]),
+                    "neigh add %s lladdr %s port 1\n" % (GW[1], GEN_MAC[1])])
+                if gen_routes(n, a.seed, "fastroute", conf, header=header).wait(300) != 0:
+                    raise BenchError("scripts/gen-routes failed")
+                dut = FastrouteDut(ses, 0, gen, conf, 2048 if n > 100000 else 1024)
+            elif a.local_dut == "io":
+                dut = TestpmdDut(ses, 0, gen, "io", 512)
+            else:
+                rules4, rules6 = ses.path("routes.l3fwd"), ses.path("routes6.l3fwd")
+                if gen_routes(n, a.seed, "l3fwd", rules4).wait(300) != 0:
+                    raise BenchError("scripts/gen-routes failed")
+                with open(rules6, "w") as f:
+                    f.write("R2001:db8::/32 0\n")
+                dut = L3fwdDut(ses, 0, gen, build_l3fwd(), rules4, rules6, 1024)
+            dut.wait_ready(60 + n / 1e6 * 400)
+            gen.wait_pair_up(0, 20)
+            dut.begin()
+            log("memif demo: %s DUT on CPU%d, generator on CPU%d, memory %s"
+                % (dut.name, DUT_CPU, GEN_CPU, memory))
+        else:
+            gen = Generator(ses, 1, plain, a.seed, 0, n, eal=a.gen_eal.split(),
+                            dut_macs=(a.dut_mac0, a.dut_mac1))
+            gen.wait_pair_up(0, 30)
+
+        def trial(rate):
+            if a.wait_idle > 0:
+                if dut is not None:
+                    dut.freeze()  # its spinning worker is ours, not foreign load
+                busy = wait_idle(a.wait_idle)
+                if dut is not None:
+                    dut.thaw()
+                if busy > FOREIGN_CPU_MAX:
+                    log("other processes still use %.0f%% of the CPUs" % (100 * busy))
+            r = gen.run(0, a.profile, a.size, a.warmup, a.trial, rate=rate, mode="trial")
+            attempted = r["tx_pkts"] + r["tx_fail"]
+            loss = attempted - r["rx_pkts"]
+            ratio = loss / attempted if attempted else 1.0
+            offered = attempted / r["seconds"] / 1e6 if r["seconds"] > 0 else 0
+            short = rate > 0 and offered < 0.97 * rate
+            ok = ratio <= a.loss and not short
+            # the port refusing packets (ring full) is the DUT not keeping up on memif,
+            # or the generator's own NIC queue full on real ports: lost either way
+            rec = {"trial_rate_mpps": rate, "offered_mpps": round(offered, 4),
+                   "tx_pkts": r["tx_pkts"], "tx_fail": r["tx_fail"], "rx_pkts": r["rx_pkts"],
+                   "loss_pkts": loss, "loss_ratio": ratio, "pass": ok,
+                   "generator_limited": short and r["tx_fail"] == 0}
+            note = ""
+            if r["tx_fail"]:
+                note = "  port refused %d (ring full)" % r["tx_fail"]
+            elif short:
+                note = "  generator could not offer the rate"
+            log("trial %-8s offered %8.3f Mpps  rx %8.3f Mpps  loss %d (%.2e)%s  %s"
+                % ("max" if rate == 0 else "%.3f" % rate, offered, r["rx_mpps"], loss, ratio,
+                   note, "PASS" if ok else "fail"))
+            if out is not None:
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+            return rec
+
+        trials = 0
+        if a.max_rate is None:
+            first = trial(0)  # unpaced: what the generator (and the link) can offer
+            trials += 1
+            hi = first["offered_mpps"]
+            if first["pass"]:
+                best = hi
+                lo = hi
+            else:
+                lo = 0.0
+                best = None
+        else:
+            hi, lo, best = a.max_rate, 0.0, None
+            first = trial(hi)
+            trials += 1
+            if first["pass"]:
+                best = lo = hi
+        while best != hi and trials < a.max_trials and (hi - lo) > a.resolution * hi:
+            rate = (lo + hi) / 2
+            rec = trial(rate)
+            trials += 1
+            if rec["pass"]:
+                lo = best = rate
+            else:
+                hi = rate
+        res = {"result": "zero-loss" if a.loss == 0 else "loss<=%g" % a.loss,
+               "throughput_mpps": None if best is None else round(best, 4),
+               "upper_bound_mpps": round(hi, 4), "trials": trials, "profile": a.profile,
+               "size": a.size, "routes": n, "trial_seconds": a.trial,
+               "dut": dut.name if dut else "external"}
+        if best is not None:
+            gbps = best * 1e6 * (a.size + 20) * 8 / 1e9
+            res["throughput_gbps_l1"] = round(gbps, 3)
+        print(json.dumps(res))
+        if out is not None:
+            out.write(json.dumps(res) + "\n")
+        if dut is not None:
+            dut.end()
+            dut.stop()
+        gen.quit()
+    finally:
+        ses.cleanup()
+        if out is not None:
+            out.close()
+    return 0
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in ("throughput", "rfc2544"):
+        sys.stderr.write("usage: fastbench.py throughput|rfc2544 [options] "
+                         "(see scripts/bench/throughput.sh, rfc2544.sh)\n")
+        return 2
+    cmd, argv = sys.argv[1], sys.argv[2:]
+
+    def on_signal(sig, frame):
+        raise KeyboardInterrupt("signal %d" % sig)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
+
+    def on_alarm(sig, frame):
+        raise Timeout("time limit reached")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    # the time limit is parsed by the subcommand; arm a generous default now
+    limit = None
+    for i, x in enumerate(argv):
+        if x == "--time-limit" and i + 1 < len(argv):
+            limit = float(argv[i + 1])
+        elif x.startswith("--time-limit="):
+            limit = float(x.split("=", 1)[1])
+    if limit is None:
+        limit = (180 if "--quick" in argv else 1800) if cmd == "throughput" else 900
+    signal.alarm(int(limit))
+    try:
+        return throughput_main(argv) if cmd == "throughput" else rfc2544_main(argv)
+    except BenchError as e:
+        sys.stderr.write("%s: %s\n" % (cmd, e))
+        return 1
+    except KeyboardInterrupt as e:
+        sys.stderr.write("%s: interrupted%s; every process it started is stopped, its files "
+                         "removed\n" % (cmd, " (%s)" % e if str(e) else ""))
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Throughput harness: fastroute vs dpdk-testpmd io/mac vs DPDK l3fwd-LPM, each
+# as the memif client of a one-core generator (fastroute-pktgen), interleaved,
+# with vCPU placement probes before and after every run. Bounded in time; every
+# process it starts is stopped and its files removed on exit.
+#
+#   scripts/bench/throughput.sh --quick                  # smoke run, ~10 s
+#   scripts/bench/throughput.sh --out runs.jsonl         # default run, ~9-10 min
+#   scripts/bench/throughput.sh --routes 1,10000 --profiles 1flow,random1m \
+#       --sizes 64 --rounds 2
+#
+# Options (--help for all): --routes, --profiles, --sizes, --duts, --rounds,
+# --warmup, --duration, --seed, --out FILE (JSON lines), --summary FILE,
+# --quick, --wait-idle SEC (shared machines), --time-limit SEC, --keep (logs).
+# Needs root (memif sockets, DPDK), 2 CPUs, 'ninja -C build' done, dpdk-testpmd
+# (Debian 'dpdk') and dpdk-doc (l3fwd sources) for the reference DUTs.
+# The logic lives in scripts/bench/fastbench.py (see its header for the method).
+set -eu
+here=$(dirname "$0")
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+# the harness enforces its own --time-limit; this is the backstop
+exec timeout --signal=TERM --kill-after=60 7200 "$py" "$here/fastbench.py" throughput "$@"
