@@ -405,20 +405,22 @@ static const struct cmd_syntax {
 	const char *help;
 } syntax[] = {
 	{"port * address add", CMD_PORT_ADDR_ADD, a_ifaddr, "ADDR/LEN",
-	 "add an address to port N: installs the local /32, the connected subnet and\n"
-	 "its broadcast address (prefixes up to /30) as routes"},
+	 "add an IPv4 or IPv6 address to port N: installs the local /32 (/128), the\n"
+	 "connected subnet and, for IPv4, its broadcast address (prefixes up to /30)\n"
+	 "as routes. Every port also has an EUI-64 link-local IPv6 address"},
 	{"port * address del", CMD_PORT_ADDR_DEL, a_ifaddr, "ADDR/LEN",
 	 "remove an address from port N, with the routes it installed"},
 	{"port * address", CMD_PORT_ADDR_ADD, a_ifaddr, "ADDR/LEN",
 	 "same as 'port N address add ADDR/LEN'"},
 	{"port * mtu", CMD_PORT_MTU, a_mtu, "BYTES",
-	 "largest IPv4 packet sent on port N (68-9216): larger ones are fragmented, or\n"
-	 "dropped with ICMP 3/4 'fragmentation needed' when DF is set (RFC 1191)"},
+	 "largest IP packet sent on port N (68-9216): larger IPv4 ones are fragmented,\n"
+	 "or dropped with ICMP 3/4 'fragmentation needed' when DF is set (RFC 1191);\n"
+	 "larger IPv6 ones are dropped with ICMPv6 2/0 'packet too big' (RFC 8201)"},
 	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",
 	 "reverse-path filter on packets arriving on port N (RFC 3704): strict, the route\n"
 	 "back to the source leaves by port N; loose, the source has a route that\n"
 	 "forwards (with ignore-default, not only the default route); broadcast and\n"
-	 "multicast destinations are exempt"},
+	 "multicast destinations are exempt; IPv4 and IPv6 alike"},
 	{"set ip martians", CMD_SET_IP_MARTIANS, a_onoff, "on|off",
 	 "drop martian sources (0/8, 127/8, 224/4, 240/4, 255.255.255.255, our\n"
 	 "addresses) and destinations (0/8, 127/8, 240/4) (RFC 1812 5.3.7; default on)"},
@@ -430,20 +432,21 @@ static const struct cmd_syntax {
 	 "burst 50; rate 0 sends none); suppressed errors are counted"},
 	{"rtcache size", CMD_RTCACHE_SIZE, a_rtcache_size, "N",
 	 "route cache entries per worker, fixed at startup (config file only; default\n"
-	 "65536, 64 bytes each)"},
+	 "65536; 64 bytes each for IPv4 and as many again for IPv6)"},
 	{"rtcache", CMD_RTCACHE_MODE, a_rtcache_mode, "off|on|auto",
 	 "per-worker route cache, validated by generations: off, on, or auto (default:\n"
 	 "probe while the measured hit rate pays for it, step aside otherwise)"},
 	{"route add", CMD_ROUTE_ADD, a_route,
 	 "PREFIX via GW [port N] | PREFIX dev N | PREFIX blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
-	 "holds GW unless 'port N' is given), straight out of a port (each destination\n"
-	 "is a neighbour), or a drop type (each has its own counter)"},
+	 "holds GW unless 'port N' is given; a link-local IPv6 GW needs 'port N'),\n"
+	 "straight out of a port (each destination is a neighbour), or a drop type\n"
+	 "(each has its own counter). IPv4 or IPv6 prefixes"},
 	{"route replace", CMD_ROUTE_REPLACE, a_route, "PREFIX ...",
 	 "add the route, or change the existing route for PREFIX"},
 	{"route del", CMD_ROUTE_DEL, a_prefix, "PREFIX", "remove the route for exactly PREFIX"},
 	{"neigh add", CMD_NEIGH_ADD, a_neigh_add, "ADDR lladdr MAC port N",
-	 "add or change a static neighbour on port N"},
+	 "add or change a static neighbour (IPv4 or IPv6) on port N"},
 	{"neigh del", CMD_NEIGH_DEL, a_neigh_del, "ADDR port N", "remove a static neighbour"},
 	{"set neigh", CMD_SET_NEIGH, a_neigh_params, "PARAM VALUE [PARAM VALUE ...]",
 	 "neighbour resolution timers and limits (times in ms): reachable-time (30000,\n"

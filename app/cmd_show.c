@@ -41,17 +41,27 @@ static int route_collect_cb(const struct fib_route *rt, void *arg)
 static int route_cmp(const void *a, const void *b)
 {
 	const struct fib_route *x = a, *y = b;
+	int c;
 
-	if (x->prefix.addr.v4 != y->prefix.addr.v4)
+	/* IPv4 first, then IPv6 */
+	if (x->prefix.addr.family != y->prefix.addr.family)
+		return x->prefix.addr.family == AF_INET ? -1 : 1;
+	if (x->prefix.addr.family == AF_INET6) {
+		c = memcmp(x->prefix.addr.v6, y->prefix.addr.v6, 16);
+		if (c != 0)
+			return c;
+	} else if (x->prefix.addr.v4 != y->prefix.addr.v4) {
 		return x->prefix.addr.v4 < y->prefix.addr.v4 ? -1 : 1;
+	}
 	return (int)x->prefix.len - (int)y->prefix.len;
 }
 
-/* Every IPv4 route, sorted. The caller frees l->v. */
+/* Every route, IPv4 then IPv6, sorted. The caller frees l->v. */
 static int route_list_get(struct router *r, struct route_list *l)
 {
 	memset(l, 0, sizeof(*l));
-	if (fib_route_walk(r->fib, AF_INET, route_collect_cb, l) != 0) {
+	if (fib_route_walk(r->fib, AF_INET, route_collect_cb, l) != 0 ||
+	    fib_route_walk(r->fib, AF_INET6, route_collect_cb, l) != 0) {
 		free(l->v);
 		return -ENOMEM;
 	}
@@ -121,15 +131,12 @@ static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, 
 	return 0;
 }
 
-static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o, char *err,
-		       size_t errlen)
+static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
 	struct fib_route rt;
 	char a[FR_ADDR_STRLEN];
 	int found;
 
-	if (c->addr.family != AF_INET)
-		return ERRC(-EAFNOSUPPORT, "IPv6 lookups are not supported yet");
 	fr_addr_fmt(&c->addr, a, sizeof(a));
 	found = fib_route_lookup(r->fib, &c->addr, &rt) == 0;
 	if (o->json) {
@@ -155,38 +162,48 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o,
 
 static int show_summary(struct router *r, struct cmd_out *o)
 {
-	unsigned int len;
+	static const uint8_t fam[2] = {AF_INET, AF_INET6};
+	unsigned int len, f;
 
 	if (o->json) {
 		jw_obj_open(o, NULL);
 		jw_str(o, "backend", fib_backend_name(r->fib));
 		jw_u64(o, "routes", fib_route_count(r->fib, AF_INET));
+		jw_u64(o, "routes6", fib_route_count(r->fib, AF_INET6));
 		jw_u64(o, "nexthops", fib_nh_count(r->fib));
 		jw_u64(o, "generation", fib_generation(r->fib));
 		jw_u64(o, "memory_bytes", fib_memory(r->fib));
-		jw_obj_open(o, "prefix_lengths");
-		for (len = 0; len <= 32; len++) {
-			char k[4];
+		for (f = 0; f < 2; f++) {
+			jw_obj_open(o, f ? "prefix_lengths6" : "prefix_lengths");
+			for (len = 0; len <= fr_family_bits(fam[f]); len++) {
+				char k[4];
 
-			if (fib_route_count_len(r->fib, AF_INET, len) == 0)
-				continue;
-			snprintf(k, sizeof(k), "%u", len);
-			jw_u64(o, k, fib_route_count_len(r->fib, AF_INET, len));
+				if (fib_route_count_len(r->fib, fam[f], len) == 0)
+					continue;
+				snprintf(k, sizeof(k), "%u", len);
+				jw_u64(o, k, fib_route_count_len(r->fib, fam[f], len));
+			}
+			jw_obj_close(o);
 		}
-		jw_obj_close(o);
 		jw_obj_close(o);
 		return 0;
 	}
 	out_printf(o,
-		   "backend      %s\nroutes       %u\nnext hops    %u\ngeneration   %" PRIu64
+		   "backend      %s (IPv4), trie (IPv6)\nroutes       %u IPv4, %u IPv6\n"
+		   "next hops    %u\ngeneration   %" PRIu64
 		   "\nmemory       %.1f MiB (tables sized at startup)\n",
-		   fib_backend_name(r->fib), fib_route_count(r->fib, AF_INET), fib_nh_count(r->fib),
-		   fib_generation(r->fib), (double)fib_memory(r->fib) / (1 << 20));
-	out_printf(o, "prefix length  routes\n");
-	for (len = 0; len <= 32; len++)
-		if (fib_route_count_len(r->fib, AF_INET, len))
-			out_printf(o, "  /%-11u %u\n", len,
-				   fib_route_count_len(r->fib, AF_INET, len));
+		   fib_backend_name(r->fib), fib_route_count(r->fib, AF_INET),
+		   fib_route_count(r->fib, AF_INET6), fib_nh_count(r->fib), fib_generation(r->fib),
+		   (double)fib_memory(r->fib) / (1 << 20));
+	for (f = 0; f < 2; f++) {
+		if (fib_route_count(r->fib, fam[f]) == 0)
+			continue;
+		out_printf(o, "%s prefix length  routes\n", f ? "IPv6" : "IPv4");
+		for (len = 0; len <= fr_family_bits(fam[f]); len++)
+			if (fib_route_count_len(r->fib, fam[f], len))
+				out_printf(o, "  /%-11u %u\n", len,
+					   fib_route_count_len(r->fib, fam[f], len));
+	}
 	return 0;
 }
 
@@ -424,6 +441,21 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	kv(o, "icmp_unreach_port", r->cst.icmp_unreach_port);
 	kv(o, "icmp_frag_needed", r->cst.icmp_frag_needed);
 	kv(o, "icmp_prohibited", r->cst.icmp_prohibited);
+	kv(o, "nd_ns_received", r->cst.nd_ns_rx);
+	kv(o, "nd_na_received", r->cst.nd_na_rx);
+	kv(o, "nd_answered", r->cst.nd_answered);
+	kv(o, "nd_dad_defended", r->cst.nd_dad_defended);
+	kv(o, "nd_learnt", r->cst.nd_learnt);
+	kv(o, "nd_probes", r->cst.nd_probes);
+	kv(o, "icmp6_echo_replies", r->cst.icmp6_echo_replies);
+	kv(o, "icmp6_time_exceeded", r->cst.icmp6_time_exceeded);
+	kv(o, "icmp6_no_route", r->cst.icmp6_no_route);
+	kv(o, "icmp6_prohibited", r->cst.icmp6_prohibited);
+	kv(o, "icmp6_beyond_scope", r->cst.icmp6_beyond_scope);
+	kv(o, "icmp6_addr_unreach", r->cst.icmp6_addr_unreach);
+	kv(o, "icmp6_port_unreach", r->cst.icmp6_port_unreach);
+	kv(o, "icmp6_too_big", r->cst.icmp6_too_big);
+	kv(o, "icmp6_param_problem", r->cst.icmp6_param_problem);
 	kv(o, "ctrl_sent", r->cst.tx);
 	section(o, "control", false);
 	section(o, "control drops", true);
@@ -481,6 +513,17 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	}
 	if (o->json)
 		jw_arr_close(o);
+	{
+		struct fr_prefix ll = {.len = 64};
+
+		ll.addr.family = AF_INET6;
+		memcpy(ll.addr.v6, dp->ll6, 16);
+		fr_prefix_fmt(&ll, a, sizeof(a));
+		if (o->json)
+			jw_str(o, "link_local", a);
+		else
+			out_printf(o, "  address %s (link-local)\n", a);
+	}
 }
 
 static void port_stats(const struct fr_port *p, struct cmd_out *o)
@@ -663,6 +706,10 @@ static int neigh_cmp(const void *a, const void *b)
 
 	if (x->port != y->port)
 		return (int)x->port - (int)y->port;
+	if (x->addr.family != y->addr.family)
+		return x->addr.family == AF_INET ? -1 : 1;
+	if (x->addr.family == AF_INET6)
+		return memcmp(x->addr.v6, y->addr.v6, 16);
 	return x->addr.v4 < y->addr.v4 ? -1 : x->addr.v4 > y->addr.v4;
 }
 
@@ -810,7 +857,7 @@ int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err
 	case CMD_SHOW_ROUTE:
 		return show_route(r, c, o, err, errlen);
 	case CMD_SHOW_ROUTE_LOOKUP:
-		return show_lookup(r, c, o, err, errlen);
+		return show_lookup(r, c, o);
 	case CMD_SHOW_ROUTE_SUMMARY:
 		return show_summary(r, o);
 	case CMD_SHOW_NEIGH:

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "nd.h"
 
 /* ---- transactions ------------------------------------------------------ */
 
@@ -244,6 +245,9 @@ static int route_err(const struct fib_route *rt, int rc, char *err, size_t errle
 			    "covering it first, or give 'port N')",
 			    g);
 	case -EINVAL:
+		if (rt->type == FIB_NH_GATEWAY && rt->gw.family != rt->prefix.addr.family)
+			return ERR("gateway %s and prefix %s are of different address families", g,
+				   p);
 		if (rt->type == FIB_NH_GATEWAY)
 			return ERR("gateway %s is an address of this router", g);
 		return ERR("invalid route %s", p);
@@ -252,8 +256,11 @@ static int route_err(const struct fib_route *rt, int rc, char *err, size_t errle
 			    "no room for %s: route or next-hop table full (see --max-routes, "
 			    "--tbl8, --max-nexthops)",
 			    p);
+	case -EDESTADDRREQ:
+		return ERRC(-EDESTADDRREQ,
+			    "gateway %s is link-local: give the port it is on ('port N')", g);
 	case -EAFNOSUPPORT:
-		return ERRC(-EAFNOSUPPORT, "%s: IPv6 is not supported yet", p);
+		return ERRC(-EAFNOSUPPORT, "%s: address family not supported", p);
 	case -ENOENT:
 		return ERRC(-ENOENT, "no route %s", p);
 	default:
@@ -330,18 +337,20 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
 	return 0;
 }
 
-/* Routes a port address installs: local /32, connected subnet, subnet broadcast. */
+/* Routes a port address installs: local /32 (/128), connected subnet,
+ * subnet broadcast (IPv4). */
 static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_route *rts)
 {
+	unsigned int bits = fr_family_bits(pa->addr.family);
 	int n = 0;
 
 	memset(rts, 0, 3 * sizeof(*rts));
 	rts[n].prefix.addr = pa->addr;
-	rts[n].prefix.len = 32;
+	rts[n].prefix.len = (uint8_t)bits;
 	rts[n].type = FIB_NH_LOCAL;
 	rts[n].port = port;
 	rts[n++].origin = FIB_ORIGIN_PORT;
-	if (pa->len < 32) {
+	if (pa->len < bits) {
 		rts[n].prefix.addr = pa->addr;
 		fr_addr_mask(&rts[n].prefix.addr, pa->len);
 		rts[n].prefix.len = pa->len;
@@ -349,7 +358,8 @@ static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_rou
 		rts[n].port = port;
 		rts[n++].origin = FIB_ORIGIN_PORT;
 	}
-	if (pa->len <= 30) { /* RFC 3021: /31 has no broadcast address */
+	/* RFC 3021: /31 has no broadcast address; IPv6 has none at all */
+	if (pa->addr.family == AF_INET && pa->len <= 30) {
 		rts[n].prefix.addr = fr_addr4(pa->addr.v4 | (UINT32_MAX >> pa->len));
 		rts[n].prefix.len = 32;
 		rts[n].type = FIB_NH_BROADCAST;
@@ -389,16 +399,26 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	pa.addr = c->prefix.addr;
 	pa.len = c->prefix.len;
 	fr_prefix_fmt(&c->prefix, buf, sizeof(buf));
-	if (pa.addr.family != AF_INET)
-		return ERRC(-EAFNOSUPPORT, "%s: IPv6 is not supported yet", buf);
-	a = pa.addr.v4;
-	if ((a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) >= 14)
-		return ERR("%s is not a unicast host address", buf);
-	net = pa.len ? a & (UINT32_MAX << (32 - pa.len)) : 0;
-	bcast = pa.len >= 32 ? a : a | (UINT32_MAX >> pa.len);
-	if (pa.len <= 30 && (a == net || a == bcast))
-		return ERR("%s is the %s address of its subnet", buf,
-			   a == net ? "network" : "broadcast");
+	if (pa.addr.family == AF_INET6) {
+		const uint8_t *b = pa.addr.v6;
+
+		/* global (or unique-local) unicast only: link-local addresses
+		 * are derived from the MAC, one per port */
+		if (ip6_is_unspec(b) || ip6_is_loopback(b) || ip6_is_mcast(b) ||
+		    ip6_is_linklocal(b))
+			return ERR("%s is not a global unicast address (the port's link-local "
+				   "address is derived from its MAC)",
+				   buf);
+	} else {
+		a = pa.addr.v4;
+		if ((a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) >= 14)
+			return ERR("%s is not a unicast host address", buf);
+		net = pa.len ? a & (UINT32_MAX << (32 - pa.len)) : 0;
+		bcast = pa.len >= 32 ? a : a | (UINT32_MAX >> pa.len);
+		if (pa.len <= 30 && (a == net || a == bcast))
+			return ERR("%s is the %s address of its subnet", buf,
+				   a == net ? "network" : "broadcast");
+	}
 	owner = find_addr_owner(r, &pa.addr);
 	if (owner >= 0)
 		return ERRC(-EEXIST, "address %s is already on port %d",
@@ -503,8 +523,6 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	rc = check_port(r, c->port, err, errlen);
 	if (rc != 0)
 		return rc;
-	if (c->addr.family != AF_INET)
-		return ERRC(-EAFNOSUPPORT, "IPv6 neighbours are not supported yet");
 	if (t->failed)
 		return ERRC(-ENOMEM, "out of memory");
 	memset(&u, 0, sizeof(u));

@@ -20,6 +20,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "arp.h"
+#include "control6.h"
 #include "icmp.h"
 #include "ip4.h"
 #include "ip4_frag.h"
@@ -108,6 +109,10 @@ static void arp_probe(void *arg, const struct neigh_info *ni, const struct rte_e
 	uint32_t spa;
 	char *frame;
 
+	if (ni->addr.family == AF_INET6) {
+		nd_probe(r, ni, mac);
+		return;
+	}
 	if (!router_port_ok(r, ni->port) || ni->addr.family != AF_INET)
 		return;
 	p = &r->ports[ni->port];
@@ -247,6 +252,14 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 		r->cst.resolved_fwd++;
 }
 
+static void unreach_host(struct router *r, struct rte_mbuf *m)
+{
+	if (frame_is_ip6(m))
+		icmp6_error(r, m, 1, 3, 0);
+	else
+		icmp_error(r, m, 3, 1, 0);
+}
+
 /* neigh_ops.release: a held packet is sent (mac) or dropped (NULL) */
 static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 			 const struct rte_ether_addr *mac)
@@ -256,18 +269,22 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 	bool forwarded = dp_ctrl_reason(m) != CTRL_ORIGINATED;
 
 	if (mac == NULL || !router_port_ok(r, ni->port)) {
-		/* RFC 1812 4.3.3.1: host unreachable for what we could not deliver */
+		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
+		 * unreachable) for what we could not deliver */
 		if (forwarded && icmp_ctrl_allowed(r))
-			icmp_error(r, m, 3, 1, 0);
+			unreach_host(r, m);
 		else
 			cdrop(r, m, CDROP_NEIGH_FAILED);
 		return;
 	}
-	send_ip(r, m, ni->port, mac, forwarded);
+	if (frame_is_ip6(m))
+		send_ip6(r, m, ni->port, mac, forwarded);
+	else
+		send_ip(r, m, ni->port, mac, forwarded);
 }
 
 /* Hold @m on neighbour @nb of @port, or drop it with the reason. */
-static void resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr *nb, uint16_t port)
+void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr *nb, uint16_t port)
 {
 	switch (neigh_resolve(r->neigh, nb, port, m, control_now_ms())) {
 	case 0:
@@ -283,7 +300,7 @@ static void resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr *
 		break;
 	case -EHOSTUNREACH:
 		if (dp_ctrl_reason(m) != CTRL_ORIGINATED && icmp_ctrl_allowed(r))
-			icmp_error(r, m, 3, 1, 0);
+			unreach_host(r, m);
 		else
 			cdrop(r, m, CDROP_NEIGH_FAILED);
 		break;
@@ -313,7 +330,7 @@ void control_output(struct router *r, struct rte_mbuf *m)
 		send_ip(r, m, rt.port, &ni.mac, false);
 		return;
 	}
-	resolve(r, m, &nb, rt.port);
+	control_resolve(r, m, &nb, rt.port);
 }
 
 static void resolve_input(struct router *r, struct rte_mbuf *m)
@@ -330,7 +347,7 @@ static void resolve_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	nb = rt.type == FIB_NH_GATEWAY ? rt.gw : dst;
-	resolve(r, m, &nb, rt.port);
+	control_resolve(r, m, &nb, rt.port);
 }
 
 void router_local_update(struct router *r)
@@ -391,12 +408,19 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 			arp_input(r, m);
 			break;
 		case CTRL_RESOLVE:
-			resolve_input(r, m);
+			if (frame_is_ip6(m))
+				resolve_input6(r, m);
+			else
+				resolve_input(r, m);
 			break;
 		case CTRL_ICMP_ERROR:
 			/* the worker decided it is due, allowed and within rate */
-			icmp_error(r, m, dp_ctrl_icmp_type(m), dp_ctrl_icmp_code(m),
-				   dp_ctrl_aux(m));
+			if (frame_is_ip6(m))
+				icmp6_error(r, m, dp_ctrl_icmp_type(m), dp_ctrl_icmp_code(m),
+					    dp_ctrl_aux(m));
+			else
+				icmp_error(r, m, dp_ctrl_icmp_type(m), dp_ctrl_icmp_code(m),
+					   dp_ctrl_aux(m));
 			break;
 		case CTRL_FRAGMENT:
 			if (router_port_ok(r, dp_ctrl_aux(m)))
@@ -406,7 +430,10 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 			break;
 		case CTRL_LOCAL:
 		default:
-			local_input(r, m);
+			if (frame_is_ip6(m))
+				local_input6(r, m);
+			else
+				local_input(r, m);
 			break;
 		}
 	}

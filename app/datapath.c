@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Forwarding pipeline for one burst:
+ * Forwarding pipeline for one burst (IPv4; IPv6 below, dp6_burst):
  *   L2 filter and ethertype -> IPv4 checks (RFC 1812 5.2.2) -> martian
  *   source/destination checks (5.3.7) -> one bulk FIB lookup of the
  *   destinations, one of the sources when the port has rpf on (RFC 3704) ->
@@ -18,6 +18,7 @@
 
 #include "datapath.h"
 #include "ip4.h"
+#include "ip6.h"
 
 /* Frame was L2 broadcast/multicast: may be delivered locally, never forwarded. */
 #define F_L2_GROUP 0x1
@@ -95,6 +96,50 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
 	*out = DP_OUT_DROP;
 }
 
+/*
+ * RFC 3704 on the next hop @snh of the source: strict, the route back
+ * forwards through the arrival port; loose, the source has a route that
+ * forwards (not only the default one with ignore-default). Drops and
+ * counts the packet when it fails.
+ */
+static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint64_t snh,
+			    uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
+{
+	const struct fib_nh *sh = &c->nh[snh];
+	bool ok = sh->type == FIB_NH_GATEWAY || sh->type == FIB_NH_CONNECTED;
+
+	if (pp->rpf == DP_RPF_STRICT)
+		ok = ok && sh->port == in_port;
+	else if (pp->rpf_ignore_default)
+		ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
+	if (likely(ok))
+		return true;
+	c->st->rpf_drop[in_port][pp->rpf == DP_RPF_STRICT ? 0 : 1]++;
+	drop(c, m, out, pp->rpf == DP_RPF_STRICT ? DROP_RPF_STRICT : DROP_RPF_LOOSE);
+	return false;
+}
+
+/*
+ * The neighbour @ni of a packet to forward: usable, read into @v and marked
+ * used (the control thread re-probes the STALE neighbours in use); or the
+ * packet goes to the control thread to resolve it.
+ */
+static inline bool neigh_ready(struct dp_ctx *c, uint32_t ni, struct rte_mbuf *m,
+			       struct neigh_view *v, uint16_t *out)
+{
+	if (likely(ni != NEIGH_IDX_NONE)) {
+		neigh_read(c->neigh_hot, ni, v);
+		if (likely(neigh_state_usable(v->state))) {
+			if (c->neigh_used != NULL)
+				neigh_mark_used(c->neigh_used, ni);
+			return true;
+		}
+	}
+	dp_ctrl_reason_set(m, CTRL_RESOLVE);
+	*out = DP_OUT_CTRL;
+	return false;
+}
+
 static inline bool is_local(const struct dp_local *loc, uint32_t a)
 {
 	uint32_t i;
@@ -138,6 +183,282 @@ static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struc
 	return true;
 }
 
+/* ---- IPv6 ------------------------------------------------------------------ */
+
+/* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
+ * group (L3 or L2), except Packet Too Big; never to a source that does not
+ * name one node (those were dropped before). Only the header right after
+ * the IPv6 header is looked at. */
+static inline bool icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
+				 uint8_t flags, uint8_t type)
+{
+	if (type != 2 && ((flags & F_L2_GROUP) || ip6_is_mcast(ip->dst_addr)))
+		return false;
+	if (ip->proto == IPPROTO_ICMPV6) {
+		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 1)
+			return false;
+		if (*((const uint8_t *)(ip + 1)) < 128) /* an error message */
+			return false;
+	}
+	return true;
+}
+
+static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
+			      uint8_t flags, uint16_t *out, enum dp_drop why, uint8_t type,
+			      uint8_t code, uint32_t aux)
+{
+	c->st->drop[why]++;
+	if (!icmp6_allowed(m, ip, flags, type)) {
+		c->st->icmp_not_sent++;
+	} else if (!icmp_token(c)) {
+		c->st->icmp_ratelimited++;
+	} else {
+		dp_ctrl_set(m, CTRL_ICMP_ERROR, type, code, aux);
+		c->st->icmp_queued++;
+		*out = DP_OUT_CTRL_ERR;
+		return;
+	}
+	rte_pktmbuf_free(m);
+	*out = DP_OUT_DROP;
+}
+
+/*
+ * Forward with a cached IPv6 decision; what the cache cannot hold is checked
+ * here: hop limit, size against the egress MTU, and a link-local source
+ * (the key holds the source only with rpf on). Those take the full path.
+ */
+static inline bool forward_hit6(struct dp_ctx *c, struct rte_mbuf *m,
+				const struct rtcache_entry6 *e, const uint8_t *src, uint16_t *out)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
+
+	if (unlikely(ip->hop_limits <= 1 || ip6_size(ip) > c->ports[e->out_port].mtu ||
+		     ip6_is_linklocal(src)))
+		return false;
+	ip->hop_limits--;
+	memcpy(&eth->dst_addr, e->dmac, RTE_ETHER_ADDR_LEN);
+	rte_ether_addr_copy(&c->ports[e->out_port].mac, &eth->src_addr);
+	if (c->neigh_used != NULL)
+		neigh_mark_used(c->neigh_used, e->neigh);
+	*out = e->out_port;
+	return true;
+}
+
+/* For the router among the groups of link scope: all-nodes, all-routers,
+ * solicited-node groups (ND); the control thread checks the target. */
+static inline bool ip6_group_ours(const uint8_t *a)
+{
+	static const uint8_t snm[13] = {0xff, 0x02, [11] = 0x01, [12] = 0xff};
+	static const uint8_t all[15] = {0xff, 0x02};
+
+	if (memcmp(a, all, 15) == 0)
+		return a[15] == 1 || a[15] == 2;
+	return memcmp(a, snm, 13) == 0;
+}
+
+/*
+ * The IPv6 packets of a burst (indexes @idx into @pkts): checks, scope
+ * rules (RFC 4291, RFC 8200), one bulk lookup of the destinations and one
+ * of the sources when the port has rpf on, verdict by route type, neighbour,
+ * MTU (Packet Too Big: routers never fragment IPv6), hop limit decrement
+ * and Ethernet rewrite. Extension headers are forwarded untouched.
+ */
+static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts,
+		      const uint8_t *idx6, unsigned int n6, const uint8_t *flags, uint16_t *out)
+{
+	const struct dp_port *pp = &c->ports[in_port];
+	const uint8_t rpf = pp->rpf;
+	struct rtcache *rtc = c->rtc;
+	bool use_cache = false;
+	uint8_t dst[DP_BURST][16], src[DP_BURST][16];
+	uint64_t nh[DP_BURST], snh[DP_BURST];
+	uint8_t idx[DP_BURST];
+	unsigned int i, j, k = 0;
+	enum dp_drop why;
+
+	for (j = 0; j < n6; j++) {
+		struct rte_mbuf *m;
+		struct rte_ipv6_hdr *ip;
+
+		i = idx6[j];
+		m = pkts[i];
+		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+		if (unlikely(!ip6_validate(m, ip, &why))) {
+			drop(c, m, &out[i], why);
+			continue;
+		}
+		if (unlikely(ip6_is_mcast(ip->dst_addr))) {
+			/* interface-local groups never appear on a link; of the
+			 * others, the router listens to a few for ND and routes
+			 * none (no multicast routing) */
+			if (ip6_mcast_scope(ip->dst_addr) <= 1)
+				drop(c, m, &out[i], DROP_IP6_BAD_DST);
+			else if (ip6_group_ours(ip->dst_addr) && ip->proto == IPPROTO_ICMPV6) {
+				dp_ctrl_reason_set(m, CTRL_LOCAL);
+				out[i] = DP_OUT_CTRL;
+			} else
+				drop(c, m, &out[i], DROP_IP6_MCAST);
+			continue;
+		}
+		if (unlikely(ip6_is_unspec(ip->src_addr) || ip6_is_loopback(ip->src_addr) ||
+			     ip6_is_mcast(ip->src_addr))) {
+			drop(c, m, &out[i], DROP_IP6_BAD_SRC);
+			continue;
+		}
+		if (unlikely(ip6_is_unspec(ip->dst_addr) || ip6_is_loopback(ip->dst_addr))) {
+			drop(c, m, &out[i], DROP_IP6_BAD_DST);
+			continue;
+		}
+		if (unlikely(ip6_is_linklocal(ip->dst_addr))) {
+			/* link-local addresses are per port and not in the FIB */
+			if (memcmp(ip->dst_addr, pp->ll6, 16) == 0) {
+				dp_ctrl_reason_set(m, CTRL_LOCAL);
+				out[i] = DP_OUT_CTRL;
+			} else {
+				drop(c, m, &out[i], DROP_IP6_LINKLOCAL);
+			}
+			continue;
+		}
+		memcpy(dst[k], ip->dst_addr, 16);
+		memcpy(src[k], ip->src_addr, 16);
+		idx[k++] = (uint8_t)i;
+	}
+	if (k == 0)
+		return;
+
+	/* route cache, as for IPv4: hits skip both lookups */
+	if (rtc != NULL) {
+		if (unlikely(rtc->mode != c->conf->rtcache_mode))
+			rtcache_mode_set(rtc, (enum rtcache_mode)c->conf->rtcache_mode);
+		use_cache = rtcache_use(rtc, k);
+	}
+	if (use_cache) {
+		static const uint8_t none[16];
+		unsigned int km = 0;
+
+		for (j = 0; j < k; j++) {
+			struct rtcache_entry6 *e;
+
+			i = idx[j];
+			e = rtcache6_find(rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none, in_port);
+			if (e != NULL) {
+				if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
+					   neigh_gen(c->neigh_hot, e->neigh) == e->neigh_gen) &&
+				    !(flags[i] & F_L2_GROUP)) {
+					if (forward_hit6(c, pkts[i], e, src[j], &out[i])) {
+						rtcache_hit(rtc);
+						continue;
+					}
+				} else {
+					rtcache6_stale(rtc, e);
+				}
+			}
+			memcpy(dst[km], dst[j], 16);
+			memcpy(src[km], src[j], 16);
+			idx[km++] = (uint8_t)i;
+		}
+		rtcache_account(rtc);
+		k = km;
+		if (k == 0)
+			return;
+	}
+
+	fib6_lookup_bulk(c->fib, dst, nh, k);
+	if (rpf != DP_RPF_OFF)
+		fib6_lookup_bulk(c->fib, src, snh, k);
+
+	for (j = 0; j < k; j++) {
+		struct rte_mbuf *m;
+		struct rte_ether_hdr *eth;
+		struct rte_ipv6_hdr *ip;
+		const struct fib_nh *h;
+		struct neigh_view v;
+		uint16_t port;
+		uint32_t ni;
+
+		i = idx[j];
+		m = pkts[i];
+		h = &c->nh[nh[j]];
+		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		ip = (struct rte_ipv6_hdr *)(eth + 1);
+
+		/* RFC 3704, as for IPv4; a link-local source is checked by
+		 * scope instead (it is never forwarded) */
+		if (rpf != DP_RPF_OFF && !(flags[i] & F_L2_GROUP) && !ip6_is_linklocal(src[j]) &&
+		    unlikely(!rpf_pass(c, pp, snh[j], in_port, m, &out[i])))
+			continue;
+
+		switch (h->type) {
+		case FIB_NH_GATEWAY:
+			ni = h->neigh;
+			break;
+		case FIB_NH_CONNECTED: {
+			struct fr_addr a;
+
+			a.family = AF_INET6;
+			memcpy(a.v6, dst[j], 16);
+			ni = neigh_find(c->neigh, &a, h->port);
+			break;
+		}
+		case FIB_NH_LOCAL:
+			dp_ctrl_reason_set(m, CTRL_LOCAL);
+			out[i] = DP_OUT_CTRL;
+			continue;
+		case FIB_NH_BLACKHOLE:
+			drop(c, m, &out[i], DROP_BLACKHOLE);
+			continue;
+		case FIB_NH_UNREACHABLE:
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 1, 0, 0);
+			continue;
+		case FIB_NH_PROHIBIT:
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 1, 1, 0);
+			continue;
+		default:
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 1, 0, 0);
+			continue;
+		}
+		/* forwarding from here on */
+		if (unlikely(flags[i] & F_L2_GROUP)) {
+			drop(c, m, &out[i], DROP_L2_BCAST_FORWARD);
+			continue;
+		}
+		if (unlikely(ip6_is_linklocal(src[j]))) {
+			/* RFC 4291 2.5.6: never forwarded off its link */
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_LINKLOCAL, 1, 2, 0);
+			continue;
+		}
+		if (unlikely(ip->hop_limits <= 1)) {
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_HOP_LIMIT, 3, 0, 0);
+			continue;
+		}
+		port = h->port;
+		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
+			continue;
+		if (unlikely(ip6_size(ip) > c->ports[port].mtu)) {
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_TOO_BIG, 2, 0,
+				   c->ports[port].mtu);
+			continue;
+		}
+		ip->hop_limits--;
+		rte_ether_addr_copy(&v.mac, &eth->dst_addr);
+		rte_ether_addr_copy(&c->ports[port].mac, &eth->src_addr);
+		out[i] = port;
+		if (use_cache) {
+			static const uint8_t none[16];
+			struct rtcache_entry6 *e = rtcache6_slot(
+				rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none, in_port);
+
+			e->out_port = port;
+			e->rpf = rpf;
+			e->neigh = ni;
+			e->neigh_gen = v.gen;
+			e->fib_gen = c->fib_gen;
+			memcpy(e->dmac, &v.mac, RTE_ETHER_ADDR_LEN);
+		}
+	}
+}
+
 void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
 		    uint16_t *out)
 {
@@ -149,11 +470,11 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	const uint8_t rpf = pp->rpf, martians = cf->martians;
 	uint32_t dst[DP_BURST], src[DP_BURST];
 	uint64_t nh[DP_BURST], snh[DP_BURST];
-	uint8_t idx[DP_BURST];
+	uint8_t idx[DP_BURST], idx6[DP_BURST];
 	uint8_t flags[DP_BURST];
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false;
-	unsigned int i, j, k = 0;
+	unsigned int i, j, k = 0, k6 = 0;
 	enum dp_drop why;
 
 	c->st->rx += n;
@@ -182,7 +503,10 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			flags[i] = F_L2_GROUP;
 		}
 		if (unlikely(eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
-			if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
+			if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+				idx6[k6++] = (uint8_t)i;
+				out[i] = DP_OUT_DROP; /* decided by dp6_burst() */
+			} else if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
 				dp_ctrl_reason_set(m, CTRL_ARP);
 				out[i] = DP_OUT_CTRL;
 			} else {
@@ -213,6 +537,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		idx[k++] = (uint8_t)i;
 		out[i] = DP_OUT_DROP; /* decided below */
 	}
+	if (k6 > 0)
+		dp6_burst(c, in_port, pkts, idx6, k6, flags, out);
 	if (k == 0)
 		return;
 
@@ -278,21 +604,9 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 
 		/* RFC 3704; broadcast and multicast destinations are exempt */
 		if (rpf != DP_RPF_OFF && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
-		    (dst[j] >> 28) != 0xe) {
-			const struct fib_nh *sh = &c->nh[snh[j]];
-			bool ok = sh->type == FIB_NH_GATEWAY || sh->type == FIB_NH_CONNECTED;
-
-			if (rpf == DP_RPF_STRICT)
-				ok = ok && sh->port == in_port;
-			else if (pp->rpf_ignore_default)
-				ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
-			if (unlikely(!ok)) {
-				c->st->rpf_drop[in_port][rpf == DP_RPF_STRICT ? 0 : 1]++;
-				drop(c, m, &out[i],
-				     rpf == DP_RPF_STRICT ? DROP_RPF_STRICT : DROP_RPF_LOOSE);
-				continue;
-			}
-		}
+		    (dst[j] >> 28) != 0xe &&
+		    unlikely(!rpf_pass(c, pp, snh[j], in_port, m, &out[i])))
+			continue;
 
 		switch (h->type) {
 		case FIB_NH_GATEWAY:
@@ -350,20 +664,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			continue;
 		}
 		port = h->port;
-		if (unlikely(ni == NEIGH_IDX_NONE)) {
-			dp_ctrl_reason_set(m, CTRL_RESOLVE);
-			out[i] = DP_OUT_CTRL;
+		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
 			continue;
-		}
-		neigh_read(c->neigh_hot, ni, &v);
-		if (unlikely(!neigh_state_usable(v.state))) {
-			dp_ctrl_reason_set(m, CTRL_RESOLVE);
-			out[i] = DP_OUT_CTRL;
-			continue;
-		}
-		/* tells the control thread which STALE neighbours to re-probe */
-		if (c->neigh_used != NULL)
-			neigh_mark_used(c->neigh_used, ni);
 		if (unlikely(rte_be_to_cpu_16(ip->total_length) > c->ports[port].mtu)) {
 			/* RFC 1191: DF set, too big: refuse and say how big */
 			if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {

@@ -51,7 +51,8 @@ struct dp_port {
 	uint8_t enabled;	    /* probed and configured */
 	uint8_t rpf;		    /* enum dp_rpf */
 	uint8_t rpf_ignore_default; /* loose: a match by 0.0.0.0/0 does not count */
-	uint16_t mtu;		    /* largest IPv4 packet sent on the port */
+	uint16_t mtu;		    /* largest IP packet sent on the port (IPv4 and IPv6) */
+	uint8_t ll6[16];	    /* the port's IPv6 link-local address (EUI-64) */
 };
 
 /* The router's own addresses, for the martian source check. Replaced whole

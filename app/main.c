@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fastroute: DPDK userspace IPv4 router.
+ * fastroute: DPDK userspace IPv4/IPv6 router.
  *   fastroute [EAL options] -- [-f CONFIG] [options]
- * The main lcore is the control thread (config, CLI, ARP, slow path); every
+ * The main lcore is the control thread (config, CLI, ARP/ND, slow path); every
  * other lcore is a forwarding worker.
  */
 #include <errno.h>
@@ -37,11 +37,11 @@ static void usage(FILE *f, const char *prog)
 	fprintf(f,
 		"Usage: %s [EAL options] -- [options]\n"
 		"\n"
-		"DPDK userspace IPv4 router. The main lcore runs the control thread (config,\n"
-		"CLI, ARP, slow path); every other lcore is a forwarding worker, polling one\n"
-		"RX queue and owning one TX queue on every port EAL probed (--vdev or PCI NICs\n"
-		"bound to vfio-pci). So -l 0-2 gives two workers and needs two queue pairs\n"
-		"per port (net_af_packet: qpairs=2).\n"
+		"DPDK userspace IPv4/IPv6 router. The main lcore runs the control thread\n"
+		"(config, CLI, ARP and ND, slow path); every other lcore is a forwarding\n"
+		"worker, polling one RX queue and owning one TX queue on every port EAL probed\n"
+		"(--vdev or PCI NICs bound to vfio-pci). So -l 0-2 gives two workers and needs\n"
+		"two queue pairs per port (net_af_packet: qpairs=2).\n"
 		"\n"
 		"Options:\n"
 		"  -f, --config FILE      apply FILE at startup: CLI commands, one per line, '#'\n"
@@ -55,6 +55,9 @@ static void usage(FILE *f, const char *prog)
 		"      --max-routes N     IPv4 route capacity (default 1048576)\n"
 		"      --tbl8 N           tbl8 groups for routes longer than /24 (default 65536,\n"
 		"                         1 KiB each)\n"
+		"      --max-routes6 N    IPv6 route capacity (default 65536)\n"
+		"      --tbl8-6 N         IPv6 trie tbl8 groups (default 16384, 1 KiB each; a\n"
+		"                         /48 may take three, a /64 five)\n"
 		"      --max-nexthops N   distinct next hops (default 65536)\n"
 		"      --neigh-size N     neighbour table capacity (default 65536)\n"
 		"      --mbufs N          mbufs per NUMA socket (default: sized from ports,\n"
@@ -89,6 +92,8 @@ enum {
 	OPT_MAX_ROUTES,
 	OPT_TBL8,
 	OPT_MAX_NH,
+	OPT_MAX_ROUTES6,
+	OPT_TBL8_6,
 	OPT_NEIGH_SIZE,
 	OPT_MBUFS,
 	OPT_RX_DESC,
@@ -105,6 +110,8 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		{"max-routes", required_argument, NULL, OPT_MAX_ROUTES},
 		{"tbl8", required_argument, NULL, OPT_TBL8},
 		{"max-nexthops", required_argument, NULL, OPT_MAX_NH},
+		{"max-routes6", required_argument, NULL, OPT_MAX_ROUTES6},
+		{"tbl8-6", required_argument, NULL, OPT_TBL8_6},
 		{"neigh-size", required_argument, NULL, OPT_NEIGH_SIZE},
 		{"mbufs", required_argument, NULL, OPT_MBUFS},
 		{"rx-desc", required_argument, NULL, OPT_RX_DESC},
@@ -148,6 +155,14 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 			break;
 		case OPT_MAX_NH:
 			if (parse_u32("max-nexthops", optarg, 16, 1u << 24, &o->max_nexthops))
+				return -1;
+			break;
+		case OPT_MAX_ROUTES6:
+			if (parse_u32("max-routes6", optarg, 16, 1u << 24, &o->max_routes6))
+				return -1;
+			break;
+		case OPT_TBL8_6:
+			if (parse_u32("tbl8-6", optarg, 64, 1u << 24, &o->tbl8s6))
 				return -1;
 			break;
 		case OPT_NEIGH_SIZE:
@@ -214,6 +229,8 @@ static int tables_create(struct router *r)
 	fc.backend = r->opts.backend;
 	fc.max_routes4 = r->opts.max_routes;
 	fc.tbl8s4 = r->opts.tbl8s;
+	fc.max_routes6 = r->opts.max_routes6;
+	fc.tbl8s6 = r->opts.tbl8s6;
 	fc.max_nexthops = r->opts.max_nexthops;
 	fc.socket_id = (int)rte_socket_id();
 	fc.neigh = r->neigh;
@@ -386,8 +403,10 @@ int main(int argc, char **argv)
 	}
 	r->running = true;
 	r->start_tsc = rte_get_tsc_cycles();
-	printf("fastroute: %u ports, %u workers, %u routes; ready (CLI socket %s)\n", r->nb_ports,
-	       r->nb_workers, fib_route_count(r->fib, AF_INET),
+	printf("fastroute: %u ports, %u workers, %u routes (%u IPv6); ready (CLI socket %s)\n",
+	       r->nb_ports, r->nb_workers,
+	       fib_route_count(r->fib, AF_INET) + fib_route_count(r->fib, AF_INET6),
+	       fib_route_count(r->fib, AF_INET6),
 	       r->opts.sock_path ? r->opts.sock_path : "disabled");
 	fflush(stdout);
 	term = term_open(r);

@@ -13,6 +13,7 @@
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
+#include "nd.h"
 #include "router.h"
 
 #define MBUF_CACHE 256
@@ -40,6 +41,8 @@ int port_probe(struct router *r)
 			return -EIO;
 		}
 		r->dp_ports[pid].enabled = 1;
+		/* every IPv6 port has a link-local address (RFC 4291 2.1) */
+		nd_eui64_linklocal(&r->dp_ports[pid].mac, r->dp_ports[pid].ll6);
 		/* the link's MTU as the device reports it; 'port N mtu' changes it */
 		if (rte_eth_dev_get_mtu(pid, &r->dp_ports[pid].mtu) != 0 ||
 		    r->dp_ports[pid].mtu < 68)

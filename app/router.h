@@ -57,6 +57,8 @@ struct router_opts {
 	enum fib_backend backend;
 	uint32_t max_routes;
 	uint32_t tbl8s;
+	uint32_t max_routes6;
+	uint32_t tbl8s6;
 	uint32_t max_nexthops;
 	uint32_t neigh_size;
 	uint32_t nb_mbufs;

@@ -25,6 +25,15 @@ const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_UNREACHABLE] = "unreachable",
 	[DROP_PROHIBIT] = "prohibit",
 	[DROP_FRAG_NEEDED] = "frag_needed_df",
+	[DROP_IP6_TOO_SHORT] = "ip6_too_short",
+	[DROP_IP6_VERSION] = "ip6_bad_version",
+	[DROP_IP6_LENGTH] = "ip6_bad_length",
+	[DROP_IP6_BAD_SRC] = "ip6_bad_source",
+	[DROP_IP6_BAD_DST] = "ip6_bad_dest",
+	[DROP_IP6_LINKLOCAL] = "ip6_link_local_scope",
+	[DROP_IP6_MCAST] = "ip6_multicast",
+	[DROP_IP6_HOP_LIMIT] = "ip6_hop_limit_exceeded",
+	[DROP_IP6_TOO_BIG] = "ip6_too_big",
 	[DROP_CTRL_RING_FULL] = "ctrl_ring_full",
 	[DROP_TX_FULL] = "tx_full",
 };
@@ -49,6 +58,15 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_NEIGH_FAILED] = "neigh_failed",
 	[CDROP_NO_MBUF] = "ctrl_no_mbuf",
 	[CDROP_TX_RING_FULL] = "ctrl_tx_ring_full",
+	[CDROP_ND_MALFORMED] = "nd_malformed",
+	[CDROP_ND_HOP_LIMIT] = "nd_bad_hop_limit",
+	[CDROP_ND_CHECKSUM] = "nd_bad_checksum",
+	[CDROP_ND_NOT_FOR_US] = "nd_not_for_us",
+	[CDROP_ND_DAD] = "nd_dad_other",
+	[CDROP_ND_IGNORED] = "nd_ignored",
+	[CDROP_ND_OFF_LINK] = "nd_off_link",
+	[CDROP_LOCAL6_ICMP] = "local_icmp6",
+	[CDROP_LOCAL6_MCAST] = "local_multicast",
 };
 void router_stats_sum(const struct router *r, struct dp_stats *sum)
 {

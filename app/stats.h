@@ -33,6 +33,15 @@ enum dp_drop {
 	DROP_UNREACHABLE,      /* unreachable route */
 	DROP_PROHIBIT,	       /* prohibit route */
 	DROP_FRAG_NEEDED,      /* larger than the egress MTU with DF set (RFC 1191) */
+	DROP_IP6_TOO_SHORT,    /* frame too short for an IPv6 header */
+	DROP_IP6_VERSION,      /* version is not 6 */
+	DROP_IP6_LENGTH,       /* payload length beyond the frame */
+	DROP_IP6_BAD_SRC,      /* source ::, ::1 or multicast (RFC 4291 2.5.2, 2.5.3, 2.7) */
+	DROP_IP6_BAD_DST,      /* destination ::, ::1 or interface-local multicast */
+	DROP_IP6_LINKLOCAL,    /* link-local source or destination that would leave the link */
+	DROP_IP6_MCAST,	       /* multicast destination the router does not listen to: not routed */
+	DROP_IP6_HOP_LIMIT,    /* hop limit <= 1 on a packet to forward */
+	DROP_IP6_TOO_BIG,      /* larger than the egress MTU: routers never fragment IPv6 */
 	DROP_CTRL_RING_FULL,   /* the ring to the control thread was full */
 	DROP_TX_FULL,	       /* the port's TX queue refused the packet */
 	DROP_MAX
@@ -78,6 +87,15 @@ enum ctrl_drop {
 	CDROP_NEIGH_FAILED,	    /* held packet: its neighbour did not answer */
 	CDROP_NO_MBUF,		    /* could not allocate a packet to send */
 	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
+	CDROP_ND_MALFORMED,	    /* NS/NA failing RFC 4861 7.1 (length, code, options...) */
+	CDROP_ND_HOP_LIMIT,	    /* NS/NA with hop limit != 255: may come from off-link */
+	CDROP_ND_CHECKSUM,	    /* NS/NA with a wrong ICMPv6 checksum */
+	CDROP_ND_NOT_FOR_US,	    /* NS for an address we do not own */
+	CDROP_ND_DAD,		    /* duplicate address detection for another address: no entry */
+	CDROP_ND_IGNORED,   /* NA that changed nothing (unknown entry, static, no override) */
+	CDROP_ND_OFF_LINK,  /* NS from a global source outside the port's prefixes: not learnt */
+	CDROP_LOCAL6_ICMP,  /* ICMPv6 for the router other than echo/NS/NA: consumed */
+	CDROP_LOCAL6_MCAST, /* to a group the router joined, but not ND: consumed */
 	CDROP_MAX
 };
 
@@ -102,7 +120,22 @@ struct ctrl_stats {
 	uint64_t icmp_unreach_port;  /* 3/3 */
 	uint64_t icmp_frag_needed;   /* 3/4 */
 	uint64_t icmp_prohibited;    /* 3/13 */
-	uint64_t tx;		     /* packets queued for transmission */
+	uint64_t nd_ns_rx;	     /* neighbour solicitations received */
+	uint64_t nd_na_rx;	     /* neighbour advertisements received */
+	uint64_t nd_answered;	     /* advertisements sent for our addresses */
+	uint64_t nd_dad_defended;    /* DAD probes for our addresses, answered to all-nodes */
+	uint64_t nd_learnt;	     /* NS/NA (not answered) that updated the table */
+	uint64_t nd_probes;	     /* solicitations sent to resolve neighbours */
+	uint64_t icmp6_echo_replies;
+	uint64_t icmp6_time_exceeded; /* 3/0 */
+	uint64_t icmp6_no_route;      /* 1/0 */
+	uint64_t icmp6_prohibited;    /* 1/1 */
+	uint64_t icmp6_beyond_scope;  /* 1/2 */
+	uint64_t icmp6_addr_unreach;  /* 1/3 */
+	uint64_t icmp6_port_unreach;  /* 1/4 */
+	uint64_t icmp6_too_big;	      /* 2/0 */
+	uint64_t icmp6_param_problem; /* 4/x */
+	uint64_t tx;		      /* packets queued for transmission */
 	uint64_t drop[CDROP_MAX];
 };
 

@@ -55,6 +55,7 @@ static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *
 	(void)params;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "routes", fib_route_count(tr->fib, AF_INET));
+	rte_tel_data_add_dict_u64(d, "routes6", fib_route_count(tr->fib, AF_INET6));
 	rte_tel_data_add_dict_u64(d, "nexthops", fib_nh_count(tr->fib));
 	rte_tel_data_add_dict_u64(d, "memory_bytes", fib_memory(tr->fib));
 	for (len = 0; len <= 32; len++) {

@@ -27,7 +27,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 scripts/topo.sh up "$NAME"
-echo "demo: h1 (192.0.2.2) --- fastroute --- h2 (198.51.100.2), config/demo.conf:"
+echo "demo: h1 (192.0.2.2, 2001:db8:1::2) --- fastroute --- h2 (198.51.100.2, 2001:db8:2::2),"
+echo "      config/demo.conf:"
 grep -v '^#' config/demo.conf | grep . | sed 's/^/    /'
 
 # control thread on lcore 0, one worker on lcore 1; no hugepages needed
@@ -54,17 +55,21 @@ echo "      takes one off, so h1 sees ttl=63):"
 ok=0
 ip netns exec "$NAME-h1" ping -c 4 -i 0.2 -W 2 198.51.100.2 && ok=1
 echo
+echo "demo: the same over IPv6 (the router finds h2 with neighbour discovery):"
+ok6=0
+ip netns exec "$NAME-h1" ping -6 -c 4 -i 0.2 -W 2 2001:db8:2::2 && ok6=1
+echo
 echo "demo: fastroute-cli -s $SOCK show route"
 build/app/fastroute-cli -s "$SOCK" show route
 echo
-echo "demo: fastroute-cli -s $SOCK show neigh (resolved by ARP, no static entries)"
+echo "demo: fastroute-cli -s $SOCK show neigh (resolved by ARP and ND, no static entries)"
 build/app/fastroute-cli -s "$SOCK" show neigh
 echo
 echo "demo: fastroute-cli -s $SOCK show stats (non-zero counters)"
 build/app/fastroute-cli -s "$SOCK" show stats | awk '/:$/ || $NF != 0'
-if [ "$ok" != 1 ]; then
-	echo "demo: FAILED: no reply through the router" >&2
+if [ "$ok" != 1 ] || [ "$ok6" != 1 ]; then
+	echo "demo: FAILED: no reply through the router (IPv4 ok=$ok, IPv6 ok=$ok6)" >&2
 	exit 1
 fi
 echo
-echo "demo: success: h1 -> fastroute -> h2 and back"
+echo "demo: success: h1 -> fastroute -> h2 and back, over IPv4 and IPv6"

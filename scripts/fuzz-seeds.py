@@ -51,6 +51,44 @@ def arp(op, sha, spa, tha, tpa, dst=BC):
                            tha, socket.inet_aton(tpa)), dst=dst, etype=0x0806)
 
 
+def ip6(src, dst, nh, payload, hlim=64):
+    a, b = socket.inet_pton(socket.AF_INET6, src), socket.inet_pton(socket.AF_INET6, dst)
+    if nh == 58:  # ICMPv6 checksum over the pseudo-header
+        ph = a + b + struct.pack("!I3xB", len(payload), 58)
+        ck = csum(ph + payload[:2] + b"\0\0" + payload[4:])
+        payload = payload[:2] + struct.pack("!H", ck) + payload[4:]
+    return struct.pack("!IHBB", 6 << 28, len(payload), nh, hlim) + a + b + payload
+
+
+def icmp6(t, c, body):
+    return struct.pack("!BBH", t, c, 0) + body
+
+
+def packets6():
+    h1, h2, r0 = "2001:db8:1::2", "2001:db8:2::2", "2001:db8:1::1"
+    data = bytes(range(64))
+    e6 = 0x86dd
+    snm = "ff02::1:ff00:1"
+    mm = bytes.fromhex("3333ff000001")
+    yield eth(ip6(h1, "2001:db8:5::3", 17, udp(1, 2, data)), etype=e6)      # forwarded
+    yield eth(ip6(h1, h2, 17, udp(1, 2, data * 20)), etype=e6)              # 2/0 (MTU 576)
+    yield eth(ip6(h1, h2, 17, udp(1, 2, data), hlim=1), etype=e6)           # 3/0
+    yield eth(ip6(h1, "3fff::1", 17, udp(1, 2, data)), etype=e6)            # 1/0
+    yield eth(ip6(r0, r0, 17, udp(1, 2, data)), etype=e6)
+    yield eth(ip6(h1, r0, 58, icmp6(128, 0, data)), etype=e6)               # echo
+    yield eth(ip6(h1, r0, 17, udp(1, 9, data)), etype=e6)                   # 1/4
+    yield eth(ip6(h1, "fe80::1", 17, udp(1, 2, data)), etype=e6)            # scope
+    yield eth(ip6("fe80::2", h2, 17, udp(1, 2, data)), etype=e6)            # 1/2
+    yield eth(ip6(h1, h2, 0, b"\x11\x00" + b"\x01\x04" + b"\0" * 4 + udp(1, 2, data)),
+              etype=e6)                                                     # ext header
+    ns = icmp6(135, 0, b"\0" * 4 + socket.inet_pton(socket.AF_INET6, r0) + b"\x01\x01" + H0)
+    yield eth(ip6(h1, snm, 58, ns, hlim=255), dst=mm, etype=e6)             # NS for us
+    yield eth(ip6("::", snm, 58, ns[:24], hlim=255), dst=mm, etype=e6)      # DAD
+    na = icmp6(136, 0, b"\x60\0\0\0" + socket.inet_pton(socket.AF_INET6, h1) + b"\x02\x01" +
+               H0)
+    yield eth(ip6(h1, r0, 58, na, hlim=255), etype=e6)                      # NA
+
+
 def packets():
     h1, h2 = "192.0.2.2", "198.51.100.2"
     data = bytes(range(64))
@@ -77,6 +115,7 @@ def packets():
     yield bytes(bad)
     yield eth(b"\x45\x00")                                             # too short
     yield eth(data, etype=0x86dd)                                      # IPv6
+    yield from packets6()
 
 
 def commands():

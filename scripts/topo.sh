@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Demo topology: namespaces NAME-r (router), NAME-h1, NAME-h2 joined by veth.
-#   h1 eth0 192.0.2.2 --- p0 [router ns] p1 --- eth0 198.51.100.2 h2
+#   h1 eth0 192.0.2.2    --- p0 [router ns] p1 --- eth0 198.51.100.2 h2
+#           2001:db8:1::2                              2001:db8:2::2
 #   scripts/topo.sh up NAME | down NAME
 # MACs are fixed so that config/demo.conf can hold static neighbours.
 set -eu
@@ -31,7 +32,11 @@ up() {
 			>/dev/null 2>&1 || true
 		ip netns exec "$n-$h" ethtool -K eth0 tx off tso off gso off gro off rx off \
 			>/dev/null 2>&1 || true
-		ip netns exec "$n-$h" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		# dual stack hosts: no DAD wait, no autoconfiguration from RAs
+		for k in accept_dad=0 accept_ra=0 autoconf=0; do
+			ip netns exec "$n-$h" sysctl -qw "net.ipv6.conf.all.$k"
+			ip netns exec "$n-$h" sysctl -qw "net.ipv6.conf.default.$k"
+		done
 		ip -n "$n-r" link set "p$((i - 1))" up
 		ip -n "$n-$h" link set lo up
 		ip -n "$n-$h" link set eth0 up
@@ -40,6 +45,10 @@ up() {
 	ip -n "$n-h1" route add default via 192.0.2.1
 	ip -n "$n-h2" addr add 198.51.100.2/24 dev eth0
 	ip -n "$n-h2" route add default via 198.51.100.1
+	ip -n "$n-h1" -6 addr add 2001:db8:1::2/64 dev eth0 nodad
+	ip -n "$n-h1" -6 route add default via 2001:db8:1::1 dev eth0
+	ip -n "$n-h2" -6 addr add 2001:db8:2::2/64 dev eth0 nodad
+	ip -n "$n-h2" -6 route add default via 2001:db8:2::1 dev eth0
 }
 
 case "$cmd" in

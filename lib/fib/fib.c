@@ -31,6 +31,8 @@ const char *const fib_origin_names[FIB_ORIGIN_MAX] = {
 #define DEFAULT_MAX_ROUTES4 (1u << 20)
 #define DEFAULT_TBL8S4	    (1u << 16)
 #define DEFAULT_MAX_NH	    (1u << 16)
+#define DEFAULT_MAX_ROUTES6 (1u << 16)
+#define DEFAULT_TBL8S6	    (1u << 14)
 /* rte_lpm keeps 24 bits of next hop; rte_fib 4-byte entries keep 31 */
 #define MAX_NH_LIMIT (1u << 24)
 
@@ -101,12 +103,16 @@ struct fib *fib_create(const char *name, const struct fib_conf *conf)
 	f->backend = conf->backend;
 	f->max_routes4 = conf->max_routes4 ? conf->max_routes4 : DEFAULT_MAX_ROUTES4;
 	f->tbl8s4 = conf->tbl8s4 ? conf->tbl8s4 : DEFAULT_TBL8S4;
+	f->max_routes6 = conf->max_routes6 ? conf->max_routes6 : DEFAULT_MAX_ROUTES6;
+	f->tbl8s6 = conf->tbl8s6 ? conf->tbl8s6 : DEFAULT_TBL8S6;
 	f->neigh = conf->neigh;
 	f->qsv = conf->qsv;
 	rc = fib_nh_init(f, conf->max_nexthops ? conf->max_nexthops : DEFAULT_MAX_NH,
 			 conf->socket_id);
 	if (rc == 0)
 		rc = backend_create4(f, conf->socket_id);
+	if (rc == 0)
+		rc = fib6_create(f, conf->socket_id);
 	if (rc != 0) {
 		fib_free(f);
 		errno = -rc;
@@ -125,6 +131,7 @@ void fib_free(struct fib *f)
 		rte_lpm_free(f->lpm4);
 		rte_rib_free(f->rib4);
 	}
+	fib6_free(f);
 	fib_nh_fini(f);
 	rte_free(f);
 }
@@ -134,7 +141,7 @@ const char *fib_backend_name(const struct fib *f)
 	return f->backend == FIB_BACKEND_FIB ? "fib" : "lpm";
 }
 
-static void gen_bump(struct fib *f)
+void fib_gen_bump(struct fib *f)
 {
 	if (f->batch > 0) {
 		f->dirty = true;
@@ -161,7 +168,7 @@ void fib_batch_end(struct fib *f)
 		return;
 	if (--f->batch == 0 && f->dirty) {
 		f->dirty = false;
-		gen_bump(f);
+		fib_gen_bump(f);
 	}
 }
 
@@ -171,24 +178,16 @@ static struct rte_rib_node *rib4_exact(const struct fib *f, const struct fr_pref
 }
 
 /* Fill @r from a RIB node. */
-static void route_from_node(const struct fib *f, const struct rte_rib_node *n, struct fib_route *r)
+/* Type, port, gateway and origin of a route from its next hop. */
+void fib_route_from_nh(const struct fib *f, uint32_t nh, struct fib_route *r)
 {
-	uint32_t ip;
-	uint8_t depth;
-	uint64_t nh;
-	const struct nh_ctl *c;
+	const struct nh_ctl *c = &f->nhc[nh];
 
-	memset(r, 0, sizeof(*r));
-	rte_rib_get_ip(n, &ip);
-	rte_rib_get_depth(n, &depth);
-	rte_rib_get_nh(n, &nh);
-	r->prefix.addr = fr_addr4(ip);
-	r->prefix.len = depth;
-	r->nh_idx = (uint32_t)nh;
-	c = &f->nhc[r->nh_idx];
+	r->nh_idx = nh;
 	r->origin = c->key.origin;
 	r->type = c->key.type;
 	r->port = c->key.port;
+	memset(&r->gw, 0, sizeof(r->gw));
 	if (c->key.type == FIB_NH_GATEWAY) {
 		r->gw.family = c->key.family;
 		if (c->key.family == AF_INET)
@@ -198,10 +197,27 @@ static void route_from_node(const struct fib *f, const struct rte_rib_node *n, s
 	}
 }
 
+static void route_from_node(const struct fib *f, const struct rte_rib_node *n, struct fib_route *r)
+{
+	uint32_t ip;
+	uint8_t depth;
+	uint64_t nh;
+
+	memset(r, 0, sizeof(*r));
+	rte_rib_get_ip(n, &ip);
+	rte_rib_get_depth(n, &depth);
+	rte_rib_get_nh(n, &nh);
+	r->prefix.addr = fr_addr4(ip);
+	r->prefix.len = depth;
+	fib_route_from_nh(f, (uint32_t)nh, r);
+}
+
 int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
 {
 	struct rte_rib_node *n;
 
+	if (p->addr.family == AF_INET6)
+		return fib6_route_get(f, p, r);
 	if (p->addr.family != AF_INET)
 		return -EAFNOSUPPORT;
 	n = rib4_exact(f, p);
@@ -215,6 +231,8 @@ int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_ro
 {
 	struct rte_rib_node *n;
 
+	if (a->family == AF_INET6)
+		return fib6_route_lookup(f, a, r);
 	if (a->family != AF_INET)
 		return -EAFNOSUPPORT;
 	n = rte_rib_lookup(f->rib4, a->v4);
@@ -239,14 +257,14 @@ static int gw_lookup(struct fib *f, const struct fr_addr *gw, struct fib_route *
 }
 
 /* A route for @p changed: forget a cached gateway it covers. */
-static void gw_cache_check(struct fib *f, const struct fr_prefix *p)
+void fib_gw_cache_check(struct fib *f, const struct fr_prefix *p)
 {
 	if (f->gw_cache.valid && fr_prefix_contains(p, &f->gw_cache.gw))
 		f->gw_cache.valid = false;
 }
 
 /* Work out the next-hop key of @r, resolving the gateway's port. */
-static int nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
+int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 {
 	struct fib_route via;
 	int rc;
@@ -262,6 +280,10 @@ static int nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 	case FIB_NH_GATEWAY:
 		if (r->gw.family != r->prefix.addr.family)
 			return -EINVAL;
+		/* fe80::/10 names a neighbour only together with its link */
+		if (r->gw.family == AF_INET6 && r->gw.v6[0] == 0xfe &&
+		    (r->gw.v6[1] & 0xc0) == 0x80 && r->port == FIB_PORT_NONE)
+			return -EDESTADDRREQ;
 		rc = gw_lookup(f, &r->gw, &via);
 		if (rc == 0 && (via.type == FIB_NH_LOCAL || via.type == FIB_NH_BROADCAST))
 			return -EINVAL; /* a gateway cannot be one of our addresses */
@@ -303,9 +325,8 @@ static int route_check(const struct fib_route *r)
 {
 	struct fr_addr m;
 
-	if (r->prefix.addr.family == AF_INET6)
-		return -EAFNOSUPPORT;
-	if (r->prefix.addr.family != AF_INET || r->prefix.len > 32 || r->origin >= FIB_ORIGIN_MAX)
+	if ((r->prefix.addr.family != AF_INET && r->prefix.addr.family != AF_INET6) ||
+	    r->prefix.len > fr_family_bits(r->prefix.addr.family) || r->origin >= FIB_ORIGIN_MAX)
 		return -EINVAL;
 	m = r->prefix.addr;
 	fr_addr_mask(&m, r->prefix.len);
@@ -376,6 +397,8 @@ static int route_set(struct fib *f, struct fib_route *r, struct fib_route *old, 
 	rc = route_check(r);
 	if (rc != 0)
 		return rc;
+	if (r->prefix.addr.family == AF_INET6)
+		return fib6_route_set(f, r, old, replace);
 	if (old != NULL)
 		memset(old, 0, sizeof(*old));
 	n = rib4_exact(f, &r->prefix);
@@ -389,7 +412,7 @@ static int route_set(struct fib *f, struct fib_route *r, struct fib_route *old, 
 		rte_rib_get_nh(n, &v);
 		old_nh = (uint32_t)v;
 	}
-	rc = nh_key_make(f, r, &k);
+	rc = fib_nh_key_make(f, r, &k);
 	if (rc != 0)
 		return rc;
 	rc = fib_nh_get(f, &k, &nh);
@@ -401,14 +424,14 @@ static int route_set(struct fib *f, struct fib_route *r, struct fib_route *old, 
 		return rc;
 	}
 	r->nh_idx = nh;
-	gw_cache_check(f, &r->prefix);
+	fib_gw_cache_check(f, &r->prefix);
 	if (n != NULL) {
 		fib_nh_put(f, old_nh);
 	} else {
 		f->count4[r->prefix.len]++;
 		f->total4++;
 	}
-	gen_bump(f);
+	fib_gen_bump(f);
 	return 0;
 }
 
@@ -429,7 +452,7 @@ int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *ol
 	int rc;
 
 	if (p->addr.family == AF_INET6)
-		return -EAFNOSUPPORT;
+		return p->len > 128 ? -EINVAL : fib6_route_del(f, p, old);
 	if (p->addr.family != AF_INET || p->len > 32)
 		return -EINVAL;
 	n = rib4_exact(f, p);
@@ -452,12 +475,12 @@ int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *ol
 	if (rc != 0)
 		return rc;
 	fib_nh_put(f, cur.nh_idx);
-	gw_cache_check(f, p);
+	fib_gw_cache_check(f, p);
 	f->count4[p->len]--;
 	f->total4--;
 	if (old != NULL)
 		*old = cur;
-	gen_bump(f);
+	fib_gen_bump(f);
 	return 0;
 }
 
@@ -468,6 +491,8 @@ int fib_route_walk(const struct fib *f, uint8_t family,
 	struct fib_route r;
 	int rc;
 
+	if (family == AF_INET6)
+		return fib6_route_walk(f, cb, arg);
 	if (family != AF_INET)
 		return 0;
 	/* rte_rib_get_nxt() lists the routes under 0/0 but not 0/0 itself */
@@ -490,12 +515,16 @@ int fib_route_walk(const struct fib *f, uint8_t family,
 
 uint32_t fib_route_count(const struct fib *f, uint8_t family)
 {
-	return family == AF_INET ? f->total4 : 0;
+	return family == AF_INET ? f->total4 : family == AF_INET6 ? f->total6 : 0;
 }
 
 uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len)
 {
-	return family == AF_INET && len <= 32 ? f->count4[len] : 0;
+	if (family == AF_INET)
+		return len <= 32 ? f->count4[len] : 0;
+	if (family == AF_INET6)
+		return len <= 128 ? f->count6[len] : 0;
+	return 0;
 }
 
 void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n)
@@ -526,5 +555,7 @@ uint64_t fib_memory(const struct fib *f)
 	if (f->backend == FIB_BACKEND_LPM)
 		m += (uint64_t)f->max_routes4 * 8; /* rte_lpm rules: address + next hop */
 	m += (uint64_t)f->nh_cap * (sizeof(struct fib_nh) + sizeof(struct nh_ctl));
+	/* IPv6: trie tbl24 and tbl8 groups (4-byte entries), RIB6 nodes */
+	m += (1ull << 24) * 4 + (uint64_t)f->tbl8s6 * 256 * 4 + (uint64_t)f->max_routes6 * 2 * 80;
 	return m;
 }

@@ -12,8 +12,8 @@
  *
  * Two lookup backends sit behind this interface: DPDK's rte_fib DIR-24-8
  * (default; fast inserts) and librte_lpm (selectable; the classic one, and the
- * reference in benchmarks). The RIB (exact-match, enumerable control copy) is
- * an rte_rib in both cases.
+ * reference in benchmarks) for IPv4; IPv6 always uses rte_fib6 (trie). The
+ * RIB (exact-match, enumerable control copy) is an rte_rib / rte_rib6.
  *
  * Concurrency: one writer (the control thread); any number of workers read
  * through fib4_lookup_bulk() and fib_nh_table() without locks. Every change
@@ -96,6 +96,8 @@ struct fib_conf {
 	enum fib_backend backend;
 	uint32_t max_routes4;  /**< IPv4 routes (default 1,048,576) */
 	uint32_t tbl8s4;       /**< IPv4 tbl8 groups, for routes longer than /24 (default 65,536) */
+	uint32_t max_routes6;  /**< IPv6 routes (default 65,536) */
+	uint32_t tbl8s6;       /**< IPv6 trie tbl8 groups (default 16,384; a /64 may take five) */
 	uint32_t max_nexthops; /**< distinct next hops (default 65,536) */
 	int socket_id;	       /**< NUMA socket of the tables */
 	struct neigh_table *neigh; /**< gateways take a reference here; NULL: none */
@@ -176,6 +178,12 @@ uint32_t fib_nh_count(const struct fib *f);
  * Datapath-safe. @p nh receives next-hop indexes; 0 means no route.
  */
 void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n);
+
+/**
+ * Look up @p n IPv6 destinations (16 bytes each, network order) in one call.
+ * Datapath-safe. @p nh receives next-hop indexes; 0 means no route.
+ */
+void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n);
 
 /** The next-hop table, indexed by lookup results. Never moves. Datapath-safe. */
 const struct fib_nh *fib_nh_table(const struct fib *f);

@@ -7,10 +7,12 @@
 
 #include <rte_common.h>
 #include <rte_fib.h>
+#include <rte_fib6.h>
 #include <rte_hash.h>
 #include <rte_lpm.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_rib.h>
+#include <rte_rib6.h>
 
 #include "fib.h"
 
@@ -42,6 +44,13 @@ struct fib {
 	struct rte_rib *rib4;  /* rte_fib's own RIB, or ours for LPM */
 	uint32_t max_routes4;
 	uint32_t tbl8s4;
+	struct rte_fib6 *fib6; /* IPv6: rte_fib6 trie whatever the IPv4 backend */
+	struct rte_rib6 *rib6; /* its RIB */
+	uint32_t max_routes6;
+	uint32_t tbl8s6;
+	uint32_t count6[129];
+	uint32_t total6;
+	bool tbl8_dirty6;
 
 	struct fib_nh *nh; /* read by workers */
 	struct nh_ctl *nhc;
@@ -75,6 +84,20 @@ struct fib {
 };
 
 int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx);
+/* fib.c: shared by both families */
+void fib_route_from_nh(const struct fib *f, uint32_t nh, struct fib_route *r);
+int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k);
+void fib_gw_cache_check(struct fib *f, const struct fr_prefix *p);
+void fib_gen_bump(struct fib *f);
+/* fib6.c */
+int fib6_create(struct fib *f, int socket_id);
+void fib6_free(struct fib *f);
+int fib6_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r);
+int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
+int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace);
+int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old);
+int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, void *arg),
+		    void *arg);
 void fib_nh_put(struct fib *f, uint32_t idx);
 int fib_nh_init(struct fib *f, uint32_t cap, int socket_id);
 void fib_nh_fini(struct fib *f);

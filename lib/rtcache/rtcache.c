@@ -47,7 +47,11 @@ struct rtcache *rtcache_create(uint32_t entries, int socket, uint64_t seed)
 		return NULL;
 	c->b = rte_zmalloc_socket("rtcache_b", (size_t)buckets * RTCACHE_WAYS * sizeof(*c->b),
 				  RTE_CACHE_LINE_SIZE * 2, socket);
-	if (c->b == NULL) {
+	c->b6 = rte_zmalloc_socket("rtcache_b6", (size_t)buckets * RTCACHE_WAYS * sizeof(*c->b6),
+				   RTE_CACHE_LINE_SIZE * 2, socket);
+	if (c->b == NULL || c->b6 == NULL) {
+		rte_free(c->b);
+		rte_free(c->b6);
 		rte_free(c);
 		return NULL;
 	}
@@ -67,6 +71,7 @@ void rtcache_free(struct rtcache *c)
 	if (c == NULL)
 		return;
 	rte_free(c->b);
+	rte_free(c->b6);
 	rte_free(c);
 }
 
@@ -77,12 +82,14 @@ void rtcache_flush(struct rtcache *c)
 	for (i = 0; i < n; i++) {
 		c->b[i].in_port = RTCACHE_PORT_EMPTY;
 		c->b[i].dst = 0;
+		c->b6[i].in_port = RTCACHE_PORT_EMPTY;
 	}
 }
 
 uint64_t rtcache_memory(const struct rtcache *c)
 {
-	return sizeof(*c) + (uint64_t)(c->mask + 1) * RTCACHE_WAYS * sizeof(*c->b);
+	return sizeof(*c) +
+	       (uint64_t)(c->mask + 1) * RTCACHE_WAYS * (sizeof(*c->b) + sizeof(*c->b6));
 }
 
 void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_prefetch.h>
@@ -65,6 +66,26 @@ struct rtcache_entry {
 
 _Static_assert(sizeof(struct rtcache_entry) == 64, "an entry is one cache line");
 
+/** An IPv6 decision: the same, with 16-byte addresses, in one cache line
+ * (no next-hop index: a hit needs none; only the destination MAC is kept,
+ * the source MAC is read from the port). */
+struct rtcache_entry6 {
+	uint8_t dst[16];   /**< destination */
+	uint8_t src[16];   /**< source when the arrival port has rpf on, else :: */
+	uint16_t in_port;  /**< arrival port; RTCACHE_PORT_EMPTY: free slot */
+	uint16_t out_port; /**< egress port */
+	uint8_t rpf;	   /**< rpf mode the decision was made under */
+	uint8_t pad;
+	uint16_t age;	    /**< fill order within the bucket */
+	uint32_t neigh;	    /**< neighbour index */
+	uint32_t neigh_gen; /**< the neighbour entry's generation at fill */
+	uint64_t fib_gen;   /**< the FIB generation at fill */
+	uint8_t dmac[6];    /**< the neighbour's MAC (the source MAC is the port's) */
+	uint8_t pad2[2];
+} __rte_aligned(64);
+
+_Static_assert(sizeof(struct rtcache_entry6) == 64, "an IPv6 entry is one cache line");
+
 /** Counters, per lcore. */
 struct rtcache_stats {
 	uint64_t lookups;   /**< probes */
@@ -84,13 +105,14 @@ struct rtcache_auto {
 };
 
 struct rtcache {
-	struct rtcache_entry *b; /* nb_buckets x RTCACHE_WAYS */
-	uint32_t mask;		 /* nb_buckets - 1 */
-	uint32_t shift;		 /* 64 - log2(nb_buckets) */
-	uint64_t k[4];		 /* hash secret */
-	uint16_t clock;		 /* fill counter, for ages */
-	uint8_t mode;		 /* enum rtcache_mode */
-	uint8_t bypassing;	 /* auto: stepping aside */
+	struct rtcache_entry *b;   /* nb_buckets x RTCACHE_WAYS */
+	struct rtcache_entry6 *b6; /* the same for IPv6 */
+	uint32_t mask;		   /* nb_buckets - 1 */
+	uint32_t shift;		   /* 64 - log2(nb_buckets) */
+	uint64_t k[4];		   /* hash secret */
+	uint16_t clock;		   /* fill counter, for ages */
+	uint8_t mode;		   /* enum rtcache_mode */
+	uint8_t bypassing;	   /* auto: stepping aside */
 	uint32_t win_probes, win_hits;
 	uint64_t bypass_left;
 	uint32_t last_win_pct; /* hit rate of the last full window, percent */
@@ -214,6 +236,79 @@ fill:
 	c->st.inserts++;
 	pick->dst = dst;
 	pick->src = src;
+	pick->in_port = in_port;
+	pick->age = c->clock++;
+	return pick;
+}
+
+/** Bucket index of an IPv6 key: the halves folded, then as for IPv4. */
+static inline uint32_t rtcache6_bucket(const struct rtcache *c, const uint8_t *dst,
+				       const uint8_t *src, uint16_t in_port)
+{
+	uint64_t d[2], s[2], h;
+
+	memcpy(d, dst, 16);
+	memcpy(s, src, 16);
+	h = ((d[0] ^ c->k[0]) * (c->k[1] | 1)) ^ ((d[1] ^ c->k[2]) * (c->k[3] | 1));
+	h += ((s[0] ^ c->k[1]) * (c->k[0] | 1)) ^ ((s[1] ^ c->k[3]) * (c->k[2] | 1));
+	h += (uint64_t)in_port * c->k[1];
+	return (uint32_t)(h >> c->shift) & c->mask;
+}
+
+static inline bool rtcache6_key_eq(const struct rtcache_entry6 *e, const uint8_t *dst,
+				   const uint8_t *src, uint16_t in_port)
+{
+	return e->in_port == in_port && memcmp(e->dst, dst, 16) == 0 &&
+	       memcmp(e->src, src, 16) == 0;
+}
+
+/** Find the IPv6 entry for a key, or NULL. Counts the lookup. Datapath-safe. */
+static inline struct rtcache_entry6 *rtcache6_find(struct rtcache *c, const uint8_t *dst,
+						   const uint8_t *src, uint16_t in_port)
+{
+	struct rtcache_entry6 *e =
+		&c->b6[(size_t)rtcache6_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
+	unsigned int w;
+
+	c->st.lookups++;
+	c->win_probes++;
+	for (w = 0; w < RTCACHE_WAYS; w++)
+		if (rtcache6_key_eq(&e[w], dst, src, in_port))
+			return &e[w];
+	c->st.misses++;
+	return NULL;
+}
+
+/** The IPv6 entry found no longer holds: forget it. Datapath-safe. */
+static inline void rtcache6_stale(struct rtcache *c, struct rtcache_entry6 *e)
+{
+	c->st.stale++;
+	e->in_port = RTCACHE_PORT_EMPTY;
+}
+
+/** A slot for an IPv6 key (its entry, a free way, or the oldest). Datapath-safe. */
+static inline struct rtcache_entry6 *rtcache6_slot(struct rtcache *c, const uint8_t *dst,
+						   const uint8_t *src, uint16_t in_port)
+{
+	struct rtcache_entry6 *e =
+		&c->b6[(size_t)rtcache6_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
+	struct rtcache_entry6 *pick = &e[0];
+	unsigned int w;
+
+	for (w = 0; w < RTCACHE_WAYS; w++) {
+		if (e[w].in_port == RTCACHE_PORT_EMPTY ||
+		    rtcache6_key_eq(&e[w], dst, src, in_port)) {
+			pick = &e[w];
+			goto fill;
+		}
+		if ((uint16_t)(c->clock - e[w].age) > (uint16_t)(c->clock - pick->age))
+			pick = &e[w];
+	}
+	c->st.evictions++;
+fill:
+	c->st.inserts++;
+	memcpy(pick->dst, dst, 16);
+	memcpy(pick->src, src, 16);
 	pick->in_port = in_port;
 	pick->age = c->clock++;
 	return pick;

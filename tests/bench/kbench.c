@@ -19,11 +19,17 @@
  *             routes back through that port); their ratio is to the
  *             pipeline with rpf off, the extra cost of rpf
  *
+ *   decision6, pipeline6, rpf_strict6   with --routes6 N: the same on an
+ *             IPv6 table of N random prefixes in 2000::/3, half /48 and half
+ *             /64 (rte_fib6 trie); their ratio is to the IPv4 row of the
+ *             same metric and destination count measured in the same run on
+ *             the last IPv4 table
+ *
  * Reported in TSC cycles per packet (rte_rdtsc, what DPDK tools print): the
  * median of --reps repetitions and the spread (min-max).
  *
  *   fastroute-kbench [EAL] -- --routes FILE[,FILE...] [--dests 1,1000,1000000]
- *                    [--reps 5] [--min-pkts N] [--json]
+ *                    [--routes6 N] [--reps 5] [--min-pkts N] [--json]
  * FILE: "A.B.C.D/LEN PORT" lines (scripts/gen-routes N --format plain).
  */
 #include <errno.h>
@@ -383,6 +389,256 @@ static double run_pipeline(struct tables *t, uint32_t *d, const uint32_t *srcs, 
 	return (double)(rte_rdtsc() - t0) / (double)pkts_done;
 }
 
+/* ---- IPv6 ------------------------------------------------------------------- */
+
+struct route6 {
+	uint8_t a[16];
+	uint8_t len;
+	uint8_t port;
+};
+
+static const uint8_t gw6[2][16] = {{0x20, 0x01, 0x0d, 0xb8, 0xff, 0xff, [15] = 2},
+				   {0x20, 0x01, 0x0d, 0xb8, 0xff, 0xfe, [15] = 2}};
+
+/* N random prefixes in 2000::/3, half /48 and half /64, no duplicates */
+static struct route6 *routes6_make(uint32_t n)
+{
+	struct route6 *r = calloc(n, sizeof(*r));
+	uint32_t i;
+	unsigned int b;
+
+	if (r == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		r[i].len = i % 2 ? 64 : 48;
+		for (b = 0; b < r[i].len / 8; b++)
+			r[i].a[b] = (uint8_t)xrand();
+		r[i].a[0] = (uint8_t)(0x20 | (r[i].a[0] & 0x1f));
+		r[i].port = (uint8_t)(xrand() & 1);
+	}
+	return r;
+}
+
+struct tables6 {
+	struct fib *fib;
+	struct neigh_table *neigh;
+	uint32_t nr;
+	double load_s;
+};
+
+static int tables6_build(struct tables6 *t, struct route6 *rt, uint32_t nr)
+{
+	struct fib_conf fc = {0};
+	struct neigh_conf nc = {0};
+	struct fib_route r;
+	uint64_t t0;
+	uint32_t i, k = 0;
+	int p;
+
+	nc.capacity = 64;
+	t->neigh = neigh_create("kb6", &nc);
+	fc.max_routes4 = 1024;
+	fc.tbl8s4 = 64;
+	fc.max_routes6 = nr + 16;
+	/* a random /48 takes three groups of its own, a /64 five */
+	fc.tbl8s6 = nr * 4 + 1024;
+	fc.neigh = t->neigh;
+	t->fib = fib_create("kb6", &fc);
+	if (t->neigh == NULL || t->fib == NULL) {
+		fprintf(stderr, "kbench: cannot create IPv6 tables for %u routes (more -m?)\n", nr);
+		return -1;
+	}
+	for (p = 0; p < 2; p++) {
+		struct fr_addr gw = {.family = AF_INET6};
+
+		memcpy(gw.v6, gw6[p], 16);
+		memset(&r, 0, sizeof(r));
+		r.prefix.addr = gw;
+		fr_addr_mask(&r.prefix.addr, 64);
+		r.prefix.len = 64;
+		r.type = FIB_NH_CONNECTED;
+		r.port = (uint16_t)p;
+		if (fib_route_add(t->fib, &r) != 0 ||
+		    neigh_static_set(t->neigh, &gw, (uint16_t)p, &gw_mac[p]) != 0)
+			return -1;
+	}
+	t0 = rte_rdtsc();
+	for (i = 0; i < nr; i++) {
+		memset(&r, 0, sizeof(r));
+		r.prefix.addr.family = AF_INET6;
+		memcpy(r.prefix.addr.v6, rt[i].a, 16);
+		r.prefix.len = rt[i].len;
+		r.type = FIB_NH_GATEWAY;
+		r.port = FIB_PORT_NONE;
+		r.gw.family = AF_INET6;
+		memcpy(r.gw.v6, gw6[rt[i].port], 16);
+		p = fib_route_add(t->fib, &r);
+		if (p == -EEXIST)
+			continue; /* a random duplicate */
+		if (p != 0) {
+			fprintf(stderr, "kbench: fastroute FIB refused IPv6 route %u: %s\n", i,
+				strerror(-p));
+			return -1;
+		}
+		rt[k++] = rt[i];
+	}
+	t->load_s = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
+	t->nr = k;
+	return 0;
+}
+
+static void make_dests6(const struct route6 *rt, uint32_t nr, uint8_t (*d)[16], uint32_t n,
+			uint32_t len)
+{
+	uint32_t i;
+	unsigned int b;
+
+	for (i = 0; i < n; i++) {
+		const struct route6 *r = &rt[n == 1 ? 0 : xrand() % nr];
+
+		memcpy(d[i], r->a, 16);
+		for (b = r->len / 8; b < 16; b++)
+			d[i][b] = (uint8_t)xrand();
+	}
+	for (; i < len; i++)
+		memcpy(d[i], d[i % n], 16);
+}
+
+/* sources for rpf: inside routes back through port 0 */
+static void make_sources6(struct fib *f, const struct route6 *rt, uint32_t nr, uint8_t (*s)[16],
+			  uint32_t n, uint32_t len)
+{
+	const struct fib_nh *nh = fib_nh_table(f);
+	uint32_t i, tries;
+	unsigned int b;
+
+	for (i = 0; i < n; i++) {
+		memcpy(s[i], gw6[0], 16);
+		for (tries = 0; tries < 64; tries++) {
+			const struct route6 *r = &rt[xrand() % nr];
+			uint8_t a[1][16];
+			uint64_t h;
+
+			memcpy(a[0], r->a, 16);
+			for (b = r->len / 8; b < 16; b++)
+				a[0][b] = (uint8_t)xrand();
+			fib6_lookup_bulk(f, a, &h, 1);
+			if (nh[h].port == 0) {
+				memcpy(s[i], a[0], 16);
+				break;
+			}
+		}
+	}
+	for (; i < len; i++)
+		memcpy(s[i], s[i % n], 16);
+}
+
+static double run_decision6(struct tables6 *t, uint8_t (*d)[16], uint32_t n, uint64_t min)
+{
+	const struct fib_nh *nh = fib_nh_table(t->fib);
+	uint64_t hop[BURST];
+	uint64_t t0, np = 0, acc = 0;
+	uint32_t i, j;
+
+	t0 = rte_rdtsc();
+	while (np < min) {
+		for (i = 0; i < n; i += BURST) {
+			uint32_t k = RTE_MIN((uint32_t)BURST, n - i);
+
+			fib6_lookup_bulk(t->fib, d + i, hop, k);
+			for (j = 0; j < k; j++)
+				acc += nh[hop[j]].type + nh[hop[j]].port + nh[hop[j]].neigh;
+		}
+		np += n;
+	}
+	sink += acc;
+	return (double)(rte_rdtsc() - t0) / (double)np;
+}
+
+static struct rte_mbuf *pkts6[MBUF_BURSTS][BURST];
+
+static int pkts6_build(struct rte_mempool *mp)
+{
+	unsigned int b, i;
+
+	for (b = 0; b < MBUF_BURSTS; b++) {
+		if (rte_pktmbuf_alloc_bulk(mp, pkts6[b], BURST) != 0)
+			return -1;
+		for (i = 0; i < BURST; i++) {
+			struct rte_mbuf *m = pkts6[b][i];
+			struct rte_ether_hdr *eth;
+			struct rte_ipv6_hdr *ip;
+
+			eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 62);
+			memset(eth, 0, 62);
+			eth->src_addr = gw_mac[0];
+			eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+			ip = (struct rte_ipv6_hdr *)(eth + 1);
+			ip->vtc_flow = RTE_BE32(6u << 28);
+			ip->payload_len = RTE_BE16(8);
+			ip->proto = IPPROTO_UDP;
+			rte_mbuf_refcnt_set(m, 2);
+		}
+	}
+	return 0;
+}
+
+static double run_pipeline6(struct tables6 *t, uint8_t (*d)[16], uint8_t (*srcs)[16], uint32_t n,
+			    uint64_t min, int with_dp, uint8_t rpf)
+{
+	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1, .mtu = 1500, .rpf = rpf},
+				   {.mac = port_mac[1], .enabled = 1, .mtu = 1500}};
+	struct dp_conf conf = {.martians = 1};
+	struct dp_stats st;
+	struct dp_ctx c = {
+		.fib = t->fib,
+		.nh = fib_nh_table(t->fib),
+		.neigh = t->neigh,
+		.neigh_hot = neigh_hot_table(t->neigh),
+		.ports = ports,
+		.conf = &conf,
+		.nb_ports = 2,
+		.st = &st,
+	};
+	uint16_t out[BURST];
+	uint64_t t0, pkts_done = 0, fwd = 0;
+	uint32_t pos = 0, b = 0, i;
+
+	memset(&st, 0, sizeof(st));
+	t0 = rte_rdtsc();
+	while (pkts_done < min) {
+		struct rte_mbuf **burst = pkts6[b];
+
+		for (i = 0; i < BURST; i++) {
+			struct rte_ether_hdr *eth =
+				rte_pktmbuf_mtod(burst[i], struct rte_ether_hdr *);
+			struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
+
+			eth->dst_addr = port_mac[0];
+			memcpy(ip->src_addr, srcs[pos], 16);
+			memcpy(ip->dst_addr, d[pos], 16);
+			ip->hop_limits = 64;
+			if (++pos == n)
+				pos = 0;
+		}
+		if (with_dp) {
+			dp_input_burst(&c, 0, burst, BURST, out);
+			for (i = 0; i < BURST; i++)
+				fwd += out[i] < 2;
+		}
+		pkts_done += BURST;
+		if (++b == MBUF_BURSTS)
+			b = 0;
+	}
+	sink += fwd;
+	if (with_dp && fwd != pkts_done) {
+		fprintf(stderr, "kbench: IPv6 pipeline forwarded %" PRIu64 " of %" PRIu64 "\n", fwd,
+			pkts_done);
+		exit(1);
+	}
+	return (double)(rte_rdtsc() - t0) / (double)pkts_done;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -417,10 +673,103 @@ static void report(int json, uint32_t routes, uint32_t dests, const char *metric
 		       s.med, s.min, s.max, ratio);
 }
 
+static void report6(int json, uint32_t routes, uint32_t dests, const char *metric, struct stat3 s,
+		    double ratio)
+{
+	if (json)
+		printf("{\"bench\":\"kbench\",\"family\":6,\"routes\":%u,\"dests\":%u,"
+		       "\"metric\":\"%s\",\"cycles\":%.2f,\"min\":%.2f,\"max\":%.2f,"
+		       "\"ratio_to_ipv4\":%.3f}\n",
+		       routes, dests, metric, s.med, s.min, s.max, ratio);
+	else
+		printf("%9u %9u  %-11s %6.1f  [%6.1f - %6.1f]  %5.2fx IPv4\n", routes, dests,
+		       metric, s.med, s.min, s.max, ratio);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: fastroute-kbench [EAL] -- --routes FILE[,FILE...] "
-			"[--dests 1,1000,1000000] [--reps 5] [--min-pkts N] [--json]\n");
+			"[--dests 1,1000,1000000] [--routes6 N] [--reps 5] [--min-pkts N] "
+			"[--json]\n");
+}
+
+#define MAX_DESTS 16
+
+/* IPv4 medians of the last table, per destination count, for the IPv6 ratios */
+static struct {
+	uint32_t dests;
+	double decision, pipeline, strict;
+} v4ref[MAX_DESTS];
+static unsigned int nv4ref;
+
+static int bench6(uint32_t n6, const char *dests_s, unsigned int reps, uint64_t min_pkts, int json)
+{
+	struct route6 *rt = routes6_make(n6);
+	struct tables6 t;
+	char *dsave, *dcopy = strdup(dests_s), *dtok;
+	unsigned int di = 0;
+
+	memset(&t, 0, sizeof(t));
+	if (rt == NULL || tables6_build(&t, rt, n6) != 0)
+		return -1;
+	if (json)
+		printf("{\"bench\":\"kbench_load\",\"family\":6,\"routes\":%u,\"fib_s\":%.3f}\n",
+		       t.nr, t.load_s);
+	else
+		printf("# %u IPv6 routes (/48 and /64) loaded: %.2f s\n", t.nr, t.load_s);
+	for (dtok = strtok_r(dcopy, ",", &dsave); dtok != NULL;
+	     dtok = strtok_r(NULL, ",", &dsave), di++) {
+		uint32_t nd = (uint32_t)strtoul(dtok, NULL, 0);
+		uint32_t len = RTE_ALIGN_CEIL(RTE_MAX(nd, 4096u), BURST);
+		uint8_t(*d)[16] = malloc(16 * (size_t)len);
+		uint8_t(*sr)[16] = malloc(16 * (size_t)len);
+		uint8_t(*fixed)[16] = malloc(16 * (size_t)len);
+		double *vd = calloc(reps, sizeof(double)), *vp = calloc(reps, sizeof(double));
+		double *vs = calloc(reps, sizeof(double));
+		uint64_t mp_pkts = RTE_MAX(min_pkts, (uint64_t)len);
+		struct stat3 sd, sp, ss;
+		unsigned int k, j;
+		double rd = 0, rp = 0, rs = 0;
+
+		if (nd == 0 || d == NULL || sr == NULL || fixed == NULL)
+			return -1;
+		make_dests6(rt, t.nr, d, nd, len);
+		make_sources6(t.fib, rt, t.nr, sr, nd, len);
+		for (k = 0; k < len; k++)
+			memcpy(fixed[k], gw6[0], 16);
+		for (k = 0; k < reps; k++) {
+			double restore;
+
+			vd[k] = run_decision6(&t, d, len, mp_pkts);
+			restore = run_pipeline6(&t, d, fixed, len, mp_pkts, 0, DP_RPF_OFF);
+			vp[k] = run_pipeline6(&t, d, fixed, len, mp_pkts, 1, DP_RPF_OFF) - restore;
+			restore = run_pipeline6(&t, d, sr, len, mp_pkts, 0, DP_RPF_OFF);
+			vs[k] = run_pipeline6(&t, d, sr, len, mp_pkts, 1, DP_RPF_STRICT) - restore;
+		}
+		sd = summarize(vd, reps);
+		sp = summarize(vp, reps);
+		ss = summarize(vs, reps);
+		for (j = 0; j < nv4ref; j++)
+			if (v4ref[j].dests == nd) {
+				rd = sd.med / v4ref[j].decision;
+				rp = sp.med / v4ref[j].pipeline;
+				rs = ss.med / v4ref[j].strict;
+			}
+		report6(json, t.nr, nd, "decision6", sd, rd);
+		report6(json, t.nr, nd, "pipeline6", sp, rp);
+		report6(json, t.nr, nd, "rpf_strict6", ss, rs);
+		free(d);
+		free(sr);
+		free(fixed);
+		free(vd);
+		free(vp);
+		free(vs);
+	}
+	free(dcopy);
+	fib_free(t.fib);
+	neigh_free(t.neigh);
+	free(rt);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -428,12 +777,14 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {{"routes", required_argument, NULL, 'r'},
 					   {"dests", required_argument, NULL, 'd'},
 					   {"reps", required_argument, NULL, 'n'},
+					   {"routes6", required_argument, NULL, '6'},
 					   {"min-pkts", required_argument, NULL, 'm'},
 					   {"json", no_argument, NULL, 'j'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	char *files = NULL, *dests_s = strdup("1,1000,1000000"), *tok, *save;
 	unsigned int reps = 5, id = 0;
+	uint32_t routes6 = 0;
 	uint64_t min_pkts = 4u << 20;
 	int json = 0, c, rc;
 	struct rte_mempool *mp;
@@ -457,6 +808,9 @@ int main(int argc, char **argv)
 		case 'n':
 			reps = (unsigned int)atoi(optarg);
 			break;
+		case '6':
+			routes6 = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
 		case 'm':
 			min_pkts = strtoull(optarg, NULL, 0);
 			break;
@@ -473,8 +827,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cache = rtcache_create(65536, 0, 0);
-	mp = rte_pktmbuf_pool_create("kb_pool", MBUF_BURSTS * BURST * 2, 0, 0, 256, 0);
-	if (mp == NULL || pkts_build(mp) != 0) {
+	mp = rte_pktmbuf_pool_create("kb_pool", MBUF_BURSTS * BURST * 3, 0, 0, 256, 0);
+	if (mp == NULL || pkts_build(mp) != 0 || pkts6_build(mp) != 0) {
 		fprintf(stderr, "kbench: cannot build packets\n");
 		return 1;
 	}
@@ -494,6 +848,7 @@ int main(int argc, char **argv)
 		memset(&t, 0, sizeof(t));
 		if (tables_build(&t, rt, nr, id++) != 0)
 			return 1;
+		nv4ref = 0; /* the IPv6 rows compare with the last table */
 		if (json)
 			printf("{\"bench\":\"kbench_load\",\"routes\":%u,\"fib_s\":%.3f,"
 			       "\"lpm_s\":%.3f}\n",
@@ -571,6 +926,12 @@ int main(int argc, char **argv)
 			/* cache rows: the ratio is to rpf_strict (cache off) */
 			report(json, nr, nd, "cache_on", sc, sc.med / ss.med);
 			report(json, nr, nd, "cache_auto", sa, sa.med / ss.med);
+			if (nv4ref < MAX_DESTS) {
+				v4ref[nv4ref].dests = nd;
+				v4ref[nv4ref].decision = sd.med;
+				v4ref[nv4ref].pipeline = sp.med;
+				v4ref[nv4ref++].strict = ss.med;
+			}
 			free(d);
 			free(sr);
 			free(fixed);
@@ -585,6 +946,10 @@ int main(int argc, char **argv)
 		free(dcopy);
 		tables_free(&t);
 		free(rt);
+	}
+	if (routes6 > 0 && bench6(routes6, dests_s, reps, min_pkts, json) != 0) {
+		fprintf(stderr, "kbench: IPv6 rows failed\n");
+		return 1;
 	}
 	fflush(stdout);
 	rte_eal_cleanup();

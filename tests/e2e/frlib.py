@@ -30,6 +30,25 @@ HOST_MAC = ["02:00:00:00:0%d:02" % (i + 1) for i in range(3)]
 ROUTER_IP = ["192.0.2.1", "198.51.100.1", "203.0.113.1"]
 HOST_IP = ["192.0.2.2", "198.51.100.2", "203.0.113.2"]
 PREFIXLEN = 24
+# IPv6 (Topo(ipv6=True)): a /64 per link; the router's link-local addresses
+# are EUI-64 from its MACs, the hosts' too
+ROUTER_IP6 = ["2001:db8:%d::1" % (i + 1) for i in range(3)]
+HOST_IP6 = ["2001:db8:%d::2" % (i + 1) for i in range(3)]
+PREFIXLEN6 = 64
+
+
+def eui64_ll(mac):
+    """fe80::/64 address with the modified EUI-64 id of mac (RFC 4291)."""
+    b = [int(x, 16) for x in mac.split(":")]
+    b[0] ^= 2
+    w = [(b[0] << 8) | b[1], (b[2] << 8) | 0xff, 0xfe00 | b[3], (b[4] << 8) | b[5]]
+    import socket
+    return socket.inet_ntop(socket.AF_INET6, socket.inet_pton(
+        socket.AF_INET6, "fe80::" + ":".join("%x" % x for x in w)))
+
+
+ROUTER_LL = [eui64_ll(m) for m in ROUTER_MAC]
+HOST_LL = [eui64_ll(m) for m in HOST_MAC]
 
 
 def log(msg):
@@ -87,8 +106,9 @@ class netns:
 class Topo:
     """Namespaces r (router), h1..hN; router port k <-> host k+1."""
 
-    def __init__(self, hosts=2, qpairs=1):
+    def __init__(self, hosts=2, qpairs=1, ipv6=False):
         self.tag = "fr%d" % (os.getpid() % 100000)
+        self.ipv6 = ipv6
         self.r = self.tag + "r"
         self.hosts = [self.tag + "h%d" % (i + 1) for i in range(hosts)]
         self.qpairs = qpairs
@@ -112,12 +132,24 @@ class Topo:
             sh(["ethtool", "-K", "eth0", "tx", "off", "tso", "off", "gso", "off", "gro", "off",
                 "rx", "off"], ns=h, check=False)
             sh(["ip", "-n", self.r, "link", "set", p, "up"])
-            # the hosts speak IPv4 only, so the router's counters stay quiet
-            sh(["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ns=h)
+            if self.ipv6:
+                # dual stack; no DAD delay, no autoconfiguration from RAs
+                for k in ("accept_dad=0", "accept_ra=0", "autoconf=0"):
+                    sh(["sysctl", "-qw", "net.ipv6.conf.all." + k], ns=h)
+                    sh(["sysctl", "-qw", "net.ipv6.conf.default." + k], ns=h)
+                    sh(["sysctl", "-qw", "net.ipv6.conf.eth0." + k], ns=h)
+            else:
+                # the hosts speak IPv4 only, so the router's counters stay quiet
+                sh(["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ns=h)
             sh(["ip", "-n", h, "addr", "add", "%s/%d" % (HOST_IP[i], PREFIXLEN), "dev", "eth0"])
             sh(["ip", "-n", h, "link", "set", "eth0", "up"])
             sh(["ip", "-n", h, "link", "set", "lo", "up"])
             sh(["ip", "-n", h, "route", "add", "default", "via", ROUTER_IP[i]])
+            if self.ipv6:
+                sh(["ip", "-n", h, "-6", "addr", "add", "%s/%d" % (HOST_IP6[i], PREFIXLEN6),
+                    "dev", "eth0", "nodad"])
+                sh(["ip", "-n", h, "-6", "route", "add", "default", "via", ROUTER_IP6[i],
+                    "dev", "eth0"])
 
     def down(self):
         for n in [self.r] + self.hosts:
@@ -130,10 +162,12 @@ class Topo:
         self.down()
 
 
-def base_config(nhosts=2, static_neigh=True):
+def base_config(nhosts=2, static_neigh=True, ipv6=False):
     lines = []
     for i in range(nhosts):
         lines.append("port %d address %s/%d" % (i, ROUTER_IP[i], PREFIXLEN))
+        if ipv6:
+            lines.append("port %d address %s/%d" % (i, ROUTER_IP6[i], PREFIXLEN6))
     if static_neigh:
         for i in range(nhosts):
             lines.append("neigh add %s lladdr %s port %d" % (HOST_IP[i], HOST_MAC[i], i))
@@ -334,6 +368,49 @@ class Wire:
         self.tx.close()
         self.rx.close()
 
+
+
+class Listen:
+    """Frames the router sends to host h (raw L2 socket in h's namespace)."""
+
+    def __init__(self, topo, h=0):
+        s = scapy()
+        import socket
+        with netns(topo.hosts[h]):
+            self.rx = s.conf.L2listen(iface="eth0")
+        self.rx.ins.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)  # SO_RCVBUFFORCE
+        self.h = h
+
+    def collect(self, timeout=1.0, match=None, want=None):
+        """Frames from the router's MAC that match, until timeout or want of them."""
+        import select
+        got = []
+        end = time.time() + timeout
+        while True:
+            r, _, _ = select.select([self.rx], [], [], max(0.0, end - time.time()))
+            if not r:
+                break
+            p = self.rx.recv()
+            if p is None or p.src != ROUTER_MAC[self.h]:
+                continue
+            if match is None or match(p):
+                got.append(p)
+                if want is not None and len(got) >= want:
+                    break
+        return got
+
+    def close(self):
+        self.rx.close()
+
+
+def l2send(topo, pkts, h=0):
+    """Send scapy frames from host h's eth0."""
+    s = scapy()
+    with netns(topo.hosts[h]):
+        sock = s.conf.L2socket(iface="eth0")
+    for p in pkts if isinstance(pkts, list) else [pkts]:
+        sock.send(p)
+    sock.close()
 
 def udp(s, src_host, dst_ip, ttl=64, sport=1234, dport=5678, payload=b"fastroute-e2e", **ipkw):
     """An Ethernet/IPv4/UDP frame from host src_host to the router."""

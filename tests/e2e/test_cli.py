@@ -11,10 +11,9 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 
 import frlib
-from frlib import HOST_IP, check, log, sh
+from frlib import HOST_IP, check, sh
 
 frlib.require_root()
 

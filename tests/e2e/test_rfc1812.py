@@ -6,8 +6,6 @@ rose by the right amount. Three hosts: h1 (port 0) sends, h2 (port 1) and
 h3 (port 2) receive. Header checks live in test_forward.py."""
 import select
 import socket
-import subprocess
-import threading
 import time
 
 import frlib
@@ -58,30 +56,17 @@ class Icmp:
 
 
 def send(topo, pkts, h=0):
-    with frlib.netns(topo.hosts[h]):
-        sock = s.conf.L2socket(iface="eth0")
-    for p in pkts if isinstance(pkts, list) else [pkts]:
-        sock.send(p)
-    sock.close()
+    frlib.l2send(topo, pkts, h)
 
 
 def at_host(topo, h, fn, timeout=0.6):
     """Run fn() and return the frames the router sent to host h meanwhile."""
-    with frlib.netns(topo.hosts[h]):
-        rx = s.conf.L2listen(iface="eth0")
-    rx.ins.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)
-    fn()
-    got = []
-    end = time.time() + timeout
-    while True:
-        r, _, _ = select.select([rx], [], [], max(0.0, end - time.time()))
-        if not r:
-            break
-        p = rx.recv()
-        if p is not None and p.src == ROUTER_MAC[h]:
-            got.append(p)
-    rx.close()
-    return got
+    ls = frlib.Listen(topo, h)
+    try:
+        fn()
+        return ls.collect(timeout=timeout)
+    finally:
+        ls.close()
 
 
 def udp(dst, ttl=64, payload=b"rfc1812-conformance", **kw):

@@ -8,7 +8,7 @@ import json
 import time
 
 import frlib
-from frlib import HOST_IP, HOST_MAC, ROUTER_MAC, check, log, sh
+from frlib import HOST_IP, HOST_MAC, check, log, sh
 
 frlib.require_root()
 s = frlib.scapy()

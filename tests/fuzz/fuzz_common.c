@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 
 #include "cmd.h"
+#include "nd.h"
 #include "fuzz_common.h"
 
 struct router *fr_router;
@@ -27,6 +28,13 @@ static const char *const setup_lines[] = {
 	"route add 198.18.0.0/24 unreachable",
 	"route add 198.19.0.0/24 prohibit",
 	"route add 0.0.0.0/0 via 192.0.2.2",
+	"port 0 address 2001:db8:1::1/64",
+	"port 1 address 2001:db8:2::1/64",
+	"neigh add 2001:db8:2::2 lladdr 02:00:00:00:02:02 port 1",
+	"route add 2001:db8:5::/48 via 2001:db8:2::2",
+	"route add 2001:db8:6::/48 via fe80::2 port 0",
+	"route add 2001:db8:f0::/48 unreachable",
+	"route add 2001:db8:f1::/48 prohibit",
 };
 
 struct router *fuzz_router(void)
@@ -62,6 +70,8 @@ struct router *fuzz_router(void)
 	rt.neigh = neigh_create("fz", &nc);
 	fc.max_routes4 = 8192;
 	fc.tbl8s4 = 256;
+	fc.max_routes6 = 1024;
+	fc.tbl8s6 = 256;
 	fc.neigh = rt.neigh;
 	rt.fib = fib_create("fz", &fc);
 	rt.pools[0] = rte_pktmbuf_pool_create("fz_pool", 16383, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
@@ -75,6 +85,7 @@ struct router *fuzz_router(void)
 		rt.dp_ports[i].enabled = 1;
 		rt.dp_ports[i].mtu = 1500;
 		rt.dp_ports[i].mac = (struct rte_ether_addr){{0x02, 0, 0, 0, (uint8_t)(i + 1), 1}};
+		nd_eui64_linklocal(&rt.dp_ports[i].mac, rt.dp_ports[i].ll6);
 	}
 	bc.prefix.addr = fr_addr4(UINT32_MAX);
 	bc.prefix.len = 32;

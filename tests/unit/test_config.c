@@ -93,7 +93,17 @@ static void test_examples(void **state)
 		fail_msg("demo.conf: %s", err);
 	/* 2 addresses x (local, connected, broadcast) + 2 static routes */
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 8);
-	assert_int_equal(r->ports[0].nb_addrs, 1);
+	/* 2 IPv6 addresses x (local /128, connected /64) */
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), 4);
+	assert_int_equal(r->ports[0].nb_addrs, 2);
+	fr_addr_parse("2001:db8:2::5", &a);
+	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_CONNECTED);
+	assert_int_equal(rt.port, 1);
+	fr_addr_parse("2001:db8:1::1", &a);
+	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_LOCAL);
+	assert_int_equal(rt.prefix.len, 128);
 	fr_addr_parse("10.9.8.7", &a);
 	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
 	assert_int_equal(rt.type, FIB_NH_GATEWAY);
@@ -109,9 +119,19 @@ static void test_example_conf(void **state)
 	struct router *r = *state;
 	char err[512] = "";
 
+	struct fib_route rt;
+	struct fr_addr a;
+
 	if (config_load(r, src_path("config/example.conf"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("example.conf: %s", err);
 	assert_true(fib_route_count(r->fib, AF_INET) > 8);
+	assert_true(fib_route_count(r->fib, AF_INET6) >= 7);
+	/* the link-local gateway keeps the port it was given */
+	fr_addr_parse("2001:db8:1ab::1", &a);
+	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_GATEWAY);
+	assert_int_equal(rt.port, 1);
+	assert_int_equal(rt.prefix.len, 40);
 }
 
 struct snapshot {
@@ -121,7 +141,7 @@ struct snapshot {
 static void snap(struct router *r, struct snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->routes = fib_route_count(r->fib, AF_INET);
+	s->routes = fib_route_count(r->fib, AF_INET) + fib_route_count(r->fib, AF_INET6);
 	s->neigh = neigh_count(r->neigh);
 	s->addrs0 = r->ports[0].nb_addrs;
 	s->addrs1 = r->ports[1].nb_addrs;
@@ -164,6 +184,20 @@ static void test_bad_cases(void **state)
 		 "address of this router"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 dev 3\n", 2,
 		 "port 3 does not exist"},
+		/* IPv6: the same rules, and its own */
+		{"port 0 address 2001:db8:1::1/64\nroute add 2001:db8:5::/48 via fe80::1\n", 2,
+		 "link-local: give the port"},
+		{"port 0 address 2001:db8:1::1/64\nroute add 2001:db8:5::/48 via 2001:db8:9::1\n",
+		 2, "not on a connected network"},
+		{"port 0 address 2001:db8:1::1/64\nport 0 address fe80::1/64\n", 2,
+		 "not a global unicast"},
+		{"port 0 address ff02::1/64\n", 1, "not a global unicast"},
+		{"route add 2001:db8:5::1/48 blackhole\n", 1, "not a canonical prefix"},
+		{"route add 2001:db8::/129 blackhole\n", 1, "out of range"},
+		{"port 0 address 2001:db8:1::1/64\nroute add 2001:db8:5::/48 via 192.0.2.1 port "
+		 "0\n",
+		 2, "not of the prefix's address family"},
+		{"port 0 address 2001:db8:1::1/64\nroute del 2001:db8:1::/64\n", 2, "installed by"},
 	};
 	struct snapshot before, after;
 	unsigned int i;

@@ -2,8 +2,10 @@
 /*
  * lib/fib: longest match at prefix boundaries, add/replace/delete, route
  * types, gateway resolution, next-hop sharing, generations, enumeration,
- * and a differential check against a naive longest-prefix match. Every test
- * runs against both backends (rte_fib and rte_lpm).
+ * and a differential check against a naive longest-prefix match. Every IPv4
+ * test runs against both backends (rte_fib and rte_lpm); IPv6 (rte_fib6
+ * trie whatever the backend) has its own boundary, route and differential
+ * tests.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -226,7 +228,11 @@ static void test_add_replace_del(void **state)
 	assert_int_equal(fib_route_add(f, &r), -EINVAL);
 	r.prefix.addr.family = AF_INET6;
 	r.type = FIB_NH_BLACKHOLE;
-	assert_int_equal(fib_route_add(f, &r), -EAFNOSUPPORT);
+	r.prefix.len = 129;
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+	r.prefix.addr.family = 99;
+	r.prefix.len = 0;
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
 }
 
 static void test_types_and_gateways(void **state)
@@ -420,6 +426,246 @@ static void test_differential(void **state)
 	free(nh);
 }
 
+/* ---- IPv6 ------------------------------------------------------------------ */
+
+static struct fr_addr a6(const char *s)
+{
+	struct fr_addr a;
+
+	assert_int_equal(fr_addr_parse(s, &a), 0);
+	assert_int_equal(a.family, AF_INET6);
+	return a;
+}
+
+static const struct fib_nh *lk6(struct fib *f, const char *s)
+{
+	struct fr_addr a = a6(s);
+	uint8_t q[1][16];
+	uint64_t nh;
+
+	memcpy(q[0], a.v6, 16);
+	fib6_lookup_bulk(f, q, &nh, 1);
+	return &fib_nh_table(f)[nh];
+}
+
+static void expect6(struct fib *f, const char *s, uint8_t type, uint16_t port)
+{
+	const struct fib_nh *h = lk6(f, s);
+
+	if (h->type != type || h->port != port)
+		fail_msg("%s: got type %s port %u, want %s port %u", s, fib_nh_type_names[h->type],
+			 h->port, fib_nh_type_names[type], port);
+}
+
+/*
+ * Nested IPv6 prefixes /0 /48 /64 /127 /128, each its own connected port:
+ * first and last address of each, and the addresses just outside, resolve
+ * to the right level; removing levels exposes the covering one.
+ */
+static void test_fib6_boundaries(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	static const char *const p[] = {"::/0", "2001:db8:1::/48", "2001:db8:1:2::/64",
+					"2001:db8:1:2::4/127", "2001:db8:1:2::5/128"};
+	unsigned int i;
+
+	assert_int_equal(lk6(f, "::")->type, FIB_NH_NONE);
+	assert_int_equal(lk6(f, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff")->type, FIB_NH_NONE);
+	for (i = 0; i < RTE_DIM(p); i++)
+		add(f, p[i], FIB_NH_CONNECTED, (uint16_t)(i + 1));
+
+	expect6(f, "::", FIB_NH_CONNECTED, 1);
+	expect6(f, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", FIB_NH_CONNECTED, 1);
+	/* /48 */
+	expect6(f, "2001:db8:0:ffff:ffff:ffff:ffff:ffff", FIB_NH_CONNECTED, 1);
+	expect6(f, "2001:db8:1::", FIB_NH_CONNECTED, 2);
+	expect6(f, "2001:db8:1:ffff:ffff:ffff:ffff:ffff", FIB_NH_CONNECTED, 2);
+	expect6(f, "2001:db8:2::", FIB_NH_CONNECTED, 1);
+	/* /64 */
+	expect6(f, "2001:db8:1:1:ffff:ffff:ffff:ffff", FIB_NH_CONNECTED, 2);
+	expect6(f, "2001:db8:1:2::", FIB_NH_CONNECTED, 3);
+	expect6(f, "2001:db8:1:2:ffff:ffff:ffff:ffff", FIB_NH_CONNECTED, 3);
+	expect6(f, "2001:db8:1:3::", FIB_NH_CONNECTED, 2);
+	/* /127 and /128 */
+	expect6(f, "2001:db8:1:2::3", FIB_NH_CONNECTED, 3);
+	expect6(f, "2001:db8:1:2::4", FIB_NH_CONNECTED, 4);
+	expect6(f, "2001:db8:1:2::5", FIB_NH_CONNECTED, 5);
+	expect6(f, "2001:db8:1:2::6", FIB_NH_CONNECTED, 3);
+	assert_int_equal(fib_route_count(f, AF_INET6), RTE_DIM(p));
+	assert_int_equal(fib_route_count(f, AF_INET), 0);
+	for (i = 0; i <= 128; i++)
+		assert_int_equal(fib_route_count_len(f, AF_INET6, i),
+				 (i == 0 || i == 48 || i == 64 || i == 127 || i == 128) ? 1 : 0);
+
+	for (i = RTE_DIM(p) - 1; i >= 1; i--) {
+		struct fib_route r = mk(p[i], 0, 0);
+
+		assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+		expect6(f, "2001:db8:1:2::5", FIB_NH_CONNECTED, (uint16_t)i);
+	}
+	assert_int_equal(fib_route_count(f, AF_INET6), 1);
+}
+
+/* Route types, gateways (resolved through the connected prefix, link-local
+ * ones need a port), replace and delete, walk, the same generation rules. */
+static void test_fib6_routes(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_route r, got, old;
+	uint64_t g0;
+	unsigned int n = 0;
+
+	add(f, "2001:db8:a::1/128", FIB_NH_LOCAL, 1);
+	add(f, "2001:db8:a::/64", FIB_NH_CONNECTED, 1);
+	add(f, "2001:db8:dead::/48", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	add(f, "2001:db8:beef::/48", FIB_NH_PROHIBIT, FIB_PORT_NONE);
+	add(f, "2001:db8:f00d::/48", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	expect6(f, "2001:db8:a::1", FIB_NH_LOCAL, 1);
+	expect6(f, "2001:db8:dead::1", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	expect6(f, "2001:db8:beef::1", FIB_NH_PROHIBIT, FIB_PORT_NONE);
+	expect6(f, "2001:db8:f00d::1", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+
+	/* gateway on the connected /64: its port comes from there */
+	r = mk("2001:db8:1::/48", FIB_NH_GATEWAY, FIB_PORT_NONE);
+	r.gw = a6("2001:db8:a::2");
+	assert_int_equal(fib_route_add(f, &r), 0);
+	assert_int_equal(r.port, 1);
+	expect6(f, "2001:db8:1:ffff::1", FIB_NH_GATEWAY, 1);
+	assert_true(fib_nh_table(f)[r.nh_idx].neigh != FIB_NEIGH_NONE);
+	/* off every connected prefix */
+	r = mk("2001:db8:2::/48", FIB_NH_GATEWAY, FIB_PORT_NONE);
+	r.gw = a6("2001:db8:b::2");
+	assert_int_equal(fib_route_add(f, &r), -ENETUNREACH);
+	/* a link-local gateway names a neighbour only with its port */
+	r = mk("2001:db8:2::/48", FIB_NH_GATEWAY, FIB_PORT_NONE);
+	r.gw = a6("fe80::2");
+	assert_int_equal(fib_route_add(f, &r), -EDESTADDRREQ);
+	r.port = 2;
+	assert_int_equal(fib_route_add(f, &r), 0);
+	expect6(f, "2001:db8:2::1", FIB_NH_GATEWAY, 2);
+	/* one of our addresses cannot be a gateway */
+	r = mk("2001:db8:3::/48", FIB_NH_GATEWAY, FIB_PORT_NONE);
+	r.gw = a6("2001:db8:a::1");
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+	/* mixed families */
+	r = mk("2001:db8:3::/48", FIB_NH_GATEWAY, 1);
+	r.gw = fr_addr4(0x0a000001);
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+	/* host bits beyond the length */
+	r = mk("2001:db8:3::/48", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	r.prefix.addr.v6[15] = 1;
+	assert_int_equal(fib_route_add(f, &r), -EINVAL);
+
+	/* replace and delete; the generation moves with each change */
+	g0 = fib_generation(f);
+	r = mk("2001:db8:dead::/48", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	assert_int_equal(fib_route_add(f, &r), -EEXIST);
+	assert_int_equal(fib_route_replace(f, &r, &old), 0);
+	assert_int_equal(old.type, FIB_NH_BLACKHOLE);
+	expect6(f, "2001:db8:dead::1", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.type, FIB_NH_UNREACHABLE);
+	assert_int_equal(fib_route_del(f, &r.prefix, &old), 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), -ENOENT);
+	expect6(f, "2001:db8:dead::1", FIB_NH_NONE, FIB_PORT_NONE);
+	assert_true(fib_generation(f) == g0 + 2);
+	/* the RIB answers the control plane the same way */
+	{
+		struct fr_addr q = a6("2001:db8:1:5::9"), gw = a6("2001:db8:a::2");
+
+		assert_int_equal(fib_route_lookup(f, &q, &got), 0);
+		assert_int_equal(got.prefix.len, 48);
+		assert_int_equal(got.type, FIB_NH_GATEWAY);
+		assert_true(fr_addr_eq(&got.gw, &gw));
+	}
+	/* walk lists every IPv6 route and no IPv4 one */
+	add(f, "::/0", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
+	add(f, "10.0.0.0/8", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	assert_int_equal(fib_route_walk(f, AF_INET6, count_cb, &n), 0);
+	assert_int_equal(n, fib_route_count(f, AF_INET6));
+	assert_int_equal(n, 7);
+	/* the default route's next hop is marked (rpf ignore-default) */
+	assert_true(lk6(f, "3fff::1")->flags & FIB_NHF_DEFAULT);
+}
+
+/* Random nested IPv6 prefixes against a naive longest match. */
+static void test_fib6_differential(void **state)
+{
+	struct ctx *c = *state;
+	enum { NR = 2000, NQ = 100000 };
+	struct n6 {
+		uint8_t a[16];
+		uint8_t len;
+		uint16_t port;
+	} *rt = calloc(NR, sizeof(*rt));
+	uint8_t(*q)[16] = calloc(NQ, 16);
+	uint64_t *nh = calloc(NQ, sizeof(*nh));
+	const struct fib_nh *tab = fib_nh_table(c->f);
+	unsigned int i, j, b, n = 0;
+
+	test_srand(7);
+	for (i = 0; i < NR; i++) {
+		struct fib_route r;
+		/* under 2001:db8::/32 with few distinct bits, so prefixes nest */
+		uint8_t len = (uint8_t)(32 + test_rand() % 97);
+
+		memset(&r, 0, sizeof(r));
+		r.prefix.addr.family = AF_INET6;
+		r.prefix.addr.v6[0] = 0x20;
+		r.prefix.addr.v6[1] = 0x01;
+		r.prefix.addr.v6[2] = 0x0d;
+		r.prefix.addr.v6[3] = 0xb8;
+		for (b = 4; b < 16; b++)
+			r.prefix.addr.v6[b] = (uint8_t)(test_rand() & 0x3);
+		fr_addr_mask(&r.prefix.addr, len);
+		r.prefix.len = len;
+		r.type = FIB_NH_CONNECTED;
+		r.port = (uint16_t)(n % 1000);
+		if (fib_route_add(c->f, &r) != 0)
+			continue;
+		memcpy(rt[n].a, r.prefix.addr.v6, 16);
+		rt[n].len = len;
+		rt[n].port = r.port;
+		n++;
+	}
+	assert_true(n > NR / 2);
+	for (i = 0; i < NQ; i++) {
+		if (i % 2 == 0) {
+			memcpy(q[i], rt[test_rand() % n].a, 16);
+			q[i][15] ^= (uint8_t)(test_rand() & 1);
+		} else {
+			q[i][0] = 0x20, q[i][1] = 0x01, q[i][2] = 0x0d, q[i][3] = 0xb8;
+			for (b = 4; b < 16; b++)
+				q[i][b] = (uint8_t)(test_rand() & 0x3);
+		}
+	}
+	fib6_lookup_bulk(c->f, q, nh, NQ);
+	for (i = 0; i < NQ; i++) {
+		int best = -1;
+		struct fr_addr x = {.family = AF_INET6};
+
+		memcpy(x.v6, q[i], 16);
+		for (j = 0; j < n; j++) {
+			struct fr_prefix p = {.len = rt[j].len};
+
+			p.addr.family = AF_INET6;
+			memcpy(p.addr.v6, rt[j].a, 16);
+			if (fr_prefix_contains(&p, &x) && (best < 0 || rt[j].len > rt[best].len))
+				best = (int)j;
+		}
+		if (best < 0)
+			assert_int_equal(tab[nh[i]].type, FIB_NH_NONE);
+		else if (tab[nh[i]].port != rt[best].port)
+			fail_msg("query %u: FIB says port %u, naive LPM says %u (/%u)", i,
+				 tab[nh[i]].port, rt[best].port, rt[best].len);
+	}
+	free(rt);
+	free(q);
+	free(nh);
+}
+
 #define BOTH(fn)                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_fib, teardown), \
 		cmocka_unit_test_setup_teardown(fn, setup_lpm, teardown)
@@ -433,6 +679,9 @@ int main(void)
 		BOTH(test_generation_and_batch),
 		BOTH(test_walk),
 		BOTH(test_differential),
+		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
+		cmocka_unit_test_setup_teardown(test_fib6_routes, setup_fib, teardown),
+		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
 	};
 
 	test_eal_init("fib");

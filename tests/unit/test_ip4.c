@@ -285,8 +285,8 @@ static void test_pipeline(void **state)
 	memset(&rte_pktmbuf_mtod(m[10], struct rte_ether_hdr *)->dst_addr, 0xff, 6);
 	m[n++] = pkt(0xc0000202, 0x0a010203, 64, 10); /* 11: ARP */
 	rte_pktmbuf_mtod(m[11], struct rte_ether_hdr *)->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
-	m[n++] = pkt(0xc0000202, 0x0a010203, 64, 10); /* 12: IPv6 ethertype */
-	rte_pktmbuf_mtod(m[12], struct rte_ether_hdr *)->ether_type = RTE_BE16(0x86dd);
+	m[n++] = pkt(0xc0000202, 0x0a010203, 64, 10); /* 12: LLDP: an unknown ethertype */
+	rte_pktmbuf_mtod(m[12], struct rte_ether_hdr *)->ether_type = RTE_BE16(0x88cc);
 	m[n++] = pkt(0xc0000202, 0x0a010203, 64, 10); /* 13: bad checksum */
 	iph(m[13])->hdr_checksum ^= 0xffff;
 	m[n++] = pkt(0xc0000202, 0xffffffff, 64, 10); /* 14: limited broadcast */

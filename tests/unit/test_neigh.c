@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "eal_helper.h"
+#include "nd.h"
 #include "neigh.h"
 
 static int counter;
@@ -497,6 +498,209 @@ static void test_nud_limits(void **state)
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
 }
 
+/* ---- IPv6 neighbour discovery --------------------------------------------- */
+
+static const uint8_t rtr_ll[16] = {0xfe, 0x80, [8] = 0x02, [11] = 0xff, [12] = 0xfe, [15] = 1};
+static const uint8_t host_g[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 0x05};
+
+static struct fr_addr v6(const uint8_t *b)
+{
+	struct fr_addr a;
+
+	memset(&a, 0, sizeof(a));
+	a.family = AF_INET6;
+	memcpy(a.v6, b, 16);
+	return a;
+}
+
+/* Address helpers, frames we build parse back, and every RFC 4861 7.1
+ * check refuses what it should. */
+static void test_nd_frames(void **state)
+{
+	uint8_t f[ND_FRAME_LEN], g[16], ll[16];
+	struct rte_ether_addr m;
+	struct nd_info nd;
+	uint16_t ck;
+
+	(void)state;
+	nd_solicited_node(host_g, g);
+	{
+		static const uint8_t want[16] = {0xff, 0x02, [11] = 1, [12] = 0xff, [15] = 5};
+
+		assert_memory_equal(g, want, 16);
+	}
+	assert_true(nd_is_solicited_node_of(g, host_g));
+	nd_mcast_mac(g, &m);
+	assert_int_equal(m.addr_bytes[0], 0x33);
+	assert_int_equal(m.addr_bytes[2], 0xff);
+	assert_int_equal(m.addr_bytes[5], 5);
+	/* 02:00:00:00:00:01 -> fe80::ff:fe00:1 (the U/L bit flips) */
+	nd_eui64_linklocal(&mac1, ll);
+	{
+		static const uint8_t want[16] = {0xfe, 0x80, [11] = 0xff, [12] = 0xfe, [15] = 1};
+
+		assert_memory_equal(ll, want, 16);
+	}
+
+	/* NS to the solicited-node group: parses, SLLA present */
+	nd_build_ns(f, &mac1, rtr_ll, host_g, NULL);
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_OK);
+	assert_int_equal(nd.type, ND_TYPE_NS);
+	assert_true(nd.has_lla && rte_is_same_ether_addr(&nd.lla, &mac1));
+	assert_memory_equal(nd.target, host_g, 16);
+	assert_memory_equal(nd.dst, g, 16);
+	/* hop limit other than 255: refused as such (7.1.1) */
+	f[14 + 7] = 254;
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_HOP_LIMIT);
+	f[14 + 7] = 255;
+	/* a flipped bit: checksum */
+	f[14 + 40 + 8 + 15] ^= 1;
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_CHECKSUM);
+	f[14 + 40 + 8 + 15] ^= 1;
+	/* truncated */
+	assert_int_equal(nd_parse(f, 14 + 40 + 20, &nd), ND_ERR_MALFORMED);
+	/* a zero-length option (recomputing the checksum so only that is wrong) */
+	f[14 + 40 + 24 + 1] = 0;
+	memset(f + 14 + 40 + 2, 0, 2);
+	ck = rte_ipv6_udptcp_cksum((struct rte_ipv6_hdr *)(f + 14), f + 14 + 40);
+	memcpy(f + 14 + 40 + 2, &ck, 2);
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_MALFORMED);
+
+	/* DAD: source ::, no SLLA allowed */
+	nd_build_ns(f, &mac1, rtr_ll, host_g, NULL);
+	memset(f + 14 + 8, 0, 16);
+	memset(f + 14 + 40 + 2, 0, 2);
+	ck = rte_ipv6_udptcp_cksum((struct rte_ipv6_hdr *)(f + 14), f + 14 + 40);
+	memcpy(f + 14 + 40 + 2, &ck, 2);
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_MALFORMED); /* has SLLA */
+	{
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(f + 14);
+
+		ip->payload_len = RTE_BE16(24); /* drop the option */
+		memset(f + 14 + 40 + 2, 0, 2);
+		ck = rte_ipv6_udptcp_cksum(ip, f + 14 + 40);
+		memcpy(f + 14 + 40 + 2, &ck, 2);
+		assert_int_equal(nd_parse(f, 14 + 40 + 24, &nd), ND_OK);
+		assert_true(ip6_is_unspec(nd.src) && !nd.has_lla);
+	}
+
+	/* NA: flags and TLLA; solicited to a group is refused */
+	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, host_g, ND_NA_SOLICITED | ND_NA_OVERRIDE);
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_OK);
+	assert_int_equal(nd.type, ND_TYPE_NA);
+	assert_int_equal(nd.flags, ND_NA_SOLICITED | ND_NA_OVERRIDE);
+	assert_true(nd.has_lla && rte_is_same_ether_addr(&nd.lla, &mac2));
+	nd_build_na(f, &mac2, host_g, &mac1, g, host_g, ND_NA_SOLICITED);
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_MALFORMED);
+	/* a multicast target is refused */
+	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, g, ND_NA_OVERRIDE);
+	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_MALFORMED);
+}
+
+/* Parse a frame we built and apply it. */
+static enum nd_verdict nd_apply(struct neigh_table *t, const uint8_t *f, uint16_t port, bool ours,
+				uint64_t now, bool *learnt)
+{
+	struct nd_info nd;
+
+	assert_int_equal(nd_parse(f, ND_FRAME_LEN, &nd), ND_OK);
+	return nd_process(t, &nd, port, ours, true, now, learnt);
+}
+
+/*
+ * RFC 4861 7.2 and 7.3 on IPv6 entries, with the fake clock: resolution
+ * probes, the solicited NA completes it, unsolicited NAs create nothing and
+ * without override cannot move a known address, a DAD probe creates no
+ * entry, an NS for us creates a STALE entry, NUD takes STALE to PROBE
+ * (unicast) to FAILED.
+ */
+static void test_nd_state_machine(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr h = v6(host_g);
+	uint64_t *used = neigh_used_map(t, 0);
+	uint8_t f[ND_FRAME_LEN];
+	struct neigh_info ni;
+	uint64_t now = 1000;
+	bool learnt;
+	uint32_t idx;
+
+	/* unsolicited NA for an unknown neighbour: no entry */
+	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, host_g, ND_NA_OVERRIDE);
+	assert_int_equal(nd_apply(t, f, 1, false, now, &learnt), ND_V_IGNORED);
+	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, host_g, ND_NA_OVERRIDE | ND_NA_SOLICITED);
+	assert_int_equal(nd_apply(t, f, 1, false, now, &learnt), ND_V_IGNORED);
+	assert_int_equal(neigh_count(t), 0);
+
+	/* a packet needs it: INCOMPLETE, one multicast NS at once */
+	assert_int_equal(neigh_resolve(t, &h, 1, &pkt_tag[0], now), 0);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_INCOMPLETE);
+	assert_int_equal(ev.probes_b, 1);
+	neigh_tick(t, now + 100);
+	assert_int_equal(ev.probes_b, 2);
+	/* the solicited NA: REACHABLE, the held packet leaves to its MAC */
+	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, host_g, ND_NA_SOLICITED | ND_NA_OVERRIDE);
+	assert_int_equal(nd_apply(t, f, 1, false, now + 150, &learnt), ND_V_LEARNT);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_REACHABLE);
+	assert_int_equal(ev.sent, 1);
+	assert_true(rte_is_same_ether_addr(&ev.last_mac, &mac2));
+	/* the same NA on another port changes nothing there */
+	assert_int_equal(nd_apply(t, f, 2, false, now + 150, &learnt), ND_V_IGNORED);
+	assert_int_equal(neigh_find(t, &h, 2), NEIGH_IDX_NONE);
+	/* a different address without override: the known one stands */
+	nd_build_na(f, &mac1, host_g, &mac1, rtr_ll, host_g, ND_NA_SOLICITED);
+	assert_int_equal(nd_apply(t, f, 1, false, now + 160, &learnt), ND_V_IGNORED);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	/* with override, unsolicited: moves it, to STALE (7.2.5) */
+	nd_build_na(f, &mac1, host_g, &mac1, rtr_ll, host_g, ND_NA_OVERRIDE);
+	assert_int_equal(nd_apply(t, f, 1, false, now + 170, &learnt), ND_V_LEARNT);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_STALE);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	/* used while STALE: PROBE, unicast NS; nobody answers: FAILED */
+	idx = neigh_find(t, &h, 1);
+	neigh_mark_used(used, idx);
+	neigh_tick(t, now + 200);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_PROBE);
+	assert_int_equal(ev.probes_u, 1);
+	neigh_tick(t, now + 300);
+	assert_int_equal(ev.probes_u, 2);
+	neigh_tick(t, now + 400);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_FAILED);
+	neigh_tick(t, now + 900);
+	assert_int_equal(neigh_find(t, &h, 1), NEIGH_IDX_NONE);
+
+	/* DAD probe for our address: defend, no entry; for another: nothing */
+	{
+		struct nd_info nd;
+
+		nd_build_ns(f, &mac2, host_g, rtr_ll, NULL);
+		assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_OK);
+		memset(nd.src, 0, 16);
+		nd.has_lla = false;
+		assert_int_equal(nd_process(t, &nd, 1, true, true, now + 1000, &learnt),
+				 ND_V_DEFEND);
+		assert_int_equal(nd_process(t, &nd, 1, false, true, now + 1000, &learnt),
+				 ND_V_DAD_OTHER);
+		assert_int_equal(neigh_count(t), 0);
+	}
+	/* an NS for us from an on-link host: answered, the host learnt STALE */
+	nd_build_ns(f, &mac2, host_g, rtr_ll, NULL);
+	assert_int_equal(nd_apply(t, f, 1, true, now + 1100, &learnt), ND_V_ANSWER);
+	assert_true(learnt);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_STALE);
+	/* ... but an NS for someone else is not ours to answer or learn from */
+	assert_int_equal(neigh_del(t, &h, 1), 0);
+	assert_int_equal(nd_apply(t, f, 1, false, now + 1200, &learnt), ND_V_NOT_FOR_US);
+	assert_int_equal(neigh_count(t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +714,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_probe, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
+		cmocka_unit_test(test_nd_frames),
+		cmocka_unit_test_setup_teardown(test_nd_state_machine, nud_setup, teardown),
 	};
 
 	test_eal_init("neigh");

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Control thread slow path, IPv6:
+ *   ND        answer NS for our addresses (global and link-local) with NA
+ *             (router flag set), defend them against duplicate address
+ *             detection, learn within RFC 4861 7.2 (no entry from a DAD
+ *             probe or an unsolicited NA), solicit neighbours to resolve
+ *             them (to the solicited-node group, then unicast to confirm)
+ *   ICMPv6    echo replies; errors about packets the workers dropped
+ *             (RFC 4443: at most 1280 bytes, from the address of the port
+ *             they leave by); port unreachable / parameter problem for
+ *             packets to the router that no service takes
+ *   output    route, resolve and send what the router originates
+ */
+#include <stddef.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "control6.h"
+#include "icmp.h"
+#include "ip6.h"
+#include "nd.h"
+#include "router.h"
+
+#define ICMP6_ERROR_MAX 1280 /* RFC 4443 2.4 (c): the minimum IPv6 MTU */
+#define ICMP6_HOP_LIMIT 64
+
+static const struct rte_ether_addr all_nodes_mac = {{0x33, 0x33, 0, 0, 0, 1}};
+static const uint8_t all_nodes[16] = {0xff, 0x02, [15] = 1};
+
+static void cdrop6(struct router *r, struct rte_mbuf *m, enum ctrl_drop why)
+{
+	r->cst.drop[why]++;
+	rte_pktmbuf_free(m);
+}
+
+/* ---- the port's IPv6 addresses -------------------------------------------- */
+
+bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a)
+{
+	const struct fr_port *p = &r->ports[port];
+	unsigned int i;
+
+	if (memcmp(r->dp_ports[port].ll6, a, 16) == 0)
+		return true;
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6 && memcmp(p->addrs[i].addr.v6, a, 16) == 0)
+			return true;
+	return false;
+}
+
+/* Is @a on one of the port's prefixes (link-local counts)? */
+static bool port_onlink6(const struct router *r, uint16_t port, const uint8_t *a)
+{
+	const struct fr_port *p = &r->ports[port];
+	struct fr_addr x;
+	unsigned int i;
+
+	if (ip6_is_linklocal(a))
+		return true;
+	x.family = AF_INET6;
+	memcpy(x.v6, a, 16);
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};
+
+		if (pf.addr.family == AF_INET6 && fr_prefix_contains(&pf, &x))
+			return true;
+	}
+	return false;
+}
+
+void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src)
+{
+	const struct fr_port *p = &r->ports[port];
+	const uint8_t *any = NULL;
+	struct fr_addr x;
+	unsigned int i;
+
+	/* a link-local destination is answered from the link-local address;
+	 * otherwise an address on the destination's prefix, or any global one */
+	x.family = AF_INET6;
+	memcpy(x.v6, dst, 16);
+	if (!ip6_is_linklocal(dst)) {
+		for (i = 0; i < p->nb_addrs; i++) {
+			struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};
+
+			if (pf.addr.family != AF_INET6)
+				continue;
+			if (fr_prefix_contains(&pf, &x)) {
+				memcpy(src, pf.addr.v6, 16);
+				return;
+			}
+			if (any == NULL)
+				any = p->addrs[i].addr.v6;
+		}
+		if (any != NULL) {
+			memcpy(src, any, 16);
+			return;
+		}
+	}
+	memcpy(src, r->dp_ports[port].ll6, 16);
+}
+
+/* ---- neighbour discovery ------------------------------------------------- */
+
+static struct rte_mbuf *alloc6(struct router *r, uint16_t port)
+{
+	struct rte_mempool *mp = r->pools[r->ports[port].socket];
+
+	return mp ? rte_pktmbuf_alloc(mp) : NULL;
+}
+
+void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_ether_addr *mac)
+{
+	struct rte_mbuf *m;
+	uint8_t src[16];
+	char *frame;
+
+	if (!router_port_ok(r, ni->port))
+		return;
+	m = alloc6(r, ni->port);
+	frame = m ? rte_pktmbuf_append(m, ND_FRAME_LEN) : NULL;
+	if (frame == NULL) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_NO_MBUF]++;
+		return;
+	}
+	port_src6(r, ni->port, ni->addr.v6, src);
+	nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
+	if (control_send(r, m, ni->port) == 0)
+		r->cst.nd_probes++;
+}
+
+/* Answer in place: an NA for @target to @dst at @dst_mac. */
+static void nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const uint8_t *target,
+		      const uint8_t *dst, const struct rte_ether_addr *dst_mac, uint8_t flags)
+{
+	rte_pktmbuf_reset(m);
+	if (rte_pktmbuf_append(m, ND_FRAME_LEN) == NULL) {
+		cdrop6(r, m, CDROP_NO_MBUF);
+		return;
+	}
+	nd_build_na(rte_pktmbuf_mtod(m, void *), &r->dp_ports[port].mac, target, dst_mac, dst,
+		    target, flags);
+	control_send(r, m, port);
+}
+
+static void nd_input(struct router *r, struct rte_mbuf *m)
+{
+	uint16_t port = m->port;
+	struct nd_info nd;
+	uint8_t target[16];
+	bool ours, onlink, learnt;
+
+	switch (nd_parse(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &nd)) {
+	case ND_OK:
+		break;
+	case ND_ERR_HOP_LIMIT:
+		cdrop6(r, m, CDROP_ND_HOP_LIMIT);
+		return;
+	case ND_ERR_CHECKSUM:
+		cdrop6(r, m, CDROP_ND_CHECKSUM);
+		return;
+	default:
+		cdrop6(r, m, CDROP_ND_MALFORMED);
+		return;
+	}
+	if (nd.type == ND_TYPE_NS)
+		r->cst.nd_ns_rx++;
+	else
+		r->cst.nd_na_rx++;
+	memcpy(target, nd.target, 16);
+	ours = nd.type == ND_TYPE_NS && port_owns6(r, port, nd.target);
+	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
+	switch (nd_process(r->neigh, &nd, port, ours, onlink, control_now_ms(), &learnt)) {
+	case ND_V_ANSWER:
+		if (learnt)
+			r->cst.nd_learnt++;
+		if (nd.has_lla && !onlink)
+			r->cst.drop[CDROP_ND_OFF_LINK]++; /* not learnt, still answered */
+		/* to the solicitor at the address it gave, else where it sent from */
+		r->cst.nd_answered++;
+		nd_answer(r, m, port, target, nd.src, nd.has_lla ? &nd.lla : &nd.eth_src,
+			  ND_NA_ROUTER | ND_NA_SOLICITED | ND_NA_OVERRIDE);
+		return;
+	case ND_V_DEFEND:
+		/* someone tests an address we hold (RFC 4862 5.4.3): defend it
+		 * to all-nodes; the prober gets no entry */
+		r->cst.nd_dad_defended++;
+		nd_answer(r, m, port, target, all_nodes, &all_nodes_mac,
+			  ND_NA_ROUTER | ND_NA_OVERRIDE);
+		return;
+	case ND_V_LEARNT:
+		r->cst.nd_learnt++;
+		rte_pktmbuf_free(m);
+		return;
+	case ND_V_NOT_FOR_US:
+		cdrop6(r, m, CDROP_ND_NOT_FOR_US);
+		return;
+	case ND_V_DAD_OTHER:
+		cdrop6(r, m, CDROP_ND_DAD);
+		return;
+	default:
+		cdrop6(r, m, CDROP_ND_IGNORED);
+		return;
+	}
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void count_sent6(struct router *r, uint8_t type, uint8_t code)
+{
+	if (type == 3)
+		r->cst.icmp6_time_exceeded++;
+	else if (type == 2)
+		r->cst.icmp6_too_big++;
+	else if (type == 4)
+		r->cst.icmp6_param_problem++;
+	else if (type == 1 && code == 0)
+		r->cst.icmp6_no_route++;
+	else if (type == 1 && code == 1)
+		r->cst.icmp6_prohibited++;
+	else if (type == 1 && code == 2)
+		r->cst.icmp6_beyond_scope++;
+	else if (type == 1 && code == 3)
+		r->cst.icmp6_addr_unreach++;
+	else if (type == 1 && code == 4)
+		r->cst.icmp6_port_unreach++;
+}
+
+void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct rte_ether_addr *mac,
+	      bool forwarded)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
+
+	if (forwarded)
+		ip->hop_limits--;
+	eth->dst_addr = *mac;
+	eth->src_addr = r->dp_ports[port].mac;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	if (ip6_size(ip) > r->dp_ports[port].mtu) {
+		/* routers never fragment IPv6: a held packet too big for its
+		 * port is refused as the worker would */
+		if (forwarded && icmp_ctrl_allowed(r)) {
+			ip->hop_limits++;
+			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
+		} else {
+			cdrop6(r, m, CDROP_FRAG_FAILED);
+		}
+		return;
+	}
+	if (control_send(r, m, port) == 0 && forwarded)
+		r->cst.resolved_fwd++;
+}
+
+/* The neighbour a packet to @dst goes to, and its port; link-local
+ * destinations are on @port_hint's link. */
+static int next_hop6(struct router *r, const uint8_t *dst, uint16_t port_hint, struct fr_addr *nb,
+		     uint16_t *port)
+{
+	struct fr_addr d;
+	struct fib_route rt;
+
+	d.family = AF_INET6;
+	memcpy(d.v6, dst, 16);
+	if (ip6_is_linklocal(dst)) {
+		if (!router_port_ok(r, port_hint))
+			return -1;
+		*nb = d;
+		*port = port_hint;
+		return 0;
+	}
+	if (fib_route_lookup(r->fib, &d, &rt) != 0 ||
+	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
+	    !router_port_ok(r, rt.port))
+		return -1;
+	*nb = rt.type == FIB_NH_GATEWAY ? rt.gw : d;
+	*port = rt.port;
+	return 0;
+}
+
+void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
+{
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct neigh_info ni;
+	struct fr_addr nb;
+	uint16_t port;
+
+	dp_ctrl_reason_set(m, CTRL_ORIGINATED);
+	if (next_hop6(r, ip->dst_addr, port_hint, &nb, &port) != 0) {
+		cdrop6(r, m, CDROP_NO_ROUTE_BACK);
+		return;
+	}
+	if (neigh_get(r->neigh, &nb, port, &ni) == 0 && neigh_state_usable(ni.state)) {
+		send_ip6(r, m, port, &ni.mac, false);
+		return;
+	}
+	control_resolve(r, m, &nb, port);
+}
+
+void resolve_input6(struct router *r, struct rte_mbuf *m)
+{
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct fr_addr nb;
+	uint16_t port;
+
+	/* the route as it is now (it may have changed since the worker looked) */
+	if (ip6_is_linklocal(ip->dst_addr) ||
+	    next_hop6(r, ip->dst_addr, FIB_PORT_NONE, &nb, &port) != 0) {
+		cdrop6(r, m, CDROP_ROUTE_CHANGED);
+		return;
+	}
+	control_resolve(r, m, &nb, port);
+}
+
+/* ---- ICMPv6 -------------------------------------------------------------------- */
+
+static bool ours6(const struct router *r, const uint8_t *a)
+{
+	uint16_t p;
+
+	for (p = 0; p < r->nb_ports; p++)
+		if (r->ports[p].present && port_owns6(r, p, a))
+			return true;
+	return false;
+}
+
+void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux)
+{
+	const struct rte_ipv6_hdr *oip =
+		rte_pktmbuf_mtod_offset(orig, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t olen = RTE_MIN(ip6_size(oip), rte_pktmbuf_pkt_len(orig) - RTE_ETHER_HDR_LEN);
+	uint32_t quote =
+		RTE_MIN(olen, (uint32_t)(ICMP6_ERROR_MAX - sizeof(struct rte_ipv6_hdr) - 8));
+	struct rte_ipv6_hdr *ip;
+	struct fr_addr nb;
+	uint16_t port;
+	uint8_t *ic;
+	uint32_t v;
+	char *p;
+	struct rte_mbuf *m;
+
+	/* the error leaves by the port towards the original source */
+	if (next_hop6(r, oip->src_addr, orig->port, &nb, &port) != 0) {
+		cdrop6(r, orig, CDROP_NO_ROUTE_BACK);
+		return;
+	}
+	m = alloc6(r, port);
+	p = m ? rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 + quote))
+	      : NULL;
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		cdrop6(r, orig, CDROP_NO_MBUF);
+		return;
+	}
+	ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	ic = (uint8_t *)(ip + 1);
+	memset(ip, 0, sizeof(*ip) + 8);
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + quote));
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = ICMP6_HOP_LIMIT;
+	/* RFC 4443 2.2: the address the packet was sent to when it was one of
+	 * ours, else an address of the port the error leaves by */
+	if (ours6(r, oip->dst_addr) && !ip6_is_linklocal(oip->dst_addr))
+		memcpy(ip->src_addr, oip->dst_addr, 16);
+	else
+		port_src6(r, port, oip->src_addr, ip->src_addr);
+	memcpy(ip->dst_addr, oip->src_addr, 16);
+	ic[0] = type;
+	ic[1] = code;
+	v = rte_cpu_to_be_32(aux); /* MTU (2/0) or pointer (4/x) */
+	memcpy(ic + 4, &v, 4);
+	{
+		uint8_t *q = ic + 8;
+		const void *s = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, quote, q);
+
+		if (s != NULL && s != q)
+			memcpy(q, s, quote);
+	}
+	{
+		uint16_t ck = rte_ipv6_udptcp_cksum(ip, ic);
+
+		memcpy(ic + 2, &ck, 2);
+	}
+	rte_pktmbuf_free(orig);
+	count_sent6(r, type, code);
+	control_output6(r, m, port);
+}
+
+/* Turn an echo request into its reply, in place. */
+static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hdr *ip)
+{
+	uint8_t *ic = (uint8_t *)(ip + 1), a[16];
+	uint16_t ck = 0;
+
+	ic[0] = 129;
+	memcpy(ic + 2, &ck, 2);
+	memcpy(a, ip->src_addr, 16);
+	memcpy(ip->src_addr, ip->dst_addr, 16);
+	memcpy(ip->dst_addr, a, 16);
+	ip->hop_limits = ICMP6_HOP_LIMIT;
+	ck = rte_ipv6_udptcp_cksum(ip, ic);
+	memcpy(ic + 2, &ck, 2);
+	r->cst.icmp6_echo_replies++;
+	control_output6(r, m, m->port);
+}
+
+void local_input6(struct router *r, struct rte_mbuf *m)
+{
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t plen = rte_be_to_cpu_16(ip->payload_len);
+	const uint8_t *ic = (const uint8_t *)(ip + 1);
+
+	if (ip->proto == IPPROTO_ICMPV6 && plen >= 4 &&
+	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
+	    (ic[0] == ND_TYPE_NS || ic[0] == ND_TYPE_NA)) {
+		nd_input(r, m);
+		return;
+	}
+	/* groups: the router joined them for ND only */
+	if (ip6_is_mcast(ip->dst_addr)) {
+		cdrop6(r, m, CDROP_LOCAL6_MCAST);
+		return;
+	}
+	if (!router_port_ok(r, m->port) || !ours6(r, ip->dst_addr) ||
+	    (ip6_is_linklocal(ip->dst_addr) && !port_owns6(r, m->port, ip->dst_addr))) {
+		cdrop6(r, m, CDROP_LOCAL_BROADCAST);
+		return;
+	}
+	if (ip->proto == IPPROTO_ICMPV6) {
+		if (plen >= 8 &&
+		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
+		    ic[0] == 128 && ic[1] == 0 && __rte_ipv6_udptcp_cksum(ip, ic) == 0xffff) {
+			echo_reply6(r, m, ip);
+			return;
+		}
+		cdrop6(r, m, CDROP_LOCAL6_ICMP);
+		return;
+	}
+	if (ip->proto == IPPROTO_FRAGMENT) {
+		cdrop6(r, m, CDROP_LOCAL_FRAGMENT); /* the router does not reassemble */
+		return;
+	}
+	if (!icmp_ctrl_allowed(r)) {
+		cdrop6(r, m, CDROP_ICMP_RATELIMIT);
+		return;
+	}
+	r->cst.drop[CDROP_LOCAL_UNREACH]++;
+	if (ip->proto == IPPROTO_UDP || ip->proto == IPPROTO_TCP)
+		icmp6_error(r, m, 1, 4, 0);
+	else /* unrecognized next header: point at it (RFC 4443 3.4) */
+		icmp6_error(r, m, 4, 1, offsetof(struct rte_ipv6_hdr, proto));
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The IPv6 half of the control thread's slow path (control6.c): ND,
+ * ICMPv6, output of what the router originates. Control thread only.
+ */
+#ifndef FR_CONTROL6_H
+#define FR_CONTROL6_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+struct router;
+struct neigh_info;
+struct fr_addr;
+
+/* Is @a an address of @port (its link-local one included)? */
+bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a);
+
+/* Source address for a packet the router sends on @port to @dst. */
+void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);
+
+/* neigh_ops.probe for IPv6 entries: an NS to the solicited-node group, or
+ * unicast to @mac. */
+void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_ether_addr *mac);
+
+/* For the router: ND, echo requests, the rest answered or counted. */
+void local_input6(struct router *r, struct rte_mbuf *m);
+
+/* A worker could not send @m: no usable neighbour. */
+void resolve_input6(struct router *r, struct rte_mbuf *m);
+
+/*
+ * Send ICMPv6 @type/@code about @orig (Ethernet+IPv6 as received), at most
+ * 1280 bytes, quoting as much of it as fits; @aux is the MTU of 2/0 or the
+ * pointer of 4/x. Consumes @orig. The caller decided it is due and within
+ * rate.
+ */
+void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux);
+
+/* Route, resolve and send an IPv6 packet the router built (Ethernet header
+ * room in front); link-local destinations go out of @port_hint. */
+void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint);
+
+/* Finish a frame for @port and @mac and send it (hop limit of a forwarded
+ * packet, MAC addresses, MTU). Consumes @m. */
+void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct rte_ether_addr *mac,
+	      bool forwarded);
+
+/* control.c: hold @m on neighbour @nb of @port while resolving it. */
+void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr *nb, uint16_t port);
+
+/* True when the frame in @m is IPv6 (by its ethertype). */
+static inline bool frame_is_ip6(const struct rte_mbuf *m)
+{
+	return rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV6);
+}
+
+#endif /* FR_CONTROL6_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IPv6 header checks for forwarding (RFC 8200), inline for the workers.
+ * IPv6 has no header checksum and routers never fragment: what is left is
+ * the version, the payload length against the frame, and address scopes.
+ */
+#ifndef FR_IP6_H
+#define FR_IP6_H
+
+#include <stdbool.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "nd.h"
+#include "stats.h"
+
+/*
+ * The frame holds a 40-byte header, version 6, and 40 + payload length
+ * bytes (a jumbogram's payload length 0 is refused with the rest: no link
+ * here carries one). Frames longer than the packet (Ethernet padding) are
+ * trimmed. Extension headers are not looked at: they travel unchanged.
+ * Datapath-safe.
+ */
+static inline bool ip6_validate(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
+				enum dp_drop *why)
+{
+	uint32_t first = rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN;
+	uint32_t frame = rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN;
+	uint32_t tot;
+
+	if (unlikely(first < sizeof(struct rte_ipv6_hdr))) {
+		*why = DROP_IP6_TOO_SHORT;
+		return false;
+	}
+	if (unlikely((((const uint8_t *)ip)[0] >> 4) != 6)) {
+		*why = DROP_IP6_VERSION;
+		return false;
+	}
+	tot = sizeof(struct rte_ipv6_hdr) + rte_be_to_cpu_16(ip->payload_len);
+	if (unlikely(tot > frame)) {
+		*why = DROP_IP6_LENGTH;
+		return false;
+	}
+	if (unlikely(tot < frame) && rte_pktmbuf_trim(m, (uint16_t)(frame - tot)) != 0) {
+		*why = DROP_IP6_LENGTH;
+		return false;
+	}
+	return true;
+}
+
+/* Size of the IPv6 packet (header included). */
+static inline uint32_t ip6_size(const struct rte_ipv6_hdr *ip)
+{
+	return sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len);
+}
+
+/* ff01::/16 and ff02::/16 scopes (RFC 4291 2.7: scope in the low 4 bits) */
+static inline unsigned int ip6_mcast_scope(const uint8_t *a)
+{
+	return a[1] & 0x0f;
+}
+
+#endif /* FR_IP6_H */

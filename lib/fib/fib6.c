@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The IPv6 half of the merged FIB: rte_fib6 (trie) over its own rte_rib6,
+ * the same next-hop table, route types, generation and RCU rules as IPv4.
+ * (rte_lpm6 rebuilds its tables on delete and has no RCU hook; IPv6 uses
+ * rte_fib6 whatever the IPv4 backend.)
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_errno.h>
+#include <rte_fib6.h>
+#include <rte_rib6.h>
+
+#include "fib_priv.h"
+
+int fib6_create(struct fib *f, int socket_id)
+{
+	struct rte_fib6_conf fc = {0};
+	char name[32];
+
+	fc.type = RTE_FIB6_TRIE;
+	fc.default_nh = 0;
+	fc.max_routes = (int)f->max_routes6;
+	fc.trie.nh_sz = RTE_FIB6_TRIE_4B;
+	fc.trie.num_tbl8 = f->tbl8s6;
+	snprintf(name, sizeof(name), "f6_%s", f->name);
+	f->fib6 = rte_fib6_create(name, socket_id, &fc);
+	if (f->fib6 == NULL)
+		return -(rte_errno ? rte_errno : ENOMEM);
+	f->rib6 = rte_fib6_get_rib(f->fib6);
+	return 0;
+}
+
+void fib6_free(struct fib *f)
+{
+	if (f->fib6 != NULL)
+		rte_fib6_free(f->fib6);
+}
+
+static void route6_from_node(const struct fib *f, const struct rte_rib6_node *n,
+			     struct fib_route *r)
+{
+	uint8_t depth;
+	uint64_t nh;
+
+	memset(r, 0, sizeof(*r));
+	r->prefix.addr.family = AF_INET6;
+	rte_rib6_get_ip(n, r->prefix.addr.v6);
+	rte_rib6_get_depth(n, &depth);
+	rte_rib6_get_nh(n, &nh);
+	r->prefix.len = depth;
+	fib_route_from_nh(f, (uint32_t)nh, r);
+}
+
+int fib6_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
+{
+	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, p->addr.v6, p->len);
+
+	if (n == NULL)
+		return -ENOENT;
+	route6_from_node(f, n, r);
+	return 0;
+}
+
+int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r)
+{
+	struct rte_rib6_node *n = rte_rib6_lookup(f->rib6, a->v6);
+
+	if (n == NULL)
+		return -ENOENT;
+	route6_from_node(f, n, r);
+	return 0;
+}
+
+int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace)
+{
+	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, r->prefix.addr.v6, r->prefix.len);
+	struct nh_key k;
+	uint32_t nh, old_nh = 0;
+	int rc;
+
+	if (old != NULL)
+		memset(old, 0, sizeof(*old));
+	if (n != NULL) {
+		uint64_t v;
+
+		if (!replace)
+			return -EEXIST;
+		if (old != NULL)
+			route6_from_node(f, n, old);
+		rte_rib6_get_nh(n, &v);
+		old_nh = (uint32_t)v;
+	} else if (f->total6 >= f->max_routes6) {
+		return -ENOSPC;
+	}
+	rc = fib_nh_key_make(f, r, &k);
+	if (rc != 0)
+		return rc;
+	rc = fib_nh_get(f, &k, &nh);
+	if (rc != 0)
+		return rc;
+	/* as for IPv4 (see dp4_set): 22.11's trie frees and reuses tbl8 groups
+	 * at once, LIFO; an IPv6 route of any length may take one, so every
+	 * add after a change waits for the workers' grace period */
+	if (f->tbl8_dirty6 && f->qsv != NULL) {
+		rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
+		f->tbl8_dirty6 = false;
+	}
+	rc = rte_fib6_add(f->fib6, r->prefix.addr.v6, r->prefix.len, nh);
+	f->tbl8_dirty6 = true;
+	if (rc != 0) {
+		fib_nh_put(f, nh);
+		return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
+	}
+	r->nh_idx = nh;
+	fib_gw_cache_check(f, &r->prefix);
+	if (n != NULL) {
+		fib_nh_put(f, old_nh);
+	} else {
+		f->count6[r->prefix.len]++;
+		f->total6++;
+	}
+	fib_gen_bump(f);
+	return 0;
+}
+
+int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
+{
+	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, p->addr.v6, p->len);
+	struct fib_route cur;
+	int rc;
+
+	if (n == NULL)
+		return -ENOENT;
+	route6_from_node(f, n, &cur);
+	rc = rte_fib6_delete(f->fib6, p->addr.v6, p->len);
+	f->tbl8_dirty6 = true;
+	if (rc != 0)
+		return rc;
+	fib_nh_put(f, cur.nh_idx);
+	fib_gw_cache_check(f, p);
+	f->count6[p->len]--;
+	f->total6--;
+	if (old != NULL)
+		*old = cur;
+	fib_gen_bump(f);
+	return 0;
+}
+
+int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, void *arg), void *arg)
+{
+	static const uint8_t any[16];
+	struct rte_rib6_node *n;
+	struct fib_route r;
+	int rc;
+
+	/* rte_rib6_get_nxt() lists the routes under ::/0 but not ::/0 itself */
+	n = rte_rib6_lookup_exact(f->rib6, any, 0);
+	if (n != NULL) {
+		route6_from_node(f, n, &r);
+		rc = cb(&r, arg);
+		if (rc != 0)
+			return rc;
+	}
+	n = NULL;
+	while ((n = rte_rib6_get_nxt(f->rib6, any, 0, n, RTE_RIB6_GET_NXT_ALL)) != NULL) {
+		route6_from_node(f, n, &r);
+		rc = cb(&r, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n)
+{
+	rte_fib6_lookup_bulk(f->fib6, ips, nh, (int)n);
+}

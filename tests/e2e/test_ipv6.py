@@ -1,0 +1,480 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""IPv6 end to end, mirroring the IPv4 suites: kernel hosts ping, traceroute
+and iperf3 through the router with only addresses and routes configured (ND
+resolves every neighbour), then a scapy conformance suite: hop limit, each
+ICMPv6 error (size, source, quote), Packet Too Big on a 1280-MTU egress,
+address-scope drops, extension headers, the rpf matrix, ND abuse. Every
+check looks at what leaves the router and at the counter named for it.
+
+    h1 (port 0, 2001:db8:1::/64) -- router -- h2 (port 1, 2001:db8:2::/64)
+                                         \\-- h3 (port 2, 2001:db8:3::/64, MTU 1280)
+    2001:db8:99::1 lives on h2, reached via h2's link-local address.
+"""
+import json
+import socket
+import subprocess
+import time
+
+import frlib
+from frlib import (HOST_IP6, HOST_LL, HOST_MAC, ROUTER_IP6, ROUTER_LL, ROUTER_MAC, check, delta,
+                   sh)
+
+frlib.require_root(("ip", "ethtool", "ping", "traceroute", "iperf3"))
+s = frlib.scapy()
+
+FAR = "2001:db8:99::1"
+CONFIG = frlib.base_config(nhosts=3, static_neigh=False, ipv6=True) + """
+port 2 mtu 1280
+route add 2001:db8:99::/48 via %s port 1
+route add 2001:db8:f0::/48 unreachable
+route add 2001:db8:f1::/48 prohibit
+route add 2001:db8:f2::/48 blackhole
+route add 2001:db8:77::/48 via 2001:db8:2::77
+set neigh retrans-time 200 mcast-probes 2
+""" % HOST_LL[1]
+ALL_NODES_MAC = "33:33:00:00:00:01"
+
+
+def eth(h=0, dst=None):
+    return s.Ether(src=HOST_MAC[h], dst=dst or ROUTER_MAC[h])
+
+
+def udp6(dst, hlim=64, src=None, payload=b"fastroute-ipv6", h=0):
+    return (eth(h) / s.IPv6(src=src or HOST_IP6[h], dst=dst, hlim=hlim) /
+            s.UDP(sport=4321, dport=8765) / s.Raw(payload))
+
+
+Listen = frlib.Listen
+
+
+def send(topo, pkts, h=0):
+    frlib.l2send(topo, pkts, h)
+
+
+def is_icmp6_err(p):
+    return p.haslayer(s.IPv6) and p[s.IPv6].nh == 58 and bytes(p[s.IPv6].payload)[:1] in (
+        b"\x01", b"\x02", b"\x03", b"\x04")
+
+
+def around(topo, r, fn, h=0, timeout=1.5, match=is_icmp6_err, want=None):
+    """Run fn(); return (frames the router sent to host h, counter deltas)."""
+    ls = Listen(topo, h)
+    before = r.stats()
+    try:
+        fn()
+        got = ls.collect(timeout=timeout, match=match, want=want)
+    finally:
+        ls.close()
+    after = r.stats()
+    return got, (lambda name: delta(before, after, name))
+
+
+def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, src=ROUTER_IP6[0], value=None):
+    got, d = around(topo, r, lambda: send(topo, pkt), want=1)
+    check(len(got) == 1, "want one ICMPv6 %d/%d, got %d" % (typ, code, len(got)))
+    e = got[0][s.IPv6]
+    raw = bytes(e.payload)
+    check(raw[0] == typ and raw[1] == code, "got ICMPv6 %d/%d, want %d/%d" %
+          (raw[0], raw[1], typ, code))
+    check(e.src == src, "error from %s, want %s" % (e.src, src))
+    check(e.hlim == 64, "error hop limit %d" % e.hlim)
+    check(len(e) <= 1280, "error of %d bytes > 1280 (RFC 4443 2.4 c)" % len(e))
+    # the checksum is right (scapy recomputes it from the rest)
+    c = s.IPv6(bytes(e))
+    ck = bytes(c.payload)[2:4]
+    del c.payload.cksum
+    check(bytes(s.IPv6(bytes(c)).payload)[2:4] == ck, "bad ICMPv6 checksum")
+    orig = bytes(pkt[s.IPv6])
+    n = min(len(orig), 1280 - 48)
+    check(raw[8:8 + n] == orig[:n], "quoted bytes differ from the original")
+    if value is not None:
+        v = int.from_bytes(raw[4:8], "big")
+        check(v == value, "MTU/pointer %d, want %d" % (v, value))
+    for c in (counter, icmp_counter):
+        if c:
+            check(d(c) == 1, "%s rose by %d" % (c, d(c)))
+    return got[0]
+
+
+def expect_nothing(topo, r, pkt, counter, to=None, h_listen=0):
+    """No ICMPv6 error back, nothing forwarded to host @to, @counter +1."""
+    lst = Listen(topo, to) if to is not None else None
+    try:
+        got, d = around(topo, r, lambda: send(topo, pkt), h=h_listen, timeout=1.0)
+        fwd = lst.collect(timeout=0.3, match=lambda p: p.haslayer(s.UDP)) if lst else []
+    finally:
+        if lst:
+            lst.close()
+    check(not got, "an ICMPv6 error was sent: %s" % (got[0].summary() if got else ""))
+    check(not fwd, "the packet was forwarded to h%d" % ((to or 0) + 1))
+    if counter:
+        check(d(counter) == 1, "%s rose by %d" % (counter, d(counter)))
+
+
+# ---- kernel hosts ------------------------------------------------------------
+
+
+def test_ping(topo, r):
+    out = sh(["ping", "-6", "-c", "3", "-i", "0.2", "-W", "2", HOST_IP6[1]], ns=topo.hosts[0],
+             check=False)
+    check(" 0% packet loss" in out, "ping -6 h1 -> h2:\n" + out)
+    check("ttl=63" in out, "hop limit not decremented once:\n" + out)
+    text = r.cli("show neigh")
+    for a, p in ((HOST_IP6[0], 0), (HOST_IP6[1], 1)):
+        check(any(l.split()[:2] == [a, str(p)] for l in text.splitlines()),
+              "ND did not resolve %s on port %d:\n%s" % (a, p, text))
+    # the router's own addresses: global, and link-local on the link
+    out = sh(["ping", "-6", "-c", "1", "-W", "2", ROUTER_IP6[2]], ns=topo.hosts[0], check=False)
+    check("1 received" in out and "from %s" % ROUTER_IP6[2] in out, out)
+    out = sh(["ping", "-6", "-c", "1", "-W", "2", ROUTER_LL[0] + "%eth0"], ns=topo.hosts[0],
+             check=False)
+    check("1 received" in out, "no echo reply from the router's link-local address:\n" + out)
+    # a route via a link-local gateway
+    out = sh(["ping", "-6", "-c", "2", "-i", "0.2", "-W", "2", FAR], ns=topo.hosts[0],
+             check=False)
+    check(" 0% packet loss" in out, "ping -6 via the link-local gateway:\n" + out)
+
+
+def test_traceroute(topo, r):
+    out = sh(["traceroute", "-6", "-n", "-q", "1", "-w", "2", "-m", "5", FAR],
+             ns=topo.hosts[0], timeout=60)
+    lines = [l.split() for l in out.splitlines()[1:]]
+    check(len(lines) == 2 and lines[0][1] == ROUTER_IP6[0] and lines[1][1] == FAR,
+          "traceroute -6:\n" + out)
+
+
+def test_iperf3(topo, r):
+    srv = subprocess.Popen(["ip", "netns", "exec", topo.hosts[1], "iperf3", "-s", "-1", "-B",
+                            HOST_IP6[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        out = sh(["iperf3", "-6", "-c", HOST_IP6[1], "-t", "2", "-J"], ns=topo.hosts[0],
+                 timeout=30, check=False)
+        res = json.loads(out)
+        check("error" not in res, "iperf3: %s" % res.get("error"))
+        got = res["end"]["sum_received"]["bytes"]
+        check(got > 1 << 20, "iperf3 -6 moved only %d bytes" % got)
+        frlib.log("     iperf3 -6 over af_packet: %.0f Mbit/s (not a benchmark)" %
+                  (res["end"]["sum_received"]["bits_per_second"] / 1e6))
+    finally:
+        try:
+            srv.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            srv.wait()
+
+
+def test_ptb_ping(topo, r):
+    # h3 resolved first, so the worker itself refuses the big packet
+    sh(["ping", "-6", "-c", "1", "-W", "2", HOST_IP6[2]], ns=topo.hosts[0], check=False)
+    # ping -M do on a 1280-MTU egress: the router says how big (2/0)
+    before = r.stats()
+    out = sh(["ping", "-6", "-M", "do", "-s", "1400", "-c", "1", "-W", "2", HOST_IP6[2]],
+             ns=topo.hosts[0], check=False)
+    after = r.stats()
+    check("too big" in out.lower() and "1280" in out, "ping -6 -M do -s 1400:\n" + out)
+    check(delta(before, after, "ip6_too_big") == 1, "ip6_too_big")
+    check(delta(before, after, "icmp6_too_big") == 1, "icmp6_too_big")
+    # a 1280-byte packet fits
+    out = sh(["ping", "-6", "-M", "do", "-s", str(1280 - 48), "-c", "1", "-W", "2", HOST_IP6[2]],
+             ns=topo.hosts[0], check=False)
+    check("1 received" in out, "1280-byte ping through the 1280 MTU:\n" + out)
+
+
+# ---- scapy conformance -------------------------------------------------------
+
+
+def test_hop_limit(topo, r):
+    lst = Listen(topo, 1)
+    try:
+        expect_error(topo, r, udp6(HOST_IP6[1], hlim=1), 3, 0, "ip6_hop_limit_exceeded",
+                     "icmp6_time_exceeded")
+        fwd = lst.collect(timeout=0.3, match=lambda p: p.haslayer(s.UDP))
+    finally:
+        lst.close()
+    check(not fwd, "the hop limit 1 packet was forwarded")
+    # hop limit 2 leaves with 1
+    lst = Listen(topo, 1)
+    try:
+        send(topo, udp6(HOST_IP6[1], hlim=2, payload=b"hlim-2"))
+        fwd = lst.collect(timeout=1.0, match=lambda p: p.haslayer(s.Raw) and
+                          p[s.Raw].load == b"hlim-2", want=1)
+    finally:
+        lst.close()
+    check(len(fwd) == 1 and fwd[0][s.IPv6].hlim == 1, "hop limit 2 not forwarded with 1")
+    # a big packet: the error still fits in 1280 bytes
+    expect_error(topo, r, udp6(HOST_IP6[1], hlim=1, payload=b"z" * 1400), 3, 0,
+                 "ip6_hop_limit_exceeded", "icmp6_time_exceeded")
+
+
+def test_unreachables(topo, r):
+    expect_error(topo, r, udp6("3fff::1"), 1, 0, "no_route", "icmp6_no_route")
+    expect_error(topo, r, udp6("2001:db8:f0::1"), 1, 0, "unreachable", "icmp6_no_route")
+    expect_error(topo, r, udp6("2001:db8:f1::1"), 1, 1, "prohibit", "icmp6_prohibited")
+    expect_nothing(topo, r, udp6("2001:db8:f2::1"), "blackhole")
+
+
+def test_address_unreachable(topo, r):
+    # nobody answers ND for these: two probes 200 ms apart, then 1/3
+    for dst in ("2001:db8:2::99", "2001:db8:77::1"):
+        got, d = around(topo, r, lambda: send(topo, udp6(dst)), timeout=3.0, want=1)
+        check(len(got) == 1 and bytes(got[0][s.IPv6].payload)[:2] == b"\x01\x03",
+              "want ICMPv6 1/3 for %s, got %s" % (dst, [g.summary() for g in got]))
+        check(d("icmp6_addr_unreach") == 1, "icmp6_addr_unreach")
+        check(d("nd_probes") == 2, "nd_probes rose by %d, want 2" % d("nd_probes"))
+
+
+def test_packet_too_big(topo, r):
+    p = udp6(HOST_IP6[2], payload=b"p" * 1300)
+    expect_error(topo, r, p, 2, 0, "ip6_too_big", "icmp6_too_big", value=1280)
+    # but never about an ICMPv6 error
+    e = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[2]) / s.ICMPv6DestUnreach() /
+         s.Raw(b"q" * 1300))
+    got, d = around(topo, r, lambda: send(topo, e))
+    check(not got, "an error about an ICMPv6 error")
+    check(d("ip6_too_big") == 1 and d("icmp_not_sent") == 1, "counters")
+
+
+def test_local(topo, r):
+    # UDP to the router: 1/4 from the address it was sent to; another next
+    # header: parameter problem 4/1 pointing at the next header field
+    expect_error(topo, r, udp6(ROUTER_IP6[1]), 1, 4, "local_unreachable", "icmp6_port_unreach",
+                 src=ROUTER_IP6[1])
+    p = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0], nh=253) / s.Raw(b"x" * 16)
+    expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=6)
+
+
+def test_no_error_about(topo, r):
+    # an ICMPv6 error
+    err = (eth() / s.IPv6(src=HOST_IP6[0], dst="3fff::1") / s.ICMPv6DestUnreach() /
+           s.IPv6(src="3fff::1", dst=HOST_IP6[0]) / s.UDP())
+    expect_nothing(topo, r, err, "no_route")
+    # a unicast packet in an L2 multicast frame
+    p = udp6("3fff::1")
+    p[s.Ether].dst = "33:33:00:00:00:01"
+    expect_nothing(topo, r, p, "no_route")
+
+
+def test_scopes(topo, r):
+    # sources that name no single node, or not this link's
+    expect_nothing(topo, r, udp6(HOST_IP6[1], src="::1"), "ip6_bad_source", to=1)
+    expect_nothing(topo, r, udp6(HOST_IP6[1], src="::"), "ip6_bad_source", to=1)
+    expect_nothing(topo, r, udp6(HOST_IP6[1], src="ff0e::1"), "ip6_bad_source", to=1)
+    expect_nothing(topo, r, udp6("::1"), "ip6_bad_dest")
+    expect_nothing(topo, r, udp6("::"), "ip6_bad_dest")
+    expect_nothing(topo, r, udp6("ff01::1"), "ip6_bad_dest")
+    # multicast beyond the link: not routed
+    p = udp6("ff0e::1234")
+    p[s.Ether].dst = "33:33:00:00:12:34"
+    expect_nothing(topo, r, p, "ip6_multicast", to=1)
+    # link-local destination that is not the router's: never forwarded
+    expect_nothing(topo, r, udp6("fe80::99"), "ip6_link_local_scope", to=1)
+    # link-local source to a global destination: not forwarded; 1/2 back
+    lst = Listen(topo, 1)
+    try:
+        got, d = around(topo, r, lambda: send(topo, udp6(HOST_IP6[1], src=HOST_LL[0])),
+                        want=1)
+        fwd = lst.collect(timeout=0.3, match=lambda p: p.haslayer(s.UDP))
+    finally:
+        lst.close()
+    check(not fwd, "a link-local source was forwarded")
+    check(d("ip6_link_local_scope") == 1, "ip6_link_local_scope")
+    check(len(got) == 1 and bytes(got[0][s.IPv6].payload)[:2] == b"\x01\x02" and
+          got[0][s.IPv6].dst == HOST_LL[0] and got[0][s.IPv6].src == ROUTER_LL[0],
+          "want 1/2 from %s to %s, got %s" % (ROUTER_LL[0], HOST_LL[0],
+                                               [g.summary() for g in got]))
+
+
+def test_extension_headers(topo, r):
+    # forwarded unchanged but for the hop limit
+    p = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=9) /
+         s.IPv6ExtHdrDestOpt(options=[s.PadN(optdata=b"\x00" * 4)]) /
+         s.IPv6ExtHdrRouting(addresses=[], segleft=0) / s.UDP(sport=1, dport=2) /
+         s.Raw(b"ext-headers"))
+    lst = Listen(topo, 1)
+    try:
+        send(topo, p)
+        got = lst.collect(timeout=1.0, match=lambda q: q.haslayer(s.Raw) and
+                          q[s.Raw].load == b"ext-headers", want=1)
+    finally:
+        lst.close()
+    check(len(got) == 1, "packet with extension headers not forwarded")
+    a, b = bytes(p[s.IPv6]), bytes(got[0][s.IPv6])
+    check(len(a) == len(b) and a[:7] == b[:7] and b[7] == 8 and a[8:] == b[8:],
+          "extension-header packet changed beyond the hop limit")
+
+
+def test_rpf_matrix(topo, r):
+    def one(src, port_mode, counter):
+        r.cli("port 0 rpf " + port_mode)
+        try:
+            lst = Listen(topo, 1)
+            try:
+                _, d = around(topo, r, lambda: send(topo, udp6(HOST_IP6[1], src=src,
+                                                               payload=b"rpf-" + src.encode())),
+                              timeout=0.3)
+                fwd = lst.collect(timeout=0.7, match=lambda q: q.haslayer(s.Raw) and
+                                  q[s.Raw].load == b"rpf-" + src.encode(), want=1)
+            finally:
+                lst.close()
+        finally:
+            r.cli("port 0 rpf off")
+        if counter:
+            check(not fwd and d(counter) == 1, "rpf %s, source %s: want a %s drop" %
+                  (port_mode, src, counter))
+        else:
+            check(len(fwd) == 1, "rpf %s, source %s: want it forwarded" % (port_mode, src))
+
+    one(HOST_IP6[0], "strict", None)              # the route back is port 0
+    one("2001:db8:2::5", "strict", "rpf_strict")  # back via port 1
+    one("2001:db8:2::5", "loose", None)           # but it has a route
+    one("2001:db8:abcd::5", "loose", "rpf_loose")  # no route at all
+    one("2001:db8:f0::5", "loose", "rpf_loose")   # a route that does not forward
+    one("2001:db8:abcd::5", "off", None)
+
+
+def test_nd_abuse(topo, r):
+    def ns(target, src=HOST_IP6[0], hlim=255, dst=None, lla=True):
+        dst = dst or s.in6_getnsma(s.inet_pton(socket.AF_INET6, target))
+        dst = dst if isinstance(dst, str) else s.inet_ntop(socket.AF_INET6, dst)
+        p = (eth(dst=s.in6_getnsmac(s.inet_pton(socket.AF_INET6, dst))) /
+             s.IPv6(src=src, dst=dst, hlim=hlim) / s.ICMPv6ND_NS(tgt=target))
+        if lla:
+            p = p / s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0])
+        return p
+
+    def is_na(p):
+        return p.haslayer(s.ICMPv6ND_NA)
+
+    # a proper NS for the router: a solicited NA with the router flag
+    got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0])), match=is_na, want=1)
+    check(len(got) == 1, "no NA for the router's address")
+    na = got[0][s.ICMPv6ND_NA]
+    check(na.R == 1 and na.S == 1 and na.O == 1 and na.tgt == ROUTER_IP6[0], na.summary())
+    check(got[0][s.IPv6].hlim == 255 and got[0][s.IPv6].dst == HOST_IP6[0], "NA header")
+    check(d("nd_answered") == 1, "nd_answered")
+    # for its link-local address too
+    got, _ = around(topo, r, lambda: send(topo, ns(ROUTER_LL[0], src=HOST_LL[0])), match=is_na,
+                    want=1)
+    check(len(got) == 1 and got[0][s.ICMPv6ND_NA].tgt == ROUTER_LL[0], "no NA for link-local")
+    # hop limit != 255: may come from off-link; ignored
+    got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], hlim=254)), match=is_na)
+    check(not got and d("nd_bad_hop_limit") == 1, "NS with hop limit 254 answered")
+    # an address that is not ours: no answer
+    got, d = around(topo, r, lambda: send(topo, ns("2001:db8:1::55")), match=is_na)
+    check(not got and d("nd_not_for_us") == 1, "NS for another address answered")
+    # DAD for the router's address: defended to all-nodes, nothing learnt
+    got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="::", lla=False)),
+                    match=is_na, want=1)
+    check(len(got) == 1 and got[0][s.IPv6].dst == "ff02::1" and got[0].dst == ALL_NODES_MAC and
+          got[0][s.ICMPv6ND_NA].S == 0, "DAD probe for our address not defended")
+    check(d("nd_dad_defended") == 1, "nd_dad_defended")
+    # DAD for someone else's address: no entry
+    got, d = around(topo, r, lambda: send(topo, ns("2001:db8:1::66", src="::", lla=False)),
+                    match=is_na)
+    check(not got and d("nd_dad_other") == 1, "nd_dad_other")
+    # unsolicited NAs: never an entry
+    nas = [(eth(dst=ALL_NODES_MAC) / s.IPv6(src="2001:db8:1::%x" % (0x100 + i), dst="ff02::1",
+                                           hlim=255) /
+            s.ICMPv6ND_NA(tgt="2001:db8:1::%x" % (0x100 + i), R=0, S=0, O=1) /
+            s.ICMPv6NDOptDstLLAddr(lladdr="02:00:00:00:aa:%02x" % i)) for i in range(50)]
+    _, d = around(topo, r, lambda: send(topo, nas), match=is_na, timeout=0.5)
+    check(d("nd_ignored") == 50, "nd_ignored rose by %d, want 50" % d("nd_ignored"))
+    # a bad checksum
+    bad = ns(ROUTER_IP6[0])
+    bad[s.ICMPv6ND_NS].cksum = 0x1234
+    _, d = around(topo, r, lambda: send(topo, bad), match=is_na)
+    check(d("nd_bad_checksum") == 1, "nd_bad_checksum")
+    text = r.cli("show neigh")
+    for bogus in ("2001:db8:1::66", "2001:db8:1::100", "2001:db8:1::131", "::"):
+        check(not any(l.split()[:1] == [bogus] for l in text.splitlines()),
+              "an entry for %s:\n%s" % (bogus, text))
+
+
+def test_rtcache6(topo, r):
+    """The route cache holds IPv6 decisions and drops them on any change."""
+    def rtc():
+        return json.loads(r.cli("show rtcache stats", json=True))["total"]
+
+    def one(tag):
+        """Send one packet to FAR; the host it reached (1, 2) or None."""
+        lst = [Listen(topo, h) for h in (1, 2)]
+        try:
+            send(topo, udp6(FAR, payload=tag.encode()))
+            for h, ls in ((1, lst[0]), (2, lst[1])):
+                if ls.collect(timeout=0.3, match=lambda q: q.haslayer(s.Raw) and
+                              q[s.Raw].load == tag.encode(), want=1):
+                    return h
+            return None
+        finally:
+            for ls in lst:
+                ls.close()
+
+    r.cli("rtcache on")
+    try:
+        h0 = rtc()["hits"]
+        for i in range(4):
+            check(one("warm-%d" % i) == 1, "not forwarded to h2")
+        check(rtc()["hits"] >= h0 + 3, "IPv6 packets do not hit the cache")
+        # a more specific route via h3: the very next packet follows it
+        stale = rtc()["stale"]
+        r.cli("route add 2001:db8:99::/64 via %s" % HOST_IP6[2])
+        check(one("after-add") == 2, "the next packet did not follow the new route")
+        check(rtc()["stale"] > stale, "no stale entry counted")
+        for i in range(3):
+            one("warm2-%d" % i)
+        r.cli("route del 2001:db8:99::/64")
+        check(one("after-del") == 1, "the next packet did not follow the deleted route")
+        # a blackhole takes effect at once too
+        r.cli("route replace 2001:db8:99::/48 blackhole")
+        check(one("after-blackhole") is None, "a cached decision outlived a blackhole")
+    finally:
+        r.cli("route replace 2001:db8:99::/48 via %s port 1" % HOST_LL[1])
+        r.cli("rtcache auto")
+
+
+def test_counters_shown(topo, r):
+    out = r.cli("show route summary")
+    check("IPv6" in out and "/128" in out and "/64" in out, out)
+    out = r.cli("show route lookup " + FAR)
+    check("2001:db8:99::/48" in out and HOST_LL[1] in out, out)
+    out = r.cli("show port info 0")
+    check("address %s/64 (link-local)" % ROUTER_LL[0] in out and
+          "address %s/64" % ROUTER_IP6[0] in out, out)
+    cfg = r.cli("show config")
+    check("route add 2001:db8:99::/48 via %s port 1" % HOST_LL[1] in cfg, cfg)
+    err = r.cli("route add 2001:db8:5::/48 via fe80::5", check=False)
+    check("link-local" in err and "port" in err, "link-local gateway without port: " + err)
+
+
+def main():
+    runner = frlib.Runner()
+    with frlib.Topo(hosts=3, ipv6=True) as topo:
+        sh(["ip", "-6", "addr", "add", FAR + "/128", "dev", "lo"], ns=topo.hosts[1])
+        r = frlib.Router(topo, CONFIG)
+        try:
+            for name, fn in [("ping6_nd_resolves", test_ping),
+                             ("traceroute6", test_traceroute),
+                             ("iperf3_ipv6", test_iperf3),
+                             ("ping6_ptb_1280", test_ptb_ping),
+                             ("hop_limit_3_0", test_hop_limit),
+                             ("unreachable_1_0_1_1_blackhole", test_unreachables),
+                             ("address_unreachable_1_3", test_address_unreachable),
+                             ("packet_too_big_2_0", test_packet_too_big),
+                             ("local_1_4_4_1", test_local),
+                             ("no_error_about", test_no_error_about),
+                             ("address_scopes", test_scopes),
+                             ("extension_headers", test_extension_headers),
+                             ("rpf_matrix6", test_rpf_matrix),
+                             ("nd_abuse", test_nd_abuse),
+                             ("rtcache6_coherency", test_rtcache6),
+                             ("cli_ipv6", test_counters_shown)]:
+                runner.run(name, fn, topo, r)
+        finally:
+            runner.run("clean_stop", r.stop)
+    runner.exit()
+
+
+if __name__ == "__main__":
+    main()
