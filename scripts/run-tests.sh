@@ -32,6 +32,13 @@ else
 	echo "(end-to-end under ASan SKIPPED: needs root)"
 fi
 
+if [ "$(id -u)" -eq 0 ]; then
+	step "benchmark tools: a smoke run of each (well-formed output, never a speed)"
+	scripts/bench/run.sh --quick
+else
+	step "benchmark tools: SKIPPED, they need root (memif, DPDK)"
+fi
+
 step "fuzzing: each libFuzzer target for 30 s (ASan + UBSan)"
 scripts/fuzz.sh 30
 

@@ -2,22 +2,30 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Set up a Debian 12 machine for fastroute and build it.
 #   scripts/setup.sh           packages to build and run, then build/
-#   scripts/setup.sh --test    also what the tests need, and build-asan/
+#   scripts/setup.sh --test    also what the tests need, and build-asan/, build-fuzz/
+#   scripts/setup.sh --bench   also what make bench needs (dpdk-doc's l3fwd, gnuplot)
 # Idempotent: installs only missing packages, reconfigures only when needed.
 set -eu
 cd "$(dirname "$0")/.."
 
 RUN_PKGS="gcc libc6-dev pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev libnuma-dev
 libpcap-dev iproute2 ethtool iputils-ping procps"
-TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump clang
+TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump clang dpdk-doc
 libclang-rt-14-dev"
+
+BENCH_PKGS="dpdk-doc gnuplot-nox python3"
 
 want="$RUN_PKGS"
 test_mode=0
-if [ "${1:-}" = "--test" ]; then
+case "${1:-}" in
+--test)
 	want="$RUN_PKGS $TEST_PKGS"
 	test_mode=1
-fi
+	;;
+--bench)
+	want="$RUN_PKGS $BENCH_PKGS"
+	;;
+esac
 
 missing=""
 for p in $want; do

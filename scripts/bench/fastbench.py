@@ -66,9 +66,16 @@ DUT_ADDR = ("192.0.2.1/24", "198.51.100.1/24")
 GW = ("192.0.2.2", "198.51.100.2")
 
 GEN_CPU, DUT_CPU = 0, 1
-ALL_DUTS = ("fastroute", "io", "mac", "l3fwd")
-ALL_PROFILES = ("1flow", "256nets", "random1m")
-PROFILE_MIN_ROUTES = {"1flow": 1, "256nets": 256, "random1m": 256}
+# fastroute variants for the route cache rows: rpf strict on both ports and
+# the cache off / on / auto (the DUT config gets these lines)
+FR_VARIANTS = {
+    "fr-strict-off": "port 0 rpf strict\nport 1 rpf strict\nrtcache off\n",
+    "fr-strict-on": "port 0 rpf strict\nport 1 rpf strict\nrtcache on\n",
+    "fr-strict-auto": "port 0 rpf strict\nport 1 rpf strict\nrtcache auto\n",
+}
+ALL_DUTS = ("fastroute", "io", "mac", "l3fwd") + tuple(FR_VARIANTS)
+ALL_PROFILES = ("1flow", "256nets", "1kflows", "random1m")
+PROFILE_MIN_ROUTES = {"1flow": 1, "256nets": 256, "1kflows": 1, "random1m": 256}
 FOREIGN_CPU_MAX = 0.10  # share of both CPUs used by other processes during a run
 
 
@@ -463,13 +470,14 @@ class FastrouteDut(Dut):
     name = "fastroute"
     cycles_source = "fastroute-cli show stats: busy_cycles/rx over the run"
 
-    def __init__(self, ses, pair, gen, conf, mem_mb):
+    def __init__(self, ses, pair, gen, conf, mem_mb, name="fastroute"):
         super().__init__(ses, pair, gen)
-        self.sock = ses.path("fastroute.sock")
+        self.name = name
+        self.sock = ses.path(name + ".sock")
         args = ["stdbuf", "-oL", "-eL", FR_BIN] + self.eal("%d,%d" % (GEN_CPU, DUT_CPU), mem_mb)
         args += ["--main-lcore", str(GEN_CPU), "--", "-f", conf, "-s", self.sock]
         self.t0 = time.monotonic()
-        self.proc = ses.start(Proc(self.name, args, ses.path("fastroute.log")))
+        self.proc = ses.start(Proc(self.name, args, ses.path(name + ".log")))
 
     def wait_ready(self, timeout):
         self.proc.wait_for(r"\bready\b", timeout)
@@ -606,6 +614,8 @@ def mem_needs(nroutes, duts):
     gen = 512 if nroutes < 100000 else 1024
     need = {"gen": gen, "fastroute": 2048 if nroutes > 100000 else 1024,
             "io": 512, "mac": 512, "l3fwd": 1024}
+    for v in FR_VARIANTS:
+        need[v] = need["fastroute"]
     return need, gen + sum(need[d] for d in duts)
 
 
@@ -638,7 +648,7 @@ def run_table(a, ses, nroutes, results, out):
         "neigh add %s lladdr %s port 0\n" % (GW[0], GEN_MAC[0]),
         "neigh add %s lladdr %s port 1\n" % (GW[1], GEN_MAC[1])])
     gens = [gen_routes(nroutes, a.seed, "plain", plain)]
-    if "fastroute" in a.duts:
+    if any(d == "fastroute" or d in FR_VARIANTS for d in a.duts):
         gens.append(gen_routes(nroutes, a.seed, "fastroute", conf, header=header))
     if "l3fwd" in a.duts:
         gens.append(gen_routes(nroutes, a.seed, "l3fwd", rules4))
@@ -657,6 +667,13 @@ def run_table(a, ses, nroutes, results, out):
         for i, d in enumerate(a.duts):
             if d == "fastroute":
                 duts.append(FastrouteDut(ses, i, gen, conf, need[d]))
+            elif d in FR_VARIANTS:
+                vconf = ses.path("routes-%d-%s.conf" % (nroutes, d))
+                with open(vconf, "w") as f:
+                    f.write(FR_VARIANTS[d])
+                    with open(conf) as base:
+                        f.write(base.read())
+                duts.append(FastrouteDut(ses, i, gen, vconf, need[d], name=d))
             elif d in ("io", "mac"):
                 duts.append(TestpmdDut(ses, i, gen, d, need[d]))
             elif d == "l3fwd":
@@ -769,20 +786,23 @@ def summarize(runs, duts):
                 "valid": len(valid), "runs": len(allr),
                 "placements": sorted(set(r["placement"] for r in valid)),
             }
-        for other in ("io", "l3fwd", "mac"):
-            if "fastroute" not in duts or other not in duts:
+        pairs = [("fastroute", o) for o in ("io", "l3fwd", "mac")]
+        # route cache rows: cache on / auto against cache off, same rpf strict
+        pairs += [("fr-strict-on", "fr-strict-off"), ("fr-strict-auto", "fr-strict-off")]
+        for this, other in pairs:
+            if this not in duts or other not in duts:
                 continue
             per_round = []
             for rnd in sorted(set(r["round"] for r in rs)):
-                fr = [r for r in rs if r["dut"] == "fastroute" and r["round"] == rnd]
+                fr = [r for r in rs if r["dut"] == this and r["round"] == rnd]
                 ot = [r for r in rs if r["dut"] == other and r["round"] == rnd]
                 if not fr or not ot or fr[0]["discarded"] or ot[0]["discarded"]:
                     continue
                 if fr[0]["placement"] != ot[0]["placement"] or ot[0]["mpps"] <= 0:
                     continue
                 per_round.append(round(fr[0]["mpps"] / ot[0]["mpps"], 4))
-            row["ratios"]["fastroute/" + other] = {"per_round": per_round,
-                                                   "median": median(per_round)}
+            row["ratios"][this + "/" + other] = {"per_round": per_round,
+                                                 "median": median(per_round)}
         rows.append(row)
     return rows
 

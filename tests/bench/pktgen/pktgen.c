@@ -15,6 +15,8 @@
  *   1flow     one destination per direction present
  *   256nets   256 distinct routes (both directions), one address in each
  *             (base+1, base for a /32), round-robin
+ *   1kflows   1,000 destinations, each a random address inside a random
+ *             route (a working set a route cache can hold)
  *   random1m  1,000,000 destinations, each a random address inside a
  *             uniformly chosen route (deterministic from --seed)
  *
@@ -91,8 +93,8 @@
 #define DRAIN_MAX_MS 2000 /* drain at most this long (RFC 2544 waits 2 s) */
 #define PROG	     "fastroute-pktgen"
 
-enum profile { PROF_1FLOW = 0, PROF_256NETS, PROF_RANDOM1M, PROF_MAX };
-static const char *const profile_names[PROF_MAX] = {"1flow", "256nets", "random1m"};
+enum profile { PROF_1FLOW = 0, PROF_256NETS, PROF_RANDOM1M, PROF_1K, PROF_MAX };
+static const char *const profile_names[PROF_MAX] = {"1flow", "256nets", "random1m", "1kflows"};
 
 enum run_mode { MODE_WINDOW = 0, MODE_TRIAL };
 
@@ -158,7 +160,7 @@ static void usage(FILE *f)
 		"\n"
 		"  --routes FILE        'A.B.C.D/LEN PORT' lines (scripts/gen-routes N --format "
 		"plain)\n"
-		"  --profile P          1flow | 256nets | random1m (default 1flow)\n"
+		"  --profile P          1flow | 256nets | 1kflows | random1m (default 1flow)\n"
 		"  --size BYTES         frame size including FCS, 64..1518 (default 64); the "
 		"frame\n"
 		"                       written is BYTES-4 long\n"
@@ -248,7 +250,7 @@ static int parse_profile(const char *s, enum profile *p)
 			return 0;
 		}
 	}
-	fprintf(stderr, PROG ": profile '%s': use 1flow, 256nets or random1m\n", s);
+	fprintf(stderr, PROG ": profile '%s': use 1flow, 256nets, 1kflows or random1m\n", s);
 	return -1;
 }
 
@@ -492,19 +494,25 @@ static int dests_build(enum profile p)
 		break;
 	}
 	case PROF_RANDOM1M:
-	default:
-		addr = malloc(RANDOM_DESTS * sizeof(*addr));
+	case PROF_1K:
+	default: {
+		/* 1kflows: a thousand random destinations, a working set a route
+		 * cache holds; random1m: a million, one it cannot */
+		uint32_t count = p == PROF_1K ? 1000 : RANDOM_DESTS;
+
+		addr = malloc(count * sizeof(*addr));
 		if (addr == NULL)
 			return -ENOMEM;
 		rng_state = opt.seed;
-		for (i = 0; i < RANDOM_DESTS; i++) {
+		for (i = 0; i < count; i++) {
 			uint64_t r = rng_next();
 			const struct route *rt = &routes[(r >> 32) % nb_routes];
 
 			addr[n++] = host_in(rt, rng_next());
 		}
-		d->nets = RTE_MIN(nb_routes, RANDOM_DESTS);
+		d->nets = RTE_MIN(nb_routes, count);
 		break;
+	}
 	}
 	rc = dests_split(d, addr, n);
 	free(addr);

@@ -1,0 +1,445 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Write docs/benchmarks.md from one 'make bench' run: the throughput
+harness's summary (fastroute against testpmd io/mac and l3fwd-LPM), the
+route cache rows, the kbench lookup microbenchmark, the targets met or not,
+a PNG chart, and the previous run's headline figures beside this run's
+(kept in docs/bench-history/, so a regression shows).
+
+--check only validates the inputs (make test's smoke run)."""
+import argparse
+import datetime
+import glob
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "../.."))
+KB_METRICS = ("bare_lpm", "decision", "pipeline", "rpf_loose", "rpf_strict", "cache_on",
+              "cache_auto")
+KB6_METRICS = ("decision6", "pipeline6", "rpf_strict6")
+RUN_KEYS = ("routes", "profile", "size", "dut", "round", "mpps", "busy_cycles_per_pkt",
+            "memory", "pingpong_before_ns", "pingpong_after_ns", "placement", "discarded")
+
+
+def fail(msg):
+    print("report: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def load_jsonl(path):
+    rows = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rows.append(json.loads(line))
+            except ValueError as e:
+                fail("%s:%d: not JSON (%s)" % (path, n, e))
+    return rows
+
+
+def check_kbench6(rows):
+    kb6 = [r for r in rows if r.get("bench") == "kbench" and r.get("family") == 6]
+    for r in kb6:
+        for k in ("routes", "dests", "metric", "cycles", "min", "max", "ratio_to_ipv4"):
+            if k not in r:
+                fail("kbench IPv6 row without %s: %s" % (k, r))
+        if r["metric"] not in KB6_METRICS or not r["cycles"] > 0 or r["min"] > r["max"] or \
+                not r["ratio_to_ipv4"] > 0:
+            fail("kbench IPv6 row out of shape: %s" % r)
+    if kb6 and set(r["metric"] for r in kb6) != set(KB6_METRICS):
+        fail("kbench IPv6 metrics %s, want %s" % (sorted(set(r["metric"] for r in kb6)),
+                                                   sorted(KB6_METRICS)))
+    return kb6
+
+
+def check_kbench(rows):
+    kb = [r for r in rows if r.get("bench") == "kbench" and r.get("family", 4) == 4]
+    if not kb:
+        fail("kbench produced no rows")
+    for r in kb:
+        for k in ("routes", "dests", "metric", "cycles", "min", "max", "ratio_to_bare"):
+            if k not in r:
+                fail("kbench row without %s: %s" % (k, r))
+        if r["metric"] not in KB_METRICS or not r["cycles"] > 0 or r["min"] > r["max"]:
+            fail("kbench row out of shape: %s" % r)
+    metrics = set(r["metric"] for r in kb)
+    if metrics != set(KB_METRICS):
+        fail("kbench metrics %s, want %s" % (sorted(metrics), sorted(KB_METRICS)))
+    return kb
+
+
+def check_throughput(summary, runs):
+    for k in ("header", "memory", "rows", "wall_seconds"):
+        if k not in summary:
+            fail("throughput summary without %s" % k)
+    if not summary["rows"]:
+        fail("throughput summary has no rows")
+    for row in summary["rows"]:
+        for d, v in row["duts"].items():
+            if v["valid"] and not (v["mpps"] and v["mpps"] > 0):
+                fail("throughput %s: %s has valid runs but no rate" % (row, d))
+    for r in runs:
+        for k in RUN_KEYS:
+            if k not in r:
+                fail("throughput run without %s: %s" % (k, r))
+
+
+def kb_get(kb, routes, dests, metric):
+    for r in kb:
+        if r["routes"] == routes and r["dests"] == dests and r["metric"] == metric:
+            return r
+    return None
+
+
+def f(x, spec="%.2f"):
+    return "n/a" if x is None else spec % x
+
+
+def verdict(ok):
+    return "n/a" if ok is None else ("**met**" if ok else "**not met**")
+
+
+def machine():
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    dpdk = subprocess.run(["pkg-config", "--modversion", "libdpdk"], stdout=subprocess.PIPE,
+                          text=True).stdout.strip()
+    git = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
+                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    return {"cpu": model, "cpus": os.cpu_count(), "kernel": platform.release(),
+            "dpdk": dpdk, "git": git}
+
+
+def tp_table(summary, duts, ratio_keys):
+    out = ["| routes | profile | size | " + " | ".join("%s Mpps" % d for d in duts) + " | " +
+           " | ".join(ratio_keys) + " | " + " | ".join("%s cyc/pkt" % d for d in duts) +
+           " |",
+           "|" + "---|" * (3 + 2 * len(duts) + len(ratio_keys))]
+    for row in summary["rows"]:
+        cells = [str(row["routes"]), row["profile"], str(row["size"])]
+        cells += [f(row["duts"].get(d, {}).get("mpps")) for d in duts]
+        for k in ratio_keys:
+            rt = row["ratios"].get(k)
+            if rt is None or rt["median"] is None:
+                cells.append("n/a")
+            else:
+                cells.append("%.3f (%s)" % (rt["median"], ", ".join("%.3f" % x
+                                                                    for x in rt["per_round"])))
+        cells += ["n/a" if d == "l3fwd" else f(row["duts"].get(d, {}).get("cycles_per_pkt"),
+                                                 "%.0f") for d in duts]
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def find_row(summary, routes, profile, size):
+    for row in summary.get("rows", []):
+        if row["routes"] == routes and row["profile"] == profile and row["size"] == size:
+            return row
+    return None
+
+
+def ratio(row, key):
+    if row is None or key not in row["ratios"]:
+        return None
+    return row["ratios"][key]["median"]
+
+
+def chart(summary, cache, png):
+    """Mpps per configuration and DUT, 64-byte frames: a gnuplot bar chart."""
+    gp = shutil.which("gnuplot")
+    if gp is None:
+        return False
+    duts = [d for d in ("fastroute", "io", "mac", "l3fwd")
+            if any(d in r["duts"] for r in summary["rows"])]
+    lines = []
+    for row in summary["rows"]:
+        if row["size"] != 64:
+            continue
+        lines.append("\"%s\\n%s\" %s" % ("%dk" % (row["routes"] // 1000) if row["routes"] >= 1000
+                                          else str(row["routes"]), row["profile"],
+                                          " ".join(f(row["duts"].get(d, {}).get("mpps"), "%.3f")
+                                                   .replace("n/a", "0") for d in duts)))
+    if not lines:
+        return False
+    data = png + ".dat"
+    with open(data, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    script = """set terminal png size 1000,480
+set output '%s'
+set title 'Mpps, 64-byte frames, over net_memif (median of interleaved rounds)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel 'Mpps'
+set yrange [0:*]
+set key top right
+set xtics font ',9'
+plot %s
+""" % (png, ", ".join("'%s' using %d:xtic(1) title '%s'" % (data, i + 2, d)
+                      for i, d in enumerate(duts)))
+    r = subprocess.run([gp], input=script, text=True, stderr=subprocess.PIPE)
+    os.unlink(data)
+    return r.returncode == 0 and os.path.exists(png)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--kbench", required=True)
+    ap.add_argument("--throughput", required=True, help="throughput.sh --summary file")
+    ap.add_argument("--runs", help="throughput.sh --out file (for --check)")
+    ap.add_argument("--cache", help="summary of the route cache rows")
+    ap.add_argument("--out")
+    ap.add_argument("--png")
+    ap.add_argument("--history")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+
+    kb_rows = load_jsonl(a.kbench)
+    kb = check_kbench(kb_rows)
+    kb6 = check_kbench6(kb_rows)
+    with open(a.throughput) as fh:
+        tp = json.load(fh)
+    runs = load_jsonl(a.runs) if a.runs else []
+    check_throughput(tp, runs)
+    cache = None
+    if a.cache:
+        with open(a.cache) as fh:
+            cache = json.load(fh)
+        check_throughput(cache, [])
+    if a.check:
+        if not kb6:
+            fail("kbench produced no IPv6 rows")
+        print("report: kbench %d rows (%d IPv6), throughput %d rows, %d runs: well formed" %
+              (len(kb), len(kb6), len(tp["rows"]), len(runs)))
+        return 0
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    mach = machine()
+    loads = [r for r in kb_rows if r.get("bench") == "kbench_load" and r.get("family", 4) == 4]
+    loads6 = [r for r in kb_rows if r.get("bench") == "kbench_load" and r.get("family") == 6]
+    big = max(r["routes"] for r in kb)
+    headline = {}
+
+    # ---- targets ------------------------------------------------------------
+    r1m = find_row(tp, big, "random1m", 64)
+    fr_l3 = ratio(r1m, "fastroute/l3fwd")
+    fr_io = ratio(r1m, "fastroute/io")
+    dec = kb_get(kb, big, 1000000, "decision")
+    pipe = kb_get(kb, big, 1000000, "pipeline")
+    loose = kb_get(kb, big, 1000000, "rpf_loose")
+    strict = kb_get(kb, big, 1000000, "rpf_strict")
+    targets = [
+        ("throughput, %d routes, random1m, 64 B: fastroute / l3fwd-LPM" % big, ">= 1.0",
+         f(fr_l3, "%.3f"), verdict(None if fr_l3 is None else fr_l3 >= 1.0)),
+        ("throughput, %d routes, random1m, 64 B: fastroute / testpmd io" % big, ">= 0.8",
+         f(fr_io, "%.3f"), verdict(None if fr_io is None else fr_io >= 0.8)),
+        ("kbench, %d routes, 1M destinations: input route decision / bare rte_lpm" % big,
+         "<= 1.3", f(dec and dec["ratio_to_bare"], "%.2f"),
+         verdict(None if dec is None else dec["ratio_to_bare"] <= 1.3)),
+        ("kbench, %d routes, 1M destinations: whole pipeline / bare rte_lpm" % big, "<= 1.6",
+         f(pipe and pipe["ratio_to_bare"], "%.2f"),
+         verdict(None if pipe is None else pipe["ratio_to_bare"] <= 1.6)),
+        ("kbench, %d routes, 1M destinations: rpf loose / rpf off" % big, "<= 1.35",
+         f(loose and loose["ratio_to_bare"], "%.2f"),
+         verdict(None if loose is None else loose["ratio_to_bare"] <= 1.35)),
+        ("kbench, %d routes, 1M destinations: rpf strict / rpf off" % big, "<= 1.35",
+         f(strict and strict["ratio_to_bare"], "%.2f"),
+         verdict(None if strict is None else strict["ratio_to_bare"] <= 1.35)),
+    ]
+    for dests in (1, 1000):
+        on = kb_get(kb, big, dests, "cache_on")
+        sp = None if on is None else 1 / on["ratio_to_bare"]
+        targets.append(("kbench, %d routes, rpf strict, %d flow(s): cache off / cache on"
+                        % (big, dests), ">= 1.3 (faster)", f(sp, "%.2f"),
+                        verdict(None if sp is None else sp >= 1.3)))
+    au = kb_get(kb, big, 1000000, "cache_auto")
+    sp = None if au is None else 1 / au["ratio_to_bare"]
+    targets.append(("kbench, %d routes, rpf strict, 1M destinations: cache auto vs off"
+                     % big, ">= 0.97", f(sp, "%.3f"), verdict(None if sp is None else
+                                                              sp >= 0.97)))
+    if cache is not None:
+        cr = find_row(cache, big, "random1m", 64)
+        x = ratio(cr, "fr-strict-auto/fr-strict-off")
+        targets.append(("throughput, %d routes, rpf strict, random1m: cache auto vs off" % big,
+                        ">= 0.97", f(x, "%.3f"), verdict(None if x is None else x >= 0.97)))
+        for prof in ("1flow", "1kflows"):
+            x = ratio(find_row(cache, big, prof, 64), "fr-strict-on/fr-strict-off")
+            targets.append(("throughput, %d routes, rpf strict, %s: cache on vs off"
+                            % (big, prof), "(reported)", f(x, "%.3f"), ""))
+
+    # auto mode: the break-even hit rate, from this run's own figures
+    hit_save = miss_cost = breakeven = None
+    s1, o1 = kb_get(kb, big, 1, "rpf_strict"), kb_get(kb, big, 1, "cache_on")
+    sm, om = kb_get(kb, big, 1000000, "rpf_strict"), kb_get(kb, big, 1000000, "cache_on")
+    if s1 and o1 and sm and om:
+        hit_save = s1["cycles"] - o1["cycles"]
+        miss_cost = om["cycles"] - sm["cycles"]
+        if hit_save > 0 and miss_cost > 0:
+            breakeven = miss_cost / (miss_cost + hit_save)
+
+    for row in tp["rows"]:
+        headline["%s/%s/%s fastroute Mpps" % (row["routes"], row["profile"], row["size"])] = \
+            row["duts"].get("fastroute", {}).get("mpps")
+    for r in kb:
+        if r["metric"] in ("pipeline", "decision", "cache_on"):
+            headline["kbench %s/%s %s cyc" % (r["routes"], r["dests"], r["metric"])] = \
+                r["cycles"]
+
+    previous = None
+    if a.history:
+        hist = sorted(glob.glob(os.path.join(a.history, "*.json")))
+        if hist:
+            with open(hist[-1]) as fh:
+                previous = json.load(fh)
+
+    md = []
+    w = md.append
+    w("# fastroute benchmarks")
+    w("")
+    w("Written by `make bench` (scripts/bench/run.sh) on %s UTC, fastroute %s, DPDK %s." %
+      (now.strftime("%Y-%m-%d %H:%M"), mach["git"], mach["dpdk"]))
+    w("Machine: %s, %d vCPUs, Linux %s. %s." % (mach["cpu"], mach["cpus"], mach["kernel"],
+                                               tp["memory"]))
+    w("This page is regenerated whole by each run; the previous run's headline figures are "
+      "kept in docs/bench-history/ and shown at the end.")
+    w("")
+    w("## Targets")
+    w("")
+    w("| what | target | this run | |")
+    w("|---|---|---|---|")
+    for t in targets:
+        w("| %s | %s | %s | %s |" % t)
+    w("")
+    w("## Throughput: fastroute against the alternatives")
+    w("")
+    w("Two processes on the two vCPUs, joined by `net_memif`: our generator "
+      "(`fastroute-pktgen`, one core) and the device under test. DUTs run interleaved, "
+      "A B C D per round, short windows; a cache-line ping-pong probes the vCPU placement "
+      "before and after each run and runs whose placement changed, or that other processes "
+      "disturbed, are discarded. Ratios are taken pair by pair within a round; the median is "
+      "shown with the rounds in parentheses. Cycles are each DUT's own TSC cycles in polls "
+      "that carried packets, per packet (fastroute: `show stats`; testpmd: "
+      "`--record-core-cycles`; l3fwd counts none). " + tp["header"] + ".")
+    w("")
+    duts = [d for d in ("fastroute", "io", "mac", "l3fwd")
+            if any(d in r["duts"] for r in tp["rows"])]
+    keys = [k for k in ("fastroute/io", "fastroute/l3fwd")
+            if any(k in r["ratios"] for r in tp["rows"])]
+    md.extend(tp_table(tp, duts, keys))
+    w("")
+    if tp.get("load_seconds"):
+        w("Start-up (route load) seconds: " + "; ".join(
+            "%s %s" % (d, ", ".join("%s routes %.1f" % (k, v) for k, v in t.items()))
+            for d, t in tp["load_seconds"].items()) + ".")
+        w("")
+    if a.png and chart(tp, cache, a.png):
+        w("![Mpps per configuration](%s)" % os.path.basename(a.png))
+        w("")
+    if cache is not None:
+        w("## Route cache in the throughput harness")
+        w("")
+        w("%d routes, rpf strict on both ports, the cache off, on and in auto mode, "
+          "interleaved as above. %s." % (big, cache["header"]))
+        w("")
+        cd = ["fr-strict-off", "fr-strict-on", "fr-strict-auto"]
+        md.extend(tp_table(cache, cd, ["fr-strict-on/fr-strict-off",
+                                       "fr-strict-auto/fr-strict-off"]))
+        w("")
+    w("## kbench: the lookup and the pipeline, on one core")
+    w("")
+    w("`build/tests/bench/fastroute-kbench`: no PMD, pre-built bursts of 32 mbufs, TSC cycles "
+      "per packet, median of 5 interleaved repetitions [min - max]. `bare_lpm` is "
+      "`rte_lpm_lookup_bulk` over the same addresses; `decision` is fastroute's bulk FIB "
+      "lookup and next-hop read; `pipeline` the whole per-packet work (checks, martians, "
+      "lookup, neighbour, TTL and checksum, rewrite). The rpf rows use sources as random as "
+      "the destinations, routed back through the arrival port; their ratio is to `pipeline`. "
+      "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster).")
+    w("")
+    for r in loads:
+        w("- %d routes loaded: fastroute FIB %.2f s, rte_lpm %.2f s" %
+          (r["routes"], r["fib_s"], r["lpm_s"]))
+    w("")
+    w("| routes | dests | metric | cycles/pkt | spread | ratio |")
+    w("|---|---|---|---|---|---|")
+    for r in kb:
+        w("| %d | %d | %s | %.1f | %.1f - %.1f | %.2f |" %
+          (r["routes"], r["dests"], r["metric"], r["cycles"], r["min"], r["max"],
+           r["ratio_to_bare"]))
+    w("")
+    if kb6:
+        w("## kbench: IPv6")
+        w("")
+        w("The same work on an IPv6 table of random /48 and /64 prefixes in 2000::/3 "
+          "(rte_fib6 trie), with the ratio to the IPv4 row of the same metric and "
+          "destination count measured in this run on the last IPv4 table (100,000 "
+          "Internet-like routes; 1.00: as fast as IPv4, above: slower).")
+        w("")
+        for r in loads6:
+            w("- %d IPv6 routes loaded: fastroute FIB %.2f s" % (r["routes"], r["fib_s"]))
+        w("")
+        w("| routes | dests | metric | cycles/pkt | spread | vs IPv4 |")
+        w("|---|---|---|---|---|---|")
+        for r in kb6:
+            w("| %d | %d | %s | %.1f | %.1f - %.1f | %.2f |" %
+              (r["routes"], r["dests"], r["metric"], r["cycles"], r["min"], r["max"],
+               r["ratio_to_ipv4"]))
+        w("")
+    w("## Route cache auto mode: thresholds")
+    w("")
+    w("Auto mode probes in windows of 4,096 lookups and steps aside for 2^20 packets when "
+      "fewer than 50%% of a window hit, then measures again. The break-even hit rate follows "
+      "from this run: a hit saves what `rpf_strict` costs beyond `cache_on` with one flow "
+      "(%s cycles), a miss costs what `cache_on` adds to `rpf_strict` with a million "
+      "destinations (%s cycles); probing pays above %s hits. The 50%% threshold sits above "
+      "that so that auto never loses to off by more than noise."
+      % (f(hit_save, "%.1f"), f(miss_cost, "%.1f"),
+         "n/a" if breakeven is None else "%.0f%%" % (100 * breakeven)))
+    w("")
+    if previous:
+        w("## Against the previous run (%s)" % previous.get("date", "?"))
+        w("")
+        w("| figure | previous | this run |")
+        w("|---|---|---|")
+        for k, v in headline.items():
+            pv = previous.get("headline", {}).get(k)
+            w("| %s | %s | %s |" % (k, f(pv), f(v)))
+        w("")
+    for title, path in (("RFC 2544 zero-loss search", "scripts/bench/README-rfc2544.md"),
+                        ("Driving fastroute from a Pktgen-DPDK box", "scripts/pktgen/README.md")):
+        full = os.path.join(ROOT, path)
+        if os.path.exists(full):
+            w("## " + title)
+            w("")
+            with open(full) as fh:
+                text = fh.read().strip().splitlines()
+            if text and text[0].startswith("#"):
+                text = text[1:]
+            md.extend(line if not line.startswith("#") else "#" + line for line in text)
+            w("")
+    with open(a.out, "w") as fh:
+        fh.write("\n".join(md) + "\n")
+    if a.history:
+        os.makedirs(a.history, exist_ok=True)
+        with open(os.path.join(a.history, now.strftime("%Y%m%dT%H%M%SZ") + ".json"), "w") as fh:
+            json.dump({"date": now.strftime("%Y-%m-%d %H:%M UTC"), "machine": mach,
+                       "headline": headline, "targets": targets}, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# make bench: the lookup microbenchmark and the throughput harness, then
+# docs/benchmarks.md (tables, targets, a PNG chart, the previous run for
+# comparison). Not part of make test. About 13-15 minutes; needs root and
+# the two CPUs to itself (other load makes the harness discard runs).
+#
+#   scripts/bench/run.sh            everything
+#   scripts/bench/run.sh --quick    a smoke run of each tool (make test uses it)
+set -eu
+cd "$(dirname "$0")/../.."
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bench: needs root (memif sockets, hugepages, DPDK)" >&2
+	exit 1
+fi
+T=$(mktemp -d /tmp/fastroute-bench.XXXXXX)
+# the measurements outlive the run: report.py can be run on them again
+RAW=build/bench-raw
+mkdir -p "$RAW"
+orig_huge=
+cleanup() {
+	if [ -n "$orig_huge" ]; then
+		echo "$orig_huge" > /proc/sys/vm/nr_hugepages
+	fi
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+# hugepages where the machine can give them (the harness says which it used)
+want=3072
+if [ "$quick" = 0 ]; then
+	mountpoint -q /dev/hugepages || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; }
+	free_pages=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+	if [ "$free_pages" -lt "$want" ]; then
+		orig_huge=$(cat /proc/sys/vm/nr_hugepages)
+		echo $((orig_huge + want - free_pages)) > /proc/sys/vm/nr_hugepages || true
+	fi
+fi
+mem="--no-huge -m 2048"
+[ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 1536 ] && mem="-m 2048"
+
+if [ "$quick" = 1 ]; then
+	scripts/gen-routes 300 --format plain > "$T/r300"
+	taskset -c 1 build/tests/bench/fastroute-kbench --no-pci --no-huge -m 512 -l 1 \
+		--file-prefix frkb$$ --log-level lib.eal:error -- --routes "$T/r300" \
+		--routes6 1000 --dests 1,1000 --reps 1 --min-pkts 100000 --json > "$T/kbench.jsonl"
+	scripts/bench/throughput.sh --quick --out "$T/tp.jsonl" --summary "$T/tp.json" \
+		> "$T/tp.log" 2>&1 || { cat "$T/tp.log" >&2; exit 1; }
+	/usr/bin/python3 scripts/bench/report.py --check --kbench "$T/kbench.jsonl" \
+		--throughput "$T/tp.json" --runs "$T/tp.jsonl"
+	exit 0
+fi
+
+echo "bench: route tables"
+for n in 1 10000 1000000 100000; do
+	scripts/gen-routes $n --format plain > "$T/r$n"
+done
+echo "bench: kbench (one core, no PMD), memory: $mem"
+# shellcheck disable=SC2086
+taskset -c 1 build/tests/bench/fastroute-kbench --no-pci $mem -l 1 --file-prefix frkb$$ \
+	--log-level lib.eal:error -- --routes "$T/r1,$T/r10000,$T/r1000000,$T/r100000" \
+	--routes6 100000 --dests 1,1000,1000000 --reps 5 --json > "$T/kbench.jsonl"
+echo "bench: throughput (fastroute, testpmd io and mac, l3fwd-LPM)"
+scripts/bench/throughput.sh --wait-idle 20 --out "$T/tp.jsonl" --summary "$T/tp.json"
+echo "bench: route cache rows (1M routes, rpf strict, cache off/on/auto)"
+scripts/bench/throughput.sh --wait-idle 20 --routes 1000000 --profiles 1flow,1kflows,random1m \
+	--sizes 64 --duts fr-strict-off,fr-strict-on,fr-strict-auto \
+	--out "$T/cache.jsonl" --summary "$T/cache.json"
+cp "$T/kbench.jsonl" "$T/tp.json" "$T/tp.jsonl" "$T/cache.json" "$RAW/"
+echo "bench: raw results in $RAW (scripts/bench/report.py --help to redo the report)"
+/usr/bin/python3 scripts/bench/report.py --kbench "$RAW/kbench.jsonl" --throughput "$RAW/tp.json" \
+	--runs "$RAW/tp.jsonl" --cache "$RAW/cache.json" --out docs/benchmarks.md \
+	--png docs/benchmarks.png --history docs/bench-history
+echo "bench: wrote docs/benchmarks.md"
