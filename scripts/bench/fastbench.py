@@ -73,7 +73,13 @@ FR_VARIANTS = {
     "fr-strict-on": "port 0 rpf strict\nport 1 rpf strict\nrtcache on\n",
     "fr-strict-auto": "port 0 rpf strict\nport 1 rpf strict\nrtcache auto\n",
 }
-ALL_DUTS = ("fastroute", "io", "mac", "l3fwd") + tuple(FR_VARIANTS)
+# fastroute6: fastroute with the same IPv4 table plus as many IPv6 routes
+# (gen-routes N --ipv6: /48 and /64), measured with the IPv6 twin of the
+# profile (random1m -> random6); its ratio is to fastroute in the same round
+DUT_ADDR6 = ("2001:db8:1::1/64", "2001:db8:2::1/64")
+GW6 = ("2001:db8:1::2", "2001:db8:2::2")
+V6_PROFILE = {"random1m": "random6"}
+ALL_DUTS = ("fastroute", "io", "mac", "l3fwd", "fastroute6") + tuple(FR_VARIANTS)
 ALL_PROFILES = ("1flow", "256nets", "1kflows", "random1m")
 PROFILE_MIN_ROUTES = {"1flow": 1, "256nets": 256, "1kflows": 1, "random1m": 256}
 FOREIGN_CPU_MAX = 0.10  # share of both CPUs used by other processes during a run
@@ -347,12 +353,12 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
-def gen_routes(n, seed, fmt, path, mode="w", header=""):
+def gen_routes(n, seed, fmt, path, mode="w", header="", ipv6=False):
     with open(path, mode) as f:
         f.write(header)
         f.flush()
         return subprocess.Popen([sys.executable, GEN_ROUTES, str(n), "--seed", str(seed),
-                                 "--format", fmt], stdout=f)
+                                 "--format", fmt] + (["--ipv6"] if ipv6 else []), stdout=f)
 
 
 def memif_vdev(i, role, sock, mac):
@@ -367,7 +373,7 @@ class Generator:
     port pairs on CPU0; with @eal, whatever ports those EAL options give it."""
 
     def __init__(self, ses, pairs, routes_plain, seed, mem_mb, nroutes, eal=None,
-                 dut_macs=DUT_MAC):
+                 dut_macs=DUT_MAC, routes6_plain=None):
         self.ses = ses
         self.pairs = pairs
         self.socks = [(ses.path("p%d-0.sock" % i), ses.path("p%d-1.sock" % i))
@@ -383,6 +389,8 @@ class Generator:
             args = [GEN_BIN] + eal + ["--file-prefix", ses.prefix("gen")]
         args += ["--", "--routes", routes_plain, "--control", "--json", "--seed", str(seed),
                  "--dut-mac0", dut_macs[0], "--dut-mac1", dut_macs[1], "--link-timeout", "10"]
+        if routes6_plain:
+            args += ["--routes6", routes6_plain]
         self.proc = ses.start(Proc("generator", args, ses.path("generator.log"), stdin=True,
                                    split_stderr=True))
         i, _ = self.proc.wait_for(r'^\{"ready"', 60 + nroutes / 1e6 * 60)
@@ -414,7 +422,7 @@ class Generator:
     def run(self, pair, profile, size, warmup, duration, rate=0.0, mode="window"):
         return self.command("run pair=%d profile=%s size=%d warmup=%g duration=%g rate=%g mode=%s"
                             % (pair, profile, size, warmup, duration, rate, mode),
-                            warmup + duration + 30 + (5 if profile == "random1m" else 0))
+                            warmup + duration + 30 + (5 if profile.startswith("random") else 0))
 
     def quit(self):
         if self.proc.alive():
@@ -470,12 +478,12 @@ class FastrouteDut(Dut):
     name = "fastroute"
     cycles_source = "fastroute-cli show stats: busy_cycles/rx over the run"
 
-    def __init__(self, ses, pair, gen, conf, mem_mb, name="fastroute"):
+    def __init__(self, ses, pair, gen, conf, mem_mb, name="fastroute", extra=()):
         super().__init__(ses, pair, gen)
         self.name = name
         self.sock = ses.path(name + ".sock")
         args = ["stdbuf", "-oL", "-eL", FR_BIN] + self.eal("%d,%d" % (GEN_CPU, DUT_CPU), mem_mb)
-        args += ["--main-lcore", str(GEN_CPU), "--", "-f", conf, "-s", self.sock]
+        args += ["--main-lcore", str(GEN_CPU), "--", "-f", conf, "-s", self.sock] + list(extra)
         self.t0 = time.monotonic()
         self.proc = ses.start(Proc(self.name, args, ses.path(name + ".log")))
 
@@ -616,6 +624,8 @@ def mem_needs(nroutes, duts):
             "io": 512, "mac": 512, "l3fwd": 1024}
     for v in FR_VARIANTS:
         need[v] = need["fastroute"]
+    # the IPv6 trie: 64 MiB plus up to five 1 KiB groups per route
+    need["fastroute6"] = need["fastroute"] + 128 + nroutes * 5 // 1024
     return need, gen + sum(need[d] for d in duts)
 
 
@@ -648,8 +658,18 @@ def run_table(a, ses, nroutes, results, out):
         "neigh add %s lladdr %s port 0\n" % (GW[0], GEN_MAC[0]),
         "neigh add %s lladdr %s port 1\n" % (GW[1], GEN_MAC[1])])
     gens = [gen_routes(nroutes, a.seed, "plain", plain)]
-    if any(d == "fastroute" or d in FR_VARIANTS for d in a.duts):
+    if any(d in ("fastroute", "fastroute6") or d in FR_VARIANTS for d in a.duts):
         gens.append(gen_routes(nroutes, a.seed, "fastroute", conf, header=header))
+    plain6 = conf6 = None
+    if "fastroute6" in a.duts:
+        plain6 = ses.path("routes6-%d.plain" % nroutes)
+        conf6 = ses.path("routes6-%d.conf" % nroutes)
+        header6 = "".join([
+            "port 0 address %s\n" % DUT_ADDR6[0], "port 1 address %s\n" % DUT_ADDR6[1],
+            "neigh add %s lladdr %s port 0\n" % (GW6[0], GEN_MAC[0]),
+            "neigh add %s lladdr %s port 1\n" % (GW6[1], GEN_MAC[1])])
+        gens.append(gen_routes(nroutes, a.seed, "plain", plain6, ipv6=True))
+        gens.append(gen_routes(nroutes, a.seed, "fastroute", conf6, header=header6, ipv6=True))
     if "l3fwd" in a.duts:
         gens.append(gen_routes(nroutes, a.seed, "l3fwd", rules4))
         with open(rules6, "w") as f:
@@ -660,7 +680,8 @@ def run_table(a, ses, nroutes, results, out):
     log("routes=%d: route files written in %.1f s" % (nroutes, time.monotonic() - t0))
 
     need, _ = mem_needs(nroutes, a.duts)
-    gen = Generator(ses, len(a.duts), plain, a.seed, need["gen"], nroutes)
+    gen = Generator(ses, len(a.duts), plain, a.seed, need["gen"], nroutes,
+                    routes6_plain=plain6)
     duts = []
     load_timeout = 60 + nroutes / 1e6 * 400  # l3fwd: ~77 s per million routes, be generous
     try:
@@ -674,6 +695,14 @@ def run_table(a, ses, nroutes, results, out):
                     with open(conf) as base:
                         f.write(base.read())
                 duts.append(FastrouteDut(ses, i, gen, vconf, need[d], name=d))
+            elif d == "fastroute6":
+                vconf = ses.path("routes-%d-%s.conf" % (nroutes, d))
+                with open(vconf, "w") as f:
+                    for part in (conf, conf6):
+                        with open(part) as base:
+                            f.write(base.read())
+                duts.append(FastrouteDut(ses, i, gen, vconf, need[d], name=d, extra=[
+                    "--max-routes6", str(nroutes + 64), "--tbl8-6", str(nroutes * 5 + 1024)]))
             elif d in ("io", "mac"):
                 duts.append(TestpmdDut(ses, i, gen, d, need[d]))
             elif d == "l3fwd":
@@ -694,6 +723,8 @@ def run_table(a, ses, nroutes, results, out):
             for size in a.sizes:
                 for rnd in range(1, a.rounds + 1):
                     for d in duts:
+                        if d.name == "fastroute6" and profile not in V6_PROFILE:
+                            continue  # IPv6 rows: random destinations only
                         rec = measure(a, ses, gen, d, nroutes, profile, size, rnd)
                         results["runs"].append(rec)
                         if out is not None:
@@ -732,7 +763,8 @@ def measure(a, ses, gen, dut, nroutes, profile, size, rnd):
     b0, t0 = cpu_busy_jiffies()
     dut.begin()
     try:
-        r = gen.run(dut.pair, profile, size, a.warmup, a.duration)
+        sent = V6_PROFILE[profile] if dut.name == "fastroute6" else profile
+        r = gen.run(dut.pair, sent, size, a.warmup, a.duration)
     finally:
         cyc = dut.end()
     b1, t1 = cpu_busy_jiffies()
@@ -789,6 +821,8 @@ def summarize(runs, duts):
         pairs = [("fastroute", o) for o in ("io", "l3fwd", "mac")]
         # route cache rows: cache on / auto against cache off, same rpf strict
         pairs += [("fr-strict-on", "fr-strict-off"), ("fr-strict-auto", "fr-strict-off")]
+        # IPv6 against IPv4, same table size, same round
+        pairs += [("fastroute6", "fastroute")]
         for this, other in pairs:
             if this not in duts or other not in duts:
                 continue
@@ -812,7 +846,7 @@ def print_table(rows, duts, memory, header):
     print(header)
     cols = ["routes", "profile", "size"] + ["%s Mpps" % d for d in duts]
     if "fastroute" in duts:
-        cols += ["fr/" + o for o in ("io", "l3fwd") if o in duts]
+        cols += ["fr/" + o for o in ("io", "l3fwd", "fastroute6") if o in duts]
     cols += ["%s cyc/pkt" % d for d in duts]
     cols += ["valid runs", "placement"]
     table = [cols]
@@ -820,9 +854,10 @@ def print_table(rows, duts, memory, header):
         line = [str(row["routes"]), row["profile"], str(row["size"])]
         line += [fmt(row["duts"][d]["mpps"]) for d in duts]
         if "fastroute" in duts:
-            for o in ("io", "l3fwd"):
+            for o in ("io", "l3fwd", "fastroute6"):
                 if o in duts:
-                    rt = row["ratios"]["fastroute/" + o]
+                    rt = row["ratios"]["fastroute/" + o] if o != "fastroute6" else \
+                        row["ratios"]["fastroute6/fastroute"]
                     line.append(fmt(rt["median"], "%.3f") + ("" if rt["median"] is None else
                                                            " (%d)" % len(rt["per_round"])))
         for d in duts:
@@ -843,6 +878,10 @@ def print_table(rows, duts, memory, header):
     print("Mpps: median over valid runs (frames received back by the generator per second).")
     print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid and on "
           "the same vCPU placement (count in parentheses).")
+    if "fastroute6" in duts:
+        print("fr/fastroute6: the ratio fastroute6/fastroute (IPv6 Mpps over IPv4 Mpps, same "
+              "table size, same round): fastroute6 is sent the IPv6 twin of the profile "
+              "(random6: UDP/IPv6 frames of at least 62 bytes + FCS).")
     print("cyc/pkt: the DUT's own TSC cycles in polls that received packets / packets "
           "(fastroute: show stats; testpmd: --record-core-cycles). l3fwd: n/a, it counts no "
           "cycles.")
@@ -884,7 +923,9 @@ def throughput_main(argv):
     ap.add_argument("--duts", default="fastroute,io,mac,l3fwd",
                     type=lambda s: parse_list(s, ALL_DUTS),
                     help="devices under test, run in this order each round (default "
-                         "fastroute,io,mac,l3fwd)")
+                         "fastroute,io,mac,l3fwd; also fastroute6: IPv6 with the random1m "
+                         "profile's IPv6 twin, and fr-strict-off/on/auto: rpf strict with the "
+                         "route cache off/on/auto)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     ap.add_argument("--warmup", type=float, default=0.3, help="seconds of traffic before each window (default 0.3)")
     ap.add_argument("--duration", type=float, default=1.5, help="measurement window, seconds (default 1.5)")

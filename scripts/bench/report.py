@@ -203,6 +203,7 @@ def main():
     ap.add_argument("--throughput", required=True, help="throughput.sh --summary file")
     ap.add_argument("--runs", help="throughput.sh --out file (for --check)")
     ap.add_argument("--cache", help="summary of the route cache rows")
+    ap.add_argument("--ipv6", help="summary of the IPv6 rows (fastroute vs fastroute6)")
     ap.add_argument("--out")
     ap.add_argument("--png")
     ap.add_argument("--history")
@@ -221,6 +222,11 @@ def main():
         with open(a.cache) as fh:
             cache = json.load(fh)
         check_throughput(cache, [])
+    ipv6 = None
+    if a.ipv6:
+        with open(a.ipv6) as fh:
+            ipv6 = json.load(fh)
+        check_throughput(ipv6, [])
     if a.check:
         if not kb6:
             fail("kbench produced no IPv6 rows")
@@ -360,6 +366,18 @@ def main():
         md.extend(tp_table(cache, cd, ["fr-strict-on/fr-strict-off",
                                        "fr-strict-auto/fr-strict-off"]))
         w("")
+    if ipv6 is not None:
+        w("## Throughput: IPv6 against IPv4")
+        w("")
+        w("The same harness with fastroute loaded with 100,000 Internet-like IPv4 routes and "
+          "100,000 IPv6 routes (`scripts/gen-routes 100000 --ipv6`: /48 and /64 inside random "
+          "/32 allocations of the registries' blocks). `fastroute` is sent the IPv4 random-destination profile, `fastroute6` its "
+          "IPv6 twin (`random6`: a million random destinations inside the IPv6 routes, UDP/IPv6 "
+          "frames of 62 bytes + FCS, the smallest that hold the headers, against 60 + FCS for "
+          "IPv4). The ratio fastroute6/fastroute is taken round by round.")
+        w("")
+        md.extend(tp_table(ipv6, ["fastroute", "fastroute6"], ["fastroute6/fastroute"]))
+        w("")
     w("## kbench: the lookup and the pipeline, on one core")
     w("")
     w("`build/tests/bench/fastroute-kbench`: no PMD, pre-built bursts of 32 mbufs, TSC cycles "
@@ -384,7 +402,7 @@ def main():
     if kb6:
         w("## kbench: IPv6")
         w("")
-        w("The same work on an IPv6 table of random /48 and /64 prefixes in 2000::/3 "
+        w("The same work on an IPv6 table of /48 and /64 prefixes (`scripts/gen-routes 100000 --ipv6`) "
           "(rte_fib6 trie), with the ratio to the IPv4 row of the same metric and "
           "destination count measured in this run on the last IPv4 table (100,000 "
           "Internet-like routes; 1.00: as fast as IPv4, above: slower).")

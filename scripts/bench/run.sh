@@ -22,6 +22,7 @@ RAW=build/bench-raw
 mkdir -p "$RAW"
 orig_huge=
 cleanup() {
+	rm -f /dev/hugepages/frkb$$* 2>/dev/null || true
 	if [ -n "$orig_huge" ]; then
 		echo "$orig_huge" > /proc/sys/vm/nr_hugepages
 	fi
@@ -40,17 +41,23 @@ if [ "$quick" = 0 ]; then
 	fi
 fi
 mem="--no-huge -m 2048"
-[ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 1536 ] && mem="-m 2048"
+# --huge-unlink: the hugepage files go with the process (else they stay
+# in /dev/hugepages and the throughput harness finds none left)
+[ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 1536 ] && mem="-m 2048 --huge-unlink"
 
 if [ "$quick" = 1 ]; then
 	scripts/gen-routes 300 --format plain > "$T/r300"
+	scripts/gen-routes 1000 --ipv6 --format plain > "$T/r6"
 	taskset -c 1 build/tests/bench/fastroute-kbench --no-pci --no-huge -m 512 -l 1 \
 		--file-prefix frkb$$ --log-level lib.eal:error -- --routes "$T/r300" \
-		--routes6 1000 --dests 1,1000 --reps 1 --min-pkts 100000 --json > "$T/kbench.jsonl"
+		--routes6 "$T/r6" --dests 1,1000 --reps 1 --min-pkts 100000 --json > "$T/kbench.jsonl"
 	scripts/bench/throughput.sh --quick --out "$T/tp.jsonl" --summary "$T/tp.json" \
 		> "$T/tp.log" 2>&1 || { cat "$T/tp.log" >&2; exit 1; }
+	scripts/bench/throughput.sh --routes 300 --profiles random1m --sizes 64 \
+		--duts fastroute,fastroute6 --rounds 1 --warmup 0.2 --duration 0.5 \
+		--summary "$T/ipv6.json" > "$T/ipv6.log" 2>&1 || { cat "$T/ipv6.log" >&2; exit 1; }
 	/usr/bin/python3 scripts/bench/report.py --check --kbench "$T/kbench.jsonl" \
-		--throughput "$T/tp.json" --runs "$T/tp.jsonl"
+		--throughput "$T/tp.json" --runs "$T/tp.jsonl" --ipv6 "$T/ipv6.json"
 	exit 0
 fi
 
@@ -58,20 +65,26 @@ echo "bench: route tables"
 for n in 1 10000 1000000 100000; do
 	scripts/gen-routes $n --format plain > "$T/r$n"
 done
+scripts/gen-routes 100000 --ipv6 --format plain > "$T/r6"
 echo "bench: kbench (one core, no PMD), memory: $mem"
 # shellcheck disable=SC2086
 taskset -c 1 build/tests/bench/fastroute-kbench --no-pci $mem -l 1 --file-prefix frkb$$ \
 	--log-level lib.eal:error -- --routes "$T/r1,$T/r10000,$T/r1000000,$T/r100000" \
-	--routes6 100000 --dests 1,1000,1000000 --reps 5 --json > "$T/kbench.jsonl"
+	--routes6 "$T/r6" --dests 1,1000,1000000 --reps 3 --min-pkts 2000000 \
+	--json > "$T/kbench.jsonl"
 echo "bench: throughput (fastroute, testpmd io and mac, l3fwd-LPM)"
-scripts/bench/throughput.sh --wait-idle 20 --out "$T/tp.jsonl" --summary "$T/tp.json"
+scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --out "$T/tp.jsonl" --summary "$T/tp.json"
 echo "bench: route cache rows (1M routes, rpf strict, cache off/on/auto)"
-scripts/bench/throughput.sh --wait-idle 20 --routes 1000000 --profiles 1flow,1kflows,random1m \
+scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --routes 1000000 --profiles 1flow,1kflows,random1m \
 	--sizes 64 --duts fr-strict-off,fr-strict-on,fr-strict-auto \
 	--out "$T/cache.jsonl" --summary "$T/cache.json"
-cp "$T/kbench.jsonl" "$T/tp.json" "$T/tp.jsonl" "$T/cache.json" "$RAW/"
+echo "bench: IPv6 rows (100,000 IPv4 routes vs 100,000 IPv6 /48 and /64, random destinations)"
+scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --routes 100000 --profiles random1m --sizes 64 \
+	--duts fastroute,fastroute6 --out "$T/ipv6.jsonl" --summary "$T/ipv6.json"
+cp "$T/kbench.jsonl" "$T/tp.json" "$T/tp.jsonl" "$T/cache.json" "$T/ipv6.json" "$RAW/"
 echo "bench: raw results in $RAW (scripts/bench/report.py --help to redo the report)"
 /usr/bin/python3 scripts/bench/report.py --kbench "$RAW/kbench.jsonl" --throughput "$RAW/tp.json" \
-	--runs "$RAW/tp.jsonl" --cache "$RAW/cache.json" --out docs/benchmarks.md \
+	--runs "$RAW/tp.jsonl" --cache "$RAW/cache.json" --ipv6 "$RAW/ipv6.json" \
+	--out docs/benchmarks.md \
 	--png docs/benchmarks.png --history docs/bench-history
 echo "bench: wrote docs/benchmarks.md"

@@ -19,19 +19,20 @@
  *             routes back through that port); their ratio is to the
  *             pipeline with rpf off, the extra cost of rpf
  *
- *   decision6, pipeline6, rpf_strict6   with --routes6 N: the same on an
- *             IPv6 table of N random prefixes in 2000::/3, half /48 and half
- *             /64 (rte_fib6 trie); their ratio is to the IPv4 row of the
- *             same metric and destination count measured in the same run on
- *             the last IPv4 table
+ *   decision6, pipeline6, rpf_strict6   with --routes6 FILE: the same on an
+ *             IPv6 table (scripts/gen-routes N --ipv6 --format plain: /48
+ *             and /64 prefixes; rte_fib6 trie); their ratio is to the IPv4
+ *             row of the same metric and destination count measured in the
+ *             same run on the last IPv4 table
  *
  * Reported in TSC cycles per packet (rte_rdtsc, what DPDK tools print): the
  * median of --reps repetitions and the spread (min-max).
  *
  *   fastroute-kbench [EAL] -- --routes FILE[,FILE...] [--dests 1,1000,1000000]
- *                    [--routes6 N] [--reps 5] [--min-pkts N] [--json]
+ *                    [--routes6 FILE] [--reps 5] [--min-pkts N] [--json]
  * FILE: "A.B.C.D/LEN PORT" lines (scripts/gen-routes N --format plain).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -400,23 +401,41 @@ struct route6 {
 static const uint8_t gw6[2][16] = {{0x20, 0x01, 0x0d, 0xb8, 0xff, 0xff, [15] = 2},
 				   {0x20, 0x01, 0x0d, 0xb8, 0xff, 0xfe, [15] = 2}};
 
-/* N random prefixes in 2000::/3, half /48 and half /64, no duplicates */
-static struct route6 *routes6_make(uint32_t n)
+/* "ADDR/LEN PORT" IPv6 lines */
+static int load_routes6(const char *path, struct route6 **out, uint32_t *n)
 {
-	struct route6 *r = calloc(n, sizeof(*r));
-	uint32_t i;
-	unsigned int b;
+	FILE *f = fopen(path, "r");
+	char line[128], a[64];
+	uint32_t cap = 1024, k = 0;
+	struct route6 *r = malloc(cap * sizeof(*r));
 
-	if (r == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		r[i].len = i % 2 ? 64 : 48;
-		for (b = 0; b < r[i].len / 8; b++)
-			r[i].a[b] = (uint8_t)xrand();
-		r[i].a[0] = (uint8_t)(0x20 | (r[i].a[0] & 0x1f));
-		r[i].port = (uint8_t)(xrand() & 1);
+	if (f == NULL || r == NULL) {
+		fprintf(stderr, "kbench: %s: %s\n", path, strerror(errno));
+		return -1;
 	}
-	return r;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned int len, port;
+		char *slash;
+
+		if (sscanf(line, "%63s %u", a, &port) != 2 || (slash = strchr(a, '/')) == NULL)
+			continue;
+		*slash = '\0';
+		if (sscanf(slash + 1, "%u", &len) != 1 || len > 128 ||
+		    inet_pton(AF_INET6, a, r[k].a) != 1)
+			continue;
+		r[k].len = (uint8_t)len;
+		r[k].port = (uint8_t)(port & 1);
+		if (++k == cap) {
+			cap *= 2;
+			r = realloc(r, cap * sizeof(*r));
+			if (r == NULL)
+				return -1;
+		}
+	}
+	fclose(f);
+	*out = r;
+	*n = k;
+	return 0;
 }
 
 struct tables6 {
@@ -689,7 +708,7 @@ static void report6(int json, uint32_t routes, uint32_t dests, const char *metri
 static void usage(void)
 {
 	fprintf(stderr, "usage: fastroute-kbench [EAL] -- --routes FILE[,FILE...] "
-			"[--dests 1,1000,1000000] [--routes6 N] [--reps 5] [--min-pkts N] "
+			"[--dests 1,1000,1000000] [--routes6 FILE] [--reps 5] [--min-pkts N] "
 			"[--json]\n");
 }
 
@@ -702,15 +721,21 @@ static struct {
 } v4ref[MAX_DESTS];
 static unsigned int nv4ref;
 
-static int bench6(uint32_t n6, const char *dests_s, unsigned int reps, uint64_t min_pkts, int json)
+static int bench6(const char *path, const char *dests_s, unsigned int reps, uint64_t min_pkts,
+		  int json)
 {
-	struct route6 *rt = routes6_make(n6);
+	struct route6 *rt = NULL;
 	struct tables6 t;
+	uint32_t n6 = 0;
 	char *dsave, *dcopy = strdup(dests_s), *dtok;
 	unsigned int di = 0;
 
 	memset(&t, 0, sizeof(t));
-	if (rt == NULL || tables6_build(&t, rt, n6) != 0)
+	if (load_routes6(path, &rt, &n6) != 0 || n6 == 0) {
+		fprintf(stderr, "kbench: no IPv6 routes in %s\n", path);
+		return -1;
+	}
+	if (tables6_build(&t, rt, n6) != 0)
 		return -1;
 	if (json)
 		printf("{\"bench\":\"kbench_load\",\"family\":6,\"routes\":%u,\"fib_s\":%.3f}\n",
@@ -784,7 +809,7 @@ int main(int argc, char **argv)
 					   {NULL, 0, NULL, 0}};
 	char *files = NULL, *dests_s = strdup("1,1000,1000000"), *tok, *save;
 	unsigned int reps = 5, id = 0;
-	uint32_t routes6 = 0;
+	const char *routes6 = NULL;
 	uint64_t min_pkts = 4u << 20;
 	int json = 0, c, rc;
 	struct rte_mempool *mp;
@@ -809,7 +834,7 @@ int main(int argc, char **argv)
 			reps = (unsigned int)atoi(optarg);
 			break;
 		case '6':
-			routes6 = (uint32_t)strtoul(optarg, NULL, 0);
+			routes6 = optarg;
 			break;
 		case 'm':
 			min_pkts = strtoull(optarg, NULL, 0);
@@ -947,7 +972,7 @@ int main(int argc, char **argv)
 		tables_free(&t);
 		free(rt);
 	}
-	if (routes6 > 0 && bench6(routes6, dests_s, reps, min_pkts, json) != 0) {
+	if (routes6 != NULL && bench6(routes6, dests_s, reps, min_pkts, json) != 0) {
 		fprintf(stderr, "kbench: IPv6 rows failed\n");
 		return 1;
 	}

@@ -19,6 +19,9 @@
  *             route (a working set a route cache can hold)
  *   random1m  1,000,000 destinations, each a random address inside a
  *             uniformly chosen route (deterministic from --seed)
+ *   random6   the same over IPv6, from --routes6 (scripts/gen-routes N --ipv6
+ *             --format plain): UDP/IPv6 frames of at least 62 bytes (66 with
+ *             the FCS; a 64-byte frame cannot hold them)
  *
  * Ports come in pairs: ports 2i and 2i+1 face DUT ports 0 and 1 of pair i
  * (in practice net_memif servers; real NICs work as well). A destination the
@@ -77,6 +80,9 @@
 #include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <arpa/inet.h>
+
+#include <rte_fib6.h>
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
@@ -89,12 +95,15 @@
 #define NETS_DESTS   256u
 #define HDR_LEN \
 	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
+#define HDR6_LEN \
+	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv6_hdr) + sizeof(struct rte_udp_hdr))
 #define QUIET_MS     20	  /* drain: this long without a packet means the ports are quiet */
 #define DRAIN_MAX_MS 2000 /* drain at most this long (RFC 2544 waits 2 s) */
 #define PROG	     "fastroute-pktgen"
 
-enum profile { PROF_1FLOW = 0, PROF_256NETS, PROF_RANDOM1M, PROF_1K, PROF_MAX };
-static const char *const profile_names[PROF_MAX] = {"1flow", "256nets", "random1m", "1kflows"};
+enum profile { PROF_1FLOW = 0, PROF_256NETS, PROF_RANDOM1M, PROF_1K, PROF_RANDOM6, PROF_MAX };
+static const char *const profile_names[PROF_MAX] = {"1flow", "256nets", "random1m", "1kflows",
+						    "random6"};
 
 enum run_mode { MODE_WINDOW = 0, MODE_TRIAL };
 
@@ -104,10 +113,17 @@ struct route {
 	uint8_t port; /* DUT port the route leaves by: 0 or 1 */
 };
 
+struct route6 {
+	uint8_t net[16];
+	uint8_t len;
+	uint8_t port;
+};
+
 /* destinations of one profile, split by the generator port they are sent on */
 struct dests {
 	bool built;
-	uint32_t *addr[2]; /* network order */
+	uint32_t *addr[2];	 /* network order */
+	uint8_t (*addr6[2])[16]; /* random6 */
 	uint32_t n[2];
 	uint32_t nets; /* distinct routes behind them */
 };
@@ -123,6 +139,7 @@ struct run_params {
 
 struct opts {
 	const char *routes;
+	const char *routes6;
 	struct run_params run;
 	uint64_t seed;
 	struct rte_ether_addr dut_mac[2];
@@ -139,6 +156,9 @@ static struct opts opt;
 static struct route *routes;
 static uint32_t nb_routes;
 static struct rte_fib *fib; /* the route list, to find each destination's egress */
+static struct route6 *routes6;
+static uint32_t nb_routes6;
+static struct rte_fib6 *fib6;
 static struct dests dests[PROF_MAX];
 static struct rte_mempool *pool;
 static uint16_t nb_ports;
@@ -160,7 +180,10 @@ static void usage(FILE *f)
 		"\n"
 		"  --routes FILE        'A.B.C.D/LEN PORT' lines (scripts/gen-routes N --format "
 		"plain)\n"
-		"  --profile P          1flow | 256nets | 1kflows | random1m (default 1flow)\n"
+		"  --routes6 FILE       'ADDR/LEN PORT' IPv6 lines, for profile random6\n"
+		"                       (scripts/gen-routes N --ipv6 --format plain)\n"
+		"  --profile P          1flow | 256nets | 1kflows | random1m | random6 (default\n"
+		"                       1flow)\n"
 		"  --size BYTES         frame size including FCS, 64..1518 (default 64); the "
 		"frame\n"
 		"                       written is BYTES-4 long\n"
@@ -250,7 +273,8 @@ static int parse_profile(const char *s, enum profile *p)
 			return 0;
 		}
 	}
-	fprintf(stderr, PROG ": profile '%s': use 1flow, 256nets, 1kflows or random1m\n", s);
+	fprintf(stderr, PROG ": profile '%s': use 1flow, 256nets, 1kflows, random1m or random6\n",
+		s);
 	return -1;
 }
 
@@ -432,6 +456,143 @@ static int dests_split(struct dests *d, const uint32_t *addr, uint32_t n)
 	return 0;
 }
 
+/* IPv6 routes: 'ADDR/LEN PORT' lines */
+static int routes6_load(const char *path)
+{
+	char line[256], a[64];
+	uint32_t cap = 1024, lineno = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		fprintf(stderr, PROG ": --routes6 %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	routes6 = malloc(cap * sizeof(*routes6));
+	if (routes6 == NULL) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned int len, port;
+		char *slash;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%63s %u", a, &port) != 2 || (slash = strchr(a, '/')) == NULL ||
+		    (*slash = '\0', inet_pton(AF_INET6, a, routes6[nb_routes6].net) != 1) ||
+		    sscanf(slash + 1, "%u", &len) != 1 || len > 128 || port > 1) {
+			fprintf(stderr,
+				PROG
+				": %s:%u: expected 'ADDR/LEN PORT' (scripts/gen-routes N --ipv6 "
+				"--format plain)\n",
+				path, lineno);
+			fclose(f);
+			return -1;
+		}
+		routes6[nb_routes6].len = (uint8_t)len;
+		routes6[nb_routes6].port = (uint8_t)port;
+		if (++nb_routes6 == cap) {
+			struct route6 *nr;
+
+			cap *= 2;
+			nr = realloc(routes6, cap * sizeof(*routes6));
+			if (nr == NULL) {
+				fclose(f);
+				return -1;
+			}
+			routes6 = nr;
+		}
+	}
+	fclose(f);
+	if (nb_routes6 == 0) {
+		fprintf(stderr, PROG ": %s: no routes\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int fib6_build(void)
+{
+	struct rte_fib6_conf conf = {0};
+	uint32_t i;
+	int rc;
+
+	conf.type = RTE_FIB6_TRIE;
+	conf.default_nh = 0;
+	conf.max_routes = (int)nb_routes6 + 16;
+	conf.trie.nh_sz = RTE_FIB6_TRIE_4B;
+	conf.trie.num_tbl8 = nb_routes6 * 5 + 64; /* a /64 of its own takes five groups */
+	fib6 = rte_fib6_create("pktgen_fib6", (int)rte_socket_id(), &conf);
+	if (fib6 == NULL) {
+		fprintf(stderr, PROG ": cannot create the IPv6 lookup table: %s (more -m)\n",
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	for (i = 0; i < nb_routes6; i++) {
+		rc = rte_fib6_add(fib6, routes6[i].net, routes6[i].len, routes6[i].port + 1u);
+		if (rc != 0) {
+			fprintf(stderr, PROG ": IPv6 route %u: %s\n", i, rte_strerror(-rc));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* random6: RANDOM_DESTS random addresses inside random IPv6 routes, split
+ * by the generator port opposite the DUT port of the longest match */
+static int dests6_build(struct dests *d)
+{
+	uint8_t(*a)[16] = malloc((size_t)RANDOM_DESTS * 16);
+	uint64_t *nh = malloc((size_t)RANDOM_DESTS * sizeof(*nh));
+	uint32_t i, k[2] = {0, 0}, cnt[2] = {0, 0};
+	unsigned int b;
+	int side;
+
+	if (fib6 == NULL) {
+		free(a);
+		free(nh);
+		return -ENOENT; /* no --routes6 */
+	}
+	if (a == NULL || nh == NULL) {
+		free(a);
+		free(nh);
+		return -ENOMEM;
+	}
+	rng_state = opt.seed;
+	for (i = 0; i < RANDOM_DESTS; i++) {
+		const struct route6 *r = &routes6[(rng_next() >> 32) % nb_routes6];
+		uint64_t x = rng_next(), y = rng_next();
+
+		memcpy(a[i], r->net, 16);
+		for (b = r->len / 8; b < 16; b++)
+			a[i][b] = (uint8_t)((b < 8 ? x : y) >> (8 * (b % 8)));
+		if (r->len % 8)
+			a[i][r->len / 8] =
+				(uint8_t)((r->net[r->len / 8] & (0xff << (8 - r->len % 8))) |
+					  (a[i][r->len / 8] & (0xff >> (r->len % 8))));
+	}
+	rte_fib6_lookup_bulk(fib6, a, nh, RANDOM_DESTS);
+	for (i = 0; i < RANDOM_DESTS; i++)
+		if (nh[i] == 1 || nh[i] == 2)
+			cnt[1 - (nh[i] - 1)]++;
+	for (side = 0; side < 2; side++) {
+		d->n[side] = cnt[side];
+		d->addr6[side] = cnt[side] ? rte_malloc("dests6", cnt[side] * 16, 64) : NULL;
+	}
+	for (i = 0; i < RANDOM_DESTS; i++) {
+		if (nh[i] != 1 && nh[i] != 2)
+			continue;
+		side = 1 - (int)(nh[i] - 1);
+		if (d->addr6[side] != NULL)
+			memcpy(d->addr6[side][k[side]++], a[i], 16);
+	}
+	d->nets = RTE_MIN(nb_routes6, RANDOM_DESTS);
+	free(a);
+	free(nh);
+	return 0;
+}
+
 static int dests_build(enum profile p)
 {
 	struct dests *d = &dests[p];
@@ -440,6 +601,11 @@ static int dests_build(enum profile p)
 
 	if (d->built)
 		return 0;
+	if (p == PROF_RANDOM6) {
+		rc = dests6_build(d);
+		d->built = rc == 0;
+		return rc;
+	}
 	switch (p) {
 	case PROF_1FLOW: {
 		/* the first route of each direction, in file order */
@@ -626,7 +792,7 @@ static int wait_links(unsigned int pair, char *err, size_t errlen)
 /* --- the loop --------------------------------------------------------------------------------- */
 
 struct hdr_tpl {
-	uint8_t bytes[HDR_LEN];
+	uint8_t bytes[HDR6_LEN];
 	uint32_t csum_base; /* one's complement sum of the IPv4 header, dst and checksum 0 */
 };
 
@@ -662,6 +828,30 @@ static void tpl_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, u
 	t->csum_base = sum;
 }
 
+/* UDP/IPv6, hop limit 64, from the side's source; the UDP checksum stays 0
+ * (invalid for IPv6, and irrelevant to a router: none of the DUTs reads it) */
+static void tpl6_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, uint16_t frame_len)
+{
+	static const uint8_t src[2][16] = {{0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 2},
+					   {0x20, 0x01, 0x0d, 0xb8, 0, 2, [15] = 2}};
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)t->bytes;
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+
+	memset(t, 0, sizeof(*t));
+	rte_ether_addr_copy(&opt.dut_mac[side], &eth->dst_addr);
+	rte_ether_addr_copy(&port_mac[2 * pair + side], &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(frame_len - sizeof(*eth) - sizeof(*ip)));
+	ip->proto = IPPROTO_UDP;
+	ip->hop_limits = 64;
+	memcpy(ip->src_addr, src[side], 16);
+	udp->src_port = rte_cpu_to_be_16(1024);
+	udp->dst_port = rte_cpu_to_be_16(1024);
+	udp->dgram_len = ip->payload_len;
+}
+
 static inline uint16_t csum_with_dst(uint32_t base, uint32_t dst_be)
 {
 	uint32_t sum = base + (dst_be & 0xffff) + (dst_be >> 16);
@@ -674,6 +864,7 @@ static inline uint16_t csum_with_dst(uint32_t base, uint32_t dst_be)
 struct txside {
 	uint16_t port;
 	const uint32_t *addr;
+	uint8_t (*addr6)[16]; /* random6: IPv6 destinations instead */
 	uint32_t n, idx;
 	struct hdr_tpl tpl;
 	double tokens, tokens_per_tsc;
@@ -688,7 +879,18 @@ static inline uint16_t tx_one(struct txside *t, uint16_t want, uint16_t frame_le
 
 	if (rte_pktmbuf_alloc_bulk(pool, m, want) != 0)
 		return 0;
-	for (i = 0; i < want; i++) {
+	for (i = 0; t->addr6 != NULL && i < want; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(d + sizeof(struct rte_ether_hdr));
+
+		memcpy(d, t->tpl.bytes, HDR6_LEN);
+		memcpy(ip->dst_addr, t->addr6[t->idx], 16);
+		if (++t->idx == t->n)
+			t->idx = 0;
+		m[i]->data_len = frame_len;
+		m[i]->pkt_len = frame_len;
+	}
+	for (; i < want; i++) {
 		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + sizeof(struct rte_ether_hdr));
 		uint32_t dst = t->addr[t->idx];
@@ -762,6 +964,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 	uint64_t hz = rte_get_tsc_hz();
 	uint16_t frame_len = (uint16_t)(rp->size - RTE_ETHER_CRC_LEN);
 	struct dests *d = &dests[rp->profile];
+	bool v6 = rp->profile == PROF_RANDOM6;
 	struct txside tx[2];
 	unsigned int ntx = 0, s;
 	struct counters cnt;
@@ -776,9 +979,15 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 			continue;
 		tx[ntx].port = (uint16_t)(2 * rp->pair + s);
 		tx[ntx].addr = d->addr[s];
+		tx[ntx].addr6 = v6 ? d->addr6[s] : NULL;
 		tx[ntx].n = d->n[s];
 		tx[ntx].idx = 0;
-		tpl_build(&tx[ntx].tpl, rp->pair, s, frame_len);
+		if (v6) {
+			frame_len = (uint16_t)RTE_MAX(frame_len, HDR6_LEN);
+			tpl6_build(&tx[ntx].tpl, rp->pair, s, frame_len);
+		} else {
+			tpl_build(&tx[ntx].tpl, rp->pair, s, frame_len);
+		}
 		res->tx_side[s] = true;
 		ntx++;
 	}
@@ -861,6 +1070,14 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 
 /* --- output ----------------------------------------------------------------------------------- */
 
+/* the frame written, without FCS (IPv6 frames are at least HDR6_LEN) */
+static unsigned int frame_len_of(const struct run_params *rp)
+{
+	unsigned int len = rp->size - RTE_ETHER_CRC_LEN;
+
+	return rp->profile == PROF_RANDOM6 ? RTE_MAX(len, (unsigned int)HDR6_LEN) : len;
+}
+
 static void print_result(const struct run_params *rp, const struct result *r, bool json)
 {
 	uint64_t tx = r->c.tx[0] + r->c.tx[1], rx = r->c.rx[0] + r->c.rx[1];
@@ -876,18 +1093,19 @@ static void print_result(const struct run_params *rp, const struct result *r, bo
 		       "],\"rx_per_port\":[%" PRIu64 ",%" PRIu64 "],\"tx_fail_per_port\":[%" PRIu64
 		       ",%" PRIu64 "],\"dests\":%u,\"nets\":%u,\"routes\":%u,\"burst\":%u,"
 		       "\"gen_idle\":%.4f,\"tsc_hz\":%" PRIu64 "}\n",
-		       profile_names[rp->profile], rp->size, rp->size - RTE_ETHER_CRC_LEN,
+		       profile_names[rp->profile], rp->size, frame_len_of(rp),
 		       rp->mode == MODE_TRIAL ? "trial" : "window", rp->pair, rp->rate, r->seconds,
 		       (double)tx / sec / 1e6, (double)rx / sec / 1e6,
 		       (double)(tx + fail) / sec / 1e6, tx, rx, fail, (int64_t)(tx - rx),
 		       r->c.tx[0], r->c.tx[1], r->c.rx[0], r->c.rx[1], r->c.tx_fail[0],
-		       r->c.tx_fail[1], r->dests, r->nets, nb_routes, opt.burst, r->gen_idle,
+		       r->c.tx_fail[1], r->dests, r->nets,
+		       rp->profile == PROF_RANDOM6 ? nb_routes6 : nb_routes, opt.burst, r->gen_idle,
 		       rte_get_tsc_hz());
 	} else {
 		printf("profile %s, %u-byte frames (%u without FCS), %u destinations over %u "
 		       "routes, %s %.3f s%s\n",
-		       profile_names[rp->profile], rp->size, rp->size - RTE_ETHER_CRC_LEN, r->dests,
-		       r->nets, rp->mode == MODE_TRIAL ? "trial" : "window", r->seconds,
+		       profile_names[rp->profile], rp->size, frame_len_of(rp), r->dests, r->nets,
+		       rp->mode == MODE_TRIAL ? "trial" : "window", r->seconds,
 		       rp->rate > 0 ? "" : ", unpaced");
 		if (rp->rate > 0)
 			printf("  offered rate  %.3f Mpps requested\n", rp->rate);
@@ -933,7 +1151,7 @@ static int do_run(const struct run_params *rp, bool json)
 	rc = dests_build(rp->profile);
 	if (rc != 0) {
 		snprintf(err, sizeof(err), "profile %s: %s", profile_names[rp->profile],
-			 strerror(-rc));
+			 rc == -ENOENT ? "needs --routes6 FILE" : strerror(-rc));
 		goto fail;
 	}
 	if (wait_links(rp->pair, err, sizeof(err)) != 0)
@@ -1056,6 +1274,7 @@ static int parse_args(int argc, char **argv)
 {
 	enum {
 		O_ROUTES = 256,
+		O_ROUTES6,
 		O_PROFILE,
 		O_SIZE,
 		O_WARMUP,
@@ -1077,6 +1296,7 @@ static int parse_args(int argc, char **argv)
 	};
 	static const struct option longopts[] = {
 		{"routes", required_argument, NULL, O_ROUTES},
+		{"routes6", required_argument, NULL, O_ROUTES6},
 		{"profile", required_argument, NULL, O_PROFILE},
 		{"size", required_argument, NULL, O_SIZE},
 		{"warmup", required_argument, NULL, O_WARMUP},
@@ -1121,6 +1341,9 @@ static int parse_args(int argc, char **argv)
 		switch (c) {
 		case O_ROUTES:
 			opt.routes = optarg;
+			break;
+		case O_ROUTES6:
+			opt.routes6 = optarg;
 			break;
 		case O_PROFILE:
 			if (parse_profile(optarg, &opt.run.profile))
@@ -1255,6 +1478,8 @@ int main(int argc, char **argv)
 	t0 = rte_rdtsc();
 	if (routes_load(opt.routes) != 0 || fib_build() != 0)
 		goto out;
+	if (opt.routes6 != NULL && (routes6_load(opt.routes6) != 0 || fib6_build() != 0))
+		goto out;
 	if (ports_init() != 0 || self_test() != 0)
 		goto out;
 	if (!opt.control || !opt.json)
@@ -1274,6 +1499,8 @@ out:
 		rte_eth_dev_close(pid);
 	}
 	rte_fib_free(fib);
+	if (fib6 != NULL)
+		rte_fib6_free(fib6);
 	rte_eal_cleanup();
 	return ret;
 }
