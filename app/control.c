@@ -70,9 +70,12 @@ uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr)
 
 	for (i = 0; i < p->nb_addrs; i++) {
 		const struct port_addr *pa = &p->addrs[i];
-		uint32_t mask = pa->len ? UINT32_MAX << (32 - pa->len) : 0;
+		uint32_t mask;
 
-		if (pa->addr.family == AF_INET && (pa->addr.v4 & mask) == (addr & mask))
+		if (pa->addr.family != AF_INET)
+			continue;
+		mask = pa->len ? UINT32_MAX << (32 - pa->len) : 0;
+		if ((pa->addr.v4 & mask) == (addr & mask))
 			return pa->addr.v4;
 	}
 	return 0;

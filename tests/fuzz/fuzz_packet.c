@@ -5,10 +5,12 @@
  * to the control thread through the slow path (ARP, ICMP, fragmentation).
  * The frame sits in a heap buffer of exactly its size, so ASan catches any
  * read past it. Invariants: every packet is forwarded, handed over or
- * dropped and counted, never two of those; a forwarded packet has TTL-1, a
- * valid header checksum and the egress port's MAC as source.
+ * dropped and counted, never two of those; a forwarded IPv4 packet has TTL-1
+ * and a valid header checksum, an IPv6 one its hop limit - 1 and every other
+ * byte unchanged, both the egress port's MAC as source.
  * The first byte picks the knobs (input port, rpf mode, martian check).
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dp_ctx c;
 	struct rte_mbuf *m, *copy;
 	uint8_t knobs, *buf, ttl = 0;
+	bool is6;
 	uint16_t out, in_port;
 	void *orig_addr;
 	uint16_t orig_len;
@@ -96,7 +99,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf = malloc(size ? size : 1);
 	memcpy(buf, data, size);
 	m = frame_mbuf(r, buf, size, &orig_addr, &orig_len);
-	if (size >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))
+	/* (data is not aligned: bytes only) */
+	is6 = size >= RTE_ETHER_HDR_LEN && data[12] == 0x86 && data[13] == 0xdd;
+	if (is6 && size >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv6_hdr))
+		ttl = data[RTE_ETHER_HDR_LEN + offsetof(struct rte_ipv6_hdr, hop_limits)];
+	else if (size >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))
 		ttl = ((const struct rte_ipv4_hdr *)(data + RTE_ETHER_HDR_LEN))->time_to_live;
 
 	dp_input_burst(&c, in_port, &m, 1, &out);
@@ -119,9 +126,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (out >= r->nb_ports || total(&st) != 0)
 			abort();
-		if (ip->time_to_live != ttl - 1 ||
-		    rte_raw_cksum(ip, (ip->version_ihl & 0xf) * 4u) != 0xffff ||
-		    !rte_is_same_ether_addr(&eth->src_addr, &r->dp_ports[out].mac))
+		if (is6) {
+			/* IPv6: one hop less, nothing else of the packet changed */
+			const struct rte_ipv6_hdr *ip6 = (const struct rte_ipv6_hdr *)(eth + 1);
+
+			if (ip6->hop_limits != ttl - 1 ||
+			    memcmp((const uint8_t *)ip6 + 8, data + RTE_ETHER_HDR_LEN + 8,
+				   rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN - 8) != 0 ||
+			    !rte_is_same_ether_addr(&eth->src_addr, &r->dp_ports[out].mac))
+				abort();
+		} else if (ip->time_to_live != ttl - 1 ||
+			   rte_raw_cksum(ip, (ip->version_ihl & 0xf) * 4u) != 0xffff ||
+			   !rte_is_same_ether_addr(&eth->src_addr, &r->dp_ports[out].mac))
 			abort();
 	}
 
