@@ -194,6 +194,7 @@ static const struct {
 	{"hold", offsetof(struct neigh_params, hold_pkts), 0, NEIGH_HOLD_MAX},
 	{"hold-total", offsetof(struct neigh_params, hold_total), 0, 1u << 20},
 	{"max-incomplete", offsetof(struct neigh_params, max_incomplete), 1, 1u << 24},
+	{"delay-time", offsetof(struct neigh_params, delay_ms), 0, 3600000},
 };
 
 static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t errlen)
@@ -214,7 +215,7 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 			return ERR(
 				"unknown neighbour parameter '%s' (reachable-time, retrans-time, "
 				"mcast-probes, ucast-probes, stale-time, failed-time, hold, "
-				"hold-total, max-incomplete)",
+				"hold-total, max-incomplete, delay-time)",
 				tok[i]);
 		errno = 0;
 		v = strtoul(tok[i + 1], &end, 10);
@@ -453,7 +454,9 @@ static const struct cmd_syntax {
 	 "randomised x0.5-1.5), retrans-time (1000: probes to one neighbour at most this\n"
 	 "often), mcast-probes (3), ucast-probes (3), stale-time (60000: unused STALE\n"
 	 "entries expire), failed-time (3000), hold (4 packets per unresolved neighbour),\n"
-	 "hold-total (4096), max-incomplete (1024 neighbours being resolved at once)"},
+	 "hold-total (4096), max-incomplete (1024 neighbours being resolved at once),\n"
+	 "delay-time (5000: a STALE entry in use waits this long in DELAY before it is\n"
+	 "probed; 0: probe at once)"},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_addr, "ADDR",
 	 "longest-prefix match: which route forwards ADDR, its type, gateway and port"},
 	{"show route summary", CMD_SHOW_ROUTE_SUMMARY, a_none, "",

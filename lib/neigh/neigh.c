@@ -17,8 +17,8 @@
 const char *const neigh_state_names[NEIGH_S_MAX] = {
 	[NEIGH_S_NONE] = "NONE",	   [NEIGH_S_INCOMPLETE] = "INCOMPLETE",
 	[NEIGH_S_REACHABLE] = "REACHABLE", [NEIGH_S_STALE] = "STALE",
-	[NEIGH_S_PROBE] = "PROBE",	   [NEIGH_S_FAILED] = "FAILED",
-	[NEIGH_S_STATIC] = "STATIC",
+	[NEIGH_S_DELAY] = "DELAY",	   [NEIGH_S_PROBE] = "PROBE",
+	[NEIGH_S_FAILED] = "FAILED",	   [NEIGH_S_STATIC] = "STATIC",
 };
 
 static void key_make(struct neigh_key *k, const struct fr_addr *addr, uint16_t port)
@@ -99,6 +99,7 @@ static const struct neigh_params default_params = {
 	.hold_pkts = 4,
 	.hold_total = 4096,
 	.max_incomplete = 1024,
+	.delay_ms = 5000,
 };
 
 struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf)

@@ -37,6 +37,7 @@ enum neigh_state {
 	NEIGH_S_INCOMPLETE, /**< resolution under way */
 	NEIGH_S_REACHABLE,  /**< confirmed recently */
 	NEIGH_S_STALE,	    /**< usable, not confirmed recently */
+	NEIGH_S_DELAY,	    /**< usable, in use while STALE: probed if not confirmed in delay_ms */
 	NEIGH_S_PROBE,	    /**< usable, being re-confirmed */
 	NEIGH_S_FAILED,	    /**< resolution failed */
 	NEIGH_S_STATIC,	    /**< configured by the operator, never aged */
@@ -65,8 +66,8 @@ struct neigh_view {
 /** True when a neighbour in state @p s can be used to forward. */
 static inline bool neigh_state_usable(uint8_t s)
 {
-	return s == NEIGH_S_REACHABLE || s == NEIGH_S_STALE || s == NEIGH_S_PROBE ||
-	       s == NEIGH_S_STATIC;
+	return s == NEIGH_S_REACHABLE || s == NEIGH_S_STALE || s == NEIGH_S_DELAY ||
+	       s == NEIGH_S_PROBE || s == NEIGH_S_STATIC;
 }
 
 /**
@@ -216,6 +217,8 @@ struct neigh_params {
 	uint32_t hold_pkts;	 /**< packets held per unresolved neighbour (4, max 16) */
 	uint32_t hold_total;	 /**< packets held in all, so the mbuf pool survives (4096) */
 	uint32_t max_incomplete; /**< INCOMPLETE entries at most (1024) */
+	uint32_t delay_ms;	 /**< DELAY before the first unicast probe (5000, RFC 4861
+				  * DELAY_FIRST_PROBE_TIME; 0: probe at once) */
 };
 
 /** Most packets one entry can hold (neigh_params.hold_pkts <= this). */

@@ -7,7 +7,8 @@
  *   INCOMPLETE --(mcast_probes unanswered)--> FAILED --(failed_ms)--> gone
  *   (packets for a FAILED neighbour are refused until it is gone)
  *   REACHABLE --(reachable time, x0.5-1.5)--> STALE
- *   STALE --(used)--> PROBE --(reply)--> REACHABLE
+ *   STALE --(used)--> DELAY --(delay_ms)--> PROBE --(reply)--> REACHABLE
+ *   (a reply in DELAY confirms it: REACHABLE, no probe sent)
  *   PROBE --(ucast_probes unanswered)--> FAILED
  *   STALE --(unused for stale_ms)--> gone
  *   request for us / gratuitous ARP with a new MAC --> STALE
@@ -316,8 +317,13 @@ void neigh_tick(struct neigh_table *t, uint64_t now)
 				stale(t, i, &c->mac, now);
 			break;
 		case NEIGH_S_STALE:
-			/* in use: confirm it is still there, by unicast */
-			if (c->used) {
+			/* in use: confirm it is still there, by unicast, after
+			 * giving the traffic delay_ms to confirm it (RFC 4861 7.3.3) */
+			if (c->used && t->params.delay_ms > 0) {
+				neigh_state_write(t, i, NEIGH_S_DELAY, &c->mac);
+				c->used = 0;
+				c->deadline = now + t->params.delay_ms;
+			} else if (c->used) {
 				neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
 				c->probes = 0;
 				c->used = 0;
@@ -325,6 +331,14 @@ void neigh_tick(struct neigh_table *t, uint64_t now)
 			} else if (now >= c->deadline) {
 				expire(t, i);
 			}
+			break;
+		case NEIGH_S_DELAY:
+			if (now < c->deadline)
+				break;
+			neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
+			c->probes = 0;
+			c->used = 0;
+			probe(t, i, true, now);
 			break;
 		case NEIGH_S_PROBE:
 			if (now < c->deadline)

@@ -272,6 +272,7 @@ static int nud_setup(void **state)
 	p.hold_pkts = 3;
 	p.hold_total = 5;
 	p.max_incomplete = 4;
+	p.delay_ms = 0; /* STALE in use probes at once; test_nud_delay sets it */
 	assert_int_equal(neigh_params_set(t, &p), 0);
 	neigh_ops_set(t, &ops);
 	memset(&ev, 0, sizeof(ev));
@@ -405,6 +406,47 @@ static void test_nud_probe(void **state)
 	assert_int_equal(neigh_find(t, &a, 1), idx);
 	neigh_unref(t, idx);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), 0xff);
+}
+
+/* STALE in use -> DELAY; a confirmation in DELAY -> REACHABLE with no probe;
+ * unconfirmed after delay_ms -> PROBE (unicast). */
+static void test_nud_delay(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("198.51.100.9");
+	uint64_t *used = neigh_used_map(t, 0);
+	struct neigh_params p;
+	uint32_t idx;
+	uint64_t now = 1000;
+
+	neigh_params_get(t, &p);
+	p.delay_ms = 500;
+	assert_int_equal(neigh_params_set(t, &p), 0);
+	idx = neigh_ref(t, &a, 1);
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REQUEST, now), 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+	neigh_mark_used(used, idx);
+	neigh_tick(t, now + 20);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_DELAY);
+	assert_int_equal(ev.probes_u, 0); /* no probe yet */
+	neigh_tick(t, now + 519);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_DELAY);
+	/* confirmed in DELAY: REACHABLE, and no probe was ever sent */
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REPLY, now + 400), 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_REACHABLE);
+	assert_int_equal(ev.probes_u, 0);
+	/* again, this time without a confirmation: PROBE after delay_ms */
+	neigh_tick(t, now + 400 + 1500);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+	neigh_mark_used(used, idx);
+	neigh_tick(t, now + 2000);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_DELAY);
+	neigh_tick(t, now + 2499);
+	assert_int_equal(ev.probes_u, 0);
+	neigh_tick(t, now + 2500);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_PROBE);
+	assert_int_equal(ev.probes_u, 1);
+	neigh_unref(t, idx);
 }
 
 /* What ARP may change: only our traffic creates, only the same port updates,
@@ -712,6 +754,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_reachable_stale_expire, nud_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_nud_probe, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_delay, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
