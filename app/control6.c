@@ -51,6 +51,14 @@ bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a)
 	return false;
 }
 
+/* The prefix of the port's address @i (port addresses keep their host bits). */
+static void port_prefix(const struct fr_port *p, unsigned int i, struct fr_prefix *pf)
+{
+	pf->addr = p->addrs[i].addr;
+	pf->len = p->addrs[i].len;
+	fr_addr_mask(&pf->addr, pf->len);
+}
+
 /* Is @a on one of the port's prefixes (link-local counts)? */
 static bool port_onlink6(const struct router *r, uint16_t port, const uint8_t *a)
 {
@@ -63,8 +71,9 @@ static bool port_onlink6(const struct router *r, uint16_t port, const uint8_t *a
 	x.family = AF_INET6;
 	memcpy(x.v6, a, 16);
 	for (i = 0; i < p->nb_addrs; i++) {
-		struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};
+		struct fr_prefix pf;
 
+		port_prefix(p, i, &pf);
 		if (pf.addr.family == AF_INET6 && fr_prefix_contains(&pf, &x))
 			return true;
 	}
@@ -84,12 +93,13 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 	memcpy(x.v6, dst, 16);
 	if (!ip6_is_linklocal(dst)) {
 		for (i = 0; i < p->nb_addrs; i++) {
-			struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};
+			struct fr_prefix pf;
 
-			if (pf.addr.family != AF_INET6)
+			if (p->addrs[i].addr.family != AF_INET6)
 				continue;
+			port_prefix(p, i, &pf);
 			if (fr_prefix_contains(&pf, &x)) {
-				memcpy(src, pf.addr.v6, 16);
+				memcpy(src, p->addrs[i].addr.v6, 16);
 				return;
 			}
 			if (any == NULL)

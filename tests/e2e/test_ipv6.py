@@ -217,12 +217,26 @@ def test_unreachables(topo, r):
 
 def test_address_unreachable(topo, r):
     # nobody answers ND for these: two probes 200 ms apart, then 1/3
-    for dst in ("2001:db8:2::99", "2001:db8:77::1"):
-        got, d = around(topo, r, lambda: send(topo, udp6(dst)), timeout=3.0, want=1)
+    for dst, target in (("2001:db8:2::99", "2001:db8:2::99"),
+                        ("2001:db8:77::1", "2001:db8:2::77")):
+        h2 = Listen(topo, 1)
+        try:
+            got, d = around(topo, r, lambda: send(topo, udp6(dst)), timeout=3.0, want=1)
+            ns = h2.collect(timeout=0.2, match=lambda p: p.haslayer(s.ICMPv6ND_NS) and
+                            p[s.ICMPv6ND_NS].tgt == target)
+        finally:
+            h2.close()
         check(len(got) == 1 and bytes(got[0][s.IPv6].payload)[:2] == b"\x01\x03",
               "want ICMPv6 1/3 for %s, got %s" % (dst, [g.summary() for g in got]))
         check(d("icmp6_addr_unreach") == 1, "icmp6_addr_unreach")
-        check(d("nd_probes") == 2, "nd_probes rose by %d, want 2" % d("nd_probes"))
+        # two (mcast-probes 2), to the solicited-node group, hop limit 255,
+        # with our MAC in the source link-layer address option
+        snm = s.inet_ntop(socket.AF_INET6, s.in6_getnsma(s.inet_pton(socket.AF_INET6, target)))
+        check(len(ns) == 2 and all(p[s.IPv6].hlim == 255 and p[s.IPv6].dst == snm and
+                                   p.haslayer(s.ICMPv6NDOptSrcLLAddr) and
+                                   p[s.ICMPv6NDOptSrcLLAddr].lladdr == ROUTER_MAC[1]
+                                   for p in ns),
+              "want 2 NS for %s to %s, got %s" % (target, snm, [p.summary() for p in ns]))
 
 
 def test_packet_too_big(topo, r):
@@ -354,6 +368,14 @@ def test_nd_abuse(topo, r):
     check(na.R == 1 and na.S == 1 and na.O == 1 and na.tgt == ROUTER_IP6[0], na.summary())
     check(got[0][s.IPv6].hlim == 255 and got[0][s.IPv6].dst == HOST_IP6[0], "NA header")
     check(d("nd_answered") == 1, "nd_answered")
+    # h1's global address is on port 0's prefix: learnt from, not off-link
+    check(d("nd_off_link") == 0, "an on-link solicitor counted off-link")
+    # from a global address outside the port's prefixes: answered, not learnt
+    got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:77::9")),
+                    match=is_na, want=1)
+    check(len(got) == 1 and d("nd_off_link") == 1, "off-link solicitor")
+    check(not any(l.split()[:1] == ["2001:db8:77::9"] for l in r.cli("show neigh").splitlines()),
+          "an entry for an off-link solicitor")
     # for its link-local address too
     got, _ = around(topo, r, lambda: send(topo, ns(ROUTER_LL[0], src=HOST_LL[0])), match=is_na,
                     want=1)
