@@ -658,6 +658,39 @@ static double run_pipeline6(struct tables6 *t, uint8_t (*d)[16], uint8_t (*srcs)
 	return (double)(rte_rdtsc() - t0) / (double)pkts_done;
 }
 
+/* The restore loop is a fixed cost, so its cheapest of three runs is the
+ * estimate: one preemption during a single run would inflate it and push
+ * the difference below zero on a busy machine. */
+static double restore_cost(struct tables *t, uint32_t *d, const uint32_t *srcs, uint32_t n,
+			   uint64_t min)
+{
+	double best = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		double v = run_pipeline(t, d, srcs, n, min, 0, DP_RPF_OFF, NULL, RTCACHE_OFF);
+
+		if (i == 0 || v < best)
+			best = v;
+	}
+	return best;
+}
+
+static double restore_cost6(struct tables6 *t, uint8_t (*d)[16], uint8_t (*srcs)[16], uint32_t n,
+			    uint64_t min)
+{
+	double best = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		double v = run_pipeline6(t, d, srcs, n, min, 0, DP_RPF_OFF);
+
+		if (i == 0 || v < best)
+			best = v;
+	}
+	return best;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -766,9 +799,9 @@ static int bench6(const char *path, const char *dests_s, unsigned int reps, uint
 			double restore;
 
 			vd[k] = run_decision6(&t, d, len, mp_pkts);
-			restore = run_pipeline6(&t, d, fixed, len, mp_pkts, 0, DP_RPF_OFF);
+			restore = restore_cost6(&t, d, fixed, len, mp_pkts);
 			vp[k] = run_pipeline6(&t, d, fixed, len, mp_pkts, 1, DP_RPF_OFF) - restore;
-			restore = run_pipeline6(&t, d, sr, len, mp_pkts, 0, DP_RPF_OFF);
+			restore = restore_cost6(&t, d, sr, len, mp_pkts);
 			vs[k] = run_pipeline6(&t, d, sr, len, mp_pkts, 1, DP_RPF_STRICT) - restore;
 		}
 		sd = summarize(vd, reps);
@@ -912,14 +945,12 @@ int main(int argc, char **argv)
 
 				vb[k] = run_bare(&t, d, len, mp_pkts);
 				vd[k] = run_decision(&t, d, len, mp_pkts);
-				restore = run_pipeline(&t, d, fixed, len, mp_pkts, 0, DP_RPF_OFF,
-						       NULL, RTCACHE_OFF);
+				restore = restore_cost(&t, d, fixed, len, mp_pkts);
 				vp[k] = run_pipeline(&t, d, fixed, len, mp_pkts, 1, DP_RPF_OFF,
 						     NULL, RTCACHE_OFF) -
 					restore;
 				/* rpf: sources as many and as random as the destinations */
-				restore = run_pipeline(&t, d, sr, len, mp_pkts, 0, DP_RPF_OFF, NULL,
-						       RTCACHE_OFF);
+				restore = restore_cost(&t, d, sr, len, mp_pkts);
 				vl[k] = run_pipeline(&t, d, sr, len, mp_pkts, 1, DP_RPF_LOOSE, NULL,
 						     RTCACHE_OFF) -
 					restore;
