@@ -13,6 +13,7 @@ import glob
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +25,17 @@ KB_METRICS = ("bare_lpm", "decision", "pipeline", "rpf_loose", "rpf_strict", "ca
 KB6_METRICS = ("decision6", "pipeline6", "rpf_strict6")
 RUN_KEYS = ("routes", "profile", "size", "dut", "round", "mpps", "busy_cycles_per_pkt",
             "memory", "pingpong_before_ns", "pingpong_after_ns", "placement", "discarded")
+
+
+
+
+def auto_min_hit_pct():
+    """auto mode's minimum window hit rate, read from lib/rtcache/rtcache.c"""
+    with open(os.path.join(ROOT, "lib/rtcache/rtcache.c")) as fh:
+        m = re.search(r"^#define AUTO_MIN_HIT_PCT (\d+)", fh.read(), re.M)
+    if not m:
+        fail("no AUTO_MIN_HIT_PCT in lib/rtcache/rtcache.c")
+    return int(m.group(1))
 
 
 def fail(msg):
@@ -288,9 +300,13 @@ def main():
             targets.append(("throughput, %d routes, rpf strict, %s: cache on vs off"
                             % (big, prof), "(reported)", f(x, "%.3f"), ""))
 
-    # auto mode: the break-even hit rate, from this run's own figures
+    # auto mode: the break-even hit rate, from this run's own figures. A hit
+    # saves what the lookups cost for a working set the cache holds (1,000
+    # flows; with one flow the lookups are L1-hot and there is nothing to
+    # save); a miss costs the probe and the insert (a million destinations).
+    min_hit = auto_min_hit_pct()
     hit_save = miss_cost = breakeven = None
-    s1, o1 = kb_get(kb, big, 1, "rpf_strict"), kb_get(kb, big, 1, "cache_on")
+    s1, o1 = kb_get(kb, big, 1000, "rpf_strict"), kb_get(kb, big, 1000, "cache_on")
     sm, om = kb_get(kb, big, 1000000, "rpf_strict"), kb_get(kb, big, 1000000, "cache_on")
     if s1 and o1 and sm and om:
         hit_save = s1["cycles"] - o1["cycles"]
@@ -420,13 +436,27 @@ def main():
     w("## Route cache auto mode: thresholds")
     w("")
     w("Auto mode probes in windows of 4,096 lookups and steps aside for 2^20 packets when "
-      "fewer than 50%% of a window hit, then measures again. The break-even hit rate follows "
-      "from this run: a hit saves what `rpf_strict` costs beyond `cache_on` with one flow "
-      "(%s cycles), a miss costs what `cache_on` adds to `rpf_strict` with a million "
-      "destinations (%s cycles); probing pays above %s hits. The 50%% threshold sits above "
-      "that so that auto never loses to off by more than noise."
-      % (f(hit_save, "%.1f"), f(miss_cost, "%.1f"),
+      "fewer than %d%% of a window hit (`AUTO_MIN_HIT_PCT`, lib/rtcache/rtcache.c), then "
+      "measures again. The break-even hit rate follows from this run: a hit saves what "
+      "`rpf_strict` costs beyond `cache_on` with 1,000 flows (%s cycles), a miss costs what "
+      "`cache_on` adds to `rpf_strict` with a million destinations (%s cycles, the probe and "
+      "the insert); probing pays above %s hits."
+      % (min_hit, f(hit_save, "%.1f"), f(miss_cost, "%.1f"),
          "n/a" if breakeven is None else "%.0f%%" % (100 * breakeven)))
+    w("")
+    if breakeven is None:
+        w("This run's figures give no break-even (a hit saved nothing or a miss cost "
+          "nothing, within noise), so they neither support nor contradict the threshold.")
+    elif 100 * breakeven <= min_hit:
+        w("The %d%% threshold is at or above that, so auto steps aside before the cache "
+          "costs more than it saves." % min_hit)
+    elif 100 * breakeven <= min_hit + 5:
+        w("The %d%% threshold is within 5 points of that, closer than the figures hold "
+          "still from run to run." % min_hit)
+    else:
+        w("**The %d%% threshold is below this run's break-even**: between the two, auto "
+          "keeps probing while the cache costs more than it saves (the threshold was set "
+          "from an earlier run; revisit it if this repeats)." % min_hit)
     w("")
     if previous:
         w("## Against the previous run (%s)" % previous.get("date", "?"))
