@@ -216,6 +216,8 @@ def main():
     ap.add_argument("--runs", help="throughput.sh --out file (for --check)")
     ap.add_argument("--cache", help="summary of the route cache rows")
     ap.add_argument("--ipv6", help="summary of the IPv6 rows (fastroute vs fastroute6)")
+    ap.add_argument("--kbench-reps", type=int, help="repetitions kbench ran (its --reps)")
+    ap.add_argument("--kbench-memory", help="kbench's EAL memory options")
     ap.add_argument("--out")
     ap.add_argument("--png")
     ap.add_argument("--history")
@@ -376,7 +378,7 @@ def main():
         w("## Route cache in the throughput harness")
         w("")
         w("%d routes, rpf strict on both ports, the cache off, on and in auto mode, "
-          "interleaved as above. %s." % (big, cache["header"]))
+          "interleaved as above. %s. Memory: %s." % (big, cache["header"], cache["memory"]))
         w("")
         cd = ["fr-strict-off", "fr-strict-on", "fr-strict-auto"]
         md.extend(tp_table(cache, cd, ["fr-strict-on/fr-strict-off",
@@ -390,19 +392,22 @@ def main():
           "/32 allocations of the registries' blocks). `fastroute` is sent the IPv4 random-destination profile, `fastroute6` its "
           "IPv6 twin (`random6`: a million random destinations inside the IPv6 routes, UDP/IPv6 "
           "frames of 62 bytes + FCS, the smallest that hold the headers, against 60 + FCS for "
-          "IPv4). The ratio fastroute6/fastroute is taken round by round.")
+          "IPv4). The ratio fastroute6/fastroute is taken round by round. Memory: %s." %
+          ipv6["memory"])
         w("")
         md.extend(tp_table(ipv6, ["fastroute", "fastroute6"], ["fastroute6/fastroute"]))
         w("")
     w("## kbench: the lookup and the pipeline, on one core")
     w("")
     w("`build/tests/bench/fastroute-kbench`: no PMD, pre-built bursts of 32 mbufs, TSC cycles "
-      "per packet, median of 5 interleaved repetitions [min - max]. `bare_lpm` is "
+      "per packet, median of %s interleaved repetitions [min - max], EAL memory `%s`. "
+      "`bare_lpm` is "
       "`rte_lpm_lookup_bulk` over the same addresses; `decision` is fastroute's bulk FIB "
       "lookup and next-hop read; `pipeline` the whole per-packet work (checks, martians, "
       "lookup, neighbour, TTL and checksum, rewrite). The rpf rows use sources as random as "
       "the destinations, routed back through the arrival port; their ratio is to `pipeline`. "
-      "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster).")
+      "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster)."
+      % (a.kbench_reps or "the", a.kbench_memory or "as run"))
     w("")
     for r in loads:
         w("- %d routes loaded: fastroute FIB %.2f s, rte_lpm %.2f s" %
