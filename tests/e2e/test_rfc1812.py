@@ -4,7 +4,6 @@
 what leaves the router (or that nothing does) and that the named counter
 rose by the right amount. Three hosts: h1 (port 0) sends, h2 (port 1) and
 h3 (port 2) receive. Header checks live in test_forward.py."""
-import select
 import socket
 import time
 
@@ -26,33 +25,15 @@ set neigh retrans-time 200 mcast-probes 2
 """
 
 
-class Icmp:
+class Icmp(frlib.Listen):
     """ICMP the router sends to h1."""
 
     def __init__(self, topo):
-        with frlib.netns(topo.hosts[0]):
-            self.rx = s.conf.L2listen(iface="eth0")
-        self.rx.ins.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)
+        super().__init__(topo, 0)
 
     def collect(self, timeout=1.0, want=None):
-        got = []
-        end = time.time() + timeout
-        while time.time() < end:
-            r, _, _ = select.select([self.rx], [], [], max(0.0, end - time.time()))
-            if not r:
-                break
-            p = self.rx.recv()
-            if p is None or p.src != ROUTER_MAC[0] or not p.haslayer(s.ICMP):
-                continue
-            if p[s.IP].dst != HOST_IP[0]:
-                continue
-            got.append(p)
-            if want is not None and len(got) >= want:
-                break
-        return got
-
-    def close(self):
-        self.rx.close()
+        return super().collect(timeout, lambda p: p.haslayer(s.ICMP) and
+                               p[s.IP].dst == HOST_IP[0], want)
 
 
 def send(topo, pkts, h=0):
