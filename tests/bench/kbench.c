@@ -300,6 +300,19 @@ static inline void reset_pkt(struct rte_mbuf *m, uint32_t src, uint32_t dst, uin
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
 
+/* A zeroed @len-byte frame from the gateway on port 0 with @type; returns the
+ * L3 header. The pipeline must never free it: it holds a second reference. */
+static void *frame_init(struct rte_mbuf *m, uint16_t len, uint16_t type)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, len);
+
+	memset(eth, 0, len);
+	eth->src_addr = gw_mac[0];
+	eth->ether_type = rte_cpu_to_be_16(type);
+	rte_mbuf_refcnt_set(m, 2);
+	return eth + 1;
+}
+
 static struct rte_mbuf *pkts[MBUF_BURSTS][BURST];
 
 static int pkts_build(struct rte_mempool *mp)
@@ -310,21 +323,12 @@ static int pkts_build(struct rte_mempool *mp)
 		if (rte_pktmbuf_alloc_bulk(mp, pkts[b], BURST) != 0)
 			return -1;
 		for (i = 0; i < BURST; i++) {
-			struct rte_mbuf *m = pkts[b][i];
-			struct rte_ether_hdr *eth;
-			struct rte_ipv4_hdr *ip;
+			struct rte_ipv4_hdr *ip = frame_init(pkts[b][i], 60, RTE_ETHER_TYPE_IPV4);
 
-			eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-			memset(eth, 0, 60);
-			eth->src_addr = gw_mac[0];
-			eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-			ip = (struct rte_ipv4_hdr *)(eth + 1);
 			ip->version_ihl = 0x45;
 			ip->total_length = RTE_BE16(46);
 			ip->next_proto_id = IPPROTO_UDP;
 			ip->src_addr = RTE_BE32(0xc0000202);
-			/* the pipeline must never free them: hold a second reference */
-			rte_mbuf_refcnt_set(m, 2);
 		}
 	}
 	return 0;
@@ -584,19 +588,11 @@ static int pkts6_build(struct rte_mempool *mp)
 		if (rte_pktmbuf_alloc_bulk(mp, pkts6[b], BURST) != 0)
 			return -1;
 		for (i = 0; i < BURST; i++) {
-			struct rte_mbuf *m = pkts6[b][i];
-			struct rte_ether_hdr *eth;
-			struct rte_ipv6_hdr *ip;
+			struct rte_ipv6_hdr *ip = frame_init(pkts6[b][i], 62, RTE_ETHER_TYPE_IPV6);
 
-			eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 62);
-			memset(eth, 0, 62);
-			eth->src_addr = gw_mac[0];
-			eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
-			ip = (struct rte_ipv6_hdr *)(eth + 1);
 			ip->vtc_flow = RTE_BE32(6u << 28);
 			ip->payload_len = RTE_BE16(8);
 			ip->proto = IPPROTO_UDP;
-			rte_mbuf_refcnt_set(m, 2);
 		}
 	}
 	return 0;
