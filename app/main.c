@@ -53,12 +53,14 @@ static void usage(FILE *f, const char *prog)
 		"'lpm'\n"
 		"                         (librte_lpm: slow inserts at Internet scale)\n"
 		"      --max-routes N     IPv4 route capacity (default 1048576)\n"
-		"      --tbl8 N           tbl8 groups for routes longer than /24 (default 65536,\n"
-		"                         1 KiB each)\n"
+		"      --tbl8 N           tbl8 groups for routes longer than /24 (default 32767)\n"
 		"      --max-routes6 N    IPv6 route capacity (default 65536)\n"
-		"      --tbl8-6 N         IPv6 trie tbl8 groups (default 16384, 1 KiB each; a\n"
-		"                         /48 may take three, a /64 five)\n"
-		"      --max-nexthops N   distinct next hops (default 65536)\n"
+		"      --tbl8-6 N         IPv6 trie tbl8 groups (default 16384; a /48 may take\n"
+		"                         three, a /64 five)\n"
+		"      --max-nexthops N   distinct next hops (default 32768)\n"
+		"                         Up to 32767 tbl8 groups (each family) and 32768 next\n"
+		"                         hops the FIB's entries take 2 bytes: tbl24 32 MiB, a\n"
+		"                         tbl8 group 512 B; above either, 4 bytes and twice that\n"
 		"      --neigh-size N     neighbour table capacity (default 65536)\n"
 		"      --mbufs N          mbufs per NUMA socket (default: sized from ports,\n"
 		"                         queues and workers)\n"
@@ -240,9 +242,7 @@ static int tables_create(struct router *r)
 		fprintf(stderr,
 			"fastroute: cannot create the FIB: %s (it needs about %" PRIu64
 			" MiB: give EAL more memory with -m, or lower --max-routes/--tbl8)\n",
-			strerror(errno),
-			(uint64_t)(64 + (r->opts.tbl8s ? r->opts.tbl8s : 65536) / 1024 +
-				   (r->opts.max_routes ? r->opts.max_routes : 1u << 20) / 8192));
+			strerror(errno), fib_memory_need(&fc) >> 20);
 		return -errno;
 	}
 	/* RFC 1812 5.3.5.1: the limited broadcast is never forwarded */

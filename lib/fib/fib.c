@@ -29,12 +29,24 @@ const char *const fib_origin_names[FIB_ORIGIN_MAX] = {
 };
 
 #define DEFAULT_MAX_ROUTES4 (1u << 20)
-#define DEFAULT_TBL8S4	    (1u << 16)
-#define DEFAULT_MAX_NH	    (1u << 16)
+#define DEFAULT_TBL8S4	    MAX_TBL8S_2B
+/* A 2-byte rte_fib entry holds 15 bits of next-hop index or tbl8 group
+ * number (the 16th marks a group): the defaults stay within them, so the
+ * IPv4 tbl24 takes 32 MiB instead of 64 and much of it stays in the
+ * last-level cache. Larger --max-nexthops or --tbl8 switch to 4 bytes. */
+#define DEFAULT_MAX_NH	    (1u << 15)
+#define MAX_NH_2B	    (1u << 15)	     /* indexes 0 .. 32767 */
+#define MAX_TBL8S_2B	    ((1u << 15) - 1) /* rte_fib: groups <= the largest next hop */
 #define DEFAULT_MAX_ROUTES6 (1u << 16)
 #define DEFAULT_TBL8S6	    (1u << 14)
 /* rte_lpm keeps 24 bits of next hop; rte_fib 4-byte entries keep 31 */
 #define MAX_NH_LIMIT (1u << 24)
+
+/* The width of a tbl24/tbl8 entry (rte_fib, rte_fib6) for these sizes. */
+static uint32_t entry_bytes(uint32_t nh, uint32_t tbl8s4, uint32_t tbl8s6)
+{
+	return nh <= MAX_NH_2B && tbl8s4 <= MAX_TBL8S_2B && tbl8s6 <= MAX_TBL8S_2B ? 2 : 4;
+}
 
 static int backend_create4(struct fib *f, int socket_id)
 {
@@ -46,7 +58,7 @@ static int backend_create4(struct fib *f, int socket_id)
 		fc.type = RTE_FIB_DIR24_8;
 		fc.default_nh = 0;
 		fc.max_routes = (int)f->max_routes4;
-		fc.dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
+		fc.dir24_8.nh_sz = f->nh_bytes == 2 ? RTE_FIB_DIR24_8_2B : RTE_FIB_DIR24_8_4B;
 		fc.dir24_8.num_tbl8 = f->tbl8s4;
 		snprintf(name, sizeof(name), "f4_%s", f->name);
 		f->fib4 = rte_fib_create(name, socket_id, &fc);
@@ -85,6 +97,7 @@ static int backend_create4(struct fib *f, int socket_id)
 struct fib *fib_create(const char *name, const struct fib_conf *conf)
 {
 	struct fib *f;
+	uint32_t max_nh;
 	int rc;
 
 	if (name == NULL || conf == NULL || strlen(name) >= 16 ||
@@ -107,8 +120,9 @@ struct fib *fib_create(const char *name, const struct fib_conf *conf)
 	f->tbl8s6 = conf->tbl8s6 ? conf->tbl8s6 : DEFAULT_TBL8S6;
 	f->neigh = conf->neigh;
 	f->qsv = conf->qsv;
-	rc = fib_nh_init(f, conf->max_nexthops ? conf->max_nexthops : DEFAULT_MAX_NH,
-			 conf->socket_id);
+	max_nh = conf->max_nexthops ? conf->max_nexthops : DEFAULT_MAX_NH;
+	f->nh_bytes = (uint8_t)entry_bytes(max_nh, f->tbl8s4, f->tbl8s6);
+	rc = fib_nh_init(f, max_nh, conf->socket_id);
 	if (rc == 0)
 		rc = backend_create4(f, conf->socket_id);
 	if (rc == 0)
@@ -545,17 +559,37 @@ void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n
 	}
 }
 
+/* Bytes of the big arrays: tbl24 (2^24 entries of 2 or 4 bytes; rte_lpm's
+ * are 4), tbl8 groups of 256 entries, RIB nodes (about 64 bytes each, two
+ * per route at most; 80 for IPv6), rte_lpm's rules, the next hops. */
+static uint64_t memory_of(enum fib_backend backend, uint32_t w, uint32_t routes4, uint32_t tbl8s4,
+			  uint32_t routes6, uint32_t tbl8s6, uint32_t nh)
+{
+	uint64_t w4 = backend == FIB_BACKEND_LPM ? 4 : w;
+	uint64_t m = (1ull << 24) * w4 + (uint64_t)tbl8s4 * 256 * w4;
+
+	m += (uint64_t)routes4 * 2 * 64;
+	if (backend == FIB_BACKEND_LPM)
+		m += (uint64_t)routes4 * 8; /* rte_lpm rules: address + next hop */
+	m += (uint64_t)nh * (sizeof(struct fib_nh) + sizeof(struct nh_ctl));
+	/* IPv6: the trie's tbl24 and tbl8 groups, as wide as IPv4's entries */
+	m += (1ull << 24) * w + (uint64_t)tbl8s6 * 256 * w + (uint64_t)routes6 * 2 * 80;
+	return m;
+}
+
 uint64_t fib_memory(const struct fib *f)
 {
-	/* the big arrays: tbl24 (2^24 entries of 4 bytes), tbl8 groups of 256
-	 * entries, RIB nodes (about 64 bytes each, two per route at most) */
-	uint64_t m = (1ull << 24) * 4 + (uint64_t)f->tbl8s4 * 256 * 4;
+	return memory_of(f->backend, f->nh_bytes, f->max_routes4, f->tbl8s4, f->max_routes6,
+			 f->tbl8s6, f->nh_cap);
+}
 
-	m += (uint64_t)f->max_routes4 * 2 * 64;
-	if (f->backend == FIB_BACKEND_LPM)
-		m += (uint64_t)f->max_routes4 * 8; /* rte_lpm rules: address + next hop */
-	m += (uint64_t)f->nh_cap * (sizeof(struct fib_nh) + sizeof(struct nh_ctl));
-	/* IPv6: trie tbl24 and tbl8 groups (4-byte entries), RIB6 nodes */
-	m += (1ull << 24) * 4 + (uint64_t)f->tbl8s6 * 256 * 4 + (uint64_t)f->max_routes6 * 2 * 80;
-	return m;
+uint64_t fib_memory_need(const struct fib_conf *conf)
+{
+	uint32_t r4 = conf->max_routes4 ? conf->max_routes4 : DEFAULT_MAX_ROUTES4;
+	uint32_t t4 = conf->tbl8s4 ? conf->tbl8s4 : DEFAULT_TBL8S4;
+	uint32_t r6 = conf->max_routes6 ? conf->max_routes6 : DEFAULT_MAX_ROUTES6;
+	uint32_t t6 = conf->tbl8s6 ? conf->tbl8s6 : DEFAULT_TBL8S6;
+	uint32_t nh = conf->max_nexthops ? conf->max_nexthops : DEFAULT_MAX_NH;
+
+	return memory_of(conf->backend, entry_bytes(nh, t4, t6), r4, t4, r6, t6, nh);
 }

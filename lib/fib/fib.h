@@ -98,7 +98,8 @@ struct fib_conf {
 	uint32_t tbl8s4;       /**< IPv4 tbl8 groups, for routes longer than /24 (default 65,536) */
 	uint32_t max_routes6;  /**< IPv6 routes (default 65,536) */
 	uint32_t tbl8s6;       /**< IPv6 trie tbl8 groups (default 16,384; a /64 may take five) */
-	uint32_t max_nexthops; /**< distinct next hops (default 65,536) */
+	uint32_t max_nexthops; /**< distinct next hops (default 32,768: 2-byte table entries; more:
+				  4-byte) */
 	int socket_id;	       /**< NUMA socket of the tables */
 	struct neigh_table *neigh; /**< gateways take a reference here; NULL: none */
 	struct rte_rcu_qsbr *qsv;  /**< the workers' QSBR variable; NULL: no concurrent readers */
@@ -205,5 +206,8 @@ void fib_reclaim(struct fib *f);
 
 /** Bytes of memory the FIB's tables use (approximate, for show route summary). */
 uint64_t fib_memory(const struct fib *f);
+
+/** Bytes of memory fib_create() will take for @p conf (approximate). */
+uint64_t fib_memory_need(const struct fib_conf *conf);
 
 #endif /* FIB_H */

@@ -22,7 +22,7 @@ int fib6_create(struct fib *f, int socket_id)
 	fc.type = RTE_FIB6_TRIE;
 	fc.default_nh = 0;
 	fc.max_routes = (int)f->max_routes6;
-	fc.trie.nh_sz = RTE_FIB6_TRIE_4B;
+	fc.trie.nh_sz = f->nh_bytes == 2 ? RTE_FIB6_TRIE_2B : RTE_FIB6_TRIE_4B;
 	fc.trie.num_tbl8 = f->tbl8s6;
 	snprintf(name, sizeof(name), "f6_%s", f->name);
 	f->fib6 = rte_fib6_create(name, socket_id, &fc);

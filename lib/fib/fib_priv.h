@@ -58,6 +58,7 @@ struct fib {
 	struct fr_idxpool *nh_pool; /* free indexes, reused after a grace period */
 	uint32_t nh_cap;
 	uint32_t nh_count;
+	uint8_t nh_bytes; /* width of a tbl24/tbl8 entry: 2 while nh_cap <= 2^15, else 4 */
 
 	struct neigh_table *neigh;
 	struct rte_rcu_qsbr *qsv;

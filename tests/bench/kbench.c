@@ -183,8 +183,7 @@ static int tables_build(struct tables *t, const struct route *rt, uint32_t nr, u
 	snprintf(name, sizeof(name), "kb%u", id);
 	nc.capacity = 64;
 	t->neigh = neigh_create(name, &nc);
-	fc.max_routes4 = max;
-	fc.tbl8s4 = 1 << 16;
+	fc.max_routes4 = max; /* tbl8 groups and next hops: the router's defaults */
 	fc.neigh = t->neigh;
 	t->fib = fib_create(name, &fc);
 	lc.max_rules = max;

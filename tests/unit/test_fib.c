@@ -666,6 +666,58 @@ static void test_fib6_differential(void **state)
 	free(nh);
 }
 
+/*
+ * Every next-hop index the FIB hands out survives the lookup tables: with
+ * up to 32,768 next hops the entries are 2 bytes (15 bits of index), above
+ * that 4. Each width is filled to its last index, IPv4 and IPv6 sharing the
+ * indexes, every route resolves to its own port, and one more is refused.
+ */
+static void fill_nexthops(uint32_t cap)
+{
+	struct neigh_conf nc = {0};
+	struct fib_conf conf = {0};
+	struct neigh_table *n;
+	struct fib_route r;
+	struct fib *f;
+	char name[16], pfx[64];
+	uint32_t p;
+
+	snprintf(name, sizeof(name), "w%d", counter++);
+	nc.capacity = 1024;
+	n = neigh_create(name, &nc);
+	assert_non_null(n);
+	conf.max_routes4 = 1 << 16;
+	conf.max_routes6 = 1024;
+	conf.tbl8s6 = 1024;
+	conf.max_nexthops = cap;
+	conf.neigh = n;
+	f = fib_create(name, &conf);
+	assert_non_null(f);
+	/* index 0 is "no route": cap - 2 connected ports over IPv4, the last
+	 * index to an IPv6 prefix */
+	for (p = 1; p <= cap - 2; p++) {
+		snprintf(pfx, sizeof(pfx), "10.%u.%u.0/24", p >> 8, p & 255);
+		add(f, pfx, FIB_NH_CONNECTED, (uint16_t)p);
+	}
+	add(f, "2001:db8:77::/48", FIB_NH_CONNECTED, (uint16_t)(cap - 1));
+	assert_int_equal(fib_nh_count(f), cap - 1); /* index 0 is not counted */
+	r = mk("192.0.2.0/24", FIB_NH_CONNECTED, (uint16_t)cap);
+	assert_int_equal(fib_route_add(f, &r), -ENOSPC);
+	for (p = 1; p <= cap - 2; p++)
+		expect(f, (10u << 24) | (p << 8) | 7, FIB_NH_CONNECTED, (uint16_t)p);
+	expect6(f, "2001:db8:77:1::1", FIB_NH_CONNECTED, (uint16_t)(cap - 1));
+	expect(f, ip("192.0.2.1"), FIB_NH_NONE, FIB_PORT_NONE);
+	fib_free(f);
+	neigh_free(n);
+}
+
+static void test_nexthop_widths(void **state)
+{
+	(void)state;
+	fill_nexthops(32768); /* the default: 2-byte entries, 32,767 is the top */
+	fill_nexthops(40000); /* 4-byte entries */
+}
+
 #define BOTH(fn)                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_fib, teardown), \
 		cmocka_unit_test_setup_teardown(fn, setup_lpm, teardown)
@@ -682,6 +734,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_routes, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
+		cmocka_unit_test(test_nexthop_widths),
 	};
 
 	test_eal_init("fib");
