@@ -468,8 +468,9 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	/* acquire: the list is complete before the pointer to it is seen */
 	const struct dp_local *loc = __atomic_load_n(&cf->local, __ATOMIC_ACQUIRE);
 	const uint8_t rpf = pp->rpf, martians = cf->martians;
-	uint32_t dst[DP_BURST], src[DP_BURST];
-	uint64_t nh[DP_BURST], snh[DP_BURST];
+	/* destinations, then sources: with rpf on, one lookup call takes both */
+	uint32_t addr[2 * DP_BURST], *dst = addr, *src = addr + DP_BURST;
+	uint64_t nhs[2 * DP_BURST], *nh = nhs, *snh;
 	uint8_t idx[DP_BURST], idx6[DP_BURST];
 	uint8_t flags[DP_BURST];
 	struct rtcache *rtc = c->rtc;
@@ -532,6 +533,11 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 				continue;
 			}
 		}
+		/* the lookups below read these lines: start loading them now,
+		 * under the checks of the packets that follow */
+		fib4_prefetch(c->tbl24, d);
+		if (rpf != DP_RPF_OFF)
+			fib4_prefetch(c->tbl24, s);
 		dst[k] = d;
 		src[k] = s;
 		idx[k++] = (uint8_t)i;
@@ -582,10 +588,18 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			return;
 	}
 
-	/* one lookup per packet, one call per burst; rpf adds exactly one more */
-	fib4_lookup_bulk(c->fib, dst, nh, k);
-	if (rpf != DP_RPF_OFF)
-		fib4_lookup_bulk(c->fib, src, snh, k);
+	/* one lookup per packet, one call per burst; rpf adds exactly one more
+	 * per packet, in the same call (the sources right after the
+	 * destinations: their cache misses overlap) */
+	if (rpf != DP_RPF_OFF) {
+		if (k < DP_BURST)
+			memmove(dst + k, src, k * sizeof(*src));
+		src = dst + k;
+		fib4_lookup_bulk(c->fib, dst, nhs, 2 * k);
+	} else {
+		fib4_lookup_bulk(c->fib, dst, nhs, k);
+	}
+	snh = nhs + k;
 
 	for (j = 0; j < k; j++) {
 		struct rte_mbuf *m;

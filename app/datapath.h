@@ -82,11 +82,12 @@ struct dp_ctx {
 	const struct dp_conf *conf;
 	uint16_t nb_ports;
 	struct dp_stats *st;
-	uint64_t *neigh_used; /* this worker's "used" marks (NULL: none kept) */
-	uint64_t fib_gen;     /* FIB generation this burst was decided under */
-	struct rtcache *rtc;  /* this worker's route cache (NULL: none) */
-	uint64_t icmp_bucket; /* this worker's ICMP error tokens, in cycles */
-	uint64_t icmp_last;   /* TSC of the last refill */
+	uint64_t *neigh_used;	 /* this worker's "used" marks (NULL: none kept) */
+	uint64_t fib_gen;	 /* FIB generation this burst was decided under */
+	struct rtcache *rtc;	 /* this worker's route cache (NULL: none) */
+	uint64_t icmp_bucket;	 /* this worker's ICMP error tokens, in cycles */
+	uint64_t icmp_last;	 /* TSC of the last refill */
+	struct fib4_tbl24 tbl24; /* for prefetching lookups (fib4_tbl24()) */
 };
 
 /* Control-thread metadata carried in the mbuf's hash fields. */

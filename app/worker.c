@@ -136,6 +136,7 @@ int worker_main(void *arg)
 	c.icmp_bucket = r->dpconf.icmp_burst;
 	c.icmp_last = rte_rdtsc();
 	c.neigh_used = neigh_used_map(r->neigh, w->idx);
+	c.tbl24 = fib4_tbl24(r->fib);
 
 	rte_rcu_qsbr_thread_register(r->qsv, w->idx);
 	rte_rcu_qsbr_thread_online(r->qsv, w->idx);

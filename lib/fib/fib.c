@@ -559,6 +559,35 @@ void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n
 	}
 }
 
+/*
+ * rte_fib keeps its DIR-24-8 tables behind rte_fib_get_dp(), in a struct
+ * that DPDK does not install (lib/fib/dir24_8.h): four 32-bit words
+ * (number_tbl8s, rsvd_tbl8s, cur_tbl8s, nh_sz), the default next hop and
+ * two pointers, then tbl24 on the next cache line. The address is only a
+ * prefetch hint, but a wrong one would waste it silently: it is used only
+ * when the words we know match what we configured (tests/unit/test_fib.c
+ * checks it against lookups).
+ */
+struct fib4_tbl24 fib4_tbl24(const struct fib *f)
+{
+	struct fib4_tbl24 t = {NULL, 2};
+
+	if (f->backend == FIB_BACKEND_LPM) {
+		t.base = (const uint8_t *)f->lpm4->tbl24; /* public: struct rte_lpm */
+	} else {
+		const uint32_t *dp = rte_fib_get_dp(f->fib4);
+		uint32_t nh_sz = f->nh_bytes == 2 ? RTE_FIB_DIR24_8_2B : RTE_FIB_DIR24_8_4B;
+
+		/* rte_fib rounds the group count up to a bitmap slab (64) */
+		if (dp != NULL && dp[0] == RTE_ALIGN_CEIL(f->tbl8s4, 64) && dp[2] <= dp[0] &&
+		    dp[3] == nh_sz) {
+			t.base = (const uint8_t *)dp + RTE_CACHE_LINE_SIZE;
+			t.shift = f->nh_bytes == 2 ? 1 : 2;
+		}
+	}
+	return t;
+}
+
 /* Bytes of the big arrays: tbl24 (2^24 entries of 2 or 4 bytes; rte_lpm's
  * are 4), tbl8 groups of 256 entries, RIB nodes (about 64 bytes each, two
  * per route at most; 80 for IPv6), rte_lpm's rules, the next hops. */

@@ -181,6 +181,26 @@ uint32_t fib_nh_count(const struct fib *f);
 void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n);
 
 /**
+ * Where fib4_lookup_bulk() finds an address's first-level entry, for
+ * prefetching it early: the entry of @p ip is at
+ * base + ((ip >> 8) << shift). The table never moves. Datapath-safe.
+ */
+struct fib4_tbl24 {
+	const uint8_t *base; /**< NULL: unknown, do not prefetch */
+	uint8_t shift;	     /**< log2 of the entry size */
+};
+
+/** The tbl24 of @p f (base NULL when its layout cannot be vouched for). */
+struct fib4_tbl24 fib4_tbl24(const struct fib *f);
+
+/** Start loading the entry fib4_lookup_bulk() will read for @p ip (host order). */
+static inline void fib4_prefetch(struct fib4_tbl24 t, uint32_t ip)
+{
+	if (t.base != NULL)
+		__builtin_prefetch(t.base + ((size_t)(ip >> 8) << t.shift));
+}
+
+/**
  * Look up @p n IPv6 destinations (16 bytes each, network order) in one call.
  * Datapath-safe. @p nh receives next-hop indexes; 0 means no route.
  */

@@ -90,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.nh = fib_nh_table(r->fib);
 	c.neigh = r->neigh;
 	c.neigh_hot = neigh_hot_table(r->neigh);
+	c.tbl24 = fib4_tbl24(r->fib);
 	c.ports = r->dp_ports;
 	c.conf = &r->dpconf;
 	c.nb_ports = r->nb_ports;

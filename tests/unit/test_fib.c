@@ -369,6 +369,51 @@ struct naive {
 	uint16_t port;
 };
 
+/*
+ * The prefetch hint points at the very entry the lookup reads: where that
+ * entry holds the next hop itself (not a tbl8 group), it is the lookup's
+ * result. Run on both backends and, through fill_nexthops(), both widths.
+ */
+static void check_tbl24(struct ctx *c, const uint32_t *q, const uint64_t *nh, unsigned int n)
+{
+	struct fib4_tbl24 t = fib4_tbl24(c->f);
+	unsigned int i, direct = 0;
+
+	assert_non_null(t.base);
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = t.base + ((size_t)(q[i] >> 8) << t.shift);
+		uint32_t v;
+
+		if (c->backend == FIB_BACKEND_LPM) {
+			/* struct rte_lpm_tbl_entry: next hop in 24 bits, valid
+			 * (bit 24), valid_group (25: a tbl8 group) */
+			memcpy(&v, e, 4);
+			if (!(v & (1u << 24)) || (v & (1u << 25)))
+				continue;
+			v &= 0x00ffffff;
+		} else {
+			/* rte_fib: next hop << 1, bit 0 set for a tbl8 group */
+			if (t.shift == 1) {
+				uint16_t h;
+
+				memcpy(&h, e, 2);
+				v = h;
+			} else {
+				memcpy(&v, e, 4);
+			}
+			if (v & 1)
+				continue;
+			v >>= 1;
+			if (v == 0)
+				continue; /* no route */
+		}
+		if (v != nh[i])
+			fail_msg("query %08x: tbl24 entry %u, lookup %u", q[i], v, (uint32_t)nh[i]);
+		direct++;
+	}
+	assert_true(direct > n / 4); /* the check ran on many entries */
+}
+
 static void test_differential(void **state)
 {
 	struct ctx *c = *state;
@@ -421,6 +466,7 @@ static void test_differential(void **state)
 				 tab[nh[i]].port, rt[best].port, rt[best].addr, rt[best].len);
 		}
 	}
+	check_tbl24(c, q, nh, NQ);
 	free(rt);
 	free(q);
 	free(nh);
@@ -707,6 +753,19 @@ static void fill_nexthops(uint32_t cap)
 		expect(f, (10u << 24) | (p << 8) | 7, FIB_NH_CONNECTED, (uint16_t)p);
 	expect6(f, "2001:db8:77:1::1", FIB_NH_CONNECTED, (uint16_t)(cap - 1));
 	expect(f, ip("192.0.2.1"), FIB_NH_NONE, FIB_PORT_NONE);
+	{
+		struct ctx cx = {.f = f, .backend = FIB_BACKEND_FIB};
+		uint32_t *q = calloc(cap, sizeof(*q));
+		uint64_t *nh = calloc(cap, sizeof(*nh));
+
+		assert_int_equal(fib4_tbl24(f).shift, cap <= 32768 ? 1 : 2);
+		for (p = 1; p <= cap - 2; p++)
+			q[p] = (10u << 24) | (p << 8) | 7;
+		fib4_lookup_bulk(f, q + 1, nh + 1, cap - 2);
+		check_tbl24(&cx, q + 1, nh + 1, cap - 2);
+		free(q);
+		free(nh);
+	}
 	fib_free(f);
 	neigh_free(n);
 }

@@ -240,6 +240,7 @@ static int pipe_setup(void **state)
 	p->c.nh = fib_nh_table(p->fib);
 	p->c.neigh = p->n;
 	p->c.neigh_hot = neigh_hot_table(p->n);
+	p->c.tbl24 = fib4_tbl24(p->fib);
 	p->conf.martians = 1;
 	p->c.conf = &p->conf;
 	p->ports[0].mtu = p->ports[1].mtu = 1500;
