@@ -406,7 +406,9 @@ def main():
       "lookup and next-hop read; `pipeline` the whole per-packet work (checks, martians, "
       "lookup, neighbour, TTL and checksum, rewrite). The rpf rows use sources as random as "
       "the destinations, routed back through the arrival port; their ratio is to `pipeline`. "
-      "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster)."
+      "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster). "
+      "Each ratio is the median of the ratios within each repetition, and each timed run "
+      "follows an untimed pass over its destinations."
       % (a.kbench_reps or "the", a.kbench_memory or "as run"))
     w("")
     for r in loads:
