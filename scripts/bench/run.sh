@@ -67,7 +67,7 @@ for n in 1 10000 1000000 100000; do
 	scripts/gen-routes $n --format plain > "$T/r$n"
 done
 scripts/gen-routes 100000 --ipv6 --format plain > "$T/r6"
-kb_reps=3
+kb_reps=7
 echo "bench: kbench (one core, no PMD), memory: $mem"
 # shellcheck disable=SC2086
 taskset -c 1 build/tests/bench/fastroute-kbench --no-pci $mem -l 1 --file-prefix frkb$$ \
