@@ -45,7 +45,11 @@ static void setting_apply(struct router *r, const struct setting *s)
 		r->dp_ports[s->port].rpf = (uint8_t)s->value;
 		break;
 	case CMD_SET_IP_MARTIANS:
-		r->dpconf.martians = (uint8_t)s->value;
+		if (r->dpconf.martians != (uint8_t)s->value) {
+			r->dpconf.martians = (uint8_t)s->value;
+			/* route cache hits skip the martian checks (datapath.c) */
+			fib_invalidate(r->fib);
+		}
 		break;
 	case CMD_SET_IP_DBCAST:
 		r->dpconf.directed_bcast = (uint8_t)s->value;

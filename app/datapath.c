@@ -22,6 +22,8 @@
 
 /* Frame was L2 broadcast/multicast: may be delivered locally, never forwarded. */
 #define F_L2_GROUP 0x1
+/* IPv4 packet to probe in the route cache; its address checks wait for a miss. */
+#define F_PROBE 0x2
 
 static inline void drop(struct dp_ctx *c, struct rte_mbuf *m, uint16_t *out, enum dp_drop why)
 {
@@ -150,6 +152,38 @@ static inline bool is_local(const struct dp_local *loc, uint32_t a)
 		if (loc->addr[i] == a)
 			return true;
 	return false;
+}
+
+/* RFC 1812 5.3.7: never forwarded from these sources. */
+static inline bool martian_src(const struct dp_local *loc, uint32_t s)
+{
+	return ip4_martian_src(s) || s == UINT32_MAX || is_local(loc, s);
+}
+
+/*
+ * The address checks left after the route cache (RFC 1812 5.3.7; a source
+ * without rpf was checked before it), then the lookups' lines are
+ * prefetched. False: dropped and counted.
+ */
+static inline bool addr_checks(struct dp_ctx *c, struct rte_mbuf *m, const struct dp_local *loc,
+			       uint8_t rpf, uint8_t martians, uint32_t s, uint32_t d, uint16_t *out)
+{
+	if (martians) {
+		if (rpf != DP_RPF_OFF && unlikely(martian_src(loc, s))) {
+			drop(c, m, out, DROP_MARTIAN_SRC);
+			return false;
+		}
+		if (unlikely(ip4_martian_dst(d))) {
+			drop(c, m, out, DROP_MARTIAN_DST);
+			return false;
+		}
+	}
+	/* the lookups read these lines: start loading them now, under the
+	 * work on the packets that follow */
+	fib4_prefetch(c->tbl24, d);
+	if (rpf != DP_RPF_OFF)
+		fib4_prefetch(c->tbl24, s);
+	return true;
 }
 
 static inline void rewrite(struct dp_ctx *c, struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip,
@@ -473,6 +507,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	uint64_t nhs[2 * DP_BURST], *nh = nhs, *snh;
 	uint8_t idx[DP_BURST], idx6[DP_BURST];
 	uint8_t flags[DP_BURST];
+	uint32_t bkt[DP_BURST]; /* route cache buckets of the packets to probe */
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false;
 	unsigned int i, j, k = 0, k6 = 0;
@@ -482,6 +517,11 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	/* acquire, once per burst: lookups below see at least the tables of
 	 * this generation (the route cache validates what it keeps against it) */
 	c->fib_gen = fib_generation(c->fib);
+	if (rtc != NULL) {
+		if (unlikely(rtc->mode != cf->rtcache_mode))
+			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
+		use_cache = rtcache_probing(rtc);
+	}
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct rte_ether_hdr *eth;
@@ -522,22 +562,20 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		}
 		s = rte_be_to_cpu_32(ip->src_addr);
 		d = rte_be_to_cpu_32(ip->dst_addr);
-		if (martians) {
-			/* RFC 1812 5.3.7: never from these, never to those */
-			if (unlikely(ip4_martian_src(s) || s == UINT32_MAX || is_local(loc, s))) {
-				drop(c, m, &out[i], DROP_MARTIAN_SRC);
-				continue;
-			}
-			if (unlikely(ip4_martian_dst(d))) {
-				drop(c, m, &out[i], DROP_MARTIAN_DST);
-				continue;
-			}
+		/* RFC 1812 5.3.7: never from these, never to those. Without
+		 * rpf the cache key lacks the source: check it first */
+		if (martians && rpf == DP_RPF_OFF && unlikely(martian_src(loc, s))) {
+			drop(c, m, &out[i], DROP_MARTIAN_SRC);
+			continue;
 		}
-		/* the lookups below read these lines: start loading them now,
-		 * under the checks of the packets that follow */
-		fib4_prefetch(c->tbl24, d);
-		if (rpf != DP_RPF_OFF)
-			fib4_prefetch(c->tbl24, s);
+		if (use_cache && !(flags[i] & F_L2_GROUP)) {
+			/* probed below, its bucket loading meanwhile; the
+			 * other checks wait for a miss */
+			bkt[k] = rtcache_prefetch(rtc, d, rpf != DP_RPF_OFF ? s : 0, in_port);
+			flags[i] |= F_PROBE;
+		} else if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i])) {
+			continue;
+		}
 		dst[k] = d;
 		src[k] = s;
 		idx[k++] = (uint8_t)i;
@@ -545,48 +583,53 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	}
 	if (k6 > 0)
 		dp6_burst(c, in_port, pkts, idx6, k6, flags, out);
-	if (k == 0)
-		return;
 
-	/* route cache: hits skip both lookups; the misses go on below */
-	if (rtc != NULL) {
-		if (unlikely(rtc->mode != cf->rtcache_mode))
-			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
-		use_cache = rtcache_use(rtc, k);
-	}
+	/*
+	 * Route cache: a valid hit forwards here and skips the rest. Its key
+	 * holds the destination (and with rpf on the source), so the entry
+	 * vouches for the martian checks: the same addresses and port passed
+	 * them under this FIB generation (turning the checks on bumps it).
+	 * Misses take the checks now and go on to the lookups.
+	 */
 	if (use_cache) {
 		unsigned int km = 0;
 
 		for (j = 0; j < k; j++) {
-			uint32_t key_src = rpf != DP_RPF_OFF ? src[j] : 0;
 			struct rtcache_entry *e;
 
 			i = idx[j];
-			e = rtcache_find(rtc, dst[j], key_src, in_port);
-			if (e != NULL) {
-				/* valid only while the FIB, the neighbour and the
-				 * rpf mode it was built under all still hold */
-				if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
-					   neigh_gen(c->neigh_hot, e->neigh) == e->neigh_gen) &&
-				    !(flags[i] & F_L2_GROUP)) {
-					if (forward_hit(c, pkts[i], e, &out[i])) {
-						rtcache_hit(rtc);
-						continue;
+			if (flags[i] & F_PROBE) {
+				e = rtcache_find_at(rtc, bkt[j], dst[j],
+						    rpf != DP_RPF_OFF ? src[j] : 0, in_port);
+				if (e != NULL) {
+					/* valid only while the FIB, the neighbour
+					 * and the rpf mode it was built under hold */
+					if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
+						   neigh_gen(c->neigh_hot, e->neigh) ==
+							   e->neigh_gen)) {
+						if (forward_hit(c, pkts[i], e, &out[i])) {
+							rtcache_hit(rtc);
+							continue;
+						}
+					} else {
+						rtcache_stale(rtc, e);
 					}
-				} else {
-					rtcache_stale(rtc, e);
 				}
+				if (!addr_checks(c, pkts[i], loc, rpf, martians, src[j], dst[j],
+						 &out[i]))
+					continue;
 			}
-			/* a miss: keep it for the lookups */
 			dst[km] = dst[j];
 			src[km] = src[j];
 			idx[km++] = (uint8_t)i;
 		}
 		rtcache_account(rtc);
 		k = km;
-		if (k == 0)
-			return;
+	} else if (rtc != NULL) {
+		rtcache_use(rtc, k); /* counts the bypassed packets */
 	}
+	if (k == 0)
+		return;
 
 	/* one lookup per packet, one call per burst; rpf adds exactly one more
 	 * per packet, in the same call (the sources right after the

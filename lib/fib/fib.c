@@ -176,6 +176,11 @@ void fib_batch_begin(struct fib *f)
 	f->batch++;
 }
 
+void fib_invalidate(struct fib *f)
+{
+	fib_gen_bump(f);
+}
+
 void fib_batch_end(struct fib *f)
 {
 	if (f->batch == 0)

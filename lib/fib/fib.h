@@ -216,6 +216,13 @@ const struct fib_nh *fib_nh_table(const struct fib *f);
  */
 uint64_t fib_generation(const struct fib *f);
 
+/**
+ * A rule around the FIB that decisions depend on changed (the martian
+ * checks): bump the generation as a route change would, so that decisions
+ * cached under the old rule go stale. Control thread.
+ */
+void fib_invalidate(struct fib *f);
+
 /** Group changes so that they bump the generation once. Nestable. Control thread. */
 void fib_batch_begin(struct fib *f);
 /** End a group started with fib_batch_begin(). Control thread. */

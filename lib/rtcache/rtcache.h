@@ -170,12 +170,18 @@ static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 	return false;
 }
 
-/** Find the entry for a key, or NULL. Counts the lookup. Datapath-safe. */
-static inline struct rtcache_entry *rtcache_find(struct rtcache *c, uint32_t dst, uint32_t src,
-						 uint16_t in_port)
+/** Would this burst probe the cache? (No counting: rtcache_use() counts.) */
+static inline bool rtcache_probing(const struct rtcache *c)
 {
-	struct rtcache_entry *e =
-		&c->b[(size_t)rtcache_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
+	return c->mode == RTCACHE_ON || (c->mode == RTCACHE_AUTO && !c->bypassing);
+}
+
+/** Find the entry for a key in its bucket @p bucket (rtcache_prefetch()),
+ * or NULL. Counts the lookup. Datapath-safe. */
+static inline struct rtcache_entry *rtcache_find_at(struct rtcache *c, uint32_t bucket,
+						    uint32_t dst, uint32_t src, uint16_t in_port)
+{
+	struct rtcache_entry *e = &c->b[(size_t)bucket * RTCACHE_WAYS];
 	unsigned int w;
 
 	c->st.lookups++;
@@ -187,11 +193,24 @@ static inline struct rtcache_entry *rtcache_find(struct rtcache *c, uint32_t dst
 	return NULL;
 }
 
-/** Prefetch a key's bucket, a burst ahead of rtcache_find(). Datapath-safe. */
-static inline void rtcache_prefetch(const struct rtcache *c, uint32_t dst, uint32_t src,
-				    uint16_t in_port)
+/** Find the entry for a key, or NULL. Counts the lookup. Datapath-safe. */
+static inline struct rtcache_entry *rtcache_find(struct rtcache *c, uint32_t dst, uint32_t src,
+						 uint16_t in_port)
 {
-	rte_prefetch0(&c->b[(size_t)rtcache_bucket(c, dst, src, in_port) * RTCACHE_WAYS]);
+	return rtcache_find_at(c, rtcache_bucket(c, dst, src, in_port), dst, src, in_port);
+}
+
+/** Start loading a key's bucket, a while before rtcache_find_at() reads it;
+ * returns the bucket. Datapath-safe. */
+static inline uint32_t rtcache_prefetch(const struct rtcache *c, uint32_t dst, uint32_t src,
+					uint16_t in_port)
+{
+	uint32_t bucket = rtcache_bucket(c, dst, src, in_port);
+	const struct rtcache_entry *e = &c->b[(size_t)bucket * RTCACHE_WAYS];
+
+	rte_prefetch0(e);     /* way 0 */
+	rte_prefetch0(e + 1); /* way 1, the bucket's second line */
+	return bucket;
 }
 
 /** The entry found was valid and used. Datapath-safe. */

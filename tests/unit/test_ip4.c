@@ -618,6 +618,27 @@ static void test_rtcache_coherency(void **state)
 	p->ports[0].rpf = DP_RPF_STRICT;
 	SEND(0xc6336405, DP_OUT_DROP, NULL);
 	assert_int_equal(p->st.drop[DROP_RPF_STRICT], 1);
+	/* with rpf on a hit skips the martian checks (the key holds the
+	 * source): turning them on must reach the very next packet. A
+	 * loopback source routed back through port 0 is cached while the
+	 * checks are off... */
+	memset(&r, 0, sizeof(r));
+	fr_prefix_parse("127.0.0.0/8", &r.prefix, true);
+	r.type = FIB_NH_CONNECTED;
+	r.port = 0;
+	assert_int_equal(fib_route_add(p->fib, &r), 0);
+	p->conf.martians = 0;
+	SEND(0x7f000005, 1, &h2_new);
+	stale = rc->st.hits;
+	SEND(0x7f000005, 1, &h2_new);
+	assert_int_equal(rc->st.hits, stale + 1);
+	/* ... then `set ip martians on` (cmd_txn.c does exactly this) */
+	p->conf.martians = 1;
+	fib_invalidate(p->fib);
+	stale = rc->st.stale;
+	SEND(0x7f000005, DP_OUT_DROP, NULL);
+	assert_int_equal(p->st.drop[DROP_MARTIAN_SRC], 1);
+	assert_int_equal(rc->st.stale, stale + 1);
 	p->ports[0].rpf = DP_RPF_OFF;
 	assert_true(rc->st.hits >= 4);
 	p->c.rtc = NULL;
