@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Forwarding pipeline for one burst (IPv4; IPv6 below, dp6_burst):
- *   L2 filter and ethertype -> IPv4 checks (RFC 1812 5.2.2) -> martian
- *   source/destination checks (5.3.7) -> one bulk FIB lookup of the
- *   destinations, one of the sources when the port has rpf on (RFC 3704) ->
- *   route cache probe (per-lcore, validated by generations; hits skip the
- *   lookups) -> verdict from the route type -> neighbour read (lock-free) ->
- *   MTU -> TTL decrement (RFC 1624) and Ethernet rewrite -> cache fill.
+ *   L2 filter and ethertype -> IPv4 checks (RFC 1812 5.2.2) -> route cache
+ *   probe (per-lcore, validated by generations; a hit forwards at once) ->
+ *   martian source/destination checks (5.3.7; a source without rpf before
+ *   the probe) -> one bulk FIB lookup of the destinations, and of the
+ *   sources when the port has rpf on (RFC 3704), their tbl24 lines
+ *   prefetched while the burst is checked -> verdict from the route type ->
+ *   neighbour read (lock-free) -> MTU -> TTL decrement (RFC 1624) and
+ *   Ethernet rewrite -> cache fill.
  * Packets for the router, ARP, unresolved next hops and packets to fragment
  * go to the control thread; so do dropped packets that deserve an ICMP
  * error, within a per-worker token bucket. Every drop is counted by reason
