@@ -28,15 +28,15 @@ const char *const fib_origin_names[FIB_ORIGIN_MAX] = {
 	[FIB_ORIGIN_SYSTEM] = "system",
 };
 
-#define DEFAULT_MAX_ROUTES4 (1u << 20)
-#define DEFAULT_TBL8S4	    MAX_TBL8S_2B
 /* A 2-byte rte_fib entry holds 15 bits of next-hop index or tbl8 group
  * number (the 16th marks a group): the defaults stay within them, so the
  * IPv4 tbl24 takes 32 MiB instead of 64 and much of it stays in the
  * last-level cache. Larger --max-nexthops or --tbl8 switch to 4 bytes. */
-#define DEFAULT_MAX_NH	    (1u << 15)
 #define MAX_NH_2B	    (1u << 15)	     /* indexes 0 .. 32767 */
 #define MAX_TBL8S_2B	    ((1u << 15) - 1) /* rte_fib: groups <= the largest next hop */
+#define DEFAULT_MAX_ROUTES4 (1u << 20)
+#define DEFAULT_TBL8S4	    MAX_TBL8S_2B
+#define DEFAULT_MAX_NH	    MAX_NH_2B
 #define DEFAULT_MAX_ROUTES6 (1u << 16)
 #define DEFAULT_TBL8S6	    (1u << 14)
 /* rte_lpm keeps 24 bits of next hop; rte_fib 4-byte entries keep 31 */
@@ -46,6 +46,12 @@ const char *const fib_origin_names[FIB_ORIGIN_MAX] = {
 static uint32_t entry_bytes(uint32_t nh, uint32_t tbl8s4, uint32_t tbl8s6)
 {
 	return nh <= MAX_NH_2B && tbl8s4 <= MAX_TBL8S_2B && tbl8s6 <= MAX_TBL8S_2B ? 2 : 4;
+}
+
+/* rte_fib's DIR-24-8 name for f->nh_bytes */
+static enum rte_fib_dir24_8_nh_sz dir24_8_nh_sz(const struct fib *f)
+{
+	return f->nh_bytes == 2 ? RTE_FIB_DIR24_8_2B : RTE_FIB_DIR24_8_4B;
 }
 
 static int backend_create4(struct fib *f, int socket_id)
@@ -58,7 +64,7 @@ static int backend_create4(struct fib *f, int socket_id)
 		fc.type = RTE_FIB_DIR24_8;
 		fc.default_nh = 0;
 		fc.max_routes = (int)f->max_routes4;
-		fc.dir24_8.nh_sz = f->nh_bytes == 2 ? RTE_FIB_DIR24_8_2B : RTE_FIB_DIR24_8_4B;
+		fc.dir24_8.nh_sz = dir24_8_nh_sz(f);
 		fc.dir24_8.num_tbl8 = f->tbl8s4;
 		snprintf(name, sizeof(name), "f4_%s", f->name);
 		f->fib4 = rte_fib_create(name, socket_id, &fc);
@@ -581,13 +587,12 @@ struct fib4_tbl24 fib4_tbl24(const struct fib *f)
 		t.base = (const uint8_t *)f->lpm4->tbl24; /* public: struct rte_lpm */
 	} else {
 		const uint32_t *dp = rte_fib_get_dp(f->fib4);
-		uint32_t nh_sz = f->nh_bytes == 2 ? RTE_FIB_DIR24_8_2B : RTE_FIB_DIR24_8_4B;
 
 		/* rte_fib rounds the group count up to a bitmap slab (64) */
 		if (dp != NULL && dp[0] == RTE_ALIGN_CEIL(f->tbl8s4, 64) && dp[2] <= dp[0] &&
-		    dp[3] == nh_sz) {
+		    dp[3] == (uint32_t)dir24_8_nh_sz(f)) {
 			t.base = (const uint8_t *)dp + RTE_CACHE_LINE_SIZE;
-			t.shift = f->nh_bytes == 2 ? 1 : 2;
+			t.shift = (uint8_t)rte_log2_u32(f->nh_bytes);
 		}
 	}
 	return t;

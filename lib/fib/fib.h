@@ -95,11 +95,12 @@ enum fib_backend {
 struct fib_conf {
 	enum fib_backend backend;
 	uint32_t max_routes4;  /**< IPv4 routes (default 1,048,576) */
-	uint32_t tbl8s4;       /**< IPv4 tbl8 groups, for routes longer than /24 (default 65,536) */
+	uint32_t tbl8s4;       /**< IPv4 tbl8 groups, for routes longer than /24 (default 32,767) */
 	uint32_t max_routes6;  /**< IPv6 routes (default 65,536) */
 	uint32_t tbl8s6;       /**< IPv6 trie tbl8 groups (default 16,384; a /64 may take five) */
-	uint32_t max_nexthops; /**< distinct next hops (default 32,768: 2-byte table entries; more:
-				  4-byte) */
+	uint32_t max_nexthops; /**< distinct next hops (default 32,768). Up to 32,768 next hops
+				  and 32,767 tbl8 groups (each family) the tables' entries take
+				  2 bytes, else 4 */
 	int socket_id;	       /**< NUMA socket of the tables */
 	struct neigh_table *neigh; /**< gateways take a reference here; NULL: none */
 	struct rte_rcu_qsbr *qsv;  /**< the workers' QSBR variable; NULL: no concurrent readers */

@@ -58,7 +58,8 @@ struct fib {
 	struct fr_idxpool *nh_pool; /* free indexes, reused after a grace period */
 	uint32_t nh_cap;
 	uint32_t nh_count;
-	uint8_t nh_bytes; /* width of a tbl24/tbl8 entry: 2 while nh_cap <= 2^15, else 4 */
+	uint8_t nh_bytes; /* width of a tbl24/tbl8 entry: 2 while nh_cap <= 2^15 and
+			   * both tbl8 counts < 2^15 (entry_bytes()), else 4 */
 
 	struct neigh_table *neigh;
 	struct rte_rcu_qsbr *qsv;

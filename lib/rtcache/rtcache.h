@@ -147,15 +147,19 @@ static inline uint32_t rtcache_bucket(const struct rtcache *c, uint32_t dst, uin
 	return (uint32_t)(h >> c->shift) & c->mask;
 }
 
+/** Would this burst probe the cache? (No counting: rtcache_use() counts.) Datapath-safe. */
+static inline bool rtcache_probing(const struct rtcache *c)
+{
+	return c->mode == RTCACHE_ON || (c->mode == RTCACHE_AUTO && !c->bypassing);
+}
+
 /**
  * Should this burst probe the cache? Counts the bypassed packets otherwise.
  * Datapath-safe.
  */
 static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 {
-	if (c->mode == RTCACHE_ON)
-		return true;
-	if (c->mode == RTCACHE_AUTO && !c->bypassing)
+	if (rtcache_probing(c))
 		return true;
 	c->st.bypassed += n;
 	if (c->bypassing) {
@@ -168,12 +172,6 @@ static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 		}
 	}
 	return false;
-}
-
-/** Would this burst probe the cache? (No counting: rtcache_use() counts.) */
-static inline bool rtcache_probing(const struct rtcache *c)
-{
-	return c->mode == RTCACHE_ON || (c->mode == RTCACHE_AUTO && !c->bypassing);
 }
 
 /** Find the entry for a key in its bucket @p bucket (rtcache_prefetch()),
