@@ -408,7 +408,9 @@ def main():
       "the destinations, routed back through the arrival port; their ratio is to `pipeline`. "
       "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster). "
       "Each ratio is the median of the ratios within each repetition, and each timed run "
-      "follows an untimed pass over its destinations."
+      "follows an untimed pass over its destinations. kbench builds its tables on the other CPU "
+      "while the throughput harness loads its DUTs (the two rte_lpm loads of the million "
+      "routes overlap) and measures after the harness, alone on the machine."
       % (a.kbench_reps or "the", a.kbench_memory or "as run"))
     w("")
     for r in loads:

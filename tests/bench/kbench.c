@@ -32,8 +32,15 @@
  * median of --reps repetitions and the spread (min-max).
  *
  *   fastroute-kbench [EAL] -- --routes FILE[,FILE...] [--dests 1,1000,1000000]
- *                    [--routes6 FILE] [--reps 5] [--min-pkts N] [--json]
+ *                    [--routes6 FILE] [--reps 5] [--min-pkts N] [--json] [--wait]
  * FILE: "A.B.C.D/LEN PORT" lines (scripts/gen-routes N --format plain).
+ *
+ * Every IPv4 table (fastroute's FIB and the reference rte_lpm) is built
+ * before the first measurement. With --wait, kbench then says so on stderr
+ * and waits for a line on stdin before it measures (EOF: it exits 1): make
+ * bench builds kbench's tables while the throughput harness's l3fwd loads
+ * the same million routes on the other CPU (rte_lpm takes about three
+ * minutes for each), and lets kbench measure once the CPUs are quiet.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -763,10 +770,11 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: fastroute-kbench [EAL] -- --routes FILE[,FILE...] "
 			"[--dests 1,1000,1000000] [--routes6 FILE] [--reps 5] [--min-pkts N] "
-			"[--json]\n");
+			"[--json] [--wait]\n");
 }
 
-#define MAX_DESTS 16
+#define MAX_DESTS  16
+#define MAX_TABLES 8
 
 /* IPv4 medians of the last table, per destination count, for the IPv6 ratios */
 static struct {
@@ -864,15 +872,22 @@ int main(int argc, char **argv)
 					   {"routes6", required_argument, NULL, '6'},
 					   {"min-pkts", required_argument, NULL, 'm'},
 					   {"json", no_argument, NULL, 'j'},
+					   {"wait", no_argument, NULL, 'w'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	char *files = NULL, *dests_s = strdup("1,1000,1000000"), *tok, *save;
 	unsigned int reps = 5, id = 0;
 	const char *routes6 = NULL;
 	uint64_t min_pkts = 4u << 20;
-	int json = 0, c, rc;
+	int json = 0, wait = 0, c, rc;
 	struct rte_mempool *mp;
 	struct rtcache *cache;
+	struct {
+		struct route *rt;
+		uint32_t nr;
+		struct tables t;
+	} tab[MAX_TABLES];
+	unsigned int nt = 0, ti;
 
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
@@ -901,6 +916,9 @@ int main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'w':
+			wait = 1;
+			break;
 		default:
 			usage();
 			return c == 'h' ? 0 : 2;
@@ -920,26 +938,43 @@ int main(int argc, char **argv)
 		printf("%9s %9s  %-9s %8s  %-17s  %s\n", "routes", "dests", "metric", "cyc/pkt",
 		       "spread", "vs bare");
 	for (tok = strtok_r(files, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		struct route *rt;
-		struct tables t;
-		uint32_t nr;
-		char *dsave, *dcopy = strdup(dests_s), *dtok;
-
-		if (load_routes(tok, &rt, &nr) != 0 || nr == 0) {
+		if (nt == MAX_TABLES) {
+			fprintf(stderr, "kbench: at most %u route files\n", MAX_TABLES);
+			return 2;
+		}
+		if (load_routes(tok, &tab[nt].rt, &tab[nt].nr) != 0 || tab[nt].nr == 0) {
 			fprintf(stderr, "kbench: no routes in %s\n", tok);
 			return 1;
 		}
-		memset(&t, 0, sizeof(t));
-		if (tables_build(&t, rt, nr, id++) != 0)
+		memset(&tab[nt].t, 0, sizeof(tab[nt].t));
+		if (tables_build(&tab[nt].t, tab[nt].rt, tab[nt].nr, id++) != 0)
 			return 1;
-		nv4ref = 0; /* the IPv6 rows compare with the last table */
 		if (json)
 			printf("{\"bench\":\"kbench_load\",\"routes\":%u,\"fib_s\":%.3f,"
 			       "\"lpm_s\":%.3f}\n",
-			       nr, t.fib_load_s, t.lpm_load_s);
+			       tab[nt].nr, tab[nt].t.fib_load_s, tab[nt].t.lpm_load_s);
 		else
-			printf("# %u routes loaded: fastroute FIB %.2f s, rte_lpm %.2f s\n", nr,
-			       t.fib_load_s, t.lpm_load_s);
+			printf("# %u routes loaded: fastroute FIB %.2f s, rte_lpm %.2f s\n",
+			       tab[nt].nr, tab[nt].t.fib_load_s, tab[nt].t.lpm_load_s);
+		nt++;
+	}
+	fflush(stdout);
+	if (wait) {
+		char line[64];
+
+		fprintf(stderr, "kbench: tables built; waiting for a line on stdin to measure\n");
+		if (fgets(line, sizeof(line), stdin) == NULL) {
+			fprintf(stderr, "kbench: stdin closed before the go line: not measuring\n");
+			return 1;
+		}
+	}
+	for (ti = 0; ti < nt; ti++) {
+		struct route *rt = tab[ti].rt;
+		struct tables t = tab[ti].t;
+		uint32_t nr = tab[ti].nr;
+		char *dsave, *dcopy = strdup(dests_s), *dtok;
+
+		nv4ref = 0; /* the IPv6 rows compare with the last table */
 		for (dtok = strtok_r(dcopy, ",", &dsave); dtok != NULL;
 		     dtok = strtok_r(NULL, ",", &dsave)) {
 			uint32_t nd = (uint32_t)strtoul(dtok, NULL, 0);
