@@ -106,7 +106,7 @@ void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)
 {
 	c->mode = (uint8_t)m;
 	c->bypassing = 0;
-	c->win_probes = c->win_hits = 0;
+	c->win_probes = c->win_hits = c->win_cold = 0;
 }
 
 void rtcache_auto_set(struct rtcache *c, const struct rtcache_auto *au)

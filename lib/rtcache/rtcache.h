@@ -114,6 +114,7 @@ struct rtcache {
 	uint8_t mode;		   /* enum rtcache_mode */
 	uint8_t bypassing;	   /* auto: stepping aside */
 	uint32_t win_probes, win_hits;
+	uint32_t win_cold; /* probes of the window that were warming, not a verdict */
 	uint64_t bypass_left;
 	uint32_t last_win_pct; /* hit rate of the last full window, percent */
 	struct rtcache_auto au;
@@ -168,7 +169,7 @@ static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 		} else {
 			/* time to measure again */
 			c->bypassing = 0;
-			c->win_probes = c->win_hits = 0;
+			c->win_probes = c->win_hits = c->win_cold = 0;
 		}
 	}
 	return false;
@@ -176,6 +177,16 @@ static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 
 /** Find the entry for a key in its bucket @p bucket (rtcache_prefetch()),
  * or NULL. Counts the lookup. Datapath-safe. */
+/*
+ * A miss into a bucket with a free way (the oldest way is filled last) is
+ * the cache warming, not the traffic missing it: auto mode excuses such
+ * misses, and stale entries, from its verdict (rtcache_account).
+ */
+static inline void rtcache_cold_miss(struct rtcache *c, uint16_t first_way, uint16_t last_way)
+{
+	c->win_cold += first_way == RTCACHE_PORT_EMPTY || last_way == RTCACHE_PORT_EMPTY;
+}
+
 static inline struct rtcache_entry *rtcache_find_at(struct rtcache *c, uint32_t bucket,
 						    uint32_t dst, uint32_t src, uint16_t in_port)
 {
@@ -188,6 +199,7 @@ static inline struct rtcache_entry *rtcache_find_at(struct rtcache *c, uint32_t 
 		if (e[w].dst == dst && e[w].in_port == in_port && e[w].src == src)
 			return &e[w];
 	c->st.misses++;
+	rtcache_cold_miss(c, e[0].in_port, e[RTCACHE_WAYS - 1].in_port);
 	return NULL;
 }
 
@@ -222,6 +234,7 @@ static inline void rtcache_hit(struct rtcache *c)
 static inline void rtcache_stale(struct rtcache *c, struct rtcache_entry *e)
 {
 	c->st.stale++;
+	c->win_cold++;
 	e->in_port = RTCACHE_PORT_EMPTY;
 	e->dst = 0;
 }
@@ -293,6 +306,7 @@ static inline struct rtcache_entry6 *rtcache6_find(struct rtcache *c, const uint
 		if (rtcache6_key_eq(&e[w], dst, src, in_port))
 			return &e[w];
 	c->st.misses++;
+	rtcache_cold_miss(c, e[0].in_port, e[RTCACHE_WAYS - 1].in_port);
 	return NULL;
 }
 
@@ -300,6 +314,7 @@ static inline struct rtcache_entry6 *rtcache6_find(struct rtcache *c, const uint
 static inline void rtcache6_stale(struct rtcache *c, struct rtcache_entry6 *e)
 {
 	c->st.stale++;
+	c->win_cold++;
 	e->in_port = RTCACHE_PORT_EMPTY;
 }
 
@@ -335,16 +350,27 @@ fill:
  * End of a burst in auto mode: close the window when it is full and step
  * aside if the hit rate was too low to pay for the probes. Datapath-safe.
  */
+/*
+ * End of a burst in auto mode: once a window is complete, its hit rate
+ * decides. Cold misses (a free way, a stale entry: the cache warming after a
+ * start, a flush or a route change) are no verdict on the traffic and are
+ * left out, up to half the window: a flood into an empty cache, or of
+ * packets that are dropped and never fill it, still steps aside within a
+ * window.
+ */
 static inline void rtcache_account(struct rtcache *c)
 {
+	uint32_t excused;
+
 	if (c->mode != RTCACHE_AUTO || c->win_probes < c->au.window)
 		return;
-	c->last_win_pct = (uint32_t)((uint64_t)c->win_hits * 100 / c->win_probes);
+	excused = RTE_MIN(c->win_cold, c->win_probes / 2);
+	c->last_win_pct = (uint32_t)((uint64_t)c->win_hits * 100 / (c->win_probes - excused));
 	if (c->last_win_pct < c->au.min_hit_pct) {
 		c->bypassing = 1;
 		c->bypass_left = c->au.bypass;
 	}
-	c->win_probes = c->win_hits = 0;
+	c->win_probes = c->win_hits = c->win_cold = 0;
 }
 
 /** Set the mode (owner, or the control thread between bursts: one byte). */

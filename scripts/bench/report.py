@@ -446,7 +446,8 @@ def main():
     w("")
     w("Auto mode probes in windows of 4,096 lookups and steps aside for 2^20 packets when "
       "fewer than %d%% of a window hit (`AUTO_MIN_HIT_PCT`, lib/rtcache/rtcache.c), then "
-      "measures again. The break-even hit rate follows from this run: a hit saves what "
+      "measures again; misses into a free way and stale entries (the cache warming) are left out "
+      "of a window's rate, up to half of it. The break-even hit rate follows from this run: a hit saves what "
       "`rpf_strict` costs beyond `cache_on` with 1,000 flows (%s cycles), a miss costs what "
       "`cache_on` adds to `rpf_strict` with a million destinations (%s cycles, the probe and "
       "the insert); probing pays above %s hits."

@@ -95,6 +95,97 @@ static void test_auto(void **state)
 	rtcache_free(c);
 }
 
+/* One window of auto mode over @n flows of distinct buckets (@key): each
+ * flow's first probe misses, the rest of the window hits; with @stale the
+ * flows' entries are there but out of date (a route change). Its hit rate,
+ * percent. */
+static uint32_t warming_window(struct rtcache *c, const uint32_t *key, uint32_t n, bool stale)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rtcache_entry *e = rtcache_find(c, key[i], 0, 0);
+
+		if (stale) {
+			assert_non_null(e);
+			rtcache_stale(c, e);
+		} else {
+			assert_null(e);
+		}
+		rtcache_slot(c, key[i], 0, 0);
+	}
+	for (i = n; i < c->au.window; i++) {
+		assert_non_null(rtcache_find(c, key[i % n], 0, 0));
+		rtcache_hit(c);
+	}
+	rtcache_account(c);
+	return c->last_win_pct;
+}
+
+/* Auto mode judges the traffic, not the cache warming up: misses into free
+ * ways and stale entries are excused (up to half a window), evictions not. */
+static void test_auto_warming(void **state)
+{
+	struct rtcache *c = rtcache_create(65536, 0, 1);
+	struct rtcache_auto au = {.window = 4096, .min_hit_pct = 90, .bypass = 1u << 20};
+	uint8_t *used = calloc(c->mask + 1, 1);
+	uint32_t *key = calloc(3000, sizeof(*key));
+	uint32_t i, n, k, k1, k2, k3, hits;
+
+	(void)state;
+	/* 3,000 keys in as many buckets: no miss of theirs evicts */
+	for (k = 0x0d000000, n = 0; n < 3000; k++) {
+		uint32_t b = rtcache_bucket(c, k, 0, 0);
+
+		if (!used[b]) {
+			used[b] = 1;
+			key[n++] = k;
+		}
+	}
+	rtcache_auto_set(c, &au);
+	rtcache_mode_set(c, RTCACHE_AUTO);
+	/* 1,000 flows from a cold start: 1,000 compulsory misses, the rest hits:
+	 * 3,096 of 4,096 (75%) would step aside; warming is excused */
+	assert_int_equal(warming_window(c, key, 1000, false), 100);
+	assert_true(rtcache_use(c, 1));
+	/* the same after a route change made all 1,000 entries stale */
+	assert_int_equal(warming_window(c, key, 1000, true), 100);
+	assert_int_equal(c->st.stale, 1000);
+	assert_true(rtcache_use(c, 1));
+	/* at most half a window is excused: 3,000 new flows in a window
+	 * (1,096 hits of the 2,048 judged, 53%) step aside */
+	rtcache_flush(c);
+	rtcache_mode_set(c, RTCACHE_AUTO);
+	assert_int_equal(warming_window(c, key, 3000, false), 1096 * 100 / 2048);
+	assert_false(rtcache_use(c, 1));
+	/* a miss that evicts is a verdict: three keys of one bucket, the third
+	 * misses a full bucket and is not excused */
+	rtcache_flush(c);
+	rtcache_mode_set(c, RTCACHE_AUTO);
+	k1 = 0x0e000000;
+	for (k2 = k1 + 1; rtcache_bucket(c, k2, 0, 0) != rtcache_bucket(c, k1, 0, 0); k2++)
+		;
+	for (k3 = k2 + 1; rtcache_bucket(c, k3, 0, 0) != rtcache_bucket(c, k1, 0, 0); k3++)
+		;
+	assert_null(rtcache_find(c, k1, 0, 0));
+	rtcache_slot(c, k1, 0, 0);
+	assert_null(rtcache_find(c, k2, 0, 0));
+	rtcache_slot(c, k2, 0, 0);
+	assert_int_equal(c->win_cold, 2);
+	assert_null(rtcache_find(c, k3, 0, 0));
+	assert_int_equal(c->win_cold, 2);
+	/* the rest of the window hits k1: judged, 4,093 hits of 4,094 */
+	for (i = 3, hits = 0; i < au.window; i++, hits++) {
+		assert_non_null(rtcache_find(c, k1, 0, 0));
+		rtcache_hit(c);
+	}
+	rtcache_account(c);
+	assert_int_equal(c->last_win_pct, hits * 100 / (au.window - 2));
+	free(used);
+	free(key);
+	rtcache_free(c);
+}
+
 /* Keys an attacker could aim at one bucket if the hash were known. */
 static void test_collisions(void **state)
 {
@@ -144,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_auto_warming),
 		cmocka_unit_test(test_collisions),
 	};
 
