@@ -577,6 +577,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			flags[i] |= F_PROBE;
 		} else if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i])) {
 			continue;
+		} else {
+			bkt[k] = 0; /* not probed, never filled (an L2 group) */
 		}
 		dst[k] = d;
 		src[k] = s;
@@ -594,13 +596,14 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	 * Misses take the checks now and go on to the lookups.
 	 */
 	if (use_cache) {
-		unsigned int km = 0;
+		unsigned int km = 0, probes = 0, hits = 0;
 
 		for (j = 0; j < k; j++) {
 			struct rtcache_entry *e;
 
 			i = idx[j];
 			if (flags[i] & F_PROBE) {
+				probes++;
 				e = rtcache_find_at(rtc, bkt[j], dst[j],
 						    rpf != DP_RPF_OFF ? src[j] : 0, in_port);
 				if (e != NULL) {
@@ -610,7 +613,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 						   neigh_gen(c->neigh_hot, e->neigh) ==
 							   e->neigh_gen)) {
 						if (forward_hit(c, pkts[i], e, &out[i])) {
-							rtcache_hit(rtc);
+							hits++;
 							continue;
 						}
 					} else {
@@ -623,8 +626,10 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			}
 			dst[km] = dst[j];
 			src[km] = src[j];
+			bkt[km] = bkt[j]; /* a miss fills the bucket it probed */
 			idx[km++] = (uint8_t)i;
 		}
+		rtcache_count(rtc, probes, hits);
 		rtcache_account(rtc);
 		k = km;
 	} else if (rtc != NULL) {
@@ -741,8 +746,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		rewrite(c, eth, ip, &v.mac, port);
 		out[i] = port;
 		if (use_cache) {
-			struct rtcache_entry *e =
-				rtcache_slot(rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : 0, in_port);
+			struct rtcache_entry *e = rtcache_slot_at(
+				rtc, bkt[j], dst[j], rpf != DP_RPF_OFF ? src[j] : 0, in_port);
 
 			e->out_port = port;
 			e->rpf = rpf;

@@ -175,26 +175,34 @@ static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 	return false;
 }
 
-/** Find the entry for a key in its bucket @p bucket (rtcache_prefetch()),
- * or NULL. Counts the lookup. Datapath-safe. */
 /*
- * A miss into a bucket with a free way (the oldest way is filled last) is
- * the cache warming, not the traffic missing it: auto mode excuses such
- * misses, and stale entries, from its verdict (rtcache_account).
+ * A miss into a bucket with a free way is the cache warming, not the
+ * traffic missing it: auto mode excuses such misses, and stale entries,
+ * from its verdict (rtcache_account).
  */
 static inline void rtcache_cold_miss(struct rtcache *c, uint16_t first_way, uint16_t last_way)
 {
 	c->win_cold += first_way == RTCACHE_PORT_EMPTY || last_way == RTCACHE_PORT_EMPTY;
 }
 
+/** @p probes lookups, @p hits of them valid: a burst counts once, at its end. */
+static inline void rtcache_count(struct rtcache *c, uint32_t probes, uint32_t hits)
+{
+	c->st.lookups += probes;
+	c->win_probes += probes;
+	c->st.hits += hits;
+	c->win_hits += hits;
+}
+
+/** The entry for a key in its bucket @p bucket (rtcache_prefetch()), or
+ * NULL (a miss, counted). The caller counts the probe (rtcache_count()).
+ * Datapath-safe. */
 static inline struct rtcache_entry *rtcache_find_at(struct rtcache *c, uint32_t bucket,
 						    uint32_t dst, uint32_t src, uint16_t in_port)
 {
 	struct rtcache_entry *e = &c->b[(size_t)bucket * RTCACHE_WAYS];
 	unsigned int w;
 
-	c->st.lookups++;
-	c->win_probes++;
 	for (w = 0; w < RTCACHE_WAYS; w++)
 		if (e[w].dst == dst && e[w].in_port == in_port && e[w].src == src)
 			return &e[w];
@@ -207,6 +215,7 @@ static inline struct rtcache_entry *rtcache_find_at(struct rtcache *c, uint32_t 
 static inline struct rtcache_entry *rtcache_find(struct rtcache *c, uint32_t dst, uint32_t src,
 						 uint16_t in_port)
 {
+	rtcache_count(c, 1, 0);
 	return rtcache_find_at(c, rtcache_bucket(c, dst, src, in_port), dst, src, in_port);
 }
 
@@ -226,8 +235,7 @@ static inline uint32_t rtcache_prefetch(const struct rtcache *c, uint32_t dst, u
 /** The entry found was valid and used. Datapath-safe. */
 static inline void rtcache_hit(struct rtcache *c)
 {
-	c->st.hits++;
-	c->win_hits++;
+	rtcache_count(c, 0, 1);
 }
 
 /** The entry found no longer holds: forget it. Datapath-safe. */
@@ -240,14 +248,14 @@ static inline void rtcache_stale(struct rtcache *c, struct rtcache_entry *e)
 }
 
 /**
- * A slot for a key: its entry, a free way, or the oldest way (evicted).
- * The caller fills the value fields. Datapath-safe (no allocation).
+ * A slot for a key in its @p bucket (rtcache_bucket, rtcache_prefetch): its
+ * entry, a free way, or the oldest way (evicted). The caller fills the
+ * value fields. Datapath-safe (no allocation).
  */
-static inline struct rtcache_entry *rtcache_slot(struct rtcache *c, uint32_t dst, uint32_t src,
-						 uint16_t in_port)
+static inline struct rtcache_entry *rtcache_slot_at(struct rtcache *c, uint32_t bucket,
+						    uint32_t dst, uint32_t src, uint16_t in_port)
 {
-	struct rtcache_entry *e =
-		&c->b[(size_t)rtcache_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
+	struct rtcache_entry *e = &c->b[(size_t)bucket * RTCACHE_WAYS];
 	struct rtcache_entry *pick = &e[0];
 	unsigned int w;
 
@@ -269,6 +277,13 @@ fill:
 	pick->in_port = in_port;
 	pick->age = c->clock++;
 	return pick;
+}
+
+/** rtcache_slot_at() in the key's bucket. */
+static inline struct rtcache_entry *rtcache_slot(struct rtcache *c, uint32_t dst, uint32_t src,
+						 uint16_t in_port)
+{
+	return rtcache_slot_at(c, rtcache_bucket(c, dst, src, in_port), dst, src, in_port);
 }
 
 /** Bucket index of an IPv6 key: the halves folded, then as for IPv4. */
@@ -300,8 +315,7 @@ static inline struct rtcache_entry6 *rtcache6_find(struct rtcache *c, const uint
 		&c->b6[(size_t)rtcache6_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
 	unsigned int w;
 
-	c->st.lookups++;
-	c->win_probes++;
+	rtcache_count(c, 1, 0);
 	for (w = 0; w < RTCACHE_WAYS; w++)
 		if (rtcache6_key_eq(&e[w], dst, src, in_port))
 			return &e[w];
