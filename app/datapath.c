@@ -26,6 +26,9 @@
 #define F_L2_GROUP 0x1
 /* IPv4 packet to probe in the route cache; its address checks wait for a miss. */
 #define F_PROBE 0x2
+/* Probed with the same key as the burst's probed packet before it (a train
+ * of one flow): that packet's valid entry serves it without a new probe. */
+#define F_SAME_KEY 0x4
 
 static inline void drop(struct dp_ctx *c, struct rte_mbuf *m, uint16_t *out, enum dp_drop why)
 {
@@ -512,7 +515,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	uint32_t bkt[DP_BURST]; /* route cache buckets of the packets to probe */
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false;
-	unsigned int i, j, k = 0, k6 = 0;
+	unsigned int i, j, k = 0, k6 = 0, kprev = DP_BURST;
 	enum dp_drop why;
 
 	c->st->rx += n;
@@ -573,8 +576,16 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		if (use_cache && !(flags[i] & F_L2_GROUP)) {
 			/* probed below, its bucket loading meanwhile; the
 			 * other checks wait for a miss */
-			bkt[k] = rtcache_prefetch(rtc, d, rpf != DP_RPF_OFF ? s : 0, in_port);
-			flags[i] |= F_PROBE;
+			if (kprev < DP_BURST && d == dst[kprev] &&
+			    (rpf == DP_RPF_OFF || s == src[kprev])) {
+				bkt[k] = bkt[kprev];
+				flags[i] |= F_PROBE | F_SAME_KEY;
+			} else {
+				bkt[k] = rtcache_prefetch(rtc, d, rpf != DP_RPF_OFF ? s : 0,
+							  in_port);
+				flags[i] |= F_PROBE;
+			}
+			kprev = k;
 		} else if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i])) {
 			continue;
 		} else {
@@ -597,6 +608,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	 */
 	if (use_cache) {
 		unsigned int km = 0, probes = 0, hits = 0;
+		/* the valid entry of the last probed packet, for its train */
+		const struct rtcache_entry *last = NULL;
 
 		for (j = 0; j < k; j++) {
 			struct rtcache_entry *e;
@@ -604,6 +617,14 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			i = idx[j];
 			if (flags[i] & F_PROBE) {
 				probes++;
+				if ((flags[i] & F_SAME_KEY) && last != NULL) {
+					/* the same key, validated a packet ago */
+					if (forward_hit(c, pkts[i], last, &out[i])) {
+						hits++;
+						continue;
+					}
+				}
+				last = NULL;
 				e = rtcache_find_at(rtc, bkt[j], dst[j],
 						    rpf != DP_RPF_OFF ? src[j] : 0, in_port);
 				if (e != NULL) {
@@ -612,6 +633,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 					if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
 						   neigh_gen(c->neigh_hot, e->neigh) ==
 							   e->neigh_gen)) {
+						last = e;
 						if (forward_hit(c, pkts[i], e, &out[i])) {
 							hits++;
 							continue;
