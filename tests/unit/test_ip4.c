@@ -543,6 +543,22 @@ static void test_fragment(void **state)
 
 /* The route cache: warmed, then every kind of change must show on the very
  * next packet, and the entries it invalidated are counted stale. */
+/* @pfx via 192.0.2.9 (port 0, MAC @mac, a static neighbour); @r: the route */
+static void gw2_route(struct pctx *p, const char *pfx, const struct rte_ether_addr *mac,
+		      struct fib_route *r)
+{
+	struct fr_addr a;
+
+	fr_addr_parse("192.0.2.9", &a);
+	assert_int_equal(neigh_static_set(p->n, &a, 0, mac), 0);
+	memset(r, 0, sizeof(*r));
+	fr_prefix_parse(pfx, &r->prefix, true);
+	r->type = FIB_NH_GATEWAY;
+	r->port = FIB_PORT_NONE;
+	r->gw = a;
+	assert_int_equal(fib_route_add(p->fib, r), 0);
+}
+
 static void test_rtcache_coherency(void **state)
 {
 	struct pctx *p = *state;
@@ -577,14 +593,7 @@ static void test_rtcache_coherency(void **state)
 	assert_int_equal(rc->st.inserts, 1);
 
 	/* a more specific route appears */
-	fr_addr_parse("192.0.2.9", &a);
-	assert_int_equal(neigh_static_set(p->n, &a, 0, &gw2_mac), 0);
-	memset(&r, 0, sizeof(r));
-	fr_prefix_parse("10.1.2.0/24", &r.prefix, true);
-	r.type = FIB_NH_GATEWAY;
-	r.port = FIB_PORT_NONE;
-	r.gw = a;
-	assert_int_equal(fib_route_add(p->fib, &r), 0);
+	gw2_route(p, "10.1.2.0/24", &gw2_mac, &r);
 	stale = rc->st.stale;
 	SEND(0xc0000202, 0, &gw2_mac);
 	assert_int_equal(rc->st.stale, stale + 1);
@@ -647,6 +656,73 @@ static void test_rtcache_coherency(void **state)
 #undef SEND
 }
 
+/* A train of one flow in a burst takes its first packet's cache entry; each
+ * packet still gets its own TTL and MTU checks, and a packet of another flow
+ * in between ends the train. */
+static void test_rtcache_train(void **state)
+{
+	struct pctx *p = *state;
+	struct rtcache *rc = rtcache_create(1024, 0, 0);
+	const struct rte_ether_addr gw2_mac = {{0x02, 0, 0, 0, 0x01, 0x09}};
+	struct rte_mbuf *m[10];
+	struct fib_route r;
+	uint16_t out[10];
+	unsigned int i;
+	uint64_t hits;
+
+	p->c.rtc = rc;
+	p->conf.rtcache_mode = RTCACHE_ON;
+	m[0] = pkt(0xc0000202, 0x0a010203, 64, 10);
+	dp_input_burst(&p->c, 0, m, 1, out); /* warm: one miss, one insert */
+	assert_int_equal(out[0], 1);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(rc->st.inserts, 1);
+
+	/* another flow, to another next hop, breaks the train at 7 */
+	gw2_route(p, "10.1.3.0/24", &gw2_mac, &r);
+	m[0] = pkt(0xc0000202, 0x0a010203, 64, 10);
+	dp_input_burst(&p->c, 0, m, 1, out); /* warm again (the FIB changed) */
+	assert_int_equal(out[0], 1);
+	rte_pktmbuf_free(m[0]);
+	hits = rc->st.hits;
+	for (i = 0; i < 10; i++)
+		m[i] = pkt(0xc0000202, 0x0a010203, i == 3 ? 1 : 64, i == 5 ? 200 : 10);
+	iph(m[7])->dst_addr = rte_cpu_to_be_32(0x0a010309); /* 10.1.3.9 */
+	iph(m[7])->hdr_checksum = 0;
+	iph(m[7])->hdr_checksum = rte_ipv4_cksum(iph(m[7]));
+	p->ports[1].mtu = 100;
+	dp_input_burst(&p->c, 0, m, 10, out);
+	p->ports[1].mtu = 1500;
+	for (i = 0; i < 10; i++) {
+		if (i == 3) {
+			assert_int_equal(out[i], DP_OUT_DROP); /* TTL 1 */
+			continue;
+		}
+		if (i == 5) {
+			/* too big for the egress, DF clear: fragmented by the
+			 * control thread, after the rewrite */
+			assert_int_equal(out[i], DP_OUT_CTRL);
+			assert_int_equal(dp_ctrl_reason(m[i]), CTRL_FRAGMENT);
+		} else {
+			assert_int_equal(out[i], i == 7 ? 0 : 1);
+		}
+		assert_true(rte_is_same_ether_addr(
+			&rte_pktmbuf_mtod(m[i], struct rte_ether_hdr *)->dst_addr,
+			i == 7 ? &gw2_mac : &h2_mac));
+		assert_int_equal(iph(m[i])->time_to_live, 63);
+		assert_int_equal(rte_raw_cksum(iph(m[i]), sizeof(struct rte_ipv4_hdr)), 0xffff);
+		rte_pktmbuf_free(m[i]);
+	}
+	assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], 1);
+	/* 7 cached packets (not 3, 5, nor 7, a new flow), all probed */
+	assert_int_equal(rc->st.hits, hits + 7);
+	assert_int_equal(rc->st.lookups, 2 + 10);
+	assert_int_equal(rc->st.inserts, 3); /* the warm-ups and the new flow */
+	p->c.rtc = NULL;
+	rtcache_free(rc);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +733,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup, pipe_teardown),
 		cmocka_unit_test(test_fragment),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_rtcache_train, pipe_setup, pipe_teardown),
 	};
 
 	test_eal_init("ip4");
