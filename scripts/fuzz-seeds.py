@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Seed corpora for the fuzz targets, from the packets and commands the
 tests use: scripts/fuzz-seeds.py DIR writes DIR/packet/* and DIR/config/*.
-A packet seed is one knob byte (input port, rpf mode, martian check; see
-tests/fuzz/fuzz_packet.c) and an Ethernet frame."""
+A packet seed is one knob byte (input port, rpf mode, martian check, route
+cache; see tests/fuzz/fuzz_packet.c) and an Ethernet frame."""
 import glob
 import os
 import socket
@@ -140,7 +140,8 @@ def main():
         os.makedirs(os.path.join(out, sub), exist_ok=True)
     n = 0
     for i, p in enumerate(packets()):
-        for knob in (0x00, 0x01, 0x02, 0x04, 0x0a, 0x10):
+        # 0x20, 0x24: the route cache on (without, with rpf strict)
+        for knob in (0x00, 0x01, 0x02, 0x04, 0x0a, 0x10, 0x20, 0x24):
             with open(os.path.join(out, "packet", "seed-%02d-%02x" % (i, knob)), "wb") as f:
                 f.write(bytes([knob]) + p)
             n += 1
