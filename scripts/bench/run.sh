@@ -70,7 +70,7 @@ for n in 1 10000 1000000 100000; do
 	scripts/gen-routes $n --format plain > "$T/r$n"
 done
 scripts/gen-routes 100000 --ipv6 --format plain > "$T/r6"
-kb_reps=7
+kb_reps=11
 # kbench builds its tables on CPU0 while the throughput harness loads its
 # DUTs on CPU1: rte_lpm takes about three minutes for the million routes,
 # in kbench's reference table and in l3fwd alike, so the two loads overlap
