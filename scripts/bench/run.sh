@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # make bench: the lookup microbenchmark and the throughput harness, then
 # docs/benchmarks.md (tables, targets, a PNG chart, the previous run for
-# comparison). Not part of make test. About 12 minutes; needs root and
+# comparison). Not part of make test. About 13-14 minutes; needs root and
 # the two CPUs to itself (other load makes the harness discard runs).
 #
 #   scripts/bench/run.sh            everything
