@@ -365,15 +365,11 @@ fill:
 
 /**
  * End of a burst in auto mode: close the window when it is full and step
- * aside if the hit rate was too low to pay for the probes. Datapath-safe.
- */
-/*
- * End of a burst in auto mode: once a window is complete, its hit rate
- * decides. Cold misses (a free way, a stale entry: the cache warming after a
- * start, a flush or a route change) are no verdict on the traffic and are
- * left out, up to half the window: a flood into an empty cache, or of
- * packets that are dropped and never fill it, still steps aside within a
- * window.
+ * aside if the hit rate was too low to pay for the probes. Cold misses (a
+ * free way, a stale entry: the cache warming after a start, a flush or a
+ * route change) are no verdict on the traffic and are left out, up to half
+ * the window: a flood into an empty cache, or of packets that are dropped
+ * and never fill it, still steps aside within a window. Datapath-safe.
  */
 static inline void rtcache_account(struct rtcache *c)
 {
