@@ -222,6 +222,26 @@ static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struc
 	return true;
 }
 
+/*
+ * The route cache's valid entry for a probed packet's key in its bucket, or
+ * NULL: a miss, or an entry built under a FIB, a neighbour or an rpf mode
+ * that no longer holds (forgotten and counted stale).
+ */
+static inline const struct rtcache_entry *cache_probe(struct dp_ctx *c, struct rtcache *rtc,
+						      uint32_t bkt, uint32_t d, uint32_t s,
+						      uint16_t in_port, uint8_t rpf)
+{
+	struct rtcache_entry *e = rtcache_find_at(rtc, bkt, d, rpf != DP_RPF_OFF ? s : 0, in_port);
+
+	if (e == NULL)
+		return NULL;
+	if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
+		   neigh_gen(c->neigh_hot, e->neigh) == e->neigh_gen))
+		return e;
+	rtcache_stale(rtc, e);
+	return NULL;
+}
+
 /* ---- IPv6 ------------------------------------------------------------------ */
 
 /* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
@@ -588,8 +608,6 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			kprev = k;
 		} else if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i])) {
 			continue;
-		} else {
-			bkt[k] = 0; /* not probed, never filled (an L2 group) */
 		}
 		dst[k] = d;
 		src[k] = s;
@@ -612,43 +630,33 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		const struct rtcache_entry *last = NULL;
 
 		for (j = 0; j < k; j++) {
-			struct rtcache_entry *e;
-
 			i = idx[j];
 			if (flags[i] & F_PROBE) {
 				probes++;
 				if ((flags[i] & F_SAME_KEY) && last != NULL) {
-					/* the same key, validated a packet ago */
+					/* the same key, validated a packet ago; a
+					 * packet it cannot take (TTL, size) takes the
+					 * full path, which sends its ICMP */
 					if (forward_hit(c, pkts[i], last, &out[i])) {
 						hits++;
 						continue;
 					}
-				}
-				last = NULL;
-				e = rtcache_find_at(rtc, bkt[j], dst[j],
-						    rpf != DP_RPF_OFF ? src[j] : 0, in_port);
-				if (e != NULL) {
-					/* valid only while the FIB, the neighbour
-					 * and the rpf mode it was built under hold */
-					if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
-						   neigh_gen(c->neigh_hot, e->neigh) ==
-							   e->neigh_gen)) {
-						last = e;
-						if (forward_hit(c, pkts[i], e, &out[i])) {
-							hits++;
-							continue;
-						}
-					} else {
-						rtcache_stale(rtc, e);
+				} else {
+					last = cache_probe(c, rtc, bkt[j], dst[j], src[j], in_port,
+							   rpf);
+					if (last != NULL &&
+					    forward_hit(c, pkts[i], last, &out[i])) {
+						hits++;
+						continue;
 					}
 				}
 				if (!addr_checks(c, pkts[i], loc, rpf, martians, src[j], dst[j],
 						 &out[i]))
 					continue;
+				bkt[km] = bkt[j]; /* a miss fills the bucket it probed */
 			}
 			dst[km] = dst[j];
 			src[km] = src[j];
-			bkt[km] = bkt[j]; /* a miss fills the bucket it probed */
 			idx[km++] = (uint8_t)i;
 		}
 		rtcache_count(rtc, probes, hits);
