@@ -18,18 +18,25 @@
 #include "stats.h"
 
 /*
- * One's-complement sum of a 20-byte header as five 32-bit words folded to
- * 16 bits: the common case, without rte_raw_cksum()'s generic loop.
- * Returns 0xffff for a valid header (as rte_raw_cksum() would).
+ * One's-complement sum of a 20-byte header folded to 16 bits: the common
+ * case, without rte_raw_cksum()'s generic loop. Sums two 64-bit words and
+ * one 32-bit word with end-around carries (RFC 1071: any word size folds to
+ * the same 16-bit sum), kept in registers. Returns 0xffff for a valid
+ * header (as rte_raw_cksum() would).
  */
 static inline uint16_t ip4_cksum20(const struct rte_ipv4_hdr *ip)
 {
 	const uint8_t *b = (const uint8_t *)ip;
-	uint32_t w[5];
-	uint64_t sum;
+	uint64_t w0, w1, sum;
+	uint32_t w2;
 
-	memcpy(w, b, sizeof(w));
-	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	memcpy(&w0, b, sizeof(w0));
+	memcpy(&w1, b + 8, sizeof(w1));
+	memcpy(&w2, b + 16, sizeof(w2));
+	sum = w0 + w1;
+	sum += sum < w1; /* the carry out of bit 63, added back */
+	sum += w2;
+	sum += sum < w2;
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffff) + (sum >> 16);
@@ -56,21 +63,30 @@ static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enu
 		*why = DROP_IP4_TOO_SHORT;
 		return false;
 	}
-	if (unlikely((ip->version_ihl >> 4) != 4)) {
-		*why = DROP_IP4_VERSION;
-		return false;
-	}
-	ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
-	if (unlikely(ihl < sizeof(struct rte_ipv4_hdr) || ihl > first)) {
-		*why = DROP_IP4_IHL;
-		return false;
-	}
 	ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
-	if (unlikely(ck == RTE_MBUF_F_RX_IP_CKSUM_BAD) ||
-	    (ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-	     (likely(ihl == sizeof(*ip)) ? ip4_cksum20(ip) : rte_raw_cksum(ip, ihl)) != 0xffff)) {
-		*why = DROP_IP4_CHECKSUM;
-		return false;
+	if (likely(ip->version_ihl == 0x45)) {
+		/* version 4, no options: the header fits (first >= 20) */
+		ihl = sizeof(*ip);
+		if (unlikely(ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+			     (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || ip4_cksum20(ip) != 0xffff))) {
+			*why = DROP_IP4_CHECKSUM;
+			return false;
+		}
+	} else {
+		if (unlikely((ip->version_ihl >> 4) != 4)) {
+			*why = DROP_IP4_VERSION;
+			return false;
+		}
+		ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
+		if (unlikely(ihl < sizeof(struct rte_ipv4_hdr) || ihl > first)) {
+			*why = DROP_IP4_IHL;
+			return false;
+		}
+		if (ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		    (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || rte_raw_cksum(ip, ihl) != 0xffff)) {
+			*why = DROP_IP4_CHECKSUM;
+			return false;
+		}
 	}
 	tot = rte_be_to_cpu_16(ip->total_length);
 	if (unlikely(tot < ihl || tot > frame)) {

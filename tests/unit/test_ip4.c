@@ -119,6 +119,32 @@ static void test_validate(void **state)
 	iph(m)->hdr_checksum ^= RTE_BE16(0x0101);
 	expect_invalid(m, DROP_IP4_CHECKSUM);
 
+	/* options (IHL 6, four bytes of NOP): valid, then a wrong checksum,
+	 * then a wrong checksum the NIC vouched for (trusted), then one the
+	 * NIC refused */
+	m = pkt(0xc0000202, 0x0a000001, 64, 8);
+	ip = iph(m);
+	ip->version_ihl = 0x46;
+	memset(ip + 1, 1, 4);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = (uint16_t)~rte_raw_cksum(ip, 24);
+	assert_true(ip4_validate(m, ip, &why));
+	ip->hdr_checksum ^= RTE_BE16(0x0101);
+	assert_false(ip4_validate(m, ip, &why));
+	assert_int_equal(why, DROP_IP4_CHECKSUM);
+	m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	assert_true(ip4_validate(m, ip, &why));
+	ip->hdr_checksum ^= RTE_BE16(0x0101);
+	m->ol_flags = (m->ol_flags & ~RTE_MBUF_F_RX_IP_CKSUM_MASK) | RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	expect_invalid(m, DROP_IP4_CHECKSUM);
+
+	/* no options: a wrong checksum the NIC vouched for is trusted */
+	m = pkt(0xc0000202, 0x0a000001, 64, 8);
+	iph(m)->hdr_checksum ^= RTE_BE16(0x0101);
+	m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	assert_true(ip4_validate(m, iph(m), &why));
+	rte_pktmbuf_free(m);
+
 	/* NIC said the checksum is bad */
 	m = pkt(0xc0000202, 0x0a000001, 64, 8);
 	m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
