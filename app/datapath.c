@@ -2,7 +2,9 @@
 /*
  * Forwarding pipeline for one burst (IPv4; IPv6 below, dp6_burst):
  *   L2 filter and ethertype -> IPv4 checks (RFC 1812 5.2.2) -> route cache
- *   probe (per-lcore, validated by generations; a hit forwards at once) ->
+ *   probe (per-lcore, validated by generations; a hit forwards at once; each
+ *   packet probed once the next one is checked while the cache hits, after
+ *   the burst's checks while it misses: see dp_probe) ->
  *   martian source/destination checks (5.3.7; a source without rpf before
  *   the probe) -> one bulk FIB lookup of the destinations, and of the
  *   sources when the port has rpf on (RFC 3704), their tbl24 lines
@@ -24,7 +26,8 @@
 
 /* Frame was L2 broadcast/multicast: may be delivered locally, never forwarded. */
 #define F_L2_GROUP 0x1
-/* IPv4 packet to probe in the route cache; its address checks wait for a miss. */
+/* IPv4 packet to probe in the route cache, after the burst's checks (a cold
+ * cache: see dp_probe); its address checks wait for a miss. */
 #define F_PROBE 0x2
 /* Probed with the same key as the burst's probed packet before it (a train
  * of one flow): that packet's valid entry serves it without a new probe. */
@@ -240,6 +243,58 @@ static inline const struct rtcache_entry *cache_probe(struct dp_ctx *c, struct r
 		return e;
 	rtcache_stale(rtc, e);
 	return NULL;
+}
+
+/*
+ * The route cache probes of a burst. Each probed packet's bucket starts
+ * loading once the packet is checked. A warm cache (the last burst's probes
+ * mostly hit: its buckets sit in the CPU's caches) probes each packet once
+ * the next one is checked, so a hit is forwarded without a second pass over
+ * the burst. A cold one probes after the whole burst is checked: buckets
+ * that come from memory then load side by side instead of one at a time.
+ */
+struct dp_probe {
+	/* the last packet whose key was taken: its destination, source and
+	 * bucket (a train of one flow compares its key with them) */
+	uint32_t pd, ps, pb;
+	bool have_key;
+	unsigned int pend;		  /* warm: that packet, still to probe; DP_BURST: none */
+	const struct rtcache_entry *last; /* the valid entry of the last packet probed */
+	unsigned int probes, hits;
+};
+
+/*
+ * Probe packet @p i (key @p d, @p s, bucket @p b; @p same: the key of the
+ * packet probed before it, whose entry serves it without a new probe). A
+ * valid entry forwards it; a miss, or a packet the entry cannot take (TTL,
+ * size: the full path sends its ICMP), takes the address checks and joins
+ * the lookups at @p k. Returns the new count. The key holds the destination
+ * (and with rpf on the source), so a valid entry vouches for the martian
+ * checks: the same addresses and port passed them under this FIB generation
+ * (turning the checks on bumps it).
+ */
+static inline unsigned int cache_resolve(struct dp_ctx *c, struct dp_probe *pr, struct rte_mbuf *m,
+					 unsigned int i, uint32_t d, uint32_t s, uint32_t b,
+					 bool same, const struct dp_local *loc, uint16_t in_port,
+					 uint8_t rpf, uint8_t martians, uint16_t *out,
+					 uint32_t *dst, uint32_t *src, uint8_t *idx, uint32_t *bkt,
+					 unsigned int k)
+{
+	pr->probes++;
+	if (!same || pr->last == NULL)
+		pr->last = cache_probe(c, c->rtc, b, d, s, in_port, rpf);
+	if (pr->last != NULL && forward_hit(c, m, pr->last, &out[i])) {
+		pr->hits++;
+		return k;
+	}
+	if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i]))
+		return k;
+	bkt[k] = b; /* a miss fills the bucket it probed */
+	dst[k] = d;
+	src[k] = s;
+	idx[k] = (uint8_t)i;
+	out[i] = DP_OUT_DROP; /* decided below */
+	return k + 1;
 }
 
 /* ---- IPv6 ------------------------------------------------------------------ */
@@ -532,10 +587,13 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	uint64_t nhs[2 * DP_BURST], *nh = nhs, *snh;
 	uint8_t idx[DP_BURST], idx6[DP_BURST];
 	uint8_t flags[DP_BURST];
-	uint32_t bkt[DP_BURST]; /* route cache buckets of the packets to probe */
+	uint32_t bkt[DP_BURST]; /* route cache buckets of the misses, for their fill */
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false;
-	unsigned int i, j, k = 0, k6 = 0, kprev = DP_BURST;
+	unsigned int i, j, k = 0, k6 = 0;
+	struct dp_probe pr = {.pend = DP_BURST};
+	struct rtcache_hasher hk = {0};
+	bool warm = false;
 	enum dp_drop why;
 
 	c->st->rx += n;
@@ -546,6 +604,10 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		if (unlikely(rtc->mode != cf->rtcache_mode))
 			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
 		use_cache = rtcache_probing(rtc);
+		if (use_cache) {
+			hk = rtcache_hasher(rtc, in_port);
+			warm = rtc->warm;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -594,77 +656,107 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			continue;
 		}
 		if (use_cache && !(flags[i] & F_L2_GROUP)) {
-			/* probed below, its bucket loading meanwhile; the
-			 * other checks wait for a miss */
-			if (kprev < DP_BURST && d == dst[kprev] &&
-			    (rpf == DP_RPF_OFF || s == src[kprev])) {
-				bkt[k] = bkt[kprev];
-				flags[i] |= F_PROBE | F_SAME_KEY;
-			} else {
-				bkt[k] = rtcache_prefetch(rtc, d, rpf != DP_RPF_OFF ? s : 0,
-							  in_port);
-				flags[i] |= F_PROBE;
+			uint32_t b;
+
+			if (pr.have_key && d == pr.pd && (rpf == DP_RPF_OFF || s == pr.ps)) {
+				/* a train: the entry of the packet probed
+				 * before serves it */
+				if (!warm) {
+					flags[i] |= F_PROBE | F_SAME_KEY;
+					bkt[k] = pr.pb;
+					goto cold;
+				}
+				if (pr.pend < DP_BURST) {
+					k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd,
+							  pr.ps, pr.pb, false, loc, in_port, rpf,
+							  martians, out, dst, src, idx, bkt, k);
+					pr.pend = DP_BURST;
+				}
+				k = cache_resolve(c, &pr, m, i, d, s, pr.pb, true, loc, in_port,
+						  rpf, martians, out, dst, src, idx, bkt, k);
+				continue;
 			}
-			kprev = k;
-		} else if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i])) {
+			/* its bucket starts loading; the other checks wait
+			 * for a miss */
+			b = rtcache_prefetch(rtc, &hk, d, rpf != DP_RPF_OFF ? s : 0);
+			if (warm) {
+				/* the packet before: its bucket loaded while
+				 * this one was checked */
+				if (pr.pend < DP_BURST)
+					k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd,
+							  pr.ps, pr.pb, false, loc, in_port, rpf,
+							  martians, out, dst, src, idx, bkt, k);
+				pr.pend = i;
+			} else {
+				flags[i] |= F_PROBE;
+				bkt[k] = b;
+			}
+			pr.pd = d;
+			pr.ps = s;
+			pr.pb = b;
+			pr.have_key = true;
+			if (warm)
+				continue;
+		cold:
+			/* probed after the burst's checks */
+			dst[k] = d;
+			src[k] = s;
+			idx[k++] = (uint8_t)i;
+			out[i] = DP_OUT_DROP; /* decided below */
 			continue;
 		}
+		if (use_cache && pr.pend < DP_BURST) {
+			/* warm: the packets keep their order */
+			k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd, pr.ps, pr.pb,
+					  false, loc, in_port, rpf, martians, out, dst, src, idx,
+					  bkt, k);
+			pr.pend = DP_BURST;
+		}
+		if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i]))
+			continue;
 		dst[k] = d;
 		src[k] = s;
 		idx[k++] = (uint8_t)i;
 		out[i] = DP_OUT_DROP; /* decided below */
 	}
-	if (k6 > 0)
-		dp6_burst(c, in_port, pkts, idx6, k6, flags, out);
-
-	/*
-	 * Route cache: a valid hit forwards here and skips the rest. Its key
-	 * holds the destination (and with rpf on the source), so the entry
-	 * vouches for the martian checks: the same addresses and port passed
-	 * them under this FIB generation (turning the checks on bumps it).
-	 * Misses take the checks now and go on to the lookups.
-	 */
 	if (use_cache) {
-		unsigned int km = 0, probes = 0, hits = 0;
-		/* the valid entry of the last probed packet, for its train */
-		const struct rtcache_entry *last = NULL;
+		if (pr.pend < DP_BURST) {
+			k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd, pr.ps, pr.pb,
+					  false, loc, in_port, rpf, martians, out, dst, src, idx,
+					  bkt, k);
+		} else if (!warm) {
+			/* cold: probe in order, keeping the misses (and the
+			 * packets not probed) in place for the lookups */
+			unsigned int km = 0;
 
-		for (j = 0; j < k; j++) {
-			i = idx[j];
-			if (flags[i] & F_PROBE) {
-				probes++;
-				if ((flags[i] & F_SAME_KEY) && last != NULL) {
-					/* the same key, validated a packet ago; a
-					 * packet it cannot take (TTL, size) takes the
-					 * full path, which sends its ICMP */
-					if (forward_hit(c, pkts[i], last, &out[i])) {
-						hits++;
-						continue;
-					}
-				} else {
-					last = cache_probe(c, rtc, bkt[j], dst[j], src[j], in_port,
-							   rpf);
-					if (last != NULL &&
-					    forward_hit(c, pkts[i], last, &out[i])) {
-						hits++;
-						continue;
-					}
-				}
-				if (!addr_checks(c, pkts[i], loc, rpf, martians, src[j], dst[j],
-						 &out[i]))
+			for (j = 0; j < k; j++) {
+				uint32_t d = dst[j], s = src[j], b = bkt[j];
+
+				i = idx[j];
+				if (flags[i] & F_PROBE) {
+					km = cache_resolve(c, &pr, pkts[i], i, d, s, b,
+							   (flags[i] & F_SAME_KEY) != 0, loc,
+							   in_port, rpf, martians, out, dst, src,
+							   idx, bkt, km);
 					continue;
-				bkt[km] = bkt[j]; /* a miss fills the bucket it probed */
+				}
+				dst[km] = d;
+				src[km] = s;
+				idx[km++] = (uint8_t)i;
 			}
-			dst[km] = dst[j];
-			src[km] = src[j];
-			idx[km++] = (uint8_t)i;
+			k = km;
 		}
-		rtcache_count(rtc, probes, hits);
+		rtcache_count(rtc, pr.probes, pr.hits);
 		rtcache_account(rtc);
-		k = km;
+		/* the next burst probes warm if this one mostly hit */
+		if (pr.probes > 0)
+			rtc->warm = pr.hits * 2 >= pr.probes;
 	} else if (rtc != NULL) {
 		rtcache_use(rtc, k); /* counts the bypassed packets */
 	}
+	if (k6 > 0)
+		dp6_burst(c, in_port, pkts, idx6, k6, flags, out);
+
 	if (k == 0)
 		return;
 

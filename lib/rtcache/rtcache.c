@@ -94,6 +94,7 @@ void rtcache_flush(struct rtcache *c)
 		c->b[i].dst = 0;
 		c->b6[i].in_port = RTCACHE_PORT_EMPTY;
 	}
+	c->warm = 0;
 }
 
 uint64_t rtcache_memory(const struct rtcache *c)
@@ -106,6 +107,7 @@ void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)
 {
 	c->mode = (uint8_t)m;
 	c->bypassing = 0;
+	c->warm = 0;
 	c->win_probes = c->win_hits = c->win_cold = 0;
 }
 

@@ -113,6 +113,7 @@ struct rtcache {
 	uint16_t clock;		   /* fill counter, for ages */
 	uint8_t mode;		   /* enum rtcache_mode */
 	uint8_t bypassing;	   /* auto: stepping aside */
+	uint8_t warm;		   /* the last burst probed mostly hit (see datapath.c) */
 	uint32_t win_probes, win_hits;
 	uint32_t win_cold; /* probes of the window that were warming, not a verdict */
 	uint64_t bypass_left;
@@ -137,18 +138,49 @@ void rtcache_flush(struct rtcache *c);
 uint64_t rtcache_memory(const struct rtcache *c);
 
 /** Bucket index of a key (exposed for the collision test). */
+/*
+ * The hash of one arrival port's keys, taken out of the cache once per
+ * burst: the secret multiplier and the port's offset stay in registers
+ * across the burst instead of being read (and the offset multiplied) per
+ * packet.
+ */
+struct rtcache_hasher {
+	uint64_t k0;	/* key mask */
+	uint64_t mul;	/* odd multiplier */
+	uint64_t port;	/* the port's offset */
+	uint32_t shift; /* 64 - log2(buckets) */
+};
+
+static inline struct rtcache_hasher rtcache_hasher(const struct rtcache *c, uint16_t in_port)
+{
+	struct rtcache_hasher h = {.k0 = c->k[0],
+				   .mul = c->k[1] | 1,
+				   .port = (uint64_t)in_port * c->k[2],
+				   .shift = c->shift};
+
+	return h;
+}
+
+/*
+ * multiply-shift (Dietzfelbinger et al.) on the 64-bit key with a secret odd
+ * multiplier: two given keys share a bucket with probability at most
+ * 2/buckets over the secret, unknown to senders; the port shifts its keys by
+ * a secret offset. One multiply: the bucket's address is ready early enough
+ * to prefetch it. The top bits of the product are the bucket.
+ */
+static inline uint32_t rtcache_hash(const struct rtcache_hasher *hk, uint32_t dst, uint32_t src)
+{
+	uint64_t key = ((uint64_t)dst << 32 | src) ^ hk->k0;
+
+	return (uint32_t)((key * hk->mul + hk->port) >> hk->shift);
+}
+
 static inline uint32_t rtcache_bucket(const struct rtcache *c, uint32_t dst, uint32_t src,
 				      uint16_t in_port)
 {
-	/* multiply-shift (Dietzfelbinger et al.) on the 64-bit key with a
-	 * secret odd multiplier: two given keys share a bucket with
-	 * probability at most 2/buckets over the secret, unknown to senders;
-	 * the port shifts its keys by a secret offset. One multiply: the
-	 * bucket's address is ready early enough to prefetch it. */
-	uint64_t key = ((uint64_t)dst << 32 | src) ^ c->k[0];
-	uint64_t h = key * (c->k[1] | 1) + (uint64_t)in_port * c->k[2];
+	struct rtcache_hasher hk = rtcache_hasher(c, in_port);
 
-	return (uint32_t)(h >> c->shift) & c->mask;
+	return rtcache_hash(&hk, dst, src);
 }
 
 /** Would this burst probe the cache? (No counting: rtcache_use() counts.) Datapath-safe. */
@@ -224,10 +256,10 @@ static inline struct rtcache_entry *rtcache_find(struct rtcache *c, uint32_t dst
 
 /** Start loading a key's bucket, a while before rtcache_find_at() reads it;
  * returns the bucket. Datapath-safe. */
-static inline uint32_t rtcache_prefetch(const struct rtcache *c, uint32_t dst, uint32_t src,
-					uint16_t in_port)
+static inline uint32_t rtcache_prefetch(const struct rtcache *c, const struct rtcache_hasher *hk,
+					uint32_t dst, uint32_t src)
 {
-	uint32_t bucket = rtcache_bucket(c, dst, src, in_port);
+	uint32_t bucket = rtcache_hash(hk, dst, src);
 	const struct rtcache_entry *e = &c->b[(size_t)bucket * RTCACHE_WAYS];
 
 	rte_prefetch0(e);     /* way 0 */

@@ -682,6 +682,50 @@ static void test_rtcache_coherency(void **state)
 #undef SEND
 }
 
+/*
+ * A train of 10 packets of one flow, h1 to 10.1.2.3 (via h2, port 1), but
+ * 7, to 10.1.3.9 (via @p gw2_mac, port 0); 3 has TTL 1 and 5 is too big for
+ * port 1, its MTU set to 100 for the burst (DF clear: fragmented by the
+ * control thread, after the rewrite). Packet @p bcast (10: none) goes to the
+ * L2 broadcast address. Runs the burst and checks every verdict and byte.
+ */
+static void train_burst(struct pctx *p, const struct rte_ether_addr *gw2_mac, unsigned int bcast)
+{
+	static const struct rte_ether_addr l2_bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+	struct rte_mbuf *m[10];
+	uint16_t out[10];
+	unsigned int i;
+
+	for (i = 0; i < 10; i++)
+		m[i] = pkt(0xc0000202, 0x0a010203, i == 3 ? 1 : 64, i == 5 ? 200 : 10);
+	iph(m[7])->dst_addr = rte_cpu_to_be_32(0x0a010309); /* 10.1.3.9 */
+	iph(m[7])->hdr_checksum = 0;
+	iph(m[7])->hdr_checksum = rte_ipv4_cksum(iph(m[7]));
+	if (bcast < 10)
+		rte_pktmbuf_mtod(m[bcast], struct rte_ether_hdr *)->dst_addr = l2_bcast;
+	p->ports[1].mtu = 100;
+	dp_input_burst(&p->c, 0, m, 10, out);
+	p->ports[1].mtu = 1500;
+	for (i = 0; i < 10; i++) {
+		if (i == 3 || i == bcast) {
+			assert_int_equal(out[i], DP_OUT_DROP); /* TTL 1; L2 broadcast */
+			continue;
+		}
+		if (i == 5) {
+			assert_int_equal(out[i], DP_OUT_CTRL);
+			assert_int_equal(dp_ctrl_reason(m[i]), CTRL_FRAGMENT);
+		} else {
+			assert_int_equal(out[i], i == 7 ? 0 : 1);
+		}
+		assert_true(rte_is_same_ether_addr(
+			&rte_pktmbuf_mtod(m[i], struct rte_ether_hdr *)->dst_addr,
+			i == 7 ? gw2_mac : &h2_mac));
+		assert_int_equal(iph(m[i])->time_to_live, 63);
+		assert_int_equal(rte_raw_cksum(iph(m[i]), sizeof(struct rte_ipv4_hdr)), 0xffff);
+		rte_pktmbuf_free(m[i]);
+	}
+}
+
 /* A train of one flow in a burst takes its first packet's cache entry; each
  * packet still gets its own TTL and MTU checks, and a packet of another flow
  * in between ends the train. */
@@ -690,10 +734,9 @@ static void test_rtcache_train(void **state)
 	struct pctx *p = *state;
 	struct rtcache *rc = rtcache_create(1024, 0, 0);
 	const struct rte_ether_addr gw2_mac = {{0x02, 0, 0, 0, 0x01, 0x09}};
-	struct rte_mbuf *m[10];
+	struct rte_mbuf *m[1];
 	struct fib_route r;
-	uint16_t out[10];
-	unsigned int i;
+	uint16_t out[1];
 	uint64_t hits;
 
 	p->c.rtc = rc;
@@ -711,39 +754,56 @@ static void test_rtcache_train(void **state)
 	assert_int_equal(out[0], 1);
 	rte_pktmbuf_free(m[0]);
 	hits = rc->st.hits;
-	for (i = 0; i < 10; i++)
-		m[i] = pkt(0xc0000202, 0x0a010203, i == 3 ? 1 : 64, i == 5 ? 200 : 10);
-	iph(m[7])->dst_addr = rte_cpu_to_be_32(0x0a010309); /* 10.1.3.9 */
-	iph(m[7])->hdr_checksum = 0;
-	iph(m[7])->hdr_checksum = rte_ipv4_cksum(iph(m[7]));
-	p->ports[1].mtu = 100;
-	dp_input_burst(&p->c, 0, m, 10, out);
-	p->ports[1].mtu = 1500;
-	for (i = 0; i < 10; i++) {
-		if (i == 3) {
-			assert_int_equal(out[i], DP_OUT_DROP); /* TTL 1 */
-			continue;
-		}
-		if (i == 5) {
-			/* too big for the egress, DF clear: fragmented by the
-			 * control thread, after the rewrite */
-			assert_int_equal(out[i], DP_OUT_CTRL);
-			assert_int_equal(dp_ctrl_reason(m[i]), CTRL_FRAGMENT);
-		} else {
-			assert_int_equal(out[i], i == 7 ? 0 : 1);
-		}
-		assert_true(rte_is_same_ether_addr(
-			&rte_pktmbuf_mtod(m[i], struct rte_ether_hdr *)->dst_addr,
-			i == 7 ? &gw2_mac : &h2_mac));
-		assert_int_equal(iph(m[i])->time_to_live, 63);
-		assert_int_equal(rte_raw_cksum(iph(m[i]), sizeof(struct rte_ipv4_hdr)), 0xffff);
-		rte_pktmbuf_free(m[i]);
-	}
+	train_burst(p, &gw2_mac, 10);
 	assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], 1);
 	/* 7 cached packets (not 3, 5, nor 7, a new flow), all probed */
 	assert_int_equal(rc->st.hits, hits + 7);
 	assert_int_equal(rc->st.lookups, 2 + 10);
 	assert_int_equal(rc->st.inserts, 3); /* the warm-ups and the new flow */
+	p->c.rtc = NULL;
+	rtcache_free(rc);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/*
+ * A burst probes the route cache warm (each packet once the next one is
+ * checked) after a burst that mostly hit, cold (after the whole burst is
+ * checked) otherwise. Both give the same verdicts, bytes and counters: the
+ * same train burst runs cold twice (an empty cache, then after a burst that
+ * all missed), then warm, then warm with an L2 broadcast among its packets
+ * (never probed; the packets keep their order).
+ */
+static void test_rtcache_warm(void **state)
+{
+	struct pctx *p = *state;
+	struct rtcache *rc = rtcache_create(1024, 0, 0);
+	const struct rte_ether_addr gw2_mac = {{0x02, 0, 0, 0, 0x01, 0x09}};
+	struct fib_route r;
+	unsigned int round;
+
+	p->c.rtc = rc;
+	p->conf.rtcache_mode = RTCACHE_ON;
+	gw2_route(p, "10.1.3.0/24", &gw2_mac, &r);
+	for (round = 0; round < 4; round++) {
+		uint64_t hits = rc->st.hits, lookups = rc->st.lookups, ins = rc->st.inserts;
+		uint64_t ttl = p->st.drop[DROP_TTL_EXCEEDED],
+			 l2 = p->st.drop[DROP_L2_BCAST_FORWARD];
+
+		/* rounds 0 and 1 run cold (the cache empty, then after a
+		 * burst that all missed), 2 and 3 warm */
+		assert_int_equal(rc->warm, round >= 2);
+		train_burst(p, &gw2_mac, round == 3 ? 4 : 10);
+		assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], ttl + 1);
+		assert_int_equal(p->st.drop[DROP_L2_BCAST_FORWARD], l2 + (round == 3));
+		/* round 0: every probe misses (the train has no entry until
+		 * the burst's fills) and the 8 packets forwarded fill; then
+		 * every probe hits but 3 and 5, which the entry cannot take
+		 * (round 3: the broadcast is not probed) */
+		assert_int_equal(rc->st.lookups, lookups + (round == 3 ? 9 : 10));
+		assert_int_equal(rc->st.hits, hits + (round == 0 ? 0 : round == 3 ? 7 : 8));
+		assert_int_equal(rc->st.inserts, ins + (round == 0 ? 8 : 0));
+	}
+	assert_int_equal(rc->warm, 1);
 	p->c.rtc = NULL;
 	rtcache_free(rc);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
@@ -760,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_fragment),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_train, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_rtcache_warm, pipe_setup, pipe_teardown),
 	};
 
 	test_eal_init("ip4");
