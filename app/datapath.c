@@ -746,6 +746,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			}
 			k = km;
 		}
+		/* the IPv4 probes are counted (and auto's window judged)
+		 * before the burst's IPv6 packets reach the cache */
 		rtcache_count(rtc, pr.probes, pr.hits);
 		rtcache_account(rtc);
 		/* the next burst probes warm if this one mostly hit */

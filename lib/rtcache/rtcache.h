@@ -137,7 +137,6 @@ void rtcache_flush(struct rtcache *c);
 /** Bytes the cache occupies (constant). */
 uint64_t rtcache_memory(const struct rtcache *c);
 
-/** Bucket index of a key (exposed for the collision test). */
 /*
  * The hash of one arrival port's keys, taken out of the cache once per
  * burst: the secret multiplier and the port's offset stay in registers
@@ -175,6 +174,7 @@ static inline uint32_t rtcache_hash(const struct rtcache_hasher *hk, uint32_t ds
 	return (uint32_t)((key * hk->mul + hk->port) >> hk->shift);
 }
 
+/** Bucket index of a key (exposed for the collision test). */
 static inline uint32_t rtcache_bucket(const struct rtcache *c, uint32_t dst, uint32_t src,
 				      uint16_t in_port)
 {
@@ -202,8 +202,10 @@ static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 		if (c->bypass_left > n) {
 			c->bypass_left -= n;
 		} else {
-			/* time to measure again */
+			/* time to measure again, from cold: the buckets
+			 * have left the CPU's caches meanwhile */
 			c->bypassing = 0;
+			c->warm = 0;
 			c->win_probes = c->win_hits = c->win_cold = 0;
 		}
 	}

@@ -9,7 +9,7 @@
  * and a valid header checksum, an IPv6 one its hop limit - 1 and every other
  * byte unchanged, both the egress port's MAC as source.
  * The first byte picks the knobs (input port, rpf mode, martian check, the
- * route cache: then the frame runs once, then twice in one burst).
+ * route cache: then the frame runs once, then twice in one burst, twice).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -197,13 +197,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((knobs >> 5) & 1) {
 		/* the route cache on, empty: the frame once (a miss that may
 		 * fill), then twice in one burst (a hit, then the same key
-		 * again: the train path) */
+		 * again: the train path), probed after the burst's checks
+		 * (cold); then the same burst again, probed packet by packet
+		 * if the one before hit (warm) */
 		if (rtc == NULL && (rtc = rtcache_create(64, 0, 0)) == NULL)
 			abort();
 		rtcache_flush(rtc);
 		r->dpconf.rtcache_mode = RTCACHE_ON;
 		c.rtc = rtc;
 		burst(r, &c, in_port, data, size, 1);
+		burst(r, &c, in_port, data, size, 2);
 		burst(r, &c, in_port, data, size, 2);
 		r->dpconf.rtcache_mode = RTCACHE_OFF;
 	} else {

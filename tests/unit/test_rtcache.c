@@ -76,10 +76,13 @@ static void test_auto(void **state)
 	assert_int_equal(c->last_win_pct, 0);
 	assert_false(rtcache_use(c, 32));
 	assert_int_equal(c->st.bypassed, 32);
-	/* after the bypass budget, it measures again */
+	/* after the bypass budget, it measures again, and from cold: the
+	 * warm order (probe packet by packet) waits for a burst that hits */
+	c->warm = 1;
 	for (i = 0; i < 1000 / 32 + 1; i++)
 		rtcache_use(c, 32);
 	assert_true(rtcache_use(c, 1));
+	assert_int_equal(c->warm, 0);
 	/* a window of hits keeps it on */
 	rtcache_slot(c, 0x0c000001, 0, 0);
 	for (i = 0; i < 100; i++) {
