@@ -180,7 +180,7 @@ class Router:
     count = 0
 
     def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024,
-                 pmd="af_packet"):
+                 pmd="af_packet", eal=()):
         Router.count += 1
         self.topo = topo
         self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
@@ -195,7 +195,7 @@ class Router:
         # hugepages only where a test needs them (dpdk-dumpcap attaches as a
         # secondary process, which a --no-huge primary cannot serve)
         args += ["-m", str(mem)] if huge else ["--no-huge", "-m", str(mem)]
-        args += ["--file-prefix", self.prefix, "--log-level", "lib.eal:warning"]
+        args += ["--file-prefix", self.prefix, "--log-level", "lib.eal:warning"] + list(eal)
         args += ["--lcores", lcores] if ("@" in lcores or "," in lcores) else ["-l", lcores]
         for i in range(len(topo.hosts)):
             if pmd == "pcap":
