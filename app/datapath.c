@@ -297,20 +297,6 @@ static inline unsigned int cache_resolve(struct dp_ctx *c, struct dp_probe *pr, 
 	return k + 1;
 }
 
-/* Warm: probe the packet left pending (cache_resolve()); none is left. */
-static inline unsigned int cache_resolve_pending(struct dp_ctx *c, struct dp_probe *pr,
-						 struct rte_mbuf **pkts, const struct dp_local *loc,
-						 uint16_t in_port, uint8_t rpf, uint8_t martians,
-						 uint16_t *out, uint32_t *dst, uint32_t *src,
-						 uint8_t *idx, uint32_t *bkt, unsigned int k)
-{
-	unsigned int i = pr->pend;
-
-	pr->pend = DP_BURST;
-	return cache_resolve(c, pr, pkts[i], i, pr->pd, pr->ps, pr->pb, false, loc, in_port, rpf,
-			     martians, out, dst, src, idx, bkt, k);
-}
-
 /* ---- IPv6 ------------------------------------------------------------------ */
 
 /* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
@@ -680,10 +666,12 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 					bkt[k] = pr.pb;
 					goto cold;
 				}
-				if (pr.pend < DP_BURST)
-					k = cache_resolve_pending(c, &pr, pkts, loc, in_port, rpf,
-								  martians, out, dst, src, idx, bkt,
-								  k);
+				if (pr.pend < DP_BURST) {
+					k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd,
+							  pr.ps, pr.pb, false, loc, in_port, rpf,
+							  martians, out, dst, src, idx, bkt, k);
+					pr.pend = DP_BURST;
+				}
 				k = cache_resolve(c, &pr, m, i, d, s, pr.pb, true, loc, in_port,
 						  rpf, martians, out, dst, src, idx, bkt, k);
 				continue;
@@ -695,9 +683,9 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 				/* the packet before: its bucket loaded while
 				 * this one was checked */
 				if (pr.pend < DP_BURST)
-					k = cache_resolve_pending(c, &pr, pkts, loc, in_port, rpf,
-								  martians, out, dst, src, idx, bkt,
-								  k);
+					k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd,
+							  pr.ps, pr.pb, false, loc, in_port, rpf,
+							  martians, out, dst, src, idx, bkt, k);
 				pr.pend = i;
 			} else {
 				flags[i] |= F_PROBE;
@@ -717,9 +705,13 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			out[i] = DP_OUT_DROP; /* decided below */
 			continue;
 		}
-		if (use_cache && pr.pend < DP_BURST) /* warm: the packets keep their order */
-			k = cache_resolve_pending(c, &pr, pkts, loc, in_port, rpf, martians, out,
-						  dst, src, idx, bkt, k);
+		if (use_cache && pr.pend < DP_BURST) {
+			/* warm: the packets keep their order */
+			k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd, pr.ps, pr.pb,
+					  false, loc, in_port, rpf, martians, out, dst, src, idx,
+					  bkt, k);
+			pr.pend = DP_BURST;
+		}
 		if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i]))
 			continue;
 		dst[k] = d;
@@ -729,8 +721,9 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	}
 	if (use_cache) {
 		if (pr.pend < DP_BURST) {
-			k = cache_resolve_pending(c, &pr, pkts, loc, in_port, rpf, martians, out,
-						  dst, src, idx, bkt, k);
+			k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd, pr.ps, pr.pb,
+					  false, loc, in_port, rpf, martians, out, dst, src, idx,
+					  bkt, k);
 		} else if (!warm) {
 			/* cold: probe in order, keeping the misses (and the
 			 * packets not probed) in place for the lookups */
