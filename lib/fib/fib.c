@@ -8,6 +8,7 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_version.h>
 
 #include "fib_priv.h"
 
@@ -573,15 +574,18 @@ void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n
 /*
  * rte_fib keeps its DIR-24-8 tables behind rte_fib_get_dp(), in a struct
  * that DPDK does not install (lib/fib/dir24_8.h): four 32-bit words
- * (number_tbl8s, rsvd_tbl8s, cur_tbl8s, nh_sz), the default next hop and
- * two pointers, then tbl24 on the next cache line. The address is only a
- * prefetch hint, but a wrong one would waste it silently: it is used only
- * when the words we know match what we configured (tests/unit/test_fib.c
- * checks it against lookups).
+ * (number_tbl8s, rsvd_tbl8s, cur_tbl8s, nh_sz), the default next hop (64
+ * bits), the tbl8 and free-group bitmap pointers, then tbl24 on the next
+ * cache line. The tbl24 address is used for prefetching when the words we
+ * know match what we configured. The data path also looks up through both
+ * levels itself (fib4_lookup_one()), so the tbl8 pointer is taken only
+ * where that struct is known to be laid out so, DPDK 22.11, and only when
+ * the default next hop reads back as the 0 we configured;
+ * tests/unit/test_fib.c checks both against rte_fib's own lookups.
  */
 struct fib4_tbl24 fib4_tbl24(const struct fib *f)
 {
-	struct fib4_tbl24 t = {NULL, 2};
+	struct fib4_tbl24 t = {NULL, NULL, 2};
 
 	if (f->backend == FIB_BACKEND_LPM) {
 		t.base = (const uint8_t *)f->lpm4->tbl24; /* public: struct rte_lpm */
@@ -593,6 +597,15 @@ struct fib4_tbl24 fib4_tbl24(const struct fib *f)
 		    dp[3] == (uint32_t)dir24_8_nh_sz(f)) {
 			t.base = (const uint8_t *)dp + RTE_CACHE_LINE_SIZE;
 			t.shift = (uint8_t)rte_log2_u32(f->nh_bytes);
+#if RTE_VERSION >= RTE_VERSION_NUM(22, 11, 0, 0) && RTE_VERSION < RTE_VERSION_NUM(22, 12, 0, 0)
+			{
+				const uint64_t *w = (const uint64_t *)(const void *)dp;
+				const uint8_t *tbl8 = (const uint8_t *)(uintptr_t)w[3];
+
+				if (w[2] == 0 && tbl8 != NULL)
+					t.tbl8 = tbl8;
+			}
+#endif
 		}
 	}
 	return t;

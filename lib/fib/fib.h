@@ -184,10 +184,14 @@ void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n
 /**
  * Where fib4_lookup_bulk() finds an address's first-level entry, for
  * prefetching it early: the entry of @p ip is at
- * base + ((ip >> 8) << shift). The table never moves. Datapath-safe.
+ * base + ((ip >> 8) << shift). With rte_fib's DIR-24-8 of DPDK 22.11 the
+ * second level is known too, and fib4_lookup_one() reads both itself, one
+ * address at a time where the data path wants it. The tables never move.
+ * Datapath-safe.
  */
 struct fib4_tbl24 {
 	const uint8_t *base; /**< NULL: unknown, do not prefetch */
+	const uint8_t *tbl8; /**< NULL: look up with fib4_lookup_bulk() only */
 	uint8_t shift;	     /**< log2 of the entry size */
 };
 
@@ -199,6 +203,31 @@ static inline void fib4_prefetch(struct fib4_tbl24 t, uint32_t ip)
 {
 	if (t.base != NULL)
 		__builtin_prefetch(t.base + ((size_t)(ip >> 8) << t.shift));
+}
+
+/* Entry @p i of a DIR-24-8 table of 2-byte (@p shift 1) or 4-byte entries. */
+static inline uint32_t fib4_entry(const uint8_t *tbl, size_t i, uint8_t shift)
+{
+	if (shift == 1)
+		return __atomic_load_n((const uint16_t *)(const void *)tbl + i, __ATOMIC_RELAXED);
+	return __atomic_load_n((const uint32_t *)(const void *)tbl + i, __ATOMIC_RELAXED);
+}
+
+/**
+ * The next-hop index of @p ip (host order), as fib4_lookup_bulk() gives it;
+ * only when @p t.tbl8 is set. DIR-24-8: the tbl24 entry of the top 24 bits
+ * holds (next hop << 1), or (tbl8 group << 1) | 1, and then the group's
+ * entry for the last 8 bits holds the next hop the same way. One load of
+ * each level, as rte_fib's own lookup reads them (the control thread's
+ * writes stay ordered by the data dependency). Datapath-safe.
+ */
+static inline uint64_t fib4_lookup_one(struct fib4_tbl24 t, uint32_t ip)
+{
+	uint32_t e = fib4_entry(t.base, ip >> 8, t.shift);
+
+	if (__builtin_expect(e & 1, 0))
+		e = fib4_entry(t.tbl8, ((size_t)(e >> 1) << 8) + (ip & 0xff), t.shift);
+	return e >> 1;
 }
 
 /**
