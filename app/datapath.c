@@ -6,9 +6,10 @@
  *   packet probed once the next one is checked while the cache hits, after
  *   the burst's checks while it misses: see dp_probe) ->
  *   martian source/destination checks (5.3.7; a source without rpf before
- *   the probe) -> one bulk FIB lookup of the destinations, and of the
- *   sources when the port has rpf on (RFC 3704), their tbl24 lines
- *   prefetched while the burst is checked -> verdict from the route type ->
+ *   the probe), the tbl24 lines of the destination (and of the source
+ *   when the port has rpf on, RFC 3704) prefetched while the burst is
+ *   checked -> per packet: FIB lookup (rte_fib's DIR-24-8 read here; one
+ *   bulk call per burst with rte_lpm) -> verdict from the route type ->
  *   neighbour read (lock-free) -> MTU -> TTL decrement (RFC 1624) and
  *   Ethernet rewrite -> cache fill.
  * Packets for the router, ARP, unresolved next hops and packets to fragment
@@ -592,6 +593,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	bool use_cache = false;
 	unsigned int i, j, k = 0, k6 = 0;
 	struct dp_probe pr = {.pend = DP_BURST};
+	const struct fib4_tbl24 t24 = c->tbl24;
+	const bool own_lookup = t24.tbl8 != NULL;
 	struct rtcache_hasher hk = {0};
 	bool warm = false;
 	enum dp_drop why;
@@ -762,18 +765,24 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	if (k == 0)
 		return;
 
-	/* one lookup per packet, one call per burst; rpf adds exactly one more
-	 * per packet, in the same call (the sources right after the
-	 * destinations: their cache misses overlap) */
-	if (rpf != DP_RPF_OFF) {
+	/* One lookup per packet; rpf adds exactly one more. Where the FIB's
+	 * two levels are known (rte_fib's DIR-24-8), each packet is looked up
+	 * in the loop below as it is forwarded: the tbl24 lines prefetched
+	 * last in the first loop keep loading under the first packets' work
+	 * instead of stalling a bulk lookup. Otherwise one call per burst
+	 * (the sources right after the destinations: their misses overlap). */
+	if (own_lookup) {
+		nh = snh = NULL;
+	} else if (rpf != DP_RPF_OFF) {
 		if (k < DP_BURST)
 			memmove(dst + k, src, k * sizeof(*src));
 		src = dst + k;
 		fib4_lookup_bulk(c->fib, dst, nhs, 2 * k);
+		snh = nhs + k;
 	} else {
 		fib4_lookup_bulk(c->fib, dst, nhs, k);
+		snh = NULL;
 	}
-	snh = nhs + k;
 
 	for (j = 0; j < k; j++) {
 		struct rte_mbuf *m;
@@ -781,19 +790,22 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		struct rte_ipv4_hdr *ip;
 		const struct fib_nh *h;
 		struct neigh_view v;
+		uint64_t dnh;
 		uint16_t port;
 		uint32_t ni;
 
 		i = idx[j];
 		m = pkts[i];
-		h = &c->nh[nh[j]];
+		dnh = own_lookup ? fib4_lookup_one(t24, dst[j]) : nh[j];
+		h = &c->nh[dnh];
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		ip = (struct rte_ipv4_hdr *)(eth + 1);
 
 		/* RFC 3704; broadcast and multicast destinations are exempt */
 		if (rpf != DP_RPF_OFF && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
 		    (dst[j] >> 28) != 0xe &&
-		    unlikely(!rpf_pass(c, pp, snh[j], in_port, m, &out[i])))
+		    unlikely(!rpf_pass(c, pp, own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j],
+				       in_port, m, &out[i])))
 			continue;
 
 		switch (h->type) {
@@ -876,7 +888,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			e->out_port = port;
 			e->rpf = rpf;
 			e->family = 4;
-			e->nh = (uint32_t)nh[j];
+			e->nh = (uint32_t)dnh;
 			e->neigh = ni;
 			e->neigh_gen = v.gen;
 			e->fib_gen = c->fib_gen;

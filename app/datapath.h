@@ -141,8 +141,8 @@ static inline bool ip4_martian_dst(uint32_t a)
 }
 
 /*
- * Classify, validate, look up (one bulk FIB lookup for the burst, one more
- * for the sources when the port has rpf on) and rewrite @n <= DP_BURST
+ * Classify, validate, look up (one FIB lookup per packet, one more for the
+ * source when the port has rpf on) and rewrite @n <= DP_BURST
  * packets received on @in_port. out[i] receives pkts[i]'s verdict: an egress
  * port, DP_OUT_CTRL, DP_OUT_CTRL_ERR or DP_OUT_DROP (already freed).
  * Datapath-safe.

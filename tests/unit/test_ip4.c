@@ -277,6 +277,20 @@ static int pipe_setup(void **state)
 	return 0;
 }
 
+/* The same tables, looked up through fib4_lookup_bulk() alone: the data
+ * path's way when the FIB's second level is not known (rte_lpm, or an
+ * rte_fib layout other than DPDK 22.11's) */
+static int pipe_setup_bulk(void **state)
+{
+	struct pctx *p;
+
+	pipe_setup(state);
+	p = *state;
+	assert_non_null(p->c.tbl24.tbl8); /* the default backend looks up itself */
+	p->c.tbl24.tbl8 = NULL;
+	return 0;
+}
+
 static int pipe_teardown(void **state)
 {
 	struct pctx *p = *state;
@@ -815,8 +829,12 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_ttl_checksum),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup_bulk,
+						pipe_teardown),
 		cmocka_unit_test(test_fragment),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_train, pipe_setup, pipe_teardown),
