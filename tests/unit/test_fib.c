@@ -30,7 +30,7 @@ struct ctx {
 
 static int counter;
 
-static int setup(void **state, enum fib_backend b)
+static int setup(void **state, enum fib_backend b, uint32_t max_nexthops)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 	struct fib_conf conf = {0};
@@ -44,7 +44,7 @@ static int setup(void **state, enum fib_backend b)
 	conf.backend = b;
 	conf.max_routes4 = 1 << 14;
 	conf.tbl8s4 = 2048;
-	conf.max_nexthops = 1024;
+	conf.max_nexthops = max_nexthops;
 	conf.neigh = c->n;
 	c->f = fib_create(name, &conf);
 	assert_non_null(c->f);
@@ -55,12 +55,20 @@ static int setup(void **state, enum fib_backend b)
 
 static int setup_fib(void **state)
 {
-	return setup(state, FIB_BACKEND_FIB);
+	return setup(state, FIB_BACKEND_FIB, 1024);
 }
 
 static int setup_lpm(void **state)
 {
-	return setup(state, FIB_BACKEND_LPM);
+	return setup(state, FIB_BACKEND_LPM, 1024);
+}
+
+/* rte_fib with 4-byte entries (more next hops than 2 bytes index) */
+static int setup_fib_wide(void **state)
+{
+	setup(state, FIB_BACKEND_FIB, 40000);
+	assert_int_equal(fib4_tbl24(((struct ctx *)*state)->f).shift, 2);
+	return 0;
 }
 
 static int teardown(void **state)
@@ -809,6 +817,7 @@ int main(void)
 		BOTH(test_generation_and_batch),
 		BOTH(test_walk),
 		BOTH(test_differential),
+		cmocka_unit_test_setup_teardown(test_differential, setup_fib_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_routes, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
