@@ -8,7 +8,6 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_version.h>
 
 #include "fib_priv.h"
 
@@ -597,7 +596,7 @@ struct fib4_tbl24 fib4_tbl24(const struct fib *f)
 		    dp[3] == (uint32_t)dir24_8_nh_sz(f)) {
 			t.base = (const uint8_t *)dp + RTE_CACHE_LINE_SIZE;
 			t.shift = (uint8_t)rte_log2_u32(f->nh_bytes);
-#if RTE_VERSION >= RTE_VERSION_NUM(22, 11, 0, 0) && RTE_VERSION < RTE_VERSION_NUM(22, 12, 0, 0)
+#if FIB4_DIR24_8_KNOWN
 			{
 				const uint64_t *w = (const uint64_t *)(const void *)dp;
 				const uint8_t *tbl8 = (const uint8_t *)(uintptr_t)w[3];

@@ -26,6 +26,8 @@
 
 #include <stdint.h>
 
+#include <rte_version.h>
+
 #include "fr_addr.h"
 
 struct neigh_table;
@@ -189,6 +191,14 @@ void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n
  * address at a time where the data path wants it. The tables never move.
  * Datapath-safe.
  */
+/* 1 where rte_fib's DIR-24-8 struct is known to be laid out as
+ * fib4_tbl24() reads it (DPDK 22.11), so fib4_lookup_one() is offered. */
+#if RTE_VERSION >= RTE_VERSION_NUM(22, 11, 0, 0) && RTE_VERSION < RTE_VERSION_NUM(22, 12, 0, 0)
+#define FIB4_DIR24_8_KNOWN 1
+#else
+#define FIB4_DIR24_8_KNOWN 0
+#endif
+
 struct fib4_tbl24 {
 	const uint8_t *base; /**< NULL: unknown, do not prefetch */
 	const uint8_t *tbl8; /**< NULL: look up with fib4_lookup_bulk() only */

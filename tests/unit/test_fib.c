@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <rte_version.h>
 
 #include "eal_helper.h"
 #include "fib.h"
@@ -427,7 +426,7 @@ static void check_tbl24(struct ctx *c, const uint32_t *q, const uint64_t *nh, un
 		assert_null(t.tbl8); /* rte_lpm: fib4_lookup_bulk() only */
 		return;
 	}
-#if RTE_VERSION >= RTE_VERSION_NUM(22, 11, 0, 0) && RTE_VERSION < RTE_VERSION_NUM(22, 12, 0, 0)
+#if FIB4_DIR24_8_KNOWN
 	assert_non_null(t.tbl8);
 #endif
 	if (t.tbl8 == NULL)
