@@ -3,13 +3,25 @@
 # Every test suite, as 'make test' and CI run them (after scripts/setup.sh --test):
 #   formatting, unit (cmocka), integration (daemon with net_null ports),
 #   end-to-end (root: netns + veth + net_af_packet + kernel hosts), then unit,
-#   integration and end-to-end again under ASan + UBSan, then each fuzz
-#   target for 30 s.
+#   integration and end-to-end again under ASan + UBSan, a smoke run of the
+#   benchmark tools (root), then each fuzz target for 30 s. Fails when a
+#   build directory lacks a suite rather than run fewer.
 set -eu
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 t0=$(date +%s)
+
+# Every suite must be there to pass: a build directory configured without
+# cmocka or python3 registers fewer tests, and meson would run what is left.
+for b in build build-asan; do
+	for suite in unit integration e2e; do
+		if ! meson test -C "$b" --list 2>/dev/null | grep -q ":$suite / "; then
+			echo "run-tests: $b/ has no $suite tests: it was configured before what they need was installed (scripts/setup.sh --test); run: meson setup --reconfigure $b" >&2
+			exit 1
+		fi
+	done
+done
 
 step "lint: clang-format"
 scripts/lint.sh

@@ -46,7 +46,18 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing
 fi
 
+# A build directory configured before these packages came (make run, then
+# make test) would keep what it found then: no unit tests without cmocka, no
+# integration or end-to-end suites without python3. Configure it again.
+reconf() {
+	if [ -n "$missing" ] && [ -f "$1/build.ninja" ]; then
+		echo "setup: packages were added: reconfiguring $1/"
+		meson setup --reconfigure "$1"
+	fi
+}
+
 # build/: the release build, warnings are errors
+reconf build
 if [ ! -f build/build.ninja ]; then
 	meson setup build -Dwerror=true
 fi
@@ -54,12 +65,14 @@ ninja -C build
 
 # build-asan/: ASan + UBSan, for the unit and end-to-end suites
 if [ "$test_mode" = 1 ]; then
+	reconf build-asan
 	if [ ! -f build-asan/build.ninja ]; then
 		meson setup build-asan -Dwerror=true -Dbuildtype=debug \
 			-Db_sanitize=address,undefined -Db_lundef=false
 	fi
 	ninja -C build-asan
 	# build-fuzz/: libFuzzer targets, clang, ASan + UBSan (scripts/fuzz.sh)
+	reconf build-fuzz
 	if [ ! -f build-fuzz/build.ninja ]; then
 		CC=clang meson setup build-fuzz -Dfuzz=enabled -Dtests=false \
 			-Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
