@@ -308,6 +308,26 @@ static void print_summary(struct router *r)
 	       s.rx, s.tx - s.ctrl_tx, s.to_control, drops);
 }
 
+/*
+ * "-- --help" (or -h) among the application's options: answered before the
+ * EAL starts, so it works without hugepages, root or ports. The EAL's own
+ * options end at the first "--".
+ */
+static bool wants_help(int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc && strcmp(argv[i], "--") != 0)
+		i++;
+	for (i++; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break; /* getopt stops there too */
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct router *r = &the_router;
@@ -316,6 +336,10 @@ int main(int argc, char **argv)
 	unsigned int lcore, w = 0;
 	int rc, ret = 1;
 
+	if (wants_help(argc, argv)) {
+		usage(stdout, "fastroute");
+		return 0;
+	}
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
 		fprintf(stderr, "fastroute: EAL initialisation failed: %s\n",

@@ -69,6 +69,18 @@ def _():
         check(word in p.stdout, "--help lacks %r" % word)
 
 
+@t("help_without_eal")
+def _():
+    # answered before the EAL starts: no hugepages, no ports, no lcores
+    # needed, and the same text as with them
+    full = run(eal() + ["--help"]).stdout
+    for args in (["--", "--help"], ["--", "-f", "x.conf", "-h"], ["-m", "1", "--", "--help"]):
+        p = run([FR] + args)
+        check(p.returncode == 0, "%s: exit %d: %s" % (args, p.returncode, p.stderr))
+        check("EAL" not in p.stderr, "%s: the EAL started: %s" % (args, p.stderr))
+        check(p.stdout == full, "%s: not the --help text" % args)
+
+
 @t("bad_option")
 def _():
     p = run(eal() + ["--fib-backend", "trie"])
