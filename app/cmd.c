@@ -732,8 +732,8 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	     struct cmd_out *o, char *err, size_t errlen)
 {
 	if (src == CMD_SRC_FILE && c->id > CMD_CONFIG_LAST)
-		return ERR("not a configuration command (only port, route and neigh commands "
-			   "belong in a file)");
+		return ERR("not a configuration command (only port, route, neigh, set and "
+			   "rtcache commands belong in a file)");
 	switch (c->id) {
 	case CMD_PORT_ADDR_ADD:
 		return exec_addr_add(t, c, err, errlen);

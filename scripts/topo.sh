@@ -4,7 +4,8 @@
 #   h1 eth0 192.0.2.2    --- p0 [router ns] p1 --- eth0 198.51.100.2 h2
 #           2001:db8:1::2                              2001:db8:2::2
 #   scripts/topo.sh up NAME | down NAME
-# MACs are fixed so that config/demo.conf can hold static neighbours.
+# MACs are fixed, so a capture of the demo reads the same every run (the
+# router still finds the hosts with ARP and ND: demo.conf has no neighbours).
 set -eu
 cmd=${1:?usage: topo.sh up|down NAME}
 n=${2:?usage: topo.sh up|down NAME}

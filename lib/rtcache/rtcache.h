@@ -100,7 +100,7 @@ struct rtcache_stats {
 /** Auto mode: window and thresholds (see docs/benchmarks.md for how they were set). */
 struct rtcache_auto {
 	uint32_t window;      /**< probes per measurement window (4096) */
-	uint32_t min_hit_pct; /**< below this hit rate, step aside (80) */
+	uint32_t min_hit_pct; /**< below this hit rate, step aside (90) */
 	uint32_t bypass;      /**< packets to bypass before measuring again (1<<20) */
 };
 
