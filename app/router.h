@@ -108,6 +108,8 @@ void port_stop_all(struct router *r);
 
 /* worker.c */
 int worker_main(void *arg);
+/* Worker 0: send what the control thread queued on r->ctrl_tx. */
+void worker_ctrl_tx_drain(struct router *r, struct worker *w);
 struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx);
 
 /* control.c */

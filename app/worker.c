@@ -89,24 +89,33 @@ static void errors_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned
 	}
 }
 
-/* Worker 0 transmits what the control thread built (ARP replies...). */
-static void ctrl_tx_drain(struct router *r, struct worker *w)
+/*
+ * Worker 0 transmits what the control thread built (ARP replies, ICMP
+ * errors, released held packets), straight to the TX queue rather than
+ * through the TX buffer: what the queue refuses is then known to be the
+ * control thread's, so ctrl_tx (and forwarded = tx - ctrl_tx) count only
+ * what the queue took. Runs of packets for one port go in one call.
+ */
+void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 {
 	struct rte_mbuf *pkts[DP_BURST];
-	unsigned int n, i;
+	unsigned int n, i, j;
 
 	n = rte_ring_dequeue_burst(r->ctrl_tx, (void **)pkts, DP_BURST, NULL);
-	for (i = 0; i < n; i++) {
-		uint16_t port = pkts[i]->port;
+	for (i = 0; i < n; i = j) {
+		uint16_t port = pkts[i]->port, sent = 0;
 
-		if (unlikely(port >= FR_MAX_PORTS || w->txb[port] == NULL)) {
-			rte_pktmbuf_free(pkts[i]);
-			w->st.drop[DROP_TX_FULL]++;
-			continue;
+		for (j = i + 1; j < n && pkts[j]->port == port; j++)
+			;
+		if (likely(port < FR_MAX_PORTS && w->txb[port] != NULL))
+			sent = rte_eth_tx_burst(port, (uint16_t)w->idx, pkts + i,
+						(uint16_t)(j - i));
+		w->st.ctrl_tx += sent;
+		w->st.tx += sent;
+		if (unlikely(sent < j - i)) {
+			w->st.drop[DROP_TX_FULL] += j - i - sent;
+			rte_pktmbuf_free_bulk(pkts + i + sent, j - i - sent);
 		}
-		w->st.ctrl_tx++;
-		w->st.tx++; /* tx_error_cb takes it back if refused */
-		rte_eth_tx_buffer(port, (uint16_t)w->idx, w->txb[port], pkts[i]);
 	}
 }
 
@@ -174,7 +183,7 @@ int worker_main(void *arg)
 				errors_to_control(w, err, nerr);
 		}
 		if (w->idx == 0)
-			ctrl_tx_drain(r, w);
+			worker_ctrl_tx_drain(r, w);
 		for (p = 0; p < nb_ports; p++)
 			if (w->txb[ports[p]]->length)
 				rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);

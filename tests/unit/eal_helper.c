@@ -14,7 +14,12 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 void test_eal_init(const char *name)
 {
-	char prefix[64];
+	test_eal_init_vdev(name, NULL);
+}
+
+void test_eal_init_vdev(const char *name, const char *vdev)
+{
+	char prefix[64], vd[128];
 	char *argv[] = {
 		(char *)(uintptr_t) "unit",
 		(char *)(uintptr_t) "--no-huge",
@@ -26,11 +31,13 @@ void test_eal_init(const char *name)
 		(char *)(uintptr_t) "--log-level=lib.eal:error",
 		(char *)(uintptr_t) "--no-telemetry",
 		prefix,
+		vd,
 		NULL,
 	};
 
 	snprintf(prefix, sizeof(prefix), "--file-prefix=fr-ut-%s-%d", name, (int)getpid());
-	if (rte_eal_init(10, argv) < 0) {
+	snprintf(vd, sizeof(vd), "--vdev=%s", vdev != NULL ? vdev : "");
+	if (rte_eal_init(vdev != NULL ? 11 : 10, argv) < 0) {
 		fprintf(stderr, "test: EAL init failed: %s\n", rte_strerror(rte_errno));
 		exit(1);
 	}

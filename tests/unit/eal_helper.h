@@ -10,6 +10,9 @@ struct rte_mempool;
 /* Initialise EAL once for test @name; aborts the test program on failure. */
 void test_eal_init(const char *name);
 
+/* The same, with one virtual device (EAL's --vdev=@vdev). */
+void test_eal_init_vdev(const char *name, const char *vdev);
+
 /* A pktmbuf pool for building test packets. */
 struct rte_mempool *test_pool(void);
 
