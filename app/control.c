@@ -233,21 +233,26 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	bool big = rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu;
 
+	if (big && (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
+		/* too big for its port: as the worker would, counted and
+		 * refused with 3/4, quoting the header as it arrived (TTL
+		 * not yet spent) */
+		if (forwarded && icmp_ctrl_allowed(r)) {
+			r->cst.drop[CDROP_TOO_BIG]++;
+			icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
+		} else {
+			cdrop(r, m, CDROP_TOO_BIG);
+		}
+		return;
+	}
 	if (forwarded)
 		ip4_ttl_dec(ip);
 	eth->dst_addr = *mac;
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu) {
-		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {
-			/* a held packet too big for its port: as the worker would */
-			if (forwarded && icmp_ctrl_allowed(r))
-				icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
-			else
-				cdrop(r, m, CDROP_FRAG_FAILED);
-			return;
-		}
+	if (big) {
 		fragment_send(r, m, port);
 		return;
 	}
@@ -255,8 +260,15 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 		r->cst.resolved_fwd++;
 }
 
-static void unreach_host(struct router *r, struct rte_mbuf *m)
+/* A packet whose neighbour did not answer: counted, and answered with
+ * host (address) unreachable when it was forwarded and the rate allows. */
+static void neigh_failed(struct router *r, struct rte_mbuf *m, bool forwarded)
 {
+	if (!forwarded || !icmp_ctrl_allowed(r)) {
+		cdrop(r, m, CDROP_NEIGH_FAILED);
+		return;
+	}
+	r->cst.drop[CDROP_NEIGH_FAILED]++;
 	if (frame_is_ip6(m))
 		icmp6_error(r, m, 1, 3, 0);
 	else
@@ -274,10 +286,7 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 	if (mac == NULL || !router_port_ok(r, ni->port)) {
 		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
 		 * unreachable) for what we could not deliver */
-		if (forwarded && icmp_ctrl_allowed(r))
-			unreach_host(r, m);
-		else
-			cdrop(r, m, CDROP_NEIGH_FAILED);
+		neigh_failed(r, m, forwarded);
 		return;
 	}
 	if (frame_is_ip6(m))
@@ -302,10 +311,7 @@ void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr 
 		cdrop(r, m, CDROP_NEIGH_INCOMPLETE_CAP);
 		break;
 	case -EHOSTUNREACH:
-		if (dp_ctrl_reason(m) != CTRL_ORIGINATED && icmp_ctrl_allowed(r))
-			unreach_host(r, m);
-		else
-			cdrop(r, m, CDROP_NEIGH_FAILED);
+		neigh_failed(r, m, dp_ctrl_reason(m) != CTRL_ORIGINATED);
 		break;
 	default:
 		cdrop(r, m, CDROP_NEIGH_TABLE_FULL);

@@ -255,10 +255,11 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 		/* routers never fragment IPv6: a held packet too big for its
 		 * port is refused as the worker would */
 		if (forwarded && icmp_ctrl_allowed(r)) {
+			r->cst.drop[CDROP_TOO_BIG]++;
 			ip->hop_limits++;
 			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
 		} else {
-			cdrop6(r, m, CDROP_FRAG_FAILED);
+			cdrop6(r, m, CDROP_TOO_BIG);
 		}
 		return;
 	}

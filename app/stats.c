@@ -50,6 +50,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_NO_ROUTE_BACK] = "no_route_back",
 	[CDROP_ICMP_RATELIMIT] = "ctrl_icmp_ratelimited",
 	[CDROP_FRAG_FAILED] = "frag_failed",
+	[CDROP_TOO_BIG] = "ctrl_too_big",
 	[CDROP_ROUTE_CHANGED] = "route_changed",
 	[CDROP_NEIGH_HOLD_FULL] = "neigh_hold_full",
 	[CDROP_NEIGH_HOLD_TOTAL] = "neigh_hold_total",

@@ -79,12 +79,13 @@ enum ctrl_drop {
 	CDROP_NO_ROUTE_BACK,	    /* a packet of the router's own with no route to send it */
 	CDROP_ICMP_RATELIMIT,	    /* control thread's own ICMP errors over the rate limit */
 	CDROP_FRAG_FAILED,	    /* fragmentation failed (no mbufs, MTU below 68) */
+	CDROP_TOO_BIG,		    /* held or own packet too big for its port, DF set or IPv6 */
 	CDROP_ROUTE_CHANGED,	    /* unresolved packet whose route no longer forwards */
 	CDROP_NEIGH_HOLD_FULL,	    /* this neighbour already holds its packets */
 	CDROP_NEIGH_HOLD_TOTAL,	    /* all neighbours together hold the maximum */
 	CDROP_NEIGH_INCOMPLETE_CAP, /* too many neighbours being resolved */
 	CDROP_NEIGH_TABLE_FULL,	    /* no room for a new neighbour */
-	CDROP_NEIGH_FAILED,	    /* held packet: its neighbour did not answer */
+	CDROP_NEIGH_FAILED,	    /* its neighbour did not answer (held, or while FAILED) */
 	CDROP_NO_MBUF,		    /* could not allocate a packet to send */
 	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
 	CDROP_ND_MALFORMED,	    /* NS/NA failing RFC 4861 7.1 (length, code, options...) */

@@ -229,6 +229,7 @@ def test_address_unreachable(topo, r):
         check(len(got) == 1 and bytes(got[0][s.IPv6].payload)[:2] == b"\x01\x03",
               "want ICMPv6 1/3 for %s, got %s" % (dst, [g.summary() for g in got]))
         check(d("icmp6_addr_unreach") == 1, "icmp6_addr_unreach")
+        check(d("neigh_failed") == 1, "neigh_failed rose by %d" % d("neigh_failed"))
         # two (mcast-probes 2), to the solicited-node group, hop limit 255,
         # with our MAC in the source link-layer address option
         snm = s.inet_ntop(socket.AF_INET6, s.in6_getnsma(s.inet_pton(socket.AF_INET6, target)))
@@ -248,6 +249,16 @@ def test_packet_too_big(topo, r):
     got, d = around(topo, r, lambda: send(topo, e))
     check(not got, "an error about an ICMPv6 error")
     check(d("ip6_too_big") == 1 and d("icmp_not_sent") == 1, "counters")
+    # to an address of h3 not resolved yet: held until ND answers, then
+    # refused by the control thread as the worker would, counted ctrl_too_big
+    fresh = "2001:db8:3::99"
+    sh(["ip", "-6", "addr", "add", fresh + "/64", "dev", "eth0", "nodad"], ns=topo.hosts[2])
+    try:
+        expect_error(topo, r, udp6(fresh, payload=b"h" * 1300), 2, 0, "ctrl_too_big",
+                     "icmp6_too_big", value=1280)
+    finally:
+        sh(["ip", "-6", "addr", "del", fresh + "/64", "dev", "eth0"], ns=topo.hosts[2],
+           check=False)
 
 
 def test_local(topo, r):

@@ -127,6 +127,9 @@ def test_host_unreachable(topo, r):
     check(len(got) == 1 and got[0][s.ICMP].type == 3 and got[0][s.ICMP].code == 1,
           "want ICMP 3/1, got %s" % [g.summary() for g in got])
     check(delta(before, after, "icmp_unreach_host") == 1, "icmp_unreach_host")
+    # the packet is a drop too, under its reason
+    check(delta(before, after, "neigh_failed") == 1, "neigh_failed rose by %d" %
+          delta(before, after, "neigh_failed"))
 
 
 def test_local(topo, r):
@@ -193,6 +196,19 @@ def test_df_mtu(topo, r):
     out = sh(["ping", "-c", "1", "-W", "2", "-M", "do", "-s", "1400", HOST_IP[1]],
              ns=topo.hosts[0], check=False)
     check("mtu = 1280" in out, "ping -M do did not see the MTU:\n" + out)
+
+
+def test_held_df_mtu(topo, r):
+    # to an address of h2 not resolved yet: held until ARP answers, then too
+    # big for port 1 with DF: the control thread refuses it as the worker
+    # would (3/4 with the MTU), counted ctrl_too_big
+    fresh = "198.51.100.99"
+    sh(["ip", "addr", "add", fresh + "/24", "dev", "eth0"], ns=topo.hosts[1])
+    try:
+        big = udp(fresh, payload=b"H" * 1400, flags="DF")
+        expect_error(topo, r, big, 3, 4, "ctrl_too_big", "icmp_frag_needed", mtu=1280)
+    finally:
+        sh(["ip", "addr", "del", fresh + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
 
 
 def test_fragmentation(topo, r):
@@ -346,6 +362,7 @@ def main():
                              ("no_error_about", test_no_error_about),
                              ("rate_limit", test_rate_limit),
                              ("df_mtu_3_4", test_df_mtu),
+                             ("held_df_mtu_3_4", test_held_df_mtu),
                              ("fragmentation", test_fragmentation),
                              ("martians", test_martians),
                              ("directed_broadcast", test_directed_broadcast),
