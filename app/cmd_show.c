@@ -370,6 +370,16 @@ static int show_stats_lcores(struct router *r, struct cmd_out *o, const struct d
 	return 0;
 }
 
+static void kv_cb(void *arg, const char *name, uint64_t val)
+{
+	kv(arg, name, val);
+}
+
+static void section_cb(void *arg, const char *name, bool open)
+{
+	section(arg, name, open);
+}
+
 static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
 	struct dp_stats s;
@@ -401,68 +411,11 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	else
 		out_printf(o, "  %-22s %.1f\n", "busy_cycles_per_pkt",
 			   s.rx ? (double)s.busy_cycles / (double)s.rx : 0.0);
-	section(o, "drops", true);
-	for (i = 0; i < DROP_MAX; i++)
-		kv(o, dp_drop_names[i], s.drop[i]);
-	section(o, "drops", false);
-	section(o, "icmp errors (workers)", true);
-	kv(o, "icmp_queued", s.icmp_queued);
-	kv(o, "icmp_ratelimited", s.icmp_ratelimited);
-	kv(o, "icmp_not_sent", s.icmp_not_sent);
-	kv(o, "icmp_ring_full", s.icmp_ring_full);
-	section(o, "icmp errors (workers)", false);
-	section(o, "rpf drops by port", true);
-	for (i = 0; i < r->nb_ports; i++) {
-		char name[32];
+	{
+		const struct stats_visitor v = {kv_cb, section_cb, o};
 
-		if (!r->ports[i].present)
-			continue;
-		snprintf(name, sizeof(name), "port%u_strict", i);
-		kv(o, name, s.rpf_drop[i][0]);
-		snprintf(name, sizeof(name), "port%u_loose", i);
-		kv(o, name, s.rpf_drop[i][1]);
+		router_stats_visit(r, &s, &v);
 	}
-	section(o, "rpf drops by port", false);
-	section(o, "control", true);
-	kv(o, "ctrl_rx", r->cst.rx);
-	kv(o, "arp_requests", r->cst.arp_requests);
-	kv(o, "arp_replies", r->cst.arp_replies);
-	kv(o, "arp_gratuitous", r->cst.arp_gratuitous);
-	kv(o, "arp_answered", r->cst.arp_answered);
-	kv(o, "arp_learnt", r->cst.arp_learnt);
-	kv(o, "arp_probes", r->cst.arp_probes);
-	kv(o, "resolved_fwd", r->cst.resolved_fwd);
-	kv(o, "fragmented", r->cst.fragmented);
-	kv(o, "fragments", r->cst.fragments);
-	kv(o, "icmp_echo_replies", r->cst.icmp_echo_replies);
-	kv(o, "icmp_time_exceeded", r->cst.icmp_time_exceeded);
-	kv(o, "icmp_unreach_net", r->cst.icmp_unreach_net);
-	kv(o, "icmp_unreach_host", r->cst.icmp_unreach_host);
-	kv(o, "icmp_unreach_proto", r->cst.icmp_unreach_proto);
-	kv(o, "icmp_unreach_port", r->cst.icmp_unreach_port);
-	kv(o, "icmp_frag_needed", r->cst.icmp_frag_needed);
-	kv(o, "icmp_prohibited", r->cst.icmp_prohibited);
-	kv(o, "nd_ns_received", r->cst.nd_ns_rx);
-	kv(o, "nd_na_received", r->cst.nd_na_rx);
-	kv(o, "nd_answered", r->cst.nd_answered);
-	kv(o, "nd_dad_defended", r->cst.nd_dad_defended);
-	kv(o, "nd_learnt", r->cst.nd_learnt);
-	kv(o, "nd_probes", r->cst.nd_probes);
-	kv(o, "icmp6_echo_replies", r->cst.icmp6_echo_replies);
-	kv(o, "icmp6_time_exceeded", r->cst.icmp6_time_exceeded);
-	kv(o, "icmp6_no_route", r->cst.icmp6_no_route);
-	kv(o, "icmp6_prohibited", r->cst.icmp6_prohibited);
-	kv(o, "icmp6_beyond_scope", r->cst.icmp6_beyond_scope);
-	kv(o, "icmp6_addr_unreach", r->cst.icmp6_addr_unreach);
-	kv(o, "icmp6_port_unreach", r->cst.icmp6_port_unreach);
-	kv(o, "icmp6_too_big", r->cst.icmp6_too_big);
-	kv(o, "icmp6_param_problem", r->cst.icmp6_param_problem);
-	kv(o, "ctrl_sent", r->cst.tx);
-	section(o, "control", false);
-	section(o, "control drops", true);
-	for (i = 0; i < CDROP_MAX; i++)
-		kv(o, ctrl_drop_names[i], r->cst.drop[i]);
-	section(o, "control drops", false);
 	if (o->json)
 		jw_obj_close(o);
 	return 0;

@@ -110,3 +110,82 @@ void router_stats_clear(struct router *r)
 	}
 	memset(&r->cst, 0, sizeof(r->cst));
 }
+
+/*
+ * Every counter of 'show stats' after its head, section by section: the
+ * CLI prints them, telemetry gives them flat, from this one list.
+ */
+static void sec(const struct stats_visitor *v, const char *name, bool open)
+{
+	if (v->section != NULL)
+		v->section(v->arg, name, open);
+}
+
+void router_stats_visit(const struct router *r, const struct dp_stats *s,
+			const struct stats_visitor *v)
+{
+	unsigned int i;
+
+	sec(v, "drops", true);
+	for (i = 0; i < DROP_MAX; i++)
+		v->kv(v->arg, dp_drop_names[i], s->drop[i]);
+	sec(v, "drops", false);
+	sec(v, "icmp errors (workers)", true);
+	v->kv(v->arg, "icmp_queued", s->icmp_queued);
+	v->kv(v->arg, "icmp_ratelimited", s->icmp_ratelimited);
+	v->kv(v->arg, "icmp_not_sent", s->icmp_not_sent);
+	v->kv(v->arg, "icmp_ring_full", s->icmp_ring_full);
+	sec(v, "icmp errors (workers)", false);
+	sec(v, "rpf drops by port", true);
+	for (i = 0; i < r->nb_ports; i++) {
+		char name[32];
+
+		if (!r->ports[i].present)
+			continue;
+		snprintf(name, sizeof(name), "port%u_strict", i);
+		v->kv(v->arg, name, s->rpf_drop[i][0]);
+		snprintf(name, sizeof(name), "port%u_loose", i);
+		v->kv(v->arg, name, s->rpf_drop[i][1]);
+	}
+	sec(v, "rpf drops by port", false);
+	sec(v, "control", true);
+	v->kv(v->arg, "ctrl_rx", r->cst.rx);
+	v->kv(v->arg, "arp_requests", r->cst.arp_requests);
+	v->kv(v->arg, "arp_replies", r->cst.arp_replies);
+	v->kv(v->arg, "arp_gratuitous", r->cst.arp_gratuitous);
+	v->kv(v->arg, "arp_answered", r->cst.arp_answered);
+	v->kv(v->arg, "arp_learnt", r->cst.arp_learnt);
+	v->kv(v->arg, "arp_probes", r->cst.arp_probes);
+	v->kv(v->arg, "resolved_fwd", r->cst.resolved_fwd);
+	v->kv(v->arg, "fragmented", r->cst.fragmented);
+	v->kv(v->arg, "fragments", r->cst.fragments);
+	v->kv(v->arg, "icmp_echo_replies", r->cst.icmp_echo_replies);
+	v->kv(v->arg, "icmp_time_exceeded", r->cst.icmp_time_exceeded);
+	v->kv(v->arg, "icmp_unreach_net", r->cst.icmp_unreach_net);
+	v->kv(v->arg, "icmp_unreach_host", r->cst.icmp_unreach_host);
+	v->kv(v->arg, "icmp_unreach_proto", r->cst.icmp_unreach_proto);
+	v->kv(v->arg, "icmp_unreach_port", r->cst.icmp_unreach_port);
+	v->kv(v->arg, "icmp_frag_needed", r->cst.icmp_frag_needed);
+	v->kv(v->arg, "icmp_prohibited", r->cst.icmp_prohibited);
+	v->kv(v->arg, "nd_ns_received", r->cst.nd_ns_rx);
+	v->kv(v->arg, "nd_na_received", r->cst.nd_na_rx);
+	v->kv(v->arg, "nd_answered", r->cst.nd_answered);
+	v->kv(v->arg, "nd_dad_defended", r->cst.nd_dad_defended);
+	v->kv(v->arg, "nd_learnt", r->cst.nd_learnt);
+	v->kv(v->arg, "nd_probes", r->cst.nd_probes);
+	v->kv(v->arg, "icmp6_echo_replies", r->cst.icmp6_echo_replies);
+	v->kv(v->arg, "icmp6_time_exceeded", r->cst.icmp6_time_exceeded);
+	v->kv(v->arg, "icmp6_no_route", r->cst.icmp6_no_route);
+	v->kv(v->arg, "icmp6_prohibited", r->cst.icmp6_prohibited);
+	v->kv(v->arg, "icmp6_beyond_scope", r->cst.icmp6_beyond_scope);
+	v->kv(v->arg, "icmp6_addr_unreach", r->cst.icmp6_addr_unreach);
+	v->kv(v->arg, "icmp6_port_unreach", r->cst.icmp6_port_unreach);
+	v->kv(v->arg, "icmp6_too_big", r->cst.icmp6_too_big);
+	v->kv(v->arg, "icmp6_param_problem", r->cst.icmp6_param_problem);
+	v->kv(v->arg, "ctrl_sent", r->cst.tx);
+	sec(v, "control", false);
+	sec(v, "control drops", true);
+	for (i = 0; i < CDROP_MAX; i++)
+		v->kv(v->arg, ctrl_drop_names[i], r->cst.drop[i]);
+	sec(v, "control drops", false);
+}

@@ -145,4 +145,14 @@ struct router;
 void router_stats_sum(const struct router *r, struct dp_stats *sum);
 void router_stats_clear(struct router *r);
 
+/* Visit the counters 'show stats' lists after its head (drops, ICMP,
+ * rpf per port, control, control drops); @section may be NULL. */
+struct stats_visitor {
+	void (*kv)(void *arg, const char *name, uint64_t val);
+	void (*section)(void *arg, const char *name, bool open);
+	void *arg;
+};
+void router_stats_visit(const struct router *r, const struct dp_stats *s,
+			const struct stats_visitor *v);
+
 #endif /* FR_STATS_H */

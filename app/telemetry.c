@@ -20,6 +20,12 @@
 
 static struct router *tr;
 
+static void tel_kv(void *arg, const char *name, uint64_t val)
+{
+	rte_tel_data_add_dict_u64(arg, name, val);
+}
+
+/* The counters of 'show stats', flat (the names are unique). */
 static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct dp_stats s;
@@ -34,15 +40,19 @@ static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "forwarded", s.tx - s.ctrl_tx);
 	rte_tel_data_add_dict_u64(d, "to_control", s.to_control);
 	rte_tel_data_add_dict_u64(d, "ctrl_tx", s.ctrl_tx);
+	rte_tel_data_add_dict_u64(d, "tx", s.tx);
 	rte_tel_data_add_dict_u64(d, "busy_cycles", s.busy_cycles);
-	for (i = 0; i < DROP_MAX; i++) {
-		rte_tel_data_add_dict_u64(d, dp_drop_names[i], s.drop[i]);
+	rte_tel_data_add_dict_u64(d, "busy_polls", s.busy_polls);
+	rte_tel_data_add_dict_u64(d, "idle_polls", s.idle_polls);
+	for (i = 0; i < DROP_MAX; i++)
 		drops += s.drop[i];
-	}
 	rte_tel_data_add_dict_u64(d, "dropped", drops);
-	for (i = 0; i < CDROP_MAX; i++)
-		rte_tel_data_add_dict_u64(d, ctrl_drop_names[i], tr->cst.drop[i]);
 	rte_tel_data_add_dict_u64(d, "workers", tr->nb_workers);
+	{
+		const struct stats_visitor v = {tel_kv, NULL, d};
+
+		router_stats_visit(tr, &s, &v);
+	}
 	return 0;
 }
 

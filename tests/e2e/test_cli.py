@@ -254,6 +254,17 @@ def test_telemetry(topo, r):
         byname.update(rep)
     check("/fastroute/stats" in byname and "rx" in byname["/fastroute/stats"] and
           "no_route" in byname["/fastroute/stats"], "telemetry stats: %s" % p.stdout[-500:])
+    # every counter 'show stats' shows, telemetry gives too, with the same
+    # value where it cannot move (nothing is sent meanwhile)
+    tel = byname.get("/fastroute/stats", {})
+    shown = r.stats()
+    missing = sorted(set(shown) - set(tel))
+    check(not missing, "telemetry lacks %s" % missing)
+    for name in ("icmp_ring_full", "icmp_unreach_host", "ctrl_too_big", "port0_strict",
+                 "workers", "dropped"):
+        check(name in tel, "telemetry lacks %s" % name)
+    check(tel["no_route"] == shown["no_route"], "no_route %d, show stats %d" %
+          (tel["no_route"], shown["no_route"]))
     check(byname.get("/fastroute/routes", {}).get("routes", 0) >= 9, str(byname))
     check(byname.get("/fastroute/neigh", {}).get("entries") == 2, str(byname))
     check(byname.get("/fastroute/fib", {}).get("backend") == "fib", str(byname))
