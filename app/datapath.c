@@ -822,16 +822,25 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			/* directed broadcast (RFC 1812 5.3.5.2): off by default */
 			if (cf->directed_bcast && h->port != FIB_PORT_NONE && h->port != in_port &&
 			    !(flags[i] & F_L2_GROUP)) {
-				if (ip->time_to_live <= 1) {
-					drop_icmp(c, m, ip, flags[i], &out[i], DROP_TTL_EXCEEDED,
-						  11, 0, 0);
-					continue;
-				}
-				if (rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu) {
-					drop(c, m, &out[i], DROP_FRAG_NEEDED);
+				/* as a unicast packet, but never an ICMP error
+				 * about a broadcast destination (4.3.2.7) */
+				if (ip->time_to_live <= 1 ||
+				    (rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu &&
+				     (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)))) {
+					c->st->icmp_not_sent++;
+					drop(c, m, &out[i],
+					     ip->time_to_live <= 1 ? DROP_TTL_EXCEEDED
+								   : DROP_FRAG_NEEDED);
 					continue;
 				}
 				rewrite(c, eth, ip, &bcast, h->port);
+				if (rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu) {
+					/* too big, DF clear: the control thread
+					 * fragments it */
+					dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, h->port);
+					out[i] = DP_OUT_CTRL;
+					continue;
+				}
 				out[i] = h->port;
 				continue;
 			}

@@ -288,9 +288,19 @@ def test_directed_broadcast(topo, r):
     r.cli("set ip directed-broadcast on")
     try:
         got = [p for p in go() if p.haslayer(s.UDP)]
+        # too big for port 1 (MTU 1280), DF clear: fragmented, each
+        # fragment an L2 broadcast
+        big = udp("198.51.100.255", payload=b"B" * 1400)
+        frags = [p for p in at_host(topo, 1, lambda: send(topo, big), timeout=0.6)
+                 if p.haslayer(s.IP) and p[s.IP].dst == "198.51.100.255"]
+        # TTL 1: dropped without an error (RFC 1812 4.3.2.7)
+        expect_no_error(topo, r, udp("198.51.100.255", ttl=1), "ttl_exceeded")
     finally:
         r.cli("set ip directed-broadcast off")
     check(len(got) == 1 and got[0].dst == "ff:ff:ff:ff:ff:ff", "not sent as L2 broadcast")
+    check(len(frags) == 2 and all(f.dst == "ff:ff:ff:ff:ff:ff" and len(f[s.IP]) <= 1280
+                                  for f in frags),
+          "want 2 broadcast fragments, got %s" % [f.summary() for f in frags])
 
 
 def test_rpf_matrix(topo, r):

@@ -217,6 +217,18 @@ struct pctx {
 	struct dp_ctx c;
 };
 
+/* Add @pfx of @type out of (or owned by) @port to @f. */
+static void add_route(struct fib *f, const char *pfx, uint8_t type, uint16_t port)
+{
+	struct fib_route r;
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(fr_prefix_parse(pfx, &r.prefix, true), 0);
+	r.type = type;
+	r.port = port;
+	assert_int_equal(fib_route_add(f, &r), 0);
+}
+
 static int pipe_setup(void **state)
 {
 	static int k;
@@ -525,6 +537,86 @@ static void test_icmp_handover_mtu(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/* A DF-flagged copy of @m's header, checksum redone. */
+static void set_df(struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip = iph(m);
+
+	ip->fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+/*
+ * RFC 1812 5.3.5.2 directed broadcast to port 1's subnet: for the router
+ * while off; on, forwarded as an L2 broadcast like a unicast packet (TTL,
+ * fragmented by the control thread when too big with DF clear), but never
+ * with an ICMP error about it (4.3.2.7): counted icmp_not_sent instead.
+ */
+static void test_directed_broadcast(void **state)
+{
+	static const struct rte_ether_addr l2_bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+	const uint32_t bc = 0xc63364ff; /* 198.51.100.255 */
+	struct pctx *p = *state;
+	struct rte_mbuf *m;
+	uint16_t out;
+
+	add_route(p->fib, "198.51.100.255/32", FIB_NH_BROADCAST, 1);
+	/* a generous bucket: any error would be handed over */
+	p->conf.icmp_cost = 1;
+	p->conf.icmp_burst = 1u << 30;
+	p->c.icmp_bucket = 1u << 30;
+	m = pkt(0xc0000202, bc, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
+	rte_pktmbuf_free(m);
+	p->conf.directed_bcast = 1;
+	m = pkt(0xc0000202, bc, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, 1);
+	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr,
+					   &l2_bcast));
+	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->src_addr,
+					   &port_mac[1]));
+	assert_int_equal(iph(m)->time_to_live, 63);
+	assert_int_equal(ip4_cksum20(iph(m)), 0xffff); /* checksum still right */
+	rte_pktmbuf_free(m);
+	/* from the subnet's own port: for the router */
+	m = pkt(0xc6336402, bc, 64, 10);
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = port_mac[1];
+	run1(p, m, 1, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
+	rte_pktmbuf_free(m);
+	/* TTL 1: dropped, no error */
+	m = pkt(0xc0000202, bc, 1, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], 1);
+	assert_int_equal(p->st.icmp_not_sent, 1);
+	/* too big with DF: dropped, no error; DF clear: to be fragmented */
+	p->ports[1].mtu = 576;
+	m = pkt(0xc0000202, bc, 64, 1000);
+	set_df(m);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_FRAG_NEEDED], 1);
+	assert_int_equal(p->st.icmp_not_sent, 2);
+	m = pkt(0xc0000202, bc, 64, 1000);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_FRAGMENT);
+	assert_int_equal(dp_ctrl_aux(m), 1);
+	assert_int_equal(iph(m)->time_to_live, 63);
+	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr,
+					   &l2_bcast));
+	rte_pktmbuf_free(m);
+	p->ports[1].mtu = 1500;
+	assert_int_equal(p->st.icmp_queued, 0);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 /* RFC 791 fragmentation: offsets, MF, options by copy bit, payload intact. */
 static void test_fragment(void **state)
 {
@@ -671,11 +763,7 @@ static void test_rtcache_coherency(void **state)
 	 * source): turning them on must reach the very next packet. A
 	 * loopback source routed back through port 0 is cached while the
 	 * checks are off... */
-	memset(&r, 0, sizeof(r));
-	fr_prefix_parse("127.0.0.0/8", &r.prefix, true);
-	r.type = FIB_NH_CONNECTED;
-	r.port = 0;
-	assert_int_equal(fib_route_add(p->fib, &r), 0);
+	add_route(p->fib, "127.0.0.0/8", FIB_NH_CONNECTED, 0);
 	p->conf.martians = 0;
 	SEND(0x7f000005, 1, &h2_new);
 	stale = rc->st.hits;
@@ -834,6 +922,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup_bulk,
+						pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_directed_broadcast, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_directed_broadcast, pipe_setup_bulk,
 						pipe_teardown),
 		cmocka_unit_test(test_fragment),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
