@@ -471,7 +471,8 @@ static const struct cmd_syntax {
 	 "forwarding and drop counters, summed or per worker lcore"},
 	{"clear stats", CMD_CLEAR_STATS, a_none, "", "zero every counter"},
 	{"show port info", CMD_SHOW_PORT_INFO, a_opt_port, "[N|all]",
-	 "MAC, NUMA socket, queues, link and addresses"},
+	 "MAC, NUMA socket, queues, link, forwarding state (down: port_down drops) and\n"
+	 "link changes, addresses"},
 	{"show port stats", CMD_SHOW_PORT_STATS, a_opt_port, "[N|all]",
 	 "port counters and DPDK extended stats"},
 	{"show rtcache stats", CMD_SHOW_RTCACHE, a_none, "",

@@ -446,6 +446,8 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 			jw_bool(o, "link_up", link.link_status);
 			jw_u64(o, "link_speed_mbps", link.link_speed);
 		}
+		jw_bool(o, "forwarding_down", dp->link_down);
+		jw_u64(o, "link_changes", p->link_changes);
 		jw_arr_open(o, "addresses");
 	} else {
 		out_printf(o, "  mac %s\n  mtu %u\n  rpf %s%s\n  socket %d\n  queues rx %u tx %u\n",
@@ -455,6 +457,9 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		if (have_link)
 			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
 				   link.link_speed);
+		/* what the workers act on, as of the last poll */
+		out_printf(o, "  forwarding %s, %" PRIu64 " link changes\n",
+			   dp->link_down ? "down (port_down drops)" : "up", p->link_changes);
 	}
 	for (i = 0; i < p->nb_addrs; i++) {
 		struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};

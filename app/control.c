@@ -26,7 +26,8 @@
 #include "ip4_frag.h"
 #include "router.h"
 
-#define TICK_MS 20
+#define TICK_MS	     20
+#define LINK_POLL_MS 100
 
 uint64_t control_now_ms(void)
 {
@@ -468,6 +469,10 @@ unsigned int control_poll(struct router *r)
 	if (now >= r->next_tick_ms) {
 		neigh_tick(r->neigh, now);
 		r->next_tick_ms = now + TICK_MS;
+	}
+	if (now >= r->next_link_ms) {
+		port_link_poll(r);
+		r->next_link_ms = now + LINK_POLL_MS;
 	}
 	fib_reclaim(r->fib);
 	neigh_reclaim(r->neigh);

@@ -205,8 +205,9 @@ static inline void rewrite(struct dp_ctx *c, struct rte_ether_hdr *eth, struct r
 
 /*
  * Forward with a cached decision. Per-packet checks the cache cannot hold
- * stay here: TTL, and the size against the egress MTU. Those cases (rare)
- * return false and take the full path, which also sends their ICMP.
+ * stay here: TTL, the size against the egress MTU, the egress link. Those
+ * cases (rare) return false and take the full path, which also sends
+ * their ICMP.
  */
 static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struct rtcache_entry *e,
 			       uint16_t *out)
@@ -215,7 +216,8 @@ static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struc
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 
 	if (unlikely(ip->time_to_live <= 1 ||
-		     rte_be_to_cpu_16(ip->total_length) > c->ports[e->out_port].mtu))
+		     rte_be_to_cpu_16(ip->total_length) > c->ports[e->out_port].mtu ||
+		     c->ports[e->out_port].link_down))
 		return false;
 	ip4_ttl_dec(ip);
 	/* the prebuilt header: destination and source MAC (the type is IPv4) */
@@ -349,7 +351,7 @@ static inline bool forward_hit6(struct dp_ctx *c, struct rte_mbuf *m,
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
 
 	if (unlikely(ip->hop_limits <= 1 || ip6_size(ip) > c->ports[e->out_port].mtu ||
-		     ip6_is_linklocal(src)))
+		     c->ports[e->out_port].link_down || ip6_is_linklocal(src)))
 		return false;
 	ip->hop_limits--;
 	memcpy(&eth->dst_addr, e->dmac, RTE_ETHER_ADDR_LEN);
@@ -548,6 +550,10 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			continue;
 		}
 		port = h->port;
+		if (unlikely(c->ports[port].link_down)) {
+			drop(c, m, &out[i], DROP_PORT_DOWN);
+			continue;
+		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
 			continue;
 		if (unlikely(ip6_size(ip) > c->ports[port].mtu)) {
@@ -824,6 +830,10 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			    !(flags[i] & F_L2_GROUP)) {
 				/* as a unicast packet, but never an ICMP error
 				 * about a broadcast destination (4.3.2.7) */
+				if (c->ports[h->port].link_down) {
+					drop(c, m, &out[i], DROP_PORT_DOWN);
+					continue;
+				}
 				if (ip->time_to_live <= 1 ||
 				    (rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu &&
 				     (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)))) {
@@ -873,6 +883,10 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			continue;
 		}
 		port = h->port;
+		if (unlikely(c->ports[port].link_down)) {
+			drop(c, m, &out[i], DROP_PORT_DOWN);
+			continue;
+		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
 			continue;
 		if (unlikely(rte_be_to_cpu_16(ip->total_length) > c->ports[port].mtu)) {

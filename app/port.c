@@ -165,6 +165,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 		return rc;
 	}
 	p->started = true;
+	port_link_poll(r); /* a NIC's link may come up later: polled from then on */
 	return 0;
 }
 
@@ -184,6 +185,29 @@ int port_setup(struct router *r)
 			return rc;
 	}
 	return 0;
+}
+
+void port_link_poll(struct router *r)
+{
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		struct fr_port *p = &r->ports[pid];
+		struct rte_eth_link link;
+		uint8_t down;
+
+		/* a device that cannot tell its link is taken as up */
+		if (!p->started || rte_eth_link_get_nowait(pid, &link) != 0)
+			continue;
+		down = link.link_status == RTE_ETH_LINK_DOWN;
+		if (down == r->dp_ports[pid].link_down)
+			continue;
+		/* workers read it per packet; any order of the two is fine */
+		__atomic_store_n(&r->dp_ports[pid].link_down, down, __ATOMIC_RELAXED);
+		p->link_changes++;
+		printf("fastroute: port %u (%s) link %s\n", pid, p->name, down ? "down" : "up");
+		fflush(stdout);
+	}
 }
 
 void port_stop_all(struct router *r)

@@ -35,6 +35,7 @@ struct fr_port {
 	uint16_t id;
 	bool present; /* probed by EAL (or created by a test) */
 	bool started;
+	uint64_t link_changes; /* link up/down transitions seen by port_link_poll() */
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket;
 	uint16_t nb_rxq, nb_txq;
@@ -83,6 +84,7 @@ struct router {
 	struct rte_ring *ctrl_tx; /* control -> worker 0, packets to transmit (m->port = egress) */
 	struct ctrl_stats cst;
 	uint64_t next_tick_ms; /* neighbour timers */
+	uint64_t next_link_ms; /* port link poll */
 	volatile bool quit;
 	bool running; /* ports started, workers launched */
 	uint64_t start_tsc;
@@ -104,6 +106,10 @@ static inline bool router_port_ok(const struct router *r, uint32_t port)
 /* port.c */
 int port_probe(struct router *r);
 int port_setup(struct router *r);
+/* Control thread, every LINK_POLL_MS: each started port's link state into
+ * dp_ports[].link_down (workers drop what would leave by a down port,
+ * port_down), counted in link_changes and said on stdout when it changes. */
+void port_link_poll(struct router *r);
 void port_stop_all(struct router *r);
 
 /* worker.c */

@@ -36,6 +36,7 @@ const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_IP6_TOO_BIG] = "ip6_too_big",
 	[DROP_CTRL_RING_FULL] = "ctrl_ring_full",
 	[DROP_TX_FULL] = "tx_full",
+	[DROP_PORT_DOWN] = "port_down",
 };
 
 const char *const ctrl_drop_names[CDROP_MAX] = {

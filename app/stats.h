@@ -44,6 +44,7 @@ enum dp_drop {
 	DROP_IP6_TOO_BIG,      /* larger than the egress MTU: routers never fragment IPv6 */
 	DROP_CTRL_RING_FULL,   /* the ring to the control thread was full */
 	DROP_TX_FULL,	       /* the port's TX queue refused the packet */
+	DROP_PORT_DOWN,	       /* the egress port's link is down */
 	DROP_MAX
 };
 

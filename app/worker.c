@@ -104,16 +104,21 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 	n = rte_ring_dequeue_burst(r->ctrl_tx, (void **)pkts, DP_BURST, NULL);
 	for (i = 0; i < n; i = j) {
 		uint16_t port = pkts[i]->port, sent = 0;
+		enum dp_drop why = DROP_TX_FULL;
 
 		for (j = i + 1; j < n && pkts[j]->port == port; j++)
 			;
-		if (likely(port < FR_MAX_PORTS && w->txb[port] != NULL))
+		if (unlikely(port >= FR_MAX_PORTS || w->txb[port] == NULL))
+			; /* no such port: counted below */
+		else if (unlikely(__atomic_load_n(&r->dp_ports[port].link_down, __ATOMIC_RELAXED)))
+			why = DROP_PORT_DOWN;
+		else
 			sent = rte_eth_tx_burst(port, (uint16_t)w->idx, pkts + i,
 						(uint16_t)(j - i));
 		w->st.ctrl_tx += sent;
 		w->st.tx += sent;
 		if (unlikely(sent < j - i)) {
-			w->st.drop[DROP_TX_FULL] += j - i - sent;
+			w->st.drop[why] += j - i - sent;
 			rte_pktmbuf_free_bulk(pkts + i + sent, j - i - sent);
 		}
 	}

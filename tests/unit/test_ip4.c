@@ -537,6 +537,53 @@ static void test_icmp_handover_mtu(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/*
+ * A port whose link is down: what would leave by it is dropped, port_down,
+ * after the checks that answer the sender (TTL); what leaves by another
+ * port is not affected; a directed broadcast to its subnet neither.
+ */
+static void test_port_down(void **state)
+{
+	struct pctx *p = *state;
+	struct rte_mbuf *m;
+	uint16_t out;
+
+	add_route(p->fib, "198.51.100.255/32", FIB_NH_BROADCAST, 1);
+	p->conf.directed_bcast = 1;
+	p->conf.icmp_cost = 1;
+	p->conf.icmp_burst = 1u << 30;
+	p->c.icmp_bucket = 1u << 30;
+	p->ports[1].link_down = 1;
+	m = pkt(0xc0000202, 0x0a010203, 64, 10); /* via 198.51.100.2 on port 1 */
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 1);
+	m = pkt(0xc0000202, 0xc63364ff, 64, 10); /* 198.51.100.255 */
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 2);
+	m = pkt(0xc0000202, 0x0a010203, 1, 10); /* TTL first: 11/0 */
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_icmp_type(m), 11);
+	rte_pktmbuf_free(m);
+	/* back the other way, to 192.0.2.2 on port 0 (its neighbour is
+	 * unknown: to the control thread to resolve, not dropped) */
+	m = pkt(0xc6336402, 0xc0000202, 64, 10);
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = port_mac[1];
+	run1(p, m, 1, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_RESOLVE);
+	rte_pktmbuf_free(m);
+	p->ports[1].link_down = 0;
+	m = pkt(0xc0000202, 0x0a010203, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, 1);
+	rte_pktmbuf_free(m);
+	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 2);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 /* A DF-flagged copy of @m's header, checksum redone. */
 static void set_df(struct rte_mbuf *m)
 {
@@ -723,6 +770,12 @@ static void test_rtcache_coherency(void **state)
 	SEND(0xc0000202, 1, &h2_mac);
 	assert_int_equal(rc->st.hits, 1);
 	assert_int_equal(rc->st.inserts, 1);
+	/* the egress link goes down: the cached decision does not send to it */
+	p->ports[1].link_down = 1;
+	SEND(0xc0000202, DP_OUT_DROP, NULL);
+	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 1);
+	p->ports[1].link_down = 0;
+	SEND(0xc0000202, 1, &h2_mac);
 
 	/* a more specific route appears */
 	gw2_route(p, "10.1.2.0/24", &gw2_mac, &r);
@@ -924,6 +977,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup_bulk,
 						pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_directed_broadcast, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_port_down, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_port_down, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_directed_broadcast, pipe_setup_bulk,
 						pipe_teardown),
 		cmocka_unit_test(test_fragment),

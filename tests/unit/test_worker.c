@@ -4,7 +4,9 @@
  * port took can be read back): what the control thread queued for worker 0
  * leaves in order with its bytes, what the TX queue refuses is freed and
  * counted tx_full, and ctrl_tx counts only what the queue took, so that
- * forwarded = tx - ctrl_tx stays the packets forwarded.
+ * forwarded = tx - ctrl_tx stays the packets forwarded. The control
+ * thread's link poll follows the port's link (set down and up here), and
+ * what is queued for a port whose link is down is dropped, port_down.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,6 +154,37 @@ static void test_no_such_port(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
+static void test_link_down(void **state)
+{
+	uint8_t marks[4];
+	unsigned int in_use = rte_mempool_in_use_count(test_pool());
+
+	(void)state;
+	memset(&w->st, 0, sizeof(w->st));
+	port_link_poll(&rt);
+	assert_int_equal(rt.dp_ports[port].link_down, 0);
+	assert_int_equal(rte_eth_dev_set_link_down(port), 0);
+	port_link_poll(&rt);
+	assert_int_equal(rt.dp_ports[port].link_down, 1);
+	assert_int_equal(rt.ports[port].link_changes, 1);
+	queue_ctrl(2, 0x40, port);
+	drain();
+	assert_int_equal(w->st.ctrl_tx, 0);
+	assert_int_equal(w->st.drop[DROP_PORT_DOWN], 2);
+	assert_int_equal(read_back(marks, 4), 0);
+	assert_int_equal(rte_eth_dev_set_link_up(port), 0);
+	port_link_poll(&rt);
+	port_link_poll(&rt); /* no change, not counted again */
+	assert_int_equal(rt.dp_ports[port].link_down, 0);
+	assert_int_equal(rt.ports[port].link_changes, 2);
+	queue_ctrl(1, 0x42, port);
+	drain();
+	expect_counts(1, 0);
+	assert_int_equal(read_back(marks, 4), 1);
+	assert_int_equal(marks[0], 0x42);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
 static int setup(void **state)
 {
 	struct rte_eth_conf conf;
@@ -165,6 +198,7 @@ static int setup(void **state)
 	assert_int_equal(rte_eth_dev_start(port), 0);
 	rt.nb_ports = (uint16_t)(port + 1);
 	rt.ports[port].present = 1;
+	rt.ports[port].started = 1;
 	rt.ctrl_tx = rte_ring_create("t_ctrl_tx", 64, 0, RING_F_SC_DEQ);
 	assert_non_null(rt.ctrl_tx);
 	rt.opts.rtcache_size = 64;
@@ -179,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_sent_in_order),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_no_such_port),
+		cmocka_unit_test(test_link_down),
 	};
 
 	test_eal_init_vdev("worker", "net_ring0");
