@@ -294,18 +294,36 @@ static struct cli_term *term_open(struct router *r)
 	return t;
 }
 
+/* Free what is still queued between the threads once the workers have
+ * stopped; returns how many packets that was. */
+static uint64_t free_queued(struct rte_ring *ring)
+{
+	struct rte_mbuf *pkts[DP_BURST];
+	uint64_t total = 0;
+	unsigned int n;
+
+	while ((n = rte_ring_dequeue_burst(ring, (void **)pkts, DP_BURST, NULL)) > 0) {
+		rte_pktmbuf_free_bulk(pkts, n);
+		total += n;
+	}
+	return total;
+}
+
 static void print_summary(struct router *r)
 {
 	struct dp_stats s;
-	uint64_t drops = 0;
+	uint64_t drops = 0, left = 0;
 	unsigned int i;
 
+	for (i = 0; i < r->nb_workers; i++)
+		left += free_queued(r->workers[i]->to_ctrl);
+	left += free_queued(r->ctrl_tx);
 	router_stats_sum(r, &s);
 	for (i = 0; i < DROP_MAX; i++)
 		drops += s.drop[i];
 	printf("fastroute: stopped: rx %" PRIu64 " forwarded %" PRIu64 " to_control %" PRIu64
-	       " dropped %" PRIu64 "\n",
-	       s.rx, s.tx - s.ctrl_tx, s.to_control, drops);
+	       " dropped %" PRIu64 " left_queued %" PRIu64 "\n",
+	       s.rx, s.tx - s.ctrl_tx, s.to_control, drops, left);
 }
 
 /*

@@ -4,6 +4,7 @@
 NIC): --help, bad options, bad config files (file:line, exit 1, nothing
 started), too few lcores, the CLI socket, SIGTERM -> exit 0."""
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -155,7 +156,8 @@ def _():
         p.send_signal(signal.SIGTERM)
         out, err = p.communicate(timeout=30)
     check(p.returncode == 0, "exit %d after SIGTERM: %s" % (p.returncode, err))
-    check("stopped" in out, "no final summary: " + out)
+    check(re.search(r"stopped: rx \d+ forwarded \d+ to_control \d+ dropped \d+ "
+                    r"left_queued 0\n", out), "no final summary: " + out)
     check(not os.path.exists(sock), "socket file left behind")
     for bad in ("AddressSanitizer", "runtime error:"):
         check(bad not in err, err)
