@@ -240,7 +240,7 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 		/* too big for its port: as the worker would, counted and
 		 * refused with 3/4, quoting the header as it arrived (TTL
 		 * not yet spent) */
-		if (forwarded && icmp_ctrl_allowed(r)) {
+		if (forwarded && icmp_ctrl_error_due(r, m, 3)) {
 			r->cst.drop[CDROP_TOO_BIG]++;
 			icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
 		} else {
@@ -265,7 +265,7 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
  * host (address) unreachable when it was forwarded and the rate allows. */
 static void neigh_failed(struct router *r, struct rte_mbuf *m, bool forwarded)
 {
-	if (!forwarded || !icmp_ctrl_allowed(r)) {
+	if (!forwarded || !icmp_ctrl_error_due(r, m, 1)) {
 		cdrop(r, m, CDROP_NEIGH_FAILED);
 		return;
 	}

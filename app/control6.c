@@ -254,7 +254,7 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 	if (ip6_size(ip) > r->dp_ports[port].mtu) {
 		/* routers never fragment IPv6: a held packet too big for its
 		 * port is refused as the worker would */
-		if (forwarded && icmp_ctrl_allowed(r)) {
+		if (forwarded && icmp_ctrl_error_due(r, m, 2)) {
 			r->cst.drop[CDROP_TOO_BIG]++;
 			ip->hop_limits++;
 			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);

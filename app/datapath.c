@@ -41,31 +41,11 @@ static inline void drop(struct dp_ctx *c, struct rte_mbuf *m, uint16_t *out, enu
 	*out = DP_OUT_DROP;
 }
 
-/* RFC 1812 4.3.2.7: no ICMP error about an ICMP error, a non-first
- * fragment, a broadcast/multicast destination or L2 frame, or a source that
- * does not name one host. */
+/* RFC 1812 4.3.2.7 (datapath.h), with the frame's L2 group flag. */
 static inline bool icmp_allowed(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 				uint8_t flags)
 {
-	uint32_t src = rte_be_to_cpu_32(ip->src_addr), dst = rte_be_to_cpu_32(ip->dst_addr);
-	uint32_t ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
-
-	if ((flags & F_L2_GROUP) || (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)))
-		return false;
-	if ((dst >> 28) == 0xe || dst == UINT32_MAX || ip4_martian_src(src) || src == UINT32_MAX)
-		return false;
-	if (ip->next_proto_id == IPPROTO_ICMP) {
-		uint8_t type;
-
-		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + ihl + 1)
-			return false;
-		type = *((const uint8_t *)ip + ihl);
-		/* destination unreachable, source quench, redirect, time
-		 * exceeded, parameter problem */
-		if (type == 3 || type == 4 || type == 5 || type == 11 || type == 12)
-			return false;
-	}
-	return true;
+	return dp_icmp4_allowed(m, ip, (flags & F_L2_GROUP) != 0);
 }
 
 /* One token from this worker's bucket: errors per second, with a burst. */
@@ -302,22 +282,11 @@ static inline unsigned int cache_resolve(struct dp_ctx *c, struct dp_probe *pr, 
 
 /* ---- IPv6 ------------------------------------------------------------------ */
 
-/* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
- * group (L3 or L2), except Packet Too Big; never to a source that does not
- * name one node (those were dropped before). Only the header right after
- * the IPv6 header is looked at. */
+/* RFC 4443 2.4 (e) (datapath.h), with the frame's L2 group flag. */
 static inline bool icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				 uint8_t flags, uint8_t type)
 {
-	if (type != 2 && ((flags & F_L2_GROUP) || ip6_is_mcast(ip->dst_addr)))
-		return false;
-	if (ip->proto == IPPROTO_ICMPV6) {
-		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 1)
-			return false;
-		if (*((const uint8_t *)(ip + 1)) < 128) /* an error message */
-			return false;
-	}
-	return true;
+	return dp_icmp6_allowed(m, ip, (flags & F_L2_GROUP) != 0, type);
 }
 
 static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,

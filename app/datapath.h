@@ -14,9 +14,11 @@
 #include <stdint.h>
 
 #include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 
 #include "fib.h"
+#include "nd.h"
 #include "neigh.h"
 #include "rtcache.h"
 #include "stats.h"
@@ -140,6 +142,51 @@ static inline bool ip4_martian_dst(uint32_t a)
 	uint32_t top = a >> 24;
 
 	return top == 0 || top == 127 || (top >= 240 && a != UINT32_MAX);
+}
+
+/* RFC 1812 4.3.2.7: no ICMP error about an ICMP error, a non-first
+ * fragment, a broadcast/multicast destination or L2 frame (@l2_group), or a
+ * source that does not name one host. Workers and the control thread. */
+static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+				    bool l2_group)
+{
+	uint32_t src = rte_be_to_cpu_32(ip->src_addr), dst = rte_be_to_cpu_32(ip->dst_addr);
+	uint32_t ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
+
+	if (l2_group || (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)))
+		return false;
+	if ((dst >> 28) == 0xe || dst == UINT32_MAX || ip4_martian_src(src) || src == UINT32_MAX)
+		return false;
+	if (ip->next_proto_id == IPPROTO_ICMP) {
+		uint8_t type;
+
+		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + ihl + 1)
+			return false;
+		type = *((const uint8_t *)ip + ihl);
+		/* destination unreachable, source quench, redirect, time
+		 * exceeded, parameter problem */
+		if (type == 3 || type == 4 || type == 5 || type == 11 || type == 12)
+			return false;
+	}
+	return true;
+}
+
+/* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
+ * group (L3 or L2), except Packet Too Big; never to a source that does not
+ * name one node (those were dropped before). Only the header right after
+ * the IPv6 header is looked at. */
+static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
+				    bool l2_group, uint8_t type)
+{
+	if (type != 2 && (l2_group || ip6_is_mcast(ip->dst_addr)))
+		return false;
+	if (ip->proto == IPPROTO_ICMPV6) {
+		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 1)
+			return false;
+		if (*((const uint8_t *)(ip + 1)) < 128) /* an error message */
+			return false;
+	}
+	return true;
 }
 
 /*

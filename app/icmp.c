@@ -14,6 +14,7 @@
 #include <rte_icmp.h>
 #include <rte_ip.h>
 
+#include "control6.h"
 #include "icmp.h"
 #include "router.h"
 
@@ -52,6 +53,23 @@ int icmp_ctrl_allowed(struct router *r)
 		return 0;
 	r->icmp_bucket -= cf->icmp_cost;
 	return 1;
+}
+
+bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type)
+{
+	const void *l3 = rte_pktmbuf_mtod_offset(m, const void *, RTE_ETHER_HDR_LEN);
+	bool ok = frame_is_ip6(m) ? dp_icmp6_allowed(m, l3, false, type)
+				  : dp_icmp4_allowed(m, l3, false);
+
+	if (!ok) {
+		r->cst.icmp_not_sent++;
+		return false;
+	}
+	if (!icmp_ctrl_allowed(r)) {
+		r->cst.icmp_over_rate++;
+		return false;
+	}
+	return true;
 }
 
 void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux)

@@ -30,4 +30,13 @@ void local_input(struct router *r, struct rte_mbuf *m);
 /* The control thread's own token bucket for errors it originates. */
 int icmp_ctrl_allowed(struct router *r);
 
+/*
+ * Is an ICMP error of @type (used for IPv6: Packet Too Big is allowed about
+ * a group) due about @m, a frame the control thread was forwarding (held
+ * for resolution, or refused)? The workers' rules (RFC 1812 4.3.2.7, RFC
+ * 4443 2.4 (e)), then the control thread's rate; why not is counted
+ * (ctrl_icmp_not_sent, ctrl_icmp_over_rate).
+ */
+bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type);
+
 #endif /* FR_ICMP_H */

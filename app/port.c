@@ -99,6 +99,8 @@ static int pools_create(struct router *r)
 	return 0;
 }
 
+static void link_read(struct router *r, uint16_t pid, bool change);
+
 static int port_configure(struct router *r, struct fr_port *p)
 {
 	struct rte_eth_conf conf = {0};
@@ -165,7 +167,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 		return rc;
 	}
 	p->started = true;
-	port_link_poll(r); /* a NIC's link may come up later: polled from then on */
+	link_read(r, p->id, false); /* a NIC's may come up later: polled from then on */
 	return 0;
 }
 
@@ -187,27 +189,40 @@ int port_setup(struct router *r)
 	return 0;
 }
 
+/*
+ * Read port @pid's link into what workers act on. @change: a poll, which
+ * counts and says a transition; else the state at start, said only when
+ * the link is down (a NIC still negotiating), not counted.
+ */
+static void link_read(struct router *r, uint16_t pid, bool change)
+{
+	struct fr_port *p = &r->ports[pid];
+	struct rte_eth_link link;
+	uint8_t down;
+
+	/* a device that cannot tell its link is taken as up */
+	if (!p->started || rte_eth_link_get_nowait(pid, &link) != 0)
+		return;
+	down = link.link_status == RTE_ETH_LINK_DOWN;
+	if (change && down == r->dp_ports[pid].link_down)
+		return;
+	/* workers read it per packet; any order of the two is fine */
+	__atomic_store_n(&r->dp_ports[pid].link_down, down, __ATOMIC_RELAXED);
+	if (change)
+		p->link_changes++;
+	if (change || down) {
+		printf("fastroute: port %u (%s) link %s%s\n", pid, p->name, down ? "down" : "up",
+		       change ? "" : " at start");
+		fflush(stdout);
+	}
+}
+
 void port_link_poll(struct router *r)
 {
 	uint16_t pid;
 
-	for (pid = 0; pid < r->nb_ports; pid++) {
-		struct fr_port *p = &r->ports[pid];
-		struct rte_eth_link link;
-		uint8_t down;
-
-		/* a device that cannot tell its link is taken as up */
-		if (!p->started || rte_eth_link_get_nowait(pid, &link) != 0)
-			continue;
-		down = link.link_status == RTE_ETH_LINK_DOWN;
-		if (down == r->dp_ports[pid].link_down)
-			continue;
-		/* workers read it per packet; any order of the two is fine */
-		__atomic_store_n(&r->dp_ports[pid].link_down, down, __ATOMIC_RELAXED);
-		p->link_changes++;
-		printf("fastroute: port %u (%s) link %s\n", pid, p->name, down ? "down" : "up");
-		fflush(stdout);
-	}
+	for (pid = 0; pid < r->nb_ports; pid++)
+		link_read(r, pid, true);
 }
 
 void port_stop_all(struct router *r)

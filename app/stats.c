@@ -183,6 +183,8 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "icmp6_port_unreach", r->cst.icmp6_port_unreach);
 	v->kv(v->arg, "icmp6_too_big", r->cst.icmp6_too_big);
 	v->kv(v->arg, "icmp6_param_problem", r->cst.icmp6_param_problem);
+	v->kv(v->arg, "ctrl_icmp_not_sent", r->cst.icmp_not_sent);
+	v->kv(v->arg, "ctrl_icmp_over_rate", r->cst.icmp_over_rate);
 	v->kv(v->arg, "ctrl_sent", r->cst.tx);
 	sec(v, "control", false);
 	sec(v, "control drops", true);

@@ -137,6 +137,8 @@ struct ctrl_stats {
 	uint64_t icmp6_port_unreach;  /* 1/4 */
 	uint64_t icmp6_too_big;	      /* 2/0 */
 	uint64_t icmp6_param_problem; /* 4/x */
+	uint64_t icmp_not_sent;	      /* errors about forwarded packets RFC 1812/4443 forbid */
+	uint64_t icmp_over_rate;      /* errors about forwarded packets over the rate */
 	uint64_t tx;		      /* packets queued for transmission */
 	uint64_t drop[CDROP_MAX];
 };

@@ -48,12 +48,19 @@ fi
 
 # A build directory configured before these packages came (make run, then
 # make test) would keep what it found then: no unit tests without cmocka, no
-# integration or end-to-end suites without python3. Configure it again.
+# integration or end-to-end suites without python3. Configure it again when
+# packages were just added, or (for the tests) when it lacks the unit suite.
 reconf() {
-	if [ -n "$missing" ] && [ -f "$1/build.ninja" ]; then
+	[ -f "$1/build.ninja" ] || return 0
+	if [ -n "$missing" ]; then
 		echo "setup: packages were added: reconfiguring $1/"
-		meson setup --reconfigure "$1"
+	elif [ "$test_mode" = 1 ] && [ "$1" != build-fuzz ] &&
+		! meson introspect "$1" --tests | grep -q '"fastroute:unit"'; then
+		echo "setup: $1/ has no unit tests: reconfiguring it"
+	else
+		return 0
 	fi
+	meson setup --reconfigure "$1"
 }
 
 # build/: the release build, warnings are errors

@@ -73,7 +73,8 @@ def _():
 @t("help_without_eal")
 def _():
     # answered before the EAL starts: no hugepages, no ports, no lcores
-    # needed, and the same text as with them
+    # needed; the same text whatever EAL options or other options come with
+    # it (the "help" test above checks what the text holds)
     full = run(eal() + ["--help"]).stdout
     for args in (["--", "--help"], ["--", "-f", "x.conf", "-h"], ["-m", "1", "--", "--help"]):
         p = run([FR] + args)
