@@ -295,6 +295,18 @@ static int a_rpf(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	return expect_end(tok, n, 1, err, errlen);
 }
 
+static int a_port_down(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	c->value = 1;
+	return expect_end(tok, n, 0, err, errlen);
+}
+
+static int a_port_up(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	c->value = 0;
+	return expect_end(tok, n, 0, err, errlen);
+}
+
 static int a_onoff(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (n < 1 || (strcmp(tok[0], "on") != 0 && strcmp(tok[0], "off") != 0))
@@ -422,6 +434,11 @@ static const struct cmd_syntax {
 	 "back to the source leaves by port N; loose, the source has a route that\n"
 	 "forwards (with ignore-default, not only the default route); broadcast and\n"
 	 "multicast destinations are exempt; IPv4 and IPv6 alike"},
+	{"port * down", CMD_PORT_ADMIN, a_port_down, "",
+	 "take port N out of service: what would leave by it, and what arrives on it,\n"
+	 "is dropped and counted port_down; routes through it stay (as with a down link)"},
+	{"port * up", CMD_PORT_ADMIN, a_port_up, "",
+	 "put port N back in service (the default; it forwards while its link is up)"},
 	{"set ip martians", CMD_SET_IP_MARTIANS, a_onoff, "on|off",
 	 "drop martian sources (0/8, 127/8, 224/4, 240/4, 255.255.255.255, our\n"
 	 "addresses) and destinations (0/8, 127/8, 240/4) (RFC 1812 5.3.7; default on)"},
@@ -751,6 +768,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		return exec_set_neigh(t, c, err, errlen);
 	case CMD_PORT_MTU:
 	case CMD_PORT_RPF:
+	case CMD_PORT_ADMIN:
 	case CMD_SET_IP_MARTIANS:
 	case CMD_SET_IP_DBCAST:
 	case CMD_SET_ICMP_RATE:

@@ -446,7 +446,8 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 			jw_bool(o, "link_up", link.link_status);
 			jw_u64(o, "link_speed_mbps", link.link_speed);
 		}
-		jw_bool(o, "forwarding_down", dp->link_down);
+		jw_bool(o, "forwarding_down", dp->down);
+		jw_bool(o, "admin_down", p->admin_down);
 		jw_u64(o, "link_changes", p->link_changes);
 		jw_arr_open(o, "addresses");
 	} else {
@@ -458,8 +459,9 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
 				   link.link_speed);
 		/* what the workers act on, as of the last poll */
-		out_printf(o, "  forwarding %s, %" PRIu64 " link changes\n",
-			   dp->link_down ? "down (port_down drops)" : "up", p->link_changes);
+		out_printf(o, "  forwarding %s%s, %" PRIu64 " link changes\n",
+			   dp->down ? "down (port_down drops)" : "up",
+			   p->admin_down ? ", taken down by 'port N down'" : "", p->link_changes);
 	}
 	for (i = 0; i < p->nb_addrs; i++) {
 		struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};
@@ -707,6 +709,8 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 		if (!r->ports[pid].present)
 			continue;
 		out_printf(o, "port %u mtu %u\n", pid, r->dp_ports[pid].mtu);
+		if (r->ports[pid].admin_down)
+			out_printf(o, "port %u down\n", pid);
 		out_printf(o, "port %u rpf %s%s\n", pid, rpf[r->dp_ports[pid].rpf % 3],
 			   r->dp_ports[pid].rpf_ignore_default ? " ignore-default" : "");
 	}

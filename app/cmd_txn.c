@@ -38,6 +38,10 @@ static void setting_apply(struct router *r, const struct setting *s)
 	case CMD_PORT_MTU:
 		r->dp_ports[s->port].mtu = (uint16_t)s->value;
 		break;
+	case CMD_PORT_ADMIN:
+		r->ports[s->port].admin_down = s->value != 0;
+		port_down_sync(r, s->port);
+		break;
 	case CMD_PORT_RPF:
 		/* two bytes workers read per burst: a burst may see the old
 		 * mode with the new flag, which only matters for that burst */
@@ -81,6 +85,9 @@ static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, s
 	case CMD_PORT_RPF:
 		s->value = r->dp_ports[port].rpf;
 		s->value2 = r->dp_ports[port].rpf_ignore_default;
+		break;
+	case CMD_PORT_ADMIN:
+		s->value = r->ports[port].admin_down;
 		break;
 	case CMD_SET_IP_MARTIANS:
 		s->value = r->dpconf.martians;
@@ -585,7 +592,7 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (c->id == CMD_RTCACHE_SIZE && t->r->running)
 		return ERRC(-EBUSY, "the route cache size is fixed at startup (put it in the "
 				    "config file)");
-	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF) {
+	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN) {
 		rc = check_port(t->r, c->port, err, errlen);
 		if (rc != 0)
 			return rc;

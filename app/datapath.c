@@ -197,7 +197,7 @@ static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struc
 
 	if (unlikely(ip->time_to_live <= 1 ||
 		     rte_be_to_cpu_16(ip->total_length) > c->ports[e->out_port].mtu ||
-		     c->ports[e->out_port].link_down))
+		     c->ports[e->out_port].down))
 		return false;
 	ip4_ttl_dec(ip);
 	/* the prebuilt header: destination and source MAC (the type is IPv4) */
@@ -320,7 +320,7 @@ static inline bool forward_hit6(struct dp_ctx *c, struct rte_mbuf *m,
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
 
 	if (unlikely(ip->hop_limits <= 1 || ip6_size(ip) > c->ports[e->out_port].mtu ||
-		     c->ports[e->out_port].link_down || ip6_is_linklocal(src)))
+		     c->ports[e->out_port].down || ip6_is_linklocal(src)))
 		return false;
 	ip->hop_limits--;
 	memcpy(&eth->dst_addr, e->dmac, RTE_ETHER_ADDR_LEN);
@@ -519,7 +519,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			continue;
 		}
 		port = h->port;
-		if (unlikely(c->ports[port].link_down)) {
+		if (unlikely(c->ports[port].down)) {
 			drop(c, m, &out[i], DROP_PORT_DOWN);
 			continue;
 		}
@@ -799,7 +799,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			    !(flags[i] & F_L2_GROUP)) {
 				/* as a unicast packet, but never an ICMP error
 				 * about a broadcast destination (4.3.2.7) */
-				if (c->ports[h->port].link_down) {
+				if (c->ports[h->port].down) {
 					drop(c, m, &out[i], DROP_PORT_DOWN);
 					continue;
 				}
@@ -852,7 +852,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			continue;
 		}
 		port = h->port;
-		if (unlikely(c->ports[port].link_down)) {
+		if (unlikely(c->ports[port].down)) {
 			drop(c, m, &out[i], DROP_PORT_DOWN);
 			continue;
 		}

@@ -54,9 +54,11 @@ struct dp_port {
 	uint8_t rpf;		    /* enum dp_rpf */
 	uint8_t rpf_ignore_default; /* loose: a match by 0.0.0.0/0 does not count */
 	uint16_t mtu;		    /* largest IP packet sent on the port (IPv4 and IPv6) */
-	uint8_t link_down;	    /* as the control thread last polled it: packets for the
-				     * port are dropped (port_down), not handed to its queue */
-	uint8_t ll6[16];	    /* the port's IPv6 link-local address (EUI-64) */
+	/* out of service: its link is down (as last polled) or the operator
+	 * took it down; what would leave by it, or arrives on it, is dropped
+	 * (port_down) */
+	uint8_t down;
+	uint8_t ll6[16]; /* the port's IPv6 link-local address (EUI-64) */
 };
 
 /* The router's own addresses, for the martian source check. Replaced whole

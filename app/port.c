@@ -204,10 +204,10 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	if (!p->started || rte_eth_link_get_nowait(pid, &link) != 0)
 		return;
 	down = link.link_status == RTE_ETH_LINK_DOWN;
-	if (change && down == r->dp_ports[pid].link_down)
+	if (change && down == p->link_down)
 		return;
-	/* workers read it per packet; any order of the two is fine */
-	__atomic_store_n(&r->dp_ports[pid].link_down, down, __ATOMIC_RELAXED);
+	p->link_down = down;
+	port_down_sync(r, pid);
 	if (change)
 		p->link_changes++;
 	if (change || down) {
@@ -215,6 +215,15 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 		       change ? "" : " at start");
 		fflush(stdout);
 	}
+}
+
+void port_down_sync(struct router *r, uint16_t pid)
+{
+	const struct fr_port *p = &r->ports[pid];
+
+	/* workers read it per packet; any order with other fields is fine */
+	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)(p->link_down || p->admin_down),
+			 __ATOMIC_RELAXED);
 }
 
 void port_link_poll(struct router *r)

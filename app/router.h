@@ -36,6 +36,8 @@ struct fr_port {
 	bool present; /* probed by EAL (or created by a test) */
 	bool started;
 	uint64_t link_changes; /* link up/down transitions seen by port_link_poll() */
+	bool link_down;	       /* the link, as last polled */
+	bool admin_down;       /* 'port N down' */
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket;
 	uint16_t nb_rxq, nb_txq;
@@ -107,9 +109,11 @@ static inline bool router_port_ok(const struct router *r, uint32_t port)
 int port_probe(struct router *r);
 int port_setup(struct router *r);
 /* Control thread, every LINK_POLL_MS: each started port's link state into
- * dp_ports[].link_down (workers drop what would leave by a down port,
+ * dp_ports[].down (workers drop what would leave by a down port,
  * port_down), counted in link_changes and said on stdout when it changes. */
 void port_link_poll(struct router *r);
+/* dp_ports[@pid].down from the link and the operator's state. */
+void port_down_sync(struct router *r, uint16_t pid);
 void port_stop_all(struct router *r);
 
 /* worker.c */

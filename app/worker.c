@@ -110,7 +110,7 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 			;
 		if (unlikely(port >= FR_MAX_PORTS || w->txb[port] == NULL))
 			; /* no such port: counted below */
-		else if (unlikely(__atomic_load_n(&r->dp_ports[port].link_down, __ATOMIC_RELAXED)))
+		else if (unlikely(__atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED)))
 			why = DROP_PORT_DOWN;
 		else
 			sent = rte_eth_tx_burst(port, (uint16_t)w->idx, pkts + i,
@@ -167,6 +167,13 @@ int worker_main(void *arg)
 			if (n == 0)
 				continue;
 			total += n;
+			if (unlikely(__atomic_load_n(&c.ports[pid].down, __ATOMIC_RELAXED))) {
+				/* out of service: what arrives is dropped too */
+				w->st.rx += n;
+				w->st.drop[DROP_PORT_DOWN] += n;
+				rte_pktmbuf_free_bulk(pkts, n);
+				continue;
+			}
 			dp_input_burst(&c, pid, pkts, n, out);
 			for (i = 0; i < n; i++) {
 				uint16_t o = out[i];

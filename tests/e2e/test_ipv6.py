@@ -182,6 +182,47 @@ def test_ptb_ping(topo, r):
     check("1 received" in out, "1280-byte ping through the 1280 MTU:\n" + out)
 
 
+def test_port_down(topo, r):
+    # 'port 1 down': nothing leaves by port 1 (IPv4 and IPv6, forwarded
+    # or the router's own), nothing arriving on it is taken; counted
+    # port_down; shown and kept by show config; 'port 1 up' restores it
+    def ping(addr, n=2):
+        return sh(["ping", "-c", str(n), "-i", "0.2", "-W", "1", addr], ns=topo.hosts[0],
+                  check=False)
+    before = r.stats()
+    r.cli("port 1 down")
+    try:
+        # dropped on the way out, not only their answers on the way in
+        lst = Listen(topo, 1)
+        try:
+            send(topo, [udp6(HOST_IP6[1], payload=b"down6"),
+                        frlib.udp(s, 0, frlib.HOST_IP[1], payload=b"down4")])
+            seen = lst.collect(timeout=0.5, match=lambda p: p.haslayer(s.Raw) and
+                               p[s.Raw].load in (b"down4", b"down6"))
+        finally:
+            lst.close()
+        out4, out6 = ping(frlib.HOST_IP[1]), ping(HOST_IP6[1])
+        from_h2 = sh(["ping", "-c", "2", "-i", "0.2", "-W", "1", ROUTER_IP6[1]],
+                     ns=topo.hosts[1], check=False)
+        info = r.cli("show port info 1")
+        cfg = r.cli("show config")
+    finally:
+        r.cli("port 1 up")
+    after = r.stats()
+    check(not seen, "left by a down port: %s" % [p.summary() for p in seen])
+    check(" 0 received" in out4 and " 0 received" in out6,
+          "forwarded through a down port:\n" + out4 + out6)
+    check(" 0 received" in from_h2, "the router answered on a down port:\n" + from_h2)
+    check(delta(before, after, "port_down") >= 8, "port_down rose by %d" %
+          delta(before, after, "port_down"))
+    check("forwarding down" in info and "port N down" in info, info)
+    check("port 1 down" in cfg, "show config lost 'port 1 down':\n" + cfg)
+    check("port 1 down" not in r.cli("show config"), "still down after 'port 1 up'")
+    for addr in (frlib.HOST_IP[1], HOST_IP6[1]):
+        out = ping(addr, 3)
+        check(" 0% packet loss" in out, "not forwarding after 'port 1 up':\n" + out)
+
+
 # ---- scapy conformance -------------------------------------------------------
 
 
@@ -491,6 +532,7 @@ def main():
                              ("traceroute6", test_traceroute),
                              ("iperf3_ipv6", test_iperf3),
                              ("ping6_ptb_1280", test_ptb_ping),
+                             ("port_down", test_port_down),
                              ("hop_limit_3_0", test_hop_limit),
                              ("unreachable_1_0_1_1_blackhole", test_unreachables),
                              ("address_unreachable_1_3", test_address_unreachable),

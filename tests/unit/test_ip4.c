@@ -553,7 +553,7 @@ static void test_port_down(void **state)
 	p->conf.icmp_cost = 1;
 	p->conf.icmp_burst = 1u << 30;
 	p->c.icmp_bucket = 1u << 30;
-	p->ports[1].link_down = 1;
+	p->ports[1].down = 1;
 	m = pkt(0xc0000202, 0x0a010203, 64, 10); /* via 198.51.100.2 on port 1 */
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_DROP);
@@ -575,7 +575,7 @@ static void test_port_down(void **state)
 	assert_int_equal(out, DP_OUT_CTRL);
 	assert_int_equal(dp_ctrl_reason(m), CTRL_RESOLVE);
 	rte_pktmbuf_free(m);
-	p->ports[1].link_down = 0;
+	p->ports[1].down = 0;
 	m = pkt(0xc0000202, 0x0a010203, 64, 10);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, 1);
@@ -771,10 +771,10 @@ static void test_rtcache_coherency(void **state)
 	assert_int_equal(rc->st.hits, 1);
 	assert_int_equal(rc->st.inserts, 1);
 	/* the egress link goes down: the cached decision does not send to it */
-	p->ports[1].link_down = 1;
+	p->ports[1].down = 1;
 	SEND(0xc0000202, DP_OUT_DROP, NULL);
 	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 1);
-	p->ports[1].link_down = 0;
+	p->ports[1].down = 0;
 	SEND(0xc0000202, 1, &h2_mac);
 
 	/* a more specific route appears */

@@ -162,10 +162,10 @@ static void test_link_down(void **state)
 	(void)state;
 	memset(&w->st, 0, sizeof(w->st));
 	port_link_poll(&rt);
-	assert_int_equal(rt.dp_ports[port].link_down, 0);
+	assert_int_equal(rt.dp_ports[port].down, 0);
 	assert_int_equal(rte_eth_dev_set_link_down(port), 0);
 	port_link_poll(&rt);
-	assert_int_equal(rt.dp_ports[port].link_down, 1);
+	assert_int_equal(rt.dp_ports[port].down, 1);
 	assert_int_equal(rt.ports[port].link_changes, 1);
 	queue_ctrl(2, 0x40, port);
 	drain();
@@ -175,7 +175,7 @@ static void test_link_down(void **state)
 	assert_int_equal(rte_eth_dev_set_link_up(port), 0);
 	port_link_poll(&rt);
 	port_link_poll(&rt); /* no change, not counted again */
-	assert_int_equal(rt.dp_ports[port].link_down, 0);
+	assert_int_equal(rt.dp_ports[port].down, 0);
 	assert_int_equal(rt.ports[port].link_changes, 2);
 	queue_ctrl(1, 0x42, port);
 	drain();
