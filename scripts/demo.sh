@@ -17,6 +17,7 @@ LOG=$(mktemp /tmp/fastroute-demo.XXXXXX)
 PID=
 
 cleanup() {
+	trap '' PIPE # a reader gone (make run | head) must not stop the cleanup
 	if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
 		kill -INT "$PID" 2>/dev/null || true
 		wait "$PID" 2>/dev/null || true
@@ -24,7 +25,12 @@ cleanup() {
 	scripts/topo.sh down "$NAME"
 	rm -f "$LOG"
 }
-trap cleanup EXIT INT TERM
+# signals end the script through its EXIT trap, which cleans up once
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 
 scripts/topo.sh up "$NAME"
 echo "demo: h1 (192.0.2.2, 2001:db8:1::2) --- fastroute --- h2 (198.51.100.2, 2001:db8:2::2),"

@@ -23,6 +23,7 @@ mkdir -p "$RAW"
 orig_huge=
 kbpid=
 cleanup() {
+	trap '' PIPE # a reader gone (make bench | head) must not stop the cleanup
 	[ -n "$kbpid" ] && kill "$kbpid" 2>/dev/null && wait "$kbpid" 2>/dev/null
 	rm -f /dev/hugepages/frkb$$* 2>/dev/null || true
 	if [ -n "$orig_huge" ]; then
@@ -30,7 +31,12 @@ cleanup() {
 	fi
 	rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+# signals end the script through its EXIT trap, which cleans up once
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 
 # hugepages where the machine can give them (the harness says which it used)
 # (the route cache rows run three 1M-route routers at once, about 7 GiB,
