@@ -24,6 +24,7 @@
 #include <rte_version.h>
 
 #include "cli_sock.h"
+#include "fr_eal.h"
 #include "cli_term.h"
 #include "cmd.h"
 #include "router.h"
@@ -364,6 +365,7 @@ int main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return 1;
 	}
+	fr_eal_runtime_dir_remove_at_exit();
 	argc -= rc;
 	argv += rc;
 	argv[0] = (char *)(uintptr_t) "fastroute";

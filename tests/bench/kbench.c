@@ -61,6 +61,7 @@
 
 #include "datapath.h"
 #include "fib.h"
+#include "fr_eal.h"
 #include "neigh.h"
 
 #define BURST	    DP_BURST
@@ -900,6 +901,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kbench: EAL: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
+	fr_eal_runtime_dir_remove_at_exit();
 	argc -= rc;
 	argv += rc;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {

@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 
 #include "cmd.h"
+#include "fr_eal.h"
 #include "nd.h"
 #include "fuzz_common.h"
 
@@ -66,6 +67,7 @@ struct router *fuzz_router(void)
 		fprintf(stderr, "fuzz: EAL: %s\n", rte_strerror(rte_errno));
 		abort();
 	}
+	fr_eal_runtime_dir_remove_at_exit();
 	nc.capacity = 1024;
 	rt.neigh = neigh_create("fz", &nc);
 	fc.max_routes4 = 8192;

@@ -8,6 +8,7 @@
 #include <rte_mbuf.h>
 
 #include "eal_helper.h"
+#include "fr_eal.h"
 
 static struct rte_mempool *pool;
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -41,6 +42,7 @@ void test_eal_init_vdev(const char *name, const char *vdev)
 		fprintf(stderr, "test: EAL init failed: %s\n", rte_strerror(rte_errno));
 		exit(1);
 	}
+	fr_eal_runtime_dir_remove_at_exit();
 	pool = rte_pktmbuf_pool_create("test_pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (pool == NULL) {
 		fprintf(stderr, "test: mbuf pool: %s\n", rte_strerror(rte_errno));

@@ -86,6 +86,8 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
+#include "fr_eal.h"
+
 #define MAX_PORTS    16
 #define MAX_BURST    256
 #define RX_BURST     128
@@ -1467,6 +1469,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": EAL initialisation failed: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
+	fr_eal_runtime_dir_remove_at_exit();
 	argc -= rc;
 	argv += rc;
 	if (parse_args(argc, argv) != 0)

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FR_EAL_H
+#define FR_EAL_H
+
+/*
+ * DPDK keeps a runtime directory per --file-prefix (/var/run/dpdk/PREFIX:
+ * its shared config and memory segment arrays, about 7.5 MiB with
+ * --no-huge) and leaves it behind when the process ends. Call this right
+ * after a successful rte_eal_init(): the directory is removed when the
+ * process exits, so runs with a prefix of their own (every test, fuzzer
+ * and benchmark process) do not pile up on disk.
+ */
+void fr_eal_runtime_dir_remove_at_exit(void);
+
+#endif
