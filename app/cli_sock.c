@@ -89,6 +89,15 @@ int cli_sock_open(const char *path)
 	if (unlink(path) != 0 && errno != ENOENT)
 		return -errno;
 
+	/* bound and listening under a temporary name, then linked to @path
+	 * (which fails if another router took it meanwhile): the path never
+	 * names a socket that refuses connections, which a client, or a
+	 * second router judging the file stale, could otherwise meet between
+	 * bind and listen */
+	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s.%d", path, (int)getpid()) >=
+	    sizeof(sa.sun_path))
+		memcpy(sa.sun_path, path, strlen(path) + 1); /* no room: bind in place */
+	unlink(sa.sun_path);
 	lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
 		return -errno;
@@ -97,7 +106,12 @@ int cli_sock_open(const char *path)
 	rc = bind(lfd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (rc != 0 || listen(lfd, 128) != 0)
-		goto fail;
+		goto fail_tmp;
+	if (strcmp(sa.sun_path, path) != 0) {
+		if (link(sa.sun_path, path) != 0)
+			goto fail_tmp;
+		unlink(sa.sun_path);
+	}
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (efd < 0)
 		goto fail;
@@ -105,6 +119,13 @@ int cli_sock_open(const char *path)
 	if (epoll_ctl(efd, EPOLL_CTL_ADD, lfd, &ev) != 0)
 		goto fail;
 	return 0;
+fail_tmp:
+	rc = errno == EEXIST ? -EADDRINUSE : -errno;
+	if (strcmp(sa.sun_path, path) != 0)
+		unlink(sa.sun_path);
+	close(lfd);
+	lfd = -1; /* @path is not ours: cli_sock_close() must not unlink it */
+	return rc;
 fail:
 	rc = -errno;
 	cli_sock_close();

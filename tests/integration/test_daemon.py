@@ -3,8 +3,10 @@
 """The daemon as an operator meets it, with net_null ports (no root, no
 NIC): --help, bad options, bad config files (file:line, exit 1, nothing
 started), too few lcores, the CLI socket, SIGTERM -> exit 0."""
+import atexit
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,6 +17,7 @@ BUILD = os.environ.get("FASTROUTE_BUILD", os.path.join(os.path.dirname(__file__)
 FR = os.path.join(BUILD, "app/fastroute")
 CLI = os.path.join(BUILD, "app/fastroute-cli")
 TMP = tempfile.mkdtemp(prefix="fr-it-")
+atexit.register(shutil.rmtree, TMP, True)
 n_run = 0
 failed = []
 
