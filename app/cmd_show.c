@@ -383,14 +383,10 @@ static void section_cb(void *arg, const char *name, bool open)
 static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
 	struct dp_stats s;
-	uint64_t drops = 0;
-	unsigned int i;
 
 	router_stats_sum(r, &s);
 	if (c->all)
 		return show_stats_lcores(r, o, &s);
-	for (i = 0; i < DROP_MAX; i++)
-		drops += s.drop[i];
 	if (o->json) {
 		jw_obj_open(o, NULL);
 		jw_u64(o, "workers", r->nb_workers);
@@ -402,7 +398,7 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	kv(o, "tx", s.tx);
 	kv(o, "to_control", s.to_control);
 	kv(o, "ctrl_tx", s.ctrl_tx);
-	kv(o, "dropped", drops);
+	kv(o, "dropped", dp_stats_dropped(&s));
 	kv(o, "busy_cycles", s.busy_cycles);
 	kv(o, "busy_polls", s.busy_polls);
 	kv(o, "idle_polls", s.idle_polls);

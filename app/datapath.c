@@ -797,6 +797,9 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			/* directed broadcast (RFC 1812 5.3.5.2): off by default */
 			if (cf->directed_bcast && h->port != FIB_PORT_NONE && h->port != in_port &&
 			    !(flags[i] & F_L2_GROUP)) {
+				const bool big =
+					rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu;
+
 				/* as a unicast packet, but never an ICMP error
 				 * about a broadcast destination (4.3.2.7) */
 				if (c->ports[h->port].down) {
@@ -804,7 +807,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 					continue;
 				}
 				if (ip->time_to_live <= 1 ||
-				    (rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu &&
+				    (big &&
 				     (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)))) {
 					c->st->icmp_not_sent++;
 					drop(c, m, &out[i],
@@ -813,7 +816,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 					continue;
 				}
 				rewrite(c, eth, ip, &bcast, h->port);
-				if (rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu) {
+				if (big) {
 					/* too big, DF clear: the control thread
 					 * fragments it */
 					dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, h->port);

@@ -313,18 +313,16 @@ static uint64_t free_queued(struct rte_ring *ring)
 static void print_summary(struct router *r)
 {
 	struct dp_stats s;
-	uint64_t drops = 0, left = 0;
+	uint64_t left = 0;
 	unsigned int i;
 
 	for (i = 0; i < r->nb_workers; i++)
 		left += free_queued(r->workers[i]->to_ctrl);
 	left += free_queued(r->ctrl_tx);
 	router_stats_sum(r, &s);
-	for (i = 0; i < DROP_MAX; i++)
-		drops += s.drop[i];
 	printf("fastroute: stopped: rx %" PRIu64 " forwarded %" PRIu64 " to_control %" PRIu64
 	       " dropped %" PRIu64 " left_queued %" PRIu64 "\n",
-	       s.rx, s.tx - s.ctrl_tx, s.to_control, drops, left);
+	       s.rx, s.tx - s.ctrl_tx, s.to_control, dp_stats_dropped(&s), left);
 }
 
 /*

@@ -98,6 +98,16 @@ void router_stats_sum(const struct router *r, struct dp_stats *sum)
 	}
 }
 
+uint64_t dp_stats_dropped(const struct dp_stats *s)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < DROP_MAX; i++)
+		n += s->drop[i];
+	return n;
+}
+
 void router_stats_clear(struct router *r)
 {
 	unsigned int w;

@@ -148,6 +148,9 @@ struct router;
 void router_stats_sum(const struct router *r, struct dp_stats *sum);
 void router_stats_clear(struct router *r);
 
+/* All of @s's drops, whatever the reason ('dropped' in show stats). */
+uint64_t dp_stats_dropped(const struct dp_stats *s);
+
 /* Visit the counters 'show stats' lists after its head (drops, ICMP,
  * rpf per port, control, control drops); @section may be NULL. */
 struct stats_visitor {

@@ -29,8 +29,6 @@ static void tel_kv(void *arg, const char *name, uint64_t val)
 static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct dp_stats s;
-	uint64_t drops = 0;
-	unsigned int i;
 
 	(void)cmd;
 	(void)params;
@@ -44,9 +42,7 @@ static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "busy_cycles", s.busy_cycles);
 	rte_tel_data_add_dict_u64(d, "busy_polls", s.busy_polls);
 	rte_tel_data_add_dict_u64(d, "idle_polls", s.idle_polls);
-	for (i = 0; i < DROP_MAX; i++)
-		drops += s.drop[i];
-	rte_tel_data_add_dict_u64(d, "dropped", drops);
+	rte_tel_data_add_dict_u64(d, "dropped", dp_stats_dropped(&s));
 	rte_tel_data_add_dict_u64(d, "workers", tr->nb_workers);
 	{
 		const struct stats_visitor v = {tel_kv, NULL, d};
