@@ -34,6 +34,13 @@
  * of one flow): that packet's valid entry serves it without a new probe. */
 #define F_SAME_KEY 0x4
 
+const uint8_t dp_martian4[256] = {
+	[0] = DP_MARTIAN_SRC | DP_MARTIAN_DST,
+	[127] = DP_MARTIAN_SRC | DP_MARTIAN_DST,
+	[224 ... 239] = DP_MARTIAN_SRC,
+	[240 ... 255] = DP_MARTIAN_SRC | DP_MARTIAN_DST,
+};
+
 static inline void drop(struct dp_ctx *c, struct rte_mbuf *m, uint16_t *out, enum dp_drop why)
 {
 	c->st->drop[why]++;
@@ -143,10 +150,11 @@ static inline bool is_local(const struct dp_local *loc, uint32_t a)
 	return false;
 }
 
-/* RFC 1812 5.3.7: never forwarded from these sources. */
+/* RFC 1812 5.3.7: never forwarded from these sources (the limited
+ * broadcast is among ip4_martian_src()'s). */
 static inline bool martian_src(const struct dp_local *loc, uint32_t s)
 {
-	return ip4_martian_src(s) || s == UINT32_MAX || is_local(loc, s);
+	return ip4_martian_src(s) || is_local(loc, s);
 }
 
 /*
@@ -154,11 +162,12 @@ static inline bool martian_src(const struct dp_local *loc, uint32_t s)
  * without rpf was checked before it), then the lookups' lines are
  * prefetched. False: dropped and counted.
  */
-static inline bool addr_checks(struct dp_ctx *c, struct rte_mbuf *m, const struct dp_local *loc,
-			       uint8_t rpf, uint8_t martians, uint32_t s, uint32_t d, uint16_t *out)
+static inline bool addr_checks(struct dp_ctx *c, struct fib4_tbl24 t24, struct rte_mbuf *m,
+			       const struct dp_local *loc, bool rpf_on, uint8_t martians,
+			       uint32_t s, uint32_t d, uint16_t *out)
 {
 	if (martians) {
-		if (rpf != DP_RPF_OFF && unlikely(martian_src(loc, s))) {
+		if (rpf_on && unlikely(martian_src(loc, s))) {
 			drop(c, m, out, DROP_MARTIAN_SRC);
 			return false;
 		}
@@ -169,17 +178,19 @@ static inline bool addr_checks(struct dp_ctx *c, struct rte_mbuf *m, const struc
 	}
 	/* the lookups read these lines: start loading them now, under the
 	 * work on the packets that follow */
-	fib4_prefetch(c->tbl24, d);
-	if (rpf != DP_RPF_OFF)
-		fib4_prefetch(c->tbl24, s);
+	fib4_prefetch(t24, d);
+	if (rpf_on)
+		fib4_prefetch(t24, s);
 	return true;
 }
 
+/* TTL, then the MACs: the destination's from the first 6 bytes of @dw (its
+ * 8 bytes stored at once; the source MAC written next covers the other 2). */
 static inline void rewrite(struct dp_ctx *c, struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip,
-			   const struct rte_ether_addr *dst, uint16_t port)
+			   uint64_t dw, uint16_t port)
 {
 	ip4_ttl_dec(ip);
-	rte_ether_addr_copy(dst, &eth->dst_addr);
+	memcpy(eth, &dw, sizeof(dw));
 	rte_ether_addr_copy(&c->ports[port].mac, &eth->src_addr);
 }
 
@@ -196,7 +207,7 @@ static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struc
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 
 	if (unlikely(ip->time_to_live <= 1 ||
-		     rte_be_to_cpu_16(ip->total_length) > c->ports[e->out_port].mtu ||
+		     dp_ntohs(ip->total_length) > c->ports[e->out_port].mtu ||
 		     c->ports[e->out_port].down))
 		return false;
 	ip4_ttl_dec(ip);
@@ -215,9 +226,9 @@ static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struc
  */
 static inline const struct rtcache_entry *cache_probe(struct dp_ctx *c, struct rtcache *rtc,
 						      uint32_t bkt, uint32_t d, uint32_t s,
-						      uint16_t in_port, uint8_t rpf)
+						      uint16_t in_port, uint8_t rpf, bool rpf_on)
 {
-	struct rtcache_entry *e = rtcache_find_at(rtc, bkt, d, rpf != DP_RPF_OFF ? s : 0, in_port);
+	struct rtcache_entry *e = rtcache_find_at(rtc, bkt, d, rpf_on ? s : 0, in_port);
 
 	if (e == NULL)
 		return NULL;
@@ -259,18 +270,18 @@ struct dp_probe {
 static inline unsigned int cache_resolve(struct dp_ctx *c, struct dp_probe *pr, struct rte_mbuf *m,
 					 unsigned int i, uint32_t d, uint32_t s, uint32_t b,
 					 bool same, const struct dp_local *loc, uint16_t in_port,
-					 uint8_t rpf, uint8_t martians, uint16_t *out,
+					 uint8_t rpf, bool rpf_on, uint8_t martians, uint16_t *out,
 					 uint32_t *dst, uint32_t *src, uint8_t *idx, uint32_t *bkt,
 					 unsigned int k)
 {
 	pr->probes++;
 	if (!same || pr->last == NULL)
-		pr->last = cache_probe(c, c->rtc, b, d, s, in_port, rpf);
+		pr->last = cache_probe(c, c->rtc, b, d, s, in_port, rpf, rpf_on);
 	if (pr->last != NULL && forward_hit(c, m, pr->last, &out[i])) {
 		pr->hits++;
 		return k;
 	}
-	if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i]))
+	if (!addr_checks(c, c->tbl24, m, loc, rpf_on, martians, s, d, &out[i]))
 		return k;
 	bkt[k] = b; /* a miss fills the bucket it probed */
 	dst[k] = d;
@@ -549,15 +560,24 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 	}
 }
 
-void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
-		    uint16_t *out)
+/*
+ * The burst's work, with the three per-burst choices that steer it as
+ * constants (@use_cache: the route cache is probed; @rpf_on: the port has
+ * rpf on; @own_lookup: the FIB's DIR-24-8 is read here): dp_input_burst()
+ * calls one copy per combination, so each packet pays only for the steps
+ * its burst takes, not for a test of each choice at each step.
+ */
+static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts,
+					 uint16_t n, uint16_t *out, const bool use_cache,
+					 const bool rpf_on, const bool own_lookup)
 {
-	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+	static const uint8_t bcast[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	const struct dp_port *pp = &c->ports[in_port];
 	const struct dp_conf *cf = c->conf;
 	/* acquire: the list is complete before the pointer to it is seen */
 	const struct dp_local *loc = __atomic_load_n(&cf->local, __ATOMIC_ACQUIRE);
-	const uint8_t rpf = pp->rpf, martians = cf->martians;
+	/* rpf_on says whether rpf is on; rpf, which mode */
+	const uint8_t rpf = rpf_on ? pp->rpf : DP_RPF_OFF, martians = cf->martians;
 	/* destinations, then sources: with rpf on, one lookup call takes both */
 	uint32_t addr[2 * DP_BURST], *dst = addr, *src = addr + DP_BURST;
 	uint64_t nhs[2 * DP_BURST], *nh = nhs, *snh;
@@ -565,27 +585,16 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	uint8_t flags[DP_BURST];
 	uint32_t bkt[DP_BURST]; /* route cache buckets of the misses, for their fill */
 	struct rtcache *rtc = c->rtc;
-	bool use_cache = false;
 	unsigned int i, j, k = 0, k6 = 0;
 	struct dp_probe pr = {.pend = DP_BURST};
 	const struct fib4_tbl24 t24 = c->tbl24;
-	const bool own_lookup = t24.tbl8 != NULL;
 	struct rtcache_hasher hk = {0};
 	bool warm = false;
 	enum dp_drop why;
 
-	c->st->rx += n;
-	/* acquire, once per burst: lookups below see at least the tables of
-	 * this generation (the route cache validates what it keeps against it) */
-	c->fib_gen = fib_generation(c->fib);
-	if (rtc != NULL) {
-		if (unlikely(rtc->mode != cf->rtcache_mode))
-			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
-		use_cache = rtcache_probing(rtc);
-		if (use_cache) {
-			hk = rtcache_hasher(rtc, in_port);
-			warm = rtc->warm;
-		}
+	if (use_cache) {
+		hk = rtcache_hasher(rtc, in_port);
+		warm = rtc->warm;
 	}
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -625,18 +634,18 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			drop(c, m, &out[i], why);
 			continue;
 		}
-		s = rte_be_to_cpu_32(ip->src_addr);
-		d = rte_be_to_cpu_32(ip->dst_addr);
+		s = dp_ntohl(ip->src_addr);
+		d = dp_ntohl(ip->dst_addr);
 		/* RFC 1812 5.3.7: never from these, never to those. Without
 		 * rpf the cache key lacks the source: check it first */
-		if (martians && rpf == DP_RPF_OFF && unlikely(martian_src(loc, s))) {
+		if (martians && !rpf_on && unlikely(martian_src(loc, s))) {
 			drop(c, m, &out[i], DROP_MARTIAN_SRC);
 			continue;
 		}
 		if (use_cache && !(flags[i] & F_L2_GROUP)) {
 			uint32_t b;
 
-			if (pr.have_key && d == pr.pd && (rpf == DP_RPF_OFF || s == pr.ps)) {
+			if (pr.have_key && d == pr.pd && (!rpf_on || s == pr.ps)) {
 				/* a train: the entry of the packet probed
 				 * before serves it */
 				if (!warm) {
@@ -647,23 +656,26 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 				if (pr.pend < DP_BURST) {
 					k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd,
 							  pr.ps, pr.pb, false, loc, in_port, rpf,
-							  martians, out, dst, src, idx, bkt, k);
+							  rpf_on, martians, out, dst, src, idx, bkt,
+							  k);
 					pr.pend = DP_BURST;
 				}
 				k = cache_resolve(c, &pr, m, i, d, s, pr.pb, true, loc, in_port,
-						  rpf, martians, out, dst, src, idx, bkt, k);
+						  rpf, rpf_on, martians, out, dst, src, idx, bkt,
+						  k);
 				continue;
 			}
 			/* its bucket starts loading; the other checks wait
 			 * for a miss */
-			b = rtcache_prefetch(rtc, &hk, d, rpf != DP_RPF_OFF ? s : 0);
+			b = rtcache_prefetch(rtc, &hk, d, rpf_on ? s : 0);
 			if (warm) {
 				/* the packet before: its bucket loaded while
 				 * this one was checked */
 				if (pr.pend < DP_BURST)
 					k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd,
 							  pr.ps, pr.pb, false, loc, in_port, rpf,
-							  martians, out, dst, src, idx, bkt, k);
+							  rpf_on, martians, out, dst, src, idx, bkt,
+							  k);
 				pr.pend = i;
 			} else {
 				flags[i] |= F_PROBE;
@@ -686,11 +698,11 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		if (use_cache && pr.pend < DP_BURST) {
 			/* warm: the packets keep their order */
 			k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd, pr.ps, pr.pb,
-					  false, loc, in_port, rpf, martians, out, dst, src, idx,
-					  bkt, k);
+					  false, loc, in_port, rpf, rpf_on, martians, out, dst, src,
+					  idx, bkt, k);
 			pr.pend = DP_BURST;
 		}
-		if (!addr_checks(c, m, loc, rpf, martians, s, d, &out[i]))
+		if (!addr_checks(c, t24, m, loc, rpf_on, martians, s, d, &out[i]))
 			continue;
 		dst[k] = d;
 		src[k] = s;
@@ -700,8 +712,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	if (use_cache) {
 		if (pr.pend < DP_BURST) {
 			k = cache_resolve(c, &pr, pkts[pr.pend], pr.pend, pr.pd, pr.ps, pr.pb,
-					  false, loc, in_port, rpf, martians, out, dst, src, idx,
-					  bkt, k);
+					  false, loc, in_port, rpf, rpf_on, martians, out, dst, src,
+					  idx, bkt, k);
 		} else if (!warm) {
 			/* cold: probe in order, keeping the misses (and the
 			 * packets not probed) in place for the lookups */
@@ -714,8 +726,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 				if (flags[i] & F_PROBE) {
 					km = cache_resolve(c, &pr, pkts[i], i, d, s, b,
 							   (flags[i] & F_SAME_KEY) != 0, loc,
-							   in_port, rpf, martians, out, dst, src,
-							   idx, bkt, km);
+							   in_port, rpf, rpf_on, martians, out, dst,
+							   src, idx, bkt, km);
 					continue;
 				}
 				dst[km] = d;
@@ -748,7 +760,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	 * (the sources right after the destinations: their misses overlap). */
 	if (own_lookup) {
 		nh = snh = NULL;
-	} else if (rpf != DP_RPF_OFF) {
+	} else if (rpf_on) {
 		if (k < DP_BURST)
 			memmove(dst + k, src, k * sizeof(*src));
 		src = dst + k;
@@ -777,7 +789,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		ip = (struct rte_ipv4_hdr *)(eth + 1);
 
 		/* RFC 3704; broadcast and multicast destinations are exempt */
-		if (rpf != DP_RPF_OFF && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
+		if (rpf_on && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
 		    (dst[j] >> 28) != 0xe &&
 		    unlikely(!rpf_pass(c, pp, own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j],
 				       in_port, m, &out[i])))
@@ -797,8 +809,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			/* directed broadcast (RFC 1812 5.3.5.2): off by default */
 			if (cf->directed_bcast && h->port != FIB_PORT_NONE && h->port != in_port &&
 			    !(flags[i] & F_L2_GROUP)) {
-				const bool big =
-					rte_be_to_cpu_16(ip->total_length) > c->ports[h->port].mtu;
+				const bool big = dp_ntohs(ip->total_length) > c->ports[h->port].mtu;
+				uint64_t bw;
 
 				/* as a unicast packet, but never an ICMP error
 				 * about a broadcast destination (4.3.2.7) */
@@ -815,7 +827,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 								   : DROP_FRAG_NEEDED);
 					continue;
 				}
-				rewrite(c, eth, ip, &bcast, h->port);
+				memcpy(&bw, bcast, sizeof(bw));
+				rewrite(c, eth, ip, bw, h->port);
 				if (big) {
 					/* too big, DF clear: the control thread
 					 * fragments it */
@@ -861,7 +874,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
 			continue;
-		if (unlikely(rte_be_to_cpu_16(ip->total_length) > c->ports[port].mtu)) {
+		if (unlikely(dp_ntohs(ip->total_length) > c->ports[port].mtu)) {
 			/* RFC 1191: DF set, too big: refuse and say how big */
 			if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {
 				drop_icmp(c, m, ip, flags[i], &out[i], DROP_FRAG_NEEDED, 3, 4,
@@ -869,16 +882,16 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 				continue;
 			}
 			/* fragmenting allocates: the control thread does it */
-			rewrite(c, eth, ip, &v.mac, port);
+			rewrite(c, eth, ip, v.word, port);
 			dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, port);
 			out[i] = DP_OUT_CTRL;
 			continue;
 		}
-		rewrite(c, eth, ip, &v.mac, port);
+		rewrite(c, eth, ip, v.word, port);
 		out[i] = port;
 		if (use_cache) {
-			struct rtcache_entry *e = rtcache_slot_at(
-				rtc, bkt[j], dst[j], rpf != DP_RPF_OFF ? src[j] : 0, in_port);
+			struct rtcache_entry *e =
+				rtcache_slot_at(rtc, bkt[j], dst[j], rpf_on ? src[j] : 0, in_port);
 
 			e->out_port = port;
 			e->rpf = rpf;
@@ -889,5 +902,52 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			e->fib_gen = c->fib_gen;
 			memcpy(e->eth, eth, RTE_ETHER_HDR_LEN);
 		}
+	}
+}
+
+void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
+		    uint16_t *out)
+{
+	const struct dp_conf *cf = c->conf;
+	struct rtcache *rtc = c->rtc;
+	bool use_cache = false;
+	unsigned int how;
+
+	c->st->rx += n;
+	/* acquire, once per burst: lookups below see at least the tables of
+	 * this generation (the route cache validates what it keeps against it) */
+	c->fib_gen = fib_generation(c->fib);
+	if (rtc != NULL) {
+		if (unlikely(rtc->mode != cf->rtcache_mode))
+			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
+		use_cache = rtcache_probing(rtc);
+	}
+	how = (use_cache ? 4u : 0u) | (c->ports[in_port].rpf != DP_RPF_OFF ? 2u : 0u) |
+	      (c->tbl24.tbl8 != NULL ? 1u : 0u);
+	switch (how) {
+	case 0:
+		dp_burst(c, in_port, pkts, n, out, false, false, false);
+		break;
+	case 1:
+		dp_burst(c, in_port, pkts, n, out, false, false, true);
+		break;
+	case 2:
+		dp_burst(c, in_port, pkts, n, out, false, true, false);
+		break;
+	case 3:
+		dp_burst(c, in_port, pkts, n, out, false, true, true);
+		break;
+	case 4:
+		dp_burst(c, in_port, pkts, n, out, true, false, false);
+		break;
+	case 5:
+		dp_burst(c, in_port, pkts, n, out, true, false, true);
+		break;
+	case 6:
+		dp_burst(c, in_port, pkts, n, out, true, true, false);
+		break;
+	default:
+		dp_burst(c, in_port, pkts, n, out, true, true, true);
+		break;
 	}
 }

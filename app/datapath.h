@@ -129,21 +129,26 @@ static inline uint32_t dp_ctrl_aux(const struct rte_mbuf *m)
 	return m->hash.fdir.hi;
 }
 
+/* By an IPv4 address's first octet: bit 0, never a source (RFC 1812
+ * 5.3.7: 0/8, 127/8, 224/3, which holds the limited broadcast); bit 1, never
+ * a destination (0/8, 127/8, 240/4; the limited broadcast, delivered
+ * locally, is let through by ip4_martian_dst()). One load instead of three
+ * compares per address on the data path. */
+#define DP_MARTIAN_SRC 0x1
+#define DP_MARTIAN_DST 0x2
+extern const uint8_t dp_martian4[256];
+
 /* True for addresses RFC 1812 5.3.7 never accepts as a source (host order). */
 static inline bool ip4_martian_src(uint32_t a)
 {
-	uint32_t top = a >> 24;
-
-	return top == 0 || top == 127 || top >= 224;
+	return (dp_martian4[a >> 24] & DP_MARTIAN_SRC) != 0;
 }
 
 /* True for destinations never forwarded nor accepted (0/8, 127/8, 240/4 but
  * the limited broadcast, which is delivered locally). */
 static inline bool ip4_martian_dst(uint32_t a)
 {
-	uint32_t top = a >> 24;
-
-	return top == 0 || top == 127 || (top >= 240 && a != UINT32_MAX);
+	return (dp_martian4[a >> 24] & DP_MARTIAN_DST) != 0 && a != UINT32_MAX;
 }
 
 /* RFC 1812 4.3.2.7: no ICMP error about an ICMP error, a non-first

@@ -18,30 +18,36 @@
 #include "stats.h"
 
 /*
- * One's-complement sum of a 20-byte header folded to 16 bits: the common
- * case, without rte_raw_cksum()'s generic loop. Sums two 64-bit words and
- * one 32-bit word with end-around carries (RFC 1071: any word size folds to
- * the same 16-bit sum), kept in registers. Returns 0xffff for a valid
- * header (as rte_raw_cksum() would).
+ * Byte order for the data path. DPDK's rte_be_to_cpu_16/32() are inline
+ * assembly on x86, which the compiler can neither merge (the total length
+ * is read twice per packet) nor schedule; the builtins are plain operations.
  */
-static inline uint16_t ip4_cksum20(const struct rte_ipv4_hdr *ip)
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define dp_ntohs(x) __builtin_bswap16(x)
+#define dp_ntohl(x) __builtin_bswap32(x)
+#else
+#define dp_ntohs(x) ((uint16_t)(x))
+#define dp_ntohl(x) ((uint32_t)(x))
+#endif
+
+/*
+ * True when a 20-byte header's checksum is right: its 16-bit one's-complement
+ * sum is 0xffff (RFC 1071), without rte_raw_cksum()'s generic loop. 2^16 is
+ * 1 modulo 65535, so that sum is congruent modulo 65535 to the plain sum of
+ * the header's five 32-bit words (which cannot overflow 64 bits); it is
+ * 0xffff exactly when the plain sum is a nonzero multiple of 65535 (the
+ * folded sum is 0 only for an all-zero header). The compiler tests the
+ * multiple with one multiplication, no division.
+ */
+static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 {
 	const uint8_t *b = (const uint8_t *)ip;
-	uint64_t w0, w1, sum;
-	uint32_t w2;
+	uint32_t w[5];
+	uint64_t sum;
 
-	memcpy(&w0, b, sizeof(w0));
-	memcpy(&w1, b + 8, sizeof(w1));
-	memcpy(&w2, b + 16, sizeof(w2));
-	sum = w0 + w1;
-	sum += sum < w1; /* the carry out of bit 63, added back */
-	sum += w2;
-	sum += sum < w2;
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
+	memcpy(w, b, sizeof(w));
+	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	return sum % 65535 == 0 && sum != 0;
 }
 
 /*
@@ -68,7 +74,7 @@ static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enu
 		/* version 4, no options: the header fits (first >= 20) */
 		ihl = sizeof(*ip);
 		if (unlikely(ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-			     (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || ip4_cksum20(ip) != 0xffff))) {
+			     (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || !ip4_cksum20_ok(ip)))) {
 			*why = DROP_IP4_CHECKSUM;
 			return false;
 		}
@@ -88,7 +94,7 @@ static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enu
 			return false;
 		}
 	}
-	tot = rte_be_to_cpu_16(ip->total_length);
+	tot = dp_ntohs(ip->total_length);
 	if (unlikely(tot < ihl || tot > frame)) {
 		*why = DROP_IP4_LENGTH;
 		return false;

@@ -57,6 +57,10 @@ struct neigh_hot {
 
 /** A consistent copy of an entry, as a worker sees it. */
 struct neigh_view {
+	/* the MAC address in its first 6 bytes, as they lie in memory: one
+	 * 8-byte store writes it into a frame whose next bytes are rewritten
+	 * after (the data path's Ethernet rewrite) */
+	uint64_t word;
 	struct rte_ether_addr mac;
 	uint8_t state;
 	uint16_t port;
@@ -93,6 +97,7 @@ static inline void neigh_read(const struct neigh_hot *hot, uint32_t idx, struct 
 		if (!(s1 & 1) && s1 == s2)
 			break;
 	}
+	v->word = w;
 	memcpy(&v->mac, &w, RTE_ETHER_ADDR_LEN);
 	v->state = ((const uint8_t *)&w)[6];
 	v->port = e->port;

@@ -188,12 +188,21 @@ static void test_ttl_checksum(void **state)
 		h.time_to_live = (uint8_t)(2 + test_rand() % 254);
 		if (i % 1000 == 0) /* corner: header words that sum to 0xffff */
 			h.time_to_live = 0xff;
+		/* the fast 20-byte check agrees with DPDK's sum on any
+		 * header, right or wrong */
+		assert_int_equal(ip4_cksum20_ok(&h), rte_raw_cksum(&h, sizeof(h)) == 0xffff);
 		h.hdr_checksum = 0;
-		/* the fast 20-byte sum agrees with DPDK's on any header */
-		assert_int_equal(ip4_cksum20(&h), rte_raw_cksum(&h, sizeof(h)));
 		h.hdr_checksum = rte_ipv4_cksum(&h);
 		assert_int_equal(rte_raw_cksum(&h, sizeof(h)), 0xffff);
-		assert_int_equal(ip4_cksum20(&h), 0xffff);
+		assert_true(ip4_cksum20_ok(&h));
+		{
+			/* any one bit flipped is caught */
+			unsigned int bit = (unsigned int)(test_rand() % (8 * sizeof(h)));
+
+			((uint8_t *)&h)[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+			assert_false(ip4_cksum20_ok(&h));
+			((uint8_t *)&h)[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		}
 		ip4_ttl_dec(&h);
 		inc = h.hdr_checksum;
 		h.hdr_checksum = 0;
@@ -387,6 +396,26 @@ static void test_pipeline(void **state)
 			rte_pktmbuf_free(m[i]);
 	/* every mbuf is back: drops were freed by the pipeline */
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/* The first-octet table behind the martian checks says what RFC 1812 5.3.7
+ * says, for every octet (and both ends of each /8). */
+static void test_martian_table(void **state)
+{
+	unsigned int top;
+
+	(void)state;
+	for (top = 0; top < 256; top++) {
+		bool src = top == 0 || top == 127 || top >= 224; /* 0/8, 127/8, 224/3 */
+		bool dst = top == 0 || top == 127 || top >= 240; /* 0/8, 127/8, 240/4 */
+		uint32_t lo = top << 24, hi = lo | 0xffffff;
+
+		assert_int_equal(ip4_martian_src(lo), src);
+		assert_int_equal(ip4_martian_src(hi), src);
+		assert_int_equal(ip4_martian_dst(lo), dst);
+		/* the limited broadcast is delivered, not a martian */
+		assert_int_equal(ip4_martian_dst(hi), dst && hi != UINT32_MAX);
+	}
 }
 
 /* Martians, rpf, ICMP handover and MTU, through the same pipeline. */
@@ -627,7 +656,7 @@ static void test_directed_broadcast(void **state)
 	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->src_addr,
 					   &port_mac[1]));
 	assert_int_equal(iph(m)->time_to_live, 63);
-	assert_int_equal(ip4_cksum20(iph(m)), 0xffff); /* checksum still right */
+	assert_true(ip4_cksum20_ok(iph(m))); /* checksum still right */
 	rte_pktmbuf_free(m);
 	/* from the subnet's own port: for the router */
 	m = pkt(0xc6336402, bc, 64, 10);
@@ -969,6 +998,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_ttl_checksum),
+		cmocka_unit_test(test_martian_table),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup, pipe_teardown),
