@@ -138,6 +138,19 @@ static inline bool neigh_ready(struct dp_ctx *c, uint32_t ni, struct rte_mbuf *m
 	return false;
 }
 
+/* rte_is_same_ether_addr() in two loads a side instead of three. */
+static inline bool mac_is(const struct rte_ether_addr *a, const struct rte_ether_addr *b)
+{
+	uint32_t a4, b4;
+	uint16_t a2, b2;
+
+	memcpy(&a4, a, 4);
+	memcpy(&b4, b, 4);
+	memcpy(&a2, (const uint8_t *)a + 4, 2);
+	memcpy(&b2, (const uint8_t *)b + 4, 2);
+	return ((a4 ^ b4) | (uint32_t)(a2 ^ b2)) == 0;
+}
+
 static inline bool is_local(const struct dp_local *loc, uint32_t a)
 {
 	uint32_t i;
@@ -186,12 +199,12 @@ static inline bool addr_checks(struct dp_ctx *c, struct fib4_tbl24 t24, struct r
 
 /* TTL, then the MACs: the destination's from the first 6 bytes of @dw (its
  * 8 bytes stored at once; the source MAC written next covers the other 2). */
-static inline void rewrite(struct dp_ctx *c, struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip,
-			   uint64_t dw, uint16_t port)
+static inline void rewrite(const struct dp_port *out, struct rte_ether_hdr *eth,
+			   struct rte_ipv4_hdr *ip, uint64_t dw)
 {
 	ip4_ttl_dec(ip);
 	memcpy(eth, &dw, sizeof(dw));
-	rte_ether_addr_copy(&c->ports[port].mac, &eth->src_addr);
+	rte_ether_addr_copy(&out->mac, &eth->src_addr);
 }
 
 /*
@@ -572,7 +585,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 					 const bool rpf_on, const bool own_lookup)
 {
 	static const uint8_t bcast[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-	const struct dp_port *pp = &c->ports[in_port];
+	/* a local copy: the compiler cannot know that the packet writes
+	 * leave c->ports alone, and would load it again after each */
+	const struct dp_port *ports = c->ports;
+	const struct dp_port *pp = &ports[in_port];
 	const struct dp_conf *cf = c->conf;
 	/* acquire: the list is complete before the pointer to it is seen */
 	const struct dp_local *loc = __atomic_load_n(&cf->local, __ATOMIC_ACQUIRE);
@@ -592,6 +608,8 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 	bool warm = false;
 	enum dp_drop why;
 
+	if (own_lookup && t24.base == NULL)
+		__builtin_unreachable(); /* fib4_tbl24(): tbl8 is known only with base */
 	if (use_cache) {
 		hk = rtcache_hasher(rtc, in_port);
 		warm = rtc->warm;
@@ -610,7 +628,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 		}
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		flags[i] = 0;
-		if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &pp->mac))) {
+		if (unlikely(!mac_is(&eth->dst_addr, &pp->mac))) {
 			if (!rte_is_multicast_ether_addr(&eth->dst_addr)) {
 				drop(c, m, &out[i], DROP_L2_OTHER_HOST);
 				continue;
@@ -795,68 +813,71 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 				       in_port, m, &out[i])))
 			continue;
 
-		switch (h->type) {
-		case FIB_NH_GATEWAY:
+		/* by a gateway, the common case, before the switch's jump table */
+		if (likely(h->type == FIB_NH_GATEWAY)) {
 			ni = h->neigh;
-			break;
-		case FIB_NH_CONNECTED: {
-			struct fr_addr a = fr_addr4(dst[j]);
+		} else {
+			switch (h->type) {
+			case FIB_NH_CONNECTED: {
+				struct fr_addr a = fr_addr4(dst[j]);
 
-			ni = neigh_find(c->neigh, &a, h->port);
-			break;
-		}
-		case FIB_NH_BROADCAST:
-			/* directed broadcast (RFC 1812 5.3.5.2): off by default */
-			if (cf->directed_bcast && h->port != FIB_PORT_NONE && h->port != in_port &&
-			    !(flags[i] & F_L2_GROUP)) {
-				const bool big = dp_ntohs(ip->total_length) > c->ports[h->port].mtu;
-				uint64_t bw;
+				ni = neigh_find(c->neigh, &a, h->port);
+				break;
+			}
+			case FIB_NH_BROADCAST:
+				/* directed broadcast (RFC 1812 5.3.5.2): off by default */
+				if (cf->directed_bcast && h->port != FIB_PORT_NONE &&
+				    h->port != in_port && !(flags[i] & F_L2_GROUP)) {
+					const bool big =
+						dp_ntohs(ip->total_length) > ports[h->port].mtu;
+					uint64_t bw;
 
-				/* as a unicast packet, but never an ICMP error
-				 * about a broadcast destination (4.3.2.7) */
-				if (c->ports[h->port].down) {
-					drop(c, m, &out[i], DROP_PORT_DOWN);
+					/* as a unicast packet, but never an ICMP error
+					 * about a broadcast destination (4.3.2.7) */
+					if (ports[h->port].down) {
+						drop(c, m, &out[i], DROP_PORT_DOWN);
+						continue;
+					}
+					if (ip->time_to_live <= 1 ||
+					    (big && (ip->fragment_offset &
+						     RTE_BE16(RTE_IPV4_HDR_DF_FLAG)))) {
+						c->st->icmp_not_sent++;
+						drop(c, m, &out[i],
+						     ip->time_to_live <= 1 ? DROP_TTL_EXCEEDED
+									   : DROP_FRAG_NEEDED);
+						continue;
+					}
+					memcpy(&bw, bcast, sizeof(bw));
+					rewrite(&ports[h->port], eth, ip, bw);
+					if (big) {
+						/* too big, DF clear: the control thread
+						 * fragments it */
+						dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, h->port);
+						out[i] = DP_OUT_CTRL;
+						continue;
+					}
+					out[i] = h->port;
 					continue;
 				}
-				if (ip->time_to_live <= 1 ||
-				    (big &&
-				     (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)))) {
-					c->st->icmp_not_sent++;
-					drop(c, m, &out[i],
-					     ip->time_to_live <= 1 ? DROP_TTL_EXCEEDED
-								   : DROP_FRAG_NEEDED);
-					continue;
-				}
-				memcpy(&bw, bcast, sizeof(bw));
-				rewrite(c, eth, ip, bw, h->port);
-				if (big) {
-					/* too big, DF clear: the control thread
-					 * fragments it */
-					dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, h->port);
-					out[i] = DP_OUT_CTRL;
-					continue;
-				}
-				out[i] = h->port;
+				/* for the router */
+				__attribute__((fallthrough));
+			case FIB_NH_LOCAL:
+				dp_ctrl_reason_set(m, CTRL_LOCAL);
+				out[i] = DP_OUT_CTRL;
+				continue;
+			case FIB_NH_BLACKHOLE:
+				drop(c, m, &out[i], DROP_BLACKHOLE);
+				continue;
+			case FIB_NH_UNREACHABLE:
+				drop_icmp(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 3, 0, 0);
+				continue;
+			case FIB_NH_PROHIBIT:
+				drop_icmp(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 3, 13, 0);
+				continue;
+			default:
+				drop_icmp(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 3, 0, 0);
 				continue;
 			}
-			/* for the router */
-			__attribute__((fallthrough));
-		case FIB_NH_LOCAL:
-			dp_ctrl_reason_set(m, CTRL_LOCAL);
-			out[i] = DP_OUT_CTRL;
-			continue;
-		case FIB_NH_BLACKHOLE:
-			drop(c, m, &out[i], DROP_BLACKHOLE);
-			continue;
-		case FIB_NH_UNREACHABLE:
-			drop_icmp(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 3, 0, 0);
-			continue;
-		case FIB_NH_PROHIBIT:
-			drop_icmp(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 3, 13, 0);
-			continue;
-		default:
-			drop_icmp(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 3, 0, 0);
-			continue;
 		}
 		/* forwarding from here on */
 		if (unlikely(flags[i] & F_L2_GROUP)) {
@@ -868,26 +889,26 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 			continue;
 		}
 		port = h->port;
-		if (unlikely(c->ports[port].down)) {
+		if (unlikely(ports[port].down)) {
 			drop(c, m, &out[i], DROP_PORT_DOWN);
 			continue;
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
 			continue;
-		if (unlikely(dp_ntohs(ip->total_length) > c->ports[port].mtu)) {
+		if (unlikely(dp_ntohs(ip->total_length) > ports[port].mtu)) {
 			/* RFC 1191: DF set, too big: refuse and say how big */
 			if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {
 				drop_icmp(c, m, ip, flags[i], &out[i], DROP_FRAG_NEEDED, 3, 4,
-					  c->ports[port].mtu);
+					  ports[port].mtu);
 				continue;
 			}
 			/* fragmenting allocates: the control thread does it */
-			rewrite(c, eth, ip, v.word, port);
+			rewrite(&ports[port], eth, ip, v.word);
 			dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, port);
 			out[i] = DP_OUT_CTRL;
 			continue;
 		}
-		rewrite(c, eth, ip, v.word, port);
+		rewrite(&ports[port], eth, ip, v.word);
 		out[i] = port;
 		if (use_cache) {
 			struct rtcache_entry *e =

@@ -58,8 +58,10 @@ struct dp_port {
 	 * took it down; what would leave by it, or arrives on it, is dropped
 	 * (port_down) */
 	uint8_t down;
-	uint8_t ll6[16]; /* the port's IPv6 link-local address (EUI-64) */
+	uint8_t ll6[16];  /* the port's IPv6 link-local address (EUI-64) */
+	uint8_t spare[2]; /* to 32 bytes: indexed with a shift, not a multiply */
 };
+_Static_assert(sizeof(struct dp_port) == 32, "struct dp_port is 32 bytes");
 
 /* The router's own addresses, for the martian source check. Replaced whole
  * (pointer swap, the old one freed after a grace period). */

@@ -42,11 +42,15 @@
 static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 {
 	const uint8_t *b = (const uint8_t *)ip;
-	uint32_t w[5];
+	uint32_t w0, w1, w2, w3, w4; /* five scalars: an array went through the stack */
 	uint64_t sum;
 
-	memcpy(w, b, sizeof(w));
-	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	memcpy(&w0, b, 4);
+	memcpy(&w1, b + 4, 4);
+	memcpy(&w2, b + 8, 4);
+	memcpy(&w3, b + 12, 4);
+	memcpy(&w4, b + 16, 4);
+	sum = (uint64_t)w0 + w1 + w2 + w3 + w4;
 	return sum % 65535 == 0 && sum != 0;
 }
 
@@ -109,19 +113,20 @@ static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enu
 /*
  * Decrement the TTL and patch the header checksum incrementally.
  * RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'). The TTL/protocol word m drops by
- * 0x0100, so ~m + m' is the constant 0xfeff; computed in network order.
- * The result is never 0xffff (-0), the same value a full recompute gives.
+ * 0x0100, so ~m + m' is the constant 0xfeff, and ~(~HC + 0xfeff) is
+ * HC + 0x0100 in one's complement: the carry out of the top added back,
+ * and a result of 0xffff (-0) written 0, as eqn. 3 (and a full recompute)
+ * gives it. One's complement sums do not depend on byte order, so the sum
+ * runs on the checksum as stored, with 0x0100 in network order.
  * Caller guarantees TTL >= 2. Datapath-safe.
  */
 static inline void ip4_ttl_dec(struct rte_ipv4_hdr *ip)
 {
-	uint32_t sum;
+	uint32_t sum = ip->hdr_checksum;
 
+	sum += RTE_BE16(0x0100);
+	ip->hdr_checksum = (uint16_t)(sum + (sum >= 0xffff));
 	ip->time_to_live--;
-	sum = (uint16_t)~ip->hdr_checksum;
-	sum += rte_cpu_to_be_16(0xfeff);
-	sum = (sum & 0xffff) + (sum >> 16);
-	ip->hdr_checksum = (uint16_t)~sum;
 }
 
 #endif /* FR_IP4_H */
