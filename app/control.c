@@ -375,7 +375,7 @@ void router_local_update(struct router *r)
 	for (p = 0; p < r->nb_ports; p++)
 		for (i = 0; i < r->ports[p].nb_addrs; i++)
 			if (r->ports[p].addrs[i].addr.family == AF_INET)
-				nl->addr[nl->n++] = r->ports[p].addrs[i].addr.v4;
+				dp_local_add(nl, r->ports[p].addrs[i].addr.v4);
 	old = r->dpconf.local;
 	/* release: the list is complete before workers can see the pointer */
 	__atomic_store_n(&r->dpconf.local, nl, __ATOMIC_RELEASE);

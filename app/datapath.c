@@ -153,9 +153,10 @@ static inline bool mac_is(const struct rte_ether_addr *a, const struct rte_ether
 
 static inline bool is_local(const struct dp_local *loc, uint32_t a)
 {
+	unsigned int b = dp_local_bit(a);
 	uint32_t i;
 
-	if (loc == NULL)
+	if (loc == NULL || !((loc->filter[b >> 6] >> (b & 63)) & 1))
 		return false;
 	for (i = 0; i < loc->n; i++)
 		if (loc->addr[i] == a)

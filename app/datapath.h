@@ -64,11 +64,32 @@ struct dp_port {
 _Static_assert(sizeof(struct dp_port) == 32, "struct dp_port is 32 bytes");
 
 /* The router's own addresses, for the martian source check. Replaced whole
- * (pointer swap, the old one freed after a grace period). */
+ * (pointer swap, the old one freed after a grace period). Built zeroed, then
+ * with dp_local_add(). */
 struct dp_local {
+	/* one bit per address, at dp_local_bit(): a source whose bit is clear
+	 * is none of them, one load instead of a pass over the list (which
+	 * every packet without rpf took, once per address) */
+	uint64_t filter[4];
 	uint32_t n;
 	uint32_t addr[]; /* host order */
 };
+
+/* An address's bit in dp_local.filter: the top 8 bits of a multiplicative
+ * hash, so that addresses in one subnet spread over the 256 bits. */
+static inline unsigned int dp_local_bit(uint32_t a)
+{
+	return (a * 0x9e3779b1u) >> 24;
+}
+
+/* Append @a to @l (room for it allocated) and set its filter bit. */
+static inline void dp_local_add(struct dp_local *l, uint32_t a)
+{
+	unsigned int b = dp_local_bit(a);
+
+	l->addr[l->n++] = a;
+	l->filter[b >> 6] |= 1ull << (b & 63);
+}
 
 /* Router-wide settings, written by the control thread, read per burst. */
 struct dp_conf {

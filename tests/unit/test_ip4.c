@@ -459,16 +459,33 @@ static void test_martians_rpf(void **state)
 	assert_int_equal(out, DP_OUT_DROP);
 	run1(p, pkt(0xe0000001, 0x0a010203, 64, 10), 0, &out); /* from multicast */
 	assert_int_equal(p->st.drop[DROP_MARTIAN_SRC], 2);
-	/* from one of our own addresses, once the router lists them */
+	/* from one of our own addresses, once the router lists them: 48 of
+	 * them, 32 in one subnet, so that the filter in front of the list
+	 * has bits shared and clear */
 	{
-		struct dp_local *loc = malloc(sizeof(*loc) + sizeof(uint32_t));
+		struct dp_local *loc = calloc(1, sizeof(*loc) + 48 * sizeof(uint32_t));
+		uint32_t a;
 
-		loc->n = 1;
-		loc->addr[0] = 0xc0000201;
+		for (a = 0; a < 32; a++)
+			dp_local_add(loc, 0xc0000201 + a); /* 192.0.2.1-32 */
+		for (a = 0; a < 16; a++)
+			dp_local_add(loc, 0x0a000001 + (a << 16)); /* 10.0-15.0.1 */
 		p->conf.local = loc;
-		run1(p, pkt(0xc0000201, 0x0a010203, 64, 10), 0, &out);
-		assert_int_equal(out, DP_OUT_DROP);
-		assert_int_equal(p->st.drop[DROP_MARTIAN_SRC], 3);
+		for (a = 0; a < loc->n; a++) {
+			run1(p, pkt(loc->addr[a], 0x0a010203, 64, 10), 0, &out);
+			assert_int_equal(out, DP_OUT_DROP);
+		}
+		assert_int_equal(p->st.drop[DROP_MARTIAN_SRC], 2 + 48);
+		/* their neighbours are forwarded: 192.0.2.33-160, 10.0-15.0.2 */
+		for (a = 0; a < 128 + 16; a++) {
+			uint32_t src = a < 128 ? 0xc0000221 + a : 0x0a000002 + ((a - 128) << 16);
+
+			m = pkt(src, 0x0a010203, 64, 10);
+			run1(p, m, 0, &out);
+			assert_int_equal(out, 1);
+			rte_pktmbuf_free(m);
+		}
+		assert_int_equal(p->st.drop[DROP_MARTIAN_SRC], 2 + 48);
 		p->conf.local = NULL;
 		free(loc);
 	}
