@@ -185,7 +185,8 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
 
 	if (l2_group || (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)))
 		return false;
-	if ((dst >> 28) == 0xe || dst == UINT32_MAX || ip4_martian_src(src) || src == UINT32_MAX)
+	/* ip4_martian_src() holds 255.255.255.255 (test_martian_table) */
+	if ((dst >> 28) == 0xe || dst == UINT32_MAX || ip4_martian_src(src))
 		return false;
 	if (ip->next_proto_id == IPPROTO_ICMP) {
 		uint8_t type;

@@ -216,7 +216,7 @@ void local_input(struct router *r, struct rte_mbuf *m)
 	}
 	/* no UDP or TCP service, no other protocol: say so (TCP gets 3/3 rather
 	 * than a reset; the router terminates no TCP) */
-	if (ip4_martian_src(src) || src == UINT32_MAX) {
+	if (ip4_martian_src(src)) {		    /* the limited broadcast among them */
 		r->cst.drop[CDROP_LOCAL_UNREACH]++; /* no error to a non-host source */
 		rte_pktmbuf_free(m);
 		return;
