@@ -8,7 +8,9 @@
   - h2 goes silent: STALE -> PROBE -> FAILED on schedule (short timers);
   - 10,000 unresolved addresses on a connected /16 for 5 s: at most one ARP
     request per second per target, INCOMPLETE entries within the cap, the
-    mbuf pool intact, traffic to a resolved neighbour without loss;
+    mbuf pool intact, traffic to a resolved neighbour without loss (a round
+    in which packets the hosts sent never reached the router, lost in the
+    kernel while the worker's vCPU did not run, is run once more);
   - poisoning: requests for other hosts, gratuitous ARP for unknown
     addresses, replies on the wrong port change nothing."""
 import json
@@ -127,12 +129,22 @@ def test_silent_neighbour(topo, r):
     check(0.5 <= dt <= 0.9, "FAILED %.2f s after PROBE, want about 0.6 s" % dt)
 
 
-def test_exhaustion(topo, r):
-    # resolve h2 first: the flow that must not suffer
-    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
-    mem0 = json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]
+def wire_counts(topo, r):
+    """[h1 sent, h2 sent, router read on port 0, router read on port 1]"""
+    def host_tx(h):
+        out = sh(["ip", "-j", "-s", "link", "show", "eth0"], ns=topo.hosts[h])
+        return json.loads(out)[0]["stats64"]["tx"]["packets"]
+
+    def router_rx(p):
+        return json.loads(r.cli("show port stats %d" % p, json=True))[0]["rx_packets"]
+
+    return [host_tx(0), host_tx(1), router_rx(0), router_rx(1)]
+
+
+def exhaustion_round(topo, r):
+    """5 s of the flood with a ping to the resolved h2 through it: what the
+    checks of test_exhaustion() read."""
     st0 = nstats(r)["counters"]
-    cap = nstats(r)["parameters"]["max_incomplete"]
     targets = ["10.9.%d.%d" % (i // 250, 2 + i % 250) for i in range(10000)]
     pkts = [bytes(frlib.udp(s, 0, t)) for t in targets]
     with frlib.netns(topo.hosts[1]):
@@ -165,6 +177,7 @@ def test_exhaustion(topo, r):
             max_incomplete[0] = max(max_incomplete[0], nstats(r)["table"]["incomplete"])
             time.sleep(0.1)
 
+    wire0 = wire_counts(topo, r)
     th = [threading.Thread(target=flood), threading.Thread(target=watch)]
     for t in th:
         t.start()
@@ -187,21 +200,49 @@ def test_exhaustion(topo, r):
                 p.src == ROUTER_MAC[1] and p[s.ARP].pdst.startswith("10.9."):
             per[p[s.ARP].pdst] = per.get(p[s.ARP].pdst, 0) + 1
     arp_rx.close()
+    wire = [b - a for a, b in zip(wire0, wire_counts(topo, r))]
     worst = max(per.values()) if per else 0
     st = nstats(r)["counters"]
     dp = r.stats()
-    log("     flood: %d packets; router rx %d, to_control %d, ctrl_ring_full %d" %
-        (sent[0], dp["rx"], dp["to_control"], dp["ctrl_ring_full"]))
+    loss = float(re.search(r"([\d.]+)% packet loss", ping).group(1))
+    # what the hosts sent that the router never read: lost in the kernel
+    # (the packet socket's ring full while the worker's vCPU did not run),
+    # before any code of ours saw it
+    unread = max(0, wire[0] - wire[2]) + max(0, wire[1] - wire[3])
+    log("     flood: %d packets; router rx %d, to_control %d, ctrl_ring_full %d; "
+        "sent by h1/h2 %d/%d, read by the router on port 0/1 %d/%d" %
+        (sent[0], dp["rx"], dp["to_control"], dp["ctrl_ring_full"], *wire))
     log("     %.1f s: %d targets probed, at most %d requests for one; INCOMPLETE peak %d "
-        "(cap %d); refused by the cap %d; ping: %s" %
-        (elapsed, len(per), worst, max_incomplete[0], cap,
-         st["refused_incomplete_cap"] - st0["refused_incomplete_cap"],
-         re.search(r"(\d+)% packet loss", ping).group(0)))
-    check(" 0% packet loss" in ping, "the resolved flow lost packets:\n" + ping)
-    check(worst <= int(elapsed) + 1, "a target got %d requests in %.1f s" % (worst, elapsed))
-    check(max_incomplete[0] <= cap, "INCOMPLETE peaked at %d > cap %d" %
-          (max_incomplete[0], cap))
-    check(st["refused_incomplete_cap"] > st0["refused_incomplete_cap"], "cap never reached")
+        "(cap %d); refused by the cap %d; ping: %g%% packet loss" %
+        (elapsed, len(per), worst, max_incomplete[0], nstats(r)["parameters"]["max_incomplete"],
+         st["refused_incomplete_cap"] - st0["refused_incomplete_cap"], loss))
+    return {"ping": ping, "loss": loss, "unread": unread, "elapsed": elapsed, "worst": worst,
+            "max_incomplete": max_incomplete[0],
+            "refused": st["refused_incomplete_cap"] - st0["refused_incomplete_cap"]}
+
+
+def test_exhaustion(topo, r):
+    # resolve h2 first: the flow that must not suffer
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    mem0 = json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]
+    cap = nstats(r)["parameters"]["max_incomplete"]
+    res = exhaustion_round(topo, r)
+    if res["loss"] > 0 and res["unread"] > 0:
+        # a loss the router cannot have caused, the machine stalling it:
+        # once more, from the table as the first round left it settled
+        log("     %d packets never reached the router: the round once more" % res["unread"])
+        frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=8)
+        res = exhaustion_round(topo, r)
+    check(res["loss"] == 0,
+          "the resolved flow lost packets (%s):\n%s" %
+          ("%d packets the hosts sent never reached the router, in both rounds" % res["unread"]
+           if res["unread"] > 0 else "all that the hosts sent reached the router",
+           "\n".join(res["ping"].splitlines()[-3:])))
+    check(res["worst"] <= int(res["elapsed"]) + 1,
+          "a target got %d requests in %.1f s" % (res["worst"], res["elapsed"]))
+    check(res["max_incomplete"] <= cap, "INCOMPLETE peaked at %d > cap %d" %
+          (res["max_incomplete"], cap))
+    check(res["refused"] > 0, "cap never reached")
     # held packets are dropped when resolution fails; then the pool is whole
     mem = frlib.wait_for(lambda: (lambda m: m if m <= mem0 + 64 else None)(
         json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]), timeout=8)
