@@ -380,7 +380,9 @@ static inline bool ip6_group_ours(const uint8_t *a)
 static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts,
 		      const uint8_t *idx6, unsigned int n6, const uint8_t *flags, uint16_t *out)
 {
-	const struct dp_port *pp = &c->ports[in_port];
+	/* a local copy: the packet writes would reload c->ports (dp_burst) */
+	const struct dp_port *ports = c->ports;
+	const struct dp_port *pp = &ports[in_port];
 	const uint8_t rpf = pp->rpf;
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false;
@@ -401,6 +403,10 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			drop(c, m, &out[i], why);
 			continue;
 		}
+		/* global unicast (2000::/3), nearly all traffic: none of the
+		 * checks below can refuse it */
+		if (likely(ip6_is_global(ip->src_addr) && ip6_is_global(ip->dst_addr)))
+			goto checked;
 		if (unlikely(ip6_is_mcast(ip->dst_addr))) {
 			/* interface-local groups never appear on a link; of the
 			 * others, the router listens to a few for ND and routes
@@ -433,6 +439,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			}
 			continue;
 		}
+	checked:
 		memcpy(dst[k], ip->dst_addr, 16);
 		memcpy(src[k], ip->src_addr, 16);
 		idx[k++] = (uint8_t)i;
@@ -502,34 +509,36 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 		    unlikely(!rpf_pass(c, pp, snh[j], in_port, m, &out[i])))
 			continue;
 
-		switch (h->type) {
-		case FIB_NH_GATEWAY:
+		/* by a gateway, the common case, before the switch's jump table */
+		if (likely(h->type == FIB_NH_GATEWAY)) {
 			ni = h->neigh;
-			break;
-		case FIB_NH_CONNECTED: {
-			struct fr_addr a;
+		} else {
+			switch (h->type) {
+			case FIB_NH_CONNECTED: {
+				struct fr_addr a;
 
-			a.family = AF_INET6;
-			memcpy(a.v6, dst[j], 16);
-			ni = neigh_find(c->neigh, &a, h->port);
-			break;
-		}
-		case FIB_NH_LOCAL:
-			dp_ctrl_reason_set(m, CTRL_LOCAL);
-			out[i] = DP_OUT_CTRL;
-			continue;
-		case FIB_NH_BLACKHOLE:
-			drop(c, m, &out[i], DROP_BLACKHOLE);
-			continue;
-		case FIB_NH_UNREACHABLE:
-			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 1, 0, 0);
-			continue;
-		case FIB_NH_PROHIBIT:
-			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 1, 1, 0);
-			continue;
-		default:
-			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 1, 0, 0);
-			continue;
+				a.family = AF_INET6;
+				memcpy(a.v6, dst[j], 16);
+				ni = neigh_find(c->neigh, &a, h->port);
+				break;
+			}
+			case FIB_NH_LOCAL:
+				dp_ctrl_reason_set(m, CTRL_LOCAL);
+				out[i] = DP_OUT_CTRL;
+				continue;
+			case FIB_NH_BLACKHOLE:
+				drop(c, m, &out[i], DROP_BLACKHOLE);
+				continue;
+			case FIB_NH_UNREACHABLE:
+				drop_icmp6(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 1, 0, 0);
+				continue;
+			case FIB_NH_PROHIBIT:
+				drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 1, 1, 0);
+				continue;
+			default:
+				drop_icmp6(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 1, 0, 0);
+				continue;
+			}
 		}
 		/* forwarding from here on */
 		if (unlikely(flags[i] & F_L2_GROUP)) {
@@ -546,20 +555,21 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			continue;
 		}
 		port = h->port;
-		if (unlikely(c->ports[port].down)) {
+		if (unlikely(ports[port].down)) {
 			drop(c, m, &out[i], DROP_PORT_DOWN);
 			continue;
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
 			continue;
-		if (unlikely(ip6_size(ip) > c->ports[port].mtu)) {
+		if (unlikely(ip6_size(ip) > ports[port].mtu)) {
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_TOO_BIG, 2, 0,
-				   c->ports[port].mtu);
+				   ports[port].mtu);
 			continue;
 		}
 		ip->hop_limits--;
-		rte_ether_addr_copy(&v.mac, &eth->dst_addr);
-		rte_ether_addr_copy(&c->ports[port].mac, &eth->src_addr);
+		/* the neighbour's MAC in one 8-byte store; ours over its last 2 */
+		memcpy(eth, &v.word, sizeof(v.word));
+		rte_ether_addr_copy(&ports[port].mac, &eth->src_addr);
 		out[i] = port;
 		if (use_cache) {
 			static const uint8_t none[16];

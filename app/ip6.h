@@ -13,6 +13,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "ip4.h"
 #include "nd.h"
 #include "stats.h"
 
@@ -38,7 +39,7 @@ static inline bool ip6_validate(struct rte_mbuf *m, const struct rte_ipv6_hdr *i
 		*why = DROP_IP6_VERSION;
 		return false;
 	}
-	tot = sizeof(struct rte_ipv6_hdr) + rte_be_to_cpu_16(ip->payload_len);
+	tot = sizeof(struct rte_ipv6_hdr) + dp_ntohs(ip->payload_len);
 	if (unlikely(tot > frame)) {
 		*why = DROP_IP6_LENGTH;
 		return false;
@@ -53,7 +54,14 @@ static inline bool ip6_validate(struct rte_mbuf *m, const struct rte_ipv6_hdr *i
 /* Size of the IPv6 packet (header included). */
 static inline uint32_t ip6_size(const struct rte_ipv6_hdr *ip)
 {
-	return sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len);
+	return sizeof(*ip) + dp_ntohs(ip->payload_len);
+}
+
+/* 2000::/3, global unicast (RFC 4291 2.4): none of the special addresses
+ * the data path looks for (unspecified, loopback, link-local, multicast). */
+static inline bool ip6_is_global(const uint8_t *a)
+{
+	return (a[0] & 0xe0) == 0x20;
 }
 
 /* ff01::/16 and ff02::/16 scopes (RFC 4291 2.7: scope in the low 4 bits) */
