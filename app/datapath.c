@@ -336,6 +336,43 @@ static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct
 }
 
 /*
+ * A packet whose route does not forward it: for the router (local), or
+ * dropped, silently (blackhole) or with a destination unreachable of its
+ * family (RFC 1812 5.2.7.1, RFC 4443 3.1): no route or an unreachable
+ * route, or administratively prohibited.
+ */
+static __rte_always_inline void not_forwarded(struct dp_ctx *c, struct rte_mbuf *m, const void *ip,
+					      uint8_t flags, uint16_t *out, uint8_t nh_type,
+					      const bool v6)
+{
+	enum dp_drop why = DROP_NO_ROUTE;
+	bool prohibit = false;
+
+	switch (nh_type) {
+	case FIB_NH_LOCAL:
+		dp_ctrl_reason_set(m, CTRL_LOCAL);
+		*out = DP_OUT_CTRL;
+		return;
+	case FIB_NH_BLACKHOLE:
+		drop(c, m, out, DROP_BLACKHOLE);
+		return;
+	case FIB_NH_UNREACHABLE:
+		why = DROP_UNREACHABLE;
+		break;
+	case FIB_NH_PROHIBIT:
+		why = DROP_PROHIBIT;
+		prohibit = true;
+		break;
+	default:
+		break;
+	}
+	if (v6)
+		drop_icmp6(c, m, ip, flags, out, why, 1, prohibit ? 1 : 0, 0);
+	else
+		drop_icmp(c, m, ip, flags, out, why, 3, prohibit ? 13 : 0, 0);
+}
+
+/*
  * Forward with a cached IPv6 decision; what the cache cannot hold is checked
  * here: hop limit, size against the egress MTU, and a link-local source
  * (the key holds the source only with rpf on). Those take the full path.
@@ -522,21 +559,8 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 				ni = neigh_find(c->neigh, &a, h->port);
 				break;
 			}
-			case FIB_NH_LOCAL:
-				dp_ctrl_reason_set(m, CTRL_LOCAL);
-				out[i] = DP_OUT_CTRL;
-				continue;
-			case FIB_NH_BLACKHOLE:
-				drop(c, m, &out[i], DROP_BLACKHOLE);
-				continue;
-			case FIB_NH_UNREACHABLE:
-				drop_icmp6(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 1, 0, 0);
-				continue;
-			case FIB_NH_PROHIBIT:
-				drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 1, 1, 0);
-				continue;
 			default:
-				drop_icmp6(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 1, 0, 0);
+				not_forwarded(c, m, ip, flags[i], &out[i], h->type, true);
 				continue;
 			}
 		}
@@ -873,22 +897,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 					continue;
 				}
 				/* for the router */
-				__attribute__((fallthrough));
-			case FIB_NH_LOCAL:
-				dp_ctrl_reason_set(m, CTRL_LOCAL);
-				out[i] = DP_OUT_CTRL;
-				continue;
-			case FIB_NH_BLACKHOLE:
-				drop(c, m, &out[i], DROP_BLACKHOLE);
-				continue;
-			case FIB_NH_UNREACHABLE:
-				drop_icmp(c, m, ip, flags[i], &out[i], DROP_UNREACHABLE, 3, 0, 0);
-				continue;
-			case FIB_NH_PROHIBIT:
-				drop_icmp(c, m, ip, flags[i], &out[i], DROP_PROHIBIT, 3, 13, 0);
+				not_forwarded(c, m, ip, flags[i], &out[i], FIB_NH_LOCAL, false);
 				continue;
 			default:
-				drop_icmp(c, m, ip, flags[i], &out[i], DROP_NO_ROUTE, 3, 0, 0);
+				not_forwarded(c, m, ip, flags[i], &out[i], h->type, false);
 				continue;
 			}
 		}
