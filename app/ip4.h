@@ -15,20 +15,8 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "dp_byteorder.h"
 #include "stats.h"
-
-/*
- * Byte order for the data path. DPDK's rte_be_to_cpu_16/32() are inline
- * assembly on x86, which the compiler can neither merge (the total length
- * is read twice per packet) nor schedule; the builtins are plain operations.
- */
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-#define dp_ntohs(x) __builtin_bswap16(x)
-#define dp_ntohl(x) __builtin_bswap32(x)
-#else
-#define dp_ntohs(x) ((uint16_t)(x))
-#define dp_ntohl(x) ((uint32_t)(x))
-#endif
 
 /*
  * True when a 20-byte header's checksum is right: its 16-bit one's-complement

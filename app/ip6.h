@@ -13,7 +13,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "ip4.h"
+#include "dp_byteorder.h"
 #include "nd.h"
 #include "stats.h"
 
