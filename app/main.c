@@ -310,6 +310,19 @@ static uint64_t free_queued(struct rte_ring *ring)
 	return total;
 }
 
+/* neigh_ops.release at stop: the ports are stopped, nothing is sent; the
+ * packet is freed and counted */
+static void held_free(void *arg, const struct neigh_info *ni, void *pkt,
+		      const struct rte_ether_addr *mac)
+{
+	uint64_t *n = arg;
+
+	RTE_SET_USED(ni);
+	RTE_SET_USED(mac);
+	rte_pktmbuf_free(pkt);
+	(*n)++;
+}
+
 static void print_summary(struct router *r)
 {
 	struct dp_stats s;
@@ -319,6 +332,14 @@ static void print_summary(struct router *r)
 	for (i = 0; i < r->nb_workers; i++)
 		left += free_queued(r->workers[i]->to_ctrl);
 	left += free_queued(r->ctrl_tx);
+	/* and the packets held for a neighbour still resolving */
+	if (r->neigh != NULL) {
+		struct neigh_ops ops = {.release = held_free, .arg = &left};
+
+		neigh_ops_set(r->neigh, &ops);
+		neigh_free(r->neigh);
+		r->neigh = NULL;
+	}
 	router_stats_sum(r, &s);
 	printf("fastroute: stopped: rx %" PRIu64 " forwarded %" PRIu64 " to_control %" PRIu64
 	       " dropped %" PRIu64 " left_queued %" PRIu64 "\n",

@@ -233,6 +233,10 @@ class Router:
         self.err.seek(0)
         return self.err.read()
 
+    def stdout(self):
+        self.out.seek(0)
+        return self.out.read()
+
     def cli(self, cmd, check=True, json=False):
         args = [os.path.join(BUILD, "app/fastroute-cli"), "-s", self.sock]
         if json:
@@ -253,7 +257,8 @@ class Router:
         return d
 
     def stop(self):
-        """SIGINT; the router must exit 0, without sanitizer reports."""
+        """SIGINT; the router must exit 0, without sanitizer reports. Its
+        standard output stays readable (stdout()) after."""
         if self.p.poll() is None:
             self.p.send_signal(signal.SIGINT)
             try:

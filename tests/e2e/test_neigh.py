@@ -13,7 +13,9 @@
     the router never read, lost in the kernel while the worker's vCPU did
     not run, is run once more; its other checks hold for both rounds);
   - poisoning: requests for other hosts, gratuitous ARP for unknown
-    addresses, replies on the wrong port change nothing."""
+    addresses, replies on the wrong port change nothing;
+  - a packet still held when the router stops is freed and counted in its
+    final line (left_queued)."""
 import json
 import re
 import subprocess
@@ -293,6 +295,27 @@ def test_poisoning(topo, r):
     check(all(v["mac"] != evil for v in after.values()), "the evil MAC got in")
 
 
+def test_held_at_stop(topo, r):
+    # a packet held for a neighbour that never answers, the router stopped
+    # while it resolves: freed and counted in the final line
+    frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=8)
+    r.cli("set neigh retrans-time 5000")
+    target = "10.9.200.9"
+    held0 = nstats(r)["counters"]["held"]
+    with frlib.netns(topo.hosts[0]):
+        sock = s.conf.L2socket(iface="eth0")
+    sock.send(frlib.udp(s, 0, target))
+    sock.close()
+    e = frlib.wait_for(lambda: neigh(r).get((target, 1)), timeout=3)
+    check(e is not None and e["state"] == "INCOMPLETE" and e["held"] == 1,
+          "want %s INCOMPLETE holding 1 packet, got %s" % (target, e))
+    check(nstats(r)["counters"]["held"] == held0 + 1, "held counter")
+    r.stop()
+    m = re.search(r"fastroute: stopped: .* left_queued (\d+)\n", r.stdout())
+    check(m is not None and int(m.group(1)) == 1,
+          "want left_queued 1 in the final line:\n" + r.stdout())
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -302,7 +325,8 @@ def main():
                              ("mac_change_gratuitous", test_mac_change),
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
                              ("poisoning", test_poisoning),
-                             ("exhaustion_10000_targets", test_exhaustion)]:
+                             ("exhaustion_10000_targets", test_exhaustion),
+                             ("held_packet_counted_at_stop", test_held_at_stop)]:
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
