@@ -184,7 +184,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 			cdrop(r, m, CDROP_ARP_OFF_LINK);
 			return;
 		}
-		r->cst.drop[CDROP_ARP_OFF_LINK]++; /* not learnt, still answered */
+		r->cst.arp_off_link_answered++; /* not learnt, still answered */
 	} else if (neigh_learn(r->neigh, &sender, port, &a.sha, kind, control_now_ms()) == 0) {
 		if (!answer) {
 			cdrop(r, m, CDROP_ARP_IGNORED);

@@ -189,7 +189,7 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		if (learnt)
 			r->cst.nd_learnt++;
 		if (nd.has_lla && !onlink)
-			r->cst.drop[CDROP_ND_OFF_LINK]++; /* not learnt, still answered */
+			r->cst.nd_off_link_answered++; /* not learnt, still answered */
 		/* to the solicitor at the address it gave, else where it sent from */
 		r->cst.nd_answered++;
 		nd_answer(r, m, port, target, nd.src, nd.has_lla ? &nd.lla : &nd.eth_src,

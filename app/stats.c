@@ -66,7 +66,6 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ND_NOT_FOR_US] = "nd_not_for_us",
 	[CDROP_ND_DAD] = "nd_dad_other",
 	[CDROP_ND_IGNORED] = "nd_ignored",
-	[CDROP_ND_OFF_LINK] = "nd_off_link",
 	[CDROP_LOCAL6_ICMP] = "local_icmp6",
 	[CDROP_LOCAL6_MCAST] = "local_multicast",
 };
@@ -166,6 +165,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "arp_gratuitous", r->cst.arp_gratuitous);
 	v->kv(v->arg, "arp_answered", r->cst.arp_answered);
 	v->kv(v->arg, "arp_learnt", r->cst.arp_learnt);
+	v->kv(v->arg, "arp_off_link_answered", r->cst.arp_off_link_answered);
 	v->kv(v->arg, "arp_probes", r->cst.arp_probes);
 	v->kv(v->arg, "resolved_fwd", r->cst.resolved_fwd);
 	v->kv(v->arg, "fragmented", r->cst.fragmented);
@@ -183,6 +183,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "nd_answered", r->cst.nd_answered);
 	v->kv(v->arg, "nd_dad_defended", r->cst.nd_dad_defended);
 	v->kv(v->arg, "nd_learnt", r->cst.nd_learnt);
+	v->kv(v->arg, "nd_off_link_answered", r->cst.nd_off_link_answered);
 	v->kv(v->arg, "nd_probes", r->cst.nd_probes);
 	v->kv(v->arg, "icmp6_echo_replies", r->cst.icmp6_echo_replies);
 	v->kv(v->arg, "icmp6_time_exceeded", r->cst.icmp6_time_exceeded);

@@ -71,7 +71,7 @@ struct dp_stats {
 enum ctrl_drop {
 	CDROP_ARP_MALFORMED = 0,    /* not Ethernet/IPv4 ARP, or too short */
 	CDROP_ARP_NOT_FOR_US,	    /* ARP request for an address we do not own */
-	CDROP_ARP_OFF_LINK,	    /* sender outside the port's subnets: not learnt */
+	CDROP_ARP_OFF_LINK,	    /* reply or announcement from outside the port's subnets */
 	CDROP_ARP_IGNORED,	    /* changed nothing: unsolicited reply, static entry */
 	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address: no service answers those */
 	CDROP_LOCAL_FRAGMENT,	    /* a fragment for the router: it does not reassemble */
@@ -95,7 +95,6 @@ enum ctrl_drop {
 	CDROP_ND_NOT_FOR_US,	    /* NS for an address we do not own */
 	CDROP_ND_DAD,		    /* duplicate address detection for another address: no entry */
 	CDROP_ND_IGNORED,   /* NA that changed nothing (unknown entry, static, no override) */
-	CDROP_ND_OFF_LINK,  /* NS from a global source outside the port's prefixes: not learnt */
 	CDROP_LOCAL6_ICMP,  /* ICMPv6 for the router other than echo/NS/NA: consumed */
 	CDROP_LOCAL6_MCAST, /* to a group the router joined, but not ND: consumed */
 	CDROP_MAX
@@ -104,30 +103,32 @@ enum ctrl_drop {
 extern const char *const ctrl_drop_names[CDROP_MAX];
 
 struct ctrl_stats {
-	uint64_t rx;		 /* packets received from workers */
-	uint64_t arp_requests;	 /* ARP requests received */
-	uint64_t arp_replies;	 /* ARP replies received */
-	uint64_t arp_gratuitous; /* of those, gratuitous */
-	uint64_t arp_answered;	 /* ARP replies sent for our addresses */
-	uint64_t arp_learnt;	 /* ARP packets (not answered) that updated the table */
-	uint64_t arp_probes;	 /* ARP requests sent to resolve neighbours */
-	uint64_t resolved_fwd;	 /* held packets forwarded once resolved */
-	uint64_t fragmented;	 /* packets fragmented */
-	uint64_t fragments;	 /* fragments sent */
+	uint64_t rx;			/* packets received from workers */
+	uint64_t arp_requests;		/* ARP requests received */
+	uint64_t arp_replies;		/* ARP replies received */
+	uint64_t arp_gratuitous;	/* of those, gratuitous */
+	uint64_t arp_answered;		/* ARP replies sent for our addresses */
+	uint64_t arp_learnt;		/* ARP packets (not answered) that updated the table */
+	uint64_t arp_off_link_answered; /* requests from off the port's subnets: answered */
+	uint64_t arp_probes;		/* ARP requests sent to resolve neighbours */
+	uint64_t resolved_fwd;		/* held packets forwarded once resolved */
+	uint64_t fragmented;		/* packets fragmented */
+	uint64_t fragments;		/* fragments sent */
 	uint64_t icmp_echo_replies;
-	uint64_t icmp_time_exceeded; /* 11/0 */
-	uint64_t icmp_unreach_net;   /* 3/0 */
-	uint64_t icmp_unreach_host;  /* 3/1 */
-	uint64_t icmp_unreach_proto; /* 3/2 */
-	uint64_t icmp_unreach_port;  /* 3/3 */
-	uint64_t icmp_frag_needed;   /* 3/4 */
-	uint64_t icmp_prohibited;    /* 3/13 */
-	uint64_t nd_ns_rx;	     /* neighbour solicitations received */
-	uint64_t nd_na_rx;	     /* neighbour advertisements received */
-	uint64_t nd_answered;	     /* advertisements sent for our addresses */
-	uint64_t nd_dad_defended;    /* DAD probes for our addresses, answered to all-nodes */
-	uint64_t nd_learnt;	     /* NS/NA (not answered) that updated the table */
-	uint64_t nd_probes;	     /* solicitations sent to resolve neighbours */
+	uint64_t icmp_time_exceeded;   /* 11/0 */
+	uint64_t icmp_unreach_net;     /* 3/0 */
+	uint64_t icmp_unreach_host;    /* 3/1 */
+	uint64_t icmp_unreach_proto;   /* 3/2 */
+	uint64_t icmp_unreach_port;    /* 3/3 */
+	uint64_t icmp_frag_needed;     /* 3/4 */
+	uint64_t icmp_prohibited;      /* 3/13 */
+	uint64_t nd_ns_rx;	       /* neighbour solicitations received */
+	uint64_t nd_na_rx;	       /* neighbour advertisements received */
+	uint64_t nd_answered;	       /* advertisements sent for our addresses */
+	uint64_t nd_dad_defended;      /* DAD probes for our addresses, answered to all-nodes */
+	uint64_t nd_learnt;	       /* NS/NA (not answered) that updated the table */
+	uint64_t nd_off_link_answered; /* NS from off the port's prefixes: answered */
+	uint64_t nd_probes;	       /* solicitations sent to resolve neighbours */
 	uint64_t icmp6_echo_replies;
 	uint64_t icmp6_time_exceeded; /* 3/0 */
 	uint64_t icmp6_no_route;      /* 1/0 */

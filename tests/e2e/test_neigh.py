@@ -278,10 +278,29 @@ def test_poisoning(topo, r):
         sock.send(s.Ether(src=evil, dst=bc) /
                   s.ARP(op=2, hwsrc=evil, psrc="192.0.2.89", pdst="192.0.2.89",
                         hwdst=bc))
-        # a reply on port 0 claiming h2's address (which lives behind port 1)
+        # a reply on port 0 claiming h2's address (which lives behind port 1):
+        # off-link, dropped (and, the control thread taking them in order,
+        # the packets above are counted once it is)
+        st0 = r.stats()
         sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
                   s.ARP(op=2, hwsrc=evil, psrc=HOST_IP[1], hwdst=ROUTER_MAC[0],
                         pdst=ROUTER_IP[0]))
+        check(frlib.wait_for(lambda: r.stats()["arp_off_link"] == st0["arp_off_link"] + 1,
+                             timeout=2), "an off-link reply: want arp_off_link +1")
+        # a request for our address from a sender off port 0's subnets:
+        # answered, not learnt, not a drop
+        cdrops0 = sum(json.loads(r.cli("show stats", json=True))["control drops"].values())
+        st0 = r.stats()
+        sock.send(s.Ether(src=evil, dst=bc) /
+                  s.ARP(op=1, hwsrc=evil, psrc="203.0.113.50", pdst=ROUTER_IP[0]))
+        st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_answered"] > st0["arp_answered"]
+                                      else None)(r.stats()), timeout=2)
+        check(st1 is not None and
+              st1["arp_off_link_answered"] == st0["arp_off_link_answered"] + 1 and
+              st1["arp_off_link"] == st0["arp_off_link"],
+              "off-link request: want answered and arp_off_link_answered +1")
+        check(sum(json.loads(r.cli("show stats", json=True))["control drops"].values()) ==
+              cdrops0, "an answered request counted as a control drop")
         # an unsolicited reply for an address on port 0's subnet
         sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
                   s.ARP(op=2, hwsrc=evil, psrc="192.0.2.90", hwdst=ROUTER_MAC[0],
