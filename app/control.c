@@ -142,7 +142,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	enum neigh_learn_kind kind;
 	struct fr_addr sender;
 	uint16_t port = m->port;
-	bool for_us, answer;
+	bool for_us, answer, off_link;
 
 	if (!router_port_ok(r, port) ||
 	    arp_parse(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &a) != 0) {
@@ -179,12 +179,13 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		cdrop(r, m, CDROP_ARP_NOT_FOR_US);
 		return;
 	}
-	if (port_addr4_for(&r->ports[port], a.spa) == 0) {
+	off_link = port_addr4_for(&r->ports[port], a.spa) == 0;
+	if (off_link) {
 		if (!answer) {
 			cdrop(r, m, CDROP_ARP_OFF_LINK);
 			return;
 		}
-		r->cst.arp_off_link_answered++; /* not learnt, still answered */
+		/* not learnt, still answered (counted once sent, below) */
 	} else if (neigh_learn(r->neigh, &sender, port, &a.sha, kind, control_now_ms()) == 0) {
 		if (!answer) {
 			cdrop(r, m, CDROP_ARP_IGNORED);
@@ -202,8 +203,11 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	arp_build(rte_pktmbuf_mtod(m, void *), RTE_ARP_OP_REPLY, &a.sha, own, a.tpa, &a.sha, a.spa);
-	if (control_send(r, m, port) == 0)
+	if (control_send(r, m, port) == 0) {
 		r->cst.arp_answered++;
+		if (off_link)
+			r->cst.arp_off_link_answered++;
+	}
 }
 
 /* ---- resolution ----------------------------------------------------------- */

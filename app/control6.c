@@ -143,18 +143,19 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 		r->cst.nd_probes++;
 }
 
-/* Answer in place: an NA for @target to @dst at @dst_mac. */
-static void nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const uint8_t *target,
+/* Answer in place: an NA for @target to @dst at @dst_mac. True: sent (else
+ * dropped and counted). */
+static bool nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const uint8_t *target,
 		      const uint8_t *dst, const struct rte_ether_addr *dst_mac, uint8_t flags)
 {
 	rte_pktmbuf_reset(m);
 	if (rte_pktmbuf_append(m, ND_FRAME_LEN) == NULL) {
 		cdrop6(r, m, CDROP_NO_MBUF);
-		return;
+		return false;
 	}
 	nd_build_na(rte_pktmbuf_mtod(m, void *), &r->dp_ports[port].mac, target, dst_mac, dst,
 		    target, flags);
-	control_send(r, m, port);
+	return control_send(r, m, port) == 0;
 }
 
 static void nd_input(struct router *r, struct rte_mbuf *m)
@@ -188,19 +189,20 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	case ND_V_ANSWER:
 		if (learnt)
 			r->cst.nd_learnt++;
-		if (nd.has_lla && !onlink)
-			r->cst.nd_off_link_answered++; /* not learnt, still answered */
 		/* to the solicitor at the address it gave, else where it sent from */
-		r->cst.nd_answered++;
-		nd_answer(r, m, port, target, nd.src, nd.has_lla ? &nd.lla : &nd.eth_src,
-			  ND_NA_ROUTER | ND_NA_SOLICITED | ND_NA_OVERRIDE);
+		if (nd_answer(r, m, port, target, nd.src, nd.has_lla ? &nd.lla : &nd.eth_src,
+			      ND_NA_ROUTER | ND_NA_SOLICITED | ND_NA_OVERRIDE)) {
+			r->cst.nd_answered++;
+			if (!onlink)
+				r->cst.nd_off_link_answered++; /* not learnt, still answered */
+		}
 		return;
 	case ND_V_DEFEND:
 		/* someone tests an address we hold (RFC 4862 5.4.3): defend it
 		 * to all-nodes; the prober gets no entry */
-		r->cst.nd_dad_defended++;
-		nd_answer(r, m, port, target, all_nodes, &all_nodes_mac,
-			  ND_NA_ROUTER | ND_NA_OVERRIDE);
+		if (nd_answer(r, m, port, target, all_nodes, &all_nodes_mac,
+			      ND_NA_ROUTER | ND_NA_OVERRIDE))
+			r->cst.nd_dad_defended++;
 		return;
 	case ND_V_LEARNT:
 		r->cst.nd_learnt++;

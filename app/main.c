@@ -332,13 +332,13 @@ static void print_summary(struct router *r)
 	for (i = 0; i < r->nb_workers; i++)
 		left += free_queued(r->workers[i]->to_ctrl);
 	left += free_queued(r->ctrl_tx);
-	/* and the packets held for a neighbour still resolving */
+	/* and the packets held for a neighbour still resolving (the table
+	 * stays: telemetry may still read it until the EAL stops) */
 	if (r->neigh != NULL) {
 		struct neigh_ops ops = {.release = held_free, .arg = &left};
 
 		neigh_ops_set(r->neigh, &ops);
-		neigh_free(r->neigh);
-		r->neigh = NULL;
+		neigh_hold_flush(r->neigh);
 	}
 	router_stats_sum(r, &s);
 	printf("fastroute: stopped: rx %" PRIu64 " forwarded %" PRIu64 " to_control %" PRIu64

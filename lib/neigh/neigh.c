@@ -177,6 +177,16 @@ fail:
 	return NULL;
 }
 
+void neigh_hold_flush(struct neigh_table *t)
+{
+	uint32_t i;
+
+	if (t->cold != NULL)
+		for (i = 0; i < t->capacity; i++)
+			if (t->cold[i].in_use && t->cold[i].nheld)
+				neigh_hold_release(t, i, NULL);
+}
+
 void neigh_free(struct neigh_table *t)
 {
 	uint32_t i;
@@ -184,10 +194,7 @@ void neigh_free(struct neigh_table *t)
 	if (t == NULL)
 		return;
 	/* held packets go back through the owner's release callback */
-	if (t->cold != NULL)
-		for (i = 0; i < t->capacity; i++)
-			if (t->cold[i].in_use && t->cold[i].nheld)
-				neigh_hold_release(t, i, NULL);
+	neigh_hold_flush(t);
 	if (t->used != NULL) {
 		for (i = 0; i < t->nb_readers; i++)
 			rte_free(t->used[i]);

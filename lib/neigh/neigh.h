@@ -280,6 +280,12 @@ int neigh_params_set(struct neigh_table *t, const struct neigh_params *p);
 void neigh_ops_set(struct neigh_table *t, const struct neigh_ops *ops);
 
 /**
+ * Every held packet leaves its queue through the release callback as
+ * dropped (mac NULL); the entries stay. Control thread (the router's stop).
+ */
+void neigh_hold_flush(struct neigh_table *t);
+
+/**
  * A packet needs neighbour (@p addr, @p port): queue it while resolving,
  * starting resolution if needed (first probe at once, then one per
  * retrans_ms at most), or release it at once if the entry is usable.

@@ -293,12 +293,17 @@ def test_poisoning(topo, r):
         st0 = r.stats()
         sock.send(s.Ether(src=evil, dst=bc) /
                   s.ARP(op=1, hwsrc=evil, psrc="203.0.113.50", pdst=ROUTER_IP[0]))
-        st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_answered"] > st0["arp_answered"]
-                                      else None)(r.stats()), timeout=2)
+        st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_off_link_answered"] >
+                                      st0["arp_off_link_answered"] else None)(r.stats()),
+                             timeout=2)
         check(st1 is not None and
               st1["arp_off_link_answered"] == st0["arp_off_link_answered"] + 1 and
+              st1["arp_answered"] > st0["arp_answered"] and
               st1["arp_off_link"] == st0["arp_off_link"],
-              "off-link request: want answered and arp_off_link_answered +1")
+              "off-link request: want answered and arp_off_link_answered +1, got %s -> %s" %
+              ({k: st0[k] for k in ("arp_answered", "arp_off_link_answered", "arp_off_link")},
+               st1 and {k: st1[k] for k in ("arp_answered", "arp_off_link_answered",
+                                             "arp_off_link")}))
         check(sum(json.loads(r.cli("show stats", json=True))["control drops"].values()) ==
               cdrops0, "an answered request counted as a control drop")
         # an unsolicited reply for an address on port 0's subnet
@@ -317,7 +322,8 @@ def test_poisoning(topo, r):
 def test_held_at_stop(topo, r):
     # a packet held for a neighbour that never answers, the router stopped
     # while it resolves: freed and counted in the final line
-    frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=8)
+    check(frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=8),
+          "INCOMPLETE entries of the flood still there after 8 s")
     r.cli("set neigh retrans-time 5000")
     target = "10.9.200.9"
     held0 = nstats(r)["counters"]["held"]

@@ -540,6 +540,35 @@ static void test_nud_limits(void **state)
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
 }
 
+/* The router's stop: every held packet leaves through release as dropped,
+ * the entries stay (and can hold again). */
+static void test_nud_hold_flush(void **state)
+{
+	struct neigh_table *t = *state;
+	struct neigh_stats st;
+	struct fr_addr a = a4("10.0.0.1"), b = a4("10.0.0.2");
+
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[0], 1), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[1], 1), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[2], 1), 0);
+	memset(&ev, 0, sizeof(ev));
+	neigh_hold_flush(t);
+	assert_int_equal(ev.dropped, 3);
+	assert_int_equal(ev.sent, 0);
+	assert_int_equal(neigh_count(t), 2);
+	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_INCOMPLETE);
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.hold_failed, 3);
+	neigh_hold_flush(t); /* nothing left */
+	assert_int_equal(ev.dropped, 3);
+	/* the queues are whole again: 3 + 2 fit the total of 5 */
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[3], 1), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[4], 1), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[5], 1), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[6], 1), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1), 0);
+}
+
 /* ---- IPv6 neighbour discovery --------------------------------------------- */
 
 static const uint8_t rtr_ll[16] = {0xfe, 0x80, [8] = 0x02, [11] = 0xff, [12] = 0xfe, [15] = 1};
@@ -757,6 +786,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_delay, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
 		cmocka_unit_test_setup_teardown(test_nd_state_machine, nud_setup, teardown),
 	};
