@@ -198,14 +198,21 @@ static inline bool addr_checks(struct dp_ctx *c, struct fib4_tbl24 t24, struct r
 	return true;
 }
 
-/* TTL, then the MACs: the destination's from the first 6 bytes of @dw (its
- * 8 bytes stored at once; the source MAC written next covers the other 2). */
+/* The MACs for leaving by @out: the destination's from the first 6 bytes of
+ * @dw (its 8 bytes stored at once; the source MAC written next covers the
+ * other 2). Both families. */
+static inline void eth_rewrite(const struct dp_port *out, struct rte_ether_hdr *eth, uint64_t dw)
+{
+	memcpy(eth, &dw, sizeof(dw));
+	rte_ether_addr_copy(&out->mac, &eth->src_addr);
+}
+
+/* IPv4: the TTL, then the MACs. */
 static inline void rewrite(const struct dp_port *out, struct rte_ether_hdr *eth,
 			   struct rte_ipv4_hdr *ip, uint64_t dw)
 {
 	ip4_ttl_dec(ip);
-	memcpy(eth, &dw, sizeof(dw));
-	rte_ether_addr_copy(&out->mac, &eth->src_addr);
+	eth_rewrite(out, eth, dw);
 }
 
 /*
@@ -591,9 +598,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			continue;
 		}
 		ip->hop_limits--;
-		/* the neighbour's MAC in one 8-byte store; ours over its last 2 */
-		memcpy(eth, &v.word, sizeof(v.word));
-		rte_ether_addr_copy(&ports[port].mac, &eth->src_addr);
+		eth_rewrite(&ports[port], eth, v.word);
 		out[i] = port;
 		if (use_cache) {
 			static const uint8_t none[16];
