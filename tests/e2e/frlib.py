@@ -8,6 +8,7 @@ Tests run as root; without root (or without the tools) they exit 77, which
 meson reports as SKIP, after saying why.
 """
 import ctypes
+import json
 import os
 import re
 import shutil
@@ -255,6 +256,10 @@ class Router:
             if m:
                 d[m.group(1)] = int(m.group(2))
         return d
+
+    def ctrl_drops(self):
+        """The control thread's drops, all reasons together."""
+        return sum(json.loads(self.cli("show stats", json=True))["control drops"].values())
 
     def stop(self):
         """SIGINT; the router must exit 0, without sanitizer reports. Its

@@ -57,11 +57,6 @@ def is_icmp6_err(p):
         b"\x01", b"\x02", b"\x03", b"\x04")
 
 
-def ctrl_drops(r):
-    """The control thread's drops, all reasons together."""
-    return sum(json.loads(r.cli("show stats", json=True))["control drops"].values())
-
-
 def around(topo, r, fn, h=0, timeout=1.5, match=is_icmp6_err, want=None):
     """Run fn(); return (frames the router sent to host h, counter deltas)."""
     ls = Listen(topo, h)
@@ -428,11 +423,11 @@ def test_nd_abuse(topo, r):
     # h1's global address is on port 0's prefix: learnt from, not off-link
     check(d("nd_off_link_answered") == 0, "an on-link solicitor counted off-link")
     # from a global address outside the port's prefixes: answered, not learnt
-    cdrops0 = ctrl_drops(r)
+    cdrops0 = r.ctrl_drops()
     got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:77::9")),
                     match=is_na, want=1)
     check(len(got) == 1 and d("nd_off_link_answered") == 1, "off-link solicitor")
-    check(ctrl_drops(r) == cdrops0, "an answered solicitation counted as a control drop")
+    check(r.ctrl_drops() == cdrops0, "an answered solicitation counted as a control drop")
     check(not any(l.split()[:1] == ["2001:db8:77::9"] for l in r.cli("show neigh").splitlines()),
           "an entry for an off-link solicitor")
     # for its link-local address too

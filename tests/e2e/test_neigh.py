@@ -40,6 +40,11 @@ def nstats(r):
     return json.loads(r.cli("show neigh stats", json=True))
 
 
+def incomplete_gone(r, timeout=8):
+    """True once no neighbour is INCOMPLETE (the flood's entries failed)."""
+    return frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=timeout)
+
+
 def host_mac(topo, h):
     out = sh(["ip", "-j", "link", "show", "eth0"], ns=topo.hosts[h])
     return json.loads(out)[0]["address"]
@@ -248,7 +253,7 @@ def test_exhaustion(topo, r):
         # from the table as the first round left it settled
         log("     %d packets never reached the router, %d pings lost: the round once more" %
             (res["unread"], res["lost"]))
-        if not frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=8):
+        if not incomplete_gone(r):
             log("     (INCOMPLETE entries left after 8 s: the second round starts with them)")
         res = exhaustion_round(topo, r)
         check_round(res, cap)
@@ -289,7 +294,7 @@ def test_poisoning(topo, r):
                              timeout=2), "an off-link reply: want arp_off_link +1")
         # a request for our address from a sender off port 0's subnets:
         # answered, not learnt, not a drop
-        cdrops0 = sum(json.loads(r.cli("show stats", json=True))["control drops"].values())
+        cdrops0 = r.ctrl_drops()
         st0 = r.stats()
         sock.send(s.Ether(src=evil, dst=bc) /
                   s.ARP(op=1, hwsrc=evil, psrc="203.0.113.50", pdst=ROUTER_IP[0]))
@@ -304,8 +309,7 @@ def test_poisoning(topo, r):
               ({k: st0[k] for k in ("arp_answered", "arp_off_link_answered", "arp_off_link")},
                st1 and {k: st1[k] for k in ("arp_answered", "arp_off_link_answered",
                                              "arp_off_link")}))
-        check(sum(json.loads(r.cli("show stats", json=True))["control drops"].values()) ==
-              cdrops0, "an answered request counted as a control drop")
+        check(r.ctrl_drops() == cdrops0, "an answered request counted as a control drop")
         # an unsolicited reply for an address on port 0's subnet
         sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
                   s.ARP(op=2, hwsrc=evil, psrc="192.0.2.90", hwdst=ROUTER_MAC[0],
@@ -322,8 +326,7 @@ def test_poisoning(topo, r):
 def test_held_at_stop(topo, r):
     # a packet held for a neighbour that never answers, the router stopped
     # while it resolves: freed and counted in the final line
-    check(frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=8),
-          "INCOMPLETE entries of the flood still there after 8 s")
+    check(incomplete_gone(r), "INCOMPLETE entries of the flood still there after 8 s")
     r.cli("set neigh retrans-time 5000")
     target = "10.9.200.9"
     held0 = nstats(r)["counters"]["held"]
