@@ -453,7 +453,8 @@ static const struct cmd_syntax {
 	 "65536; 64 bytes each for IPv4 and as many again for IPv6)"},
 	{"rtcache", CMD_RTCACHE_MODE, a_rtcache_mode, "off|on|auto",
 	 "per-worker route cache, validated by generations: off, on, or auto (default:\n"
-	 "probe while the measured hit rate pays for it, step aside otherwise)"},
+	 "time bursts with the cache probed and bypassed, keep the cheaper for 2^20\n"
+	 "packets, measure again)"},
 	{"route add", CMD_ROUTE_ADD, a_route,
 	 "PREFIX via GW [port N] | PREFIX dev N | PREFIX blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
@@ -494,7 +495,8 @@ static const struct cmd_syntax {
 	 "port counters and DPDK extended stats"},
 	{"show rtcache stats", CMD_SHOW_RTCACHE, a_none, "",
 	 "route cache counters per worker and summed: lookups, hits, misses, stale,\n"
-	 "inserts, evictions, bypassed; mode, window hit rate, memory"},
+	 "inserts, evictions, bypassed; mode, state, window hit rate, auto's last\n"
+	 "measured cycles a packet probed and bypassed, memory"},
 	{"show config", CMD_SHOW_CONFIG, a_none, "",
 	 "the running configuration as a config file: loading it into a fresh router\n"
 	 "rebuilds the same tables"},

@@ -576,16 +576,20 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 		jw_arr_open(o, "lcores");
 	} else {
 		out_printf(o, "mode %s\n", rtcache_mode_names[r->dpconf.rtcache_mode]);
-		out_printf(o, "%-8s %-9s %12s %12s %12s %10s %10s %10s %12s %8s\n", "lcore",
-			   "state", "lookups", "hits", "misses", "stale", "inserts", "evictions",
-			   "bypassed", "win_hit%");
+		out_printf(o, "%-8s %-9s %12s %12s %12s %10s %10s %10s %12s %8s %9s %10s\n",
+			   "lcore", "state", "lookups", "hits", "misses", "stale", "inserts",
+			   "evictions", "bypassed", "win_hit%", "probe_cyc", "bypass_cyc");
 	}
 	for (w = 0; w < r->nb_workers; w++) {
 		const struct rtcache *c = r->workers[w]->rtc;
 		const struct rtcache_stats *s = &c->st;
-		const char *state = c->mode == RTCACHE_OFF ? "off"
-				    : c->bypassing	   ? "bypass"
-							   : "probing";
+		/* auto: the last measurement's cycles a packet, each side */
+		const double pc = c->probe_cpp16 / 16.0, bc = c->bypass_cpp16 / 16.0;
+		const char *state = c->mode == RTCACHE_OFF		      ? "off"
+				    : c->mode == RTCACHE_AUTO && c->measuring ? "measure"
+				    : c->bypassing			      ? "bypass"
+									      : "probing";
+		char pcs[16] = "-", bcs[16] = "-";
 
 		mem += rtcache_memory(c);
 #define ADD(f) sum.f += s->f;
@@ -599,14 +603,28 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 			RTC_FIELDS(J)
 #undef J
 			jw_u64(o, "window_hit_pct", c->last_win_pct);
+			jw_u64(o, "measurements", c->measurements);
+			if (c->measurements > 0) {
+				jw_dbl(o, "probe_cycles", pc);
+				jw_dbl(o, "bypass_cycles", bc);
+				jw_u64(o, "measured_hit_pct", c->verdict_pct);
+			} else {
+				jw_null(o, "probe_cycles");
+				jw_null(o, "bypass_cycles");
+				jw_null(o, "measured_hit_pct");
+			}
 			jw_obj_close(o);
 		} else {
+			if (c->measurements > 0) {
+				snprintf(pcs, sizeof(pcs), "%.1f", pc);
+				snprintf(bcs, sizeof(bcs), "%.1f", bc);
+			}
 			out_printf(o,
 				   "%-8u %-9s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64
-				   " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %8u\n",
+				   " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %8u %9s %10s\n",
 				   r->workers[w]->lcore, state, s->lookups, s->hits, s->misses,
-				   s->stale, s->inserts, s->evictions, s->bypassed,
-				   c->last_win_pct);
+				   s->stale, s->inserts, s->evictions, s->bypassed, c->last_win_pct,
+				   pcs, bcs);
 		}
 	}
 	if (o->json) {

@@ -961,7 +961,8 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 {
 	const struct dp_conf *cf = c->conf;
 	struct rtcache *rtc = c->rtc;
-	bool use_cache = false;
+	bool use_cache = false, timed = false;
+	uint64_t t0 = 0;
 	unsigned int how;
 
 	c->st->rx += n;
@@ -972,6 +973,10 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		if (unlikely(rtc->mode != cf->rtcache_mode))
 			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
 		use_cache = rtcache_probing(rtc);
+		/* auto mode measuring: the burst's cycles are a sample */
+		timed = rtcache_timing(rtc);
+		if (timed)
+			t0 = rte_rdtsc();
 	}
 	how = (use_cache ? 4u : 0u) | (c->ports[in_port].rpf != DP_RPF_OFF ? 2u : 0u) |
 	      (c->tbl24.tbl8 != NULL ? 1u : 0u);
@@ -1001,4 +1006,6 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		dp_burst(c, in_port, pkts, n, out, true, true, true);
 		break;
 	}
+	if (rtc != NULL)
+		rtcache_auto_end(rtc, n, timed, timed ? rte_rdtsc() - t0 : 0);
 }

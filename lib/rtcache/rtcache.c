@@ -15,21 +15,28 @@ const char *const rtcache_mode_names[RTCACHE_MODE_MAX] = {
 	[RTCACHE_AUTO] = "auto",
 };
 
-/* Auto mode's minimum window hit rate, from make bench (docs/benchmarks.md,
- * which scripts/bench/report.py writes with this value). With 1M routes and
- * rpf strict, probing paid above 81% (e12acf2: a hit saved ~29 cycles with
- * 1,000 flows, a miss cost ~122 with 1M destinations), 86% (the hugepage
- * run at e12acf2) and 95% (e3e4e69, whose hit path is cheaper but whose
- * 1,000-flow pair measured a 4.7-cycle saving); its 1-flow rows gave 84%.
- * 90% keeps auto out of the way of floods across those runs, and steady
- * traffic of up to thousands of flows hits more than 99% of the time. */
-#define AUTO_MIN_HIT_PCT 90
-
+/*
+ * Auto mode judges by cost, not by a hit rate: what a hit saves and a miss
+ * costs depends on the machine, the table and the traffic (make bench
+ * measured the break-even hit rate anywhere from 81% to 98% over its runs:
+ * a hit saves about 12 cycles when the lookups it skips are L1-hot, under 2
+ * when they sit in L2), so no fixed threshold is right for all of them.
+ *
+ * A measurement is one sample that warms the cache (probed, not timed),
+ * then RTCACHE_AUTO_PAIRS timed samples of each side in the order probed,
+ * bypassed, bypassed, probed, ... (each side runs as often right after a
+ * switch as not), of au.sample packets each, about 9,000 packets in all.
+ * The side whose median cycles a packet is lower is kept for au.hold
+ * packets (a tie keeps probing); the medians leave out a sample that a
+ * preemption or an interrupt inflated. Samples of 1,024 packets at a few
+ * Mpps last a few hundred microseconds, so both sides see the same traffic.
+ */
 void rtcache_auto_default(struct rtcache_auto *au)
 {
+	au->sample = 1024;
+	au->hold = 1u << 20;
 	au->window = 4096;
-	au->min_hit_pct = AUTO_MIN_HIT_PCT;
-	au->bypass = 1u << 20;
+	au->trigger_pts = 20;
 }
 
 static uint64_t mix(uint64_t *s)
@@ -107,7 +114,79 @@ void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)
 {
 	c->mode = (uint8_t)m;
 	c->bypassing = 0;
+	c->measuring = 0;
 	c->warm = 0;
+	c->win_probes = c->win_hits = c->win_cold = 0;
+	if (m == RTCACHE_AUTO)
+		rtcache_measure_start(c);
+}
+
+void rtcache_measure_start(struct rtcache *c)
+{
+	c->measuring = 1;
+	c->bypassing = 0; /* sample 0 warms the cache: probed */
+	/* the buckets may have left the CPU's caches: probe in the cold order
+	 * until a burst hits (datapath.c) */
+	c->warm = 0;
+	c->m_step = c->m_pkts = 0;
+	c->m_cyc = 0;
+	c->m_np = c->m_nb = 0;
+}
+
+/* Sample @s (1-based) of a measurement is probed: P B B P P B B P ... */
+static bool sample_probed(uint32_t s)
+{
+	s--;
+	return (((s >> 1) ^ s) & 1) == 0;
+}
+
+static uint32_t median(uint32_t *v, uint32_t n)
+{
+	uint32_t i, j, t;
+
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (uint32_t)(((uint64_t)v[n / 2 - 1] + v[n / 2]) / 2);
+}
+
+void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
+{
+	uint64_t cpp, lookups;
+
+	c->m_pkts += n;
+	c->m_cyc += cycles;
+	if (c->m_pkts < c->au.sample || c->m_pkts == 0)
+		return;
+	cpp = RTE_MIN(c->m_cyc * 16 / c->m_pkts, (uint64_t)UINT32_MAX);
+	if (c->m_step == 0) {
+		/* warmed: the probed samples' hit rate counts from here */
+		c->m_lookups = c->st.lookups;
+		c->m_hits = c->st.hits;
+	} else if (c->bypassing) {
+		c->m_bypass[c->m_nb++] = (uint32_t)cpp;
+	} else {
+		c->m_probe[c->m_np++] = (uint32_t)cpp;
+	}
+	c->m_pkts = 0;
+	c->m_cyc = 0;
+	if (c->m_step < 2 * RTCACHE_AUTO_PAIRS) {
+		c->m_step++;
+		c->bypassing = !sample_probed(c->m_step);
+		return;
+	}
+	/* the verdict */
+	c->probe_cpp16 = median(c->m_probe, c->m_np);
+	c->bypass_cpp16 = median(c->m_bypass, c->m_nb);
+	lookups = c->st.lookups - c->m_lookups;
+	c->verdict_pct = lookups ? (uint32_t)((c->st.hits - c->m_hits) * 100 / lookups) : 100;
+	c->bypassing = c->probe_cpp16 > c->bypass_cpp16;
+	c->measuring = 0;
+	c->hold_left = c->au.hold;
+	c->measurements++;
 	c->win_probes = c->win_hits = c->win_cold = 0;
 }
 

@@ -12,8 +12,9 @@
  * collected on the data path: a full bucket evicts its oldest entry),
  * set-associative (two 64-byte entries per 128-byte bucket), keyed by a hash
  * with a random per-start secret so that senders cannot aim at one bucket,
- * and it measures its own hit rate: in auto mode it steps aside while
- * probing costs more than hits save, and looks again now and then.
+ * and in auto mode it measures what it costs: the bursts' cycles a packet
+ * with the cache probed and with it bypassed, in alternating samples, and
+ * keeps the cheaper for a while (rtcache_measure()).
  *
  * A hit is used only if the FIB generation and the neighbour entry's
  * generation it was built from still hold (the caller checks them with
@@ -36,7 +37,7 @@
 enum rtcache_mode {
 	RTCACHE_OFF = 0, /**< never probed */
 	RTCACHE_ON,	 /**< always probed */
-	RTCACHE_AUTO,	 /**< probed while the measured hit rate pays for it */
+	RTCACHE_AUTO,	 /**< probed while it measures cheaper than bypassed */
 	RTCACHE_MODE_MAX
 };
 
@@ -97,12 +98,18 @@ struct rtcache_stats {
 	uint64_t bypassed;  /**< packets not probed: mode off, or auto stepping aside */
 };
 
-/** Auto mode: window and thresholds (see docs/benchmarks.md for how they were set). */
+/** Auto mode's parameters (rtcache_auto_default() gives the values in brackets). */
 struct rtcache_auto {
-	uint32_t window;      /**< probes per measurement window (4096) */
-	uint32_t min_hit_pct; /**< below this hit rate, step aside (90) */
-	uint32_t bypass;      /**< packets to bypass before measuring again (1<<20) */
+	uint32_t sample; /**< packets per timed sample of a measurement (1024) */
+	uint32_t hold;	 /**< packets between measurements (1<<20) */
+	uint32_t window; /**< probes per hit-rate window, while probing (4096) */
+	/** a window whose hit rate falls this many points below the last
+	 * measurement's starts the next one at once (20) */
+	uint32_t trigger_pts;
 };
+
+/** Timed samples of each side per measurement (probed, bypassed). */
+#define RTCACHE_AUTO_PAIRS 4
 
 struct rtcache {
 	struct rtcache_entry *b;   /* nb_buckets x RTCACHE_WAYS */
@@ -112,12 +119,24 @@ struct rtcache {
 	uint64_t k[4];		   /* hash secret */
 	uint16_t clock;		   /* fill counter, for ages */
 	uint8_t mode;		   /* enum rtcache_mode */
-	uint8_t bypassing;	   /* auto: stepping aside */
+	uint8_t bypassing;	   /* auto: stepping aside (or a bypassed sample) */
 	uint8_t warm;		   /* the last burst probed mostly hit (see datapath.c) */
+	uint8_t measuring;	   /* auto: a measurement is under way */
 	uint32_t win_probes, win_hits;
-	uint32_t win_cold; /* probes of the window that were warming, not a verdict */
-	uint64_t bypass_left;
+	uint32_t win_cold;     /* probes of the window that were warming, not a verdict */
 	uint32_t last_win_pct; /* hit rate of the last full window, percent */
+	uint64_t hold_left;    /* auto: packets until the next measurement */
+	/* the measurement under way: sample number (0: warming, not timed),
+	 * its packets and cycles so far, the samples' cycles a packet (x16) */
+	uint32_t m_step, m_pkts;
+	uint64_t m_cyc;
+	uint64_t m_lookups, m_hits; /* counters when the timed samples began */
+	uint32_t m_probe[RTCACHE_AUTO_PAIRS], m_bypass[RTCACHE_AUTO_PAIRS];
+	uint32_t m_np, m_nb;
+	/* the last measurement's outcome: the medians of its samples, cycles
+	 * a packet x16, the hit rate of its probed samples, how many so far */
+	uint32_t probe_cpp16, bypass_cpp16, verdict_pct;
+	uint64_t measurements;
 	struct rtcache_auto au;
 	struct rtcache_stats st;
 } __rte_cache_aligned;
@@ -198,24 +217,46 @@ static inline bool rtcache_use(struct rtcache *c, unsigned int n)
 	if (rtcache_probing(c))
 		return true;
 	c->st.bypassed += n;
-	if (c->bypassing) {
-		if (c->bypass_left > n) {
-			c->bypass_left -= n;
-		} else {
-			/* time to measure again, from cold: the buckets
-			 * have left the CPU's caches meanwhile */
-			c->bypassing = 0;
-			c->warm = 0;
-			c->win_probes = c->win_hits = c->win_cold = 0;
-		}
-	}
 	return false;
+}
+
+/** Start a measurement (auto mode). Datapath-safe (rtcache.c). */
+void rtcache_measure_start(struct rtcache *c);
+
+/** A timed burst of @p n packets that took @p cycles, during a measurement.
+ * Datapath-safe (rtcache.c: called once a burst, only while measuring). */
+void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles);
+
+/** Does this burst time itself for auto mode's measurement? Datapath-safe. */
+static inline bool rtcache_timing(const struct rtcache *c)
+{
+	return c->mode == RTCACHE_AUTO && c->measuring;
+}
+
+/**
+ * End of a burst of @p n packets in auto mode: its @p cycles go to the
+ * measurement under way when the burst was @p timed (rtcache_timing() at its
+ * start; a measurement that began inside the burst skips it); otherwise the
+ * hold counts down to the next measurement. Datapath-safe.
+ */
+static inline void rtcache_auto_end(struct rtcache *c, unsigned int n, bool timed, uint64_t cycles)
+{
+	if (c->mode != RTCACHE_AUTO)
+		return;
+	if (c->measuring) {
+		if (timed)
+			rtcache_measure(c, n, cycles);
+	} else if (c->hold_left > n) {
+		c->hold_left -= n;
+	} else {
+		rtcache_measure_start(c);
+	}
 }
 
 /*
  * A miss into a bucket with a free way is the cache warming, not the
  * traffic missing it: auto mode excuses such misses, and stale entries,
- * from its verdict (rtcache_account).
+ * from a window's hit rate (rtcache_account).
  */
 static inline void rtcache_cold_miss(struct rtcache *c, uint16_t first_way, uint16_t last_way)
 {
@@ -398,12 +439,14 @@ fill:
 }
 
 /**
- * End of a burst in auto mode: close the window when it is full and step
- * aside if the hit rate was too low to pay for the probes. Cold misses (a
- * free way, a stale entry: the cache warming after a start, a flush or a
- * route change) are no verdict on the traffic and are left out, up to half
+ * After a burst's probes in auto mode: close the hit-rate window when it is
+ * full. A window whose rate fell au.trigger_pts below the last
+ * measurement's (a flood of new destinations, say) starts the next
+ * measurement now instead of after the hold: the traffic has changed. Cold
+ * misses (a free way, a stale entry: the cache warming after a start, a
+ * flush or a route change) are no sign of that and are left out, up to half
  * the window: a flood into an empty cache, or of packets that are dropped
- * and never fill it, still steps aside within a window. Datapath-safe.
+ * and never fill it, still shows within a window. Datapath-safe.
  */
 static inline void rtcache_account(struct rtcache *c)
 {
@@ -413,14 +456,12 @@ static inline void rtcache_account(struct rtcache *c)
 		return;
 	excused = RTE_MIN(c->win_cold, c->win_probes / 2);
 	c->last_win_pct = (uint32_t)((uint64_t)c->win_hits * 100 / (c->win_probes - excused));
-	if (c->last_win_pct < c->au.min_hit_pct) {
-		c->bypassing = 1;
-		c->bypass_left = c->au.bypass;
-	}
 	c->win_probes = c->win_hits = c->win_cold = 0;
+	if (!c->measuring && c->last_win_pct + c->au.trigger_pts < c->verdict_pct)
+		rtcache_measure_start(c);
 }
 
-/** Set the mode (owner, or the control thread between bursts: one byte). */
+/** Set the mode; auto starts a measurement. The owner (a worker, at a burst's start). */
 void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m);
 
 /** Set the auto-mode parameters. */

@@ -14,7 +14,9 @@
  *   cache_on, cache_auto    the pipeline with rpf strict and the route cache
  *             (65,536 entries) on or in auto mode; their ratio is to
  *             rpf_strict, the same work without the cache (for auto, a
- *             second rpf_strict run right before it)
+ *             second rpf_strict run right before it); after them a line
+ *             of what auto mode's own measurements found (its cycles a
+ *             packet probed and bypassed, and how often it bypassed)
  *   rpf_loose, rpf_strict   the pipeline with reverse-path filtering on the
  *             arrival port, sources as random as the destinations (inside
  *             routes back through that port); their ratio is to the
@@ -760,6 +762,23 @@ static void report(int json, uint32_t routes, uint32_t dests, const char *metric
 		       s.med, s.min, s.max, ratio);
 }
 
+/* What auto mode's own measurements found in the cache_auto runs: the
+ * median cycles a packet it measured for each side, and in how many of the
+ * repetitions its last measurement chose to bypass the cache. */
+static void report_auto(int json, uint32_t routes, uint32_t dests, struct stat3 p, struct stat3 b,
+			unsigned int bypassed, unsigned int reps)
+{
+	if (json)
+		printf("{\"bench\":\"kbench_auto\",\"routes\":%u,\"dests\":%u,"
+		       "\"probe_cycles\":%.2f,\"bypass_cycles\":%.2f,\"bypassed\":%u,"
+		       "\"reps\":%u}\n",
+		       routes, dests, p.med, b.med, bypassed, reps);
+	else
+		printf("%9u %9u  auto measured: probed %.1f, bypassed %.1f cycles a packet; "
+		       "bypassing in %u of %u\n",
+		       routes, dests, p.med, b.med, bypassed, reps);
+}
+
 static void report6(int json, uint32_t routes, uint32_t dests, const char *metric, struct stat3 s,
 		    double ratio)
 {
@@ -999,6 +1018,10 @@ int main(int argc, char **argv)
 			double *vc = calloc(reps, sizeof(double)),
 			       *va = calloc(reps, sizeof(double));
 			double *vs2 = calloc(reps, sizeof(double));
+			/* auto mode's own last measurement in each repetition */
+			double *ap = calloc(reps, sizeof(double)),
+			       *ab = calloc(reps, sizeof(double));
+			unsigned int a_bypass = 0;
 			uint64_t mp_pkts = RTE_MAX(min_pkts, (uint64_t)len);
 			struct stat3 sb, sd, sp, sl, ss, sc, sa;
 			double rd, rp, rl, rs, ron, rau;
@@ -1050,6 +1073,9 @@ int main(int argc, char **argv)
 				va[k] = pipeline(&t, d, sr, len, mp_pkts, DP_RPF_STRICT, cache,
 						 RTCACHE_AUTO) -
 					restore;
+				ap[k] = cache->probe_cpp16 / 16.0;
+				ab[k] = cache->bypass_cpp16 / 16.0;
+				a_bypass += cache->probe_cpp16 > cache->bypass_cpp16;
 			}
 			/* ratios pair by pair within a repetition, then their
 			 * median: drift between repetitions hits both sides */
@@ -1075,6 +1101,8 @@ int main(int argc, char **argv)
 			/* cache rows: the ratio is to rpf_strict (cache off) */
 			report(json, nr, nd, "cache_on", sc, ron);
 			report(json, nr, nd, "cache_auto", sa, rau);
+			report_auto(json, nr, nd, summarize(ap, reps), summarize(ab, reps),
+				    a_bypass, reps);
 			if (nv4ref < MAX_DESTS) {
 				v4ref[nv4ref].dests = nd;
 				v4ref[nv4ref].decision = sd.med;
@@ -1087,6 +1115,8 @@ int main(int argc, char **argv)
 			free(vl);
 			free(vs);
 			free(vs2);
+			free(ap);
+			free(ab);
 			free(vc);
 			free(va);
 			free(vb);

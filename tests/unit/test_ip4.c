@@ -1041,6 +1041,76 @@ static void test_rtcache_warm(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/*
+ * Auto mode through the data path: the bursts time themselves while a
+ * measurement runs, and the side kept is the one its samples found
+ * cheaper. A flood of new destinations makes every probe a miss and an
+ * insert, so bypassing must win; one flow makes every probe a hit that skips
+ * the lookup, so probing must. Measured on this machine, which others
+ * share: each case may take up to three measurements to show its verdict
+ * once (a wrong comparison or unwired timing shows in none).
+ */
+static void auto_bursts(struct pctx *p, struct rtcache *rc, bool flood, uint64_t *x)
+{
+	uint64_t before = rc->measurements;
+
+	while (rc->measurements == before) {
+		struct rte_mbuf *m[32];
+		uint16_t out[32];
+		unsigned int i;
+
+		for (i = 0; i < 32; i++) {
+			/* a fresh destination in 10/8 each, or 10.1.2.3 */
+			*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+			m[i] = pkt(0xc0000202,
+				   flood ? 0x0a000000 | (uint32_t)(*x >> 40) : 0x0a010203, 64, 10);
+		}
+		dp_input_burst(&p->c, 0, m, 32, out);
+		for (i = 0; i < 32; i++) {
+			assert_int_equal(out[i], 1);
+			rte_pktmbuf_free(m[i]);
+		}
+	}
+}
+
+static void test_rtcache_auto(void **state)
+{
+	struct pctx *p = *state;
+	struct rtcache *rc = rtcache_create(1024, 0, 0);
+	uint64_t x = 1, pkts;
+	unsigned int tries;
+	bool seen;
+
+	p->c.rtc = rc;
+	p->conf.rtcache_mode = RTCACHE_AUTO;
+	for (tries = 0, seen = false; tries < 3 && !seen; tries++) {
+		pkts = p->st.rx;
+		auto_bursts(p, rc, true, &x);
+		/* a warming sample and 8 timed ones, of at least 1,024 each */
+		assert_true(p->st.rx - pkts >= 9 * 1024);
+		assert_true(rc->probe_cpp16 > 0 && rc->bypass_cpp16 > 0);
+		assert_int_equal(rc->bypassing, rc->probe_cpp16 > rc->bypass_cpp16);
+		print_message("flood: probed %.1f, bypassed %.1f cycles a packet\n",
+			      rc->probe_cpp16 / 16.0, rc->bypass_cpp16 / 16.0);
+		seen = rc->bypassing;
+		rtcache_measure_start(rc);
+	}
+	assert_true(seen);
+	assert_true(rc->verdict_pct < 10); /* the flood's probes missed */
+	for (tries = 0, seen = false; tries < 3 && !seen; tries++) {
+		rtcache_measure_start(rc);
+		auto_bursts(p, rc, false, &x);
+		print_message("one flow: probed %.1f, bypassed %.1f cycles a packet\n",
+			      rc->probe_cpp16 / 16.0, rc->bypass_cpp16 / 16.0);
+		seen = !rc->bypassing;
+	}
+	assert_true(seen);
+	assert_int_equal(rc->verdict_pct, 100);
+	p->c.rtc = NULL;
+	rtcache_free(rc);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1063,6 +1133,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_train, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_warm, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_rtcache_auto, pipe_setup, pipe_teardown),
 	};
 
 	test_eal_init("ip4");

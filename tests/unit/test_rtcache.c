@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/rtcache: slots and eviction, stale entries, flush, auto mode stepping
- * aside and coming back, constant memory, and the keyed hash: keys crafted
+ * lib/rtcache: slots and eviction, stale entries, flush, auto mode measuring
+ * both sides and keeping the cheaper, its hit-rate windows and their trigger,
+ * constant memory, and the keyed hash: keys crafted
  * to share one bucket under a known secret do not under a random one.
  */
 #include <errno.h>
@@ -58,43 +59,157 @@ static void test_slots(void **state)
 	rtcache_free(c);
 }
 
+/* A burst of auto mode: @p n packets at @p cpp cycles a packet; probed ones
+ * hit @p hit_pct of their probes. */
+static void auto_burst(struct rtcache *c, uint32_t n, uint32_t cpp, uint32_t hit_pct)
+{
+	bool timed = rtcache_timing(c);
+
+	if (rtcache_use(c, n))
+		rtcache_count(c, n, n * hit_pct / 100);
+	rtcache_auto_end(c, n, timed, (uint64_t)cpp * n);
+}
+
+/*
+ * One measurement of auto mode, from its start, in bursts of 32: a warming
+ * sample (its cycles not judged), then the timed samples, which must run
+ * probed, bypassed, bypassed, probed, ... The probed samples cost @p probed
+ * cycles a packet and hit @p hit_pct of their probes, the bypassed ones
+ * @p bypassed.
+ */
+static void measurement(struct rtcache *c, const uint32_t *probed, const uint32_t *bypassed,
+			uint32_t hit_pct)
+{
+	static const bool order[8] = {true, false, false, true, true, false, false, true};
+	uint32_t s, sent, np = 0, nb = 0;
+
+	assert_int_equal(RTCACHE_AUTO_PAIRS * 2, 8);
+	assert_true(c->measuring);
+	assert_true(rtcache_probing(c)); /* warming: probed */
+	for (sent = 0; sent < c->au.sample; sent += 32)
+		auto_burst(c, 32, 1000, 0); /* neither its cycles nor its misses count */
+	for (s = 0; s < 8; s++) {
+		uint32_t cpp = order[s] ? probed[np++] : bypassed[nb++];
+
+		assert_true(c->measuring);
+		assert_int_equal(rtcache_probing(c), order[s]);
+		for (sent = 0; sent < c->au.sample; sent += 32)
+			auto_burst(c, 32, cpp, hit_pct);
+	}
+	assert_false(c->measuring);
+}
+
+/*
+ * Auto mode keeps the side that measured cheaper, by the medians of its
+ * samples, for the hold; then it measures again. A burst that was not timed
+ * (the measurement began inside it) is no sample.
+ */
 static void test_auto(void **state)
 {
 	struct rtcache *c = rtcache_create(1024, 0, 1);
-	struct rtcache_auto au = {.window = 100, .min_hit_pct = 50, .bypass = 1000};
-	unsigned int i;
+	struct rtcache_auto au = {.sample = 100, .hold = 1000, .window = 100, .trigger_pts = 20};
+	const uint32_t p30[4] = {30, 31, 29, 30}, b40[4] = {40, 41, 39, 40},
+		       p80[4] = {80, 80, 80, 80};
+	const uint32_t p_spike[4] = {30, 30, 5000, 30}, b_spike[4] = {40, 9000, 40, 40};
+	const uint32_t p45[4] = {45, 45, 45, 45};
+	uint64_t bypassed, n;
 
 	(void)state;
 	rtcache_auto_set(c, &au);
 	rtcache_mode_set(c, RTCACHE_AUTO);
-	/* a window of misses: step aside */
-	for (i = 0; i < 100; i++) {
-		assert_true(rtcache_use(c, 1));
-		rtcache_find(c, 0x0b000000 + i, 0, 0);
-	}
-	rtcache_account(c);
-	assert_int_equal(c->last_win_pct, 0);
-	assert_false(rtcache_use(c, 32));
-	assert_int_equal(c->st.bypassed, 32);
-	/* after the bypass budget, it measures again, and from cold: the
-	 * warm order (probe packet by packet) waits for a burst that hits */
+	assert_int_equal(c->measurements, 0);
+	/* an untimed burst moves nothing */
+	rtcache_auto_end(c, 1000, false, 0);
+	assert_int_equal(c->m_step, 0);
+	assert_int_equal(c->m_pkts, 0);
+	/* probing cheaper: kept; medians x16 (samples of 128 packets: 4 bursts) */
+	measurement(c, p30, b40, 100);
+	assert_false(c->bypassing);
+	assert_true(rtcache_probing(c));
+	assert_int_equal(c->probe_cpp16, 30 * 16);
+	assert_int_equal(c->bypass_cpp16, 40 * 16);
+	assert_int_equal(c->verdict_pct, 100);
+	assert_int_equal(c->measurements, 1);
+	/* for the hold, then from cold again */
 	c->warm = 1;
-	for (i = 0; i < 1000 / 32 + 1; i++)
-		rtcache_use(c, 32);
-	assert_true(rtcache_use(c, 1));
-	assert_int_equal(c->warm, 0);
-	/* a window of hits keeps it on */
-	rtcache_slot(c, 0x0c000001, 0, 0);
-	for (i = 0; i < 100; i++) {
-		assert_non_null(rtcache_find(c, 0x0c000001, 0, 0));
-		rtcache_hit(c);
+	for (n = 0; n < 1000; n += 32) {
+		assert_false(c->measuring);
+		auto_burst(c, 32, 30, 100);
 	}
-	rtcache_account(c);
-	assert_int_equal(c->last_win_pct, 100);
+	assert_true(c->measuring);
+	assert_int_equal(c->warm, 0);
+	/* bypassing cheaper: steps aside, and counts what it lets by */
+	measurement(c, p80, b40, 25);
+	assert_true(c->bypassing);
+	assert_int_equal(c->verdict_pct, 25);
+	bypassed = c->st.bypassed;
+	assert_false(rtcache_use(c, 32));
+	assert_int_equal(c->st.bypassed, bypassed + 32);
+	rtcache_auto_end(c, 32, false, 0);
+	for (n = 32; n < 1000; n += 32) {
+		assert_false(c->measuring);
+		auto_burst(c, 32, 40, 0);
+	}
+	assert_true(c->measuring);
+	assert_true(rtcache_probing(c)); /* its warming sample probes */
+	/* a sample a preemption inflated does not decide: the medians */
+	measurement(c, p_spike, b40, 100);
+	assert_false(c->bypassing);
+	assert_int_equal(c->probe_cpp16, 30 * 16);
+	rtcache_measure_start(c);
+	measurement(c, p45, b_spike, 100);
+	assert_true(c->bypassing);
+	assert_int_equal(c->bypass_cpp16, 40 * 16);
+	/* a tie keeps probing */
+	rtcache_measure_start(c);
+	measurement(c, b40, b40, 100);
+	assert_false(c->bypassing);
+	assert_int_equal(c->measurements, 5);
+	/* on: always probed, never measured; off: never probed */
+	rtcache_mode_set(c, RTCACHE_ON);
+	assert_false(c->measuring);
+	for (n = 0; n < 2000; n += 32)
+		auto_burst(c, 32, 40, 0);
+	assert_false(c->measuring);
 	assert_true(rtcache_use(c, 1));
-	/* off: never */
 	rtcache_mode_set(c, RTCACHE_OFF);
 	assert_false(rtcache_use(c, 1));
+	rtcache_free(c);
+}
+
+/* While probing, a hit-rate window far below the last measurement's starts
+ * the next measurement at once (a flood began); one near it does not. */
+static void test_auto_trigger(void **state)
+{
+	struct rtcache *c = rtcache_create(1024, 0, 1);
+	struct rtcache_auto au = {
+		.sample = 100, .hold = 1u << 20, .window = 100, .trigger_pts = 20};
+	const uint32_t p30[4] = {30, 30, 30, 30}, b40[4] = {40, 40, 40, 40};
+
+	(void)state;
+	rtcache_auto_set(c, &au);
+	rtcache_mode_set(c, RTCACHE_AUTO);
+	measurement(c, p30, b40, 100);
+	assert_int_equal(c->verdict_pct, 100);
+	/* 80%: 20 points below, not more */
+	rtcache_count(c, 100, 80);
+	rtcache_account(c);
+	assert_int_equal(c->last_win_pct, 80);
+	assert_false(c->measuring);
+	/* 79%: measure now */
+	rtcache_count(c, 100, 79);
+	rtcache_account(c);
+	assert_int_equal(c->last_win_pct, 79);
+	assert_true(c->measuring);
+	assert_true(rtcache_probing(c));
+	/* a window closing during a measurement does not restart it */
+	measurement(c, p30, b40, 100);
+	rtcache_measure_start(c);
+	auto_burst(c, 100, 1000, 0);
+	assert_int_equal(c->m_step, 1);
+	rtcache_count(c, 100, 0);
+	rtcache_account(c);
+	assert_int_equal(c->m_step, 1);
 	rtcache_free(c);
 }
 
@@ -125,12 +240,15 @@ static uint32_t warming_window(struct rtcache *c, const uint32_t *key, uint32_t 
 	return c->last_win_pct;
 }
 
-/* Auto mode judges the traffic, not the cache warming up: misses into free
- * ways and stale entries are excused (up to half a window), evictions not. */
+/* Auto mode's hit-rate windows judge the traffic, not the cache warming up:
+ * misses into free ways and stale entries are excused (up to half a window),
+ * evictions not. */
 static void test_auto_warming(void **state)
 {
 	struct rtcache *c = rtcache_create(65536, 0, 1);
-	struct rtcache_auto au = {.window = 4096, .min_hit_pct = 90, .bypass = 1u << 20};
+	struct rtcache_auto au = {
+		.sample = 1024, .hold = 1u << 20, .window = 4096, .trigger_pts = 20};
+	const uint32_t cheap[4] = {30, 30, 30, 30}, dear[4] = {40, 40, 40, 40};
 	uint8_t *used = calloc(c->mask + 1, 1);
 	uint32_t *key = calloc(3000, sizeof(*key));
 	uint32_t i, n, k, k1, k2, k3, hits;
@@ -147,24 +265,28 @@ static void test_auto_warming(void **state)
 	}
 	rtcache_auto_set(c, &au);
 	rtcache_mode_set(c, RTCACHE_AUTO);
+	/* probing measured cheaper, with every probe a hit */
+	measurement(c, cheap, dear, 100);
 	/* 1,000 flows from a cold start: 1,000 compulsory misses, the rest hits:
-	 * 3,096 of 4,096 (75%) would step aside; warming is excused */
+	 * 3,096 of 4,096 (75%) would measure again; warming is excused */
 	assert_int_equal(warming_window(c, key, 1000, false), 100);
-	assert_true(rtcache_use(c, 1));
+	assert_false(c->measuring);
 	/* the same after a route change made all 1,000 entries stale */
 	assert_int_equal(warming_window(c, key, 1000, true), 100);
 	assert_int_equal(c->st.stale, 1000);
-	assert_true(rtcache_use(c, 1));
+	assert_false(c->measuring);
 	/* at most half a window is excused: 3,000 new flows in a window
-	 * (1,096 hits of the 2,048 judged, 53%) step aside */
+	 * (1,096 hits of the 2,048 judged, 53%) measure again */
 	rtcache_flush(c);
 	rtcache_mode_set(c, RTCACHE_AUTO);
+	measurement(c, cheap, dear, 100);
 	assert_int_equal(warming_window(c, key, 3000, false), 1096 * 100 / 2048);
-	assert_false(rtcache_use(c, 1));
-	/* a miss that evicts is a verdict: three keys of one bucket, the third
+	assert_true(c->measuring);
+	/* a miss that evicts is a sign: three keys of one bucket, the third
 	 * misses a full bucket and is not excused */
 	rtcache_flush(c);
 	rtcache_mode_set(c, RTCACHE_AUTO);
+	measurement(c, cheap, dear, 100);
 	k1 = 0x0e000000;
 	for (k2 = k1 + 1; rtcache_bucket(c, k2, 0, 0) != rtcache_bucket(c, k1, 0, 0); k2++)
 		;
@@ -236,9 +358,8 @@ static void test_collisions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_slots),
-		cmocka_unit_test(test_auto),
-		cmocka_unit_test(test_auto_warming),
+		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_auto_trigger), cmocka_unit_test(test_auto_warming),
 		cmocka_unit_test(test_collisions),
 	};
 
