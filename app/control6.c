@@ -187,9 +187,9 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
 	switch (nd_process(r->neigh, &nd, port, ours, onlink, control_now_ms(), &learnt)) {
 	case ND_V_ANSWER:
-		if (learnt)
-			r->cst.nd_learnt++;
-		/* to the solicitor at the address it gave, else where it sent from */
+		/* counted as answered, learnt from or not (nd_learnt counts
+		 * the NS/NA not answered, as arp_learnt does); the answer goes
+		 * to the solicitor at the address it gave, else where it sent from */
 		if (nd_answer(r, m, port, target, nd.src, nd.has_lla ? &nd.lla : &nd.eth_src,
 			      ND_NA_ROUTER | ND_NA_SOLICITED | ND_NA_OVERRIDE)) {
 			r->cst.nd_answered++;

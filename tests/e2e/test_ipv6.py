@@ -422,6 +422,14 @@ def test_nd_abuse(topo, r):
     check(d("nd_answered") == 1, "nd_answered")
     # h1's global address is on port 0's prefix: learnt from, not off-link
     check(d("nd_off_link_answered") == 0, "an on-link solicitor counted off-link")
+    # from a new on-link address: learnt from (an entry) and answered, and
+    # counted as answered only (nd_learnt: NS/NA not answered, as for ARP)
+    got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:1::99")),
+                    match=is_na, want=1)
+    check(len(got) == 1 and d("nd_answered") == 1, "no NA for a new on-link solicitor")
+    check(d("nd_learnt") == 0, "an answered NS counted in nd_learnt too")
+    check(any(l.split()[:1] == ["2001:db8:1::99"] for l in r.cli("show neigh").splitlines()),
+          "no entry for a new on-link solicitor")
     # from a global address outside the port's prefixes: answered, not learnt
     cdrops0 = r.ctrl_drops()
     got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:77::9")),
