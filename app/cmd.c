@@ -436,9 +436,11 @@ static const struct cmd_syntax {
 	 "multicast destinations are exempt; IPv4 and IPv6 alike"},
 	{"port * down", CMD_PORT_ADMIN, a_port_down, "",
 	 "take port N out of service: what would leave by it, and what arrives on it,\n"
-	 "is dropped and counted port_down; routes through it stay (as with a down link)"},
+	 "is dropped and counted port_down; routes through it stay (as with a down link);\n"
+	 "its link is set down too where the driver can (show port info says)"},
 	{"port * up", CMD_PORT_ADMIN, a_port_up, "",
-	 "put port N back in service (the default; it forwards while its link is up)"},
+	 "put port N back in service (the default; it forwards while its link is up),\n"
+	 "its link set up again if 'port N down' had set it down"},
 	{"set ip martians", CMD_SET_IP_MARTIANS, a_onoff, "on|off",
 	 "drop martian sources (0/8, 127/8, 224/4, 240/4, 255.255.255.255, our\n"
 	 "addresses) and destinations (0/8, 127/8, 240/4) (RFC 1812 5.3.7; default on)"},

@@ -444,6 +444,11 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		}
 		jw_bool(o, "forwarding_down", dp->down);
 		jw_bool(o, "admin_down", p->admin_down);
+		jw_bool(o, "link_held_down", p->link_held_down);
+		if (p->link_set_err != 0)
+			jw_str(o, "link_set_error", rte_strerror(-p->link_set_err));
+		else
+			jw_null(o, "link_set_error");
 		jw_u64(o, "link_changes", p->link_changes);
 		jw_arr_open(o, "addresses");
 	} else {
@@ -458,6 +463,17 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		out_printf(o, "  forwarding %s%s, %" PRIu64 " link changes\n",
 			   dp->down ? "down (port_down drops)" : "up",
 			   p->admin_down ? ", taken down by 'port N down'" : "", p->link_changes);
+		/* what 'port N down' did to the link itself */
+		if (p->link_held_down)
+			out_printf(o, "  link set down by 'port N down'%s\n",
+				   p->admin_down ? "" : " (setting it up again failed)");
+		if (p->link_set_err != 0)
+			out_printf(o, "  link %s: %s%s\n",
+				   p->admin_down ? "left up, the driver cannot set it down"
+						 : "could not be set up again",
+				   rte_strerror(-p->link_set_err),
+				   p->link_set_err == -ENOTSUP ? " (traffic is still dropped)"
+							       : "");
 	}
 	for (i = 0; i < p->nb_addrs; i++) {
 		struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};

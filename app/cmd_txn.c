@@ -41,6 +41,7 @@ static void setting_apply(struct router *r, const struct setting *s)
 	case CMD_PORT_ADMIN:
 		r->ports[s->port].admin_down = s->value != 0;
 		port_down_sync(r, s->port);
+		port_link_admin(r, s->port);
 		break;
 	case CMD_PORT_RPF:
 		/* two bytes workers read per burst: a burst may see the old

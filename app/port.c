@@ -167,6 +167,9 @@ static int port_configure(struct router *r, struct fr_port *p)
 		return rc;
 	}
 	p->started = true;
+	/* taken down by the configuration file: the link too */
+	if (p->admin_down)
+		port_link_admin(r, p->id);
 	link_read(r, p->id, false); /* a NIC's may come up later: polled from then on */
 	return 0;
 }
@@ -224,6 +227,31 @@ void port_down_sync(struct router *r, uint16_t pid)
 	/* workers read it per packet; any order with other fields is fine */
 	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)(p->link_down || p->admin_down),
 			 __ATOMIC_RELAXED);
+}
+
+void port_link_admin(struct router *r, uint16_t pid)
+{
+	struct fr_port *p = &r->ports[pid];
+	int rc = 0;
+
+	if (!p->started)
+		return;
+	if (p->admin_down == p->link_held_down) {
+		/* nothing to change; a port brought up whose link could not
+		 * be set down has no error left to show */
+		if (!p->admin_down)
+			p->link_set_err = 0;
+		return;
+	}
+	rc = p->admin_down ? rte_eth_dev_set_link_down(pid) : rte_eth_dev_set_link_up(pid);
+	if (rc == 0)
+		p->link_held_down = p->admin_down;
+	p->link_set_err = rc;
+	if (rc != 0 && rc != -ENOTSUP) {
+		printf("fastroute: port %u (%s): link %s failed: %s\n", pid, p->name,
+		       p->admin_down ? "down" : "up", rte_strerror(-rc));
+		fflush(stdout);
+	}
 }
 
 void port_link_poll(struct router *r)

@@ -38,6 +38,10 @@ struct fr_port {
 	uint64_t link_changes; /* link up/down transitions seen by port_link_poll() */
 	bool link_down;	       /* the link, as last polled */
 	bool admin_down;       /* 'port N down' */
+	/* 'port N down' also sets the link down where the driver can
+	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
+	bool link_held_down;
+	int link_set_err; /* 0, or a negative errno */
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket;
 	uint16_t nb_rxq, nb_txq;
@@ -114,6 +118,11 @@ int port_setup(struct router *r);
 void port_link_poll(struct router *r);
 /* dp_ports[@pid].down from the link and the operator's state. */
 void port_down_sync(struct router *r, uint16_t pid);
+/* The physical link after the operator's state of a started port: set down
+ * while the port is taken down (the peer sees the link go), up again after;
+ * a driver that cannot (-ENOTSUP: af_packet, memif, ...) leaves it up and
+ * the error is kept for show port info. Control thread. */
+void port_link_admin(struct router *r, uint16_t pid);
 void port_stop_all(struct router *r);
 
 /* worker.c */

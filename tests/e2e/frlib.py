@@ -181,7 +181,7 @@ class Router:
     count = 0
 
     def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024,
-                 pmd="af_packet", eal=()):
+                 pmd="af_packet", eal=(), vdevs=()):
         Router.count += 1
         self.topo = topo
         self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
@@ -206,6 +206,9 @@ class Router:
                 args += ["--vdev", "net_pcap%d,iface=p%d,phy_mac=1" % (i, i)]
             else:
                 args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d" % (i, i, workers)]
+        # more ports after the hosts' (port len(hosts) onwards)
+        for v in vdevs:
+            args += ["--vdev", v]
         args += ["--", "-f", self.conf, "-s", self.sock, "--max-routes", "65536",
                  "--tbl8", "1024"] + list(extra)
         self.args = args
