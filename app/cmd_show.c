@@ -606,6 +606,8 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 				    : c->bypassing			      ? "bypass"
 									      : "probing";
 		char pcs[16] = "-", bcs[16] = "-";
+		/* auto's last measurement, while in auto mode */
+		const bool shown = c->mode == RTCACHE_AUTO && c->measurements > 0;
 
 		mem += rtcache_memory(c);
 #define ADD(f) sum.f += s->f;
@@ -620,7 +622,7 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 #undef J
 			jw_u64(o, "window_hit_pct", c->last_win_pct);
 			jw_u64(o, "measurements", c->measurements);
-			if (c->measurements > 0) {
+			if (shown) {
 				jw_dbl(o, "probe_cycles", pc);
 				jw_dbl(o, "bypass_cycles", bc);
 				jw_u64(o, "measured_hit_pct", c->verdict_pct);
@@ -631,7 +633,7 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 			}
 			jw_obj_close(o);
 		} else {
-			if (c->measurements > 0) {
+			if (shown) {
 				snprintf(pcs, sizeof(pcs), "%.1f", pc);
 				snprintf(bcs, sizeof(bcs), "%.1f", bc);
 			}

@@ -796,13 +796,14 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 			}
 			k = km;
 		}
+		/* the next burst probes warm if this one mostly hit (unless
+		 * the window below starts a measurement, which starts cold) */
+		if (pr.probes > 0)
+			rtc->warm = pr.hits * 2 >= pr.probes;
 		/* the IPv4 probes are counted (and auto's window judged)
 		 * before the burst's IPv6 packets reach the cache */
 		rtcache_count(rtc, pr.probes, pr.hits);
 		rtcache_account(rtc);
-		/* the next burst probes warm if this one mostly hit */
-		if (pr.probes > 0)
-			rtc->warm = pr.hits * 2 >= pr.probes;
 	} else if (rtc != NULL) {
 		rtcache_use(rtc, k); /* counts the bypassed packets */
 	}

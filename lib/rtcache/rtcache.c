@@ -22,10 +22,13 @@ const char *const rtcache_mode_names[RTCACHE_MODE_MAX] = {
  * a hit saves about 12 cycles when the lookups it skips are L1-hot, under 2
  * when they sit in L2), so no fixed threshold is right for all of them.
  *
- * A measurement is one sample that warms the cache (probed, not timed),
- * then RTCACHE_AUTO_PAIRS timed samples of each side in the order probed,
- * bypassed, bypassed, probed, ... (each side runs as often right after a
- * switch as not), of au.sample packets each, about 9,000 packets in all.
+ * A measurement first warms the cache (probed, not judged) in samples of
+ * au.sample packets until one has under 1/16 cold misses (free ways, stale
+ * entries; at most RTCACHE_AUTO_WARMING_MAX samples), so a working set of
+ * more flows than one sample, or the cache after a route change, is judged
+ * warm; then RTCACHE_AUTO_PAIRS timed samples of each side in the order
+ * probed, bypassed, bypassed, probed, ... (each side runs as often right
+ * after a switch as not), about 9,000 packets in all with a warm cache.
  * The side whose median cycles a packet is lower is kept for au.hold
  * packets (a tie keeps probing); the medians leave out a sample that a
  * preemption or an interrupt inflated. Samples of 1,024 packets at a few
@@ -124,13 +127,14 @@ void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)
 void rtcache_measure_start(struct rtcache *c)
 {
 	c->measuring = 1;
-	c->bypassing = 0; /* sample 0 warms the cache: probed */
+	c->bypassing = 0; /* step 0 warms the cache: probed */
 	/* the buckets may have left the CPU's caches: probe in the cold order
 	 * until a burst hits (datapath.c) */
 	c->warm = 0;
-	c->m_step = c->m_pkts = 0;
+	c->m_step = c->m_warming = c->m_pkts = 0;
 	c->m_cyc = 0;
 	c->m_np = c->m_nb = 0;
+	c->win_probes = c->win_hits = c->win_cold = 0;
 }
 
 /* Sample @s (1-based) of a measurement is probed: P B B P P B B P ... */
@@ -155,7 +159,8 @@ static uint32_t median(uint32_t *v, uint32_t n)
 
 void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 {
-	uint64_t cpp, lookups;
+	uint32_t judged;
+	uint64_t cpp;
 
 	c->m_pkts += n;
 	c->m_cyc += cycles;
@@ -163,9 +168,17 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 		return;
 	cpp = RTE_MIN(c->m_cyc * 16 / c->m_pkts, (uint64_t)UINT32_MAX);
 	if (c->m_step == 0) {
-		/* warmed: the probed samples' hit rate counts from here */
-		c->m_lookups = c->st.lookups;
-		c->m_hits = c->st.hits;
+		/* warming: once more while the sample still filled free ways
+		 * or found stale entries (more flows than a sample holds, a
+		 * route change), up to RTCACHE_AUTO_WARMING_MAX samples (a
+		 * flood into an empty cache fills it that long) */
+		bool cold = c->win_cold > 0 && (uint64_t)c->win_cold * 16 >= c->win_probes;
+
+		c->win_probes = c->win_hits = c->win_cold = 0;
+		c->m_pkts = 0;
+		c->m_cyc = 0;
+		if (cold && ++c->m_warming < RTCACHE_AUTO_WARMING_MAX)
+			return;
 	} else if (c->bypassing) {
 		c->m_bypass[c->m_nb++] = (uint32_t)cpp;
 	} else {
@@ -173,6 +186,7 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 	}
 	c->m_pkts = 0;
 	c->m_cyc = 0;
+	/* the probed samples' probes add up in win_* to the verdict */
 	if (c->m_step < 2 * RTCACHE_AUTO_PAIRS) {
 		c->m_step++;
 		c->bypassing = !sample_probed(c->m_step);
@@ -181,8 +195,10 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 	/* the verdict */
 	c->probe_cpp16 = median(c->m_probe, c->m_np);
 	c->bypass_cpp16 = median(c->m_bypass, c->m_nb);
-	lookups = c->st.lookups - c->m_lookups;
-	c->verdict_pct = lookups ? (uint32_t)((c->st.hits - c->m_hits) * 100 / lookups) : 100;
+	/* their hit rate as a window's (rtcache_account()), for the trigger */
+	judged = c->win_probes - RTE_MIN(c->win_cold, c->win_probes / 2);
+	c->verdict_pct =
+		judged ? (uint32_t)RTE_MIN((uint64_t)c->win_hits * 100 / judged, 100) : 100;
 	c->bypassing = c->probe_cpp16 > c->bypass_cpp16;
 	c->measuring = 0;
 	c->hold_left = c->au.hold;

@@ -95,7 +95,7 @@ struct rtcache_stats {
 	uint64_t stale;	    /**< an entry whose generations no longer hold */
 	uint64_t inserts;   /**< entries written */
 	uint64_t evictions; /**< inserts that pushed out an older valid entry */
-	uint64_t bypassed;  /**< packets not probed: mode off, or auto stepping aside */
+	uint64_t bypassed;  /**< packets not probed: auto stepping aside or in a bypassed sample */
 };
 
 /** Auto mode's parameters (rtcache_auto_default() gives the values in brackets). */
@@ -110,6 +110,9 @@ struct rtcache_auto {
 
 /** Timed samples of each side per measurement (probed, bypassed). */
 #define RTCACHE_AUTO_PAIRS 4
+/** At most this many warming samples: the cache warms until a sample's
+ * cold misses (free ways, stale entries) are under 1/16 of its probes. */
+#define RTCACHE_AUTO_WARMING_MAX 16
 
 struct rtcache {
 	struct rtcache_entry *b;   /* nb_buckets x RTCACHE_WAYS */
@@ -122,19 +125,22 @@ struct rtcache {
 	uint8_t bypassing;	   /* auto: stepping aside (or a bypassed sample) */
 	uint8_t warm;		   /* the last burst probed mostly hit (see datapath.c) */
 	uint8_t measuring;	   /* auto: a measurement is under way */
+	/* probes, hits and cold misses (warming, not a verdict) of the
+	 * hit-rate window; during a measurement, of its current part */
 	uint32_t win_probes, win_hits;
-	uint32_t win_cold;     /* probes of the window that were warming, not a verdict */
+	uint32_t win_cold;
 	uint32_t last_win_pct; /* hit rate of the last full window, percent */
 	uint64_t hold_left;    /* auto: packets until the next measurement */
 	/* the measurement under way: sample number (0: warming, not timed),
-	 * its packets and cycles so far, the samples' cycles a packet (x16) */
-	uint32_t m_step, m_pkts;
+	 * warming samples so far, the sample's packets and cycles so far, the
+	 * samples' cycles a packet (x16) */
+	uint32_t m_step, m_warming, m_pkts;
 	uint64_t m_cyc;
-	uint64_t m_lookups, m_hits; /* counters when the timed samples began */
 	uint32_t m_probe[RTCACHE_AUTO_PAIRS], m_bypass[RTCACHE_AUTO_PAIRS];
 	uint32_t m_np, m_nb;
 	/* the last measurement's outcome: the medians of its samples, cycles
-	 * a packet x16, the hit rate of its probed samples, how many so far */
+	 * a packet x16, the hit rate of its probed samples (cold misses
+	 * excused as in a window), how many so far */
 	uint32_t probe_cpp16, bypass_cpp16, verdict_pct;
 	uint64_t measurements;
 	struct rtcache_auto au;
@@ -452,7 +458,8 @@ static inline void rtcache_account(struct rtcache *c)
 {
 	uint32_t excused;
 
-	if (c->mode != RTCACHE_AUTO || c->win_probes < c->au.window)
+	/* a measurement keeps the counts itself (rtcache_measure()) */
+	if (c->mode != RTCACHE_AUTO || c->measuring || c->win_probes < c->au.window)
 		return;
 	excused = RTE_MIN(c->win_cold, c->win_probes / 2);
 	c->last_win_pct = (uint32_t)((uint64_t)c->win_hits * 100 / (c->win_probes - excused));
@@ -461,7 +468,8 @@ static inline void rtcache_account(struct rtcache *c)
 		rtcache_measure_start(c);
 }
 
-/** Set the mode; auto starts a measurement. The owner (a worker, at a burst's start). */
+/** Set the mode; auto starts a measurement. The owner (a worker, between or
+ * inside its bursts: a measurement started inside one skips it). */
 void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m);
 
 /** Set the auto-mode parameters. */

@@ -213,6 +213,79 @@ static void test_auto_trigger(void **state)
 	rtcache_free(c);
 }
 
+/* A burst of @p n probes, @p cold of them misses into free ways. */
+static void cold_burst(struct rtcache *c, uint32_t n, uint32_t cold)
+{
+	bool timed = rtcache_timing(c);
+	uint32_t i;
+
+	assert_true(rtcache_use(c, n));
+	rtcache_count(c, n, n - cold);
+	for (i = 0; i < cold; i++)
+		rtcache_cold_miss(c, RTCACHE_PORT_EMPTY, RTCACHE_PORT_EMPTY);
+	rtcache_auto_end(c, n, timed, 40ull * n);
+}
+
+/*
+ * A measurement warms the cache until a sample's cold misses fall under
+ * 1/16 (more flows than a sample, or stale entries after a route change),
+ * at most RTCACHE_AUTO_WARMING_MAX samples; its hit rate leaves cold misses
+ * out as a window does, and owes nothing to the counters 'clear stats'
+ * zeroes.
+ */
+static void test_auto_warming_samples(void **state)
+{
+	struct rtcache *c = rtcache_create(1024, 0, 1);
+	struct rtcache_auto au = {
+		.sample = 128, .hold = 1u << 20, .window = 100, .trigger_pts = 20};
+	uint32_t s, b;
+
+	(void)state;
+	rtcache_auto_set(c, &au);
+	rtcache_mode_set(c, RTCACHE_AUTO);
+	/* three samples mostly cold, then one with 8 of 128 (1/16, not under) */
+	for (s = 0; s < 3; s++)
+		for (b = 0; b < 4; b++)
+			cold_burst(c, 32, 20);
+	assert_int_equal(c->m_step, 0);
+	assert_int_equal(c->m_warming, 3);
+	for (b = 0; b < 4; b++)
+		cold_burst(c, 32, 2);
+	assert_int_equal(c->m_step, 0);
+	/* 7 of 128: warm, the timed samples begin */
+	for (b = 0; b < 4; b++)
+		cold_burst(c, 32, b < 3 ? 2 : 1);
+	assert_int_equal(c->m_step, 1);
+	/* the probed samples: 4 x 128 probes, 64 of them cold; the stats
+	 * cleared half way (as 'clear stats' does) change nothing */
+	for (s = 1; s <= 8; s++) {
+		if (s == 4)
+			memset(&c->st, 0, sizeof(c->st));
+		for (b = 0; b < 4; b++) {
+			if (rtcache_probing(c)) {
+				cold_burst(c, 32, b == 0 ? 4 : 0);
+			} else {
+				assert_false(rtcache_use(c, 32));
+				rtcache_auto_end(c, 32, true, 50ull * 32);
+			}
+		}
+	}
+	assert_false(c->measuring);
+	/* 448 hits of 512 probes, 64 cold: 448 of 448 judged */
+	assert_int_equal(c->verdict_pct, 100);
+	assert_false(c->bypassing); /* 40 against 50 cycles */
+	/* a flood into an empty cache stays cold: warming stops at the cap */
+	rtcache_measure_start(c);
+	for (s = 0; s < RTCACHE_AUTO_WARMING_MAX - 1; s++)
+		for (b = 0; b < 4; b++)
+			cold_burst(c, 32, 32);
+	assert_int_equal(c->m_step, 0);
+	for (b = 0; b < 4; b++)
+		cold_burst(c, 32, 32);
+	assert_int_equal(c->m_step, 1);
+	rtcache_free(c);
+}
+
 /* One window of auto mode over @n flows of distinct buckets (@key): each
  * flow's first probe misses, the rest of the window hits; with @stale the
  * flows' entries are there but out of date (a route change). Its hit rate,
@@ -358,8 +431,11 @@ static void test_collisions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_auto),
-		cmocka_unit_test(test_auto_trigger), cmocka_unit_test(test_auto_warming),
+		cmocka_unit_test(test_slots),
+		cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_auto_trigger),
+		cmocka_unit_test(test_auto_warming),
+		cmocka_unit_test(test_auto_warming_samples),
 		cmocka_unit_test(test_collisions),
 	};
 
