@@ -39,9 +39,10 @@ static void setting_apply(struct router *r, const struct setting *s)
 		r->dp_ports[s->port].mtu = (uint16_t)s->value;
 		break;
 	case CMD_PORT_ADMIN:
+		/* the link itself follows once the transaction ends
+		 * (txn_end): a rolled-back one never flaps it */
 		r->ports[s->port].admin_down = s->value != 0;
 		port_down_sync(r, s->port);
-		port_link_admin(r, s->port);
 		break;
 	case CMD_PORT_RPF:
 		/* two bytes workers read per burst: a burst may see the old
@@ -132,8 +133,9 @@ struct txn {
 	struct router *r;
 	struct undo *u;
 	size_t n, cap;
-	bool failed;	   /* journal could not grow: refuse further changes */
-	bool addr_changed; /* port addresses changed: refresh what workers check */
+	bool failed;	    /* journal could not grow: refuse further changes */
+	bool addr_changed;  /* port addresses changed: refresh what workers check */
+	bool admin_changed; /* 'port N down/up': the links follow at the end */
 };
 
 struct txn *txn_begin(struct router *r)
@@ -167,8 +169,15 @@ static int journal(struct txn *t, const struct undo *u)
 
 static void txn_end(struct txn *t)
 {
+	uint16_t pid;
+
 	if (t->addr_changed)
 		router_local_update(t->r);
+	/* committed or rolled back, each port's link to its final state
+	 * (nothing to do where it is there already) */
+	if (t->admin_changed)
+		for (pid = 0; pid < t->r->nb_ports; pid++)
+			port_link_admin(t->r, pid);
 	fib_batch_end(t->r->fib);
 	free(t->u);
 	free(t);
@@ -607,5 +616,7 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	now.value = c->value;
 	now.value2 = c->value2;
 	setting_apply(t->r, &now);
+	if (c->id == CMD_PORT_ADMIN)
+		t->admin_changed = true;
 	return 0;
 }

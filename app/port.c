@@ -214,8 +214,9 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	if (change)
 		p->link_changes++;
 	if (change || down) {
-		printf("fastroute: port %u (%s) link %s%s\n", pid, p->name, down ? "down" : "up",
-		       change ? "" : " at start");
+		printf("fastroute: port %u (%s) link %s%s%s\n", pid, p->name, down ? "down" : "up",
+		       change ? "" : " at start",
+		       down && p->link_held_down ? " (set down by 'port N down')" : "");
 		fflush(stdout);
 	}
 }
@@ -237,10 +238,9 @@ void port_link_admin(struct router *r, uint16_t pid)
 	if (!p->started)
 		return;
 	if (p->admin_down == p->link_held_down) {
-		/* nothing to change; a port brought up whose link could not
-		 * be set down has no error left to show */
-		if (!p->admin_down)
-			p->link_set_err = 0;
+		/* where it should be: no error left to show (a driver that
+		 * cannot set it down never gets here while the port is down) */
+		p->link_set_err = 0;
 		return;
 	}
 	rc = p->admin_down ? rte_eth_dev_set_link_down(pid) : rte_eth_dev_set_link_up(pid);
@@ -269,6 +269,10 @@ void port_stop_all(struct router *r)
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		if (!r->ports[pid].started)
 			continue;
+		/* a link 'port N down' set down goes up again: on some
+		 * drivers (a kernel interface) it would outlive the router */
+		if (r->ports[pid].link_held_down)
+			rte_eth_dev_set_link_up(pid);
 		rte_eth_dev_stop(pid);
 		rte_eth_dev_close(pid);
 		r->ports[pid].started = false;
