@@ -505,11 +505,14 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			struct rtcache_entry6 *e;
 
 			i = idx[j];
+			/* a frame to an L2 group is never forwarded: not probed
+			 * (as IPv4), so it cannot take a valid entry for stale */
+			if (unlikely(flags[i] & F_L2_GROUP))
+				goto full;
 			e = rtcache6_find(rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none, in_port);
 			if (e != NULL) {
 				if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
-					   neigh_gen(c->neigh_hot, e->neigh) == e->neigh_gen) &&
-				    !(flags[i] & F_L2_GROUP)) {
+					   neigh_gen(c->neigh_hot, e->neigh) == e->neigh_gen)) {
 					if (forward_hit6(c, pkts[i], e, src[j], &out[i])) {
 						rtcache_hit(rtc);
 						continue;
@@ -518,6 +521,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 					rtcache6_stale(rtc, e);
 				}
 			}
+		full:
 			memcpy(dst[km], dst[j], 16);
 			memcpy(src[km], src[j], 16);
 			idx[km++] = (uint8_t)i;

@@ -24,11 +24,12 @@ const char *const rtcache_mode_names[RTCACHE_MODE_MAX] = {
  *
  * A measurement first warms the cache (probed, not judged) in samples of
  * au.sample packets until one has under 1/16 cold misses (free ways, stale
- * entries; at most RTCACHE_AUTO_WARMING_MAX samples), so a working set of
- * more flows than one sample, or the cache after a route change, is judged
- * warm; then RTCACHE_AUTO_PAIRS timed samples of each side in the order
- * probed, bypassed, bypassed, probed, ... (each side runs as often right
- * after a switch as not), about 9,000 packets in all with a warm cache.
+ * entries), for at most as many samples as fill the cache (64 by default),
+ * so a working set of more flows than one sample, up to the cache's size,
+ * or the cache after a route change, is judged warm; then
+ * RTCACHE_AUTO_PAIRS timed samples of each side in the order probed,
+ * bypassed, bypassed, probed, ... (each side runs as often right after a
+ * switch as not): about 9,000 packets in all with a warm cache.
  * The side whose median cycles a packet is lower is kept for au.hold
  * packets (a tie keeps probing); the medians leave out a sample that a
  * preemption or an interrupt inflated. Samples of 1,024 packets at a few
@@ -170,14 +171,16 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 	if (c->m_step == 0) {
 		/* warming: once more while the sample still filled free ways
 		 * or found stale entries (more flows than a sample holds, a
-		 * route change), up to RTCACHE_AUTO_WARMING_MAX samples (a
-		 * flood into an empty cache fills it that long) */
+		 * route change), for at most as many samples as fill the
+		 * cache (a flood into an empty cache takes them all) */
 		bool cold = c->win_cold > 0 && (uint64_t)c->win_cold * 16 >= c->win_probes;
+		uint32_t cap = RTE_MAX((uint32_t)RTCACHE_AUTO_WARMING_MIN,
+				       (c->mask + 1) * RTCACHE_WAYS / RTE_MAX(c->au.sample, 1u));
 
 		c->win_probes = c->win_hits = c->win_cold = 0;
 		c->m_pkts = 0;
 		c->m_cyc = 0;
-		if (cold && ++c->m_warming < RTCACHE_AUTO_WARMING_MAX)
+		if (cold && ++c->m_warming < cap)
 			return;
 	} else if (c->bypassing) {
 		c->m_bypass[c->m_nb++] = (uint32_t)cpp;

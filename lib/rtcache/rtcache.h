@@ -95,7 +95,8 @@ struct rtcache_stats {
 	uint64_t stale;	    /**< an entry whose generations no longer hold */
 	uint64_t inserts;   /**< entries written */
 	uint64_t evictions; /**< inserts that pushed out an older valid entry */
-	uint64_t bypassed;  /**< packets not probed: auto stepping aside or in a bypassed sample */
+	uint64_t bypassed;  /**< packets not probed: mode off, auto stepping aside, or a bypassed
+			       sample */
 };
 
 /** Auto mode's parameters (rtcache_auto_default() gives the values in brackets). */
@@ -110,9 +111,10 @@ struct rtcache_auto {
 
 /** Timed samples of each side per measurement (probed, bypassed). */
 #define RTCACHE_AUTO_PAIRS 4
-/** At most this many warming samples: the cache warms until a sample's
- * cold misses (free ways, stale entries) are under 1/16 of its probes. */
-#define RTCACHE_AUTO_WARMING_MAX 16
+/** The cache warms until a sample's cold misses (free ways, stale entries)
+ * are under 1/16 of its probes, for at most as many samples as it takes to
+ * fill the cache (entries / au.sample), and no fewer than this. */
+#define RTCACHE_AUTO_WARMING_MIN 16
 
 struct rtcache {
 	struct rtcache_entry *b;   /* nb_buckets x RTCACHE_WAYS */

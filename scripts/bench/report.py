@@ -458,15 +458,19 @@ def main():
     w("")
     w("Auto mode judges by cost, not by a hit rate: a measurement times the bursts' cycles "
       "(`dp_input_burst()`) in samples of 1,024 packets: first it warms the cache (samples not "
-      "judged, until one has under 1/16 cold misses, at most 16), then four samples with the "
-      "cache probed and four with it bypassed (probed, bypassed, bypassed, probed, ...), and it "
+      "judged, until one has under 1/16 cold misses, at most as many as fill the cache), then "
+      "four samples with the cache probed and four with it bypassed (probed, bypassed, "
+      "bypassed, probed, ...), and it "
       "keeps the side whose median is lower for 2^20 packets before it measures again; "
       "a hit-rate window (4,096 probes) that falls 20 points below the last measurement's starts "
-      "the next one at once (lib/rtcache/rtcache.c). Its own last measurement in each `cache_auto` "
-      "run of kbench (rpf strict; medians over the %s repetitions):" % (a.kbench_reps or "?"))
+      "the next one at once (lib/rtcache/rtcache.c).%s" %
+      (" Its own last measurement in each `cache_auto` run of kbench (rpf strict; medians over "
+       "the %s repetitions):" % (a.kbench_reps or "?") if ka else ""))
     w("")
-    w("| routes | dests | probed cyc/pkt | bypassed cyc/pkt | bypassed in | kbench cache_on / rpf_strict |")
-    w("|---|---|---|---|---|---|")
+    if ka:
+        w("| routes | dests | probed cyc/pkt | bypassed cyc/pkt | bypassed in | "
+          "kbench cache_on / rpf_strict |")
+        w("|---|---|---|---|---|---|")
     auto_wrong = []
     for r in sorted(ka, key=lambda r: (r["routes"], r["dests"])):
         on = kb_get(kb, r["routes"], r["dests"], "cache_on")
@@ -480,7 +484,8 @@ def main():
             auto_wrong.append("kept probing under %d destinations" % r["dests"])
         if r["dests"] == 1 and 2 * r["bypassed"] >= r["reps"]:
             auto_wrong.append("bypassed one flow")
-    w("")
+    if ka:
+        w("")
     if not ka:
         w("(This run's kbench did not report auto's measurements.)")
     elif auto_wrong:

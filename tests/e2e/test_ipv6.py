@@ -501,6 +501,17 @@ def test_rtcache6(topo, r):
         for i in range(4):
             check(one("warm-%d" % i) == 1, "not forwarded to h2")
         check(rtc()["hits"] >= h0 + 3, "IPv6 packets do not hit the cache")
+        # the same flow in a frame to an L2 group: dropped, not probed, so
+        # it leaves the flow's entry alone (the next packet still hits)
+        before = rtc()
+        p = udp6(FAR, payload=b"l2-group")
+        p[s.Ether].dst = ALL_NODES_MAC
+        send(topo, p)
+        check(one("after-l2-group") == 1, "not forwarded after the L2 group frame")
+        after = rtc()
+        check(after["stale"] == before["stale"] and after["hits"] >= before["hits"] + 1,
+              "a frame to an L2 group spoiled the flow's entry: stale %d -> %d, hits %d -> %d"
+              % (before["stale"], after["stale"], before["hits"], after["hits"]))
         # a more specific route via h3: the very next packet follows it
         stale = rtc()["stale"]
         r.cli("route add 2001:db8:99::/64 via %s" % HOST_IP6[2])

@@ -1089,6 +1089,8 @@ static void test_rtcache_auto(void **state)
 		/* a warming sample and 8 timed ones, of at least 1,024 each */
 		assert_true(p->st.rx - pkts >= 9 * 1024);
 		assert_true(rc->probe_cpp16 > 0 && rc->bypass_cpp16 > 0);
+		/* the verdict, the last thing the burst did: the cheaper side */
+		assert_int_equal(rc->bypassing, rc->probe_cpp16 > rc->bypass_cpp16);
 		print_message("flood: probed %.1f, bypassed %.1f cycles a packet\n",
 			      rc->probe_cpp16 / 16.0, rc->bypass_cpp16 / 16.0);
 		seen = rc->bypassing;
