@@ -133,9 +133,10 @@ struct txn {
 	struct router *r;
 	struct undo *u;
 	size_t n, cap;
-	bool failed;	    /* journal could not grow: refuse further changes */
-	bool addr_changed;  /* port addresses changed: refresh what workers check */
-	bool admin_changed; /* 'port N down/up': the links follow at the end */
+	bool failed;	   /* journal could not grow: refuse further changes */
+	bool addr_changed; /* port addresses changed: refresh what workers check */
+	/* 'port N down/up' of these ports: their links follow at the end */
+	uint64_t admin_changed[(FR_MAX_PORTS + 63) / 64];
 };
 
 struct txn *txn_begin(struct router *r)
@@ -173,12 +174,13 @@ static void txn_end(struct txn *t)
 
 	if (t->addr_changed)
 		router_local_update(t->r);
-	/* committed or rolled back, each port's link to its final state
-	 * (nothing to do where it is there already) */
-	if (t->admin_changed)
-		for (pid = 0; pid < t->r->nb_ports; pid++)
-			port_link_admin(t->r, pid);
 	fib_batch_end(t->r->fib);
+	/* committed or rolled back, the links of the ports it took down or
+	 * up to their final state (nothing to do where it is there already),
+	 * after the routes are published: a driver may take a while */
+	for (pid = 0; pid < t->r->nb_ports; pid++)
+		if ((t->admin_changed[pid / 64] >> (pid % 64)) & 1)
+			port_link_admin(t->r, pid);
 	free(t->u);
 	free(t);
 }
@@ -617,6 +619,6 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	now.value2 = c->value2;
 	setting_apply(t->r, &now);
 	if (c->id == CMD_PORT_ADMIN)
-		t->admin_changed = true;
+		t->admin_changed[port / 64] |= 1ull << (port % 64);
 	return 0;
 }

@@ -214,9 +214,11 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	if (change)
 		p->link_changes++;
 	if (change || down) {
-		printf("fastroute: port %u (%s) link %s%s%s\n", pid, p->name, down ? "down" : "up",
-		       change ? "" : " at start",
-		       down && p->link_held_down ? " (set down by 'port N down')" : "");
+		printf("fastroute: port %u (%s) link %s%s", pid, p->name, down ? "down" : "up",
+		       change ? "" : " at start");
+		if (down && p->link_held_down)
+			printf(" (set down by 'port %u down')", pid);
+		printf("\n");
 		fflush(stdout);
 	}
 }
@@ -270,9 +272,9 @@ void port_stop_all(struct router *r)
 		if (!r->ports[pid].started)
 			continue;
 		/* a link 'port N down' set down goes up again: on some
-		 * drivers (a kernel interface) it would outlive the router */
-		if (r->ports[pid].link_held_down)
-			rte_eth_dev_set_link_up(pid);
+		 * drivers (a NIC's kernel netdev) it would outlive the router */
+		if (r->ports[pid].link_held_down && rte_eth_dev_set_link_up(pid) == 0)
+			r->ports[pid].link_held_down = false;
 		rte_eth_dev_stop(pid);
 		rte_eth_dev_close(pid);
 		r->ports[pid].started = false;

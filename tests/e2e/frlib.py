@@ -231,6 +231,8 @@ class Router:
             if "ready" in self.out.read():
                 return
             time.sleep(0.1)
+        self.p.kill()  # not left running beside whatever the caller starts next
+        self.p.wait()
         raise RuntimeError("router not ready after %ds:\n%s" % (timeout, self.stderr()))
 
     def stderr(self):
