@@ -24,9 +24,11 @@ const char *const rtcache_mode_names[RTCACHE_MODE_MAX] = {
  *
  * A measurement first warms the cache (probed, not judged) in samples of
  * au.sample packets until one has under 1/16 cold misses (free ways, stale
- * entries), for at most as many samples as fill the cache (64 by default),
- * so a working set of more flows than one sample, up to the cache's size,
- * or the cache after a route change, is judged warm; then
+ * entries), for at most as many samples as fill the cache (between 16 and
+ * 64: 64 by default), so a working set of more flows than one sample (up
+ * to about 20,000 flows at random: a working set of W flows takes about
+ * 2.8 W packets to show under 1/16 new ones), or the cache after a route
+ * change, is judged warm; then
  * RTCACHE_AUTO_PAIRS timed samples of each side in the order probed,
  * bypassed, bypassed, probed, ... (each side runs as often right after a
  * switch as not): about 9,000 packets in all with a warm cache.
@@ -174,8 +176,10 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 		 * route change), for at most as many samples as fill the
 		 * cache (a flood into an empty cache takes them all) */
 		bool cold = c->win_cold > 0 && (uint64_t)c->win_cold * 16 >= c->win_probes;
-		uint32_t cap = RTE_MAX((uint32_t)RTCACHE_AUTO_WARMING_MIN,
-				       (c->mask + 1) * RTCACHE_WAYS / RTE_MAX(c->au.sample, 1u));
+		uint32_t cap =
+			RTE_MIN(RTE_MAX((uint32_t)RTCACHE_AUTO_WARMING_MIN,
+					(c->mask + 1) * RTCACHE_WAYS / RTE_MAX(c->au.sample, 1u)),
+				(uint32_t)RTCACHE_AUTO_WARMING_MAX);
 
 		c->win_probes = c->win_hits = c->win_cold = 0;
 		c->m_pkts = 0;

@@ -113,8 +113,11 @@ struct rtcache_auto {
 #define RTCACHE_AUTO_PAIRS 4
 /** The cache warms until a sample's cold misses (free ways, stale entries)
  * are under 1/16 of its probes, for at most as many samples as it takes to
- * fill the cache (entries / au.sample), and no fewer than this. */
+ * fill the cache (entries / au.sample), within these bounds (the upper one
+ * limits what a flood that never fills the cache, of packets dropped,
+ * probes: 64 samples of 1,024 are 6% of the 2^20-packet hold). */
 #define RTCACHE_AUTO_WARMING_MIN 16
+#define RTCACHE_AUTO_WARMING_MAX 64
 
 struct rtcache {
 	struct rtcache_entry *b;   /* nb_buckets x RTCACHE_WAYS */

@@ -458,7 +458,8 @@ def main():
     w("")
     w("Auto mode judges by cost, not by a hit rate: a measurement times the bursts' cycles "
       "(`dp_input_burst()`) in samples of 1,024 packets: first it warms the cache (samples not "
-      "judged, until one has under 1/16 cold misses, at most as many as fill the cache), then "
+      "judged, until one has under 1/16 cold misses, at most as many as fill the cache, 16 to "
+      "64), then "
       "four samples with the cache probed and four with it bypassed (probed, bypassed, "
       "bypassed, probed, ...), and it "
       "keeps the side whose median is lower for 2^20 packets before it measures again; "

@@ -292,6 +292,20 @@ static void test_auto_warming_samples(void **state)
 		cold_burst(c, 32, 32);
 	assert_int_equal(c->m_step, 1);
 	rtcache_free(c);
+	/* a cache of 8,192 entries fills in 64 samples of 128: the cap; one of
+	 * 65,536 (512 samples) is held to RTCACHE_AUTO_WARMING_MAX too */
+	for (b = 8192; b <= 65536; b *= 8) {
+		c = rtcache_create(b, 0, 1);
+		rtcache_auto_set(c, &au);
+		rtcache_mode_set(c, RTCACHE_AUTO);
+		for (s = 0; s < RTCACHE_AUTO_WARMING_MAX - 1; s++)
+			cold_burst(c, 128, 128);
+		assert_int_equal(c->m_step, 0);
+		assert_int_equal(c->m_warming, RTCACHE_AUTO_WARMING_MAX - 1);
+		cold_burst(c, 128, 128);
+		assert_int_equal(c->m_step, 1);
+		rtcache_free(c);
+	}
 }
 
 /* One window of auto mode over @n flows of distinct buckets (@key): each
