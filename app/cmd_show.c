@@ -460,20 +460,22 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
 				   link.link_speed);
 		/* what the workers act on, as of the last poll */
-		out_printf(o, "  forwarding %s%s, %" PRIu64 " link changes\n",
-			   dp->down ? "down (port_down drops)" : "up",
-			   p->admin_down ? ", taken down by 'port N down'" : "", p->link_changes);
+		out_printf(o, "  forwarding %s", dp->down ? "down (port_down drops)" : "up");
+		if (p->admin_down)
+			out_printf(o, ", taken down by 'port %u down'", p->id);
+		out_printf(o, ", %" PRIu64 " link changes\n", p->link_changes);
 		/* what 'port N down' did to the link itself */
 		if (p->link_held_down)
-			out_printf(o, "  link set down by 'port N down'%s\n",
+			out_printf(o, "  link set down by 'port %u down'%s\n", p->id,
 				   p->admin_down ? "" : " (setting it up again failed)");
-		if (p->link_set_err != 0)
-			out_printf(o, "  link %s: %s%s\n",
-				   p->admin_down ? "left up, the driver cannot set it down"
-						 : "could not be set up again",
-				   rte_strerror(-p->link_set_err),
-				   p->link_set_err == -ENOTSUP ? " (traffic is still dropped)"
-							       : "");
+		if (p->link_set_err != 0 && p->admin_down)
+			out_printf(o, "  link left up, %s: %s (traffic is still dropped)\n",
+				   p->link_set_err == -ENOTSUP ? "the driver cannot set it down"
+							       : "setting it down failed",
+				   rte_strerror(-p->link_set_err));
+		else if (p->link_set_err != 0)
+			out_printf(o, "  link could not be set up again: %s\n",
+				   rte_strerror(-p->link_set_err));
 	}
 	for (i = 0; i < p->nb_addrs; i++) {
 		struct fr_prefix pf = {.addr = p->addrs[i].addr, .len = p->addrs[i].len};

@@ -185,6 +185,8 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	memcpy(target, nd.target, 16);
 	ours = nd.type == ND_TYPE_NS && port_owns6(r, port, nd.target);
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
+	/* learnt: not needed here (an answered NS counts as answered either
+	 * way, an NA that updated the table returns ND_V_LEARNT) */
 	switch (nd_process(r->neigh, &nd, port, ours, onlink, control_now_ms(), &learnt)) {
 	case ND_V_ANSWER:
 		/* counted as answered, learnt from or not (nd_learnt counts

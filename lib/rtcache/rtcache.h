@@ -104,7 +104,7 @@ struct rtcache_auto {
 	uint32_t sample; /**< packets per timed sample of a measurement (1024) */
 	uint32_t hold;	 /**< packets between measurements (1<<20) */
 	uint32_t window; /**< probes per hit-rate window, while probing (4096) */
-	/** a window whose hit rate falls this many points below the last
+	/** a window whose hit rate falls more than this many points below the last
 	 * measurement's starts the next one at once (20) */
 	uint32_t trigger_pts;
 };
@@ -136,7 +136,7 @@ struct rtcache {
 	uint32_t win_cold;
 	uint32_t last_win_pct; /* hit rate of the last full window, percent */
 	uint64_t hold_left;    /* auto: packets until the next measurement */
-	/* the measurement under way: sample number (0: warming, not timed),
+	/* the measurement under way: sample number (0: warming, not judged),
 	 * warming samples so far, the sample's packets and cycles so far, the
 	 * samples' cycles a packet (x16) */
 	uint32_t m_step, m_warming, m_pkts;
@@ -451,7 +451,7 @@ fill:
 
 /**
  * After a burst's probes in auto mode: close the hit-rate window when it is
- * full. A window whose rate fell au.trigger_pts below the last
+ * full. A window whose rate fell more than au.trigger_pts below the last
  * measurement's (a flood of new destinations, say) starts the next
  * measurement now instead of after the hold: the traffic has changed. Cold
  * misses (a free way, a stale entry: the cache warming after a start, a

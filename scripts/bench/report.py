@@ -463,10 +463,12 @@ def main():
       "four samples with the cache probed and four with it bypassed (probed, bypassed, "
       "bypassed, probed, ...), and it "
       "keeps the side whose median is lower for 2^20 packets before it measures again; "
-      "a hit-rate window (4,096 probes) that falls 20 points below the last measurement's starts "
+      "a hit-rate window (4,096 probes) that falls more than 20 points below the last "
+      "measurement's starts "
       "the next one at once (lib/rtcache/rtcache.c).%s" %
       (" Its own last measurement in each `cache_auto` run of kbench (rpf strict; medians over "
-       "the %s repetitions):" % (a.kbench_reps or "?") if ka else ""))
+       "the %s repetitions, those in which a measurement finished):" % (a.kbench_reps or "?")
+       if ka else ""))
     w("")
     if ka:
         w("| routes | dests | probed cyc/pkt | bypassed cyc/pkt | bypassed in | "

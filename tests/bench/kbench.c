@@ -764,7 +764,8 @@ static void report(int json, uint32_t routes, uint32_t dests, const char *metric
 
 /* What auto mode's own measurements found in the cache_auto runs: the
  * median cycles a packet it measured for each side, and in how many of the
- * repetitions its last measurement chose to bypass the cache. */
+ * repetitions (@p reps: those in which a measurement finished) its last
+ * measurement chose to bypass the cache. */
 static void report_auto(int json, uint32_t routes, uint32_t dests, struct stat3 p, struct stat3 b,
 			unsigned int bypassed, unsigned int reps)
 {
@@ -1021,7 +1022,7 @@ int main(int argc, char **argv)
 			/* auto mode's own last measurement in each repetition */
 			double *ap = calloc(reps, sizeof(double)),
 			       *ab = calloc(reps, sizeof(double));
-			unsigned int a_bypass = 0;
+			unsigned int a_bypass = 0, a_n = 0;
 			uint64_t mp_pkts = RTE_MAX(min_pkts, (uint64_t)len);
 			struct stat3 sb, sd, sp, sl, ss, sc, sa;
 			double rd, rp, rl, rs, ron, rau;
@@ -1035,6 +1036,7 @@ int main(int argc, char **argv)
 				fixed[k] = gw_ip[0];
 			/* interleave the variants rep by rep, so drift hits all alike */
 			for (k = 0; k < reps; k++) {
+				uint64_t a0;
 				double restore;
 
 				/* Each timed run follows an untimed pass of its own
@@ -1070,12 +1072,17 @@ int main(int argc, char **argv)
 				vs2[k] = pipeline(&t, d, sr, len, mp_pkts, DP_RPF_STRICT, NULL,
 						  RTCACHE_OFF) -
 					 restore;
+				a0 = cache->measurements;
 				va[k] = pipeline(&t, d, sr, len, mp_pkts, DP_RPF_STRICT, cache,
 						 RTCACHE_AUTO) -
 					restore;
-				ap[k] = cache->probe_cpp16 / 16.0;
-				ab[k] = cache->bypass_cpp16 / 16.0;
-				a_bypass += cache->probe_cpp16 > cache->bypass_cpp16;
+				/* only a measurement this run finished (the figures
+				 * outlive a mode change) */
+				if (cache->measurements > a0) {
+					ap[a_n] = cache->probe_cpp16 / 16.0;
+					ab[a_n++] = cache->bypass_cpp16 / 16.0;
+					a_bypass += cache->probe_cpp16 > cache->bypass_cpp16;
+				}
 			}
 			/* ratios pair by pair within a repetition, then their
 			 * median: drift between repetitions hits both sides */
@@ -1101,8 +1108,14 @@ int main(int argc, char **argv)
 			/* cache rows: the ratio is to rpf_strict (cache off) */
 			report(json, nr, nd, "cache_on", sc, ron);
 			report(json, nr, nd, "cache_auto", sa, rau);
-			report_auto(json, nr, nd, summarize(ap, reps), summarize(ab, reps),
-				    a_bypass, reps);
+			if (a_n > 0)
+				report_auto(json, nr, nd, summarize(ap, a_n), summarize(ab, a_n),
+					    a_bypass, a_n);
+			else
+				fprintf(stderr,
+					"kbench: auto mode finished no measurement with %u "
+					"destinations\n",
+					nd);
 			if (nv4ref < MAX_DESTS) {
 				v4ref[nv4ref].dests = nd;
 				v4ref[nv4ref].decision = sd.med;
