@@ -122,7 +122,7 @@ void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)
 	c->bypassing = 0;
 	c->measuring = 0;
 	c->warm = 0;
-	c->win_probes = c->win_hits = c->win_cold = 0;
+	rtcache_win_clear(c);
 	if (m == RTCACHE_AUTO)
 		rtcache_measure_start(c);
 }
@@ -137,7 +137,7 @@ void rtcache_measure_start(struct rtcache *c)
 	c->m_step = c->m_warming = c->m_pkts = 0;
 	c->m_cyc = 0;
 	c->m_np = c->m_nb = 0;
-	c->win_probes = c->win_hits = c->win_cold = 0;
+	rtcache_win_clear(c);
 }
 
 /* Sample @s (1-based) of a measurement is probed: P B B P P B B P ... */
@@ -162,7 +162,6 @@ static uint32_t median(uint32_t *v, uint32_t n)
 
 void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 {
-	uint32_t judged;
 	uint64_t cpp;
 
 	c->m_pkts += n;
@@ -170,6 +169,8 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 	if (c->m_pkts < c->au.sample || c->m_pkts == 0)
 		return;
 	cpp = RTE_MIN(c->m_cyc * 16 / c->m_pkts, (uint64_t)UINT32_MAX);
+	c->m_pkts = 0;
+	c->m_cyc = 0;
 	if (c->m_step == 0) {
 		/* warming: once more while the sample still filled free ways
 		 * or found stale entries (more flows than a sample holds, a
@@ -181,9 +182,7 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 					(c->mask + 1) * RTCACHE_WAYS / RTE_MAX(c->au.sample, 1u)),
 				(uint32_t)RTCACHE_AUTO_WARMING_MAX);
 
-		c->win_probes = c->win_hits = c->win_cold = 0;
-		c->m_pkts = 0;
-		c->m_cyc = 0;
+		rtcache_win_clear(c);
 		if (cold && ++c->m_warming < cap)
 			return;
 	} else if (c->bypassing) {
@@ -191,8 +190,6 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 	} else {
 		c->m_probe[c->m_np++] = (uint32_t)cpp;
 	}
-	c->m_pkts = 0;
-	c->m_cyc = 0;
 	/* the probed samples' probes add up in win_* to the verdict */
 	if (c->m_step < 2 * RTCACHE_AUTO_PAIRS) {
 		c->m_step++;
@@ -203,14 +200,11 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 	c->probe_cpp16 = median(c->m_probe, c->m_np);
 	c->bypass_cpp16 = median(c->m_bypass, c->m_nb);
 	/* their hit rate as a window's (rtcache_account()), for the trigger */
-	judged = c->win_probes - RTE_MIN(c->win_cold, c->win_probes / 2);
-	c->verdict_pct =
-		judged ? (uint32_t)RTE_MIN((uint64_t)c->win_hits * 100 / judged, 100) : 100;
+	c->verdict_pct = rtcache_win_take(c);
 	c->bypassing = c->probe_cpp16 > c->bypass_cpp16;
 	c->measuring = 0;
 	c->hold_left = c->au.hold;
 	c->measurements++;
-	c->win_probes = c->win_hits = c->win_cold = 0;
 }
 
 void rtcache_auto_set(struct rtcache *c, const struct rtcache_auto *au)

@@ -449,6 +449,26 @@ fill:
 	return pick;
 }
 
+/** Forget the counts of the hit-rate window (or of a measurement's part). */
+static inline void rtcache_win_clear(struct rtcache *c)
+{
+	c->win_probes = c->win_hits = c->win_cold = 0;
+}
+
+/**
+ * The hit rate of what the window counted, percent, and the counts
+ * forgotten. Cold misses are left out, up to half the probes; nothing
+ * counted is 100. A window's rate and a measurement's alike. Datapath-safe.
+ */
+static inline uint32_t rtcache_win_take(struct rtcache *c)
+{
+	uint32_t judged = c->win_probes - RTE_MIN(c->win_cold, c->win_probes / 2);
+	uint32_t pct = judged ? (uint32_t)RTE_MIN((uint64_t)c->win_hits * 100 / judged, 100) : 100;
+
+	rtcache_win_clear(c);
+	return pct;
+}
+
 /**
  * After a burst's probes in auto mode: close the hit-rate window when it is
  * full. A window whose rate fell more than au.trigger_pts below the last
@@ -461,15 +481,11 @@ fill:
  */
 static inline void rtcache_account(struct rtcache *c)
 {
-	uint32_t excused;
-
 	/* a measurement keeps the counts itself (rtcache_measure()) */
 	if (c->mode != RTCACHE_AUTO || c->measuring || c->win_probes < c->au.window)
 		return;
-	excused = RTE_MIN(c->win_cold, c->win_probes / 2);
-	c->last_win_pct = (uint32_t)((uint64_t)c->win_hits * 100 / (c->win_probes - excused));
-	c->win_probes = c->win_hits = c->win_cold = 0;
-	if (!c->measuring && c->last_win_pct + c->au.trigger_pts < c->verdict_pct)
+	c->last_win_pct = rtcache_win_take(c);
+	if (c->last_win_pct + c->au.trigger_pts < c->verdict_pct)
 		rtcache_measure_start(c);
 }
 
