@@ -750,12 +750,29 @@ static void keyword_line(const char *words, const char *usage, bool args, void *
 	out_printf(arg, "%s\t%s\t%d\n", words, usage, args ? 1 : 0);
 }
 
+int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_t errlen)
+{
+	if (c->id > CMD_CONFIG_LAST)
+		return ERR("not a configuration command (only port, route, neigh, set and "
+			   "rtcache commands belong in a file)");
+	if (c->id == CMD_RTCACHE_SIZE && r->running)
+		return ERRC(-EBUSY, "the route cache size is fixed at startup (put it in the "
+				    "config file)");
+	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
+	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL)
+		return check_port(r, c->port, err, errlen);
+	return 0;
+}
+
 int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src src,
 	     struct cmd_out *o, char *err, size_t errlen)
 {
-	if (src == CMD_SRC_FILE && c->id > CMD_CONFIG_LAST)
-		return ERR("not a configuration command (only port, route, neigh, set and "
-			   "rtcache commands belong in a file)");
+	if (src == CMD_SRC_FILE) {
+		int rc = cmd_file_check(r, c, err, errlen);
+
+		if (rc != 0)
+			return rc;
+	}
 	switch (c->id) {
 	case CMD_PORT_ADDR_ADD:
 		return exec_addr_add(t, c, err, errlen);

@@ -102,6 +102,14 @@ void txn_commit(struct txn *t);
 void txn_rollback(struct txn *t);
 
 /*
+ * What a configuration file line must pass before any line of the file
+ * runs: a configuration command, one the router's state allows (the route
+ * cache size only before start), on a port that exists.
+ * @return 0, or a negative errno with @err filled.
+ */
+int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_t errlen);
+
+/*
  * Run a parsed command. Changes are journaled in @t.
  * @return 0, or a negative errno with @err filled.
  */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Config files: CLI commands, one per line, '#' comments. Every line is
- * parsed before the first one runs (a syntax error touches nothing); then
+ * parsed and checked before the first one runs (a syntax error, or a line
+ * that has no place in a file, touches nothing); a pipe or FIFO is copied
+ * to a temporary file first, to be read twice. Then
  * all run in one transaction, so a line the tables refuse rolls back the
  * lines before it. Commands are parsed again in the second pass rather than
  * kept, so a million-route file needs no memory for them.
@@ -56,16 +58,23 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	struct cmd c;
 	int rc;
 
-	rewind(f);
+	if (fseek(f, 0, SEEK_SET) != 0) {
+		snprintf(l->err, l->errlen, "%s: %s", l->path, strerror(errno));
+		return -EIO;
+	}
 	while (getline(line, cap, f) >= 0) {
 		lineno++;
 		rc = cmd_parse(*line, &c, msg, sizeof(msg));
 		if (rc == -ENODATA)
 			continue;
 		if (rc == 0 && l->t == NULL) {
-			l->cmds++;
-			l->routes += is_route(&c);
-			continue;
+			/* what no table needs to see: refused before any line runs */
+			rc = cmd_file_check(l->r, &c, msg, sizeof(msg));
+			if (rc == 0) {
+				l->cmds++;
+				l->routes += is_route(&c);
+				continue;
+			}
 		}
 		if (rc == 0) {
 			rc = cmd_exec(l->r, l->t, &c, CMD_SRC_FILE, &o, msg, sizeof(msg));
@@ -87,6 +96,43 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	return 0;
 }
 
+/* Replace the unseekable stream *@f (closed) by an unlinked temporary copy
+ * of all it holds. */
+static int spool(FILE **f, const char *path, char *err, size_t errlen)
+{
+	FILE *tmp = tmpfile();
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+
+	if (tmp == NULL) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot copy it to read it twice: %s", path,
+			 strerror(errno));
+		fclose(*f);
+		return rc;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), *f)) > 0) {
+		if (fwrite(buf, 1, n, tmp) != n) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: cannot copy it to read it twice: %s", path,
+				 strerror(errno));
+			break;
+		}
+	}
+	if (rc == 0 && ferror(*f)) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: read error", path);
+	}
+	fclose(*f);
+	if (rc != 0) {
+		fclose(tmp);
+		return rc;
+	}
+	*f = tmp;
+	return 0;
+}
+
 int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
 		char *err, size_t errlen)
 {
@@ -103,6 +149,12 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return rc;
+	}
+	if (fseek(f, 0, SEEK_SET) != 0) {
+		/* a pipe or FIFO (-f <(gen-routes ...)): read twice from a copy */
+		rc = spool(&f, path, err, errlen);
+		if (rc != 0)
+			return rc;
 	}
 	rc = pass(f, &l, &line, &cap); /* syntax of every line first */
 	if (rc != 0)

@@ -2,7 +2,9 @@
 /*
  * Config language: the shipped examples load; each bad case is rejected
  * with "file:line: reason" naming the right line, and a rejected file
- * changes nothing (routes, neighbours and port addresses as before).
+ * changes nothing (routes, neighbours and port addresses as before); lines
+ * with no place in a file are refused before any line runs; a file read
+ * from a pipe loads as from disk.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -258,6 +261,130 @@ static void test_atomic(void **state)
 	free(text);
 }
 
+/*
+ * Lines that can never run from a file (not configuration commands, the
+ * route cache size once started, a port that does not exist) are refused
+ * while the file is checked: the routes before them never reach the FIB
+ * (its generation does not move, as it would for a change and its undo).
+ */
+static void test_checked_first(void **state)
+{
+	struct router *r = *state;
+	static const struct {
+		const char *last;
+		const char *msg;
+	} bad[] = {
+		{"show config", "not a configuration command"},
+		{"quit", "not a configuration command"},
+		{"load /etc/hostname", "not a configuration command"},
+		{"clear stats", "not a configuration command"},
+		{"rtcache size 4096", "fixed at startup"},
+		{"port 5 mtu 1400", "port 5 does not exist"},
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		char text[256], err[512] = "";
+		uint64_t gen = fib_generation(r->fib);
+
+		snprintf(text, sizeof(text),
+			 "port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2\n%s\n",
+			 bad[i].last);
+		r->running = true; /* a runtime 'load' */
+		assert_int_not_equal(config_load(r, write_tmp(text), false, NULL, err, sizeof(err)),
+				     0);
+		r->running = false;
+		if (strstr(err, ":3: ") == NULL || strstr(err, bad[i].msg) == NULL)
+			fail_msg("'%s': got \"%s\", want line 3 and \"%s\"", bad[i].last, err,
+				 bad[i].msg);
+		if (fib_generation(r->fib) != gen)
+			fail_msg("'%s': the lines before it ran (FIB generation %lu -> %lu)",
+				 bad[i].last, (unsigned long)gen,
+				 (unsigned long)fib_generation(r->fib));
+		assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	}
+	unlink(write_tmp(""));
+}
+
+struct feeder {
+	int fd;
+	const char *text;
+};
+
+static void *feed(void *arg)
+{
+	struct feeder *fd = arg;
+	size_t len = strlen(fd->text), off = 0;
+
+	while (off < len) {
+		ssize_t n = write(fd->fd, fd->text + off, len - off);
+
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd->fd);
+	return NULL;
+}
+
+/* A file read from a pipe (-f <(scripts/gen-routes N), a FIFO) cannot be
+ * read twice as it is: it is checked and applied whole, as from disk,
+ * including a bad line's rejection. More than a pipe's buffer holds. */
+static void test_pipe(void **state)
+{
+	struct router *r = *state;
+	char *text = malloc(1 << 20), path[64], err[512] = "";
+	size_t len = 0;
+	struct feeder fd;
+	pthread_t th;
+	unsigned int i, round;
+	int p[2];
+
+	len += (size_t)sprintf(text + len, "port 0 address 192.0.2.1/24\n");
+	for (i = 0; i < 3000; i++)
+		len += (size_t)sprintf(text + len, "route add 10.%u.%u.0/24 via 192.0.2.%u\n",
+				       i / 256, i % 256, 2 + i % 200);
+	for (round = 0; round < 2; round++) {
+		if (round == 1) /* the same with a bad last line: nothing applied */
+			sprintf(text + len, "route add 11.0.0.0/8 via 203.0.113.1\n");
+		assert_int_equal(pipe(p), 0);
+		fd.fd = p[1];
+		fd.text = text;
+		assert_int_equal(pthread_create(&th, NULL, feed, &fd), 0);
+		snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+		err[0] = '\0';
+		if (round == 0 && config_load(r, path, false, NULL, err, sizeof(err)) != 0)
+			fail_msg("from a pipe: %s", err);
+		if (round == 1) {
+			assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)),
+					     0);
+			assert_non_null(strstr(err, ":3002: "));
+		}
+		pthread_join(th, NULL);
+		close(p[0]);
+		if (round == 0) {
+			assert_int_equal(fib_route_count(r->fib, AF_INET),
+					 3000 + 3); /* + connected, local, broadcast */
+			assert_int_equal(r->ports[0].nb_addrs, 1);
+			/* back to empty for the second round */
+			assert_int_equal(config_load(r,
+						     write_tmp("port 0 address del 192.0.2.1/24\n"),
+						     false, NULL, err, sizeof(err)),
+					 0);
+			for (i = 0; i < 3000; i++) {
+				struct fr_prefix px = {.addr = fr_addr4(0x0a000000 | i << 8),
+						       .len = 24};
+
+				fib_route_del(r->fib, &px, NULL);
+			}
+		}
+		assert_int_equal(r->ports[0].nb_addrs, 0);
+	}
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	unlink(write_tmp(""));
+	free(text);
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -297,6 +424,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_example_conf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_cases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_checked_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
 	};
 
