@@ -184,7 +184,7 @@ void neigh_hold_flush(struct neigh_table *t)
 	if (t->cold != NULL)
 		for (i = 0; i < t->capacity; i++)
 			if (t->cold[i].in_use && t->cold[i].nheld)
-				neigh_hold_release(t, i, NULL);
+				neigh_hold_drop_all(t, i);
 }
 
 void neigh_free(struct neigh_table *t)
@@ -289,8 +289,7 @@ static void entry_delete(struct neigh_table *t, uint32_t idx)
 	struct neigh_cold *c = &t->cold[idx];
 	int32_t pos;
 
-	if (c->nheld)
-		neigh_hold_release(t, idx, NULL);
+	neigh_hold_drop_all(t, idx);
 	neigh_state_write(t, idx, NEIGH_S_NONE, NULL);
 	pos = rte_hash_del_key(t->hash, &c->key);
 	/* In lock-free mode the key slot is freed by the hash's RCU defer
@@ -312,8 +311,7 @@ void neigh_entry_forget(struct neigh_table *t, uint32_t idx)
 	c->probes = 0;
 	c->deadline = 0;
 	if (c->refcnt > 0) {
-		if (c->nheld)
-			neigh_hold_release(t, idx, NULL);
+		neigh_hold_drop_all(t, idx);
 		neigh_state_write(t, idx, NEIGH_S_NONE, NULL);
 	} else {
 		entry_delete(t, idx);

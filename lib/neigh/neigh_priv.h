@@ -58,5 +58,6 @@ uint32_t neigh_entry_new(struct neigh_table *t, const struct fr_addr *addr, uint
 void neigh_entry_forget(struct neigh_table *t, uint32_t idx);
 void neigh_info_fill(const struct neigh_table *t, uint32_t i, struct neigh_info *ni);
 void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_ether_addr *mac);
+void neigh_hold_drop_all(struct neigh_table *t, uint32_t idx);
 
 #endif /* NEIGH_PRIV_H */

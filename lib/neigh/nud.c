@@ -19,6 +19,7 @@
  * neigh_ops. Control thread only.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "neigh_priv.h"
 
@@ -64,15 +65,22 @@ static uint64_t reachable_time(struct neigh_table *t)
 	return t->params.reachable_ms / 2 + x % (t->params.reachable_ms + 1);
 }
 
-/* Hand every held packet back: to send to @mac, or to drop (mac NULL). */
+/*
+ * Hand every held packet back: to send to @mac, or to drop (mac NULL). The
+ * queue is emptied before the first hand-over: what release does with a
+ * packet (an ICMP error about it) may be held on this very entry again.
+ */
 void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_ether_addr *mac)
 {
 	struct neigh_cold *c = &t->cold[idx];
+	void *held[NEIGH_HOLD_MAX];
 	struct neigh_info ni;
 	unsigned int i, n = c->nheld;
 
 	if (n == 0)
 		return;
+	memcpy(held, c->held, n * sizeof(held[0]));
+	memset(c->held, 0, n * sizeof(c->held[0]));
 	c->nheld = 0;
 	t->nb_held -= n;
 	if (mac != NULL)
@@ -80,11 +88,20 @@ void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_et
 	else
 		t->stats.hold_failed += n;
 	neigh_info_fill(t, idx, &ni);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (t->ops.release != NULL)
-			t->ops.release(t->ops.arg, &ni, c->held[i], mac);
-		c->held[i] = NULL;
-	}
+			t->ops.release(t->ops.arg, &ni, held[i], mac);
+}
+
+/* Drop every held packet of an entry going away, and what their release
+ * held on it again (ICMP errors, about which no error follows: a second
+ * round ends it; the bound is a guard). */
+void neigh_hold_drop_all(struct neigh_table *t, uint32_t idx)
+{
+	unsigned int round;
+
+	for (round = 0; round < 4 && t->cold[idx].nheld > 0; round++)
+		neigh_hold_release(t, idx, NULL);
 }
 
 static void probe(struct neigh_table *t, uint32_t idx, bool unicast, uint64_t now)

@@ -540,6 +540,71 @@ static void test_nud_limits(void **state)
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
 }
 
+/* A release that holds a packet on the neighbour being released, as the
+ * router's ICMP host unreachable about a dropped packet does when its
+ * source is reached through that neighbour (never about such an error). */
+static struct {
+	struct neigh_table *t;
+	struct fr_addr a;
+	unsigned int seen[8], icmp_held;
+} rh;
+
+static void rehold_release(void *arg, const struct neigh_info *ni, void *pkt,
+			   const struct rte_ether_addr *mac)
+{
+	unsigned int k = (unsigned int)((const int *)pkt - pkt_tag);
+
+	(void)arg;
+	(void)ni;
+	(void)mac;
+	assert_true(k < 8);
+	rh.seen[k]++;
+	if (k < 4 && neigh_resolve(rh.t, &rh.a, 0, &pkt_tag[4 + k], 1) == 0)
+		rh.icmp_held++;
+}
+
+/*
+ * Deleting a neighbour whose held packets' release holds new ones on it
+ * (review: the queue was cleared slot by slot after each hand-over, so the
+ * new packet was overwritten and lost, the count kept it, and a later
+ * release handed NULL over). Every packet is handed over once, none stays.
+ */
+static void test_nud_rehold_on_release(void **state)
+{
+	struct neigh_table *t = *state;
+	struct neigh_ops ops = {.probe = ev_probe, .release = rehold_release, .arg = &ev};
+	struct fr_addr b = a4("10.0.0.2");
+	struct neigh_stats st;
+	unsigned int k;
+
+	memset(&rh, 0, sizeof(rh));
+	rh.t = t;
+	rh.a = a4("10.0.0.1");
+	neigh_ops_set(t, &ops);
+	assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[0], 1), 0);
+	assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[1], 1), 0);
+	/* a gateway's entry (referenced) stays, INCOMPLETE turned unresolved */
+	assert_int_equal(neigh_ref(t, &rh.a, 0), neigh_find(t, &rh.a, 0));
+	assert_int_equal(neigh_del(t, &rh.a, 0), 0);
+	assert_int_equal(rh.icmp_held, 2);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(rh.seen[k], 1);     /* the packets held before */
+		assert_int_equal(rh.seen[4 + k], 1); /* the errors about them */
+	}
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.held, 4);
+	assert_int_equal(st.hold_failed, 4);
+	/* nothing left held: the whole budget (5) holds again */
+	memset(&rh.seen, 0, sizeof(rh.seen));
+	for (k = 0; k < 3; k++)
+		assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[6], 1), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1), 0);
+	neigh_hold_flush(t);
+	assert_int_equal(rh.seen[6], 3);
+	assert_int_equal(rh.seen[7], 2);
+}
+
 /* The router's stop: every held packet leaves through release as dropped,
  * the entries stay (and can hold again). */
 static void test_nud_hold_flush(void **state)
@@ -787,6 +852,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_rehold_on_release, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
 		cmocka_unit_test_setup_teardown(test_nd_state_machine, nud_setup, teardown),
 	};
