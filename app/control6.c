@@ -88,10 +88,15 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 	unsigned int i;
 
 	/* a link-local destination is answered from the link-local address;
-	 * otherwise an address on the destination's prefix, or any global one */
+	 * otherwise an address on the destination's prefix, or any global one
+	 * of this port, or of another (a port numbered by its link-local
+	 * address only, 'via fe80::1 port N': a link-local source would not
+	 * reach a distant host, RFC 4291 2.5.6) */
 	x.family = AF_INET6;
 	memcpy(x.v6, dst, 16);
 	if (!ip6_is_linklocal(dst)) {
+		uint16_t q;
+
 		for (i = 0; i < p->nb_addrs; i++) {
 			struct fr_prefix pf;
 
@@ -105,6 +110,10 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 			if (any == NULL)
 				any = p->addrs[i].addr.v6;
 		}
+		for (q = 0; any == NULL && q < r->nb_ports; q++)
+			for (i = 0; any == NULL && i < r->ports[q].nb_addrs; i++)
+				if (r->ports[q].addrs[i].addr.family == AF_INET6)
+					any = r->ports[q].addrs[i].addr.v6;
 		if (any != NULL) {
 			memcpy(src, any, 16);
 			return;

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "cmd.h"
+#include "control6.h"
 #include "eal_helper.h"
 #include "router.h"
 
@@ -385,6 +386,44 @@ static void test_pipe(void **state)
 	free(text);
 }
 
+/*
+ * The source of the router's own IPv6 packets by the port they leave by
+ * (ICMPv6 errors, NS), from addresses the configuration gave: on the
+ * destination's prefix; else a global one of the port; else, for a port
+ * numbered by its link-local address only, a global one of another port
+ * (a link-local source would not reach a distant host); link-local to a
+ * link-local destination.
+ */
+static void test_src6(void **state)
+{
+	struct router *r = *state;
+	static const uint8_t ll1[16] = {0xfe, 0x80, [15] = 0x11};
+	char err[256] = "";
+	struct fr_addr want, dst;
+	uint8_t src[16];
+
+	memcpy(r->dp_ports[1].ll6, ll1, 16);
+	fr_addr_parse("2001:db8:9::5", &dst);
+	port_src6(r, 1, dst.v6, src); /* no global address anywhere yet */
+	assert_memory_equal(src, ll1, 16);
+	if (config_load(r,
+			write_tmp("port 0 address 2001:db8:1::1/64\n"
+				  "port 0 address add 2001:db8:2::1/64\n"),
+			false, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	port_src6(r, 1, dst.v6, src);
+	fr_addr_parse("2001:db8:1::1", &want);
+	assert_memory_equal(src, want.v6, 16);
+	fr_addr_parse("2001:db8:2::7", &dst);
+	port_src6(r, 0, dst.v6, src);
+	fr_addr_parse("2001:db8:2::1", &want);
+	assert_memory_equal(src, want.v6, 16);
+	fr_addr_parse("fe80::7", &dst);
+	port_src6(r, 1, dst.v6, src);
+	assert_memory_equal(src, ll1, 16);
+	unlink(write_tmp(""));
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -426,6 +465,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_atomic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checked_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_src6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
 	};
 
