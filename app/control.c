@@ -170,8 +170,9 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	/*
 	 * Every ARP packet ends as exactly one of: answered, learnt (changed
 	 * the table), or dropped with its reason. Learning is only from
-	 * senders on one of this port's subnets: an entry on one port is
-	 * never made or moved by a packet from elsewhere.
+	 * senders on one of this port's subnets, or that the port already has
+	 * an entry for: an entry on one port is never made or moved by a
+	 * packet from elsewhere.
 	 */
 	sender = fr_addr4(a.spa);
 	answer = kind == NEIGH_LEARN_REQUEST;
@@ -180,6 +181,11 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	off_link = port_addr4_for(&r->ports[port], a.spa) == 0;
+	/* a neighbour the configuration puts on this port off its subnets
+	 * ('via GW port N', a 'dev N' route's hosts) exists once resolved: its
+	 * answers are learnt as an on-link one's */
+	if (off_link && neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE)
+		off_link = false;
 	if (off_link) {
 		if (!answer) {
 			cdrop(r, m, CDROP_ARP_OFF_LINK);

@@ -330,6 +330,44 @@ def test_poisoning(topo, r):
     check(all(v["mac"] != evil for v in after.values()), "the evil MAC got in")
 
 
+def test_offlink_gateway(topo, r):
+    # 'route add ... via GW port 1' with GW outside port 1's subnets (as
+    # config/example.conf has it): the router resolves GW on port 1 and
+    # must learn h2's answer, though its sender is off the port's subnets
+    gw, far = "192.168.255.1", "172.16.0.1"
+    h2 = topo.hosts[1]
+    sh(["ip", "addr", "add", gw + "/32", "dev", "eth0"], ns=h2)
+    sh(["ip", "addr", "add", far + "/32", "dev", "lo"], ns=h2)
+    try:
+        st0 = r.stats()
+        r.cli("route add 172.16.0.0/12 via %s port 1" % gw)
+        out = sh(["ping", "-c", "3", "-i", "0.3", "-W", "2", far], ns=topo.hosts[0],
+                 check=False)
+        e = neigh(r).get((gw, 1))
+        check(e is not None and e["state"] in ("REACHABLE", "STALE", "DELAY", "PROBE"),
+              "gateway %s on port 1: want resolved, got %s" % (gw, e))
+        check(" 0% packet loss" in out, "ping %s via the off-subnet gateway:\n%s" % (far, out))
+        st1 = r.stats()
+        check(st1["arp_off_link"] == st0["arp_off_link"],
+              "the gateway's replies were counted arp_off_link (%d -> %d)" %
+              (st0["arp_off_link"], st1["arp_off_link"]))
+        # the same sender on port 0, where nothing is configured: still off-link
+        with frlib.netns(topo.hosts[0]):
+            sock = s.conf.L2socket(iface="eth0")
+            sock.send(s.Ether(src="02:de:ad:be:ef:02", dst=ROUTER_MAC[0]) /
+                      s.ARP(op=2, hwsrc="02:de:ad:be:ef:02", psrc=gw, hwdst=ROUTER_MAC[0],
+                            pdst=ROUTER_IP[0]))
+            sock.close()
+        check(frlib.wait_for(lambda: r.stats()["arp_off_link"] == st1["arp_off_link"] + 1,
+                             timeout=2), "%s claimed on port 0: want arp_off_link +1" % gw)
+        check((gw, 0) not in neigh(r), "%s learnt on port 0" % gw)
+    finally:
+        r.cli("route del 172.16.0.0/12", check=False)
+        r.cli("neigh del %s port 1" % gw, check=False)
+        sh(["ip", "addr", "del", gw + "/32", "dev", "eth0"], ns=h2, check=False)
+        sh(["ip", "addr", "del", far + "/32", "dev", "lo"], ns=h2, check=False)
+
+
 def test_held_at_stop(topo, r):
     # a packet held for a neighbour that never answers, the router stopped
     # while it resolves: freed and counted in the final line
@@ -360,6 +398,7 @@ def main():
                              ("mac_change_gratuitous", test_mac_change),
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
                              ("poisoning", test_poisoning),
+                             ("offlink_gateway_learnt", test_offlink_gateway),
                              ("exhaustion_10000_targets", test_exhaustion),
                              ("held_packet_counted_at_stop", test_held_at_stop)]:
                 runner.run(name, fn, topo, r)
