@@ -919,6 +919,12 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 			drop(c, m, &out[i], DROP_L2_BCAST_FORWARD);
 			continue;
 		}
+		if (unlikely((dst[j] >> 28) == 0xe)) {
+			/* no multicast routing: a group address is never sent
+			 * on as unicast (by the default route, say) */
+			drop(c, m, &out[i], DROP_IP4_MCAST);
+			continue;
+		}
 		if (unlikely(ip->time_to_live <= 1)) {
 			drop_icmp(c, m, ip, flags[i], &out[i], DROP_TTL_EXCEEDED, 11, 0, 0);
 			continue;

@@ -25,6 +25,7 @@ const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_UNREACHABLE] = "unreachable",
 	[DROP_PROHIBIT] = "prohibit",
 	[DROP_FRAG_NEEDED] = "frag_needed_df",
+	[DROP_IP4_MCAST] = "ip4_multicast",
 	[DROP_IP6_TOO_SHORT] = "ip6_too_short",
 	[DROP_IP6_VERSION] = "ip6_bad_version",
 	[DROP_IP6_LENGTH] = "ip6_bad_length",

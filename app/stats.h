@@ -33,6 +33,7 @@ enum dp_drop {
 	DROP_UNREACHABLE,      /* unreachable route */
 	DROP_PROHIBIT,	       /* prohibit route */
 	DROP_FRAG_NEEDED,      /* larger than the egress MTU with DF set (RFC 1191) */
+	DROP_IP4_MCAST,	       /* multicast destination (224/4) in a unicast frame: not routed */
 	DROP_IP6_TOO_SHORT,    /* frame too short for an IPv6 header */
 	DROP_IP6_VERSION,      /* version is not 6 */
 	DROP_IP6_LENGTH,       /* payload length beyond the frame */

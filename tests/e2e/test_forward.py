@@ -104,6 +104,26 @@ def test_bad_checksum(topo, r):
     expect_dropped(topo, r, frlib.udp(s, 0, HOST_IP[1], chksum=0x1234), "ip4_bad_checksum")
 
 
+def test_multicast_dest(topo, r):
+    # a group address in a unicast frame to the router, with a default route
+    # that would take it: never sent on (no multicast routing), no error
+    r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[1])
+    try:
+        st0 = r.stats()
+        expect_dropped(topo, r, frlib.udp(s, 0, "239.1.2.3"), "ip4_multicast")
+        check(delta(st0, r.stats(), "icmp_queued") == 0, "an ICMP error was queued")
+        # the same route still forwards unicast
+        w = frlib.Wire(topo, 0, 1)
+        try:
+            w.send([frlib.udp(s, 0, "223.1.2.3")])
+            got = w.recv(timeout=1.0)
+        finally:
+            w.close()
+        check(len(got) == 1, "223.1.2.3 by the default route: %d out, want 1" % len(got))
+    finally:
+        r.cli("route del 0.0.0.0/0", check=False)
+
+
 def test_ihl4(topo, r):
     p = frlib.udp(s, 0, HOST_IP[1])
     raw = bytearray(bytes(p))
@@ -157,6 +177,7 @@ def main():
                              ("forwarded_bytes", test_forwarded_bytes),
                              ("blackhole", test_blackhole),
                              ("unreachable_prohibit_noroute", test_unreachable_prohibit),
+                             ("multicast_dest_not_forwarded", test_multicast_dest),
                              ("bad_checksum", test_bad_checksum), ("ihl4", test_ihl4),
                              ("total_length", test_total_length), ("ttl1", test_ttl1),
                              ("counters_consistent", test_counters_consistent)]:

@@ -500,6 +500,30 @@ static void test_martians_rpf(void **state)
 	run1(p, pkt(0xc0000202, 0x00000001, 64, 10), 0, &out);
 	run1(p, pkt(0xc0000202, 0xf0000001, 64, 10), 0, &out);
 	assert_int_equal(p->st.drop[DROP_MARTIAN_DST], 3);
+	/* a group address in a unicast frame: never forwarded, even where a
+	 * route (the default one here) would take it, nor an error sent */
+	{
+		struct fib_route r;
+		uint64_t q0 = p->st.icmp_queued;
+
+		memset(&r, 0, sizeof(r));
+		fr_prefix_parse("0.0.0.0/0", &r.prefix, true);
+		r.type = FIB_NH_GATEWAY;
+		r.port = FIB_PORT_NONE;
+		fr_addr_parse("198.51.100.2", &r.gw);
+		assert_int_equal(fib_route_add(p->fib, &r), 0);
+		run1(p, pkt(0xc0000202, 0xef010203, 64, 10), 0, &out); /* 239.1.2.3 */
+		assert_int_equal(out, DP_OUT_DROP);
+		run1(p, pkt(0xc0000202, 0xe0000005, 64, 10), 0, &out); /* 224.0.0.5 */
+		assert_int_equal(out, DP_OUT_DROP);
+		assert_int_equal(p->st.drop[DROP_IP4_MCAST], 2);
+		assert_int_equal(p->st.icmp_queued, q0);
+		m = pkt(0xc0000202, 0xdf010203, 64, 10); /* 223.1.2.3: by the default */
+		run1(p, m, 0, &out);
+		assert_int_equal(out, 1);
+		rte_pktmbuf_free(m);
+		assert_int_equal(fib_route_del(p->fib, &r.prefix, NULL), 0);
+	}
 	/* switched off, they get through to the lookup */
 	p->conf.martians = 0;
 	m = pkt(0x7f000001, 0x0a010203, 64, 10);
