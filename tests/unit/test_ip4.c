@@ -269,6 +269,20 @@ static void add_route(struct fib *f, const char *pfx, uint8_t type, uint16_t por
 	assert_int_equal(fib_route_add(f, &r), 0);
 }
 
+/* Add @pfx by gateway @gw (its port from the connected route to it). */
+static struct fib_route gw_route_add(struct fib *f, const char *pfx, const char *gw)
+{
+	struct fib_route r;
+
+	memset(&r, 0, sizeof(r));
+	fr_prefix_parse(pfx, &r.prefix, true);
+	r.type = FIB_NH_GATEWAY;
+	r.port = FIB_PORT_NONE;
+	fr_addr_parse(gw, &r.gw);
+	assert_int_equal(fib_route_add(f, &r), 0);
+	return r;
+}
+
 static int pipe_setup(void **state)
 {
 	static int k;
@@ -303,12 +317,7 @@ static int pipe_setup(void **state)
 	R("203.0.114.0/24", FIB_NH_UNREACHABLE, FIB_PORT_NONE);
 	R("203.0.115.0/24", FIB_NH_PROHIBIT, FIB_PORT_NONE);
 	R("255.255.255.255/32", FIB_NH_BROADCAST, FIB_PORT_NONE); /* as main.c installs */
-	memset(&r, 0, sizeof(r));
-	fr_prefix_parse("10.0.0.0/8", &r.prefix, true);
-	r.type = FIB_NH_GATEWAY;
-	r.port = FIB_PORT_NONE;
-	fr_addr_parse("198.51.100.2", &r.gw);
-	assert_int_equal(fib_route_add(p->fib, &r), 0);
+	gw_route_add(p->fib, "10.0.0.0/8", "198.51.100.2");
 	fr_addr_parse("198.51.100.2", &a);
 	assert_int_equal(neigh_static_set(p->n, &a, 1, &h2_mac), 0);
 	p->ports[0].mac = port_mac[0];
@@ -503,15 +512,9 @@ static void test_martians_rpf(void **state)
 	/* a group address in a unicast frame: never forwarded, even where a
 	 * route (the default one here) would take it, nor an error sent */
 	{
-		struct fib_route r;
+		struct fib_route r = gw_route_add(p->fib, "0.0.0.0/0", "198.51.100.2");
 		uint64_t q0 = p->st.icmp_queued;
 
-		memset(&r, 0, sizeof(r));
-		fr_prefix_parse("0.0.0.0/0", &r.prefix, true);
-		r.type = FIB_NH_GATEWAY;
-		r.port = FIB_PORT_NONE;
-		fr_addr_parse("198.51.100.2", &r.gw);
-		assert_int_equal(fib_route_add(p->fib, &r), 0);
 		run1(p, pkt(0xc0000202, 0xef010203, 64, 10), 0, &out); /* 239.1.2.3 */
 		assert_int_equal(out, DP_OUT_DROP);
 		run1(p, pkt(0xc0000202, 0xe0000005, 64, 10), 0, &out); /* 224.0.0.5 */
