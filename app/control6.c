@@ -472,6 +472,11 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_LOCAL_FRAGMENT); /* the router does not reassemble */
 		return;
 	}
+	if (frame_l2_group(m)) { /* to our address, in a multicast frame */
+		r->cst.icmp_not_sent++;
+		cdrop6(r, m, CDROP_LOCAL_UNREACH);
+		return;
+	}
 	if (!icmp_ctrl_allowed(r)) {
 		cdrop6(r, m, CDROP_ICMP_RATELIMIT);
 		return;

@@ -58,8 +58,8 @@ int icmp_ctrl_allowed(struct router *r)
 bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type)
 {
 	const void *l3 = rte_pktmbuf_mtod_offset(m, const void *, RTE_ETHER_HDR_LEN);
-	bool ok = frame_is_ip6(m) ? dp_icmp6_allowed(m, l3, false, type)
-				  : dp_icmp4_allowed(m, l3, false);
+	bool ok = frame_is_ip6(m) ? dp_icmp6_allowed(m, l3, frame_l2_group(m), type)
+				  : dp_icmp4_allowed(m, l3, frame_l2_group(m));
 
 	if (!ok) {
 		r->cst.icmp_not_sent++;
@@ -218,6 +218,12 @@ void local_input(struct router *r, struct rte_mbuf *m)
 	 * than a reset; the router terminates no TCP) */
 	if (ip4_martian_src(src)) {		    /* the limited broadcast among them */
 		r->cst.drop[CDROP_LOCAL_UNREACH]++; /* no error to a non-host source */
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (frame_l2_group(m)) { /* to our address, in a broadcast frame */
+		r->cst.drop[CDROP_LOCAL_UNREACH]++;
+		r->cst.icmp_not_sent++;
 		rte_pktmbuf_free(m);
 		return;
 	}

@@ -7,8 +7,10 @@
 #ifndef FR_ICMP_H
 #define FR_ICMP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 
 struct router;
@@ -26,6 +28,14 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 
 /* A packet for one of the router's addresses or a broadcast address. */
 void local_input(struct router *r, struct rte_mbuf *m);
+
+/* The frame @m arrived in was sent to an L2 broadcast or multicast address:
+ * no ICMP error is due about it (RFC 1812 4.3.2.7, RFC 4443 2.4 (e.3)). */
+static inline bool frame_l2_group(const struct rte_mbuf *m)
+{
+	return rte_is_multicast_ether_addr(
+		&rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->dst_addr);
+}
 
 /* The control thread's own token bucket for errors it originates. */
 int icmp_ctrl_allowed(struct router *r);

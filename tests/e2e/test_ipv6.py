@@ -320,6 +320,11 @@ def test_no_error_about(topo, r):
     p = udp6("3fff::1")
     p[s.Ether].dst = "33:33:00:00:00:01"
     expect_nothing(topo, r, p, "no_route")
+    # UDP to the router's global address in an L2 multicast frame (1/4 in
+    # a unicast one)
+    p = udp6(ROUTER_IP6[0])
+    p[s.Ether].dst = "33:33:00:00:00:01"
+    expect_nothing(topo, r, p, "ctrl_icmp_not_sent")
 
 
 def test_scopes(topo, r):

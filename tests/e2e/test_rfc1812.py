@@ -162,6 +162,11 @@ def test_no_error_about(topo, r):
     b = udp(NOROUTE)
     b[s.Ether].dst = "ff:ff:ff:ff:ff:ff"
     expect_no_error(topo, r, b, "no_route")
+    # UDP to the router's own address in an L2 broadcast frame (it would
+    # earn 3/3 in a unicast one: test_local)
+    b = udp(ROUTER_IP[0])
+    b[s.Ether].dst = "ff:ff:ff:ff:ff:ff"
+    expect_no_error(topo, r, b, ("local_unreachable", "ctrl_icmp_not_sent"))
     # a martian source (with the martian check off, so it reaches the lookup)
     r.cli("set ip martians off")
     try:
