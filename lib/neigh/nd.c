@@ -223,7 +223,9 @@ enum nd_verdict nd_process(struct neigh_table *t, const struct nd_info *nd, uint
 	}
 	if (!(nd->flags & ND_NA_OVERRIDE) && neigh_state_usable(cur.state) &&
 	    !rte_is_same_ether_addr(lla, &cur.mac))
-		return ND_V_IGNORED; /* no override: the address we have stands */
+		/* no override: the address we have stands, but a REACHABLE
+		 * entry turns STALE, to be confirmed again (RFC 4861 7.2.5) */
+		return neigh_unconfirm(t, &who, port, now) ? ND_V_LEARNT : ND_V_IGNORED;
 	return neigh_learn(t, &who, port, lla,
 			   (nd->flags & ND_NA_SOLICITED) ? NEIGH_LEARN_REPLY
 							 : NEIGH_LEARN_GRATUITOUS,

@@ -298,6 +298,14 @@ int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t po
 		  uint64_t now_ms);
 
 /**
+ * A neighbour answered with another link-layer address but without the
+ * override flag (RFC 4861 7.2.5 I (a)): a REACHABLE entry turns STALE, its
+ * address kept, to be confirmed again when used. Control thread.
+ * @return 1 when the entry changed, 0 when left alone (any other state).
+ */
+int neigh_unconfirm(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, uint64_t now);
+
+/**
  * An ARP/ND packet from (@p addr, @p mac) arrived on @p port. REPLY
  * completes an existing entry (REACHABLE); REQUEST updates or creates one
  * (STALE); GRATUITOUS updates an existing one; OTHER and anything for a

@@ -218,6 +218,16 @@ static void stale(struct neigh_table *t, uint32_t idx, const struct rte_ether_ad
 	neigh_hold_release(t, idx, mac);
 }
 
+int neigh_unconfirm(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, uint64_t now)
+{
+	uint32_t idx = neigh_find(t, addr, port);
+
+	if (idx == NEIGH_IDX_NONE || t->cold[idx].state != NEIGH_S_REACHABLE)
+		return 0;
+	stale(t, idx, &t->cold[idx].mac, now);
+	return 1;
+}
+
 int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
 		const struct rte_ether_addr *mac, enum neigh_learn_kind kind, uint64_t now)
 {

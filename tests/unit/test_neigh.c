@@ -785,11 +785,17 @@ static void test_nd_state_machine(void **state)
 	/* the same NA on another port changes nothing there */
 	assert_int_equal(nd_apply(t, f, 2, false, now + 150, &learnt), ND_V_IGNORED);
 	assert_int_equal(neigh_find(t, &h, 2), NEIGH_IDX_NONE);
-	/* a different address without override: the known one stands */
+	/* a different address without override: the known one stands, but
+	 * REACHABLE turns STALE (7.2.5 I (a)); once STALE, ignored */
 	nd_build_na(f, &mac1, host_g, &mac1, rtr_ll, host_g, ND_NA_SOLICITED);
-	assert_int_equal(nd_apply(t, f, 1, false, now + 160, &learnt), ND_V_IGNORED);
+	assert_int_equal(nd_apply(t, f, 1, false, now + 160, &learnt), ND_V_LEARNT);
 	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
 	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	assert_int_equal(ni.state, NEIGH_S_STALE);
+	assert_int_equal(nd_apply(t, f, 1, false, now + 161, &learnt), ND_V_IGNORED);
+	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	assert_int_equal(ni.state, NEIGH_S_STALE);
 	/* with override, unsolicited: moves it, to STALE (7.2.5) */
 	nd_build_na(f, &mac1, host_g, &mac1, rtr_ll, host_g, ND_NA_OVERRIDE);
 	assert_int_equal(nd_apply(t, f, 1, false, now + 170, &learnt), ND_V_LEARNT);
