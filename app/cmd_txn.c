@@ -594,6 +594,37 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Frames a port receives whole: one mbuf of the pools' data room (no
+ * scatter), less the Ethernet header and CRC. */
+#define PORT_MTU_MAX (RTE_MBUF_DEFAULT_DATAROOM - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN)
+
+/*
+ * An MTU above what port @pid's device carries: the device is asked to
+ * carry it, or the command fails (nothing changed). Below, the router alone
+ * keeps it (it sends nothing larger). Ports without a device (tests) pass.
+ */
+static int port_mtu_fit(struct router *r, uint16_t pid, uint32_t mtu, char *err, size_t errlen)
+{
+	struct fr_port *p = &r->ports[pid];
+	int rc;
+
+	if (mtu <= p->dev_mtu || !rte_eth_dev_is_valid_port(pid))
+		return 0;
+	if (mtu > PORT_MTU_MAX)
+		return ERRC(-EINVAL,
+			    "port %u carries at most %u bytes (frames are received whole into "
+			    "%u-byte buffers)",
+			    pid, (unsigned int)PORT_MTU_MAX,
+			    (unsigned int)RTE_MBUF_DEFAULT_DATAROOM);
+	rc = rte_eth_dev_set_mtu(pid, (uint16_t)mtu);
+	if (rc != 0)
+		return ERRC(rc < 0 ? rc : -EIO,
+			    "port %u (%s): the device cannot take MTU %u (%s); it carries %u", pid,
+			    p->name, mtu, rte_strerror(rc < 0 ? -rc : EIO), p->dev_mtu);
+	p->dev_mtu = (uint16_t)mtu;
+	return 0;
+}
+
 int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 {
 	struct undo u = {.op = UNDO_SETTING};
@@ -609,6 +640,11 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 		port = (uint16_t)c->port;
+	}
+	if (c->id == CMD_PORT_MTU) {
+		rc = port_mtu_fit(t->r, port, c->value, err, errlen);
+		if (rc != 0)
+			return rc;
 	}
 	setting_get(t->r, c->id, port, &u.set);
 	if (journal(t, &u) != 0)

@@ -47,6 +47,7 @@ int port_probe(struct router *r)
 		if (rte_eth_dev_get_mtu(pid, &r->dp_ports[pid].mtu) != 0 ||
 		    r->dp_ports[pid].mtu < 68)
 			r->dp_ports[pid].mtu = RTE_ETHER_MTU;
+		p->dev_mtu = r->dp_ports[pid].mtu;
 		if (pid + 1 > r->nb_ports)
 			r->nb_ports = pid + 1;
 	}

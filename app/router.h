@@ -42,6 +42,9 @@ struct fr_port {
 	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
 	bool link_held_down;
 	int link_set_err; /* 0, or a negative errno */
+	/* the device's MTU (frames it takes and sends): what it reported,
+	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
+	uint16_t dev_mtu;
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket;
 	uint16_t nb_rxq, nb_txq;

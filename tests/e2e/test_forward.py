@@ -124,6 +124,36 @@ def test_multicast_dest(topo, r):
         r.cli("route del 0.0.0.0/0", check=False)
 
 
+def test_mtu_device(topo, r):
+    # above the device's MTU the device must take it too, never beyond what
+    # a 2048-byte buffer holds; net_af_packet takes nothing above 1500: the
+    # command fails with the driver's reason and changes nothing. Below, the
+    # router alone keeps it.
+    def kernel_mtu():
+        out = sh(["ip", "-j", "link", "show", "p1"], ns=topo.r)
+        return json.loads(out)[0]["mtu"]
+
+    def mtu_shown():
+        return re.search(r"\bmtu (\d+)", r.cli("show port info 1")).group(1)
+
+    out = r.cli("port 1 mtu 9000", check=False)
+    check("at most 2030" in out, "port 1 mtu 9000: want refused, got %r" % out)
+    out = r.cli("port 1 mtu 1600", check=False)
+    check("cannot take MTU 1600" in out and "net_af_packet1" in out,
+          "port 1 mtu 1600: want the device's refusal, got %r" % out)
+    check(mtu_shown() == "1500" and kernel_mtu() == 1500,
+          "a refused MTU changed something: shown %s, interface %d" %
+          (mtu_shown(), kernel_mtu()))
+    r.cli("port 1 mtu 1400")
+    try:
+        check(mtu_shown() == "1400" and kernel_mtu() == 1500,
+              "port 1 mtu 1400: shown %s, interface %d" % (mtu_shown(), kernel_mtu()))
+        out = sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0], check=False)
+        check("1 received" in out, "ping after the MTU changes:\n" + out)
+    finally:
+        r.cli("port 1 mtu 1500")
+
+
 def test_ihl4(topo, r):
     p = frlib.udp(s, 0, HOST_IP[1])
     raw = bytearray(bytes(p))
@@ -178,6 +208,7 @@ def main():
                              ("blackhole", test_blackhole),
                              ("unreachable_prohibit_noroute", test_unreachable_prohibit),
                              ("multicast_dest_not_forwarded", test_multicast_dest),
+                             ("mtu_above_device", test_mtu_device),
                              ("bad_checksum", test_bad_checksum), ("ihl4", test_ihl4),
                              ("total_length", test_total_length), ("ttl1", test_ttl1),
                              ("counters_consistent", test_counters_consistent)]:
