@@ -469,7 +469,9 @@ static const struct cmd_syntax {
 	{"route del", CMD_ROUTE_DEL, a_prefix, "PREFIX", "remove the route for exactly PREFIX"},
 	{"neigh add", CMD_NEIGH_ADD, a_neigh_add, "ADDR lladdr MAC port N",
 	 "add or change a static neighbour (IPv4 or IPv6) on port N"},
-	{"neigh del", CMD_NEIGH_DEL, a_neigh_del, "ADDR port N", "remove a static neighbour"},
+	{"neigh del", CMD_NEIGH_DEL, a_neigh_del, "ADDR port N",
+	 "remove a neighbour, static or learnt (a learnt one comes back when next\n"
+	 "resolved; a rollback restores only static ones)"},
 	{"set neigh", CMD_SET_NEIGH, a_neigh_params, "PARAM VALUE [PARAM VALUE ...]",
 	 "neighbour resolution timers and limits (times in ms): reachable-time (30000,\n"
 	 "randomised x0.5-1.5), retrans-time (1000: probes to one neighbour at most this\n"

@@ -116,6 +116,7 @@ static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, s
 /* One journal record; a million-route load keeps a million of them. */
 struct undo {
 	uint8_t op;    /* enum undo_op */
+	uint8_t idx;   /* ADDR_ADD: the address's place in the port's list */
 	uint16_t port; /* NEIGH_*, ADDR_* */
 	union {
 		struct fib_route route; /* ROUTE_* */
@@ -216,7 +217,9 @@ void txn_rollback(struct txn *t)
 	while (t->n > 0) {
 		struct undo *u = &t->u[--t->n];
 		struct fib_route rt;
+		struct fr_port *p;
 
+		rc = 0;
 		switch ((enum undo_op)u->op) {
 		case UNDO_ROUTE_DEL:
 			rc = fib_route_del(r->fib, &u->route.prefix, NULL);
@@ -241,7 +244,13 @@ void txn_rollback(struct txn *t)
 			setting_apply(r, &u->set);
 			break;
 		case UNDO_ADDR_ADD:
-			r->ports[u->port].addrs[r->ports[u->port].nb_addrs++] = u->pa;
+			/* back in its place: the first address of a port is the
+			 * source of its ARP probes and ICMP errors */
+			p = &r->ports[u->port];
+			memmove(&p->addrs[u->idx + 1], &p->addrs[u->idx],
+				(p->nb_addrs - u->idx) * sizeof(p->addrs[0]));
+			p->addrs[u->idx] = u->pa;
+			p->nb_addrs++;
 			break;
 		}
 		if (rc != 0)
@@ -452,6 +461,13 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	n = addr_routes(&pa, (uint16_t)c->port, rts);
 	for (i = 0; i < n; i++) {
 		rc = t_route_add(t, &rts[i], err, errlen);
+		if (rc == -EEXIST) {
+			char pb[FR_ADDR_STRLEN];
+
+			return ERRC(-EEXIST, "address %s needs route %s, which exists already",
+				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
+				    fr_prefix_fmt(&rts[i].prefix, pb, sizeof(pb)));
+		}
 		if (rc != 0)
 			return rc; /* earlier routes are in the journal */
 	}
@@ -498,6 +514,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	}
 	u.port = (uint16_t)c->port;
 	u.pa = pa;
+	u.idx = (uint8_t)i;
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");
 	port_addr_remove(p, &pa);
@@ -518,11 +535,11 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 	}
 	/* routes a port address installed belong to that address */
-	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
-	    cur.origin != FIB_ORIGIN_STATIC)
-		return ERRC(-EPERM,
-			    "route %s was installed by %s; it cannot be changed by route commands",
+	if (fib_route_get(r->fib, &c->prefix, &cur) == 0 && cur.origin != FIB_ORIGIN_STATIC)
+		return ERRC(c->id == CMD_ROUTE_ADD ? -EEXIST : -EPERM,
+			    "route %s %s installed by %s; it cannot be changed by route commands",
 			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
+			    c->id == CMD_ROUTE_ADD ? "exists," : "was",
 			    cur.origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
 	switch (c->id) {
 	case CMD_ROUTE_ADD:

@@ -183,6 +183,10 @@ static void test_bad_cases(void **state)
 		{"port 0 address 192.0.2.1/24\nport 1 address 192.0.2.1/24\n", 2,
 		 "already on port 0"},
 		{"port 0 address 192.0.2.1/24\nroute del 192.0.2.0/24\n", 2, "installed by"},
+		{"port 0 address 192.0.2.1/24\nroute add 192.0.2.0/24 blackhole\n", 2,
+		 "exists, installed by a port address"},
+		{"port 0 address 10.9.0.1/24\nport 1 address 10.9.0.129/25\n", 2,
+		 "needs route 10.9.0.255/32, which exists already"},
 		{"neigh add 192.0.2.2 lladdr 01:00:5e:00:00:01 port 0\n", 1, "not a unicast"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.1\n", 2,
 		 "address of this router"},
@@ -424,6 +428,35 @@ static void test_src6(void **state)
 	unlink(write_tmp(""));
 }
 
+/* A rolled-back address delete puts the address back in its place: the
+ * first address of a port is its ARP probes' and ICMP errors' source. */
+static void test_addr_order_rollback(void **state)
+{
+	struct router *r = *state;
+	char err[256] = "";
+	struct fr_addr a, b;
+
+	if (config_load(r,
+			write_tmp("port 0 address 192.0.2.1/24\n"
+				  "port 0 address add 198.51.100.1/24\n"),
+			false, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_not_equal(config_load(r,
+					 write_tmp("port 0 address del 192.0.2.1/24\n"
+						   "route add 10.0.0.0/8 via 203.0.113.1\n"),
+					 false, NULL, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, ":2: "));
+	fr_addr_parse("192.0.2.1", &a);
+	fr_addr_parse("198.51.100.1", &b);
+	assert_int_equal(r->ports[0].nb_addrs, 2);
+	assert_true(fr_addr_eq(&r->ports[0].addrs[0].addr, &a));
+	assert_true(fr_addr_eq(&r->ports[0].addrs[1].addr, &b));
+	/* and its routes are back */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 6);
+	unlink(write_tmp(""));
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -466,6 +499,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_checked_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_src6, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
 	};
 
