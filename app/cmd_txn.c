@@ -458,7 +458,19 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (p->nb_addrs >= FR_PORT_MAX_ADDRS)
 		return ERRC(-ENOSPC, "port %u has %d addresses already (the maximum)", c->port,
 			    FR_PORT_MAX_ADDRS);
+	/* a gateway of a route may not become ours (nor, IPv4, the subnet's
+	 * broadcast): that route would forward to the router itself, and
+	 * could not be restored by a rollback */
 	n = addr_routes(&pa, (uint16_t)c->port, rts);
+	for (i = 0; i < n; i++) {
+		if (rts[i].type != FIB_NH_LOCAL && rts[i].type != FIB_NH_BROADCAST)
+			continue;
+		if (fib_gw_used(r->fib, &rts[i].prefix.addr) != 0)
+			return ERRC(-EBUSY,
+				    "%s is the gateway of routes in the table: replace or delete "
+				    "them first",
+				    fr_addr_fmt(&rts[i].prefix.addr, buf, sizeof(buf)));
+	}
 	for (i = 0; i < n; i++) {
 		rc = t_route_add(t, &rts[i], err, errlen);
 		if (rc == -EEXIST) {

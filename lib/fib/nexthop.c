@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
@@ -139,6 +140,22 @@ void fib_nh_put(struct fib *f, uint32_t idx)
 uint32_t fib_nh_count(const struct fib *f)
 {
 	return f->nh_count - 1; /* index 0 is always there */
+}
+
+uint32_t fib_gw_used(const struct fib *f, const struct fr_addr *gw)
+{
+	uint32_t i;
+
+	for (i = 1; i < f->nh_cap; i++) {
+		const struct nh_key *k = &f->nhc[i].key;
+
+		if (f->nhc[i].in_use && f->nhc[i].refcnt > 0 && k->type == FIB_NH_GATEWAY &&
+		    k->family == gw->family &&
+		    memcmp(k->gw, gw->family == AF_INET ? (const void *)&gw->v4 : gw->v6,
+			   gw->family == AF_INET ? 4 : 16) == 0)
+			return i;
+	}
+	return 0;
 }
 
 const struct fib_nh *fib_nh_table(const struct fib *f)

@@ -187,6 +187,14 @@ static void test_bad_cases(void **state)
 		 "exists, installed by a port address"},
 		{"port 0 address 10.9.0.1/24\nport 1 address 10.9.0.129/25\n", 2,
 		 "needs route 10.9.0.255/32, which exists already"},
+		/* a route's gateway cannot become the router's own address, nor a
+		 * broadcast address */
+		{"port 0 address 198.51.100.1/24\nroute add 10.0.0.0/8 via 198.51.100.2\n"
+		 "port 0 address add 198.51.100.2/25\n",
+		 3, "198.51.100.2 is the gateway of routes"},
+		{"port 0 address 198.51.100.1/24\nroute add 10.0.0.0/8 via 198.51.100.127\n"
+		 "port 0 address add 198.51.100.2/25\n",
+		 3, "198.51.100.127 is the gateway of routes"},
 		{"neigh add 192.0.2.2 lladdr 01:00:5e:00:00:01 port 0\n", 1, "not a unicast"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.1\n", 2,
 		 "address of this router"},
