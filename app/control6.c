@@ -435,12 +435,122 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	control_output6(r, m, m->port);
 }
 
+/* The error @type/@code (@aux: the pointer of 4/x) about @m, a packet for
+ * the router that no service takes, where one is due (never about a frame
+ * to an L2 group; within the rate); @m is consumed either way. */
+static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uint8_t code,
+			 uint32_t aux)
+{
+	if (frame_l2_group(m)) { /* to our address, in a multicast frame */
+		r->cst.icmp_not_sent++;
+		cdrop6(r, m, CDROP_LOCAL_UNREACH);
+		return;
+	}
+	if (!icmp_ctrl_allowed(r)) {
+		cdrop6(r, m, CDROP_ICMP_RATELIMIT);
+		return;
+	}
+	r->cst.drop[CDROP_LOCAL_UNREACH]++;
+	icmp6_error(r, m, type, code, aux);
+}
+
+/*
+ * RFC 8200 4: the extension headers of a packet for the router, in order:
+ * hop-by-hop options (first only) and destination options, each option as
+ * the top bits of its type say when unknown (skip, discard, or discard
+ * with 4/2 pointing at it); a routing header with no segments left is
+ * passed over, one with segments left earns 4/0 at its type (the router
+ * routes by none). Returns the upper-layer protocol, its offset after the
+ * IPv6 header in @off and where its next-header field is in @nh_at; or -1
+ * when the packet was consumed (dropped and counted, or answered).
+ */
+static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
+			uint32_t plen, uint32_t *off, uint32_t *nh_at)
+{
+	const uint8_t *p = (const uint8_t *)(ip + 1);
+	uint8_t nh = ip->proto;
+	uint32_t o = 0, at = offsetof(struct rte_ipv6_hdr, proto);
+
+	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
+		plen = 0; /* not all in the first segment: malformed below, if used */
+	while (nh == IPPROTO_HOPOPTS || nh == IPPROTO_DSTOPTS || nh == IPPROTO_ROUTING) {
+		uint32_t len, i;
+
+		if (nh == IPPROTO_HOPOPTS && o != 0) {
+			local_error6(r, m, 4, 1, at); /* hop-by-hop must come first */
+			return -1;
+		}
+		if (o + 8 > plen || o + ((uint32_t)p[o + 1] + 1) * 8 > plen) {
+			cdrop6(r, m, CDROP_LOCAL6_EXT);
+			return -1;
+		}
+		len = ((uint32_t)p[o + 1] + 1) * 8;
+		if (nh == IPPROTO_ROUTING) {
+			if (p[o + 3] != 0) { /* segments left */
+				local_error6(r, m, 4, 0, sizeof(*ip) + o + 2);
+				return -1;
+			}
+		} else {
+			for (i = o + 2; i < o + len;) {
+				uint8_t t = p[i];
+
+				if (t == 0) { /* Pad1 */
+					i++;
+					continue;
+				}
+				if (i + 2 > o + len || i + 2 + p[i + 1] > o + len) {
+					cdrop6(r, m, CDROP_LOCAL6_EXT);
+					return -1;
+				}
+				/* PadN; router alert (hop-by-hop): nothing to do */
+				if (t != 1 && !(t == 5 && nh == IPPROTO_HOPOPTS)) {
+					if ((t >> 6) == 1) {
+						cdrop6(r, m, CDROP_LOCAL6_EXT);
+						return -1;
+					}
+					if ((t >> 6) >= 2) { /* to us: never multicast here */
+						local_error6(r, m, 4, 2, sizeof(*ip) + i);
+						return -1;
+					}
+				}
+				i += 2u + p[i + 1];
+			}
+		}
+		at = sizeof(*ip) + o;
+		nh = p[o];
+		o += len;
+	}
+	if (nh == IPPROTO_NONE) {
+		cdrop6(r, m, CDROP_LOCAL6_EXT);
+		return -1;
+	}
+	*off = o;
+	*nh_at = at;
+	return nh;
+}
+
+/* Take @off bytes of extension headers out from after the IPv6 header of
+ * @m; the upper layer @proto then follows it. */
+static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t proto)
+{
+	uint8_t *h = rte_pktmbuf_mtod(m, uint8_t *);
+	struct rte_ipv6_hdr *ip;
+
+	memmove(h + off, h, RTE_ETHER_HDR_LEN + sizeof(*ip));
+	rte_pktmbuf_adj(m, (uint16_t)off);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	ip->proto = proto;
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(rte_be_to_cpu_16(ip->payload_len) - off));
+	return ip;
+}
+
 void local_input6(struct router *r, struct rte_mbuf *m)
 {
 	struct rte_ipv6_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
-	uint32_t plen = rte_be_to_cpu_16(ip->payload_len);
+	uint32_t plen = rte_be_to_cpu_16(ip->payload_len), off = 0, nh_at = 0;
 	const uint8_t *ic = (const uint8_t *)(ip + 1);
+	int proto;
 
 	if (ip->proto == IPPROTO_ICMPV6 && plen >= 4 &&
 	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
@@ -458,7 +568,15 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_LOCAL_BROADCAST);
 		return;
 	}
-	if (ip->proto == IPPROTO_ICMPV6) {
+	proto = ext_headers6(r, m, ip, plen, &off, &nh_at);
+	if (proto < 0)
+		return;
+	if (proto == IPPROTO_ICMPV6) {
+		if (off > 0) { /* answered as if they were not there */
+			ip = ext_strip6(m, off, (uint8_t)proto);
+			plen -= off;
+			ic = (const uint8_t *)(ip + 1);
+		}
 		if (plen >= 8 &&
 		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
 		    ic[0] == 128 && ic[1] == 0 && __rte_ipv6_udptcp_cksum(ip, ic) == 0xffff) {
@@ -468,22 +586,12 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_LOCAL6_ICMP);
 		return;
 	}
-	if (ip->proto == IPPROTO_FRAGMENT) {
+	if (proto == IPPROTO_FRAGMENT) {
 		cdrop6(r, m, CDROP_LOCAL_FRAGMENT); /* the router does not reassemble */
 		return;
 	}
-	if (frame_l2_group(m)) { /* to our address, in a multicast frame */
-		r->cst.icmp_not_sent++;
-		cdrop6(r, m, CDROP_LOCAL_UNREACH);
-		return;
-	}
-	if (!icmp_ctrl_allowed(r)) {
-		cdrop6(r, m, CDROP_ICMP_RATELIMIT);
-		return;
-	}
-	r->cst.drop[CDROP_LOCAL_UNREACH]++;
-	if (ip->proto == IPPROTO_UDP || ip->proto == IPPROTO_TCP)
-		icmp6_error(r, m, 1, 4, 0);
+	if (proto == IPPROTO_UDP || proto == IPPROTO_TCP)
+		local_error6(r, m, 1, 4, 0);
 	else /* unrecognized next header: point at it (RFC 4443 3.4) */
-		icmp6_error(r, m, 4, 1, offsetof(struct rte_ipv6_hdr, proto));
+		local_error6(r, m, 4, 1, nh_at);
 }

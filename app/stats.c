@@ -69,6 +69,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ND_IGNORED] = "nd_ignored",
 	[CDROP_LOCAL6_ICMP] = "local_icmp6",
 	[CDROP_LOCAL6_MCAST] = "local_multicast",
+	[CDROP_LOCAL6_EXT] = "local_ext_header",
 };
 void router_stats_sum(const struct router *r, struct dp_stats *sum)
 {

@@ -98,6 +98,9 @@ enum ctrl_drop {
 	CDROP_ND_IGNORED,   /* NA that changed nothing (unknown entry, static, no override) */
 	CDROP_LOCAL6_ICMP,  /* ICMPv6 for the router other than echo/NS/NA: consumed */
 	CDROP_LOCAL6_MCAST, /* to a group the router joined, but not ND: consumed */
+	/* for the router, extension headers malformed, or an option asking a
+	 * silent discard, or no upper layer (next header 59): consumed */
+	CDROP_LOCAL6_EXT,
 	CDROP_MAX
 };
 

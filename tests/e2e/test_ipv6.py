@@ -311,6 +311,45 @@ def test_local(topo, r):
     expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=6)
 
 
+def test_local_ext_headers(topo, r):
+    # RFC 8200 4: extension headers on packets for the router
+    base = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
+    pad = [s.PadN(optdata=b"\x00" * 4)]
+    # an echo request behind hop-by-hop and destination options: answered
+    p = (base / s.IPv6ExtHdrHopByHop(options=pad) / s.IPv6ExtHdrDestOpt(options=pad) /
+         s.ICMPv6EchoRequest(id=0x7e, seq=1, data=b"ext-echo"))
+    got, d = around(topo, r, lambda: send(topo, p), want=1,
+                    match=lambda q: q.haslayer(s.ICMPv6EchoReply) and
+                    q[s.ICMPv6EchoReply].id == 0x7e)
+    check(len(got) == 1 and got[0][s.ICMPv6EchoReply].data == b"ext-echo",
+          "no echo reply through extension headers")
+    check(d("icmp6_echo_replies") == 1, "icmp6_echo_replies rose by %d" %
+          d("icmp6_echo_replies"))
+    # UDP behind destination options: 1/4, quoting the packet as sent
+    p = base / s.IPv6ExtHdrDestOpt(options=pad) / s.UDP(sport=7, dport=9) / s.Raw(b"u" * 8)
+    expect_error(topo, r, p, 1, 4, "local_unreachable", "icmp6_port_unreach")
+    # an unknown protocol behind them: 4/1 at the options header's next header
+    p = base / s.IPv6ExtHdrDestOpt(nh=253, options=pad) / s.Raw(b"x" * 16)
+    expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=40)
+    # an unknown option whose type says "discard, send 4/2": pointed at
+    p = (base / s.IPv6ExtHdrDestOpt(options=[s.HBHOptUnknown(otype=0x88, optdata=b"\x00" * 4)])
+         / s.UDP(sport=7, dport=9))
+    expect_error(topo, r, p, 4, 2, "local_unreachable", "icmp6_param_problem", value=42)
+    # one whose type says "discard silently", and no next header (59)
+    p = (base / s.IPv6ExtHdrDestOpt(options=[s.HBHOptUnknown(otype=0x48, optdata=b"\x00" * 4)])
+         / s.UDP(sport=7, dport=9))
+    expect_nothing(topo, r, p, "local_ext_header")
+    expect_nothing(topo, r, eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0], nh=59) /
+                   s.Raw(b"\x00" * 8), "local_ext_header")
+    # a routing header with segments left: 4/0 at its routing type
+    p = (base / s.IPv6ExtHdrRouting(type=0, addresses=["2001:db8:9::1"], segleft=1) /
+         s.UDP(sport=7, dport=9))
+    expect_error(topo, r, p, 4, 0, "local_unreachable", "icmp6_param_problem", value=42)
+    # hop-by-hop anywhere but first: 4/1 at the next header field naming it
+    p = base / s.IPv6ExtHdrDestOpt(options=pad) / s.IPv6ExtHdrHopByHop(options=pad) / s.UDP()
+    expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=40)
+
+
 def test_no_error_about(topo, r):
     # an ICMPv6 error
     err = (eth() / s.IPv6(src=HOST_IP6[0], dst="3fff::1") / s.ICMPv6DestUnreach() /
@@ -565,6 +604,7 @@ def main():
                              ("address_unreachable_1_3", test_address_unreachable),
                              ("packet_too_big_2_0", test_packet_too_big),
                              ("local_1_4_4_1", test_local),
+                             ("local_extension_headers", test_local_ext_headers),
                              ("no_error_about", test_no_error_about),
                              ("address_scopes", test_scopes),
                              ("extension_headers", test_extension_headers),
