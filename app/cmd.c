@@ -762,8 +762,12 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 		return ERRC(-EBUSY, "the route cache size is fixed at startup (put it in the "
 				    "config file)");
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
-	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL)
+	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD ||
+	    c->id == CMD_NEIGH_DEL)
 		return check_port(r, c->port, err, errlen);
+	if ((c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE) &&
+	    c->route.port != FIB_PORT_NONE)
+		return check_port(r, c->route.port, err, errlen);
 	return 0;
 }
 

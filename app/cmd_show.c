@@ -433,6 +433,7 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	if (o->json) {
 		jw_str(o, "mac", mac);
 		jw_u64(o, "mtu", dp->mtu);
+		jw_u64(o, "device_mtu", p->dev_mtu);
 		jw_str(o, "rpf", rpf[dp->rpf % 3]);
 		jw_bool(o, "rpf_ignore_default", dp->rpf_ignore_default);
 		jw_u64(o, "socket", (uint64_t)p->socket);
@@ -452,10 +453,13 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		jw_u64(o, "link_changes", p->link_changes);
 		jw_arr_open(o, "addresses");
 	} else {
-		out_printf(o, "  mac %s\n  mtu %u\n  rpf %s%s\n  socket %d\n  queues rx %u tx %u\n",
-			   mac, dp->mtu, rpf[dp->rpf % 3],
-			   dp->rpf_ignore_default ? " ignore-default" : "", p->socket, p->nb_rxq,
-			   p->nb_txq);
+		out_printf(
+			o,
+			"  mac %s\n  mtu %u (device %u)\n  rpf %s%s\n  socket %d\n  queues rx %u "
+			"tx %u\n",
+			mac, dp->mtu, p->dev_mtu, rpf[dp->rpf % 3],
+			dp->rpf_ignore_default ? " ignore-default" : "", p->socket, p->nb_rxq,
+			p->nb_txq);
 		if (have_link)
 			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
 				   link.link_speed);

@@ -37,6 +37,16 @@ static void setting_apply(struct router *r, const struct setting *s)
 	switch (s->id) {
 	case CMD_PORT_MTU:
 		r->dp_ports[s->port].mtu = (uint16_t)s->value;
+		/* undo: the device's MTU as it was (value2; 0: unchanged) */
+		if (s->value2 != 0 && s->value2 != r->ports[s->port].dev_mtu) {
+			if (r->ports[s->port].started &&
+			    rte_eth_dev_set_mtu(s->port, (uint16_t)s->value2) != 0)
+				fprintf(stderr,
+					"fastroute: port %u: rollback: the device's MTU stays %u\n",
+					s->port, r->ports[s->port].dev_mtu);
+			else
+				r->ports[s->port].dev_mtu = (uint16_t)s->value2;
+		}
 		break;
 	case CMD_PORT_ADMIN:
 		/* the link itself follows once the transaction ends
@@ -83,6 +93,7 @@ static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, s
 	switch (id) {
 	case CMD_PORT_MTU:
 		s->value = r->dp_ports[port].mtu;
+		s->value2 = r->ports[port].dev_mtu;
 		break;
 	case CMD_PORT_RPF:
 		s->value = r->dp_ports[port].rpf;
@@ -547,15 +558,26 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 	}
 	/* routes a port address installed belong to that address */
-	if (fib_route_get(r->fib, &c->prefix, &cur) == 0 && cur.origin != FIB_ORIGIN_STATIC)
-		return ERRC(c->id == CMD_ROUTE_ADD ? -EEXIST : -EPERM,
-			    "route %s %s installed by %s; it cannot be changed by route commands",
+	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
+	    cur.origin != FIB_ORIGIN_STATIC)
+		return ERRC(-EPERM,
+			    "route %s was installed by %s; it cannot be changed by route commands",
 			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
-			    c->id == CMD_ROUTE_ADD ? "exists," : "was",
 			    cur.origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
 	switch (c->id) {
 	case CMD_ROUTE_ADD:
-		return t_route_add(t, &rt, err, errlen);
+		rc = t_route_add(t, &rt, err, errlen);
+		/* a clash with a route the router installed says whose (looked
+		 * up only then, not for each of a million adds) */
+		if (rc == -EEXIST && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
+		    cur.origin != FIB_ORIGIN_STATIC)
+			return ERRC(-EEXIST,
+				    "route %s exists, installed by %s; it cannot be changed by "
+				    "route commands",
+				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
+				    cur.origin == FIB_ORIGIN_PORT ? "a port address"
+								  : "the router");
+		return rc;
 	case CMD_ROUTE_REPLACE:
 		return t_route_replace(t, &rt, err, errlen);
 	default:
@@ -629,8 +651,10 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 
 /*
  * An MTU above what port @pid's device carries: the device is asked to
- * carry it, or the command fails (nothing changed). Below, the router alone
- * keeps it (it sends nothing larger). Ports without a device (tests) pass.
+ * carry it (a started port now, one not set up yet when it is: port.c), or
+ * the command fails; the journal holds the device's MTU as it was. Below,
+ * the router alone keeps it (it sends nothing larger). Ports without a
+ * device (tests) pass.
  */
 static int port_mtu_fit(struct router *r, uint16_t pid, uint32_t mtu, char *err, size_t errlen)
 {
@@ -645,6 +669,8 @@ static int port_mtu_fit(struct router *r, uint16_t pid, uint32_t mtu, char *err,
 			    "%u-byte buffers)",
 			    pid, (unsigned int)PORT_MTU_MAX,
 			    (unsigned int)RTE_MBUF_DEFAULT_DATAROOM);
+	if (!p->started)
+		return 0;
 	rc = rte_eth_dev_set_mtu(pid, (uint16_t)mtu);
 	if (rc != 0)
 		return ERRC(rc < 0 ? rc : -EIO,
@@ -670,14 +696,14 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 		port = (uint16_t)c->port;
 	}
+	setting_get(t->r, c->id, port, &u.set);
+	if (journal(t, &u) != 0)
+		return ERRC(-ENOMEM, "out of memory");
 	if (c->id == CMD_PORT_MTU) {
 		rc = port_mtu_fit(t->r, port, c->value, err, errlen);
 		if (rc != 0)
 			return rc;
 	}
-	setting_get(t->r, c->id, port, &u.set);
-	if (journal(t, &u) != 0)
-		return ERRC(-ENOMEM, "out of memory");
 	now.id = c->id;
 	now.port = port;
 	now.value = c->value;

@@ -89,14 +89,10 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 
 	/* a link-local destination is answered from the link-local address;
 	 * otherwise an address on the destination's prefix, or any global one
-	 * of this port, or of another (a port numbered by its link-local
-	 * address only, 'via fe80::1 port N': a link-local source would not
-	 * reach a distant host, RFC 4291 2.5.6) */
+	 * (RFC 4861 7.2.2: of the port, for NS) */
 	x.family = AF_INET6;
 	memcpy(x.v6, dst, 16);
 	if (!ip6_is_linklocal(dst)) {
-		uint16_t q;
-
 		for (i = 0; i < p->nb_addrs; i++) {
 			struct fr_prefix pf;
 
@@ -110,16 +106,31 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 			if (any == NULL)
 				any = p->addrs[i].addr.v6;
 		}
-		for (q = 0; any == NULL && q < r->nb_ports; q++)
-			for (i = 0; any == NULL && i < r->ports[q].nb_addrs; i++)
-				if (r->ports[q].addrs[i].addr.family == AF_INET6)
-					any = r->ports[q].addrs[i].addr.v6;
 		if (any != NULL) {
 			memcpy(src, any, 16);
 			return;
 		}
 	}
 	memcpy(src, r->dp_ports[port].ll6, 16);
+}
+
+void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src)
+{
+	uint16_t q;
+	unsigned int i;
+
+	port_src6(r, port, dst, src);
+	if (ip6_is_linklocal(dst) || !ip6_is_linklocal(src))
+		return;
+	/* a port numbered by its link-local address only ('via fe80::1 port
+	 * N'): an error from it would not reach a distant host (RFC 4291
+	 * 2.5.6); a global address of another port will */
+	for (q = 0; q < r->nb_ports; q++)
+		for (i = 0; i < r->ports[q].nb_addrs; i++)
+			if (r->ports[q].addrs[i].addr.family == AF_INET6) {
+				memcpy(src, r->ports[q].addrs[i].addr.v6, 16);
+				return;
+			}
 }
 
 /* ---- neighbour discovery ------------------------------------------------- */
@@ -394,7 +405,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	if (ours6(r, oip->dst_addr) && !ip6_is_linklocal(oip->dst_addr))
 		memcpy(ip->src_addr, oip->dst_addr, 16);
 	else
-		port_src6(r, port, oip->src_addr, ip->src_addr);
+		error_src6(r, port, oip->src_addr, ip->src_addr);
 	memcpy(ip->dst_addr, oip->src_addr, 16);
 	ic[0] = type;
 	ic[1] = code;

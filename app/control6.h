@@ -21,6 +21,10 @@ bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a);
 
 /* Source address for a packet the router sends on @port to @dst. */
 void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);
+/* The source of an ICMPv6 error to @dst leaving by @port: port_src6(), but
+ * a global address of another port where @port has none and @dst is not
+ * link-local. */
+void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);
 
 /* neigh_ops.probe for IPv6 entries: an NS to the solicited-node group, or
  * unicast to @mac. */

@@ -107,7 +107,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 	struct rte_eth_conf conf = {0};
 	struct rte_eth_dev_info info;
 	uint16_t nq = (uint16_t)r->nb_workers, q;
-	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc;
+	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc, probed;
 	int rc;
 
 	rc = rte_eth_dev_info_get(p->id, &info);
@@ -129,12 +129,31 @@ static int port_configure(struct router *r, struct fr_port *p)
 	/* let NICs that can check IPv4 header checksums do it (ip4_validate
 	 * trusts RTE_MBUF_F_RX_IP_CKSUM_GOOD/BAD, computes it otherwise) */
 	conf.rxmode.offloads = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+	/* the configuration's MTU, when above the device's own (cmd_txn.c
+	 * port_mtu_fit() bounded it by the buffers already) */
+	probed = p->dev_mtu;
+	if (r->dp_ports[p->id].mtu > p->dev_mtu) {
+		if (r->dp_ports[p->id].mtu > info.max_mtu) {
+			fprintf(stderr,
+				"fastroute: port %u (%s): the device cannot take MTU %u (it takes "
+				"at most %u)\n",
+				p->id, p->name, r->dp_ports[p->id].mtu, info.max_mtu);
+			return -EINVAL;
+		}
+		conf.rxmode.mtu = r->dp_ports[p->id].mtu;
+	}
 	rc = rte_eth_dev_configure(p->id, nq, nq, &conf);
 	if (rc != 0) {
 		fprintf(stderr, "fastroute: port %u (%s): configure failed: %s\n", p->id, p->name,
 			rte_strerror(-rc));
 		return rc;
 	}
+	/* what the device carries now (configure sets 1500 when not told);
+	 * the probed MTU, where it was kept as the default, follows it */
+	if (rte_eth_dev_get_mtu(p->id, &p->dev_mtu) != 0)
+		p->dev_mtu = conf.rxmode.mtu != 0 ? (uint16_t)conf.rxmode.mtu : RTE_ETHER_MTU;
+	if (r->dp_ports[p->id].mtu == probed && p->dev_mtu < probed)
+		r->dp_ports[p->id].mtu = p->dev_mtu;
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->id, &nb_rxd, &nb_txd);
 	if (rc != 0)
 		return rc;

@@ -111,6 +111,14 @@ def _():
           p.stderr)
 
 
+@t("mtu_beyond_buffers")
+def _():
+    c = conf("port 0 address 192.0.2.1/24\nport 1 mtu 9000\n")
+    p = run(eal() + ["-f", c, "-s", "none"] + SMALL)
+    check(p.returncode == 1 and "%s:2: port 1 carries at most 2030 bytes" % c in p.stderr,
+          p.stderr)
+
+
 @t("missing_config_file")
 def _():
     p = run(eal() + ["-f", "/nonexistent.conf", "-s", "none"] + SMALL)
@@ -132,7 +140,10 @@ def _():
 @t("run_cli_sigterm")
 def _():
     sock = os.path.join(TMP, "cli.sock")
-    c = conf("port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2\n")
+    # port 0 mtu 1800: above the device's 1500, set on the device as the
+    # port is set up (net_null takes it)
+    c = conf("port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2\n"
+             "port 0 mtu 1800\n")
     p = subprocess.Popen(eal() + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
@@ -145,6 +156,18 @@ def _():
               (os.stat(sock).st_mode & 0o777))
         q = run([CLI, "-s", sock, "show", "route", "lookup", "10.2.3.4"])
         check(q.returncode == 0 and "192.0.2.2" in q.stdout, q.stdout + q.stderr)
+        q = run([CLI, "-s", sock, "show", "port", "info", "0"])
+        check(q.returncode == 0 and "mtu 1800 (device 1800)" in q.stdout, q.stdout + q.stderr)
+        # at run time: a load that raised port 1's and then failed leaves the
+        # device's MTU as it was; a CLI line raises it
+        bad = conf("port 1 mtu 2000\nroute add 10.0.0.0/8 blackhole\n")
+        q = run([CLI, "-s", sock, "load", bad])
+        check(q.returncode == 1 and "exists" in q.stderr, q.stdout + q.stderr)
+        q = run([CLI, "-s", sock, "show", "port", "info", "1"])
+        check("mtu 1500 (device 1500)" in q.stdout, q.stdout + q.stderr)
+        q = run([CLI, "-s", sock, "port", "1", "mtu", "2000"])
+        q = run([CLI, "-s", sock, "show", "port", "info", "1"])
+        check("mtu 2000 (device 2000)" in q.stdout, q.stdout + q.stderr)
         q = run([CLI, "-s", sock, "route", "add", "10.0.0.0/8", "blackhole"])
         check(q.returncode == 1 and "exists" in q.stderr, "exit %d: %s" % (q.returncode, q.stderr))
         q = run([CLI, "-s", sock, "bogus"])

@@ -293,6 +293,9 @@ static void test_checked_first(void **state)
 		{"clear stats", "not a configuration command"},
 		{"rtcache size 4096", "fixed at startup"},
 		{"port 5 mtu 1400", "port 5 does not exist"},
+		{"route add 10.9.0.0/16 via 192.0.2.2 port 7", "port 7 does not exist"},
+		{"route add 10.9.0.0/16 dev 6", "port 6 does not exist"},
+		{"neigh add 192.0.2.9 lladdr 02:00:00:00:00:09 port 8", "port 8 does not exist"},
 	};
 	unsigned int i;
 
@@ -399,12 +402,12 @@ static void test_pipe(void **state)
 }
 
 /*
- * The source of the router's own IPv6 packets by the port they leave by
- * (ICMPv6 errors, NS), from addresses the configuration gave: on the
- * destination's prefix; else a global one of the port; else, for a port
- * numbered by its link-local address only, a global one of another port
- * (a link-local source would not reach a distant host); link-local to a
- * link-local destination.
+ * The source of the router's own IPv6 packets by the port they leave by,
+ * from addresses the configuration gave: on the destination's prefix; else
+ * a global one of the port; else its link-local one (NS: RFC 4861 7.2.2),
+ * but an error from a port numbered by its link-local address only takes a
+ * global one of another port (a link-local source would not reach a
+ * distant host); link-local to a link-local destination.
  */
 static void test_src6(void **state)
 {
@@ -416,22 +419,25 @@ static void test_src6(void **state)
 
 	memcpy(r->dp_ports[1].ll6, ll1, 16);
 	fr_addr_parse("2001:db8:9::5", &dst);
-	port_src6(r, 1, dst.v6, src); /* no global address anywhere yet */
+	error_src6(r, 1, dst.v6, src); /* no global address anywhere yet */
 	assert_memory_equal(src, ll1, 16);
 	if (config_load(r,
 			write_tmp("port 0 address 2001:db8:1::1/64\n"
 				  "port 0 address add 2001:db8:2::1/64\n"),
 			false, NULL, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
-	port_src6(r, 1, dst.v6, src);
+	error_src6(r, 1, dst.v6, src);
 	fr_addr_parse("2001:db8:1::1", &want);
 	assert_memory_equal(src, want.v6, 16);
+	/* an NS to that destination leaves from the port's own address */
+	port_src6(r, 1, dst.v6, src);
+	assert_memory_equal(src, ll1, 16);
 	fr_addr_parse("2001:db8:2::7", &dst);
 	port_src6(r, 0, dst.v6, src);
 	fr_addr_parse("2001:db8:2::1", &want);
 	assert_memory_equal(src, want.v6, 16);
 	fr_addr_parse("fe80::7", &dst);
-	port_src6(r, 1, dst.v6, src);
+	error_src6(r, 1, dst.v6, src);
 	assert_memory_equal(src, ll1, 16);
 	unlink(write_tmp(""));
 }
