@@ -429,7 +429,8 @@ static const struct cmd_syntax {
 	 "largest IP packet sent on port N (68-9216): larger IPv4 ones are fragmented,\n"
 	 "or dropped with ICMP 3/4 'fragmentation needed' when DF is set (RFC 1191);\n"
 	 "larger IPv6 ones are dropped with ICMPv6 2/0 'packet too big' (RFC 8201);\n"
-	 "above the device's MTU the device must take it too (at most 2030 bytes)"},
+	 "above the device's MTU the device must take it too (at most 2030 bytes);\n"
+	 "at least 1280 on a port with IPv6 addresses"},
 	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",
 	 "reverse-path filter on packets arriving on port N (RFC 3704): strict, the route\n"
 	 "back to the source leaves by port N; loose, the source has a route that\n"

@@ -380,6 +380,19 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
 	return 0;
 }
 
+/* IPv6 links carry at least this (RFC 8200 5) */
+#define IP6_MIN_MTU 1280
+
+static bool port_has6(const struct fr_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6)
+			return true;
+	return false;
+}
+
 /* Routes a port address installs: local /32 (/128), connected subnet,
  * subnet broadcast (IPv4). */
 static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_route *rts)
@@ -452,6 +465,9 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return ERR("%s is not a global unicast address (the port's link-local "
 				   "address is derived from its MAC)",
 				   buf);
+		if (r->dp_ports[c->port].mtu < IP6_MIN_MTU)
+			return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)",
+				   c->port, r->dp_ports[c->port].mtu, IP6_MIN_MTU);
 	} else {
 		a = pa.addr.v4;
 		if ((a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) >= 14)
@@ -645,10 +661,6 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* Frames a port receives whole: one mbuf of the pools' data room (no
- * scatter), less the Ethernet header and CRC. */
-#define PORT_MTU_MAX (RTE_MBUF_DEFAULT_DATAROOM - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN)
-
 /*
  * An MTU above what port @pid's device carries: the device is asked to
  * carry it (a started port now, one not set up yet when it is: port.c), or
@@ -669,8 +681,16 @@ static int port_mtu_fit(struct router *r, uint16_t pid, uint32_t mtu, char *err,
 			    "%u-byte buffers)",
 			    pid, (unsigned int)PORT_MTU_MAX,
 			    (unsigned int)RTE_MBUF_DEFAULT_DATAROOM);
-	if (!p->started)
+	if (!p->started) {
+		/* set as the port is set up (port.c): checked now, with the line */
+		uint32_t max = port_mtu_max(pid);
+
+		if (max != 0 && mtu > max)
+			return ERRC(-EINVAL,
+				    "port %u (%s): the device cannot take MTU %u (at most %u)", pid,
+				    p->name, mtu, max);
 		return 0;
+	}
 	rc = rte_eth_dev_set_mtu(pid, (uint16_t)mtu);
 	if (rc != 0)
 		return ERRC(rc < 0 ? rc : -EIO,
@@ -696,6 +716,9 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 		port = (uint16_t)c->port;
 	}
+	if (c->id == CMD_PORT_MTU && c->value < IP6_MIN_MTU && port_has6(&t->r->ports[port]))
+		return ERR("port %u has IPv6 addresses: its MTU must be at least %u (RFC 8200 5)",
+			   port, IP6_MIN_MTU);
 	setting_get(t->r, c->id, port, &u.set);
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");

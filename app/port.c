@@ -102,12 +102,30 @@ static int pools_create(struct router *r)
 
 static void link_read(struct router *r, uint16_t pid, bool change);
 
+uint32_t port_mtu_max(uint16_t pid)
+{
+	struct rte_eth_dev_info info;
+	uint32_t overhead, max;
+
+	if (rte_eth_dev_info_get(pid, &info) != 0)
+		return 0;
+	/* as rte_ethdev works out a device's frame overhead */
+	if (info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu)
+		overhead = info.max_rx_pktlen - info.max_mtu;
+	else
+		overhead = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	max = info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0;
+	max = RTE_MIN(max, (uint32_t)info.max_mtu);
+	return RTE_MIN(max, (uint32_t)PORT_MTU_MAX);
+}
+
 static int port_configure(struct router *r, struct fr_port *p)
 {
 	struct rte_eth_conf conf = {0};
 	struct rte_eth_dev_info info;
 	uint16_t nq = (uint16_t)r->nb_workers, q;
 	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc, probed;
+	uint32_t mtu_max, want;
 	int rc;
 
 	rc = rte_eth_dev_info_get(p->id, &info);
@@ -129,19 +147,25 @@ static int port_configure(struct router *r, struct fr_port *p)
 	/* let NICs that can check IPv4 header checksums do it (ip4_validate
 	 * trusts RTE_MBUF_F_RX_IP_CKSUM_GOOD/BAD, computes it otherwise) */
 	conf.rxmode.offloads = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
-	/* the configuration's MTU, when above the device's own (cmd_txn.c
-	 * port_mtu_fit() bounded it by the buffers already) */
+	/* The device's MTU, said explicitly (left 0, configure sets 1500
+	 * whatever the device reported): what it reported, within what it and
+	 * a buffer take, raised to the configuration's (cmd_txn.c
+	 * port_mtu_fit() checked that against the same bound). Never lowered
+	 * to it: the router's own limit is for sending. */
 	probed = p->dev_mtu;
-	if (r->dp_ports[p->id].mtu > p->dev_mtu) {
-		if (r->dp_ports[p->id].mtu > info.max_mtu) {
-			fprintf(stderr,
-				"fastroute: port %u (%s): the device cannot take MTU %u (it takes "
-				"at most %u)\n",
-				p->id, p->name, r->dp_ports[p->id].mtu, info.max_mtu);
-			return -EINVAL;
-		}
-		conf.rxmode.mtu = r->dp_ports[p->id].mtu;
+	mtu_max = port_mtu_max(p->id);
+	want = p->dev_mtu;
+	if (mtu_max != 0 && want > mtu_max)
+		want = mtu_max;
+	if (r->dp_ports[p->id].mtu > want)
+		want = r->dp_ports[p->id].mtu;
+	if (mtu_max != 0 && want > mtu_max) {
+		fprintf(stderr,
+			"fastroute: port %u (%s): the device cannot take MTU %u (at most %u)\n",
+			p->id, p->name, want, mtu_max);
+		return -EINVAL;
 	}
+	conf.rxmode.mtu = want;
 	rc = rte_eth_dev_configure(p->id, nq, nq, &conf);
 	if (rc != 0) {
 		fprintf(stderr, "fastroute: port %u (%s): configure failed: %s\n", p->id, p->name,

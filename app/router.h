@@ -115,6 +115,13 @@ static inline bool router_port_ok(const struct router *r, uint32_t port)
 /* port.c */
 int port_probe(struct router *r);
 int port_setup(struct router *r);
+/* The largest MTU port @pid's device takes (DPDK's rule: max_mtu, and the
+ * MTU plus the device's overhead within max_rx_pktlen), capped by what one
+ * buffer holds (PORT_MTU_MAX); 0 when the device cannot be asked. */
+uint32_t port_mtu_max(uint16_t pid);
+/* Frames a port receives whole: one mbuf of the pools' data room (no
+ * scatter), less the Ethernet header and CRC. */
+#define PORT_MTU_MAX (RTE_MBUF_DEFAULT_DATAROOM - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN)
 /* Control thread, every LINK_POLL_MS: each started port's link state into
  * dp_ports[].down (workers drop what would leave by a down port,
  * port_down), counted in link_changes and said on stdout when it changes. */

@@ -71,7 +71,7 @@ def packets6():
     snm = "ff02::1:ff00:1"
     mm = bytes.fromhex("3333ff000001")
     yield eth(ip6(h1, "2001:db8:5::3", 17, udp(1, 2, data)), etype=e6)      # forwarded
-    yield eth(ip6(h1, h2, 17, udp(1, 2, data * 20)), etype=e6)              # 2/0 (MTU 576)
+    yield eth(ip6(h1, h2, 17, udp(1, 2, data * 20)), etype=e6)              # 2/0 (MTU 1280)
     yield eth(ip6(h1, h2, 17, udp(1, 2, data), hlim=1), etype=e6)           # 3/0
     yield eth(ip6(h1, "3fff::1", 17, udp(1, 2, data)), etype=e6)            # 1/0
     yield eth(ip6(r0, r0, 17, udp(1, 2, data)), etype=e6)

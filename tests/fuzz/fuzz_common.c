@@ -20,7 +20,7 @@ static struct router rt;
 static const char *const setup_lines[] = {
 	"port 0 address 192.0.2.1/24",
 	"port 1 address 198.51.100.1/24",
-	"port 1 mtu 576",
+	"port 1 mtu 1280", /* the least IPv6 allows: IPv4 fragments and PTB both */
 	"neigh add 192.0.2.2 lladdr 02:00:00:00:01:02 port 0",
 	"neigh add 198.51.100.2 lladdr 02:00:00:00:02:02 port 1",
 	"route add 10.0.0.0/8 via 198.51.100.2",

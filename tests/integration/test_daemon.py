@@ -34,8 +34,8 @@ def eal(lcores="0-1", ports=2):
 
 
 def conf(text):
-    p = os.path.join(TMP, "c%d.conf" % n_run)
-    with open(p, "w") as f:
+    fd, p = tempfile.mkstemp(suffix=".conf", dir=TMP)  # one file per call
+    with os.fdopen(fd, "w") as f:
         f.write(text)
     return p
 
@@ -166,6 +166,7 @@ def _():
         q = run([CLI, "-s", sock, "show", "port", "info", "1"])
         check("mtu 1500 (device 1500)" in q.stdout, q.stdout + q.stderr)
         q = run([CLI, "-s", sock, "port", "1", "mtu", "2000"])
+        check(q.returncode == 0, "port 1 mtu 2000: " + q.stdout + q.stderr)
         q = run([CLI, "-s", sock, "show", "port", "info", "1"])
         check("mtu 2000 (device 2000)" in q.stdout, q.stdout + q.stderr)
         q = run([CLI, "-s", sock, "route", "add", "10.0.0.0/8", "blackhole"])

@@ -47,6 +47,7 @@ static int setup(void **state)
 	for (i = 0; i < 2; i++) {
 		r->ports[i].id = i;
 		r->ports[i].present = true;
+		r->dp_ports[i].mtu = 1500; /* as port_probe() reads a device's */
 		snprintf(r->ports[i].name, sizeof(r->ports[i].name), "fake%u", i);
 	}
 	*state = r;
@@ -210,6 +211,11 @@ static void test_bad_cases(void **state)
 		{"port 0 address ff02::1/64\n", 1, "not a global unicast"},
 		{"route add 2001:db8:5::1/48 blackhole\n", 1, "not a canonical prefix"},
 		{"route add 2001:db8::/129 blackhole\n", 1, "out of range"},
+		/* IPv6 links carry 1280 bytes at least (RFC 8200 5) */
+		{"port 0 address 2001:db8:1::1/64\nport 0 mtu 1000\n", 2,
+		 "has IPv6 addresses: its MTU must be at least 1280"},
+		{"port 0 mtu 1000\nport 0 address 2001:db8:1::1/64\n", 2,
+		 "port 0 has MTU 1000: IPv6 needs at least 1280"},
 		{"port 0 address 2001:db8:1::1/64\nroute add 2001:db8:5::/48 via 192.0.2.1 port "
 		 "0\n",
 		 2, "not of the prefix's address family"},
