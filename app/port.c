@@ -25,6 +25,7 @@ int port_probe(struct router *r)
 	r->nb_ports = 0;
 	RTE_ETH_FOREACH_DEV (pid) {
 		struct fr_port *p;
+		uint32_t mtu_max;
 		int sock;
 
 		if (pid >= FR_MAX_PORTS)
@@ -47,6 +48,11 @@ int port_probe(struct router *r)
 		if (rte_eth_dev_get_mtu(pid, &r->dp_ports[pid].mtu) != 0 ||
 		    r->dp_ports[pid].mtu < 68)
 			r->dp_ports[pid].mtu = RTE_ETHER_MTU;
+		/* within what the device and a buffer take (a virtio device may
+		 * report 9000): what the port is set up with, unless told more */
+		mtu_max = port_mtu_max(pid);
+		if (mtu_max >= 68 && r->dp_ports[pid].mtu > mtu_max)
+			r->dp_ports[pid].mtu = (uint16_t)mtu_max;
 		p->dev_mtu = r->dp_ports[pid].mtu;
 		if (pid + 1 > r->nb_ports)
 			r->nb_ports = pid + 1;
@@ -124,7 +130,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 	struct rte_eth_conf conf = {0};
 	struct rte_eth_dev_info info;
 	uint16_t nq = (uint16_t)r->nb_workers, q;
-	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc, probed;
+	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc;
 	uint32_t mtu_max, want;
 	int rc;
 
@@ -148,17 +154,12 @@ static int port_configure(struct router *r, struct fr_port *p)
 	 * trusts RTE_MBUF_F_RX_IP_CKSUM_GOOD/BAD, computes it otherwise) */
 	conf.rxmode.offloads = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
 	/* The device's MTU, said explicitly (left 0, configure sets 1500
-	 * whatever the device reported): what it reported, within what it and
-	 * a buffer take, raised to the configuration's (cmd_txn.c
+	 * whatever the device reported): what it reported (port_probe()
+	 * bounded it), raised to the configuration's (cmd_txn.c
 	 * port_mtu_fit() checked that against the same bound). Never lowered
 	 * to it: the router's own limit is for sending. */
-	probed = p->dev_mtu;
 	mtu_max = port_mtu_max(p->id);
-	want = p->dev_mtu;
-	if (mtu_max != 0 && want > mtu_max)
-		want = mtu_max;
-	if (r->dp_ports[p->id].mtu > want)
-		want = r->dp_ports[p->id].mtu;
+	want = RTE_MAX((uint32_t)p->dev_mtu, (uint32_t)r->dp_ports[p->id].mtu);
 	if (mtu_max != 0 && want > mtu_max) {
 		fprintf(stderr,
 			"fastroute: port %u (%s): the device cannot take MTU %u (at most %u)\n",
@@ -172,12 +173,9 @@ static int port_configure(struct router *r, struct fr_port *p)
 			rte_strerror(-rc));
 		return rc;
 	}
-	/* what the device carries now (configure sets 1500 when not told);
-	 * the probed MTU, where it was kept as the default, follows it */
+	/* what the device carries now */
 	if (rte_eth_dev_get_mtu(p->id, &p->dev_mtu) != 0)
-		p->dev_mtu = conf.rxmode.mtu != 0 ? (uint16_t)conf.rxmode.mtu : RTE_ETHER_MTU;
-	if (r->dp_ports[p->id].mtu == probed && p->dev_mtu < probed)
-		r->dp_ports[p->id].mtu = p->dev_mtu;
+		p->dev_mtu = (uint16_t)want;
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->id, &nb_rxd, &nb_txd);
 	if (rc != 0)
 		return rc;
