@@ -383,16 +383,6 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
 /* IPv6 links carry at least this (RFC 8200 5) */
 #define IP6_MIN_MTU 1280
 
-static bool port_has6(const struct fr_port *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nb_addrs; i++)
-		if (p->addrs[i].addr.family == AF_INET6)
-			return true;
-	return false;
-}
-
 /* Routes a port address installs: local /32 (/128), connected subnet,
  * subnet broadcast (IPv4). */
 static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_route *rts)
@@ -716,7 +706,8 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 		port = (uint16_t)c->port;
 	}
-	if (c->id == CMD_PORT_MTU && c->value < IP6_MIN_MTU && port_has6(&t->r->ports[port]))
+	if (c->id == CMD_PORT_MTU && c->value < IP6_MIN_MTU &&
+	    port_any_addr6(&t->r->ports[port]) != NULL)
 		return ERR("port %u has IPv6 addresses: its MTU must be at least %u (RFC 8200 5)",
 			   port, IP6_MIN_MTU);
 	setting_get(t->r, c->id, port, &u.set);

@@ -93,6 +93,17 @@ uint32_t port_any_addr4(const struct fr_port *p)
 	return 0;
 }
 
+/* The first IPv6 (global) address of the port, or NULL. */
+const uint8_t *port_any_addr6(const struct fr_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6)
+			return p->addrs[i].addr.v6;
+	return NULL;
+}
+
 /* ---- ARP --------------------------------------------------------------- */
 
 static struct rte_mbuf *alloc_for(struct router *r, uint16_t port)

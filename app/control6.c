@@ -117,7 +117,6 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src)
 {
 	uint16_t q;
-	unsigned int i;
 
 	port_src6(r, port, dst, src);
 	if (ip6_is_linklocal(dst) || !ip6_is_linklocal(src))
@@ -125,12 +124,14 @@ void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8
 	/* a port numbered by its link-local address only ('via fe80::1 port
 	 * N'): an error from it would not reach a distant host (RFC 4291
 	 * 2.5.6); a global address of another port will */
-	for (q = 0; q < r->nb_ports; q++)
-		for (i = 0; i < r->ports[q].nb_addrs; i++)
-			if (r->ports[q].addrs[i].addr.family == AF_INET6) {
-				memcpy(src, r->ports[q].addrs[i].addr.v6, 16);
-				return;
-			}
+	for (q = 0; q < r->nb_ports; q++) {
+		const uint8_t *a = port_any_addr6(&r->ports[q]);
+
+		if (a != NULL) {
+			memcpy(src, a, 16);
+			return;
+		}
+	}
 }
 
 /* ---- neighbour discovery ------------------------------------------------- */

@@ -151,6 +151,7 @@ uint64_t control_now_ms(void);
  * room in front). Consumes @m. */
 void control_output(struct router *r, struct rte_mbuf *m);
 uint32_t port_any_addr4(const struct fr_port *p);
+const uint8_t *port_any_addr6(const struct fr_port *p);
 /* The port's address whose subnet holds @addr (host order), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
 bool port_owns4(const struct fr_port *p, uint32_t addr);
