@@ -103,20 +103,23 @@ def _():
     check("ready" not in p.stdout, "router started anyway")
 
 
+def refused_at(text, line, msg):
+    """A router started with config @text exits 1 with FILE:@line: @msg."""
+    c = conf(text)
+    p = run(eal() + ["-f", c, "-s", "none"] + SMALL)
+    check(p.returncode == 1 and "%s:%d: %s" % (c, line, msg) in p.stderr, p.stderr)
+
+
 @t("missing_port")
 def _():
-    c = conf("port 0 address 192.0.2.1/24\nport 2 address 198.51.100.1/24\n")
-    p = run(eal() + ["-f", c, "-s", "none"] + SMALL)
-    check(p.returncode == 1 and "%s:2: port 2 does not exist (ports are 0-1)" % c in p.stderr,
-          p.stderr)
+    refused_at("port 0 address 192.0.2.1/24\nport 2 address 198.51.100.1/24\n", 2,
+               "port 2 does not exist (ports are 0-1)")
 
 
 @t("mtu_beyond_buffers")
 def _():
-    c = conf("port 0 address 192.0.2.1/24\nport 1 mtu 9000\n")
-    p = run(eal() + ["-f", c, "-s", "none"] + SMALL)
-    check(p.returncode == 1 and "%s:2: port 1 carries at most 2030 bytes" % c in p.stderr,
-          p.stderr)
+    refused_at("port 0 address 192.0.2.1/24\nport 1 mtu 9000\n", 2,
+               "port 1 carries at most 2030 bytes")
 
 
 @t("missing_config_file")
