@@ -453,17 +453,8 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uint8_t code,
 			 uint32_t aux)
 {
-	if (frame_l2_group(m)) { /* to our address, in a multicast frame */
-		r->cst.icmp_not_sent++;
-		cdrop6(r, m, CDROP_LOCAL_UNREACH);
-		return;
-	}
-	if (!icmp_ctrl_allowed(r)) {
-		cdrop6(r, m, CDROP_ICMP_RATELIMIT);
-		return;
-	}
-	r->cst.drop[CDROP_LOCAL_UNREACH]++;
-	icmp6_error(r, m, type, code, aux);
+	if (local_error_due(r, m))
+		icmp6_error(r, m, type, code, aux);
 }
 
 /*

@@ -179,6 +179,23 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 	control_output(r, m);
 }
 
+bool local_error_due(struct router *r, struct rte_mbuf *m)
+{
+	if (frame_l2_group(m)) { /* to our address, in a broadcast/multicast frame */
+		r->cst.drop[CDROP_LOCAL_UNREACH]++;
+		r->cst.icmp_not_sent++;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	if (!icmp_ctrl_allowed(r)) {
+		r->cst.drop[CDROP_ICMP_RATELIMIT]++;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	r->cst.drop[CDROP_LOCAL_UNREACH]++;
+	return true;
+}
+
 void local_input(struct router *r, struct rte_mbuf *m)
 {
 	struct rte_ipv4_hdr *ip =
@@ -221,18 +238,8 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (frame_l2_group(m)) { /* to our address, in a broadcast frame */
-		r->cst.drop[CDROP_LOCAL_UNREACH]++;
-		r->cst.icmp_not_sent++;
-		rte_pktmbuf_free(m);
+	if (!local_error_due(r, m))
 		return;
-	}
-	if (!icmp_ctrl_allowed(r)) {
-		r->cst.drop[CDROP_ICMP_RATELIMIT]++;
-		rte_pktmbuf_free(m);
-		return;
-	}
-	r->cst.drop[CDROP_LOCAL_UNREACH]++;
 	if (ip->next_proto_id == IPPROTO_UDP || ip->next_proto_id == IPPROTO_TCP)
 		icmp_error(r, m, 3, 3, 0);
 	else
