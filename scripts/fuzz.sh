@@ -3,7 +3,10 @@
 # Build the libFuzzer targets (clang, ASan+UBSan, build-fuzz/) and run each
 # for a bounded time: scripts/fuzz.sh [SECONDS] (default 300; make test
 # uses 30). Seeds come from scripts/fuzz-seeds.py; what each run finds is
-# kept in build-fuzz/corpus/TARGET.run. Any crash or sanitizer report fails.
+# kept in build-fuzz/corpus/TARGET.run. A crash, leak, timeout, out-of-memory
+# or sanitizer report fails, with the input kept in build-fuzz/. An input
+# that was only slow (libFuzzer's slow-unit report: the machine stalled, or
+# a slow path worth a look) is named, not failed.
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-300}
@@ -14,15 +17,27 @@ if [ ! -f build-fuzz/build.ninja ]; then
 fi
 ninja -C build-fuzz
 python3 scripts/fuzz-seeds.py build-fuzz/corpus
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for t in packet config; do
 	mkdir -p "build-fuzz/corpus/$t.run"
+	# this run's verdict only: artifacts of an earlier run go first
+	rm -f build-fuzz/art-$t-*
 	echo "fuzz: $t for $secs s"
+	rc=0
 	build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -print_final_stats=1 \
-		-artifact_prefix="build-fuzz/crash-$t-" -max_len=4096 \
-		"build-fuzz/corpus/$t.run" "build-fuzz/corpus/$t" 2>&1 |
-		grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|Done|INFO: seed)|ERROR|SUMMARY|runtime error" || true
-	if ls build-fuzz/crash-$t-* >/dev/null 2>&1; then
-		echo "fuzz: $t found a crash: $(ls build-fuzz/crash-$t-*)" >&2
+		-artifact_prefix="build-fuzz/art-$t-" -max_len=4096 \
+		"build-fuzz/corpus/$t.run" "build-fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+	grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|Done|INFO: seed)|ERROR|SUMMARY|runtime error|Slow unit" "$log" || true
+	bad=$(ls build-fuzz/art-$t-crash-* build-fuzz/art-$t-leak-* build-fuzz/art-$t-timeout-* \
+		build-fuzz/art-$t-oom-* 2>/dev/null || true)
+	if [ "$rc" -ne 0 ] || [ -n "$bad" ] || grep -q "runtime error" "$log"; then
+		echo "fuzz: $t failed (exit $rc): ${bad:-see the report above}" >&2
 		exit 1
 	fi
+	for f in build-fuzz/art-$t-slow-unit-*; do
+		if [ -e "$f" ]; then
+			echo "fuzz: $t: slow input kept (not a failure): $f"
+		fi
+	done
 done
