@@ -229,23 +229,27 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 
 /* ---- resolution ----------------------------------------------------------- */
 
-/* Send a rewritten frame on @port in pieces that fit its MTU. Consumes @m. */
-static void fragment_send(struct router *r, struct rte_mbuf *m, uint16_t port)
+/* Send a rewritten frame on @port in pieces that fit its MTU. Consumes @m.
+ * Returns how many pieces were handed to the port. */
+static int fragment_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 {
 	struct rte_mbuf *frags[64];
-	int n, i;
+	int n, i, sent = 0;
 
 	n = ip4_fragment(m, r->dp_ports[port].mtu, r->pools[r->ports[port].socket], frags,
 			 RTE_DIM(frags));
 	rte_pktmbuf_free(m);
 	if (n < 0) {
 		r->cst.drop[CDROP_FRAG_FAILED]++;
-		return;
+		return 0;
 	}
 	r->cst.fragmented++;
 	for (i = 0; i < n; i++)
-		if (control_send(r, frags[i], port) == 0)
+		if (control_send(r, frags[i], port) == 0) {
 			r->cst.fragments++;
+			sent++;
+		}
+	return sent;
 }
 
 /* Finish an IPv4 frame for @port and @mac and send it: the TTL of a
@@ -256,6 +260,9 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 	bool big = rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu;
+	/* read now: once sent, @m belongs to a worker */
+	const bool icmp = !forwarded && dp_ctrl_aux(m) == CTRL_ORIG_ICMP;
+	const uint8_t type = dp_ctrl_icmp_type(m), code = dp_ctrl_icmp_code(m);
 
 	if (big && (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
 		/* too big for its port: as the worker would, counted and
@@ -275,11 +282,16 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
 	if (big) {
-		fragment_send(r, m, port);
+		if (fragment_send(r, m, port) > 0 && icmp)
+			icmp_count_sent(r, type, code);
 		return;
 	}
-	if (control_send(r, m, port) == 0 && forwarded)
+	if (control_send(r, m, port) != 0)
+		return;
+	if (forwarded)
 		r->cst.resolved_fwd++;
+	else if (icmp)
+		icmp_count_sent(r, type, code);
 }
 
 /* A packet whose neighbour did not answer: counted, and answered with
@@ -349,7 +361,8 @@ void control_output(struct router *r, struct rte_mbuf *m)
 	struct fib_route rt;
 	struct neigh_info ni;
 
-	dp_ctrl_reason_set(m, CTRL_ORIGINATED);
+	if (dp_ctrl_reason(m) != CTRL_ORIGINATED)
+		dp_ctrl_reason_set(m, CTRL_ORIGINATED);
 	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, rt.port)) {

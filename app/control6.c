@@ -245,9 +245,11 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void count_sent6(struct router *r, uint8_t type, uint8_t code)
+void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code)
 {
-	if (type == 3)
+	if (type == 129)
+		r->cst.icmp6_echo_replies++;
+	else if (type == 3)
 		r->cst.icmp6_time_exceeded++;
 	else if (type == 2)
 		r->cst.icmp6_too_big++;
@@ -270,6 +272,9 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
+	/* read now: once sent, @m belongs to a worker */
+	const bool icmp = !forwarded && dp_ctrl_aux(m) == CTRL_ORIG_ICMP;
+	const uint8_t type = dp_ctrl_icmp_type(m), code = dp_ctrl_icmp_code(m);
 
 	if (forwarded)
 		ip->hop_limits--;
@@ -288,8 +293,12 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 		}
 		return;
 	}
-	if (control_send(r, m, port) == 0 && forwarded)
+	if (control_send(r, m, port) != 0)
+		return;
+	if (forwarded)
 		r->cst.resolved_fwd++;
+	else if (icmp)
+		icmp6_count_sent(r, type, code);
 }
 
 /* The neighbour a packet to @dst goes to, and its port; link-local
@@ -326,7 +335,8 @@ void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
 	struct fr_addr nb;
 	uint16_t port;
 
-	dp_ctrl_reason_set(m, CTRL_ORIGINATED);
+	if (dp_ctrl_reason(m) != CTRL_ORIGINATED)
+		dp_ctrl_reason_set(m, CTRL_ORIGINATED);
 	if (next_hop6(r, ip->dst_addr, port_hint, &nb, &port) != 0) {
 		cdrop6(r, m, CDROP_NO_ROUTE_BACK);
 		return;
@@ -425,7 +435,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 		memcpy(ic + 2, &ck, 2);
 	}
 	rte_pktmbuf_free(orig);
-	count_sent6(r, type, code);
+	dp_ctrl_set(m, CTRL_ORIGINATED, type, code, CTRL_ORIG_ICMP);
 	control_output6(r, m, port);
 }
 
@@ -443,7 +453,7 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	ip->hop_limits = ICMP6_HOP_LIMIT;
 	ck = rte_ipv6_udptcp_cksum(ip, ic);
 	memcpy(ic + 2, &ck, 2);
-	r->cst.icmp6_echo_replies++;
+	dp_ctrl_set(m, CTRL_ORIGINATED, 129, 0, CTRL_ORIG_ICMP);
 	control_output6(r, m, m->port);
 }
 

@@ -43,9 +43,13 @@ void resolve_input6(struct router *r, struct rte_mbuf *m);
  * rate.
  */
 void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux);
+/* Count an ICMPv6 message of the router's as sent (once handed to its port). */
+void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code);
 
 /* Route, resolve and send an IPv6 packet the router built (Ethernet header
- * room in front); link-local destinations go out of @port_hint. */
+ * room in front; an ICMPv6 message has dp_ctrl_set(CTRL_ORIGINATED, type,
+ * code, CTRL_ORIG_ICMP) and is counted when sent); link-local destinations
+ * go out of @port_hint. */
 void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint);
 
 /* Finish a frame for @port and @mac and send it (hop limit of a forwarded

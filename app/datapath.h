@@ -40,6 +40,11 @@ enum dp_ctrl_reason {
 	CTRL_ORIGINATED, /* (control thread only) built by the router itself */
 };
 
+/* The aux of a CTRL_ORIGINATED packet that is an ICMP message: its type and
+ * code ride along, and it is counted as sent once handed to its port (not
+ * when built: it may still wait for a neighbour that never answers). */
+#define CTRL_ORIG_ICMP 1u
+
 /* rpf modes (RFC 3704) */
 enum dp_rpf {
 	DP_RPF_OFF = 0,

@@ -20,9 +20,11 @@
 
 static uint16_t ip_id;
 
-static void count_sent(struct router *r, uint8_t type, uint8_t code)
+void icmp_count_sent(struct router *r, uint8_t type, uint8_t code)
 {
-	if (type == 11)
+	if (type == RTE_IP_ICMP_ECHO_REPLY)
+		r->cst.icmp_echo_replies++;
+	else if (type == 11)
 		r->cst.icmp_time_exceeded++;
 	else if (type == 3 && code == 0)
 		r->cst.icmp_unreach_net++;
@@ -136,7 +138,7 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, sizeof(*ic) + quote);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	rte_pktmbuf_free(orig);
-	count_sent(r, type, code);
+	dp_ctrl_set(m, CTRL_ORIGINATED, type, code, CTRL_ORIG_ICMP);
 	control_output(r, m);
 }
 
@@ -175,7 +177,7 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 	ip->time_to_live = 64;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	r->cst.icmp_echo_replies++;
+	dp_ctrl_set(m, CTRL_ORIGINATED, RTE_IP_ICMP_ECHO_REPLY, 0, CTRL_ORIG_ICMP);
 	control_output(r, m);
 }
 

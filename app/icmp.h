@@ -25,6 +25,8 @@ struct router;
  * of 3/4. Consumes @orig. The caller decided it is allowed and within rate.
  */
 void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux);
+/* Count an ICMP message of the router's as sent (once handed to its port). */
+void icmp_count_sent(struct router *r, uint8_t type, uint8_t code);
 
 /* A packet for one of the router's addresses or a broadcast address. */
 void local_input(struct router *r, struct rte_mbuf *m);

@@ -148,7 +148,8 @@ unsigned int control_poll(struct router *r);
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port);
 uint64_t control_now_ms(void);
 /* Route, resolve and send an IPv4 packet the router built (Ethernet header
- * room in front). Consumes @m. */
+ * room in front; an ICMP message has dp_ctrl_set(CTRL_ORIGINATED, type, code,
+ * CTRL_ORIG_ICMP) and is counted when sent). Consumes @m. */
 void control_output(struct router *r, struct rte_mbuf *m);
 uint32_t port_any_addr4(const struct fr_port *p);
 const uint8_t *port_any_addr6(const struct fr_port *p);

@@ -118,6 +118,9 @@ struct ctrl_stats {
 	uint64_t resolved_fwd;		/* held packets forwarded once resolved */
 	uint64_t fragmented;		/* packets fragmented */
 	uint64_t fragments;		/* fragments sent */
+	/* ICMP messages counted once handed to their port: one lost on the
+	 * way (no route back, its neighbour never answered) counts only as
+	 * that drop */
 	uint64_t icmp_echo_replies;
 	uint64_t icmp_time_exceeded;   /* 11/0 */
 	uint64_t icmp_unreach_net;     /* 3/0 */
@@ -133,18 +136,18 @@ struct ctrl_stats {
 	uint64_t nd_learnt;	       /* NS/NA (not answered) that updated the table */
 	uint64_t nd_off_link_answered; /* NS from off the port's prefixes: answered */
 	uint64_t nd_probes;	       /* solicitations sent to resolve neighbours */
-	uint64_t icmp6_echo_replies;
-	uint64_t icmp6_time_exceeded; /* 3/0 */
-	uint64_t icmp6_no_route;      /* 1/0 */
-	uint64_t icmp6_prohibited;    /* 1/1 */
-	uint64_t icmp6_beyond_scope;  /* 1/2 */
-	uint64_t icmp6_addr_unreach;  /* 1/3 */
-	uint64_t icmp6_port_unreach;  /* 1/4 */
-	uint64_t icmp6_too_big;	      /* 2/0 */
-	uint64_t icmp6_param_problem; /* 4/x */
-	uint64_t icmp_not_sent;	      /* errors about forwarded packets RFC 1812/4443 forbid */
-	uint64_t icmp_over_rate;      /* errors about forwarded packets over the rate */
-	uint64_t tx;		      /* packets queued for transmission */
+	uint64_t icmp6_echo_replies;   /* ICMPv6 messages: as the ICMP ones */
+	uint64_t icmp6_time_exceeded;  /* 3/0 */
+	uint64_t icmp6_no_route;       /* 1/0 */
+	uint64_t icmp6_prohibited;     /* 1/1 */
+	uint64_t icmp6_beyond_scope;   /* 1/2 */
+	uint64_t icmp6_addr_unreach;   /* 1/3 */
+	uint64_t icmp6_port_unreach;   /* 1/4 */
+	uint64_t icmp6_too_big;	       /* 2/0 */
+	uint64_t icmp6_param_problem;  /* 4/x */
+	uint64_t icmp_not_sent;	       /* errors about forwarded packets RFC 1812/4443 forbid */
+	uint64_t icmp_over_rate;       /* errors about forwarded packets over the rate */
+	uint64_t tx;		       /* packets queued for transmission */
 	uint64_t drop[CDROP_MAX];
 };
 

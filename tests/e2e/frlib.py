@@ -329,6 +329,25 @@ def wait_for(fn, timeout=5.0, step=0.05):
         time.sleep(step)
 
 
+def expect_lost(r, fn, sent, reason=None, timeout=4.0):
+    """fn() asks the router for an answer (an echo reply, an ICMP error)
+    whose way back is a gateway that never answers: the answer is dropped
+    as neigh_failed, the cause counted under @reason (when given), and the
+    counter of answers sent, @sent, does not move."""
+    before = r.stats()
+    fn()
+    after = wait_for(lambda: (lambda a: a if delta(before, a, "neigh_failed") >= 1 else None)(
+        r.stats()), timeout=timeout)
+    check(after is not None, "the answer was not dropped as neigh_failed within %.0f s" % timeout)
+    check(delta(before, after, "neigh_failed") == 1, "neigh_failed rose by %d" %
+          delta(before, after, "neigh_failed"))
+    check(delta(before, after, sent) == 0, "%s rose by %d for an answer never sent" %
+          (sent, delta(before, after, sent)))
+    if reason:
+        check(delta(before, after, reason) == 1, "%s rose by %d" %
+              (reason, delta(before, after, reason)))
+
+
 def scapy():
     """Import Debian's scapy (tests run under /usr/bin/python3)."""
     try:

@@ -311,6 +311,20 @@ def test_local(topo, r):
     expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=6)
 
 
+def test_answer_lost(topo, r):
+    # answers to a source whose way back (2001:db8:77::/48) is a gateway
+    # that never answers: dropped, never counted as sent
+    def ask(pkt):
+        return lambda: send(topo, pkt)
+
+    src = "2001:db8:77::5"
+    echo = (eth() / s.IPv6(src=src, dst=ROUTER_IP6[0]) /
+            s.ICMPv6EchoRequest(id=0x51, data=b"lost-echo"))
+    frlib.expect_lost(r, ask(echo), "icmp6_echo_replies")
+    frlib.expect_lost(r, ask(udp6(ROUTER_IP6[0], src=src)), "icmp6_port_unreach",
+                      "local_unreachable")
+
+
 def test_local_ext_headers(topo, r):
     # RFC 8200 4: extension headers on packets for the router
     base = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
@@ -609,6 +623,7 @@ def main():
                              ("packet_too_big_2_0", test_packet_too_big),
                              ("local_1_4_4_1", test_local),
                              ("local_extension_headers", test_local_ext_headers),
+                             ("answer_lost_not_counted_sent", test_answer_lost),
                              ("no_error_about", test_no_error_about),
                              ("address_scopes", test_scopes),
                              ("extension_headers", test_extension_headers),

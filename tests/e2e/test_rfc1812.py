@@ -151,6 +151,27 @@ def test_local(topo, r):
     expect_error(topo, r, p, 3, 2, "local_unreachable", "icmp_unreach_proto")
 
 
+def test_answer_lost(topo, r):
+    # answers to a source whose way back (10.77.0.0/16) is a gateway that
+    # never answers ARP: dropped, never counted as sent
+    def ask(pkt):
+        return lambda: send(topo, pkt)
+
+    src = "10.77.5.5"
+    echo = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src=src, dst=ROUTER_IP[0]) /
+            s.ICMP(type=8, id=0x51) / s.Raw(b"lost-echo"))
+    frlib.expect_lost(r, ask(echo), "icmp_echo_replies")
+    u = udp(ROUTER_IP[0])
+    u[s.IP].src = src
+    frlib.expect_lost(r, ask(u), "icmp_unreach_port", "local_unreachable")
+    # one that leaves is counted once
+    before = r.stats()
+    out = sh(["ping", "-c", "1", "-W", "2", ROUTER_IP[0]], ns=topo.hosts[0])
+    check("1 received" in out, out)
+    d = delta(before, r.stats(), "icmp_echo_replies")
+    check(d == 1, "icmp_echo_replies rose by %d for one reply" % d)
+
+
 def test_no_error_about(topo, r):
     # an ICMP error
     err = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
@@ -380,6 +401,7 @@ def main():
                              ("unreachable_3_0_3_13_blackhole", test_unreachables),
                              ("host_unreachable_3_1", test_host_unreachable),
                              ("echo_reply_3_3_3_2", test_local),
+                             ("answer_lost_not_counted_sent", test_answer_lost),
                              ("no_error_about", test_no_error_about),
                              ("rate_limit", test_rate_limit),
                              ("df_mtu_3_4", test_df_mtu),
