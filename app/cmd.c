@@ -343,6 +343,8 @@ static int a_rtcache_size(char **tok, int n, struct cmd *c, char *err, size_t er
 {
 	if (parse_u32(n > 0 ? tok[0] : NULL, 64, 1u << 24, &c->value, err, errlen) != 0)
 		return -EINVAL;
+	/* the cache has a power of two of entries: the size is what it gets */
+	c->value = rte_align32pow2(c->value);
 	return expect_end(tok, n, 1, err, errlen);
 }
 
@@ -453,8 +455,9 @@ static const struct cmd_syntax {
 	 "ICMP errors per second and burst, per lcore (token bucket; default 1000\n"
 	 "burst 50; rate 0 sends none); suppressed errors are counted"},
 	{"rtcache size", CMD_RTCACHE_SIZE, a_rtcache_size, "N",
-	 "route cache entries per worker, fixed at startup (config file only; default\n"
-	 "65536; 64 bytes each for IPv4 and as many again for IPv6)"},
+	 "route cache entries per worker, rounded up to a power of two, fixed at\n"
+	 "startup (config file; later, only the size it has; default 65536; 64 bytes\n"
+	 "each for IPv4 and as many again for IPv6)"},
 	{"rtcache", CMD_RTCACHE_MODE, a_rtcache_mode, "off|on|auto",
 	 "per-worker route cache, validated by generations: off, on, or auto (default:\n"
 	 "time bursts with the cache probed and bypassed, keep the cheaper for 2^20\n"
@@ -759,9 +762,11 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 	if (c->id > CMD_CONFIG_LAST)
 		return ERR("not a configuration command (only port, route, neigh, set and "
 			   "rtcache commands belong in a file)");
-	if (c->id == CMD_RTCACHE_SIZE && r->running)
-		return ERRC(-EBUSY, "the route cache size is fixed at startup (put it in the "
-				    "config file)");
+	if (c->id == CMD_RTCACHE_SIZE && r->running && c->value != r->opts.rtcache_size)
+		return ERRC(-EBUSY,
+			    "the route cache size is fixed at startup at %u (put %u in "
+			    "the config file)",
+			    r->opts.rtcache_size, c->value);
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
 	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD ||
 	    c->id == CMD_NEIGH_DEL)

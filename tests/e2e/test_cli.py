@@ -193,6 +193,21 @@ def test_config_roundtrip(topo, r):
             check(line in routes2, "route missing after reload: " + line)
     finally:
         r2.stop()
+    # the same text loaded into a router that started with nothing (its
+    # 'rtcache size' line names the size the router has: accepted)
+    r3 = frlib.Router(topo, "", extra=("-s", r.sock + "3"))
+    try:
+        r3.sock = r.sock + "3"
+        with open(os.path.join(r3.dir, "saved.conf"), "w") as f:
+            f.write(conf)
+        out = r3.cli("load " + os.path.join(r3.dir, "saved.conf"))
+        check("loaded" in out, out)
+        conf3 = r3.cli("show config")
+        check(conf == conf3, "show config differs after load:\n%s\n---\n%s" % (conf, conf3))
+        rc, err = cli_fails(r3, "rtcache size 100")
+        check(rc == 1 and "fixed at startup at 65536" in err and "put 128" in err, err)
+    finally:
+        r3.stop()
 
 
 def test_idle_clients_and_huge_line(topo, r):
