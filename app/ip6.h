@@ -19,10 +19,11 @@
 
 /*
  * The frame holds a 40-byte header, version 6, and 40 + payload length
- * bytes (a jumbogram's payload length 0 is refused with the rest: no link
- * here carries one). Frames longer than the packet (Ethernet padding) are
- * trimmed. Extension headers are not looked at: they travel unchanged.
- * Datapath-safe.
+ * bytes. A jumbogram (RFC 2675: payload length 0 and a hop-by-hop header,
+ * whose 8 bytes at least a real payload length would count) is refused
+ * as a bad length: no link here carries one. Frames longer than the packet
+ * (Ethernet padding) are trimmed. Extension headers are not looked at: they
+ * travel unchanged. Datapath-safe.
  */
 static inline bool ip6_validate(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				enum dp_drop *why)
@@ -40,7 +41,7 @@ static inline bool ip6_validate(struct rte_mbuf *m, const struct rte_ipv6_hdr *i
 		return false;
 	}
 	tot = sizeof(struct rte_ipv6_hdr) + dp_ntohs(ip->payload_len);
-	if (unlikely(tot > frame)) {
+	if (unlikely(tot > frame || (ip->payload_len == 0 && ip->proto == IPPROTO_HOPOPTS))) {
 		*why = DROP_IP6_LENGTH;
 		return false;
 	}

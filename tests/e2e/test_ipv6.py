@@ -388,6 +388,22 @@ def test_scopes(topo, r):
     expect_nothing(topo, r, udp6("::1"), "ip6_bad_dest")
     expect_nothing(topo, r, udp6("::"), "ip6_bad_dest")
     expect_nothing(topo, r, udp6("ff01::1"), "ip6_bad_dest")
+    # a jumbogram (RFC 2675: payload length 0, the size in a hop-by-hop
+    # option): no link here carries one; refused whole, never forwarded
+    # cut down to its bare header
+    jumbo = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], plen=0) /
+             s.IPv6ExtHdrHopByHop(options=[s.Jumbo(jumboplen=8 + 8 + 16)]) /
+             s.UDP(sport=7, dport=9, len=24) / s.Raw(b"j" * 16))
+    lst = Listen(topo, 1)
+    try:
+        got, d = around(topo, r, lambda: send(topo, jumbo))
+        fwd = lst.collect(timeout=0.3, match=lambda q: q.haslayer(s.IPv6) and
+                          q[s.IPv6].src == HOST_IP6[0] and q[s.IPv6].dst == HOST_IP6[1])
+    finally:
+        lst.close()
+    check(not got and not fwd, "jumbogram answered or forwarded: %s" %
+          [q.summary() for q in got + fwd])
+    check(d("ip6_bad_length") == 1, "ip6_bad_length rose by %d" % d("ip6_bad_length"))
     # multicast beyond the link: not routed
     p = udp6("ff0e::1234")
     p[s.Ether].dst = "33:33:00:00:12:34"
