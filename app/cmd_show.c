@@ -394,7 +394,7 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 		out_printf(o, "workers: %u\n", r->nb_workers);
 	}
 	kv(o, "rx", s.rx);
-	kv(o, "forwarded", s.tx - s.ctrl_tx);
+	kv(o, "forwarded", dp_stats_forwarded(&s));
 	kv(o, "tx", s.tx);
 	kv(o, "to_control", s.to_control);
 	kv(o, "ctrl_tx", s.ctrl_tx);

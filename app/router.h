@@ -58,6 +58,8 @@ struct worker {
 	struct rte_ring *to_ctrl; /* worker -> control, single producer/consumer */
 	struct rte_eth_dev_tx_buffer *txb[FR_MAX_PORTS];
 	struct rtcache *rtc; /* this worker's route cache */
+	/* the last clear of its counters (router.stats_clear) it made */
+	uint64_t clear_done;
 	struct dp_stats st;
 };
 
@@ -95,6 +97,9 @@ struct router {
 	uint64_t next_tick_ms; /* neighbour timers */
 	uint64_t next_link_ms; /* port link poll */
 	volatile bool quit;
+	/* clear stats: bumped by the control thread; each worker zeroes its
+	 * own counters when it sees it move (no two writers on a counter) */
+	uint64_t stats_clear;
 	bool running; /* ports started, workers launched */
 	uint64_t start_tsc;
 };

@@ -2,6 +2,9 @@
 /* Counter names: the strings operators and tests see. */
 #include <string.h>
 
+#include <rte_cycles.h>
+#include <rte_pause.h>
+
 #include "router.h"
 #include "stats.h"
 
@@ -99,6 +102,12 @@ void router_stats_sum(const struct router *r, struct dp_stats *sum)
 	}
 }
 
+uint64_t dp_stats_forwarded(const struct dp_stats *s)
+{
+	/* read while the worker counts: a ctrl_tx may show before its tx */
+	return s->tx > s->ctrl_tx ? s->tx - s->ctrl_tx : 0;
+}
+
 uint64_t dp_stats_dropped(const struct dp_stats *s)
 {
 	uint64_t n = 0;
@@ -111,16 +120,29 @@ uint64_t dp_stats_dropped(const struct dp_stats *s)
 
 void router_stats_clear(struct router *r)
 {
+	uint64_t gen, deadline;
 	unsigned int w;
 
-	/* Workers write their own counters without atomics; a clear racing an
-	 * increment may lose that one increment, never corrupt the counter. */
-	for (w = 0; w < r->nb_workers; w++) {
-		memset(&r->workers[w]->st, 0, sizeof(r->workers[w]->st));
-		if (r->workers[w]->rtc != NULL)
-			memset(&r->workers[w]->rtc->st, 0, sizeof(r->workers[w]->rtc->st));
-	}
 	memset(&r->cst, 0, sizeof(r->cst));
+	if (!r->running) {
+		for (w = 0; w < r->nb_workers; w++) {
+			memset(&r->workers[w]->st, 0, sizeof(r->workers[w]->st));
+			if (r->workers[w]->rtc != NULL)
+				memset(&r->workers[w]->rtc->st, 0, sizeof(r->workers[w]->rtc->st));
+		}
+		return;
+	}
+	/* Workers write their counters without atomics, and a count may be
+	 * read, added to and written back across a clear from here: each
+	 * worker zeroes its own at the end of its next loop (microseconds),
+	 * which is waited for, within a bound, so that the next show sees
+	 * them cleared. */
+	gen = __atomic_add_fetch(&r->stats_clear, 1, __ATOMIC_RELEASE);
+	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 10;
+	for (w = 0; w < r->nb_workers; w++)
+		while (__atomic_load_n(&r->workers[w]->clear_done, __ATOMIC_ACQUIRE) != gen &&
+		       rte_get_tsc_cycles() < deadline)
+			rte_pause();
 }
 
 /*

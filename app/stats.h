@@ -151,13 +151,16 @@ struct ctrl_stats {
 	uint64_t drop[CDROP_MAX];
 };
 
-/* Sum the workers' counters into @sum; zero all counters. Control thread. */
+/* Sum the workers' counters into @sum; zero all counters (each worker its
+ * own, waited for). Control thread. */
 struct router;
 void router_stats_sum(const struct router *r, struct dp_stats *sum);
 void router_stats_clear(struct router *r);
 
 /* All of @s's drops, whatever the reason ('dropped' in show stats). */
 uint64_t dp_stats_dropped(const struct dp_stats *s);
+/* What the workers forwarded: tx less what they sent for the control thread. */
+uint64_t dp_stats_forwarded(const struct dp_stats *s);
 
 /* Visit the counters 'show stats' lists after its head (drops, ICMP,
  * rpf per port, control, control drops); @section may be NULL. */

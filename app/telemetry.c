@@ -35,7 +35,7 @@ static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d
 	router_stats_sum(tr, &s);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "rx", s.rx);
-	rte_tel_data_add_dict_u64(d, "forwarded", s.tx - s.ctrl_tx);
+	rte_tel_data_add_dict_u64(d, "forwarded", dp_stats_forwarded(&s));
 	rte_tel_data_add_dict_u64(d, "to_control", s.to_control);
 	rte_tel_data_add_dict_u64(d, "ctrl_tx", s.ctrl_tx);
 	rte_tel_data_add_dict_u64(d, "tx", s.tx);

@@ -6,6 +6,7 @@
  * No locks, no syscalls, no logging, no allocation in the loop.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -16,13 +17,13 @@
 
 #include "router.h"
 
-/* TX refused packets: free them and move them from tx to tx_full. */
+/* TX refused packets: free them and count them tx_full (tx counts what the
+ * queue took, from what the buffer's flushes return: it only grows). */
 static void tx_error_cb(struct rte_mbuf **unsent, uint16_t count, void *userdata)
 {
 	struct dp_stats *st = userdata;
 
 	rte_pktmbuf_free_bulk(unsent, count);
-	st->tx -= count;
 	st->drop[DROP_TX_FULL] += count;
 }
 
@@ -115,13 +116,25 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 		else
 			sent = rte_eth_tx_burst(port, (uint16_t)w->idx, pkts + i,
 						(uint16_t)(j - i));
-		w->st.ctrl_tx += sent;
 		w->st.tx += sent;
+		w->st.ctrl_tx += sent;
 		if (unlikely(sent < j - i)) {
 			w->st.drop[why] += j - i - sent;
 			rte_pktmbuf_free_bulk(pkts + i + sent, j - i - sent);
 		}
 	}
+}
+
+/* clear stats, by the worker itself: its counters have no other writer */
+static void worker_stats_clear(struct router *r, struct worker *w)
+{
+	uint64_t gen = __atomic_load_n(&r->stats_clear, __ATOMIC_ACQUIRE);
+
+	memset(&w->st, 0, sizeof(w->st));
+	if (w->rtc != NULL)
+		memset(&w->rtc->st, 0, sizeof(w->rtc->st));
+	/* release: the zeroes are seen before the acknowledgement */
+	__atomic_store_n(&w->clear_done, gen, __ATOMIC_RELEASE);
 }
 
 int worker_main(void *arg)
@@ -179,8 +192,7 @@ int worker_main(void *arg)
 				uint16_t o = out[i];
 
 				if (likely(o < FR_MAX_PORTS)) {
-					w->st.tx++;
-					rte_eth_tx_buffer(o, q, w->txb[o], pkts[i]);
+					w->st.tx += rte_eth_tx_buffer(o, q, w->txb[o], pkts[i]);
 				} else if (o == DP_OUT_CTRL) {
 					pkts[i]->port = pid;
 					ctrl[nctrl++] = pkts[i];
@@ -198,7 +210,7 @@ int worker_main(void *arg)
 			worker_ctrl_tx_drain(r, w);
 		for (p = 0; p < nb_ports; p++)
 			if (w->txb[ports[p]]->length)
-				rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
+				w->st.tx += rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
 		if (total) {
 			w->st.busy_cycles += rte_rdtsc() - t0;
 			w->st.busy_polls++;
@@ -207,6 +219,8 @@ int worker_main(void *arg)
 		}
 		/* nothing from the tables is held across this point */
 		rte_rcu_qsbr_quiescent(r->qsv, w->idx);
+		if (unlikely(__atomic_load_n(&r->stats_clear, __ATOMIC_ACQUIRE) != w->clear_done))
+			worker_stats_clear(r, w);
 	}
 	for (p = 0; p < nb_ports; p++)
 		rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);

@@ -58,6 +58,11 @@ def test_flows(topo, r):
     st = r.stats()
     check(st["rx"] == rows["rx"][1] and st["forwarded"] == rows["tx"][1] - rows["ctrl_tx"][1],
           "show stats and show stats lcores disagree")
+    # each worker zeroes its own counters; the CLI answers once they have
+    r.cli("clear stats")
+    rows = per_lcore(r)
+    check(all(v < 5 for v in rows["rx"][0] + rows["tx"][0]),
+          "clear stats: per-worker rx %s, tx %s" % (rows["rx"][0], rows["tx"][0]))
 
 
 def main():
