@@ -79,12 +79,15 @@ static void to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
 	}
 }
 
-/* Dropped packets (already counted) that deserve an ICMP error. */
+/* Dropped packets (already counted) that deserve an ICMP error. The data
+ * path counted them icmp_queued; those the ring refuses move to
+ * icmp_ring_full (in the same loop: a clear of the counters comes after). */
 static void errors_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
 {
 	unsigned int sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
 
 	if (unlikely(sent < n)) {
+		w->st.icmp_queued -= n - sent;
 		w->st.icmp_ring_full += n - sent;
 		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
 	}
