@@ -183,18 +183,17 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 
 bool local_error_due(struct router *r, struct rte_mbuf *m)
 {
+	r->cst.drop[CDROP_LOCAL_UNREACH]++;
 	if (frame_l2_group(m)) { /* to our address, in a broadcast/multicast frame */
-		r->cst.drop[CDROP_LOCAL_UNREACH]++;
 		r->cst.icmp_not_sent++;
 		rte_pktmbuf_free(m);
 		return false;
 	}
 	if (!icmp_ctrl_allowed(r)) {
-		r->cst.drop[CDROP_ICMP_RATELIMIT]++;
+		r->cst.icmp_over_rate++;
 		rte_pktmbuf_free(m);
 		return false;
 	}
-	r->cst.drop[CDROP_LOCAL_UNREACH]++;
 	return true;
 }
 

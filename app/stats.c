@@ -53,7 +53,6 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_LOCAL_ICMP] = "local_icmp",
 	[CDROP_LOCAL_UNREACH] = "local_unreachable",
 	[CDROP_NO_ROUTE_BACK] = "no_route_back",
-	[CDROP_ICMP_RATELIMIT] = "ctrl_icmp_ratelimited",
 	[CDROP_FRAG_FAILED] = "frag_failed",
 	[CDROP_TOO_BIG] = "ctrl_too_big",
 	[CDROP_ROUTE_CHANGED] = "route_changed",

@@ -79,7 +79,6 @@ enum ctrl_drop {
 	CDROP_LOCAL_ICMP,	    /* ICMP for the router other than echo requests: consumed */
 	CDROP_LOCAL_UNREACH,	    /* UDP/TCP/other protocol for the router: answered 3/3 or 3/2 */
 	CDROP_NO_ROUTE_BACK,	    /* a packet of the router's own with no route to send it */
-	CDROP_ICMP_RATELIMIT,	    /* control thread's own ICMP errors over the rate limit */
 	CDROP_FRAG_FAILED,	    /* fragmentation failed (no mbufs, MTU below 68) */
 	CDROP_TOO_BIG,		    /* held or own packet too big for its port, DF set or IPv6 */
 	CDROP_ROUTE_CHANGED,	    /* unresolved packet whose route no longer forwards */

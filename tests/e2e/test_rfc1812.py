@@ -220,6 +220,28 @@ def test_rate_limit(topo, r):
     check(len(got) >= 5, "only %d errors: the burst was not honoured" % len(got))
     check(delta(before, after, "icmp_ratelimited") >= 200 - bound,
           "icmp_ratelimited rose by %d" % delta(before, after, "icmp_ratelimited"))
+    # the control thread's errors about packets for the router: the same
+    # rate; each packet counted once, local_unreachable, whether its error
+    # went or not
+    r.cli("set icmp rate 1 burst 1")
+    ic = Icmp(topo)
+    before = r.stats()
+    try:
+        send(topo, [udp(ROUTER_IP[0])] * 10)
+        got = ic.collect(timeout=0.5)
+    finally:
+        ic.close()
+        r.cli("set icmp rate 1000 burst 50")
+    after = r.stats()
+    d = dict((n, delta(before, after, n)) for n in ("local_unreachable", "icmp_unreach_port",
+                                                    "ctrl_icmp_over_rate"))
+    log("     10 UDP to the router at rate 1 burst 1: %d errors, %s" % (len(got), d))
+    check(d["local_unreachable"] == 10, "local_unreachable rose by %d, want 10" %
+          d["local_unreachable"])
+    check(1 <= len(got) <= 2 and d["icmp_unreach_port"] == len(got), "errors %d, counted %d" %
+          (len(got), d["icmp_unreach_port"]))
+    check(d["ctrl_icmp_over_rate"] == 10 - len(got), "ctrl_icmp_over_rate rose by %d" %
+          d["ctrl_icmp_over_rate"])
 
 
 def test_df_mtu(topo, r):
