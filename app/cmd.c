@@ -496,7 +496,9 @@ static const struct cmd_syntax {
 	 "list neighbours with state, MAC, generation, references and held packets"},
 	{"show stats", CMD_SHOW_STATS, a_opt_lcores, "[lcores]",
 	 "forwarding and drop counters, summed or per worker lcore"},
-	{"clear stats", CMD_CLEAR_STATS, a_none, "", "zero every counter"},
+	{"clear stats", CMD_CLEAR_STATS, a_none, "",
+	 "zero the router's counters: workers', control thread's, neighbours', route\n"
+	 "caches' (the devices' own, show port stats, and link changes stay)"},
 	{"show port info", CMD_SHOW_PORT_INFO, a_opt_port, "[N|all]",
 	 "MAC, NUMA socket, queues, link, forwarding state (down: port_down drops) and\n"
 	 "link changes, addresses"},

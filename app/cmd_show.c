@@ -828,6 +828,7 @@ static int show_memory(struct router *r, struct cmd_out *o)
 	section(o, "heap", false);
 	section(o, "tables", true);
 	kv(o, "routes", fib_route_count(r->fib, AF_INET));
+	kv(o, "routes6", fib_route_count(r->fib, AF_INET6));
 	kv(o, "nexthops", fib_nh_count(r->fib));
 	kv(o, "neighbours", neigh_count(r->neigh));
 	kv(o, "neighbours_max", neigh_capacity(r->neigh));

@@ -74,6 +74,11 @@ def test_commands(topo, r):
     check(out.splitlines()[0].split()[1:] == ["lcore1", "total"], out)
     out = r.cli("show memory")
     check("socket0_in_use" in out and "routes" in out, out)
+    # both families' routes
+    r.cli("route add 2001:db8:aa::/48 blackhole")
+    mem = json.loads(r.cli("show memory", json=True))["tables"]
+    r.cli("route del 2001:db8:aa::/48")
+    check(mem["routes6"] >= 1 and mem["routes"] >= 4, "show memory tables: %s" % mem)
     out = r.cli("help")
     check("route add PREFIX via GW" in out and "show config" in out, out)
     out = r.cli("help show route")
