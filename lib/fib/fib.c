@@ -361,11 +361,60 @@ static int route_check(const struct fib_route *r)
 }
 
 /* Store @nh for the prefix in the lookup structure and the RIB. */
+/*
+ * DPDK 22.11's DIR-24-8 reserves a tbl8 group for each /24 that holds
+ * routes longer than /24, counting the first such route in and the last one
+ * out, except that an add whose covering route has the same next hop
+ * returns before counting it in: its delete still counts it out, the count
+ * goes below zero (it is unsigned) and from then on every route longer
+ * than /24 is refused as if the groups had run out ('route add
+ * 10.0.0.0/8 via G', 'route add 10.1.2.0/25 via G', 'route del
+ * 10.1.2.0/25'). Such an add is told apart here and counted in after it,
+ * in the struct's second word (rsvd_tbl8s, see fib4_tbl24()), where the
+ * layout is known (22.11, the words we configured read back); the /24 then
+ * has its reservation, as it needs once the covering route changes.
+ */
+static uint32_t *dir24_8_words(const struct fib *f)
+{
+#if FIB4_DIR24_8_KNOWN
+	uint32_t *dp = rte_fib_get_dp(f->fib4);
+
+	if (dp != NULL && dp[0] == RTE_ALIGN_CEIL(f->tbl8s4, 64) && dp[1] < dp[0] &&
+	    dp[2] <= dp[0] && dp[3] == (uint32_t)dir24_8_nh_sz(f))
+		return dp;
+#else
+	RTE_SET_USED(f);
+#endif
+	return NULL;
+}
+
+/* Will rte_fib_add() of @ip/>24 with @nh skip its reservation? */
+static bool dir24_8_skips_reserve(const struct fib *f, uint32_t ip, uint32_t nh)
+{
+	struct rte_rib_node *n;
+	uint64_t pnh;
+
+	if (dir24_8_words(f) == NULL ||
+	    rte_rib_get_nxt(f->rib4, ip & 0xffffff00, 24, NULL, RTE_RIB_GET_NXT_COVER) != NULL)
+		return false;		 /* its /24 has its reservation already */
+	n = rte_rib_lookup(f->rib4, ip); /* the covering route it will have */
+	return n != NULL && rte_rib_get_nh(n, &pnh) == 0 && pnh == nh;
+}
+
+static void dir24_8_reserve(const struct fib *f)
+{
+	uint32_t *dp = dir24_8_words(f);
+
+	if (dp != NULL)
+		dp[1]++;
+}
+
 static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool exists)
 {
 	struct rte_rib_node *n;
 	uint32_t ip = r->prefix.addr.v4;
 	uint8_t depth = r->prefix.len;
+	bool unreserved;
 	int rc;
 
 	if (f->backend == FIB_BACKEND_FIB) {
@@ -385,10 +434,13 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 			rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
 			f->tbl8_dirty = false;
 		}
+		unreserved = depth > 24 && !exists && dir24_8_skips_reserve(f, ip, nh);
 		rc = rte_fib_add(f->fib4, ip, depth, nh);
 		f->tbl8_dirty = true;
 		if (rc != 0)
 			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
+		if (unreserved)
+			dir24_8_reserve(f);
 		return 0;
 	} else {
 		n = exists ? rte_rib_lookup_exact(f->rib4, ip, depth)

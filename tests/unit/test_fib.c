@@ -803,6 +803,38 @@ static void test_nexthop_widths(void **state)
 	fill_nexthops(40000); /* 4-byte entries */
 }
 
+/*
+ * A route longer than /24 with its covering route's next hop, added and
+ * deleted: DPDK 22.11's DIR-24-8 counted its tbl8 reservation out without
+ * having counted it in, and then refused every route longer than /24 as if
+ * the groups had run out. Many more cycles than there are groups, then
+ * routes that need a group of their own still go in.
+ */
+static void test_tbl8_reservation(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_route r;
+	unsigned int i;
+
+	add(f, "192.0.2.0/24", FIB_NH_CONNECTED, 1);
+	add(f, "10.0.0.0/8", FIB_NH_CONNECTED, 1);
+	for (i = 0; i < 3000; i++) { /* tbl8s4: 2048 */
+		r = mk("10.1.2.0/25", FIB_NH_CONNECTED, 1);
+		assert_int_equal(fib_route_add(f, &r), 0);
+		assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	}
+	add(f, "11.1.2.0/25", FIB_NH_CONNECTED, 2);
+	expect(f, ip("11.1.2.1"), FIB_NH_CONNECTED, 2);
+	/* the same route left in, its covering route then changed: its /24
+	 * needs the group it had reserved */
+	add(f, "10.1.3.0/26", FIB_NH_CONNECTED, 1);
+	r = mk("10.0.0.0/8", FIB_NH_CONNECTED, 3);
+	assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+	expect(f, ip("10.1.3.1"), FIB_NH_CONNECTED, 1);
+	expect(f, ip("10.1.3.65"), FIB_NH_CONNECTED, 3);
+}
+
 #define BOTH(fn)                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_fib, teardown), \
 		cmocka_unit_test_setup_teardown(fn, setup_lpm, teardown)
@@ -815,6 +847,7 @@ int main(void)
 		BOTH(test_types_and_gateways),
 		BOTH(test_generation_and_batch),
 		BOTH(test_walk),
+		BOTH(test_tbl8_reservation),
 		BOTH(test_differential),
 		cmocka_unit_test_setup_teardown(test_differential, setup_fib_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
