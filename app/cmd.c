@@ -440,8 +440,9 @@ static const struct cmd_syntax {
 	 "multicast destinations are exempt; IPv4 and IPv6 alike"},
 	{"port * down", CMD_PORT_ADMIN, a_port_down, "",
 	 "take port N out of service: what would leave by it, and what arrives on it,\n"
-	 "is dropped and counted port_down; routes through it stay (as with a down link);\n"
-	 "its link is set down too where the driver can (show port info says)"},
+	 "is dropped and counted port_down; the static routes through it are withdrawn\n"
+	 "until it is up (as with a down link), so their traffic takes the covering\n"
+	 "route; its link is set down too where the driver can (show port info says)"},
 	{"port * up", CMD_PORT_ADMIN, a_port_up, "",
 	 "put port N back in service (the default; it forwards while its link is up),\n"
 	 "its link set up again if 'port N down' had set it down"},
@@ -509,8 +510,8 @@ static const struct cmd_syntax {
 	 "inserts, evictions, bypassed; mode, state, window hit rate, auto's last\n"
 	 "measured cycles a packet probed and bypassed, memory"},
 	{"show config", CMD_SHOW_CONFIG, a_none, "",
-	 "the running configuration as a config file: loading it into a fresh router\n"
-	 "rebuilds the same tables"},
+	 "the running configuration as a config file: a router started with it (or\n"
+	 "loading it, with the same rtcache size) rebuilds the same tables"},
 	{"show memory", CMD_SHOW_MEMORY, a_none, "",
 	 "mbufs in use, DPDK heap usage, table occupancy"},
 	{"show version", CMD_SHOW_VERSION, a_none, "", "fastroute and DPDK versions"},

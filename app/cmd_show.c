@@ -88,11 +88,14 @@ static void route_out(struct cmd_out *o, const char *key, const struct fib_route
 		if (rt->port != FIB_PORT_NONE)
 			jw_u64(o, "port", rt->port);
 		jw_str(o, "origin", fib_origin_names[rt->origin]);
+		if (rt->flags & FIB_RTF_DOWN)
+			jw_bool(o, "port_down", true);
 		jw_obj_close(o);
 		return;
 	}
-	out_printf(o, "%-20s %-12s %-18s %-5s %s\n", p, fib_nh_type_names[rt->type], g, port,
-		   fib_origin_names[rt->origin]);
+	out_printf(o, "%-20s %-12s %-18s %-5s %s%s\n", p, fib_nh_type_names[rt->type], g, port,
+		   fib_origin_names[rt->origin],
+		   rt->flags & FIB_RTF_DOWN ? " (withdrawn: port down)" : "");
 }
 
 static void route_header(struct cmd_out *o)
@@ -170,6 +173,8 @@ static int show_summary(struct router *r, struct cmd_out *o)
 		jw_str(o, "backend", fib_backend_name(r->fib));
 		jw_u64(o, "routes", fib_route_count(r->fib, AF_INET));
 		jw_u64(o, "routes6", fib_route_count(r->fib, AF_INET6));
+		jw_u64(o, "routes_port_down", fib_route_down_count(r->fib, AF_INET));
+		jw_u64(o, "routes6_port_down", fib_route_down_count(r->fib, AF_INET6));
 		jw_u64(o, "nexthops", fib_nh_count(r->fib));
 		jw_u64(o, "generation", fib_generation(r->fib));
 		jw_u64(o, "memory_bytes", fib_memory(r->fib));
@@ -189,12 +194,14 @@ static int show_summary(struct router *r, struct cmd_out *o)
 		return 0;
 	}
 	out_printf(o,
-		   "backend      %s (IPv4), trie (IPv6)\nroutes       %u IPv4, %u IPv6\n"
+		   "backend      %s (IPv4), trie (IPv6)\nroutes       %u IPv4, %u IPv6 (of them "
+		   "%u, %u withdrawn: port down)\n"
 		   "next hops    %u\ngeneration   %" PRIu64
 		   "\nmemory       %.1f MiB (tables sized at startup)\n",
 		   fib_backend_name(r->fib), fib_route_count(r->fib, AF_INET),
-		   fib_route_count(r->fib, AF_INET6), fib_nh_count(r->fib), fib_generation(r->fib),
-		   (double)fib_memory(r->fib) / (1 << 20));
+		   fib_route_count(r->fib, AF_INET6), fib_route_down_count(r->fib, AF_INET),
+		   fib_route_down_count(r->fib, AF_INET6), fib_nh_count(r->fib),
+		   fib_generation(r->fib), (double)fib_memory(r->fib) / (1 << 20));
 	for (f = 0; f < 2; f++) {
 		if (fib_route_count(r->fib, fam[f]) == 0)
 			continue;

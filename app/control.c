@@ -47,6 +47,13 @@ static void cdrop(struct router *r, struct rte_mbuf *m, enum ctrl_drop why)
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 {
 	m->port = port;
+	/* a port out of service sends nothing: refused here, so that what
+	 * is counted as sent (an answer, a probe, an ICMP message) was at
+	 * least queued for a port that is up */
+	if (port < FR_MAX_PORTS && __atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED)) {
+		cdrop(r, m, CDROP_PORT_DOWN);
+		return -ENETDOWN;
+	}
 	if (rte_ring_enqueue(r->ctrl_tx, m) != 0) {
 		cdrop(r, m, CDROP_TX_RING_FULL);
 		return -ENOBUFS;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -268,10 +269,24 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 void port_down_sync(struct router *r, uint16_t pid)
 {
 	const struct fr_port *p = &r->ports[pid];
+	const bool down = p->link_down || p->admin_down;
+	uint32_t failed;
+	int rc;
 
 	/* workers read it per packet; any order with other fields is fine */
-	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)(p->link_down || p->admin_down),
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)down, __ATOMIC_RELAXED);
+	if (r->fib == NULL)
+		return;
+	/* the static routes through it wait for it (lib/fib): meanwhile their
+	 * traffic takes the covering route, if any */
+	rc = fib_port_set_down(r->fib, pid, down, &failed);
+	if (rc != 0) {
+		fprintf(stderr, "fastroute: port %u %s: %u routes %s: %s\n", pid,
+			down ? "down" : "up", failed,
+			down ? "could not be withdrawn" : "could not be put back (they wait)",
+			strerror(-rc));
+		fflush(stderr);
+	}
 }
 
 void port_link_admin(struct router *r, uint16_t pid)

@@ -77,7 +77,8 @@ enum ctrl_drop {
 	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address: no service answers those */
 	CDROP_LOCAL_FRAGMENT,	    /* a fragment for the router: it does not reassemble */
 	CDROP_LOCAL_ICMP,	    /* ICMP for the router other than echo requests: consumed */
-	CDROP_LOCAL_UNREACH,	    /* UDP/TCP/other protocol for the router: answered 3/3 or 3/2 */
+	CDROP_LOCAL_UNREACH,	    /* UDP/TCP/other protocol for the router (3/3 or 3/2 unless
+				     * the rules or the rate forbid it) */
 	CDROP_NO_ROUTE_BACK,	    /* a packet of the router's own with no route to send it */
 	CDROP_FRAG_FAILED,	    /* fragmentation failed (no mbufs, MTU below 68) */
 	CDROP_TOO_BIG,		    /* held or own packet too big for its port, DF set or IPv6 */
@@ -89,6 +90,7 @@ enum ctrl_drop {
 	CDROP_NEIGH_FAILED,	    /* its neighbour did not answer (held, or while FAILED) */
 	CDROP_NO_MBUF,		    /* could not allocate a packet to send */
 	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
+	CDROP_PORT_DOWN,	    /* for a port out of service (port_down: the workers') */
 	CDROP_ND_MALFORMED,	    /* NS/NA failing RFC 4861 7.1 (length, code, options...) */
 	CDROP_ND_HOP_LIMIT,	    /* NS/NA with hop limit != 255: may come from off-link */
 	CDROP_ND_CHECKSUM,	    /* NS/NA with a wrong ICMPv6 checksum */
@@ -144,9 +146,9 @@ struct ctrl_stats {
 	uint64_t icmp6_port_unreach;   /* 1/4 */
 	uint64_t icmp6_too_big;	       /* 2/0 */
 	uint64_t icmp6_param_problem;  /* 4/x */
-	uint64_t icmp_not_sent;	       /* errors about forwarded packets RFC 1812/4443 forbid */
-	uint64_t icmp_over_rate;       /* errors about forwarded packets over the rate */
-	uint64_t tx;		       /* packets queued for transmission */
+	uint64_t icmp_not_sent;	 /* errors the control thread owed that RFC 1812/4443 forbid */
+	uint64_t icmp_over_rate; /* errors the control thread owed over the rate */
+	uint64_t tx;		 /* packets queued for transmission */
 	uint64_t drop[CDROP_MAX];
 };
 

@@ -152,6 +152,7 @@ void fib_free(struct fib *f)
 		rte_rib_free(f->rib4);
 	}
 	fib6_free(f);
+	fib_down_free(f);
 	fib_nh_fini(f);
 	rte_free(f);
 }
@@ -237,7 +238,7 @@ static void route_from_node(const struct fib *f, const struct rte_rib_node *n, s
 	fib_route_from_nh(f, (uint32_t)nh, r);
 }
 
-int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
+static int route_get_installed(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
 {
 	struct rte_rib_node *n;
 
@@ -250,6 +251,17 @@ int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_rou
 		return -ENOENT;
 	route_from_node(f, n, r);
 	return 0;
+}
+
+int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
+{
+	int rc = route_get_installed(f, p, r), i;
+
+	if (rc == -ENOENT && (i = fib_down_find(f, p)) >= 0) {
+		*r = f->down.r[i];
+		rc = 0;
+	}
+	return rc;
 }
 
 int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r)
@@ -512,17 +524,123 @@ static int route_set(struct fib *f, struct fib_route *r, struct fib_route *old, 
 	return 0;
 }
 
-int fib_route_add(struct fib *f, struct fib_route *r)
+int fib_route_set_installed(struct fib *f, struct fib_route *r)
 {
 	return route_set(f, r, NULL, false);
 }
 
+/* @r, whose port is down, into the list of routes waiting for their port
+ * (@i: its prefix's place there, or -1), in place of what held the prefix. */
+static int route_wait(struct fib *f, struct fib_route *r, const struct nh_key *k, int i,
+		      struct fib_route *old, bool replace)
+{
+	struct fib_route cur;
+	bool installed = i < 0 && route_get_installed(f, &r->prefix, &cur) == 0;
+	uint8_t fam = r->prefix.addr.family;
+	uint32_t nh;
+	int rc;
+
+	if (installed && !replace)
+		return -EEXIST;
+	if (i < 0 && !installed &&
+	    fib_route_count(f, fam) >= (fam == AF_INET ? f->max_routes4 : f->max_routes6))
+		return -ENOSPC;
+	rc = fib_down_reserve(f, 1);
+	if (rc == 0)
+		rc = fib_nh_get(f, k, &nh);
+	if (rc != 0)
+		return rc;
+	r->nh_idx = nh;
+	r->flags = FIB_RTF_DOWN;
+	if (i >= 0) {
+		cur = f->down.r[i];
+		f->down.r[i] = *r;
+		fib_nh_put(f, cur.nh_idx);
+	} else {
+		if (installed) {
+			rc = fib_route_del_installed(f, &r->prefix, &cur);
+			if (rc != 0) {
+				fib_nh_put(f, nh);
+				return rc;
+			}
+		}
+		fib_down_add(f, r); /* room reserved above */
+	}
+	if (old != NULL) {
+		if (i >= 0 || installed)
+			*old = cur;
+		else
+			memset(old, 0, sizeof(*old));
+	}
+	fib_gw_cache_check(f, &r->prefix);
+	fib_gen_bump(f);
+	return 0;
+}
+
+/* Add or replace @r where it belongs: the lookup structures, or, while its
+ * port is down, the routes waiting for it (fib_port_set_down()). */
+static int route_put(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace)
+{
+	struct fib_route cur;
+	struct nh_key k;
+	int i, rc;
+
+	rc = route_check(r);
+	if (rc != 0)
+		return rc;
+	r->flags = 0;
+	i = fib_down_find(f, &r->prefix);
+	if (i >= 0 && !replace)
+		return -EEXIST;
+	if (f->down.nports > 0) {
+		/* the port a gateway resolves to decides where it goes */
+		rc = fib_nh_key_make(f, r, &k);
+		if (rc != 0)
+			return rc;
+		if (fib_route_waits(f, r))
+			return route_wait(f, r, &k, i, old, replace);
+	}
+	if (i < 0)
+		return route_set(f, r, old, replace);
+	/* a waiting route replaced by one that can be installed: an add, then
+	 * the waiting one goes */
+	cur = f->down.r[i];
+	rc = route_set(f, r, NULL, false);
+	if (rc != 0)
+		return rc;
+	fib_down_remove(f, (uint32_t)i);
+	fib_nh_put(f, cur.nh_idx);
+	if (old != NULL)
+		*old = cur;
+	return 0;
+}
+
+int fib_route_add(struct fib *f, struct fib_route *r)
+{
+	return route_put(f, r, NULL, false);
+}
+
 int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old)
 {
-	return route_set(f, r, old, true);
+	return route_put(f, r, old, true);
 }
 
 int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
+{
+	int i = fib_down_find(f, p);
+
+	if (i < 0)
+		return fib_route_del_installed(f, p, old);
+	if (old != NULL)
+		*old = f->down.r[i];
+	fib_nh_put(f, f->down.r[i].nh_idx);
+	fib_down_remove(f, (uint32_t)i);
+	fib_gw_cache_check(f, p);
+	fib_gen_bump(f);
+	return 0;
+}
+
+int fib_route_del_installed(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
 {
 	struct fib_route cur;
 	struct rte_rib_node *n;
@@ -564,6 +682,19 @@ int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *ol
 int fib_route_walk(const struct fib *f, uint8_t family,
 		   int (*cb)(const struct fib_route *r, void *arg), void *arg)
 {
+	uint32_t i;
+	int rc = fib_route_walk_installed(f, family, cb, arg);
+
+	/* then the routes waiting for their port */
+	for (i = 0; rc == 0 && i < f->down.n; i++)
+		if (f->down.r[i].prefix.addr.family == family)
+			rc = cb(&f->down.r[i], arg);
+	return rc;
+}
+
+int fib_route_walk_installed(const struct fib *f, uint8_t family,
+			     int (*cb)(const struct fib_route *r, void *arg), void *arg)
+{
 	struct rte_rib_node *n = NULL;
 	struct fib_route r;
 	int rc;
@@ -592,15 +723,18 @@ int fib_route_walk(const struct fib *f, uint8_t family,
 
 uint32_t fib_route_count(const struct fib *f, uint8_t family)
 {
-	return family == AF_INET ? f->total4 : family == AF_INET6 ? f->total6 : 0;
+	return (family == AF_INET    ? f->total4
+		: family == AF_INET6 ? f->total6
+				     : 0) +
+	       fib_route_down_count(f, family);
 }
 
 uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len)
 {
 	if (family == AF_INET)
-		return len <= 32 ? f->count4[len] : 0;
+		return len <= 32 ? f->count4[len] + f->down.count4[len] : 0;
 	if (family == AF_INET6)
-		return len <= 128 ? f->count6[len] : 0;
+		return len <= 128 ? f->count6[len] + f->down.count6[len] : 0;
 	return 0;
 }
 

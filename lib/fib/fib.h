@@ -85,7 +85,12 @@ struct fib_route {
 	uint16_t port;	   /**< FIB_PORT_NONE: resolve from the gateway (GATEWAY only) */
 	struct fr_addr gw; /**< GATEWAY only */
 	uint32_t nh_idx;   /**< output: next-hop index in use */
+	uint8_t flags;	   /**< output: FIB_RTF_* */
 };
+
+/** fib_route.flags: withdrawn from lookups, waiting for its port to come
+ * up (fib_port_set_down()) */
+#define FIB_RTF_DOWN 0x1
 
 /** Lookup structure behind the FIB. */
 enum fib_backend {
@@ -168,8 +173,32 @@ int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_ro
 int fib_route_walk(const struct fib *f, uint8_t family,
 		   int (*cb)(const struct fib_route *r, void *arg), void *arg);
 
-/** Number of routes of @p family. */
+/** Number of routes of @p family (those waiting for their port included). */
 uint32_t fib_route_count(const struct fib *f, uint8_t family);
+
+/** Of those, the routes waiting for their port (FIB_RTF_DOWN). */
+uint32_t fib_route_down_count(const struct fib *f, uint8_t family);
+
+/**
+ * Port @p port goes down (@p down) or comes up again. The static routes
+ * that forward through it (by a gateway on it, or 'dev') leave the lookup
+ * structures while it is down, so that a covering route (a default by
+ * another port) takes their traffic, as routes through a down interface do
+ * in a router's RIB; they stay configured (get, walk, count, del and replace
+ * see them, flagged FIB_RTF_DOWN), and routes added through the port
+ * meanwhile wait with them. Up again, they are put back. Routes the port's
+ * addresses installed (local, connected, broadcast) stay: the subnet is
+ * reachable by no other port. One generation for the whole change. No-op
+ * when the port already is in that state. Control thread.
+ * @param failed when not NULL, receives how many routes could not be put
+ *   back (or taken out): they stay as they were.
+ * @return 0, -ENOSPC (some could not be put back: table full), -ENOMEM,
+ *   -EIO.
+ */
+int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed);
+
+/** Is @p port down for the FIB (fib_port_set_down())? */
+bool fib_port_is_down(const struct fib *f, uint16_t port);
 
 /** Number of routes of @p family with prefix length @p len. */
 uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len);

@@ -35,6 +35,20 @@ struct nh_ctl {
 	uint8_t in_use;
 };
 
+/* Ports fib_port_set_down() can take down (more are never down). */
+#define FIB_DOWN_PORTS 1024
+
+/* Routes withdrawn while their port is down (fib_down.c). */
+struct fib_down {
+	uint64_t ports[FIB_DOWN_PORTS / 64]; /* the ports down */
+	uint32_t nports;
+	struct fib_route *r; /* dense, FIB_RTF_DOWN set; each holds its next hop */
+	uint32_t n, cap;
+	uint32_t *slot; /* by prefix: index + 1, 0 empty; nslot a power of two */
+	uint32_t nslot;
+	uint32_t count4[33], count6[129];
+};
+
 struct fib {
 	char name[16]; /* fib_create() checks the length */
 	enum fib_backend backend;
@@ -80,6 +94,7 @@ struct fib {
 	bool dirty;	    /* a change was made inside the batch */
 	uint32_t count4[33];
 	uint32_t total4;
+	struct fib_down down;
 
 	/* own cache line: workers load it every burst, only the writer stores */
 	uint64_t gen __rte_cache_aligned;
@@ -101,6 +116,19 @@ int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *o
 int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, void *arg),
 		    void *arg);
 void fib_nh_put(struct fib *f, uint32_t idx);
+void fib_nh_ref(struct fib *f, uint32_t idx);
+/* fib.c: the lookup structures and RIB only, without the withdrawn routes */
+int fib_route_set_installed(struct fib *f, struct fib_route *r);
+int fib_route_del_installed(struct fib *f, const struct fr_prefix *p, struct fib_route *old);
+int fib_route_walk_installed(const struct fib *f, uint8_t family,
+			     int (*cb)(const struct fib_route *r, void *arg), void *arg);
+/* fib_down.c */
+int fib_down_find(const struct fib *f, const struct fr_prefix *p);
+int fib_down_reserve(struct fib *f, uint32_t more);
+int fib_down_add(struct fib *f, const struct fib_route *r);
+void fib_down_remove(struct fib *f, uint32_t i);
+void fib_down_free(struct fib *f);
+bool fib_route_waits(const struct fib *f, const struct fib_route *r);
 int fib_nh_init(struct fib *f, uint32_t cap, int socket_id);
 void fib_nh_fini(struct fib *f);
 

@@ -137,6 +137,12 @@ void fib_nh_put(struct fib *f, uint32_t idx)
 	fr_idxpool_put(f->nh_pool, idx);
 }
 
+void fib_nh_ref(struct fib *f, uint32_t idx)
+{
+	if (idx != 0 && idx < f->nh_cap && f->nhc[idx].in_use)
+		f->nhc[idx].refcnt++;
+}
+
 uint32_t fib_nh_count(const struct fib *f)
 {
 	return f->nh_count - 1; /* index 0 is always there */

@@ -4,6 +4,7 @@
 what leaves the router (or that nothing does) and that the named counter
 rose by the right amount. Three hosts: h1 (port 0) sends, h2 (port 1) and
 h3 (port 2) receive. Header checks live in test_forward.py."""
+import json
 import socket
 import time
 
@@ -403,6 +404,65 @@ def test_rpf_flip(topo, r):
         r.cli("port 0 rpf off")
 
 
+def test_port_down_failover(topo, r):
+    # a static route through a port that goes down leaves the lookups: its
+    # traffic takes the covering route (a default by h3) until it is up
+    def where(tag):
+        """Which hosts (1: h2, 2: h3) got one datagram to 10.88.1.1."""
+        pkt = udp("10.88.1.1", payload=tag)
+        got = {}
+        lsn = {h: frlib.Listen(topo, h) for h in (1, 2)}
+        try:
+            send(topo, pkt)
+            for h, ls in lsn.items():
+                got[h] = len(ls.collect(timeout=1.0, want=1, match=lambda p: p.haslayer(s.UDP)
+                                        and p[s.UDP].payload.load == tag))
+        finally:
+            for ls in lsn.values():
+                ls.close()
+        return [h for h in (1, 2) if got[h]]
+
+    r.cli("route add 10.88.0.0/16 via %s" % HOST_IP[1])
+    r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[2])
+    try:
+        check(where(b"up-1") == [1], "10.88/16 not forwarded to h2 with port 1 up")
+        st0 = r.stats()
+        r.cli("port 1 down")
+        check(where(b"down-1") == [2], "not forwarded by the default route to h3 with "
+              "port 1 down")
+        check(delta(st0, r.stats(), "port_down") == 0, "dropped as port_down")
+        line = [x for x in r.cli("show route").splitlines() if x.startswith("10.88.0.0/16")]
+        check(line and "withdrawn: port down" in line[0], "show route: %s" % line)
+        check("route add 10.88.0.0/16 via %s" % HOST_IP[1] in r.cli("show config"),
+              "show config lost the withdrawn route")
+        # with 10.77.0.0/16 of the configuration, also by port 1
+        summ = json.loads(r.cli("show route summary", json=True))
+        check(summ["routes_port_down"] == 2, "summary: %s" % summ)
+        # an answer the router owes through the down port (to h2's
+        # address, resolved): refused by the control thread, not counted
+        # as sent
+        st0 = r.stats()
+        send(topo, s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+             s.IP(src=HOST_IP[1], dst=ROUTER_IP[0]) / s.ICMP(type=8, id=0x52))
+        st1 = frlib.wait_for(lambda: (lambda a: a if delta(st0, a, "ctrl_port_down") else None)(
+            r.stats()), timeout=2.0)
+        check(st1 is not None, "no ctrl_port_down for an echo reply through port 1")
+        check(delta(st0, st1, "icmp_echo_replies") == 0, "an echo reply to a down port "
+              "counted as sent")
+        # a route added through the down port waits too
+        r.cli("route add 10.89.0.0/16 via %s" % HOST_IP[1])
+        check("0.0.0.0/0" in r.cli("show route lookup 10.89.0.1"), "10.89/16 was installed")
+        r.cli("port 1 up")
+        check(where(b"up-2") == [1], "10.88/16 not back on h2 after port 1 up")
+        check("10.89.0.0/16" in r.cli("show route lookup 10.89.0.1"), "10.89/16 not put back")
+        summ = json.loads(r.cli("show route summary", json=True))
+        check(summ["routes_port_down"] == 0, "summary: %s" % summ)
+    finally:
+        r.cli("port 1 up", check=False)
+        for p in ("10.88.0.0/16", "10.89.0.0/16", "0.0.0.0/0"):
+            r.cli("route del " + p, check=False)
+
+
 def test_traceroute(topo, r):
     out = sh(["traceroute", "-n", "-q", "1", "-w", "2", "-m", "5", HOST_IP[1]],
              ns=topo.hosts[0], timeout=60)
@@ -433,6 +493,7 @@ def main():
                              ("directed_broadcast", test_directed_broadcast),
                              ("rpf_matrix", test_rpf_matrix),
                              ("rpf_flips_on_route_delete", test_rpf_flip),
+                             ("port_down_failover", test_port_down_failover),
                              ("traceroute", test_traceroute)]:
                 runner.run(name, fn, topo, r)
         finally:

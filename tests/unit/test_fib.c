@@ -835,6 +835,161 @@ static void test_tbl8_reservation(void **state)
 	expect(f, ip("10.1.3.65"), FIB_NH_CONNECTED, 3);
 }
 
+/* The longest match the control plane sees for @a: its prefix, as text. */
+static const char *matched(struct fib *f, const char *a)
+{
+	static char buf[FR_ADDR_STRLEN];
+	struct fib_route r;
+	struct fr_addr x;
+
+	assert_int_equal(fr_addr_parse(a, &x), 0);
+	if (fib_route_lookup(f, &x, &r) != 0)
+		return "none";
+	return fr_prefix_fmt(&r.prefix, buf, sizeof(buf));
+}
+
+static void route_gw(struct fib *f, const char *pfx, const char *gw, bool replace, int want)
+{
+	struct fib_route r = mk(pfx, FIB_NH_GATEWAY, FIB_PORT_NONE);
+
+	assert_int_equal(fr_addr_parse(gw, &r.gw), 0);
+	assert_int_equal(replace ? fib_route_replace(f, &r, NULL) : fib_route_add(f, &r), want);
+}
+
+/*
+ * A port going down: the static routes through it leave the lookups (both
+ * families; the default by another port takes their traffic), stay
+ * configured (get, walk, count; flagged), routes added meanwhile wait too,
+ * del and replace work on waiting routes, and coming up puts them back,
+ * with no next hop or neighbour reference lost or leaked. Connected and
+ * local routes of the port stay.
+ */
+static void test_port_down(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_route r, got;
+	struct neigh_info ni;
+	struct fr_addr gw;
+	uint32_t nh0, failed = 9;
+	unsigned int n = 0;
+	uint64_t g;
+
+	/* the ports' subnets, as their addresses install them */
+	for (n = 0; n < 4; n++) {
+		static const char *const sub[] = {"192.0.2.0/24", "198.51.100.0/24",
+						  "2001:db8:1::/64", "2001:db8:2::/64"};
+
+		r = mk(sub[n], FIB_NH_CONNECTED, (uint16_t)(1 + n % 2));
+		r.origin = FIB_ORIGIN_PORT;
+		assert_int_equal(fib_route_add(f, &r), 0);
+	}
+	n = 0;
+	route_gw(f, "0.0.0.0/0", "198.51.100.254", false, 0);
+	route_gw(f, "::/0", "2001:db8:2::fe", false, 0);
+	nh0 = fib_nh_count(f);
+	route_gw(f, "10.0.0.0/8", "192.0.2.9", false, 0);
+	route_gw(f, "10.1.2.0/25", "192.0.2.9", false, 0); /* a tbl8 group */
+	add(f, "10.2.0.0/16", FIB_NH_CONNECTED, 1);	   /* dev 1 */
+	route_gw(f, "2001:db8:99::/48", "2001:db8:1::9", false, 0);
+	add(f, "203.0.113.0/24", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	expect(f, ip("10.1.2.5"), FIB_NH_GATEWAY, 1);
+	assert_int_equal(fib_route_count(f, AF_INET), 7);
+
+	g = fib_generation(f);
+	assert_int_equal(fib_port_set_down(f, 1, true, &failed), 0);
+	assert_int_equal(failed, 0);
+	assert_int_equal(fib_generation(f), g + 1); /* one for the lot */
+	assert_true(fib_port_is_down(f, 1));
+	/* their traffic takes the default by port 2 */
+	expect(f, ip("10.9.9.9"), FIB_NH_GATEWAY, 2);
+	expect(f, ip("10.1.2.5"), FIB_NH_GATEWAY, 2);
+	expect(f, ip("10.2.0.1"), FIB_NH_GATEWAY, 2);
+	expect6(f, "2001:db8:99::1", FIB_NH_GATEWAY, 2);
+	assert_string_equal(matched(f, "10.9.9.9"), "0.0.0.0/0");
+	/* the port's own subnet stays (no other port reaches it) */
+	expect(f, ip("192.0.2.77"), FIB_NH_CONNECTED, 1);
+	expect6(f, "2001:db8:1::77", FIB_NH_CONNECTED, 1);
+	expect(f, ip("203.0.113.1"), FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	/* still configured, flagged */
+	assert_int_equal(fib_route_count(f, AF_INET), 7);
+	assert_int_equal(fib_route_down_count(f, AF_INET), 3);
+	assert_int_equal(fib_route_down_count(f, AF_INET6), 1);
+	assert_int_equal(fib_route_count_len(f, AF_INET, 25), 1);
+	r = mk("10.0.0.0/8", 0, 0);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.flags, FIB_RTF_DOWN);
+	assert_int_equal(got.type, FIB_NH_GATEWAY);
+	assert_int_equal(got.port, 1);
+	fib_route_walk(f, AF_INET, count_cb, &n);
+	assert_int_equal(n, 7);
+	/* the gateway keeps its reference while its routes wait */
+	assert_int_equal(fr_addr_parse("192.0.2.9", &gw), 0);
+	assert_int_equal(neigh_get(c->n, &gw, 1, &ni), 0);
+	assert_int_equal(ni.refcnt, 1);
+
+	/* added meanwhile through the down port: waits; twice: EEXIST */
+	route_gw(f, "172.16.0.0/12", "192.0.2.9", false, 0);
+	route_gw(f, "172.16.0.0/12", "192.0.2.9", false, -EEXIST);
+	expect(f, ip("172.16.1.1"), FIB_NH_GATEWAY, 2);
+	assert_string_equal(matched(f, "172.16.1.1"), "0.0.0.0/0");
+	/* a waiting route replaced by one through an up port: installed */
+	route_gw(f, "10.0.0.0/8", "198.51.100.7", true, 0);
+	assert_string_equal(matched(f, "10.9.9.9"), "10.0.0.0/8");
+	assert_int_equal(fib_route_down_count(f, AF_INET), 3);
+	/* and back through the down port: it waits again, out of the lookups */
+	route_gw(f, "10.0.0.0/8", "192.0.2.9", true, 0);
+	assert_string_equal(matched(f, "10.9.9.9"), "0.0.0.0/0");
+	assert_int_equal(fib_route_down_count(f, AF_INET), 4);
+	/* an installed route (the blackhole) replaced by a waiting one */
+	route_gw(f, "203.0.113.0/24", "192.0.2.9", true, 0);
+	expect(f, ip("203.0.113.1"), FIB_NH_GATEWAY, 2);
+	/* a waiting route deleted */
+	r = mk("10.2.0.0/16", 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, &got), 0);
+	assert_int_equal(got.type, FIB_NH_CONNECTED);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), -ENOENT);
+	assert_int_equal(fib_route_down_count(f, AF_INET), 4);
+	/* the same state again: nothing happens */
+	g = fib_generation(f);
+	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
+	assert_int_equal(fib_generation(f), g);
+
+	/* up: every waiting route back in the lookups */
+	{
+		int rc = fib_port_set_down(f, 1, false, &failed);
+
+		if (rc != 0 || failed != 0)
+			fail_msg("up: %d, %u routes not put back", rc, failed);
+	}
+	assert_false(fib_port_is_down(f, 1));
+	assert_int_equal(fib_route_down_count(f, AF_INET) + fib_route_down_count(f, AF_INET6), 0);
+	expect(f, ip("10.9.9.9"), FIB_NH_GATEWAY, 1);
+	expect(f, ip("10.1.2.5"), FIB_NH_GATEWAY, 1);
+	expect(f, ip("172.16.1.1"), FIB_NH_GATEWAY, 1);
+	expect(f, ip("203.0.113.1"), FIB_NH_GATEWAY, 1);
+	assert_string_equal(matched(f, "10.2.0.1"), "10.0.0.0/8"); /* deleted */
+	expect6(f, "2001:db8:99::1", FIB_NH_GATEWAY, 1);
+	assert_string_equal(matched(f, "10.1.2.5"), "10.1.2.0/25");
+	r = mk("10.0.0.0/8", 0, 0);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.flags, 0);
+	/* one next hop per gateway, as before the port went down */
+	assert_int_equal(fib_nh_count(f), nh0 + 2);
+	assert_int_equal(neigh_get(c->n, &gw, 1, &ni), 0);
+	assert_int_equal(ni.refcnt, 1);
+	/* all gone: no reference left behind */
+	for (n = 0; n < 5; n++) {
+		static const char *const p[] = {"10.0.0.0/8", "10.1.2.0/25", "172.16.0.0/12",
+						"203.0.113.0/24", "2001:db8:99::/48"};
+
+		r = mk(p[n], 0, 0);
+		assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	}
+	assert_int_equal(fib_nh_count(f), nh0);
+	assert_int_equal(neigh_get(c->n, &gw, 1, &ni), -ENOENT);
+}
+
 #define BOTH(fn)                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_fib, teardown), \
 		cmocka_unit_test_setup_teardown(fn, setup_lpm, teardown)
@@ -847,6 +1002,7 @@ int main(void)
 		BOTH(test_types_and_gateways),
 		BOTH(test_generation_and_batch),
 		BOTH(test_walk),
+		BOTH(test_port_down),
 		BOTH(test_tbl8_reservation),
 		BOTH(test_differential),
 		cmocka_unit_test_setup_teardown(test_differential, setup_fib_wide, teardown),

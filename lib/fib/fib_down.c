@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Routes withdrawn while their port is down. A static route that forwards
+ * through a port (by a gateway on it, or 'dev') leaves the lookup
+ * structures when the port goes down, so the covering route (a default by
+ * another port, say) takes its traffic, as a router's RIB does with a route
+ * whose interface went down. It stays configured: kept here with its next
+ * hop's reference, found by get, walk, count, del and replace, and put back
+ * when the port comes up. A hash on the prefix (open addressing, linear
+ * probing, backward-shift deletion) over a dense array; control thread only,
+ * so plain malloc.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_jhash.h>
+
+#include "fib_priv.h"
+
+static uint32_t prefix_hash(const struct fr_prefix *p)
+{
+	uint32_t w[5] = {(uint32_t)p->addr.family << 8 | p->len};
+
+	if (p->addr.family == AF_INET)
+		w[1] = p->addr.v4;
+	else
+		memcpy(&w[1], p->addr.v6, 16);
+	return rte_jhash_32b(w, 5, 0x5bd1e995);
+}
+
+static bool prefix_eq(const struct fr_prefix *a, const struct fr_prefix *b)
+{
+	return a->len == b->len && fr_addr_eq(&a->addr, &b->addr);
+}
+
+/* The slot holding @p p, or the empty slot where it would go. */
+static uint32_t slot_of(const struct fib_down *d, const struct fr_prefix *p)
+{
+	uint32_t mask = d->nslot - 1, h = prefix_hash(p) & mask;
+
+	while (d->slot[h] != 0 && !prefix_eq(&d->r[d->slot[h] - 1].prefix, p))
+		h = (h + 1) & mask;
+	return h;
+}
+
+int fib_down_find(const struct fib *f, const struct fr_prefix *p)
+{
+	const struct fib_down *d = &f->down;
+	uint32_t h;
+
+	if (d->n == 0)
+		return -1;
+	h = slot_of(d, p);
+	return d->slot[h] != 0 ? (int)(d->slot[h] - 1) : -1;
+}
+
+static int rehash(struct fib_down *d, uint32_t nslot)
+{
+	uint32_t *slot = calloc(nslot, sizeof(*slot)), i;
+
+	if (slot == NULL)
+		return -ENOMEM;
+	free(d->slot);
+	d->slot = slot;
+	d->nslot = nslot;
+	for (i = 0; i < d->n; i++)
+		d->slot[slot_of(d, &d->r[i].prefix)] = i + 1;
+	return 0;
+}
+
+int fib_down_reserve(struct fib *f, uint32_t more)
+{
+	struct fib_down *d = &f->down;
+	uint32_t want = d->n + more, cap = d->cap ? d->cap : 64, nslot;
+
+	if (want <= d->cap)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	{
+		struct fib_route *r = realloc(d->r, (size_t)cap * sizeof(*r));
+
+		if (r == NULL)
+			return -ENOMEM;
+		d->r = r;
+		d->cap = cap;
+	}
+	nslot = 2 * cap; /* at most half full */
+	return nslot > d->nslot ? rehash(d, nslot) : 0;
+}
+
+int fib_down_add(struct fib *f, const struct fib_route *r)
+{
+	struct fib_down *d = &f->down;
+	int rc = fib_down_reserve(f, 1);
+
+	if (rc != 0)
+		return rc;
+	d->r[d->n] = *r;
+	d->r[d->n].flags |= FIB_RTF_DOWN;
+	d->slot[slot_of(d, &r->prefix)] = d->n + 1;
+	d->n++;
+	if (r->prefix.addr.family == AF_INET)
+		d->count4[r->prefix.len]++;
+	else
+		d->count6[r->prefix.len]++;
+	return 0;
+}
+
+void fib_down_remove(struct fib *f, uint32_t i)
+{
+	struct fib_down *d = &f->down;
+	const struct fr_prefix *p = &d->r[i].prefix;
+	uint32_t mask = d->nslot - 1, h = slot_of(d, p), j = h, last = d->n - 1;
+
+	if (p->addr.family == AF_INET)
+		d->count4[p->len]--;
+	else
+		d->count6[p->len]--;
+	/* backward shift: pull later entries of the probe run into the hole */
+	d->slot[h] = 0;
+	for (;;) {
+		uint32_t k;
+
+		j = (j + 1) & mask;
+		if (d->slot[j] == 0)
+			break;
+		k = prefix_hash(&d->r[d->slot[j] - 1].prefix) & mask;
+		/* stays if its home lies cyclically in (h, j] */
+		if (h <= j ? (h < k && k <= j) : (h < k || k <= j))
+			continue;
+		d->slot[h] = d->slot[j];
+		d->slot[j] = 0;
+		h = j;
+	}
+	/* the last entry fills the hole in the array */
+	if (i != last) {
+		d->slot[slot_of(d, &d->r[last].prefix)] = i + 1;
+		d->r[i] = d->r[last];
+	}
+	d->n--;
+}
+
+void fib_down_free(struct fib *f)
+{
+	free(f->down.r);
+	free(f->down.slot);
+	memset(&f->down, 0, sizeof(f->down));
+}
+
+bool fib_port_is_down(const struct fib *f, uint16_t port)
+{
+	return port < FIB_DOWN_PORTS && (f->down.ports[port >> 6] >> (port & 63)) & 1;
+}
+
+/* Does @r (its port resolved) wait while its port is down? */
+bool fib_route_waits(const struct fib *f, const struct fib_route *r)
+{
+	return f->down.nports > 0 && r->origin == FIB_ORIGIN_STATIC &&
+	       (r->type == FIB_NH_GATEWAY || r->type == FIB_NH_CONNECTED) &&
+	       fib_port_is_down(f, r->port);
+}
+
+struct collect {
+	struct fib *f;
+	uint16_t port;
+	int rc;
+};
+
+/* walk callback: remember each installed route through the port */
+static int collect_cb(const struct fib_route *r, void *arg)
+{
+	struct collect *c = arg;
+
+	if (r->port != c->port || !fib_route_waits(c->f, r))
+		return 0;
+	c->rc = fib_down_add(c->f, r);
+	return c->rc;
+}
+
+int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
+{
+	struct fib_down *d = &f->down;
+	uint32_t i, n0, bad = 0;
+	int rc = 0;
+
+	if (failed != NULL)
+		*failed = 0;
+	if (port >= FIB_DOWN_PORTS || fib_port_is_down(f, port) == down)
+		return 0;
+	if (down) {
+		d->ports[port >> 6] |= 1ull << (port & 63);
+		d->nports++;
+	} else {
+		d->ports[port >> 6] &= ~(1ull << (port & 63));
+		d->nports--;
+	}
+	fib_batch_begin(f);
+	if (down) {
+		struct collect c = {f, port, 0};
+
+		/* the list first (a walk must not change the FIB), then each
+		 * leaves the lookup structures, its next hop kept by the list */
+		n0 = d->n;
+		if (fib_route_walk_installed(f, AF_INET, collect_cb, &c) == 0)
+			fib_route_walk_installed(f, AF_INET6, collect_cb, &c);
+		for (i = n0; i < d->n;) {
+			struct fr_prefix p = d->r[i].prefix;
+
+			fib_nh_ref(f, d->r[i].nh_idx);
+			if (fib_route_del_installed(f, &p, NULL) != 0) {
+				/* still installed: it cannot wait too */
+				fib_nh_put(f, d->r[i].nh_idx);
+				fib_down_remove(f, i);
+				bad++;
+				continue;
+			}
+			i++;
+		}
+		rc = c.rc != 0 ? c.rc : bad ? -EIO : 0;
+	} else {
+		for (i = 0; i < d->n;) {
+			struct fib_route r = d->r[i];
+			uint32_t nh = r.nh_idx;
+
+			if (r.port != port) {
+				i++;
+				continue;
+			}
+			r.flags = 0;
+			/* not in the lookup structures: an add, its next hop
+			 * found again by its key (the reference the list held
+			 * goes once it is back) */
+			if (fib_route_set_installed(f, &r) != 0) {
+				bad++;
+				i++;
+				continue;
+			}
+			fib_down_remove(f, i);
+			fib_nh_put(f, nh);
+		}
+		rc = bad ? -ENOSPC : 0;
+	}
+	fib_gen_bump(f);
+	fib_batch_end(f);
+	if (failed != NULL)
+		*failed = bad;
+	return rc;
+}
+
+uint32_t fib_route_down_count(const struct fib *f, uint8_t family)
+{
+	const struct fib_down *d = &f->down;
+	uint32_t n = 0, len;
+
+	for (len = 0; len <= 128; len++)
+		n += family == AF_INET ? (len <= 32 ? d->count4[len] : 0) : d->count6[len];
+	return n;
+}
