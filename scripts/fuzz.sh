@@ -4,7 +4,8 @@
 # for a bounded time: scripts/fuzz.sh [SECONDS] (default 300; make test
 # uses 30). Seeds come from scripts/fuzz-seeds.py; what each run finds is
 # kept in build-fuzz/corpus/TARGET.run. A crash, leak, timeout, out-of-memory
-# or sanitizer report fails, with the input kept in build-fuzz/. An input
+# or sanitizer report fails (an input running over 25 s is a timeout), with
+# the input kept in build-fuzz/. An input
 # that was only slow (libFuzzer's slow-unit report: the machine stalled, or
 # a slow path worth a look) is named, not failed.
 set -eu
@@ -26,12 +27,14 @@ for t in packet config; do
 	echo "fuzz: $t for $secs s"
 	rc=0
 	build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -print_final_stats=1 \
-		-artifact_prefix="build-fuzz/art-$t-" -max_len=4096 \
+		-artifact_prefix="build-fuzz/art-$t-" -max_len=4096 -timeout=25 \
 		"build-fuzz/corpus/$t.run" "build-fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
 	grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|Done|INFO: seed)|ERROR|SUMMARY|runtime error|Slow unit" "$log" || true
 	bad=$(ls build-fuzz/art-$t-crash-* build-fuzz/art-$t-leak-* build-fuzz/art-$t-timeout-* \
 		build-fuzz/art-$t-oom-* 2>/dev/null || true)
 	if [ "$rc" -ne 0 ] || [ -n "$bad" ] || grep -q "runtime error" "$log"; then
+		# the whole report, stack frames included
+		tail -n 80 "$log" >&2
 		echo "fuzz: $t failed (exit $rc): ${bad:-see the report above}" >&2
 		exit 1
 	fi
