@@ -89,13 +89,16 @@ static void route_out(struct cmd_out *o, const char *key, const struct fib_route
 			jw_u64(o, "port", rt->port);
 		jw_str(o, "origin", fib_origin_names[rt->origin]);
 		if (rt->flags & FIB_RTF_DOWN)
-			jw_bool(o, "port_down", true);
+			jw_str(o, "withdrawn",
+			       rt->flags & FIB_RTF_STRANDED ? "table_full" : "port_down");
 		jw_obj_close(o);
 		return;
 	}
 	out_printf(o, "%-20s %-12s %-18s %-5s %s%s\n", p, fib_nh_type_names[rt->type], g, port,
 		   fib_origin_names[rt->origin],
-		   rt->flags & FIB_RTF_DOWN ? " (withdrawn: port down)" : "");
+		   !(rt->flags & FIB_RTF_DOWN)	  ? ""
+		   : rt->flags & FIB_RTF_STRANDED ? " (withdrawn: table full, retried)"
+						  : " (withdrawn: port down)");
 }
 
 static void route_header(struct cmd_out *o)

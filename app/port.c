@@ -283,7 +283,8 @@ void port_down_sync(struct router *r, uint16_t pid)
 	if (rc != 0) {
 		fprintf(stderr, "fastroute: port %u %s: %u routes %s: %s\n", pid,
 			down ? "down" : "up", failed,
-			down ? "could not be withdrawn" : "could not be put back (they wait)",
+			down ? "could not be withdrawn"
+			     : "could not be put back (retried every 100 ms)",
 			strerror(-rc));
 		fflush(stderr);
 	}
@@ -315,10 +316,21 @@ void port_link_admin(struct router *r, uint16_t pid)
 
 void port_link_poll(struct router *r)
 {
+	uint32_t back, left;
 	uint16_t pid;
 
 	for (pid = 0; pid < r->nb_ports; pid++)
 		link_read(r, pid, true);
+	/* routes a port coming up could not put back (the tables filled
+	 * while they waited): tried again, said when some go back */
+	if (r->fib == NULL || fib_route_stranded(r->fib) == 0)
+		return;
+	fib_down_retry(r->fib, &back, &left);
+	if (back > 0) {
+		printf("fastroute: %u withdrawn routes put back, %u still out (table full)\n", back,
+		       left);
+		fflush(stdout);
+	}
 }
 
 void port_stop_all(struct router *r)

@@ -258,7 +258,7 @@ int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_rou
 	int rc = route_get_installed(f, p, r), i;
 
 	if (rc == -ENOENT && (i = fib_down_find(f, p)) >= 0) {
-		*r = f->down.r[i];
+		fib_down_get(f, (uint32_t)i, r);
 		rc = 0;
 	}
 	return rc;
@@ -322,6 +322,17 @@ int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 		    (r->gw.v6[1] & 0xc0) == 0x80 && r->port == FIB_PORT_NONE)
 			return -EDESTADDRREQ;
 		rc = gw_lookup(f, &r->gw, &via);
+		if (f->down.n > 0) {
+			/* a route waiting for its port (a 'dev' route) still
+			 * says where its gateways are, as it would in a RIB */
+			struct fib_route w;
+
+			if (fib_down_lookup(f, &r->gw, &w) == 0 &&
+			    (rc != 0 || w.prefix.len > via.prefix.len)) {
+				via = w;
+				rc = 0;
+			}
+		}
 		if (rc == 0 && (via.type == FIB_NH_LOCAL || via.type == FIB_NH_BROADCAST))
 			return -EINVAL; /* a gateway cannot be one of our addresses */
 		if (r->port == FIB_PORT_NONE) {
@@ -413,11 +424,12 @@ static bool dir24_8_skips_reserve(const struct fib *f, uint32_t ip, uint32_t nh)
 	return n != NULL && rte_rib_get_nh(n, &pnh) == 0 && pnh == nh;
 }
 
-static void dir24_8_reserve(const struct fib *f)
+/* After the add: count it in, unless this DPDK did (a 22.11 with the fix) */
+static void dir24_8_reserve(const struct fib *f, uint32_t before)
 {
 	uint32_t *dp = dir24_8_words(f);
 
-	if (dp != NULL)
+	if (dp != NULL && dp[1] == before)
 		dp[1]++;
 }
 
@@ -427,11 +439,13 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 	uint32_t ip = r->prefix.addr.v4;
 	uint8_t depth = r->prefix.len;
 	bool unreserved;
+	uint32_t rsvd;
 	int rc;
 
+	/* the routes waiting for their port count: each must fit back */
+	if (!exists && f->total4 + fib_down_others(f, &r->prefix) >= f->max_routes4)
+		return -ENOSPC;
 	if (f->backend == FIB_BACKEND_FIB) {
-		if (!exists && f->total4 >= f->max_routes4)
-			return -ENOSPC;
 		/*
 		 * DPDK 22.11's DIR-24-8 has no RCU hook: a tbl8 group that a
 		 * change collapsed is free at once, and the next route longer
@@ -447,12 +461,13 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 			f->tbl8_dirty = false;
 		}
 		unreserved = depth > 24 && !exists && dir24_8_skips_reserve(f, ip, nh);
+		rsvd = unreserved ? dir24_8_words(f)[1] : 0;
 		rc = rte_fib_add(f->fib4, ip, depth, nh);
 		f->tbl8_dirty = true;
 		if (rc != 0)
 			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
 		if (unreserved)
-			dir24_8_reserve(f);
+			dir24_8_reserve(f, rsvd);
 		return 0;
 	} else {
 		n = exists ? rte_rib_lookup_exact(f->rib4, ip, depth)
@@ -686,9 +701,14 @@ int fib_route_walk(const struct fib *f, uint8_t family,
 	int rc = fib_route_walk_installed(f, family, cb, arg);
 
 	/* then the routes waiting for their port */
-	for (i = 0; rc == 0 && i < f->down.n; i++)
-		if (f->down.r[i].prefix.addr.family == family)
-			rc = cb(&f->down.r[i], arg);
+	for (i = 0; rc == 0 && i < f->down.n; i++) {
+		struct fib_route r;
+
+		if (f->down.r[i].prefix.addr.family != family)
+			continue;
+		fib_down_get(f, i, &r);
+		rc = cb(&r, arg);
+	}
 	return rc;
 }
 

@@ -91,6 +91,9 @@ struct fib_route {
 /** fib_route.flags: withdrawn from lookups, waiting for its port to come
  * up (fib_port_set_down()) */
 #define FIB_RTF_DOWN 0x1
+/** fib_route.flags, with FIB_RTF_DOWN: its port is up, but it could not be
+ * put back (the tables filled meanwhile): fib_down_retry() tries again */
+#define FIB_RTF_STRANDED 0x2
 
 /** Lookup structure behind the FIB. */
 enum fib_backend {
@@ -199,6 +202,17 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 
 /** Is @p port down for the FIB (fib_port_set_down())? */
 bool fib_port_is_down(const struct fib *f, uint16_t port);
+
+/** Waiting routes whose port is up again but that could not be put back
+ * (the tables filled while they waited); may count too many (one since
+ * deleted, or whose port went down again) until the next retry. */
+uint32_t fib_route_stranded(const struct fib *f);
+
+/**
+ * Try again to put back the stranded routes (periodically). Control thread.
+ * @return 0, or -ENOSPC; *restored: routes put back, *failed: still out.
+ */
+int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed);
 
 /** Number of routes of @p family with prefix length @p len. */
 uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len);

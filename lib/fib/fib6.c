@@ -11,6 +11,7 @@
 #include <rte_errno.h>
 #include <rte_fib6.h>
 #include <rte_rib6.h>
+#include <rte_version.h>
 
 #include "fib_priv.h"
 
@@ -73,11 +74,67 @@ int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_r
 	return 0;
 }
 
+/*
+ * DPDK 22.11's trie reserves tbl8 groups for routes longer than /24, by an
+ * estimate from the covering route at the time of each add and delete, and
+ * a delete finds the route itself where it looks for its cover: it gives
+ * back nothing, so the count only grows, and once it reaches the groups
+ * configured every IPv6 route longer than /24 is refused as if they had
+ * run out (after route churn, or a port's routes going down and up a few
+ * dozen times). DPDK later defined the count as a function of the routes
+ * (7ff51847e2, not in 22.11): one level per byte boundary b >= 24 whose
+ * /b supernet holds a route longer than b. Each add and delete of a route
+ * longer than /24 here sets the count to that, from what it was: the
+ * levels the route occupies alone (none other longer than b in its /b).
+ * The count is the second word of the trie's struct (number, reserved,
+ * current tbl8s), used only where the first reads back as configured.
+ */
+static uint32_t *trie_words(const struct fib *f)
+{
+#if RTE_VERSION >= RTE_VERSION_NUM(22, 11, 0, 0) && RTE_VERSION < RTE_VERSION_NUM(22, 12, 0, 0)
+	uint32_t *dp = rte_fib6_get_dp(f->fib6);
+
+	if (dp != NULL && dp[0] == f->tbl8s6 && dp[2] <= dp[0])
+		return dp;
+#else
+	RTE_SET_USED(f);
+#endif
+	return NULL;
+}
+
+/* Is there a route other than @ip/@len, longer than @b, inside @ip/@b? */
+static bool other_longer(const struct fib *f, const uint8_t *ip, uint8_t len, uint8_t b)
+{
+	struct rte_rib6_node *n = NULL;
+
+	while ((n = rte_rib6_get_nxt(f->rib6, ip, b, n, RTE_RIB6_GET_NXT_ALL)) != NULL) {
+		uint8_t a[16], d;
+
+		rte_rib6_get_depth(n, &d);
+		rte_rib6_get_ip(n, a);
+		if (d != len || memcmp(a, ip, 16) != 0)
+			return true;
+	}
+	return false;
+}
+
+/* The tbl8 levels @ip/@len (longer than /24) occupies alone. */
+static uint32_t levels_alone(const struct fib *f, const uint8_t *ip, uint8_t len)
+{
+	uint32_t n = 0;
+	unsigned int b;
+
+	for (b = 24; b < len; b += 8)
+		if (!other_longer(f, ip, len, (uint8_t)b))
+			n++;
+	return n;
+}
+
 int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace)
 {
 	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, r->prefix.addr.v6, r->prefix.len);
 	struct nh_key k;
-	uint32_t nh, old_nh = 0;
+	uint32_t nh, old_nh = 0, rsvd, *words;
 	int rc;
 
 	if (old != NULL)
@@ -91,7 +148,7 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 			route6_from_node(f, n, old);
 		rte_rib6_get_nh(n, &v);
 		old_nh = (uint32_t)v;
-	} else if (f->total6 >= f->max_routes6) {
+	} else if (f->total6 + fib_down_others(f, &r->prefix) >= f->max_routes6) {
 		return -ENOSPC;
 	}
 	rc = fib_nh_key_make(f, r, &k);
@@ -107,12 +164,16 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 		rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
 		f->tbl8_dirty6 = false;
 	}
+	words = r->prefix.len > 24 && n == NULL ? trie_words(f) : NULL;
+	rsvd = words != NULL ? words[1] : 0;
 	rc = rte_fib6_add(f->fib6, r->prefix.addr.v6, r->prefix.len, nh);
 	f->tbl8_dirty6 = true;
 	if (rc != 0) {
 		fib_nh_put(f, nh);
 		return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
 	}
+	if (words != NULL) /* the count, from what it was (above) */
+		words[1] = rsvd + levels_alone(f, r->prefix.addr.v6, r->prefix.len);
 	r->nh_idx = nh;
 	fib_gw_cache_check(f, &r->prefix);
 	if (n != NULL) {
@@ -128,16 +189,23 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
 {
 	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, p->addr.v6, p->len);
+	uint32_t *words = p->len > 24 ? trie_words(f) : NULL, rsvd = 0, alone = 0;
 	struct fib_route cur;
 	int rc;
 
 	if (n == NULL)
 		return -ENOENT;
 	route6_from_node(f, n, &cur);
+	if (words != NULL) { /* the levels it leaves, while it is still there */
+		rsvd = words[1];
+		alone = levels_alone(f, p->addr.v6, p->len);
+	}
 	rc = rte_fib6_delete(f->fib6, p->addr.v6, p->len);
 	f->tbl8_dirty6 = true;
 	if (rc != 0)
 		return rc;
+	if (words != NULL)
+		words[1] = rsvd > alone ? rsvd - alone : 0;
 	fib_nh_put(f, cur.nh_idx);
 	fib_gw_cache_check(f, p);
 	f->count6[p->len]--;

@@ -84,10 +84,32 @@ int fib_down_reserve(struct fib *f, uint32_t more)
 		if (r == NULL)
 			return -ENOMEM;
 		d->r = r;
-		d->cap = cap;
 	}
 	nslot = 2 * cap; /* at most half full */
-	return nslot > d->nslot ? rehash(d, nslot) : 0;
+	if (nslot > d->nslot && rehash(d, nslot) != 0)
+		return -ENOMEM; /* the capacity stays what the slots allow */
+	d->cap = cap;
+	return 0;
+}
+
+int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r)
+{
+	const struct fib_down *d = &f->down;
+	int len = (int)fr_family_bits(a->family), i;
+
+	if (d->n == 0)
+		return -ENOENT;
+	for (; len >= 0; len--) {
+		struct fr_prefix p = {.addr = *a, .len = (uint8_t)len};
+
+		fr_addr_mask(&p.addr, (uint8_t)len);
+		i = fib_down_find(f, &p);
+		if (i >= 0) {
+			*r = d->r[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 int fib_down_add(struct fib *f, const struct fib_route *r)
@@ -179,6 +201,72 @@ static int collect_cb(const struct fib_route *r, void *arg)
 	return c->rc;
 }
 
+/* Put back the waiting routes through @port (FIB_DOWN_PORTS: every port
+ * that is up); returns how many could not be, *@done how many were. */
+static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done)
+{
+	struct fib_down *d = &f->down;
+	uint32_t i, bad = 0;
+
+	*done = 0;
+	for (i = 0; i < d->n;) {
+		struct fib_route r = d->r[i];
+		uint32_t nh = r.nh_idx;
+
+		if (port < FIB_DOWN_PORTS ? r.port != port : fib_port_is_down(f, r.port)) {
+			i++;
+			continue;
+		}
+		r.flags = 0;
+		/* not in the lookup structures: an add, its next hop found
+		 * again by its key (the list's reference goes once it is in) */
+		if (fib_route_set_installed(f, &r) != 0) {
+			bad++;
+			i++;
+			continue;
+		}
+		fib_down_remove(f, i);
+		fib_nh_put(f, nh);
+		(*done)++;
+	}
+	return bad;
+}
+
+uint32_t fib_down_others(const struct fib *f, const struct fr_prefix *p)
+{
+	uint32_t n = f->down.n ? fib_route_down_count(f, p->addr.family) : 0;
+
+	return n > 0 && fib_down_find(f, p) >= 0 ? n - 1 : n;
+}
+
+void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r)
+{
+	*r = f->down.r[i];
+	if (!fib_port_is_down(f, r->port))
+		r->flags |= FIB_RTF_STRANDED;
+}
+
+uint32_t fib_route_stranded(const struct fib *f)
+{
+	return f->down.stranded;
+}
+
+int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed)
+{
+	uint32_t bad, done = 0;
+
+	*restored = *failed = 0;
+	if (f->down.stranded == 0)
+		return 0;
+	fib_batch_begin(f);
+	bad = put_back(f, FIB_DOWN_PORTS, &done);
+	f->down.stranded = bad; /* exact again */
+	fib_batch_end(f);
+	*restored = done;
+	*failed = bad;
+	return bad ? -ENOSPC : 0;
+}
+
 int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 {
 	struct fib_down *d = &f->down;
@@ -220,26 +308,12 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 		}
 		rc = c.rc != 0 ? c.rc : bad ? -EIO : 0;
 	} else {
-		for (i = 0; i < d->n;) {
-			struct fib_route r = d->r[i];
-			uint32_t nh = r.nh_idx;
+		/* what cannot go back (the tables filled meanwhile) waits,
+		 * stranded, for fib_down_retry() */
+		uint32_t done;
 
-			if (r.port != port) {
-				i++;
-				continue;
-			}
-			r.flags = 0;
-			/* not in the lookup structures: an add, its next hop
-			 * found again by its key (the reference the list held
-			 * goes once it is back) */
-			if (fib_route_set_installed(f, &r) != 0) {
-				bad++;
-				i++;
-				continue;
-			}
-			fib_down_remove(f, i);
-			fib_nh_put(f, nh);
-		}
+		bad = put_back(f, port, &done);
+		d->stranded += bad;
 		rc = bad ? -ENOSPC : 0;
 	}
 	fib_gen_bump(f);

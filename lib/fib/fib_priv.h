@@ -47,6 +47,7 @@ struct fib_down {
 	uint32_t *slot; /* by prefix: index + 1, 0 empty; nslot a power of two */
 	uint32_t nslot;
 	uint32_t count4[33], count6[129];
+	uint32_t stranded; /* waiting with their port up: could not be put back */
 };
 
 struct fib {
@@ -129,6 +130,13 @@ int fib_down_add(struct fib *f, const struct fib_route *r);
 void fib_down_remove(struct fib *f, uint32_t i);
 void fib_down_free(struct fib *f);
 bool fib_route_waits(const struct fib *f, const struct fib_route *r);
+int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
+/* Waiting route @i as the control plane shows it (FIB_RTF_STRANDED when
+ * its port is up). */
+void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r);
+/* Waiting routes of @p's family other than @p: they count against the
+ * table's capacity, so that each can be put back. */
+uint32_t fib_down_others(const struct fib *f, const struct fr_prefix *p);
 int fib_nh_init(struct fib *f, uint32_t cap, int socket_id);
 void fib_nh_fini(struct fib *f);
 

@@ -835,6 +835,53 @@ static void test_tbl8_reservation(void **state)
 	expect(f, ip("10.1.3.65"), FIB_NH_CONNECTED, 3);
 }
 
+/*
+ * The same for IPv6: DPDK 22.11's trie reserved groups on adds and gave
+ * none back on deletes, so route churn (or a port's routes going down and
+ * up) ran a small pool dry. A /28 with /48s under it by other next hops,
+ * and lone /64s, added and deleted in every order, many more times than
+ * the 64 groups allow; the reservation ends where it started, and routes
+ * needing groups still go in.
+ */
+static void test_tbl8_reservation6(void **state)
+{
+	static const char *const seq[] = {"fcde::/28", "fcde:0:6000::/48", "fcde:1:6000::/48",
+					  "fcde:2:6000::/48", "2001:db8:1:2::/64"};
+	struct fib_conf conf = {0};
+	struct fib_route r;
+	struct fib *f;
+	unsigned int i, j;
+
+	(void)state;
+	conf.tbl8s6 = 64;
+	f = fib_create("t6res", &conf);
+	assert_non_null(f);
+	r = mk("2001:db8:ff::/64", FIB_NH_CONNECTED, 1);
+	assert_int_equal(fib_route_add(f, &r), 0);
+	for (i = 0; i < 500; i++) {
+		for (j = 0; j < RTE_DIM(seq); j++) {
+			r = mk(seq[j], FIB_NH_CONNECTED, (uint16_t)(2 + j));
+			if (fib_route_add(f, &r) != 0)
+				fail_msg("cycle %u: add %s refused", i, seq[j]);
+		}
+		/* the parent first, then its children (the order that wrapped
+		 * upstream's count), every other cycle the other way */
+		for (j = 0; j < RTE_DIM(seq); j++) {
+			r = mk(seq[i & 1 ? RTE_DIM(seq) - 1 - j : j], 0, 0);
+			assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+		}
+	}
+	for (j = 0; j < 8; j++) {
+		char p[64];
+
+		snprintf(p, sizeof(p), "2001:db8:%x::/64", 0x100 + j);
+		r = mk(p, FIB_NH_CONNECTED, 3);
+		assert_int_equal(fib_route_add(f, &r), 0);
+	}
+	expect6(f, "2001:db8:107::1", FIB_NH_CONNECTED, 3);
+	fib_free(f);
+}
+
 /* The longest match the control plane sees for @a: its prefix, as text. */
 static const char *matched(struct fib *f, const char *a)
 {
@@ -990,6 +1037,77 @@ static void test_port_down(void **state)
 	assert_int_equal(neigh_get(c->n, &gw, 1, &ni), -ENOENT);
 }
 
+/*
+ * Limits while a port is down: waiting routes count against the table's
+ * capacity (so each fits back); a route that cannot go back all the same
+ * (its tbl8 group taken meanwhile) stays out, stranded, until a retry
+ * finds room; a gateway inside a waiting 'dev' route resolves through it.
+ */
+static void test_port_down_limits(void **state)
+{
+	struct ctx *c = *state;
+	struct fib_conf conf = {0};
+	struct fib_route r, got;
+	uint32_t back = 9, left = 9;
+	char p[32];
+	struct fib *f;
+	unsigned int i;
+
+	conf.backend = c->backend;
+	conf.max_routes4 = 80;
+	conf.tbl8s4 = 64;
+	conf.neigh = c->n;
+	f = fib_create("tdownlim", &conf);
+	assert_non_null(f);
+	r = mk("192.0.2.0/24", FIB_NH_CONNECTED, 1);
+	r.origin = FIB_ORIGIN_PORT;
+	assert_int_equal(fib_route_add(f, &r), 0);
+	r = mk("198.51.100.0/24", FIB_NH_CONNECTED, 2);
+	r.origin = FIB_ORIGIN_PORT;
+	assert_int_equal(fib_route_add(f, &r), 0);
+	route_gw(f, "10.1.2.0/25", "192.0.2.9", false, 0);
+	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
+	/* a gateway inside a waiting dev route resolves to its port */
+	add(f, "10.9.0.0/16", FIB_NH_CONNECTED, 1);
+	route_gw(f, "20.0.0.0/8", "10.9.0.5", false, 0);
+	r = mk("20.0.0.0/8", 0, 0);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.port, 1);
+	assert_int_equal(got.flags, FIB_RTF_DOWN);
+	/* 64 routes by port 2 that each take a group: the waiting /25's
+	 * group with them (for rte_lpm: its 64 groups) */
+	for (i = 0; i < 64; i++) {
+		snprintf(p, sizeof(p), "11.0.%u.0/25", i);
+		route_gw(f, p, "198.51.100.7", false, 0);
+	}
+	/* capacity: 2 + 64 installed, 3 waiting; 80 in all */
+	for (i = 0; i < 11; i++) {
+		snprintf(p, sizeof(p), "12.%u.0.0/16", i);
+		route_gw(f, p, "198.51.100.7", false, 0);
+	}
+	route_gw(f, "13.0.0.0/16", "198.51.100.7", false, -ENOSPC);
+	assert_int_equal(fib_route_count(f, AF_INET), 80);
+	/* up: the /25 finds no group: stranded, flagged, the rest back */
+	assert_int_equal(fib_port_set_down(f, 1, false, &left), -ENOSPC);
+	assert_int_equal(left, 1);
+	assert_int_equal(fib_route_stranded(f), 1);
+	expect(f, ip("20.1.1.1"), FIB_NH_GATEWAY, 1);
+	r = mk("10.1.2.0/25", 0, 0);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
+	assert_int_equal(fib_down_retry(f, &back, &left), -ENOSPC);
+	assert_int_equal(back, 0);
+	/* room again: the retry puts it back */
+	r = mk("11.0.63.0/25", 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	assert_int_equal(fib_down_retry(f, &back, &left), 0);
+	assert_int_equal(back, 1);
+	assert_int_equal(left, 0);
+	assert_int_equal(fib_route_stranded(f), 0);
+	expect(f, ip("10.1.2.5"), FIB_NH_GATEWAY, 1);
+	fib_free(f);
+}
+
 #define BOTH(fn)                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_fib, teardown), \
 		cmocka_unit_test_setup_teardown(fn, setup_lpm, teardown)
@@ -1003,7 +1121,9 @@ int main(void)
 		BOTH(test_generation_and_batch),
 		BOTH(test_walk),
 		BOTH(test_port_down),
+		BOTH(test_port_down_limits),
 		BOTH(test_tbl8_reservation),
+		cmocka_unit_test(test_tbl8_reservation6),
 		BOTH(test_differential),
 		cmocka_unit_test_setup_teardown(test_differential, setup_fib_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
