@@ -198,7 +198,7 @@ static int show_summary(struct router *r, struct cmd_out *o)
 	}
 	out_printf(o,
 		   "backend      %s (IPv4), trie (IPv6)\nroutes       %u IPv4, %u IPv6 (of them "
-		   "%u, %u withdrawn: port down)\n"
+		   "%u, %u withdrawn: see show route)\n"
 		   "next hops    %u\ngeneration   %" PRIu64
 		   "\nmemory       %.1f MiB (tables sized at startup)\n",
 		   fib_backend_name(r->fib), fib_route_count(r->fib, AF_INET),

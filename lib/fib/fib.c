@@ -688,6 +688,7 @@ int fib_route_del_installed(struct fib *f, const struct fr_prefix *p, struct fib
 	fib_gw_cache_check(f, p);
 	f->count4[p->len]--;
 	f->total4--;
+	f->dels++;
 	if (old != NULL)
 		*old = cur;
 	fib_gen_bump(f);

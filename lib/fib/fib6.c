@@ -30,6 +30,7 @@ int fib6_create(struct fib *f, int socket_id)
 	if (f->fib6 == NULL)
 		return -(rte_errno ? rte_errno : ENOMEM);
 	f->rib6 = rte_fib6_get_rib(f->fib6);
+	fib6_reserve_init(f);
 	return 0;
 }
 
@@ -81,13 +82,21 @@ int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_r
  * back nothing, so the count only grows, and once it reaches the groups
  * configured every IPv6 route longer than /24 is refused as if they had
  * run out (after route churn, or a port's routes going down and up a few
- * dozen times). DPDK later defined the count as a function of the routes
- * (7ff51847e2, not in 22.11): one level per byte boundary b >= 24 whose
- * /b supernet holds a route longer than b. Each add and delete of a route
- * longer than /24 here sets the count to that, from what it was: the
- * levels the route occupies alone (none other longer than b in its /b).
- * The count is the second word of the trie's struct (number, reserved,
- * current tbl8s), used only where the first reads back as configured.
+ * dozen times; DPDK fixed it later, 7ff51847e2, not in 22.11). Here the
+ * count is kept as the groups the routes hold: per route longer than /24,
+ * the byte boundaries b >= 24 below its length where no other route longer
+ * than b shares its /b (a lone /64 holds 24, 32, 40, 48, 56; a sibling
+ * /64 in the same /56 adds one, 56) - never fewer than the trie uses, at
+ * times one fewer than upstream's count - plus one spare: a change to a
+ * route at a byte boundary builds its path one group deeper for a moment,
+ * and with none free it would fail half done (a delete refused, a replace
+ * that DPDK reports done while its tables keep the old next hop).
+ * Around each add its admission check (count + its own estimate > groups)
+ * is made to judge the exact need instead of the estimate, so a route
+ * withdrawn while its port was down goes back whenever its groups are
+ * free. The count is the second word of the trie's struct (number,
+ * reserved, current tbl8s), used only where the first reads back as
+ * configured.
  */
 static uint32_t *trie_words(const struct fib *f)
 {
@@ -130,11 +139,36 @@ static uint32_t levels_alone(const struct fib *f, const uint8_t *ip, uint8_t len
 	return n;
 }
 
+/* 22.11's own estimate for adding @ip/@len (trie_modify(), before it
+ * inserts): the levels from its cover down, unless a longer route already
+ * sits in its /floor8(len). */
+static uint32_t trie_estimate(const struct fib *f, const uint8_t *ip, uint8_t len)
+{
+	struct rte_rib6_node *n;
+	uint8_t d, parent = 24;
+
+	if (rte_rib6_get_nxt(f->rib6, ip, (uint8_t)RTE_ALIGN_FLOOR(len, 8), NULL,
+			     RTE_RIB6_GET_NXT_COVER) != NULL)
+		return 0;
+	n = rte_rib6_lookup(f->rib6, ip);
+	if (n != NULL && rte_rib6_get_depth(n, &d) == 0)
+		parent = RTE_MAX(d, 24);
+	return (RTE_ALIGN_CEIL(len, 8) - RTE_ALIGN_CEIL(parent, 8)) >> 3;
+}
+
+void fib6_reserve_init(struct fib *f)
+{
+	uint32_t *words = trie_words(f);
+
+	if (words != NULL && words[1] == 0)
+		words[1] = 1; /* the spare group (above) */
+}
+
 int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace)
 {
 	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, r->prefix.addr.v6, r->prefix.len);
 	struct nh_key k;
-	uint32_t nh, old_nh = 0, rsvd, *words;
+	uint32_t nh, old_nh = 0, rsvd, need = 0, est, *words;
 	int rc;
 
 	if (old != NULL)
@@ -166,14 +200,21 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 	}
 	words = r->prefix.len > 24 && n == NULL ? trie_words(f) : NULL;
 	rsvd = words != NULL ? words[1] : 0;
+	if (words != NULL) {
+		/* its check (count + estimate > groups) made to judge the
+		 * exact need (count + need > groups) */
+		need = levels_alone(f, r->prefix.addr.v6, r->prefix.len);
+		est = trie_estimate(f, r->prefix.addr.v6, r->prefix.len);
+		words[1] = rsvd + need > est ? rsvd + need - est : 0;
+	}
 	rc = rte_fib6_add(f->fib6, r->prefix.addr.v6, r->prefix.len, nh);
 	f->tbl8_dirty6 = true;
+	if (words != NULL) /* the count: with it in, or as it was */
+		words[1] = rc == 0 ? rsvd + need : rsvd;
 	if (rc != 0) {
 		fib_nh_put(f, nh);
 		return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
 	}
-	if (words != NULL) /* the count, from what it was (above) */
-		words[1] = rsvd + levels_alone(f, r->prefix.addr.v6, r->prefix.len);
 	r->nh_idx = nh;
 	fib_gw_cache_check(f, &r->prefix);
 	if (n != NULL) {
@@ -210,6 +251,7 @@ int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *o
 	fib_gw_cache_check(f, p);
 	f->count6[p->len]--;
 	f->total6--;
+	f->dels++;
 	if (old != NULL)
 		*old = cur;
 	fib_gen_bump(f);

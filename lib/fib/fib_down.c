@@ -8,13 +8,14 @@
  * hop's reference, found by get, walk, count, del and replace, and put back
  * when the port comes up. A hash on the prefix (open addressing, linear
  * probing, backward-shift deletion) over a dense array; control thread only,
- * so plain malloc.
+ * in DPDK's heap as the rest of the FIB (freed with it, or with EAL's memory
+ * at exit).
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rte_jhash.h>
+#include <rte_malloc.h>
 
 #include "fib_priv.h"
 
@@ -57,11 +58,11 @@ int fib_down_find(const struct fib *f, const struct fr_prefix *p)
 
 static int rehash(struct fib_down *d, uint32_t nslot)
 {
-	uint32_t *slot = calloc(nslot, sizeof(*slot)), i;
+	uint32_t *slot = rte_zmalloc("fib_down_slot", (size_t)nslot * sizeof(*slot), 0), i;
 
 	if (slot == NULL)
 		return -ENOMEM;
-	free(d->slot);
+	rte_free(d->slot);
 	d->slot = slot;
 	d->nslot = nslot;
 	for (i = 0; i < d->n; i++)
@@ -79,7 +80,7 @@ int fib_down_reserve(struct fib *f, uint32_t more)
 	while (cap < want)
 		cap *= 2;
 	{
-		struct fib_route *r = realloc(d->r, (size_t)cap * sizeof(*r));
+		struct fib_route *r = rte_realloc(d->r, (size_t)cap * sizeof(*r), 0);
 
 		if (r == NULL)
 			return -ENOMEM;
@@ -102,6 +103,8 @@ int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_rou
 	for (; len >= 0; len--) {
 		struct fr_prefix p = {.addr = *a, .len = (uint8_t)len};
 
+		if ((a->family == AF_INET ? d->count4[len] : d->count6[len]) == 0)
+			continue;
 		fr_addr_mask(&p.addr, (uint8_t)len);
 		i = fib_down_find(f, &p);
 		if (i >= 0) {
@@ -166,8 +169,8 @@ void fib_down_remove(struct fib *f, uint32_t i)
 
 void fib_down_free(struct fib *f)
 {
-	free(f->down.r);
-	free(f->down.slot);
+	rte_free(f->down.r);
+	rte_free(f->down.slot);
 	memset(&f->down, 0, sizeof(f->down));
 }
 
@@ -258,6 +261,12 @@ int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed)
 	*restored = *failed = 0;
 	if (f->down.stranded == 0)
 		return 0;
+	if (f->dels == f->down.retry_dels) {
+		/* nothing has left the tables since: no more room than then */
+		*failed = f->down.stranded;
+		return -ENOSPC;
+	}
+	f->down.retry_dels = f->dels;
 	fib_batch_begin(f);
 	bad = put_back(f, FIB_DOWN_PORTS, &done);
 	f->down.stranded = bad; /* exact again */
@@ -314,6 +323,7 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 
 		bad = put_back(f, port, &done);
 		d->stranded += bad;
+		d->retry_dels = f->dels;
 		rc = bad ? -ENOSPC : 0;
 	}
 	fib_gen_bump(f);

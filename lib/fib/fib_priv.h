@@ -47,7 +47,8 @@ struct fib_down {
 	uint32_t *slot; /* by prefix: index + 1, 0 empty; nslot a power of two */
 	uint32_t nslot;
 	uint32_t count4[33], count6[129];
-	uint32_t stranded; /* waiting with their port up: could not be put back */
+	uint32_t stranded;   /* waiting with their port up: could not be put back */
+	uint64_t retry_dels; /* fib.dels at the last put-back that left some out */
 };
 
 struct fib {
@@ -96,6 +97,7 @@ struct fib {
 	uint32_t count4[33];
 	uint32_t total4;
 	struct fib_down down;
+	uint64_t dels; /* routes taken out of the lookup structures, ever */
 
 	/* own cache line: workers load it every burst, only the writer stores */
 	uint64_t gen __rte_cache_aligned;
@@ -109,6 +111,7 @@ void fib_gw_cache_check(struct fib *f, const struct fr_prefix *p);
 void fib_gen_bump(struct fib *f);
 /* fib6.c */
 int fib6_create(struct fib *f, int socket_id);
+void fib6_reserve_init(struct fib *f);
 void fib6_free(struct fib *f);
 int fib6_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r);
 int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);

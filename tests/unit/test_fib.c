@@ -882,6 +882,48 @@ static void test_tbl8_reservation6(void **state)
 	fib_free(f);
 }
 
+/*
+ * A tight IPv6 pool (6 groups, one kept spare): routes go in while their
+ * exact need fits, whatever 22.11's own estimate says; a route withdrawn
+ * while its port is down goes back as soon as its group is free; a full
+ * pool still lets a route at a byte boundary be deleted (its path is built
+ * one group deeper for a moment: the spare).
+ */
+static void test_tbl8_pool6(void **state)
+{
+	struct fib_conf conf = {0};
+	struct fib_route r;
+	uint32_t failed = 9;
+	struct fib *f;
+
+	(void)state;
+	conf.tbl8s6 = 6;
+	f = fib_create("t6pool", &conf);
+	assert_non_null(f);
+	/* 24, 32 and 40 under 2001:d00::/24: three groups */
+	add(f, "2001:db8:100::/44", FIB_NH_CONNECTED, 2);
+	/* shares 24 and 32, its own 40: one (22.11 estimates three) */
+	add(f, "2001:db8:200::/44", FIB_NH_CONNECTED, 1);
+	add(f, "2001:e00::/28", FIB_NH_CONNECTED, 2); /* its own 24: the last */
+	r = mk("2001:f00::/28", FIB_NH_CONNECTED, 2);
+	assert_int_equal(fib_route_add(f, &r), -ENOSPC);
+	assert_int_equal(fib_port_set_down(f, 1, true, &failed), 0);
+	expect6(f, "2001:db8:200::1", FIB_NH_NONE, FIB_PORT_NONE);
+	assert_int_equal(fib_port_set_down(f, 1, false, &failed), 0);
+	assert_int_equal(failed, 0);
+	expect6(f, "2001:db8:200::1", FIB_NH_CONNECTED, 1);
+	/* full: a /64 at a byte boundary, replaced and deleted */
+	r = mk("2001:e00::/28", 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	add(f, "2001:db8:100:4400::/56", FIB_NH_CONNECTED, 3); /* 48: one */
+	r = mk("2001:db8:100:4400::/56", FIB_NH_CONNECTED, 4);
+	assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+	expect6(f, "2001:db8:100:4400::1", FIB_NH_CONNECTED, 4);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	expect6(f, "2001:db8:100:4400::1", FIB_NH_CONNECTED, 2);
+	fib_free(f);
+}
+
 /* The longest match the control plane sees for @a: its prefix, as text. */
 static const char *matched(struct fib *f, const char *a)
 {
@@ -1124,6 +1166,7 @@ int main(void)
 		BOTH(test_port_down_limits),
 		BOTH(test_tbl8_reservation),
 		cmocka_unit_test(test_tbl8_reservation6),
+		cmocka_unit_test(test_tbl8_pool6),
 		BOTH(test_differential),
 		cmocka_unit_test_setup_teardown(test_differential, setup_fib_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
