@@ -284,7 +284,7 @@ void port_down_sync(struct router *r, uint16_t pid)
 		fprintf(stderr, "fastroute: port %u %s: %u routes %s: %s\n", pid,
 			down ? "down" : "up", failed,
 			down ? "could not be withdrawn"
-			     : "could not be put back (retried every 100 ms)",
+			     : "could not be put back (retried once routes leave the table)",
 			strerror(-rc));
 		fflush(stderr);
 	}

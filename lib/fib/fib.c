@@ -642,8 +642,13 @@ int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old)
 
 int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
 {
-	int i = fib_down_find(f, p);
+	struct fib_route canon = {.prefix = *p};
+	int i;
 
+	/* host bits set: refused (the counts below need the route's own key) */
+	if (route_check(&canon) != 0)
+		return -EINVAL;
+	i = fib_down_find(f, p);
 	if (i < 0)
 		return fib_route_del_installed(f, p, old);
 	if (old != NULL)

@@ -152,7 +152,7 @@ int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old)
 /**
  * Delete the route for prefix @p p. Control thread.
  * @param old when not NULL, receives the deleted route.
- * @return 0, or -ENOENT.
+ * @return 0, -ENOENT, or -EINVAL (not a canonical prefix).
  */
 int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old);
 

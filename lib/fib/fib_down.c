@@ -80,7 +80,8 @@ int fib_down_reserve(struct fib *f, uint32_t more)
 	while (cap < want)
 		cap *= 2;
 	{
-		struct fib_route *r = rte_realloc(d->r, (size_t)cap * sizeof(*r), 0);
+		struct fib_route *r =
+			rte_realloc(d->r, (size_t)cap * sizeof(*r), RTE_CACHE_LINE_SIZE);
 
 		if (r == NULL)
 			return -ENOMEM;
@@ -261,8 +262,9 @@ int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed)
 	*restored = *failed = 0;
 	if (f->down.stranded == 0)
 		return 0;
-	if (f->dels == f->down.retry_dels) {
-		/* nothing has left the tables since: no more room than then */
+	/* nothing has left the tables since: no more room than then (rte_lpm
+	 * frees groups a grace period after the delete: it is tried anyway) */
+	if (f->dels == f->down.retry_dels && f->backend != FIB_BACKEND_LPM) {
 		*failed = f->down.stranded;
 		return -ENOSPC;
 	}
@@ -322,8 +324,11 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 		uint32_t done;
 
 		bad = put_back(f, port, &done);
+		/* the room seen now is this port's; older stranded routes
+		 * keep their claim on any made since their last try */
+		if (d->stranded == 0)
+			d->retry_dels = f->dels;
 		d->stranded += bad;
-		d->retry_dels = f->dels;
 		rc = bad ? -ENOSPC : 0;
 	}
 	fib_gen_bump(f);
