@@ -760,16 +760,23 @@ static void keyword_line(const char *words, const char *usage, bool args, void *
 	out_printf(arg, "%s\t%s\t%d\n", words, usage, args ? 1 : 0);
 }
 
+int check_rtcache_size(const struct router *r, const struct cmd *c, char *err, size_t errlen)
+{
+	if (r->running && c->value != r->opts.rtcache_size)
+		return ERRC(-EBUSY,
+			    "the route cache size is fixed at startup at %u (put %u in "
+			    "the config file)",
+			    r->opts.rtcache_size, c->value);
+	return 0;
+}
+
 int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_t errlen)
 {
 	if (c->id > CMD_CONFIG_LAST)
 		return ERR("not a configuration command (only port, route, neigh, set and "
 			   "rtcache commands belong in a file)");
-	if (c->id == CMD_RTCACHE_SIZE && r->running && c->value != r->opts.rtcache_size)
-		return ERRC(-EBUSY,
-			    "the route cache size is fixed at startup at %u (put %u in "
-			    "the config file)",
-			    r->opts.rtcache_size, c->value);
+	if (c->id == CMD_RTCACHE_SIZE)
+		return check_rtcache_size(r, c, err, errlen);
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
 	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD ||
 	    c->id == CMD_NEIGH_DEL)

@@ -13,6 +13,9 @@
 #define ERRC(code, ...) (snprintf(err, errlen, __VA_ARGS__), (code))
 
 int check_port(const struct router *r, uint32_t port, char *err, size_t errlen);
+/* 'rtcache size N' once running: only the size it has (show config loads
+ * back); 0 or -EBUSY with the reason. */
+int check_rtcache_size(const struct router *r, const struct cmd *c, char *err, size_t errlen);
 
 /* cmd_txn.c: configuration changes, journaled in @t */
 int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen);

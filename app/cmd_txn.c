@@ -697,12 +697,11 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	uint16_t port = 0;
 	int rc;
 
-	/* the size it has is accepted, so that show config loads back */
-	if (c->id == CMD_RTCACHE_SIZE && t->r->running && c->value != t->r->opts.rtcache_size)
-		return ERRC(-EBUSY,
-			    "the route cache size is fixed at startup at %u (put %u in "
-			    "the config file)",
-			    t->r->opts.rtcache_size, c->value);
+	if (c->id == CMD_RTCACHE_SIZE) {
+		rc = check_rtcache_size(t->r, c, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN) {
 		rc = check_port(t->r, c->port, err, errlen);
 		if (rc != 0)

@@ -144,6 +144,10 @@ void port_stop_all(struct router *r);
 int worker_main(void *arg);
 /* Worker 0: send what the control thread queued on r->ctrl_tx. */
 void worker_ctrl_tx_drain(struct router *r, struct worker *w);
+/* stats.c: zero @w's counters (its route cache's too) and acknowledge the
+ * clear generation: by the worker itself, whose counters have no other
+ * writer, or by the control thread while no worker runs. */
+void worker_stats_clear(struct router *r, struct worker *w);
 struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx);
 
 /* control.c */

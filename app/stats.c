@@ -118,6 +118,17 @@ uint64_t dp_stats_dropped(const struct dp_stats *s)
 	return n;
 }
 
+void worker_stats_clear(struct router *r, struct worker *w)
+{
+	uint64_t gen = __atomic_load_n(&r->stats_clear, __ATOMIC_ACQUIRE);
+
+	memset(&w->st, 0, sizeof(w->st));
+	if (w->rtc != NULL)
+		memset(&w->rtc->st, 0, sizeof(w->rtc->st));
+	/* release: the zeroes are seen before the acknowledgement */
+	__atomic_store_n(&w->clear_done, gen, __ATOMIC_RELEASE);
+}
+
 void router_stats_clear(struct router *r)
 {
 	uint64_t gen, deadline;
@@ -125,11 +136,8 @@ void router_stats_clear(struct router *r)
 
 	memset(&r->cst, 0, sizeof(r->cst));
 	if (!r->running) {
-		for (w = 0; w < r->nb_workers; w++) {
-			memset(&r->workers[w]->st, 0, sizeof(r->workers[w]->st));
-			if (r->workers[w]->rtc != NULL)
-				memset(&r->workers[w]->rtc->st, 0, sizeof(r->workers[w]->rtc->st));
-		}
+		for (w = 0; w < r->nb_workers; w++)
+			worker_stats_clear(r, r->workers[w]);
 		return;
 	}
 	/* Workers write their counters without atomics, and a count may be

@@ -6,7 +6,6 @@
  * No locks, no syscalls, no logging, no allocation in the loop.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -126,18 +125,6 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 			rte_pktmbuf_free_bulk(pkts + i + sent, j - i - sent);
 		}
 	}
-}
-
-/* clear stats, by the worker itself: its counters have no other writer */
-static void worker_stats_clear(struct router *r, struct worker *w)
-{
-	uint64_t gen = __atomic_load_n(&r->stats_clear, __ATOMIC_ACQUIRE);
-
-	memset(&w->st, 0, sizeof(w->st));
-	if (w->rtc != NULL)
-		memset(&w->rtc->st, 0, sizeof(w->rtc->st));
-	/* release: the zeroes are seen before the acknowledgement */
-	__atomic_store_n(&w->clear_done, gen, __ATOMIC_RELEASE);
 }
 
 int worker_main(void *arg)
