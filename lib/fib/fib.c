@@ -54,6 +54,19 @@ static enum rte_fib_dir24_8_nh_sz dir24_8_nh_sz(const struct fib *f)
 	return f->nh_bytes == 2 ? RTE_FIB_DIR24_8_2B : RTE_FIB_DIR24_8_4B;
 }
 
+/* rte_fib's DIR-24-8 struct (see fib4_tbl24()), when the words we know read
+ * back as configured (rte_fib rounds the group count up to a bitmap slab
+ * of 64), else NULL. */
+static uint32_t *dir24_8_dp(const struct fib *f)
+{
+	uint32_t *dp = rte_fib_get_dp(f->fib4);
+
+	if (dp != NULL && dp[0] == RTE_ALIGN_CEIL(f->tbl8s4, 64) && dp[2] <= dp[0] &&
+	    dp[3] == (uint32_t)dir24_8_nh_sz(f))
+		return dp;
+	return NULL;
+}
+
 static int backend_create4(struct fib *f, int socket_id)
 {
 	char name[32];
@@ -400,10 +413,9 @@ static int route_check(const struct fib_route *r)
 static uint32_t *dir24_8_words(const struct fib *f)
 {
 #if FIB4_DIR24_8_KNOWN
-	uint32_t *dp = rte_fib_get_dp(f->fib4);
+	uint32_t *dp = dir24_8_dp(f);
 
-	if (dp != NULL && dp[0] == RTE_ALIGN_CEIL(f->tbl8s4, 64) && dp[1] < dp[0] &&
-	    dp[2] <= dp[0] && dp[3] == (uint32_t)dir24_8_nh_sz(f))
+	if (dp != NULL && dp[1] < dp[0])
 		return dp;
 #else
 	RTE_SET_USED(f);
@@ -442,8 +454,7 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 	uint32_t rsvd;
 	int rc;
 
-	/* the routes waiting for their port count: each must fit back */
-	if (!exists && f->total4 + fib_down_others(f, &r->prefix) >= f->max_routes4)
+	if (!exists && fib_table_full(f, &r->prefix))
 		return -ENOSPC;
 	if (f->backend == FIB_BACKEND_FIB) {
 		/*
@@ -551,14 +562,12 @@ static int route_wait(struct fib *f, struct fib_route *r, const struct nh_key *k
 {
 	struct fib_route cur;
 	bool installed = i < 0 && route_get_installed(f, &r->prefix, &cur) == 0;
-	uint8_t fam = r->prefix.addr.family;
 	uint32_t nh;
 	int rc;
 
 	if (installed && !replace)
 		return -EEXIST;
-	if (i < 0 && !installed &&
-	    fib_route_count(f, fam) >= (fam == AF_INET ? f->max_routes4 : f->max_routes6))
+	if (i < 0 && !installed && fib_table_full(f, &r->prefix))
 		return -ENOSPC;
 	rc = fib_down_reserve(f, 1);
 	if (rc == 0)
@@ -624,7 +633,6 @@ static int route_put(struct fib *f, struct fib_route *r, struct fib_route *old, 
 	if (rc != 0)
 		return rc;
 	fib_down_remove(f, (uint32_t)i);
-	fib_nh_put(f, cur.nh_idx);
 	if (old != NULL)
 		*old = cur;
 	return 0;
@@ -653,7 +661,6 @@ int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *ol
 		return fib_route_del_installed(f, p, old);
 	if (old != NULL)
 		*old = f->down.r[i];
-	fib_nh_put(f, f->down.r[i].nh_idx);
 	fib_down_remove(f, (uint32_t)i);
 	fib_gw_cache_check(f, p);
 	fib_gen_bump(f);
@@ -801,11 +808,9 @@ struct fib4_tbl24 fib4_tbl24(const struct fib *f)
 	if (f->backend == FIB_BACKEND_LPM) {
 		t.base = (const uint8_t *)f->lpm4->tbl24; /* public: struct rte_lpm */
 	} else {
-		const uint32_t *dp = rte_fib_get_dp(f->fib4);
+		const uint32_t *dp = dir24_8_dp(f);
 
-		/* rte_fib rounds the group count up to a bitmap slab (64) */
-		if (dp != NULL && dp[0] == RTE_ALIGN_CEIL(f->tbl8s4, 64) && dp[2] <= dp[0] &&
-		    dp[3] == (uint32_t)dir24_8_nh_sz(f)) {
+		if (dp != NULL) {
 			t.base = (const uint8_t *)dp + RTE_CACHE_LINE_SIZE;
 			t.shift = (uint8_t)rte_log2_u32(f->nh_bytes);
 #if FIB4_DIR24_8_KNOWN

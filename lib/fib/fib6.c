@@ -182,7 +182,7 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 			route6_from_node(f, n, old);
 		rte_rib6_get_nh(n, &v);
 		old_nh = (uint32_t)v;
-	} else if (f->total6 + fib_down_others(f, &r->prefix) >= f->max_routes6) {
+	} else if (fib_table_full(f, &r->prefix)) {
 		return -ENOSPC;
 	}
 	rc = fib_nh_key_make(f, r, &k);

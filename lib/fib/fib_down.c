@@ -140,6 +140,7 @@ void fib_down_remove(struct fib *f, uint32_t i)
 	const struct fr_prefix *p = &d->r[i].prefix;
 	uint32_t mask = d->nslot - 1, h = slot_of(d, p), j = h, last = d->n - 1;
 
+	fib_nh_put(f, d->r[i].nh_idx); /* the list's reference */
 	if (p->addr.family == AF_INET)
 		d->count4[p->len]--;
 	else
@@ -215,7 +216,6 @@ static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done)
 	*done = 0;
 	for (i = 0; i < d->n;) {
 		struct fib_route r = d->r[i];
-		uint32_t nh = r.nh_idx;
 
 		if (port < FIB_DOWN_PORTS ? r.port != port : fib_port_is_down(f, r.port)) {
 			i++;
@@ -223,24 +223,26 @@ static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done)
 		}
 		r.flags = 0;
 		/* not in the lookup structures: an add, its next hop found
-		 * again by its key (the list's reference goes once it is in) */
+		 * again by its key (the list's reference goes with its entry) */
 		if (fib_route_set_installed(f, &r) != 0) {
 			bad++;
 			i++;
 			continue;
 		}
 		fib_down_remove(f, i);
-		fib_nh_put(f, nh);
 		(*done)++;
 	}
 	return bad;
 }
 
-uint32_t fib_down_others(const struct fib *f, const struct fr_prefix *p)
+bool fib_table_full(const struct fib *f, const struct fr_prefix *p)
 {
-	uint32_t n = f->down.n ? fib_route_down_count(f, p->addr.family) : 0;
+	bool v4 = p->addr.family == AF_INET;
+	uint32_t others = f->down.n ? fib_route_down_count(f, p->addr.family) : 0;
 
-	return n > 0 && fib_down_find(f, p) >= 0 ? n - 1 : n;
+	if (others > 0 && fib_down_find(f, p) >= 0)
+		others--;
+	return (v4 ? f->total4 : f->total6) + others >= (v4 ? f->max_routes4 : f->max_routes6);
 }
 
 void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r)
@@ -310,7 +312,6 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 			fib_nh_ref(f, d->r[i].nh_idx);
 			if (fib_route_del_installed(f, &p, NULL) != 0) {
 				/* still installed: it cannot wait too */
-				fib_nh_put(f, d->r[i].nh_idx);
 				fib_down_remove(f, i);
 				bad++;
 				continue;

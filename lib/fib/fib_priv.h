@@ -130,6 +130,7 @@ int fib_route_walk_installed(const struct fib *f, uint8_t family,
 int fib_down_find(const struct fib *f, const struct fr_prefix *p);
 int fib_down_reserve(struct fib *f, uint32_t more);
 int fib_down_add(struct fib *f, const struct fib_route *r);
+/* Entry @i out of the list, its next hop's reference released. */
 void fib_down_remove(struct fib *f, uint32_t i);
 void fib_down_free(struct fib *f);
 bool fib_route_waits(const struct fib *f, const struct fib_route *r);
@@ -137,9 +138,9 @@ int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_rou
 /* Waiting route @i as the control plane shows it (FIB_RTF_STRANDED when
  * its port is up). */
 void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r);
-/* Waiting routes of @p's family other than @p: they count against the
- * table's capacity, so that each can be put back. */
-uint32_t fib_down_others(const struct fib *f, const struct fr_prefix *p);
+/* No room for one more route of @p's family, @p not yet installed: the
+ * routes waiting for their port (but @p) count, so that each fits back. */
+bool fib_table_full(const struct fib *f, const struct fr_prefix *p);
 int fib_nh_init(struct fib *f, uint32_t cap, int socket_id);
 void fib_nh_fini(struct fib *f);
 
