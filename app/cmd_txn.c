@@ -57,7 +57,13 @@ static void setting_apply(struct router *r, const struct setting *s)
 	case CMD_PORT_RPF:
 		/* two bytes workers read per burst: a burst may see the old
 		 * mode with the new flag, which only matters for that burst */
-		r->dp_ports[s->port].rpf_ignore_default = (uint8_t)s->value2;
+		if (r->dp_ports[s->port].rpf_ignore_default != (uint8_t)s->value2) {
+			r->dp_ports[s->port].rpf_ignore_default = (uint8_t)s->value2;
+			/* a route cache entry holds the mode it passed, not
+			 * the flag: a source let in by the default route
+			 * must be checked again */
+			fib_invalidate(r->fib);
+		}
 		r->dp_ports[s->port].rpf = (uint8_t)s->value;
 		break;
 	case CMD_SET_IP_MARTIANS:

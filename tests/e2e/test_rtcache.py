@@ -86,6 +86,28 @@ def test_coherency(topo, r):
         check(one(topo, "good-after") == (1, HOST_MAC[1]), "rpf strict stopped a good one")
     finally:
         r.cli("port 0 rpf off")
+    # rpf loose lets in a source that only the default route covers; with
+    # ignore-default switched on, the next packet of a cached flow from it
+    # is dropped too (the entry holds the mode, not the flag)
+    r.cli("route add 0.0.0.0/0 via 203.0.113.2")
+    r.cli("port 0 rpf loose")
+    try:
+        by_default = "100.64.1.1"
+        for i in range(4):
+            check(one(topo, "dflt-warm-%d" % i, src=by_default) is not None,
+                  "rpf loose dropped a source the default route covers")
+        hits = rtc(r)["total"]["hits"]
+        check(one(topo, "dflt-hit", src=by_default) is not None, "dropped while warm")
+        check(rtc(r)["total"]["hits"] > hits, "the flow from the default's source is not cached")
+        drops = r.stats()["rpf_loose"]
+        r.cli("port 0 rpf loose ignore-default")
+        check(one(topo, "dflt-after", src=by_default) is None,
+              "rpf loose ignore-default did not stop a cached flow's next packet")
+        check(r.stats()["rpf_loose"] == drops + 1, "not counted rpf_loose")
+        check(one(topo, "good-after-dflt") == (1, HOST_MAC[1]), "ignore-default stopped a good one")
+    finally:
+        r.cli("port 0 rpf off")
+        r.cli("route del 0.0.0.0/0")
     st = rtc(r)
     log("     lookups %d hits %d misses %d stale %d inserts %d" %
         (st["total"]["lookups"], st["total"]["hits"], st["total"]["misses"],
