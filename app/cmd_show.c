@@ -281,6 +281,7 @@ static int show_neigh_stats(struct router *r, struct cmd_out *o)
 	kv(o, "updated", s.updated);
 	kv(o, "expired", s.expired);
 	kv(o, "failed", s.failed);
+	kv(o, "flushed_link_down", s.flushed);
 	kv(o, "probes_broadcast", s.probes_bcast);
 	kv(o, "probes_unicast", s.probes_ucast);
 	kv(o, "requests_sent", r->cst.arp_probes);
@@ -295,6 +296,7 @@ static int show_neigh_stats(struct router *r, struct cmd_out *o)
 	kv(o, "held_dropped_failed", s.hold_failed);
 	kv(o, "refused_incomplete_cap", s.refused_incomplete);
 	kv(o, "refused_table_full", s.refused_full);
+	kv(o, "refused_learn_reserved", s.refused_learn);
 	kv(o, "ignored", s.ignored);
 	section(o, "counters", false);
 	section(o, "parameters", true);

@@ -11,6 +11,8 @@
  *   local       echo replies, port/protocol unreachable (icmp.c)
  * Sends through worker 0 (control_send). Runs the neighbour timers.
  */
+#include <arpa/inet.h>
+
 #include <rte_arp.h>
 #include <rte_cycles.h>
 #include <rte_ether.h>
@@ -68,6 +70,16 @@ bool port_owns4(const struct fr_port *p, uint32_t addr)
 
 	for (i = 0; i < p->nb_addrs; i++)
 		if (p->addrs[i].addr.family == AF_INET && p->addrs[i].addr.v4 == addr)
+			return true;
+	return false;
+}
+
+bool router_owns4(const struct router *r, uint32_t addr)
+{
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (r->ports[pid].present && port_owns4(&r->ports[pid], addr))
 			return true;
 	return false;
 }
@@ -168,6 +180,28 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	own = &r->dp_ports[port].mac;
+	if (a.spa != 0 && router_owns4(r, a.spa) && !rte_is_same_ether_addr(&a.sha, own)) {
+		/* another host uses one of our addresses (RFC 5227 address
+		 * conflict): nothing is learnt or answered for it; said at
+		 * most every 10 s, counted always */
+		uint64_t now = control_now_ms();
+
+		if (r->conflict_said_ms == 0 || now - r->conflict_said_ms >= 10000) {
+			char ip[INET_ADDRSTRLEN];
+			struct in_addr in = {.s_addr = rte_cpu_to_be_32(a.spa)};
+
+			inet_ntop(AF_INET, &in, ip, sizeof(ip));
+			printf("fastroute: port %u: %02x:%02x:%02x:%02x:%02x:%02x claims our "
+			       "address "
+			       "%s (ARP): address conflict\n",
+			       port, a.sha.addr_bytes[0], a.sha.addr_bytes[1], a.sha.addr_bytes[2],
+			       a.sha.addr_bytes[3], a.sha.addr_bytes[4], a.sha.addr_bytes[5], ip);
+			fflush(stdout);
+			r->conflict_said_ms = now;
+		}
+		cdrop(r, m, CDROP_ARP_CONFLICT);
+		return;
+	}
 	for_us = port_owns4(&r->ports[port], a.tpa);
 	if (a.op == RTE_ARP_OP_REQUEST)
 		r->cst.arp_requests++;

@@ -76,6 +76,7 @@ struct router_opts {
 	uint32_t nb_mbufs;
 	uint16_t rx_desc, tx_desc;
 	uint32_t rtcache_size; /* entries per worker */
+	uint32_t link_wait;    /* seconds to wait at start for links still down */
 };
 
 struct router {
@@ -96,6 +97,10 @@ struct router {
 	struct ctrl_stats cst;
 	uint64_t next_tick_ms; /* neighbour timers */
 	uint64_t next_link_ms; /* port link poll */
+	/* packets the mbuf pools were sized to hold for neighbours (set as
+	 * they are created; 0 before) */
+	uint32_t hold_room;
+	uint64_t conflict_said_ms; /* the last address conflict printed */
 	volatile bool quit;
 	/* clear stats: bumped by the control thread; each worker zeroes its
 	 * own counters when it sees it move (no two writers on a counter) */
@@ -165,6 +170,8 @@ const uint8_t *port_any_addr6(const struct fr_port *p);
 /* The port's address whose subnet holds @addr (host order), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
 bool port_owns4(const struct fr_port *p, uint32_t addr);
+/* @addr (host order) is an address of any port. */
+bool router_owns4(const struct router *r, uint32_t addr);
 
 extern struct router *fr_router; /* the instance workers use */
 

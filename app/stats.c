@@ -48,6 +48,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ARP_NOT_FOR_US] = "arp_not_for_us",
 	[CDROP_ARP_OFF_LINK] = "arp_off_link",
 	[CDROP_ARP_IGNORED] = "arp_ignored",
+	[CDROP_ARP_CONFLICT] = "arp_addr_conflict",
 	[CDROP_LOCAL_BROADCAST] = "local_broadcast",
 	[CDROP_LOCAL_FRAGMENT] = "local_fragment",
 	[CDROP_LOCAL_ICMP] = "local_icmp",

@@ -74,6 +74,7 @@ enum ctrl_drop {
 	CDROP_ARP_NOT_FOR_US,	    /* ARP request for an address we do not own */
 	CDROP_ARP_OFF_LINK,	    /* reply or announcement from outside the port's subnets */
 	CDROP_ARP_IGNORED,	    /* changed nothing: unsolicited reply, static entry */
+	CDROP_ARP_CONFLICT,	    /* another host's sender address is one of ours (RFC 5227) */
 	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address: no service answers those */
 	CDROP_LOCAL_FRAGMENT,	    /* a fragment for the router: it does not reassemble */
 	CDROP_LOCAL_ICMP,	    /* ICMP for the router other than echo requests: consumed */

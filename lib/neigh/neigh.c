@@ -124,7 +124,8 @@ struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf
 	t->hot = rte_zmalloc_socket("neigh_hot", sizeof(*t->hot) * cap, RTE_CACHE_LINE_SIZE,
 				    conf->socket_id);
 	t->cold = rte_zmalloc_socket("neigh_cold", sizeof(*t->cold) * cap, 0, conf->socket_id);
-	if (t->hot == NULL || t->cold == NULL)
+	t->active = rte_zmalloc_socket("neigh_active", (cap + 63) / 64 * 8, 0, conf->socket_id);
+	if (t->hot == NULL || t->cold == NULL || t->active == NULL)
 		goto nomem;
 	t->nb_readers = conf->nb_readers;
 	if (t->nb_readers > 0) {
@@ -202,6 +203,7 @@ void neigh_free(struct neigh_table *t)
 	}
 	fr_idxpool_free(t->pool);
 	rte_hash_free(t->hash);
+	rte_free(t->active);
 	rte_free(t->cold);
 	rte_free(t->hot);
 	rte_free(t);
@@ -279,6 +281,7 @@ uint32_t neigh_entry_new(struct neigh_table *t, const struct fr_addr *addr, uint
 		return NEIGH_IDX_NONE;
 	}
 	t->count++;
+	t->active[idx / 64] |= 1ull << (idx % 64);
 	return idx;
 }
 
@@ -298,6 +301,7 @@ static void entry_delete(struct neigh_table *t, uint32_t idx)
 		rte_hash_free_key_with_position(t->hash, pos);
 	c->in_use = 0;
 	t->count--;
+	t->active[idx / 64] &= ~(1ull << (idx % 64));
 	fr_idxpool_put(t->pool, idx);
 }
 

@@ -254,7 +254,11 @@ struct neigh_stats {
 	uint64_t resolved;	     /**< INCOMPLETE/PROBE/FAILED -> REACHABLE */
 	uint64_t updated;	     /**< MAC changed by a reply, request or gratuitous */
 	uint64_t expired;	     /**< unused entries forgotten */
-	uint64_t failed;	     /**< resolutions that failed */
+	uint64_t failed;	     /**< resolutions that failed, and PROBEs unanswered */
+	uint64_t flushed;	     /**< entries forgotten: their port's link went down */
+	uint64_t refused_learn;	     /**< entries a request would have made, refused:
+					  the table is 3/4 full (the rest is kept for
+					  next hops and resolution) */
 	uint64_t probes_bcast;	     /**< broadcast probes asked for */
 	uint64_t probes_ucast;	     /**< unicast probes asked for */
 	uint64_t held;		     /**< packets queued while resolving */
@@ -284,6 +288,14 @@ void neigh_ops_set(struct neigh_table *t, const struct neigh_ops *ops);
  * dropped (mac NULL); the entries stay. Control thread (the router's stop).
  */
 void neigh_hold_flush(struct neigh_table *t);
+
+/**
+ * Port @p port lost its link: its learnt entries are forgotten (unresolved
+ * while next hops refer to them), as a router forgets a link's neighbours
+ * with its carrier; static ones stay. Control thread.
+ * @return how many.
+ */
+uint32_t neigh_port_flush(struct neigh_table *t, uint16_t port);
 
 /**
  * A packet needs neighbour (@p addr, @p port): queue it while resolving,

@@ -9,9 +9,11 @@
  *   REACHABLE --(reachable time, x0.5-1.5)--> STALE
  *   STALE --(used)--> DELAY --(delay_ms)--> PROBE --(reply)--> REACHABLE
  *   (a reply in DELAY confirms it: REACHABLE, no probe sent)
- *   PROBE --(ucast_probes unanswered)--> FAILED
+ *   PROBE --(ucast_probes unanswered)--> gone: the next packet resolves it
+ *   again by broadcast (RFC 4861 7.3.3; the neighbour may have a new MAC)
  *   STALE --(unused for stale_ms)--> gone
  *   request for us / gratuitous ARP with a new MAC --> STALE
+ *   its port's link lost --> gone (neigh_port_flush())
  *
  * "gone" keeps the entry in state NONE while next hops refer to it. Time is
  * passed in (milliseconds), so tests drive the machine with a fake clock.
@@ -246,6 +248,14 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 			t->stats.ignored++;
 			return 0;
 		}
+		/* a quarter of the table stays for the neighbours the
+		 * router itself needs (next hops, resolution): requests
+		 * from many forged link-local or on-link senders cannot
+		 * take it all */
+		if (t->count >= t->capacity - t->capacity / 4) {
+			t->stats.refused_learn++;
+			return 0;
+		}
 		idx = neigh_entry_new(t, addr, port);
 		if (idx == NEIGH_IDX_NONE) {
 			t->stats.refused_full++;
@@ -315,75 +325,114 @@ static void expire(struct neigh_table *t, uint32_t idx)
 	neigh_entry_forget(t, idx);
 }
 
-void neigh_tick(struct neigh_table *t, uint64_t now)
+static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 {
-	uint32_t i;
+	struct neigh_cold *c = &t->cold[i];
 
-	if (t->nb_readers > 0)
-		collect_used(t);
-	for (i = 0; i < t->capacity; i++) {
-		struct neigh_cold *c = &t->cold[i];
-
-		if (!c->in_use || c->configured)
-			continue;
-		switch (c->state) {
-		case NEIGH_S_INCOMPLETE:
-			if (now < c->deadline)
-				break;
-			if (c->probes < t->params.mcast_probes) {
-				probe(t, i, false, now);
-				break;
-			}
-			t->stats.failed++;
-			neigh_state_write(t, i, NEIGH_S_FAILED, NULL);
-			c->deadline = now + t->params.failed_ms;
-			neigh_hold_release(t, i, NULL);
+	if (!c->in_use || c->configured)
+		return;
+	switch (c->state) {
+	case NEIGH_S_INCOMPLETE:
+		if (now < c->deadline)
 			break;
-		case NEIGH_S_REACHABLE:
-			if (now >= c->deadline)
-				stale(t, i, &c->mac, now);
+		if (c->probes < t->params.mcast_probes) {
+			probe(t, i, false, now);
 			break;
-		case NEIGH_S_STALE:
-			/* in use: confirm it is still there, by unicast, after
-			 * giving the traffic delay_ms to confirm it (RFC 4861 7.3.3) */
-			if (c->used && t->params.delay_ms > 0) {
-				neigh_state_write(t, i, NEIGH_S_DELAY, &c->mac);
-				c->used = 0;
-				c->deadline = now + t->params.delay_ms;
-			} else if (c->used) {
-				neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
-				c->probes = 0;
-				c->used = 0;
-				probe(t, i, true, now);
-			} else if (now >= c->deadline) {
-				expire(t, i);
-			}
-			break;
-		case NEIGH_S_DELAY:
-			if (now < c->deadline)
-				break;
+		}
+		t->stats.failed++;
+		neigh_state_write(t, i, NEIGH_S_FAILED, NULL);
+		c->deadline = now + t->params.failed_ms;
+		neigh_hold_release(t, i, NULL);
+		break;
+	case NEIGH_S_REACHABLE:
+		if (now >= c->deadline)
+			stale(t, i, &c->mac, now);
+		break;
+	case NEIGH_S_STALE:
+		/* in use: confirm it is still there, by unicast, after
+		 * giving the traffic delay_ms to confirm it (RFC 4861 7.3.3) */
+		if (c->used && t->params.delay_ms > 0) {
+			neigh_state_write(t, i, NEIGH_S_DELAY, &c->mac);
+			c->used = 0;
+			c->deadline = now + t->params.delay_ms;
+		} else if (c->used) {
 			neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
 			c->probes = 0;
 			c->used = 0;
 			probe(t, i, true, now);
+		} else if (now >= c->deadline) {
+			expire(t, i);
+		}
+		break;
+	case NEIGH_S_DELAY:
+		if (now < c->deadline)
 			break;
-		case NEIGH_S_PROBE:
-			if (now < c->deadline)
-				break;
-			if (c->probes < t->params.ucast_probes) {
-				probe(t, i, true, now);
-				break;
-			}
-			t->stats.failed++;
-			neigh_state_write(t, i, NEIGH_S_FAILED, NULL);
-			c->deadline = now + t->params.failed_ms;
+		neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
+		c->probes = 0;
+		c->used = 0;
+		probe(t, i, true, now);
+		break;
+	case NEIGH_S_PROBE:
+		if (now < c->deadline)
 			break;
-		case NEIGH_S_FAILED:
-			if (now >= c->deadline)
-				expire(t, i);
-			break;
-		default:
+		if (c->probes < t->params.ucast_probes) {
+			probe(t, i, true, now);
 			break;
 		}
+		/* the MAC it had no longer answers: forgotten, not
+		 * refused (RFC 4861 7.3.3), so the next packet asks
+		 * again by broadcast at once (its last probe was
+		 * retrans_ms ago) and finds a neighbour that moved */
+		t->stats.failed++;
+		neigh_entry_forget(t, i);
+		break;
+	case NEIGH_S_FAILED:
+		if (now >= c->deadline)
+			expire(t, i);
+		break;
+	default:
+		break;
 	}
+}
+
+void neigh_tick(struct neigh_table *t, uint64_t now)
+{
+	uint32_t words = (t->capacity + 63) / 64, w;
+
+	if (t->nb_readers > 0)
+		collect_used(t);
+	for (w = 0; w < words; w++) {
+		uint64_t bits = t->active[w];
+
+		/* an entry the tick deletes clears its own bit, in the
+		 * word's copy already taken */
+		while (bits) {
+			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			tick_one(t, i, now);
+		}
+	}
+}
+
+uint32_t neigh_port_flush(struct neigh_table *t, uint16_t port)
+{
+	uint32_t words = (t->capacity + 63) / 64, w, n = 0;
+
+	for (w = 0; w < words; w++) {
+		uint64_t bits = t->active[w];
+
+		while (bits) {
+			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+			struct neigh_cold *c = &t->cold[i];
+
+			bits &= bits - 1;
+			if (c->key.port != port || c->configured || c->state == NEIGH_S_NONE)
+				continue;
+			neigh_entry_forget(t, i);
+			n++;
+		}
+	}
+	t->stats.flushed += n;
+	return n;
 }

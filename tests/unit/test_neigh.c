@@ -399,11 +399,21 @@ static void test_nud_probe(void **state)
 	assert_int_equal(ev.probes_u, 3); /* second unicast probe */
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_PROBE);
 	neigh_tick(t, now + 1800);
-	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_FAILED);
-	neigh_tick(t, now + 2300);
-	/* referenced: kept, unresolved, under the same index */
+	/* unanswered: forgotten, not FAILED (RFC 4861 7.3.3); referenced,
+	 * so kept unresolved under the same index */
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_NONE);
 	assert_int_equal(neigh_find(t, &a, 1), idx);
+	/* the next packet asks again at once, by broadcast, and is held
+	 * (not refused as a FAILED neighbour's would be) */
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now + 1801), 0);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_INCOMPLETE);
+	assert_int_equal(ev.probes_b, 1);
+	/* the neighbour, moved to another MAC, answers */
+	assert_int_equal(neigh_learn(t, &a, 1, &mac2, NEIGH_LEARN_REPLY, now + 1810), 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_REACHABLE);
+	assert_int_equal(ev.sent, 1);
+	assert_true(rte_is_same_ether_addr(&ev.last_mac, &mac2));
+	neigh_del(t, &a, 1);
 	neigh_unref(t, idx);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), 0xff);
 }
@@ -525,12 +535,23 @@ static void test_nud_limits(void **state)
 	assert_int_equal(st.refused_incomplete, 1);
 	assert_int_equal(st.held, 5);
 	assert_int_equal(st.released, 3);
-	/* fill the table with learnt entries: then new ones are refused */
-	for (i = 0; neigh_count(t) < neigh_capacity(t); i++) {
+	/* requests from ever new senders (forged, say) learn entries up to
+	 * three quarters of the table, no further */
+	for (i = 0; i < 2 * neigh_capacity(t); i++) {
 		struct fr_addr x = fr_addr4(0xc0000200 + i);
 
 		neigh_learn(t, &x, 2, &mac2, NEIGH_LEARN_REQUEST, 3);
 	}
+	assert_int_equal(neigh_count(t), neigh_capacity(t) - neigh_capacity(t) / 4);
+	neigh_stats_get(t, &st);
+	assert_true(st.refused_learn >= neigh_capacity(t));
+	/* the rest stays for the router's own needs: next hops take it */
+	for (i = 0; neigh_count(t) < neigh_capacity(t); i++) {
+		struct fr_addr x = fr_addr4(0xc6336400 + i);
+
+		assert_int_not_equal(neigh_ref(t, &x, 1), NEIGH_IDX_NONE);
+	}
+	/* full: new ones are refused */
 	{
 		struct fr_addr x = fr_addr4(0x0a0000ff);
 
@@ -538,6 +559,50 @@ static void test_nud_limits(void **state)
 		assert_int_equal(neigh_find(t, &x, 0), NEIGH_IDX_NONE);
 	}
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
+}
+
+/* A port's lost link: its learnt entries are forgotten (kept unresolved
+ * while a next hop refers to one), its static ones and other ports' stay;
+ * the timers still see every entry in use, wherever it lies in the table. */
+static void test_nud_port_flush(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr gw = a4("198.51.100.1"), h = a4("198.51.100.7"), st = a4("198.51.100.8");
+	struct fr_addr other = a4("203.0.113.7");
+	struct neigh_stats s;
+	uint32_t gi;
+	unsigned int i;
+
+	gi = neigh_ref(t, &gw, 1);
+	assert_int_equal(neigh_learn(t, &gw, 1, &mac1, NEIGH_LEARN_REQUEST, 10), 1);
+	assert_int_equal(neigh_learn(t, &h, 1, &mac1, NEIGH_LEARN_REQUEST, 10), 1);
+	assert_int_equal(neigh_static_set(t, &st, 1, &mac2), 0);
+	assert_int_equal(neigh_learn(t, &other, 2, &mac2, NEIGH_LEARN_REQUEST, 10), 1);
+	assert_int_equal(neigh_port_flush(t, 1), 2);
+	assert_int_equal(state_of(t, "198.51.100.1", 1), NEIGH_S_NONE); /* referenced */
+	assert_int_equal(neigh_find(t, &gw, 1), gi);
+	assert_int_equal(state_of(t, "198.51.100.7", 1), 0xff);
+	assert_int_equal(state_of(t, "198.51.100.8", 1), NEIGH_S_STATIC);
+	assert_int_equal(state_of(t, "203.0.113.7", 2), NEIGH_S_STALE);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.flushed, 2);
+	assert_int_equal(neigh_port_flush(t, 1), 0);
+	/* entries all over the table expire on time (the tick visits the
+	 * ones in use only) */
+	for (i = 0; i < 40; i++) {
+		struct fr_addr x = fr_addr4(0xc0000200 + i);
+
+		assert_int_equal(neigh_learn(t, &x, 3, &mac2, NEIGH_LEARN_REQUEST, 20), 1);
+	}
+	neigh_tick(t, 20 + 4999);
+	assert_int_equal(state_of(t, "192.0.2.39", 3), NEIGH_S_STALE);
+	neigh_tick(t, 20 + 5000);
+	for (i = 0; i < 40; i++) {
+		struct fr_addr x = fr_addr4(0xc0000200 + i);
+
+		assert_int_equal(neigh_find(t, &x, 3), NEIGH_IDX_NONE);
+	}
+	neigh_unref(t, gi);
 }
 
 /* A release that holds a packet on the neighbour being released, as the
@@ -812,9 +877,7 @@ static void test_nd_state_machine(void **state)
 	neigh_tick(t, now + 300);
 	assert_int_equal(ev.probes_u, 2);
 	neigh_tick(t, now + 400);
-	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
-	assert_int_equal(ni.state, NEIGH_S_FAILED);
-	neigh_tick(t, now + 900);
+	/* unanswered: gone (7.3.3), nothing refers to it */
 	assert_int_equal(neigh_find(t, &h, 1), NEIGH_IDX_NONE);
 
 	/* DAD probe for our address: defend, no entry; for another: nothing */
@@ -858,6 +921,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_port_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_rehold_on_release, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
 		cmocka_unit_test_setup_teardown(test_nd_state_machine, nud_setup, teardown),
