@@ -279,7 +279,8 @@ void txn_rollback(struct txn *t)
 
 /* ---- changes, each journaled ---------------------------------------- */
 
-static int route_err(const struct fib_route *rt, int rc, char *err, size_t errlen)
+static int route_err(const struct router *r, const struct fib_route *rt, int rc, char *err,
+		     size_t errlen)
 {
 	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN];
 
@@ -301,6 +302,12 @@ static int route_err(const struct fib_route *rt, int rc, char *err, size_t errle
 			return ERR("gateway %s is an address of this router", g);
 		return ERR("invalid route %s", p);
 	case -ENOSPC:
+		/* a new gateway takes a neighbour entry with its next hop */
+		if (rt->type == FIB_NH_GATEWAY && neigh_count(r->neigh) >= neigh_capacity(r->neigh))
+			return ERRC(-ENOSPC,
+				    "no room for %s: the neighbour table is full (%u entries, "
+				    "see --neigh-size and 'show neigh stats')",
+				    p, neigh_capacity(r->neigh));
 		return ERRC(-ENOSPC,
 			    "no room for %s: route or next-hop table full (see --max-routes, "
 			    "--tbl8, --max-nexthops)",
@@ -326,7 +333,7 @@ static int t_route_add(struct txn *t, struct fib_route *rt, char *err, size_t er
 		return ERRC(-ENOMEM, "out of memory");
 	rc = fib_route_add(t->r->fib, rt);
 	if (rc != 0)
-		return route_err(rt, rc, err, errlen);
+		return route_err(t->r, rt, rc, err, errlen);
 	u.route = *rt;
 	if (journal(t, &u) != 0) {
 		fib_route_del(t->r->fib, &rt->prefix, NULL);
@@ -345,7 +352,7 @@ static int t_route_replace(struct txn *t, struct fib_route *rt, char *err, size_
 		return ERRC(-ENOMEM, "out of memory");
 	rc = fib_route_replace(t->r->fib, rt, &old);
 	if (rc != 0)
-		return route_err(rt, rc, err, errlen);
+		return route_err(t->r, rt, rc, err, errlen);
 	memset(&u, 0, sizeof(u));
 	if (old.type == FIB_NH_NONE) {
 		u.op = UNDO_ROUTE_DEL;
@@ -376,7 +383,7 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
 	if (rc != 0) {
 		memset(&old, 0, sizeof(old));
 		old.prefix = *p;
-		return route_err(&old, rc, err, errlen);
+		return route_err(t->r, &old, rc, err, errlen);
 	}
 	u.route = old;
 	if (journal(t, &u) != 0) {
@@ -648,6 +655,12 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	neigh_params_get(t->r->neigh, &p);
 	u.np = p;
 	cmd_neigh_params_apply(c, &p);
+	if (t->r->hold_room != 0 && p.hold_total > t->r->hold_room &&
+	    p.hold_total > u.np.hold_total)
+		return ERRC(-ENOSPC,
+			    "hold-total %u: the mbuf pools have room for %u held packets (sized "
+			    "at start: put the line in the config file, or give --mbufs)",
+			    p.hold_total, t->r->hold_room);
 	if (neigh_params_set(t->r->neigh, &p) != 0)
 		return ERR("invalid neighbour parameters");
 	if (journal(t, &u) != 0) {

@@ -5,6 +5,7 @@
  * The main lcore is the control thread (config, CLI, ARP/ND, slow path); every
  * other lcore is a forwarding worker.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -68,6 +69,9 @@ static void usage(FILE *f, const char *prog)
 		"                         queues and workers)\n"
 		"      --rx-desc N        RX descriptors per queue (default 1024)\n"
 		"      --tx-desc N        TX descriptors per queue (default 1024)\n"
+		"      --link-wait SEC    at start, wait up to SEC seconds for links that are\n"
+		"                         still down (a NIC negotiating) before reading them\n"
+		"                         (default 9; 0: read them at once)\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"SIGINT or SIGTERM stops the router: workers stop, ports stop, exit status 0.\n"
@@ -80,9 +84,10 @@ static int parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max,
 	char *end;
 	unsigned long long x;
 
+	/* decimal digits only: no sign, no spaces, no octal or hex */
 	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (*s == '\0' || *end != '\0' || errno != 0 || x < min || x > max) {
+	x = strtoull(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end != '\0' || errno != 0 || x < min || x > max) {
 		fprintf(stderr, "fastroute: --%s: '%s' is not a number in %u-%u\n", opt, s, min,
 			max);
 		return -1;
@@ -102,6 +107,7 @@ enum {
 	OPT_MBUFS,
 	OPT_RX_DESC,
 	OPT_TX_DESC,
+	OPT_LINK_WAIT,
 };
 
 static int parse_args(int argc, char **argv, struct router_opts *o)
@@ -120,6 +126,7 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		{"mbufs", required_argument, NULL, OPT_MBUFS},
 		{"rx-desc", required_argument, NULL, OPT_RX_DESC},
 		{"tx-desc", required_argument, NULL, OPT_TX_DESC},
+		{"link-wait", required_argument, NULL, OPT_LINK_WAIT},
 		{NULL, 0, NULL, 0},
 	};
 	uint32_t v;
@@ -186,6 +193,10 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 			if (parse_u32("tx-desc", optarg, 32, 32768, &v))
 				return -1;
 			o->tx_desc = (uint16_t)v;
+			break;
+		case OPT_LINK_WAIT:
+			if (parse_u32("link-wait", optarg, 0, 60, &o->link_wait))
+				return -1;
 			break;
 		default:
 			fprintf(stderr, "Try '%s -- --help'.\n", argv[0]);
@@ -254,6 +265,9 @@ static int tables_create(struct router *r)
 	bcast.port = FIB_PORT_NONE;
 	bcast.origin = FIB_ORIGIN_SYSTEM;
 	rc = fib_route_add(r->fib, &bcast);
+	if (rc != 0)
+		fprintf(stderr, "fastroute: cannot add the route of 255.255.255.255: %s\n",
+			strerror(-rc));
 	return rc;
 }
 
@@ -390,10 +404,18 @@ int main(int argc, char **argv)
 	argv += rc;
 	argv[0] = (char *)(uintptr_t) "fastroute";
 
+	/* from here on a signal stops the router cleanly, whatever it is
+	 * doing (a long configuration load finishes first); a closed stdout
+	 * (fastroute | tee, tee gone) is not one */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, SIG_IGN);
 	fr_router = r;
 	r->opts.sock_path = FR_DEFAULT_SOCKET;
 	r->opts.rx_desc = 1024;
 	r->opts.tx_desc = 1024;
+	r->opts.link_wait = 9;
 	if (parse_args(argc, argv, &r->opts) != 0)
 		goto out;
 
@@ -402,6 +424,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fastroute: needs at least two lcores (for example -l 0-1): the "
 				"main lcore is the control thread, every other one a worker\n");
 		goto out;
+	}
+	/* before anything touches a device: a second router on the same
+	 * socket (and so, likely, the same ports) stops here */
+	if (r->opts.sock_path != NULL) {
+		rc = cli_sock_open(r->opts.sock_path);
+		if (rc != 0) {
+			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
+				rc == -EADDRINUSE ? "another router is serving it" : strerror(-rc));
+			goto out;
+		}
 	}
 	if (tables_create(r) != 0)
 		goto out;
@@ -425,11 +457,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}
+	if (r->quit) {
+		fprintf(stderr, "fastroute: stopped by a signal before starting\n");
+		ret = 0;
+		goto out;
+	}
 
 	RTE_LCORE_FOREACH_WORKER (lcore) {
 		r->workers[w] = worker_create(r, lcore, w);
 		if (r->workers[w] == NULL) {
-			fprintf(stderr, "fastroute: cannot create worker %u\n", w);
+			fprintf(stderr, "fastroute: cannot create worker %u (lcore %u)\n", w,
+				lcore);
 			goto out;
 		}
 		w++;
@@ -449,17 +487,6 @@ int main(int argc, char **argv)
 			rte_strerror(rte_errno));
 	if (telemetry_register(r) != 0)
 		fprintf(stderr, "fastroute: telemetry endpoints not registered\n");
-	if (r->opts.sock_path != NULL) {
-		rc = cli_sock_open(r->opts.sock_path);
-		if (rc != 0) {
-			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
-				rc == -EADDRINUSE ? "another router is serving it" : strerror(-rc));
-			goto out;
-		}
-	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-
 	w = 0;
 	RTE_LCORE_FOREACH_WORKER (lcore) {
 		rte_eal_remote_launch(worker_main, r->workers[w], lcore);
@@ -494,6 +521,7 @@ out:
 	rte_eal_mp_wait_lcore();
 	cli_sock_close();
 	rte_pdump_uninit();
+	telemetry_stop();
 	port_stop_all(r);
 	if (r->running)
 		print_summary(r);

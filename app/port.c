@@ -61,45 +61,87 @@ int port_probe(struct router *r)
 	return 0;
 }
 
-/* mbufs every port on @socket may hold at once, plus rings and caches */
-static uint32_t pool_size(const struct router *r, int socket)
+/* Descriptors a queue of port @pid gets: asked, as its device adjusts them. */
+static void port_desc(const struct router *r, uint16_t pid, uint16_t *rxd, uint16_t *txd)
+{
+	*rxd = r->opts.rx_desc;
+	*txd = r->opts.tx_desc;
+	if (rte_eth_dev_adjust_nb_rx_tx_desc(pid, rxd, txd) != 0) {
+		*rxd = r->opts.rx_desc;
+		*txd = r->opts.tx_desc;
+	}
+}
+
+/*
+ * mbufs of @socket's pool that the ports, rings and caches may hold at once,
+ * the packets held for neighbours aside: its own ports' RX rings, every
+ * port's TX rings and TX buffers (a packet from this pool may leave by any
+ * port), the rings between the threads, each lcore's cache up to the
+ * mempool's flush threshold (1.5 times its size) and a burst, and the
+ * control thread's own work (answers, errors, fragments).
+ */
+static uint32_t pool_need(const struct router *r, int socket)
 {
 	uint32_t n = 0, lcores = rte_lcore_count();
-	uint16_t pid;
+	bool any = false;
+	uint16_t pid, rxd, txd;
 
 	for (pid = 0; pid < r->nb_ports; pid++) {
-		if (!r->ports[pid].present || r->ports[pid].socket != socket)
+		if (!r->ports[pid].present)
 			continue;
-		n += r->nb_workers * (r->opts.rx_desc + r->opts.tx_desc);
-		n += r->nb_workers * DP_BURST; /* TX buffers */
+		port_desc(r, pid, &rxd, &txd);
+		if (r->ports[pid].socket == socket) {
+			n += r->nb_workers * rxd;
+			any = true;
+		}
+		n += r->nb_workers * (txd + DP_BURST);
 	}
-	if (n == 0)
+	if (!any)
 		return 0;
 	n += r->nb_workers * FR_CTRL_RING_SIZE + FR_CTRL_RING_SIZE; /* rings */
-	n += lcores * (MBUF_CACHE + DP_BURST);
-	n += 4096; /* control thread, in flight */
-	return rte_align32pow2(n) - 1;
+	n += lcores * (MBUF_CACHE * 3 / 2 + DP_BURST);
+	n += 1024; /* the control thread's own, in flight */
+	return n;
 }
 
 static int pools_create(struct router *r)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
+	struct neigh_params np;
 	uint16_t pid;
 
+	neigh_params_get(r->neigh, &np);
+	r->hold_room = UINT32_MAX;
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		int s = r->ports[pid].socket;
-		uint32_t n;
+		uint32_t need, n;
 
 		if (!r->ports[pid].present || r->pools[s] != NULL)
 			continue;
-		n = r->opts.nb_mbufs ? r->opts.nb_mbufs : pool_size(r, s);
+		need = pool_need(r, s);
+		if (r->opts.nb_mbufs != 0) {
+			n = r->opts.nb_mbufs;
+			if (n < need + np.hold_total)
+				printf("fastroute: --mbufs %u: socket %d's ports, rings and caches "
+				       "may hold %u, and hold-total %u packets wait for "
+				       "neighbours: receiving stops (rx_nombuf in 'show port "
+				       "stats') if they all fill\n",
+				       n, s, need, np.hold_total);
+		} else {
+			/* the largest count of the pool's best size (2^k - 1) */
+			n = rte_align32pow2(need + np.hold_total + 1) - 1;
+		}
+		/* the held packets this pool has room for, set at start
+		 * ('set neigh hold-total' is refused above it) */
+		r->hold_room = RTE_MIN(r->hold_room, n > need ? n - need : 0);
 		snprintf(name, sizeof(name), "fr_mbuf_s%d", s);
 		r->pools[s] = rte_pktmbuf_pool_create(name, n, MBUF_CACHE, 0,
 						      RTE_MBUF_DEFAULT_BUF_SIZE, s);
 		if (r->pools[s] == NULL) {
 			fprintf(stderr,
 				"fastroute: cannot create %u mbufs on socket %d: %s "
-				"(give EAL more memory with -m, or fewer with --mbufs)\n",
+				"(give EAL more memory with -m, or fewer with --mbufs, or "
+				"lower 'set neigh hold-total')\n",
 				n, s, rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
@@ -136,8 +178,11 @@ static int port_configure(struct router *r, struct fr_port *p)
 	int rc;
 
 	rc = rte_eth_dev_info_get(p->id, &info);
-	if (rc != 0)
+	if (rc != 0) {
+		fprintf(stderr, "fastroute: port %u (%s): cannot read the device's info: %s\n",
+			p->id, p->name, rte_strerror(-rc));
 		return rc;
+	}
 	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
 		fprintf(stderr,
 			"fastroute: port %u (%s) offers %u RX / %u TX queues but %u workers need "
@@ -178,8 +223,15 @@ static int port_configure(struct router *r, struct fr_port *p)
 	if (rte_eth_dev_get_mtu(p->id, &p->dev_mtu) != 0)
 		p->dev_mtu = (uint16_t)want;
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->id, &nb_rxd, &nb_txd);
-	if (rc != 0)
+	if (rc != 0) {
+		fprintf(stderr, "fastroute: port %u (%s): descriptor counts: %s\n", p->id, p->name,
+			rte_strerror(-rc));
 		return rc;
+	}
+	if (nb_rxd != r->opts.rx_desc || nb_txd != r->opts.tx_desc)
+		printf("fastroute: port %u (%s): %u RX and %u TX descriptors a queue (the "
+		       "device's limits; asked %u and %u)\n",
+		       p->id, p->name, nb_rxd, nb_txd, r->opts.rx_desc, r->opts.tx_desc);
 	for (q = 0; q < nq; q++) {
 		struct rte_eth_rxconf rxc = info.default_rxconf;
 
@@ -202,7 +254,28 @@ static int port_configure(struct router *r, struct fr_port *p)
 	p->nb_txq = nq;
 	/* IPv6 neighbour discovery and multicast need group frames; the data
 	 * path filters by destination MAC itself */
-	rte_eth_allmulticast_enable(p->id);
+	rc = rte_eth_allmulticast_enable(p->id);
+	if (rc != 0 && rte_eth_promiscuous_get(p->id) != 1) {
+		/* -ENOTSUP: a device with no multicast filter to open
+		 * (net_memif, net_ring, net_null; net_af_packet is
+		 * promiscuous): it passes group frames already. Refused (a
+		 * VF not trusted, say): promiscuous instead, or say what
+		 * will not work */
+		if (rc != -ENOTSUP) {
+			int rc2 = rte_eth_promiscuous_enable(p->id);
+
+			if (rc2 == 0)
+				printf("fastroute: port %u (%s): all-multicast refused (%s): "
+				       "promiscuous instead\n",
+				       p->id, p->name, rte_strerror(-rc));
+			else
+				printf("fastroute: port %u (%s): all-multicast refused (%s), "
+				       "promiscuous too (%s): IPv6 neighbour solicitations to the "
+				       "port will not arrive\n",
+				       p->id, p->name, rte_strerror(-rc), rte_strerror(-rc2));
+			fflush(stdout);
+		}
+	}
 	rc = rte_eth_dev_start(p->id);
 	if (rc != 0) {
 		fprintf(stderr, "fastroute: port %u (%s): start failed: %s\n", p->id, p->name,
@@ -213,8 +286,55 @@ static int port_configure(struct router *r, struct fr_port *p)
 	/* taken down by the configuration file: the link too */
 	if (p->admin_down)
 		port_link_admin(r, p->id);
-	link_read(r, p->id, false); /* a NIC's may come up later: polled from then on */
 	return 0;
+}
+
+/* A started port whose link reads down, one the operator has not taken down. */
+static bool link_pending(const struct router *r, uint16_t pid)
+{
+	const struct fr_port *p = &r->ports[pid];
+	struct rte_eth_link link;
+
+	return p->started && !p->admin_down && rte_eth_link_get_nowait(pid, &link) == 0 &&
+	       link.link_status == RTE_ETH_LINK_DOWN;
+}
+
+/*
+ * A NIC negotiates for a second or more after it starts. Read at once, its
+ * link would be down, and every route through it withdrawn only to be put
+ * back a moment later (a million of them: seconds of the control thread's
+ * time, twice). Wait up to --link-wait seconds, polling every 100 ms, for
+ * the links that read down, as DPDK's l3fwd and testpmd do; a link still
+ * down then is down (no cable) and polled from then on.
+ */
+static void links_wait(struct router *r)
+{
+	const uint64_t hz = rte_get_timer_hz();
+	const uint64_t end = rte_get_timer_cycles() + (uint64_t)r->opts.link_wait * hz;
+	bool said = false;
+	uint16_t pid;
+
+	for (;;) {
+		bool pending = false;
+
+		for (pid = 0; pid < r->nb_ports; pid++)
+			pending |= link_pending(r, pid);
+		if (!pending || r->quit || rte_get_timer_cycles() >= end)
+			break;
+		if (!said) {
+			printf("fastroute: waiting up to %u s for the link of port",
+			       r->opts.link_wait);
+			for (pid = 0; pid < r->nb_ports; pid++)
+				if (link_pending(r, pid))
+					printf(" %u", pid);
+			printf(" (--link-wait)\n");
+			fflush(stdout);
+			said = true;
+		}
+		rte_delay_ms(100);
+	}
+	for (pid = 0; pid < r->nb_ports; pid++)
+		link_read(r, pid, false);
 }
 
 int port_setup(struct router *r)
@@ -232,13 +352,14 @@ int port_setup(struct router *r)
 		if (rc != 0)
 			return rc;
 	}
+	links_wait(r);
 	return 0;
 }
 
 /*
  * Read port @pid's link into what workers act on. @change: a poll, which
- * counts and says a transition; else the state at start, said only when
- * the link is down (a NIC still negotiating), not counted.
+ * counts and says a transition; else the state at start (after
+ * links_wait()), said only when the link is down, not counted.
  */
 static void link_read(struct router *r, uint16_t pid, bool change)
 {
@@ -256,6 +377,10 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	port_down_sync(r, pid);
 	if (change)
 		p->link_changes++;
+	/* a lost carrier: what was learnt on the link may be elsewhere when
+	 * it is back (a cable moved, a device swapped) */
+	if (change && down && r->neigh != NULL)
+		neigh_port_flush(r->neigh, pid);
 	if (change || down) {
 		printf("fastroute: port %u (%s) link %s%s", pid, p->name, down ? "down" : "up",
 		       change ? "" : " at start");

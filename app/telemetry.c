@@ -11,8 +11,13 @@
  * 64-bit words written by one thread each, read whole on x86-64; a snapshot
  * may mix values from instants a few microseconds apart.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <rte_common.h>
+#include <rte_pause.h>
 #include <rte_telemetry.h>
 
 #include "router.h"
@@ -91,6 +96,7 @@ static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "updated", s.updated);
 	rte_tel_data_add_dict_u64(d, "expired", s.expired);
 	rte_tel_data_add_dict_u64(d, "failed", s.failed);
+	rte_tel_data_add_dict_u64(d, "flushed_link_down", s.flushed);
 	rte_tel_data_add_dict_u64(d, "requests_sent", tr->cst.arp_probes);
 	rte_tel_data_add_dict_u64(d, "replies_received", tr->cst.arp_replies);
 	rte_tel_data_add_dict_u64(d, "held", s.held);
@@ -100,6 +106,7 @@ static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "held_dropped_failed", s.hold_failed);
 	rte_tel_data_add_dict_u64(d, "refused_incomplete_cap", s.refused_incomplete);
 	rte_tel_data_add_dict_u64(d, "refused_table_full", s.refused_full);
+	rte_tel_data_add_dict_u64(d, "refused_learn_reserved", s.refused_learn);
 	return 0;
 }
 
@@ -143,18 +150,55 @@ static int tel_rtcache(const char *cmd, const char *params, struct rte_tel_data 
 	return 0;
 }
 
+/* Calls in progress, and whether the endpoints still answer: at stop the
+ * router's memory goes with the EAL while DPDK's telemetry thread still
+ * runs, so telemetry_stop() closes the gate and waits for calls inside */
+static uint32_t tel_busy;
+static bool tel_closed;
+
+static const struct {
+	const char *path;
+	int (*fn)(const char *cmd, const char *params, struct rte_tel_data *d);
+	const char *help;
+} tel_cmds[] = {
+	{"/fastroute/stats", tel_stats, "Forwarding and drop counters, summed over workers"},
+	{"/fastroute/routes", tel_routes, "Routes, next hops, routes per prefix length"},
+	{"/fastroute/neigh", tel_neigh, "Neighbour table entries and capacity"},
+	{"/fastroute/fib", tel_fib, "FIB backend and generation"},
+	{"/fastroute/rtcache", tel_rtcache, "Route cache counters, summed over workers"},
+};
+
+static int tel_gate(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	int rc = -EBUSY;
+	size_t i;
+
+	__atomic_add_fetch(&tel_busy, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&tel_closed, __ATOMIC_SEQ_CST)) {
+		rc = -EINVAL;
+		for (i = 0; i < RTE_DIM(tel_cmds); i++)
+			if (strcmp(cmd, tel_cmds[i].path) == 0)
+				rc = tel_cmds[i].fn(cmd, params, d);
+	}
+	__atomic_sub_fetch(&tel_busy, 1, __ATOMIC_RELEASE);
+	return rc;
+}
+
 int telemetry_register(struct router *r)
 {
+	size_t i;
+
 	tr = r;
-	if (rte_telemetry_register_cmd("/fastroute/stats", tel_stats,
-				       "Forwarding and drop counters, summed over workers") ||
-	    rte_telemetry_register_cmd("/fastroute/routes", tel_routes,
-				       "Routes, next hops, routes per prefix length") ||
-	    rte_telemetry_register_cmd("/fastroute/neigh", tel_neigh,
-				       "Neighbour table entries and capacity") ||
-	    rte_telemetry_register_cmd("/fastroute/fib", tel_fib, "FIB backend and generation") ||
-	    rte_telemetry_register_cmd("/fastroute/rtcache", tel_rtcache,
-				       "Route cache counters, summed over workers"))
-		return -1;
+	for (i = 0; i < RTE_DIM(tel_cmds); i++)
+		if (rte_telemetry_register_cmd(tel_cmds[i].path, tel_gate, tel_cmds[i].help) != 0)
+			return -1;
 	return 0;
+}
+
+void telemetry_stop(void)
+{
+	__atomic_store_n(&tel_closed, true, __ATOMIC_SEQ_CST);
+	/* a call that saw the gate open finishes within microseconds */
+	while (__atomic_load_n(&tel_busy, __ATOMIC_ACQUIRE) != 0)
+		rte_pause();
 }

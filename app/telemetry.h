@@ -7,4 +7,8 @@ struct router;
 /* Register the /fastroute/... telemetry endpoints. Control thread, once. */
 int telemetry_register(struct router *r);
 
+/* The endpoints answer -EBUSY from now on; returns once no call is inside
+ * one (before the EAL frees what they read). Control thread, at stop. */
+void telemetry_stop(void);
+
 #endif

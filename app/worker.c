@@ -30,23 +30,27 @@ struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int 
 {
 	char name[RTE_RING_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lcore);
+	const char *what = "state";
 	struct worker *w;
 	uint16_t pid;
 
 	w = rte_zmalloc_socket("worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
 	if (w == NULL)
-		return NULL;
+		goto fail;
 	w->lcore = lcore;
 	w->idx = idx;
 	snprintf(name, sizeof(name), "fr_toctl_%u", idx);
+	what = "ring to the control thread";
 	w->to_ctrl =
 		rte_ring_create(name, FR_CTRL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (w->to_ctrl == NULL)
 		goto fail;
 	/* fixed size, allocated now: nothing is allocated for it later */
+	what = "route cache";
 	w->rtc = rtcache_create(r->opts.rtcache_size ? r->opts.rtcache_size : 65536, socket, 0);
 	if (w->rtc == NULL)
 		goto fail;
+	what = "TX buffers";
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		if (!r->ports[pid].present)
 			continue;
@@ -59,6 +63,12 @@ struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int 
 	}
 	return w;
 fail:
+	fprintf(stderr,
+		"fastroute: worker %u on socket %d: cannot allocate its %s (give EAL more "
+		"memory with -m)\n",
+		idx, socket, what);
+	if (w == NULL)
+		return NULL;
 	for (pid = 0; pid < FR_MAX_PORTS; pid++)
 		rte_free(w->txb[pid]);
 	rte_ring_free(w->to_ctrl);

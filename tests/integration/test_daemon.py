@@ -92,6 +92,12 @@ def _():
     check(p.returncode == 1 and "'fib' or 'lpm'" in p.stderr, p.stderr)
     p = run(eal() + ["--max-routes", "12x"])
     check(p.returncode == 1 and "--max-routes" in p.stderr, p.stderr)
+    # decimal only: no hex, no sign, no leading space (strtoull would take them)
+    for v in ("0x1000", "+4096", " 4096", "-1"):
+        p = run(eal() + ["--max-routes", v])
+        check(p.returncode == 1 and "is not a number" in p.stderr, "%r: %s" % (v, p.stderr))
+    p = run(eal() + ["--link-wait", "61"])
+    check(p.returncode == 1 and "--link-wait" in p.stderr and "0-60" in p.stderr, p.stderr)
 
 
 @t("bad_config_names_file_and_line")
@@ -178,6 +184,11 @@ def _():
         check(q.returncode == 1 and "unknown command 'bogus'" in q.stderr, q.stderr)
         q = run([CLI, "-s", sock, "show", "version"])
         check(q.returncode == 0 and "fastroute" in q.stdout and "DPDK" in q.stdout, q.stdout)
+        # held packets: a running router has the mbufs it set aside at start
+        q = run([CLI, "-s", sock, "set", "neigh", "hold-total", "1000000"])
+        check(q.returncode == 1 and "mbuf pools have room for" in q.stderr, q.stderr)
+        q = run([CLI, "-s", sock, "set", "neigh", "hold-total", "100"])
+        check(q.returncode == 0, q.stderr)
         # a second router on the same socket is refused, the first keeps it
         p2 = run(eal() + ["-s", sock] + SMALL)
         check(p2.returncode == 1 and "another router" in p2.stderr, p2.stderr)
@@ -192,6 +203,27 @@ def _():
     check(not os.path.exists(sock), "socket file left behind")
     for bad in ("AddressSanitizer", "runtime error:"):
         check(bad not in err, err)
+
+
+@t("sigterm_while_loading")
+def _():
+    # a signal during the configuration load stops the router cleanly once
+    # the load is done (before, it killed the process: its runtime files
+    # and socket stayed), whether it lands before 'ready' or after
+    sock = os.path.join(TMP, "load.sock")
+    lines = ["port 0 address 192.0.2.1/24"]
+    lines += ["route add 10.%d.%d.0/24 via 192.0.2.2" % (i >> 8, i & 255) for i in range(60000)]
+    c = conf("\n".join(lines) + "\n")
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock, "--max-routes", "65536", "--tbl8", "64"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while not os.path.exists(sock) and time.time() - t0 < 30 and p.poll() is None:
+        time.sleep(0.01)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    check(p.returncode == 0, "exit %d after SIGTERM while loading: %s" % (p.returncode, err))
+    check("stopped by a signal before starting" in err or "stopped: rx" in out, out + err)
+    check(not os.path.exists(sock), "socket file left behind")
 
 
 @t("cli_without_router")
