@@ -373,8 +373,14 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 /* Hold @m on neighbour @nb of @port, or drop it with the reason. */
 void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr *nb, uint16_t port)
 {
-	switch (neigh_resolve(r->neigh, nb, port, m, control_now_ms())) {
+	void *old = NULL;
+
+	switch (neigh_resolve(r->neigh, nb, port, m, control_now_ms(), &old)) {
 	case 0:
+		break;
+	case 1:
+		/* held; the neighbour's oldest held packet made room */
+		cdrop(r, old, CDROP_NEIGH_HOLD_FULL);
 		break;
 	case -EBUSY:
 		cdrop(r, m, CDROP_NEIGH_HOLD_FULL);

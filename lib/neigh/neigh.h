@@ -263,7 +263,8 @@ struct neigh_stats {
 	uint64_t probes_ucast;	     /**< unicast probes asked for */
 	uint64_t held;		     /**< packets queued while resolving */
 	uint64_t released;	     /**< held packets sent once resolved */
-	uint64_t hold_dropped;	     /**< packets refused: this entry's queue full */
+	uint64_t hold_dropped;	     /**< packets dropped, this entry's queue full: the
+					  oldest held (or the new one, evicted NULL) */
 	uint64_t hold_total_dropped; /**< packets refused: all queues together full */
 	uint64_t hold_failed;	     /**< held packets dropped: resolution failed */
 	uint64_t refused_incomplete; /**< new entries refused: INCOMPLETE cap reached */
@@ -301,13 +302,18 @@ uint32_t neigh_port_flush(struct neigh_table *t, uint16_t port);
  * A packet needs neighbour (@p addr, @p port): queue it while resolving,
  * starting resolution if needed (first probe at once, then one per
  * retrans_ms at most), or release it at once if the entry is usable.
- * @return 0 (taken), or the reason the caller must drop it: -EBUSY this
- *   entry's queue is full, -ENOBUFS all queues together are full, -EDQUOT
- *   too many INCOMPLETE entries, -ENOSPC table full, -EHOSTUNREACH the
- *   neighbour failed to answer less than failed_ms ago.
+ * @param evicted when not NULL and this entry's queue is full, the newest
+ *   packet is kept and the oldest leaves the queue here, for the caller to
+ *   drop (RFC 1122 2.3.2.2, RFC 4861 7.2.2: keep the latest); NULL: the
+ *   new packet is refused instead (-EBUSY).
+ * @return 0 (taken), 1 (taken, *evicted to drop), or the reason the caller
+ *   must drop it: -EBUSY this entry's queue is full, -ENOBUFS all queues
+ *   together are full, -EDQUOT too many INCOMPLETE entries, -ENOSPC table
+ *   full, -EHOSTUNREACH the neighbour failed to answer less than failed_ms
+ *   ago.
  */
 int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
-		  uint64_t now_ms);
+		  uint64_t now_ms, void **evicted);
 
 /**
  * A neighbour answered with another link-layer address but without the

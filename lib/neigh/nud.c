@@ -139,7 +139,7 @@ static void incomplete(struct neigh_table *t, uint32_t idx, uint64_t now)
 }
 
 int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
-		  uint64_t now)
+		  uint64_t now, void **evicted)
 {
 	uint32_t idx = neigh_find(t, addr, port);
 	struct neigh_cold *c;
@@ -182,7 +182,15 @@ int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t po
 	}
 	if (c->nheld >= t->params.hold_pkts) {
 		t->stats.hold_dropped++;
-		return -EBUSY;
+		if (evicted == NULL || c->nheld == 0)
+			return -EBUSY;
+		/* the oldest goes, the newest waits: a retransmission is
+		 * worth more than what it repeats */
+		*evicted = c->held[0];
+		memmove(&c->held[0], &c->held[1], (c->nheld - 1) * sizeof(c->held[0]));
+		c->held[c->nheld - 1] = pkt;
+		t->stats.held++;
+		return 1;
 	}
 	if (t->nb_held >= t->params.hold_total) {
 		t->stats.hold_total_dropped++;

@@ -219,6 +219,7 @@ static void test_concurrent_flip(void **state)
 struct ev {
 	unsigned int probes_b, probes_u, sent, dropped;
 	struct rte_ether_addr last_mac;
+	void *first_pkt, *last_pkt; /* sent */
 };
 
 static void ev_probe(void *arg, const struct neigh_info *ni, const struct rte_ether_addr *mac)
@@ -238,11 +239,12 @@ static void ev_release(void *arg, const struct neigh_info *ni, void *pkt,
 	struct ev *e = arg;
 
 	(void)ni;
-	(void)pkt;
 	if (mac == NULL) {
 		e->dropped++;
 	} else {
-		e->sent++;
+		if (e->sent++ == 0)
+			e->first_pkt = pkt;
+		e->last_pkt = pkt;
 		e->last_mac = *mac;
 	}
 }
@@ -300,10 +302,10 @@ static void test_nud_incomplete_fails(void **state)
 	struct fr_addr a = a4("198.51.100.9");
 	uint64_t now = 1000;
 
-	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now), 0);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now, NULL), 0);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_INCOMPLETE);
 	assert_int_equal(ev.probes_b, 1); /* at once */
-	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[1], now + 10), 0);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[1], now + 10, NULL), 0);
 	assert_int_equal(ev.probes_b, 1); /* no second probe for the second packet */
 	neigh_tick(t, now + 99);
 	assert_int_equal(ev.probes_b, 1);
@@ -318,14 +320,14 @@ static void test_nud_incomplete_fails(void **state)
 	assert_int_equal(ev.probes_b, 3);
 	/* a neighbour that just failed is not asked again: its packets are
 	 * refused until failed_ms has passed and the entry is gone */
-	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[2], now + 310), -EHOSTUNREACH);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[2], now + 310, NULL), -EHOSTUNREACH);
 	assert_int_equal(ev.probes_b, 3);
 	neigh_tick(t, now + 799);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_FAILED);
 	neigh_tick(t, now + 800);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), 0xff);
 	/* then traffic starts a fresh resolution */
-	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[3], now + 900), 0);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[3], now + 900, NULL), 0);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_INCOMPLETE);
 	assert_int_equal(ev.probes_b, 4);
 	neigh_tick(t, now + 999);
@@ -348,8 +350,8 @@ static void test_nud_reachable_stale_expire(void **state)
 	struct neigh_info ni;
 	uint64_t now = 1000, when;
 
-	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now), 0);
-	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[1], now), 0);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[1], now, NULL), 0);
 	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REPLY, now + 5), 1);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_REACHABLE);
 	assert_int_equal(ev.sent, 2);
@@ -405,7 +407,7 @@ static void test_nud_probe(void **state)
 	assert_int_equal(neigh_find(t, &a, 1), idx);
 	/* the next packet asks again at once, by broadcast, and is held
 	 * (not refused as a FAILED neighbour's would be) */
-	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now + 1801), 0);
+	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now + 1801, NULL), 0);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_INCOMPLETE);
 	assert_int_equal(ev.probes_b, 1);
 	/* the neighbour, moved to another MAC, answers */
@@ -511,30 +513,49 @@ static void test_nud_limits(void **state)
 	struct fr_addr a = a4("10.0.0.1"), b = a4("10.0.0.2");
 
 	for (i = 0; i < 3; i++)
-		assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[i], 1), 0);
-	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[3], 1), -EBUSY);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[4], 1), 0);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[5], 1), 0);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[6], 1), -ENOBUFS); /* 5 held */
+		assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[i], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[3], 1, NULL), -EBUSY);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[4], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[5], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[6], 1, NULL), -ENOBUFS); /* 5 held */
 	for (i = 3; i < 5; i++) {
 		struct fr_addr x = fr_addr4(0x0a000001 + i);
 
-		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 1), -ENOBUFS);
+		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 1, NULL), -ENOBUFS);
 	}
 	assert_int_equal(neigh_incomplete_count(t), 4); /* the cap */
 	{
 		struct fr_addr x = fr_addr4(0x0a000010);
 
-		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 1), -EDQUOT);
+		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 1, NULL), -EDQUOT);
 		assert_int_equal(neigh_find(t, &x, 0), NEIGH_IDX_NONE);
+	}
+	/* with room to evict, the newest packet is kept, the oldest handed
+	 * back to be dropped (RFC 1122 2.3.2.2) */
+	{
+		void *old = NULL;
+
+		/* all queues together full: the new one is refused, nothing
+		 * of another neighbour's goes */
+		assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[10], 1, &old), -ENOBUFS);
+		assert_null(old);
+		assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[11], 1, &old), 1);
+		assert_ptr_equal(old, &pkt_tag[0]);
+		assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[12], 1, &old), 1);
+		assert_ptr_equal(old, &pkt_tag[1]);
+		neigh_stats_get(t, &st);
+		assert_int_equal(st.hold_dropped, 3);
 	}
 	/* a REACHABLE entry is never evicted for an INCOMPLETE one */
 	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_REPLY, 2), 1);
 	neigh_stats_get(t, &st);
-	assert_int_equal(st.hold_dropped, 1);
+	assert_int_equal(st.hold_dropped, 3);
 	assert_int_equal(st.refused_incomplete, 1);
-	assert_int_equal(st.held, 5);
+	assert_int_equal(st.held, 7);
 	assert_int_equal(st.released, 3);
+	/* released in order, the newest kept: 2, then 11 and 12 */
+	assert_ptr_equal(ev.first_pkt, &pkt_tag[2]);
+	assert_ptr_equal(ev.last_pkt, &pkt_tag[12]);
 	/* requests from ever new senders (forged, say) learn entries up to
 	 * three quarters of the table, no further */
 	for (i = 0; i < 2 * neigh_capacity(t); i++) {
@@ -555,7 +576,7 @@ static void test_nud_limits(void **state)
 	{
 		struct fr_addr x = fr_addr4(0x0a0000ff);
 
-		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 3), -ENOSPC);
+		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 3, NULL), -ENOSPC);
 		assert_int_equal(neigh_find(t, &x, 0), NEIGH_IDX_NONE);
 	}
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
@@ -624,7 +645,7 @@ static void rehold_release(void *arg, const struct neigh_info *ni, void *pkt,
 	(void)mac;
 	assert_true(k < 8);
 	rh.seen[k]++;
-	if (k < 4 && neigh_resolve(rh.t, &rh.a, 0, &pkt_tag[4 + k], 1) == 0)
+	if (k < 4 && neigh_resolve(rh.t, &rh.a, 0, &pkt_tag[4 + k], 1, NULL) == 0)
 		rh.icmp_held++;
 }
 
@@ -646,8 +667,8 @@ static void test_nud_rehold_on_release(void **state)
 	rh.t = t;
 	rh.a = a4("10.0.0.1");
 	neigh_ops_set(t, &ops);
-	assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[0], 1), 0);
-	assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[1], 1), 0);
+	assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[0], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[1], 1, NULL), 0);
 	/* a gateway's entry (referenced) stays, INCOMPLETE turned unresolved */
 	assert_int_equal(neigh_ref(t, &rh.a, 0), neigh_find(t, &rh.a, 0));
 	assert_int_equal(neigh_del(t, &rh.a, 0), 0);
@@ -662,9 +683,9 @@ static void test_nud_rehold_on_release(void **state)
 	/* nothing left held: the whole budget (5) holds again */
 	memset(&rh.seen, 0, sizeof(rh.seen));
 	for (k = 0; k < 3; k++)
-		assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[6], 1), 0);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1), 0);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1), 0);
+		assert_int_equal(neigh_resolve(t, &rh.a, 0, &pkt_tag[6], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1, NULL), 0);
 	neigh_hold_flush(t);
 	assert_int_equal(rh.seen[6], 3);
 	assert_int_equal(rh.seen[7], 2);
@@ -678,9 +699,9 @@ static void test_nud_hold_flush(void **state)
 	struct neigh_stats st;
 	struct fr_addr a = a4("10.0.0.1"), b = a4("10.0.0.2");
 
-	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[0], 1), 0);
-	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[1], 1), 0);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[2], 1), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[0], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[1], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[2], 1, NULL), 0);
 	memset(&ev, 0, sizeof(ev));
 	neigh_hold_flush(t);
 	assert_int_equal(ev.dropped, 3);
@@ -692,11 +713,11 @@ static void test_nud_hold_flush(void **state)
 	neigh_hold_flush(t); /* nothing left */
 	assert_int_equal(ev.dropped, 3);
 	/* the queues are whole again: 3 + 2 fit the total of 5 */
-	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[3], 1), 0);
-	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[4], 1), 0);
-	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[5], 1), 0);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[6], 1), 0);
-	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[3], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[4], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[5], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[6], 1, NULL), 0);
+	assert_int_equal(neigh_resolve(t, &b, 0, &pkt_tag[7], 1, NULL), 0);
 }
 
 /* ---- IPv6 neighbour discovery --------------------------------------------- */
@@ -834,7 +855,7 @@ static void test_nd_state_machine(void **state)
 	assert_int_equal(neigh_count(t), 0);
 
 	/* a packet needs it: INCOMPLETE, one multicast NS at once */
-	assert_int_equal(neigh_resolve(t, &h, 1, &pkt_tag[0], now), 0);
+	assert_int_equal(neigh_resolve(t, &h, 1, &pkt_tag[0], now, NULL), 0);
 	assert_int_equal(neigh_get(t, &h, 1, &ni), 0);
 	assert_int_equal(ni.state, NEIGH_S_INCOMPLETE);
 	assert_int_equal(ev.probes_b, 1);
