@@ -295,6 +295,34 @@ static int a_rpf(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	return expect_end(tok, n, 1, err, errlen);
 }
 
+/* "up MS" and/or "down MS": value the up hold, value2 the down hold; one
+ * left out is 0 */
+static int a_hold(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	bool up = false, down = false;
+	int i;
+
+	c->value = c->value2 = 0;
+	for (i = 0; i + 1 < n && i < 4; i += 2) {
+		uint32_t *v;
+
+		if (strcmp(tok[i], "up") == 0 && !up) {
+			v = &c->value;
+			up = true;
+		} else if (strcmp(tok[i], "down") == 0 && !down) {
+			v = &c->value2;
+			down = true;
+		} else {
+			break;
+		}
+		if (parse_u32(tok[i + 1], 0, 600000, v, err, errlen) != 0)
+			return -EINVAL;
+	}
+	if (!up && !down)
+		return ERR("usage: port N hold-time [up MS] [down MS]");
+	return expect_end(tok, n, i, err, errlen);
+}
+
 static int a_port_down(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	c->value = 1;
@@ -438,6 +466,12 @@ static const struct cmd_syntax {
 	 "back to the source leaves by port N; loose, the source has a route that\n"
 	 "forwards (with ignore-default, not only the default route); broadcast and\n"
 	 "multicast destinations are exempt; IPv4 and IPv6 alike"},
+	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",
+	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
+	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"
+	 "one that goes down is taken out once it has stayed down MS; a flap shorter\n"
+	 "than that changes nothing (counted in show port info). Either left out is 0.\n"
+	 "'port N down' and 'up' act at once"},
 	{"port * down", CMD_PORT_ADMIN, a_port_down, "",
 	 "take port N out of service: what would leave by it, and what arrives on it,\n"
 	 "is dropped and counted port_down; the static routes through it are withdrawn\n"
@@ -778,8 +812,8 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 	if (c->id == CMD_RTCACHE_SIZE)
 		return check_rtcache_size(r, c, err, errlen);
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
-	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD ||
-	    c->id == CMD_NEIGH_DEL)
+	    c->id == CMD_PORT_HOLD || c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL ||
+	    c->id == CMD_NEIGH_ADD || c->id == CMD_NEIGH_DEL)
 		return check_port(r, c->port, err, errlen);
 	if ((c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE) &&
 	    c->route.port != FIB_PORT_NONE)
@@ -813,6 +847,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_PORT_MTU:
 	case CMD_PORT_RPF:
 	case CMD_PORT_ADMIN:
+	case CMD_PORT_HOLD:
 	case CMD_SET_IP_MARTIANS:
 	case CMD_SET_IP_DBCAST:
 	case CMD_SET_ICMP_RATE:

@@ -463,6 +463,12 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		else
 			jw_null(o, "link_set_error");
 		jw_u64(o, "link_changes", p->link_changes);
+		jw_u64(o, "hold_time_up_ms", p->hold_up_ms);
+		jw_u64(o, "hold_time_down_ms", p->hold_down_ms);
+		/* the last reading differs from what the workers act on: a
+		 * hold running */
+		jw_bool(o, "link_held", p->started && p->link_read_down != p->link_down);
+		jw_u64(o, "link_flaps_ignored", p->link_flaps_ignored);
 		jw_arr_open(o, "addresses");
 	} else {
 		out_printf(
@@ -480,6 +486,14 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		if (p->admin_down)
 			out_printf(o, ", taken down by 'port %u down'", p->id);
 		out_printf(o, ", %" PRIu64 " link changes\n", p->link_changes);
+		if (p->hold_up_ms != 0 || p->hold_down_ms != 0)
+			out_printf(o,
+				   "  hold-time up %u ms down %u ms: %" PRIu64 " flaps ignored%s\n",
+				   p->hold_up_ms, p->hold_down_ms, p->link_flaps_ignored,
+				   p->started && p->link_read_down != p->link_down
+					   ? (p->link_read_down ? ", link down, held up"
+								: ", link up, held down")
+					   : "");
 		/* what 'port N down' did to the link itself */
 		if (p->link_held_down)
 			out_printf(o, "  link set down by 'port %u down'%s\n", p->id,
@@ -763,6 +777,9 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 			out_printf(o, "port %u down\n", pid);
 		out_printf(o, "port %u rpf %s%s\n", pid, rpf[r->dp_ports[pid].rpf % 3],
 			   r->dp_ports[pid].rpf_ignore_default ? " ignore-default" : "");
+		if (r->ports[pid].hold_up_ms != 0 || r->ports[pid].hold_down_ms != 0)
+			out_printf(o, "port %u hold-time up %u down %u\n", pid,
+				   r->ports[pid].hold_up_ms, r->ports[pid].hold_down_ms);
 	}
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		for (i = 0; i < r->ports[pid].nb_addrs; i++) {

@@ -54,6 +54,11 @@ static void setting_apply(struct router *r, const struct setting *s)
 		r->ports[s->port].admin_down = s->value != 0;
 		port_down_sync(r, s->port);
 		break;
+	case CMD_PORT_HOLD:
+		/* from the next link poll on */
+		r->ports[s->port].hold_up_ms = s->value;
+		r->ports[s->port].hold_down_ms = s->value2;
+		break;
 	case CMD_PORT_RPF:
 		/* two bytes workers read per burst: a burst may see the old
 		 * mode with the new flag, which only matters for that burst */
@@ -107,6 +112,10 @@ static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, s
 		break;
 	case CMD_PORT_ADMIN:
 		s->value = r->ports[port].admin_down;
+		break;
+	case CMD_PORT_HOLD:
+		s->value = r->ports[port].hold_up_ms;
+		s->value2 = r->ports[port].hold_down_ms;
 		break;
 	case CMD_SET_IP_MARTIANS:
 		s->value = r->dpconf.martians;
@@ -721,7 +730,8 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 	}
-	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN) {
+	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
+	    c->id == CMD_PORT_HOLD) {
 		rc = check_port(t->r, c->port, err, errlen);
 		if (rc != 0)
 			return rc;

@@ -371,8 +371,20 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	if (!p->started || rte_eth_link_get_nowait(pid, &link) != 0)
 		return;
 	down = link.link_status == RTE_ETH_LINK_DOWN;
-	if (change && down == p->link_down)
-		return;
+	if (!change || down != p->link_read_down) {
+		/* a flap shorter than its hold: back where it was */
+		if (change && down == p->link_down)
+			p->link_flaps_ignored++;
+		p->link_read_down = down;
+		p->link_read_ms = control_now_ms();
+	}
+	if (change) {
+		if (down == p->link_down)
+			return;
+		/* 'port N hold-time': acted on once the reading has lasted */
+		if (control_now_ms() - p->link_read_ms < (down ? p->hold_down_ms : p->hold_up_ms))
+			return;
+	}
 	p->link_down = down;
 	port_down_sync(r, pid);
 	if (change)

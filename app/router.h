@@ -36,8 +36,15 @@ struct fr_port {
 	bool present; /* probed by EAL (or created by a test) */
 	bool started;
 	uint64_t link_changes; /* link up/down transitions seen by port_link_poll() */
-	bool link_down;	       /* the link, as last polled */
-	bool admin_down;       /* 'port N down' */
+	bool link_down;	       /* the link, as last polled and held ('port N hold-time') */
+	/* hold-time: a link reading that differs from link_down is acted on
+	 * once it has lasted hold_up_ms (coming up) or hold_down_ms (going
+	 * down); link_read_down is the last reading, since link_read_ms */
+	uint32_t hold_up_ms, hold_down_ms;
+	bool link_read_down;
+	uint64_t link_read_ms;
+	uint64_t link_flaps_ignored; /* readings that changed back within their hold */
+	bool admin_down;	     /* 'port N down' */
 	/* 'port N down' also sets the link down where the driver can
 	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
 	bool link_held_down;

@@ -183,8 +183,11 @@ def test_config_roundtrip(topo, r):
     r.cli("route add 100.64.0.0/10 prohibit")
     r.cli("route add 233.252.0.0/24 unreachable")
     r.cli("port 1 address add 192.168.7.1/24")
+    r.cli("port 1 hold-time down 700")
     conf = r.cli("show config")
+    check("port 1 hold-time up 0 down 700" in conf, conf)
     r.cli("port 1 address del 192.168.7.1/24")
+    r.cli("port 1 hold-time up 0")
     r2 = frlib.Router(topo, conf, extra=("-s", r.sock + "2"))
     try:
         r2.sock = r.sock + "2"

@@ -102,6 +102,58 @@ def test_failed_load_leaves_link(topo, r, tap):
           "the link changed: %d changes, was %d" % (port_info(r, 2)["link_changes"], changes))
 
 
+def test_hold_time(topo, r, tap):
+    """'port 2 hold-time': a link flap shorter than the down hold changes
+    nothing; a link down for longer is acted on once the hold has run (the
+    route through the port withdrawn), and back once up for the up hold."""
+    r.cli("port 2 hold-time up 1500 down 2000")
+    r.cli("route add 10.77.0.0/16 dev 2")
+
+    def link(state):
+        sh(["ip", "link", "set", tap, state], ns=topo.r)
+        return time.time()
+
+    def withdrawn():
+        return "withdrawn: port down" in r.cli("show route 10.77.0.0/16")
+
+    def until(pred, t0, what):
+        check(frlib.wait_for(pred, timeout=8, step=0.02), what + ": never")
+        return time.time() - t0
+
+    try:
+        time.sleep(0.3)
+        p0 = port_info(r, 2)
+        check(not p0["forwarding_down"] and not withdrawn(), str(p0))
+        # a 0.5 s flap (five link polls): inside the 2 s down hold
+        link("down")
+        time.sleep(0.5)
+        link("up")
+        time.sleep(0.4)
+        p = port_info(r, 2)
+        check(p["link_changes"] == p0["link_changes"] and not p["forwarding_down"] and
+              p["link_flaps_ignored"] == p0["link_flaps_ignored"] + 1 and not withdrawn(),
+              "a flap within the hold was acted on: %s" % p)
+        # down for good: out of service 2 s after, not before
+        t0 = link("down")
+        check(frlib.wait_for(lambda: port_info(r, 2)["link_held"], timeout=2),
+              "the hold is not shown while it runs")
+        dt = until(lambda: port_info(r, 2)["forwarding_down"], t0, "out of service")
+        check(1.95 <= dt <= 4.0, "out of service %.2f s after the link went down, want 2" % dt)
+        check(withdrawn(), "the route through the port was not withdrawn")
+        # up again: back 1.5 s after
+        t0 = link("up")
+        dt = until(lambda: not port_info(r, 2)["forwarding_down"], t0, "back in service")
+        check(1.45 <= dt <= 3.5, "back in service %.2f s after the link came up, want 1.5" % dt)
+        check(not withdrawn(), "the route through the port did not come back")
+        check(port_info(r, 2)["link_changes"] == p0["link_changes"] + 2, str(port_info(r, 2)))
+        check("port 2 hold-time up 1500 down 2000" in r.cli("show config"),
+              "show config lacks the hold-time")
+    finally:
+        link("up")
+        r.cli("route del 10.77.0.0/16")
+        r.cli("port 2 hold-time up 0 down 0")
+
+
 def test_af_packet_cannot(topo, r):
     r.cli("port 0 down")
     try:
@@ -167,7 +219,8 @@ def main():
                     raise
                 no_tun = "the router could not create its net_tap port: %s" % e
         if no_tun is not None:
-            log("SKIP tap_down_up, failed_load_leaves_link, down_from_config: " + no_tun)
+            log("SKIP tap_down_up, failed_load_leaves_link, hold_time, down_from_config: " +
+                no_tun)
             r = frlib.Router(topo, frlib.base_config())
         try:
             sh(["ping", "-c", "1", "-W", "2", frlib.HOST_IP[1]], ns=topo.hosts[0])
@@ -175,6 +228,7 @@ def main():
                 runner.run("tap_down_up", test_tap_down_up, topo, r, tap)
                 runner.run("failed_load_leaves_link", test_failed_load_leaves_link, topo, r,
                            tap)
+                runner.run("hold_time", test_hold_time, topo, r, tap)
             runner.run("af_packet_cannot", test_af_packet_cannot, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
