@@ -8,10 +8,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -28,15 +30,23 @@ static void usage(FILE *f)
 		"commands from standard input, one per line.\n"
 		"  -s, --socket PATH   the router's CLI socket\n"
 		"  -j, --json          ask show commands for JSON\n"
+		"  -t, --timeout SEC   give up (exit 2) when the router says nothing for\n"
+		"                      SEC seconds (default 60; 0: wait for ever)\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 ok, 1 the router reported an error, 2 no router.\n");
 }
+
+/* the router went silent for --timeout seconds: said once, exit 2 */
+static unsigned int timeout_s = 60;
+static int timed_out;
 
 static int read_full(int fd, char *buf, size_t len)
 {
 	while (len > 0) {
 		ssize_t n = read(fd, buf, len);
 
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			timed_out = 1;
 		if (n <= 0)
 			return -1;
 		buf += n;
@@ -59,7 +69,7 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 	if (dprintf(fd, "%s\n", line) < 0)
 		return 2;
 	while (hl < sizeof(hdr) - 1) {
-		if (read(fd, hdr + hl, 1) != 1)
+		if (read_full(fd, hdr + hl, 1) != 0)
 			return 2;
 		if (hdr[hl++] == '\n')
 			break;
@@ -150,6 +160,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"socket", required_argument, NULL, 's'},
 		{"json", no_argument, NULL, 'j'},
+		{"timeout", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -157,7 +168,7 @@ int main(int argc, char **argv)
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int c, fd, json = 0, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "+s:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:jt:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			path = optarg;
@@ -165,6 +176,17 @@ int main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 't': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*optarg < '0' || *optarg > '9' || *end != '\0' || v > 86400) {
+				fprintf(stderr, "fastroute-cli: --timeout: seconds, 0-86400\n");
+				return 2;
+			}
+			timeout_s = (unsigned int)v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -178,11 +200,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
+	/* a router gone between two commands: a failed write (exit 2), not
+	 * a death by SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
 		fprintf(stderr, "fastroute-cli: cannot reach the router at %s: %s\n", path,
 			strerror(errno));
 		return 2;
+	}
+	if (timeout_s > 0) {
+		struct timeval tv = {.tv_sec = timeout_s};
+
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	}
 	if (optind < argc) {
 		size_t len = 0;
@@ -225,7 +255,12 @@ int main(int argc, char **argv)
 		}
 		free(line);
 	}
-	if (rc == 2)
+	if (rc == 2 && timed_out)
+		fprintf(stderr,
+			"fastroute-cli: the router at %s said nothing for %u s (starting, "
+			"or busy: -t 0 waits for ever)\n",
+			path, timeout_s);
+	else if (rc == 2)
 		fprintf(stderr, "fastroute-cli: connection to the router lost\n");
 	close(fd);
 	return rc;

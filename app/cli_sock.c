@@ -60,6 +60,7 @@ int cli_sock_open(const char *path)
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct epoll_event ev = {.events = EPOLLIN};
 	char dir[sizeof(sock_path)];
+	struct stat st;
 	char *slash;
 	int fd, rc;
 
@@ -76,6 +77,10 @@ int cli_sock_open(const char *path)
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 
+	/* Only a socket is ever replaced: '-s router.conf' (for -f) must not
+	 * delete the configuration */
+	if (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode))
+		return -ENOTSOCK;
 	/* A socket file that accepts connections belongs to a running router:
 	 * refuse. One that refuses them is stale: replace it. */
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -214,7 +219,14 @@ static int client_run(struct router *r, struct client *c)
 		}
 		out_reset(&o);
 		rc = cmd_run_line(r, line, &o);
-		client_answer(c, rc == 0, o.buf ? o.buf : "", o.len);
+		if (o.oom) {
+			static const char msg[] = "error: out of memory for the answer (the "
+						  "command itself ran)\n";
+
+			client_answer(c, 0, msg, sizeof(msg) - 1);
+		} else {
+			client_answer(c, rc == 0, o.buf ? o.buf : "", o.len);
+		}
 		if (o.quit)
 			c->closing = 1;
 		memmove(c->in, c->in + used, c->inlen - used);
@@ -271,7 +283,7 @@ static void accept_all(void)
 		if (fd < 0)
 			return;
 		if (nclients >= MAX_CLIENTS || (c = calloc(1, sizeof(*c))) == NULL) {
-			static const char msg[] = "ERR 26\ntoo many CLI clients now\n";
+			static const char msg[] = "ERR 25\ntoo many CLI clients now\n";
 
 			if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
 				/* nothing more to tell a client we cannot serve */

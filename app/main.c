@@ -74,7 +74,9 @@ static void usage(FILE *f, const char *prog)
 		"                         (default 9; 0: read them at once)\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"SIGINT or SIGTERM stops the router: workers stop, ports stop, exit status 0.\n"
+		"SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the router: workers stop, ports\n"
+		"stop, exit status 0 (during the configuration load: once it is applied).\n"
+		"SIGPIPE and SIGTSTP (Ctrl-Z) are ignored.\n"
 		"Commands: run 'fastroute-cli help' against a running router, or see README.md.\n",
 		prog, FR_DEFAULT_SOCKET);
 }
@@ -278,7 +280,9 @@ static bool term_run(const char *line, void *arg)
 	struct cmd_out o = {0};
 
 	cmd_run_line(r, line, &o);
-	if (o.len)
+	if (o.oom)
+		printf("error: out of memory for the answer (the command itself ran)\n");
+	else if (o.len)
 		fwrite(o.buf, 1, o.len, stdout);
 	fflush(stdout);
 	if (o.quit)
@@ -297,7 +301,9 @@ static struct cli_term *term_open(struct router *r)
 {
 	struct cli_term *t;
 
-	if (!isatty(STDIN_FILENO))
+	/* a terminal this process is in the foreground of: started with '&',
+	 * setting the terminal up would stop it (SIGTTOU) */
+	if (!isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp())
 		return NULL;
 	t = cli_term_new("fastroute> ", term_run, r);
 	if (t == NULL)
@@ -410,7 +416,11 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	signal(SIGQUIT, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	/* Ctrl-Z on its terminal would stop every worker: forwarding never
+	 * pauses for a keystroke */
+	signal(SIGTSTP, SIG_IGN);
 	fr_router = r;
 	r->opts.sock_path = FR_DEFAULT_SOCKET;
 	r->opts.rx_desc = 1024;
@@ -431,7 +441,10 @@ int main(int argc, char **argv)
 		rc = cli_sock_open(r->opts.sock_path);
 		if (rc != 0) {
 			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
-				rc == -EADDRINUSE ? "another router is serving it" : strerror(-rc));
+				rc == -EADDRINUSE ? "another router is serving it"
+				: rc == -ENOTSOCK ? "a file that is not a socket is there (left "
+						    "alone; the configuration file is -f)"
+						  : strerror(-rc));
 			goto out;
 		}
 	}

@@ -30,8 +30,10 @@ void out_printf(struct cmd_out *o, const char *fmt, ...)
 		while (cap - o->len <= (size_t)n)
 			cap *= 2;
 		nb = realloc(o->buf, cap);
-		if (nb == NULL)
-			return; /* output truncated; the command itself still ran */
+		if (nb == NULL) {
+			o->oom = true; /* the command ran; its answer is lost */
+			return;
+		}
 		o->buf = nb;
 		o->cap = cap;
 	}
@@ -43,6 +45,7 @@ void out_reset(struct cmd_out *o)
 	if (o->buf)
 		o->buf[0] = '\0';
 	o->quit = false;
+	o->oom = false;
 	o->depth = 0;
 	memset(o->need_comma, 0, sizeof(o->need_comma));
 }
@@ -56,15 +59,24 @@ void out_free(struct cmd_out *o)
 static void json_string(struct cmd_out *o, const char *s)
 {
 	out_printf(o, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		/* the run of characters that need no escape, in one piece */
+		size_t run = 0;
+		unsigned char c;
 
+		while ((c = (unsigned char)s[run]) != '\0' && c != '"' && c != '\\' && c >= 0x20)
+			run++;
+		if (run > 0)
+			out_printf(o, "%.*s", (int)run, s);
+		s += run;
+		c = (unsigned char)*s;
+		if (c == '\0')
+			break;
 		if (c == '"' || c == '\\')
 			out_printf(o, "\\%c", c);
-		else if (c < 0x20)
-			out_printf(o, "\\u%04x", c);
 		else
-			out_printf(o, "%c", c);
+			out_printf(o, "\\u%04x", c);
+		s++;
 	}
 	out_printf(o, "\"");
 }

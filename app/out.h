@@ -18,6 +18,7 @@ struct cmd_out {
 	size_t len, cap;
 	bool json; /* show commands print JSON */
 	bool quit; /* the command asked to end the session */
+	bool oom;  /* the answer could not grow: it is cut short, never sent as is */
 	int depth; /* JSON nesting */
 	bool need_comma[OUT_JSON_DEPTH];
 };

@@ -226,6 +226,58 @@ def _():
     check(not os.path.exists(sock), "socket file left behind")
 
 
+@t("socket_path_not_a_socket")
+def _():
+    # '-s router.conf' (meant: -f): refused, the file left as it was
+    c = conf("port 0 address 192.0.2.1/24\n")
+    p = run(eal() + ["-s", c] + SMALL)
+    check(p.returncode == 1 and "not a socket" in p.stderr, p.stderr)
+    with open(c) as f:
+        check(f.read() == "port 0 address 192.0.2.1/24\n", "the file was changed")
+
+
+def fake_router(path, answer_one):
+    """A socket that accepts one client and either never answers, or
+    answers its first line and hangs up."""
+    import socket
+    import threading
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(1)
+
+    def serve():
+        c, _ = srv.accept()
+        if answer_one:
+            c.recv(4096)
+            c.sendall(b"OK 3\nhi\n")
+            c.close()
+        else:
+            time.sleep(5)
+            c.close()
+        srv.close()
+    th = threading.Thread(target=serve, daemon=True)
+    th.start()
+    return th
+
+
+@t("cli_timeout_and_lost_router")
+def _():
+    path = os.path.join(TMP, "silent.sock")
+    fake_router(path, False)
+    t0 = time.time()
+    q = run([CLI, "-s", path, "-t", "1", "show", "stats"])
+    dt = time.time() - t0
+    check(q.returncode == 2 and "said nothing for 1 s" in q.stderr and dt < 4,
+          "exit %d after %.1f s: %s" % (q.returncode, dt, q.stderr))
+    # the router gone between two commands: exit 2 and a message, not SIGPIPE
+    path = os.path.join(TMP, "gone.sock")
+    fake_router(path, True)
+    q = subprocess.run([CLI, "-s", path], input="show version\nshow version\nshow version\n",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+    check(q.returncode == 2 and "connection to the router lost" in q.stderr and
+          q.stdout == "hi\n", "exit %d: %r %r" % (q.returncode, q.stdout, q.stderr))
+
+
 @t("cli_without_router")
 def _():
     q = run([CLI, "-s", os.path.join(TMP, "nobody.sock"), "show", "stats"])
