@@ -312,7 +312,10 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 		return ERR("invalid route %s", p);
 	case -ENOSPC:
 		/* a new gateway takes a neighbour entry with its next hop */
-		if (rt->type == FIB_NH_GATEWAY && neigh_count(r->neigh) >= neigh_capacity(r->neigh))
+		if (rt->type == FIB_NH_GATEWAY &&
+		    neigh_count(r->neigh) >= neigh_capacity(r->neigh) &&
+		    (rt->port == FIB_PORT_NONE ||
+		     neigh_find(r->neigh, &rt->gw, rt->port) == NEIGH_IDX_NONE))
 			return ERRC(-ENOSPC,
 				    "no room for %s: the neighbour table is full (%u entries, "
 				    "see --neigh-size and 'show neigh stats')",
@@ -664,8 +667,7 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	neigh_params_get(t->r->neigh, &p);
 	u.np = p;
 	cmd_neigh_params_apply(c, &p);
-	if (t->r->hold_room != 0 && p.hold_total > t->r->hold_room &&
-	    p.hold_total > u.np.hold_total)
+	if (t->r->pools_ready && p.hold_total > t->r->hold_room && p.hold_total > u.np.hold_total)
 		return ERRC(-ENOSPC,
 			    "hold-total %u: the mbuf pools have room for %u held packets (sized "
 			    "at start: put the line in the config file, or give --mbufs)",

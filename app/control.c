@@ -74,6 +74,16 @@ bool port_owns4(const struct fr_port *p, uint32_t addr)
 	return false;
 }
 
+bool router_mac(const struct router *r, const struct rte_ether_addr *mac)
+{
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (r->ports[pid].present && rte_is_same_ether_addr(&r->dp_ports[pid].mac, mac))
+			return true;
+	return false;
+}
+
 bool router_owns4(const struct router *r, uint32_t addr)
 {
 	uint16_t pid;
@@ -180,7 +190,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	own = &r->dp_ports[port].mac;
-	if (a.spa != 0 && router_owns4(r, a.spa) && !rte_is_same_ether_addr(&a.sha, own)) {
+	if (a.spa != 0 && router_owns4(r, a.spa) && !router_mac(r, &a.sha)) {
 		/* another host uses one of our addresses (RFC 5227 address
 		 * conflict): nothing is learnt or answered for it; said at
 		 * most every 10 s, counted always */
@@ -284,12 +294,20 @@ static int fragment_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 		r->cst.drop[CDROP_FRAG_FAILED]++;
 		return 0;
 	}
-	r->cst.fragmented++;
+	/* all the fragments or none: a train the ring cuts short can never
+	 * be reassembled, and would only take the link */
+	if (rte_ring_free_count(r->ctrl_tx) < (unsigned int)n) {
+		rte_pktmbuf_free_bulk(frags, (unsigned int)n);
+		r->cst.drop[CDROP_TX_RING_FULL] += (uint64_t)n;
+		return 0;
+	}
 	for (i = 0; i < n; i++)
 		if (control_send(r, frags[i], port) == 0) {
 			r->cst.fragments++;
 			sent++;
 		}
+	if (sent > 0)
+		r->cst.fragmented++;
 	return sent;
 }
 
@@ -323,7 +341,11 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
 	if (big) {
-		if (fragment_send(r, m, port) > 0 && icmp)
+		if (fragment_send(r, m, port) == 0)
+			return;
+		if (forwarded)
+			r->cst.resolved_fwd++;
+		else if (icmp)
 			icmp_count_sent(r, type, code);
 		return;
 	}
@@ -364,7 +386,8 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 		neigh_failed(r, m, forwarded);
 		return;
 	}
-	if (frame_is_ip6(m))
+	/* the neighbour's family is the packet's */
+	if (ni->addr.family == AF_INET6)
 		send_ip6(r, m, ni->port, mac, forwarded);
 	else
 		send_ip(r, m, ni->port, mac, forwarded);

@@ -404,6 +404,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 		cdrop6(r, orig, CDROP_NO_MBUF);
 		return;
 	}
+	frame_init(p, RTE_ETHER_TYPE_IPV6);
 	ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
 	ic = (uint8_t *)(ip + 1);
 	memset(ip, 0, sizeof(*ip) + 8);

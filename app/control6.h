@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
@@ -65,6 +66,18 @@ static inline bool frame_is_ip6(const struct rte_mbuf *m)
 {
 	return rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
 	       RTE_BE16(RTE_ETHER_TYPE_IPV6);
+}
+
+/* A frame the router builds itself: its Ethernet header says the family
+ * from the start (the MACs come when it is sent), so whatever reads it
+ * meanwhile (a hold queue's release) never meets a recycled buffer's
+ * bytes. */
+static inline void frame_init(void *frame, uint16_t ether_type)
+{
+	struct rte_ether_hdr *eth = frame;
+
+	memset(eth, 0, sizeof(*eth));
+	eth->ether_type = rte_cpu_to_be_16(ether_type);
 }
 
 #endif /* FR_CONTROL6_H */

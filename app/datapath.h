@@ -219,7 +219,10 @@ static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_i
 	if (ip->proto == IPPROTO_ICMPV6) {
 		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 1)
 			return false;
-		if (*((const uint8_t *)(ip + 1)) < 128) /* an error message */
+		const uint8_t t = *((const uint8_t *)(ip + 1));
+
+		/* an error message, or a Redirect (RFC 4443 2.4 (e.1), (e.2)) */
+		if (t < 128 || t == 137)
 			return false;
 	}
 	return true;

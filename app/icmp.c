@@ -113,6 +113,7 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 		rte_pktmbuf_free(orig);
 		return;
 	}
+	frame_init(p, RTE_ETHER_TYPE_IPV4);
 	ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 	ic = (struct rte_icmp_hdr *)(ip + 1);
 	memset(ip, 0, sizeof(*ip) + sizeof(*ic));
@@ -174,6 +175,10 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 	ip->version_ihl = 0x45;
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + len));
 	ip->fragment_offset = 0;
+	/* the router's own datagram: its own identification (the request's,
+	 * reused, could meet one of our errors to the same host, and their
+	 * fragments be put together) */
+	ip->packet_id = rte_cpu_to_be_16(ip_id++);
 	ip->time_to_live = 64;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);

@@ -57,6 +57,11 @@ int ip4_fragment(const struct rte_mbuf *m, uint16_t mtu, struct rte_mempool *mp,
 		    copied_options((const uint8_t *)(ip + 1), ihl - sizeof(*ip), later_opts);
 	if (mtu < ihl + 8 || mtu < later_ihl + 8)
 		return -EINVAL;
+	/* a fragment whose data would end past 65535 (offset 8125 with
+	 * 1600 bytes, say): its pieces' offsets would not fit the 13-bit
+	 * field and run into the flags */
+	if (base + plen > 65535)
+		return -EINVAL;
 	while (pos < plen) {
 		uint32_t hl = n == 0 ? ihl : later_ihl;
 		uint32_t chunk = (uint32_t)(mtu - hl) & ~7u;

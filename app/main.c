@@ -66,7 +66,8 @@ static void usage(FILE *f, const char *prog)
 		"                         tbl8 group 512 B; above either, 4 bytes and twice that\n"
 		"      --neigh-size N     neighbour table capacity (default 65536)\n"
 		"      --mbufs N          mbufs per NUMA socket (default: sized from ports,\n"
-		"                         queues and workers)\n"
+		"                         queues, workers and the configuration's 'set neigh\n"
+		"                         hold-total')\n"
 		"      --rx-desc N        RX descriptors per queue (default 1024)\n"
 		"      --tx-desc N        TX descriptors per queue (default 1024)\n"
 		"      --link-wait SEC    at start, wait up to SEC seconds for links that are\n"
@@ -218,6 +219,18 @@ static void on_signal(int sig)
 	the_router.quit = true;
 }
 
+/* @sig stops the router, unless it came ignored: 'nohup fastroute' must
+ * outlive the session (SIGHUP), a background job of a script its Ctrl-C
+ * (SIGINT) */
+static void stop_on(int sig)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	signal(sig, on_signal);
+}
+
 /* Tables, before ports: the config is applied to them before anything runs. */
 static int tables_create(struct router *r)
 {
@@ -354,7 +367,7 @@ static void print_summary(struct router *r)
 		left += free_queued(r->workers[i]->to_ctrl);
 	left += free_queued(r->ctrl_tx);
 	/* and the packets held for a neighbour still resolving (the table
-	 * stays: telemetry may still read it until the EAL stops) */
+	 * itself stays until the EAL stops) */
 	if (r->neigh != NULL) {
 		struct neigh_ops ops = {.release = held_free, .arg = &left};
 
@@ -413,10 +426,10 @@ int main(int argc, char **argv)
 	/* from here on a signal stops the router cleanly, whatever it is
 	 * doing (a long configuration load finishes first); a closed stdout
 	 * (fastroute | tee, tee gone) is not one */
-	signal(SIGINT, on_signal);
+	stop_on(SIGINT);
 	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGQUIT, on_signal);
+	stop_on(SIGHUP);
+	stop_on(SIGQUIT);
 	signal(SIGPIPE, SIG_IGN);
 	/* Ctrl-Z on its terminal would stop every worker: forwarding never
 	 * pauses for a keystroke */
@@ -435,8 +448,8 @@ int main(int argc, char **argv)
 				"main lcore is the control thread, every other one a worker\n");
 		goto out;
 	}
-	/* before anything touches a device: a second router on the same
-	 * socket (and so, likely, the same ports) stops here */
+	/* before the ports are configured and started: a second router on
+	 * the same socket (and so, likely, the same ports) stops here */
 	if (r->opts.sock_path != NULL) {
 		rc = cli_sock_open(r->opts.sock_path);
 		if (rc != 0) {

@@ -134,6 +134,7 @@ static int pools_create(struct router *r)
 		/* the held packets this pool has room for, set at start
 		 * ('set neigh hold-total' is refused above it) */
 		r->hold_room = RTE_MIN(r->hold_room, n > need ? n - need : 0);
+		r->pools_ready = true;
 		snprintf(name, sizeof(name), "fr_mbuf_s%d", s);
 		r->pools[s] = rte_pktmbuf_pool_create(name, n, MBUF_CACHE, 0,
 						      RTE_MBUF_DEFAULT_BUF_SIZE, s);

@@ -107,6 +107,7 @@ struct router {
 	/* packets the mbuf pools were sized to hold for neighbours (set as
 	 * they are created; 0 before) */
 	uint32_t hold_room;
+	bool pools_ready;	   /* hold_room is known */
 	uint64_t conflict_said_ms; /* the last address conflict printed */
 	volatile bool quit;
 	/* clear stats: bumped by the control thread; each worker zeroes its
@@ -179,6 +180,8 @@ uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
 bool port_owns4(const struct fr_port *p, uint32_t addr);
 /* @addr (host order) is an address of any port. */
 bool router_owns4(const struct router *r, uint32_t addr);
+/* @mac is one of the ports' (our own frame, looped back by a switch). */
+bool router_mac(const struct router *r, const struct rte_ether_addr *mac);
 
 extern struct router *fr_router; /* the instance workers use */
 

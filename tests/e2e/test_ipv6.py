@@ -369,6 +369,10 @@ def test_no_error_about(topo, r):
     err = (eth() / s.IPv6(src=HOST_IP6[0], dst="3fff::1") / s.ICMPv6DestUnreach() /
            s.IPv6(src="3fff::1", dst=HOST_IP6[0]) / s.UDP())
     expect_nothing(topo, r, err, "no_route")
+    # a Redirect (RFC 4443 2.4 (e.2)), with a hop limit of 1 too: no 3/0
+    red = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=1) /
+           s.ICMPv6ND_Redirect(tgt="fe80::1", dst="3fff::2"))
+    expect_nothing(topo, r, red, "ip6_hop_limit_exceeded")
     # a unicast packet in an L2 multicast frame
     p = udp6("3fff::1")
     p[s.Ether].dst = "33:33:00:00:00:01"
@@ -608,6 +612,25 @@ def test_rtcache6(topo, r):
         r.cli("rtcache auto")
 
 
+def test_held_errors(topo, r):
+    """An error the router owes a sender it has no neighbour entry for waits
+    in the hold queue while the router asks for the sender's MAC, and then
+    leaves as what it is: an ICMPv6 error in an IPv6 frame, an ICMP one in
+    an IPv4 frame (the release once read the family from the Ethernet type
+    of a buffer the error builder never wrote: IPv6 errors left as IPv4
+    frames). Both families, rounds in turn, so buffers that held the other
+    family's frames come back."""
+    for i in range(3):
+        r.cli("neigh del %s port 0" % HOST_IP6[0])
+        expect_error(topo, r, udp6(HOST_IP6[1], hlim=1), 3, 0, "ip6_hop_limit_exceeded",
+                     "icmp6_time_exceeded")
+        r.cli("neigh del %s port 0" % frlib.HOST_IP[0])
+        out = sh(["traceroute", "-n", "-q", "1", "-m", "1", "-w", "2", frlib.HOST_IP[1]],
+                 ns=topo.hosts[0], check=False)
+        check(" %s " % frlib.ROUTER_IP[0] in out,
+              "round %d: no ICMP time exceeded from the router:\n%s" % (i, out))
+
+
 def test_counters_shown(topo, r):
     out = r.cli("show route summary")
     check("IPv6" in out and "/128" in out and "/64" in out, out)
@@ -646,6 +669,7 @@ def main():
                              ("rpf_matrix6", test_rpf_matrix),
                              ("nd_abuse", test_nd_abuse),
                              ("rtcache6_coherency", test_rtcache6),
+                             ("held_errors_keep_family", test_held_errors),
                              ("cli_ipv6", test_counters_shown)]:
                 runner.run(name, fn, topo, r)
         finally:

@@ -821,7 +821,23 @@ static void test_fragment(void **state)
 	assert_int_equal(total, 1500);
 	assert_memory_equal(buf, (uint8_t *)ip + 28, 1500);
 	rte_pktmbuf_free_bulk(f, (unsigned int)n);
+	/* a fragment whose data would end past 65535: its pieces' offsets
+	 * would spill into the flags; refused, nothing left allocated */
+	ip->fragment_offset = rte_cpu_to_be_16(8125); /* 65000 bytes in */
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	assert_int_equal(ip4_fragment(m, 576, test_pool(), f, 16), -EINVAL);
+	/* where it still fits, the pieces carry the original's offset on */
+	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | 8000);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	n = ip4_fragment(m, 576, test_pool(), f, 16);
+	assert_int_equal(n, 3);
+	assert_int_equal(rte_be_to_cpu_16(iph(f[2])->fragment_offset),
+			 RTE_IPV4_HDR_MF_FLAG | (8000 + (544 + 552) / 8)); /* 544, 552, 404 */
+	rte_pktmbuf_free_bulk(f, (unsigned int)n);
 	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
 /* The route cache: warmed, then every kind of change must show on the very
