@@ -12,6 +12,8 @@ n=${2:?usage: topo.sh up|down NAME}
 
 down() {
 	for ns in "$n-r" "$n-h1" "$n-h2"; do
+		# a router left by a killed demo holds its DPDK prefix and socket
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$ns" 2>/dev/null || true
 	done
 }

@@ -58,13 +58,13 @@ mem="--no-huge -m 2048"
 if [ "$quick" = 1 ]; then
 	scripts/gen-routes 300 --format plain > "$T/r300"
 	scripts/gen-routes 1000 --ipv6 --format plain > "$T/r6"
-	taskset -c 1 build/tests/bench/fastroute-kbench --no-pci --no-huge -m 512 -l 1 \
+	timeout 180 taskset -c 1 build/tests/bench/fastroute-kbench --no-pci --no-huge -m 512 -l 1 \
 		--file-prefix frkb$$ --log-level lib.eal:error -- --routes "$T/r300" \
 		--routes6 "$T/r6" --dests 1,1000 --reps 3 --min-pkts 100000 --json > "$T/kbench.jsonl"
 	scripts/bench/throughput.sh --quick --out "$T/tp.jsonl" --summary "$T/tp.json" \
 		> "$T/tp.log" 2>&1 || { cat "$T/tp.log" >&2; exit 1; }
 	scripts/bench/throughput.sh --routes 300 --profiles random1m --sizes 64 \
-		--duts fastroute,fastroute6 --rounds 1 --warmup 0.2 --duration 0.5 \
+		--duts fastroute,fastroute6 --rounds 1 --warmup 0.2 --duration 0.5 --time-limit 180 \
 		--summary "$T/ipv6.json" > "$T/ipv6.log" 2>&1 || { cat "$T/ipv6.log" >&2; exit 1; }
 	/usr/bin/python3 scripts/bench/report.py --check --kbench "$T/kbench.jsonl" \
 		--throughput "$T/tp.json" --runs "$T/tp.jsonl" --ipv6 "$T/ipv6.json"
