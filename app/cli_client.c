@@ -31,14 +31,17 @@ static void usage(FILE *f)
 		"  -s, --socket PATH   the router's CLI socket\n"
 		"  -j, --json          ask show commands for JSON\n"
 		"  -t, --timeout SEC   give up (exit 2) when the router says nothing for\n"
-		"                      SEC seconds (default 60; 0: wait for ever)\n"
+		"                      SEC seconds (default 0: wait for ever); a command\n"
+		"                      sent may still run after\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 ok, 1 the router reported an error, 2 no router.\n");
 }
 
-/* the router went silent for --timeout seconds: said once, exit 2 */
-static unsigned int timeout_s = 60;
-static int timed_out;
+/* the router went silent for --timeout seconds: said once, exit 2 (0:
+ * wait for ever; the router answers a command only once it is done, and
+ * serves none while it starts) */
+static unsigned int timeout_s;
+static int timed_out, out_closed;
 
 static int read_full(int fd, char *buf, size_t len)
 {
@@ -93,8 +96,12 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 		return ok ? 0 : 1;
 	}
 	fwrite(body, 1, len, ok ? stdout : stderr);
-	fflush(stdout);
 	free(body);
+	/* the reader gone (fastroute-cli < script | head): no more commands */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		out_closed = 1;
+		return 2;
+	}
 	return ok ? 0 : 1;
 }
 
@@ -255,10 +262,12 @@ int main(int argc, char **argv)
 		}
 		free(line);
 	}
-	if (rc == 2 && timed_out)
+	if (rc == 2 && out_closed)
+		fprintf(stderr, "fastroute-cli: standard output closed: no more commands sent\n");
+	else if (rc == 2 && timed_out)
 		fprintf(stderr,
 			"fastroute-cli: the router at %s said nothing for %u s (starting, "
-			"or busy: -t 0 waits for ever)\n",
+			"or busy; the command may still run)\n",
 			path, timeout_s);
 	else if (rc == 2)
 		fprintf(stderr, "fastroute-cli: connection to the router lost\n");

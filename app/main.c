@@ -220,8 +220,7 @@ static void on_signal(int sig)
 }
 
 /* @sig stops the router, unless it came ignored: 'nohup fastroute' must
- * outlive the session (SIGHUP), a background job of a script its Ctrl-C
- * (SIGINT) */
+ * outlive the session (SIGHUP) */
 static void stop_on(int sig)
 {
 	struct sigaction old;
@@ -426,7 +425,9 @@ int main(int argc, char **argv)
 	/* from here on a signal stops the router cleanly, whatever it is
 	 * doing (a long configuration load finishes first); a closed stdout
 	 * (fastroute | tee, tee gone) is not one */
-	stop_on(SIGINT);
+	/* SIGINT always: a shell starts a background job with it ignored,
+	 * and the demo and tests stop their router with it */
+	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	stop_on(SIGHUP);
 	stop_on(SIGQUIT);

@@ -380,12 +380,21 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 		p->link_read_ms = control_now_ms();
 	}
 	if (change) {
-		if (down == p->link_down)
+		if (down == p->link_down) {
+			/* where the operator set it already: nothing left
+			 * to let through */
+			if (down == p->link_bypass_down)
+				p->link_hold_bypass_ms = 0;
 			return;
-		/* 'port N hold-time': acted on once the reading has lasted */
-		if (control_now_ms() - p->link_read_ms < (down ? p->hold_down_ms : p->hold_up_ms))
+		}
+		/* 'port N hold-time': acted on once the reading has lasted,
+		 * but for the change the operator made ('port N up' set the
+		 * link up: back at once, as the command says) */
+		if ((control_now_ms() >= p->link_hold_bypass_ms || down != p->link_bypass_down) &&
+		    control_now_ms() - p->link_read_ms < (down ? p->hold_down_ms : p->hold_up_ms))
 			return;
 	}
+	p->link_hold_bypass_ms = 0;
 	p->link_down = down;
 	port_down_sync(r, pid);
 	if (change)
@@ -442,8 +451,13 @@ void port_link_admin(struct router *r, uint16_t pid)
 		return;
 	}
 	rc = p->admin_down ? rte_eth_dev_set_link_down(pid) : rte_eth_dev_set_link_up(pid);
-	if (rc == 0)
+	if (rc == 0) {
 		p->link_held_down = p->admin_down;
+		/* the link follows the command: its change that way (within
+		 * 10 s, a NIC negotiating) is not held */
+		p->link_hold_bypass_ms = control_now_ms() + 10000;
+		p->link_bypass_down = p->admin_down;
+	}
 	p->link_set_err = rc;
 	if (rc != 0 && rc != -ENOTSUP) {
 		printf("fastroute: port %u (%s): link %s failed: %s\n", pid, p->name,

@@ -43,6 +43,10 @@ struct fr_port {
 	uint32_t hold_up_ms, hold_down_ms;
 	bool link_read_down;
 	uint64_t link_read_ms;
+	/* until then, the link's change to link_bypass_down is the operator's
+	 * ('port N down/up' set it): not held */
+	uint64_t link_hold_bypass_ms;
+	bool link_bypass_down;
 	uint64_t link_flaps_ignored; /* readings that changed back within their hold */
 	bool admin_down;	     /* 'port N down' */
 	/* 'port N down' also sets the link down where the driver can

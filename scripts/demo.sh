@@ -19,7 +19,7 @@ PID=
 cleanup() {
 	trap '' PIPE # a reader gone (make run | head) must not stop the cleanup
 	if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
-		kill -INT "$PID" 2>/dev/null || true
+		kill -TERM "$PID" 2>/dev/null || true
 		# bounded: a router that does not stop in 10 s is killed
 		i=0
 		while kill -0 "$PID" 2>/dev/null && [ $i -lt 100 ]; do

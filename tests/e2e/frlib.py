@@ -123,7 +123,10 @@ class Topo:
     """Namespaces r (router), h1..hN; router port k <-> host k+1."""
 
     def __init__(self, hosts=2, qpairs=1, ipv6=False):
-        self.tag = "fr%d" % (os.getpid() % 100000)
+        # the whole pid: unique among the runs alive (a namespace of a dead
+        # run under the same name makes 'ip netns add' fail, never another
+        # run's topology go)
+        self.tag = "fr%d" % os.getpid()
         self.ipv6 = ipv6
         self.r = self.tag + "r"
         self.hosts = [self.tag + "h%d" % (i + 1) for i in range(hosts)]
@@ -135,7 +138,6 @@ class Topo:
             raise
 
     def up(self):
-        self.down()  # a namespace of a killed run with this pid's name
         sh(["ip", "netns", "add", self.r])
         # the router's kernel side of the veths stays silent (no IPv6 RS/DAD)
         sh(["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ns=self.r)
@@ -516,7 +518,7 @@ class Hugepages:
                     self.orig = int(f.read())
                 with open(self.PATH, "w") as f:
                     f.write(str(self.orig + self.n - have))
-        except (OSError, subprocess.CalledProcessError) as e:
+        except (OSError, RuntimeError, subprocess.SubprocessError) as e:
             self.__exit__()
             skip("no hugepages on this machine: %s" % e, env=True)
         if self.free() < self.n:

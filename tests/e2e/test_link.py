@@ -148,6 +148,20 @@ def test_hold_time(topo, r, tap):
         check(port_info(r, 2)["link_changes"] == p0["link_changes"] + 2, str(port_info(r, 2)))
         check("port 2 hold-time up 1500 down 2000" in r.cli("show config"),
               "show config lacks the hold-time")
+        # the operator's 'port 2 down' and 'up' act at once, though the
+        # router set the tap's link down and up with them
+        time.sleep(0.3)
+        flaps = port_info(r, 2)["link_flaps_ignored"]
+        r.cli("port 2 down")
+        check(port_info(r, 2)["forwarding_down"], "'port 2 down' did not act at once")
+        time.sleep(0.5)
+        t0 = time.time()
+        r.cli("port 2 up")
+        dt = until(lambda: not port_info(r, 2)["forwarding_down"], t0, "back after 'port 2 up'")
+        check(dt < 1.0, "'port 2 up' waited %.2f s, the up hold (1.5 s)" % dt)
+        time.sleep(0.3)
+        check(port_info(r, 2)["link_flaps_ignored"] == flaps and not port_info(r, 2)["link_held"],
+              "the operator's down/up counted as a flap: %s" % port_info(r, 2))
     finally:
         link("up")
         r.cli("route del 10.77.0.0/16")
