@@ -11,8 +11,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_sock.h"
@@ -20,6 +22,9 @@
 #include "router.h"
 
 #define MAX_CLIENTS 1024
+/* a client that leaves half a line, or does not read its answer, this long
+ * gives its slot back (one that sends nothing is an idle session: kept) */
+#define STALL_MS 30000
 
 struct client {
 	int fd;
@@ -27,14 +32,28 @@ struct client {
 	size_t inlen;
 	char *out; /* header + body being written */
 	size_t outlen, outoff;
-	int closing; /* close once the output is written */
+	int closing;	  /* close once the output is written */
+	uint64_t last_ms; /* the last bytes read or written */
 	struct client *prev, *next;
 };
 
 static int lfd = -1, efd = -1;
+/* a descriptor held back: with none left (EMFILE), it is given up for a
+ * moment to take a client off the backlog and tell it, else the listening
+ * socket stays readable and the loop never sleeps */
+static int spare_fd = -1;
+static unsigned int max_clients = MAX_CLIENTS;
 static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static unsigned int nclients;
 static struct client *clients; /* every open client, for cli_sock_close() */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 static int mkdir_p(const char *dir)
 {
@@ -123,6 +142,18 @@ int cli_sock_open(const char *path)
 	ev.data.ptr = NULL; /* NULL: the listening socket */
 	if (epoll_ctl(efd, EPOLL_CTL_ADD, lfd, &ev) != 0)
 		goto fail;
+	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	{
+		/* clients within the descriptors the process may open, DPDK's
+		 * own (devices, sockets, hugepage files) left room */
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+			max_clients = rl.rlim_cur > 256 + 16
+					      ? (unsigned int)RTE_MIN((rlim_t)MAX_CLIENTS,
+								      rl.rlim_cur - 256)
+					      : 16;
+	}
 	return 0;
 fail_tmp:
 	rc = errno == EEXIST ? -EADDRINUSE : -errno;
@@ -170,6 +201,7 @@ static int client_flush(struct client *c)
 			return -1;
 		}
 		c->outoff += (size_t)n;
+		c->last_ms = now_ms();
 	}
 	free(c->out);
 	c->out = NULL;
@@ -247,7 +279,7 @@ static void client_read(struct router *r, struct client *c)
 
 		if (c->inlen == sizeof(c->in) - 1 && memchr(c->in, '\n', c->inlen) == NULL) {
 			static const char msg[] =
-				"error: request line longer than 4095 bytes; connection closed\n";
+				"error: request line of 4095 bytes or more; connection closed\n";
 
 			/* not a command we can parse: answer once and hang up */
 			c->closing = 1;
@@ -260,6 +292,16 @@ static void client_read(struct router *r, struct client *c)
 		if (c->out != NULL)
 			return; /* answer pending: read more once it is written */
 		n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - 1 - c->inlen, 0);
+		if (n == 0 && c->inlen > 0 && memchr(c->in, '\n', c->inlen) == NULL) {
+			/* the last line came without its newline (printf 'show
+			 * stats' | socat ...): answered all the same, then
+			 * the connection ends */
+			c->in[c->inlen++] = '\n';
+			c->closing = 1;
+			if (client_run(r, c) == 0 && c->out == NULL)
+				client_close(c);
+			return;
+		}
 		if (n == 0 ||
 		    (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
 			client_close(c);
@@ -268,6 +310,7 @@ static void client_read(struct router *r, struct client *c)
 		if (n < 0)
 			return;
 		c->inlen += (size_t)n;
+		c->last_ms = now_ms();
 		if (client_run(r, c) != 0 || c->closing)
 			return;
 	}
@@ -280,9 +323,25 @@ static void accept_all(void)
 		struct client *c;
 		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && spare_fd >= 0) {
+			close(spare_fd);
+			fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+			spare_fd = -1;
+			if (fd >= 0) {
+				static const char msg[] = "ERR 29\nno file descriptors left now\n";
+
+				if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) <
+				    0) {
+					/* nothing more to tell it */
+				}
+				close(fd);
+			}
+			spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			continue;
+		}
 		if (fd < 0)
 			return;
-		if (nclients >= MAX_CLIENTS || (c = calloc(1, sizeof(*c))) == NULL) {
+		if (nclients >= max_clients || (c = calloc(1, sizeof(*c))) == NULL) {
 			static const char msg[] = "ERR 25\ntoo many CLI clients now\n";
 
 			if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
@@ -292,6 +351,7 @@ static void accept_all(void)
 			continue;
 		}
 		c->fd = fd;
+		c->last_ms = now_ms();
 		ev.data.ptr = c;
 		if (epoll_ctl(efd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 			close(fd);
@@ -306,6 +366,23 @@ static void accept_all(void)
 	}
 }
 
+/* Clients stalled half way (a partial line, an answer not read) go. */
+static void clients_sweep(void)
+{
+	static uint64_t next;
+	uint64_t now = now_ms();
+	struct client *c, *nx;
+
+	if (now < next)
+		return;
+	next = now + 1000;
+	for (c = clients; c != NULL; c = nx) {
+		nx = c->next;
+		if ((c->out != NULL || c->inlen > 0) && now - c->last_ms >= STALL_MS)
+			client_close(c);
+	}
+}
+
 int cli_sock_poll(struct router *r, int timeout_ms)
 {
 	struct epoll_event evs[32];
@@ -313,6 +390,7 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 
 	if (efd < 0)
 		return 0;
+	clients_sweep();
 	n = epoll_wait(efd, evs, RTE_DIM(evs), timeout_ms);
 	for (i = 0; i < n; i++) {
 		struct client *c = evs[i].data.ptr;
@@ -343,5 +421,7 @@ void cli_sock_close(void)
 		close(lfd);
 		unlink(sock_path);
 	}
-	efd = lfd = -1;
+	if (spare_fd >= 0)
+		close(spare_fd);
+	efd = lfd = spare_fd = -1;
 }

@@ -598,7 +598,7 @@ static bool topic_matches(const struct cmd_syntax *s, const char *topic)
 	return *t == '\0' && (*w == '\0' || *w == ' ');
 }
 
-void cmd_help(struct cmd_out *o, const char *topic)
+unsigned int cmd_help(struct cmd_out *o, const char *topic)
 {
 	unsigned int i, shown = 0;
 
@@ -608,8 +608,7 @@ void cmd_help(struct cmd_out *o, const char *topic)
 		print_entry(o, &syntax[i]);
 		shown++;
 	}
-	if (shown == 0)
-		out_printf(o, "no command starts with '%s'; 'help' lists them all\n", topic);
+	return shown;
 }
 
 void cmd_keywords(void (*cb)(const char *words, const char *usage, bool args, void *arg), void *arg)
@@ -884,8 +883,9 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_HELP:
 		if (strcmp(c->arg, "--keywords") == 0)
 			cmd_keywords(keyword_line, o); /* for fastroute-cli's completion */
-		else
-			cmd_help(o, c->arg);
+		else if (cmd_help(o, c->arg) == 0)
+			return ERRC(-ENOENT, "no command starts with '%s'; 'help' lists them all",
+				    c->arg);
 		return 0;
 	case CMD_QUIT:
 		o->quit = true;

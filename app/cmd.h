@@ -139,8 +139,9 @@ struct config_result {
 int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
 		char *err, size_t errlen);
 
-/* The help text (all commands, or those starting with @topic). */
-void cmd_help(struct cmd_out *o, const char *topic);
+/* The help text (all commands, or those starting with @topic); how many
+ * commands it gave (0: none starts so, nothing printed). */
+unsigned int cmd_help(struct cmd_out *o, const char *topic);
 
 /* Command keywords, for completion: calls @cb with each command's fixed
  * words ("show route lookup"), its usage and whether arguments follow. */

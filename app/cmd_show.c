@@ -289,6 +289,11 @@ static int show_neigh_stats(struct router *r, struct cmd_out *o)
 	kv(o, "replies_received", r->cst.arp_replies);
 	kv(o, "replies_sent", r->cst.arp_answered);
 	kv(o, "gratuitous_received", r->cst.arp_gratuitous);
+	/* the same for IPv6 (the lines above are ARP's) */
+	kv(o, "nd_solicitations_sent", r->cst.nd_probes);
+	kv(o, "nd_solicitations_received", r->cst.nd_ns_rx);
+	kv(o, "nd_advertisements_received", r->cst.nd_na_rx);
+	kv(o, "nd_advertisements_sent", r->cst.nd_answered + r->cst.nd_dad_defended);
 	kv(o, "held", s.held);
 	kv(o, "held_sent", s.released);
 	kv(o, "held_dropped_queue_full", s.hold_dropped);

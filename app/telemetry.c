@@ -99,6 +99,8 @@ static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "flushed_link_down", s.flushed);
 	rte_tel_data_add_dict_u64(d, "requests_sent", tr->cst.arp_probes);
 	rte_tel_data_add_dict_u64(d, "replies_received", tr->cst.arp_replies);
+	rte_tel_data_add_dict_u64(d, "nd_solicitations_sent", tr->cst.nd_probes);
+	rte_tel_data_add_dict_u64(d, "nd_advertisements_received", tr->cst.nd_na_rx);
 	rte_tel_data_add_dict_u64(d, "held", s.held);
 	rte_tel_data_add_dict_u64(d, "held_sent", s.released);
 	rte_tel_data_add_dict_u64(d, "held_dropped_queue_full", s.hold_dropped);

@@ -252,12 +252,27 @@ def test_idle_clients_and_huge_line(topo, r):
     except (ConnectionResetError, socket.timeout):
         pass
     s.close()
-    check(data.startswith(b"ERR ") and b"longer than 4095 bytes" in data,
+    check(data.startswith(b"ERR ") and b"4095 bytes or more" in data,
           "no error for a 1 MiB line: %r" % data[:100])
     check(r.p.poll() is None, "router died on a 1 MiB line")
     out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "1", HOST_IP[1]], ns=topo.hosts[0])
     check("3 received" in out, "forwarding broken after the 1 MiB line")
     check("fastroute" in r.cli("show version"), "CLI broken after the 1 MiB line")
+    # a last line without its newline, the sending side then closed: answered
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(r.sock)
+    s.settimeout(10)
+    s.sendall(b"show version")
+    s.shutdown(socket.SHUT_WR)
+    data = b""
+    while True:
+        b = s.recv(4096)
+        if not b:
+            break
+        data += b
+    s.close()
+    check(data.startswith(b"OK ") and b"fastroute" in data,
+          "a last line without its newline went unanswered: %r" % data[:100])
 
 
 def test_telemetry(topo, r):

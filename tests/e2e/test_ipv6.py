@@ -641,6 +641,12 @@ def test_counters_shown(topo, r):
           "address %s/64" % ROUTER_IP6[0] in out, out)
     cfg = r.cli("show config")
     check("route add 2001:db8:99::/48 via %s port 1" % HOST_LL[1] in cfg, cfg)
+    # ND has its own lines in show neigh stats (the requests_* are ARP's)
+    ns = json.loads(r.cli("show neigh stats", json=True))["counters"]
+    check(ns["nd_solicitations_sent"] > 0 and ns["nd_advertisements_received"] > 0 and
+          ns["nd_solicitations_received"] > 0 and ns["nd_advertisements_sent"] > 0,
+          "ND counters in show neigh stats: %s" % {k: v for k, v in ns.items()
+                                                   if k.startswith("nd_")})
     err = r.cli("route add 2001:db8:5::/48 via fe80::5", check=False)
     check("link-local" in err and "port" in err, "link-local gateway without port: " + err)
 

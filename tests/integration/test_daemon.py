@@ -182,6 +182,10 @@ def _():
         check(q.returncode == 1 and "exists" in q.stderr, "exit %d: %s" % (q.returncode, q.stderr))
         q = run([CLI, "-s", sock, "bogus"])
         check(q.returncode == 1 and "unknown command 'bogus'" in q.stderr, q.stderr)
+        q = run([CLI, "-s", sock, "help", "bogus"])
+        check(q.returncode == 1 and "no command starts with 'bogus'" in q.stderr, q.stderr)
+        q = run([CLI, "-s", sock, "help", "route"])
+        check(q.returncode == 0 and "route add" in q.stdout, q.stdout + q.stderr)
         q = run([CLI, "-s", sock, "show", "version"])
         check(q.returncode == 0 and "fastroute" in q.stdout and "DPDK" in q.stdout, q.stdout)
         # held packets: a running router has the mbufs it set aside at start
