@@ -81,6 +81,10 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			l->done++;
 			if (l->progress && (l->done & 0x3fff) == 0)
 				progress_line(l);
+			/* a running router's load of many lines: ARP, ND and
+			 * held packets do not wait for its end */
+			if ((l->done & 0x3fff) == 0)
+				control_service(l->r);
 		}
 		if (rc != 0) {
 			snprintf(l->err, l->errlen, "%s:%u: %s", l->path, lineno, msg);

@@ -553,11 +553,12 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 	}
 }
 
-unsigned int control_poll(struct router *r)
+/* The workers' packets (ARP, ND, held, errors) and the neighbour timers:
+ * nothing here changes a route. */
+static unsigned int packets_and_timers(struct router *r, uint64_t now)
 {
 	struct rte_mbuf *pkts[DP_BURST];
 	unsigned int w, n, rounds, work = 0;
-	uint64_t now = control_now_ms();
 
 	for (w = 0; w < r->nb_workers; w++) {
 		/* bounded: the CLI must keep getting turns under a flood */
@@ -574,6 +575,20 @@ unsigned int control_poll(struct router *r)
 		neigh_tick(r->neigh, now);
 		r->next_tick_ms = now + TICK_MS;
 	}
+	return work;
+}
+
+void control_service(struct router *r)
+{
+	if (r->running)
+		packets_and_timers(r, control_now_ms());
+}
+
+unsigned int control_poll(struct router *r)
+{
+	uint64_t now = control_now_ms();
+	unsigned int work = packets_and_timers(r, now);
+
 	if (now >= r->next_link_ms) {
 		port_link_poll(r);
 		r->next_link_ms = now + LINK_POLL_MS;

@@ -173,6 +173,11 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);
 unsigned int control_poll(struct router *r);
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port);
 uint64_t control_now_ms(void);
+/* Inside a long command (show route of a million routes, a big load):
+ * answer ARP/ND, send held packets, run the neighbour timers now, so the
+ * command does not stall them for seconds. Never changes a route (the
+ * link poll waits for the main loop). Control thread, running router. */
+void control_service(struct router *r);
 /* Route, resolve and send an IPv4 packet the router built (Ethernet header
  * room in front; an ICMP message has dp_ctrl_set(CTRL_ORIGINATED, type, code,
  * CTRL_ORIG_ICMP) and is counted when sent). Consumes @m. */
