@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "ip6.h"
 #include "nd.h"
 
 /* ---- transactions ------------------------------------------------------ */
@@ -404,9 +405,6 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
 	}
 	return 0;
 }
-
-/* IPv6 links carry at least this (RFC 8200 5) */
-#define IP6_MIN_MTU 1280
 
 /* Routes a port address installs: local /32 (/128), connected subnet,
  * subnet broadcast (IPv4). */

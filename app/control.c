@@ -285,11 +285,18 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 static int fragment_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 {
 	struct rte_mbuf *frags[64];
-	int n, i, sent = 0;
+	int n;
 
 	n = ip4_fragment(m, r->dp_ports[port].mtu, r->pools[r->ports[port].socket], frags,
 			 RTE_DIM(frags));
 	rte_pktmbuf_free(m);
+	return control_send_train(r, frags, n, port);
+}
+
+int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_t port)
+{
+	int i, sent = 0;
+
 	if (n < 0) {
 		r->cst.drop[CDROP_FRAG_FAILED]++;
 		return 0;

@@ -14,13 +14,16 @@
  */
 #include <stddef.h>
 
+#include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "control6.h"
 #include "icmp.h"
 #include "ip6.h"
+#include "ip6_frag.h"
 #include "nd.h"
 #include "router.h"
 
@@ -267,6 +270,22 @@ void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code)
 		r->cst.icmp6_port_unreach++;
 }
 
+/* Fragment the router's own IPv6 packet @m for @port and queue the pieces,
+ * all or none; @m is consumed. How many were queued. */
+static int fragment6_send(struct router *r, struct rte_mbuf *m, uint16_t port)
+{
+	static uint32_t frag_id;
+	struct rte_mbuf *frags[64];
+	int n;
+
+	if (frag_id == 0)
+		frag_id = (uint32_t)rte_rdtsc(); /* not the same run after run */
+	n = ip6_fragment(m, r->dp_ports[port].mtu, frag_id++, r->pools[r->ports[port].socket],
+			 frags, RTE_DIM(frags));
+	rte_pktmbuf_free(m);
+	return control_send_train(r, frags, n, port);
+}
+
 void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct rte_ether_addr *mac,
 	      bool forwarded)
 {
@@ -281,6 +300,15 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 	eth->dst_addr = *mac;
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	if (ip6_size(ip) > r->dp_ports[port].mtu && !forwarded &&
+	    r->dp_ports[port].mtu >= IP6_MIN_MTU) {
+		/* the router's own packet (an echo reply to a large request
+		 * that came in on a larger MTU): fragmented at its source
+		 * (RFC 8200 4.5), all the fragments queued or none */
+		if (fragment6_send(r, m, port) > 0 && icmp)
+			icmp6_count_sent(r, type, code);
+		return;
+	}
 	if (ip6_size(ip) > r->dp_ports[port].mtu) {
 		/* routers never fragment IPv6: a held packet too big for its
 		 * port is refused as the worker would */

@@ -17,6 +17,9 @@
 #include "nd.h"
 #include "stats.h"
 
+/* IPv6 links carry at least this (RFC 8200 5) */
+#define IP6_MIN_MTU 1280
+
 /*
  * The frame holds a 40-byte header, version 6, and 40 + payload length
  * bytes. A jumbogram (RFC 2675: payload length 0 and a hop-by-hop header,

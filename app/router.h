@@ -172,6 +172,9 @@ void control_init(struct router *r);
 void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);
 unsigned int control_poll(struct router *r);
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port);
+/* Queue the @n fragments of one packet for @port, all or none (n < 0: the
+ * fragmentation failed, counted); how many were queued. */
+int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_t port);
 uint64_t control_now_ms(void);
 /* Inside a long command (show route of a million routes, a big load):
  * answer ARP/ND, send held packets, run the neighbour timers now, so the

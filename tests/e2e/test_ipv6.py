@@ -182,6 +182,23 @@ def test_ptb_ping(topo, r):
     check("1 received" in out, "1280-byte ping through the 1280 MTU:\n" + out)
 
 
+def test_echo_fragmented(topo, r):
+    """A 1448-byte echo request from h3 arrives whole (the device takes
+    1500); the reply is too big for port 2's MTU of 1280: the router
+    fragments its own packet at the source (RFC 8200 4.5) and h3's kernel
+    puts it together (it was dropped as ctrl_too_big)."""
+    before = r.stats()
+    out = sh(["ping", "-6", "-s", "1400", "-c", "1", "-W", "2", ROUTER_IP6[2]],
+             ns=topo.hosts[2], check=False)
+    after = r.stats()
+    check("1 received" in out, "ping -6 -s 1400 to the router over MTU 1280:\n" + out)
+    check(delta(before, after, "fragmented") == 1 and delta(before, after, "fragments") == 2,
+          "fragmented +%d, fragments +%d, want 1 and 2" %
+          (delta(before, after, "fragmented"), delta(before, after, "fragments")))
+    check(delta(before, after, "icmp6_echo_replies") == 1, "icmp6_echo_replies")
+    check(delta(before, after, "ctrl_too_big") == 0, "counted ctrl_too_big")
+
+
 def test_port_down(topo, r):
     # 'port 1 down': nothing leaves by port 1 (IPv4 and IPv6, forwarded
     # or the router's own), nothing arriving on it is taken; counted
@@ -661,6 +678,7 @@ def main():
                              ("traceroute6", test_traceroute),
                              ("iperf3_ipv6", test_iperf3),
                              ("ping6_ptb_1280", test_ptb_ping),
+                             ("echo_reply_fragmented", test_echo_fragmented),
                              ("port_down", test_port_down),
                              ("hop_limit_3_0", test_hop_limit),
                              ("unreachable_1_0_1_1_blackhole", test_unreachables),

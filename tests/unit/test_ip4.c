@@ -22,6 +22,7 @@
 #include "fib.h"
 #include "ip4.h"
 #include "ip4_frag.h"
+#include "ip6_frag.h"
 #include "neigh.h"
 
 static const struct rte_ether_addr port_mac[2] = {{{0x02, 0, 0, 0, 0x01, 0x01}},
@@ -840,6 +841,64 @@ static void test_fragment(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/* RFC 8200 4.5 at the source: the router's own IPv6 packet (an echo reply)
+ * cut into fragments with a Fragment header, the payload whole once joined. */
+static void test_fragment6(void **state)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool()), *f[8];
+	const uint32_t plen = 1408;
+	struct rte_ipv6_hdr *ip;
+	uint8_t *p, buf[2000];
+	unsigned int i, total = 0;
+	int n;
+
+	(void)state;
+	assert_non_null(m);
+	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(14 + 40 + plen));
+	assert_non_null(p);
+	memset(p, 0, 14);
+	p[12] = 0x86;
+	p[13] = 0xdd;
+	ip = (struct rte_ipv6_hdr *)(p + 14);
+	memset(ip, 0, sizeof(*ip));
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)plen);
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = 64;
+	for (i = 0; i < plen; i++)
+		p[54 + i] = (uint8_t)(i * 7);
+	assert_int_equal(ip6_fragment(m, 1279, 9, test_pool(), f, 8), -EINVAL);
+	n = ip6_fragment(m, 1280, 0x01020304, test_pool(), f, 8);
+	assert_int_equal(n, 2);
+	for (i = 0; i < (unsigned int)n; i++) {
+		const struct rte_ipv6_hdr *fi =
+			rte_pktmbuf_mtod_offset(f[i], const struct rte_ipv6_hdr *, 14);
+		const uint8_t *fh = (const uint8_t *)(fi + 1);
+		uint32_t len = rte_be_to_cpu_16(fi->payload_len);
+		uint16_t off = (uint16_t)(fh[2] << 8 | fh[3]);
+
+		assert_true(40 + len <= 1280);
+		assert_int_equal(fi->proto, 44);
+		assert_int_equal(fh[0], IPPROTO_ICMPV6);
+		assert_int_equal(off & ~7u, total); /* the offset, in bytes */
+		assert_int_equal(off & 1, i + 1 < (unsigned int)n);
+		assert_memory_equal(fh + 4, "\x01\x02\x03\x04", 4);
+		if (i + 1 < (unsigned int)n)
+			assert_int_equal((len - 8) % 8, 0);
+		assert_int_equal(rte_pktmbuf_data_len(f[i]), 14 + 40 + len);
+		memcpy(buf + total, fh + 8, len - 8);
+		total += len - 8;
+	}
+	assert_int_equal(total, plen);
+	assert_memory_equal(buf, p + 54, plen);
+	rte_pktmbuf_free_bulk(f, (unsigned int)n);
+	/* extension headers are not split: refused */
+	ip->proto = 60;
+	assert_int_equal(ip6_fragment(m, 1280, 9, test_pool(), f, 8), -EINVAL);
+	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 /* The route cache: warmed, then every kind of change must show on the very
  * next packet, and the entries it invalidated are counted stale. */
 /* @pfx via 192.0.2.9 (port 0, MAC @mac, a static neighbour); @r: the route */
@@ -1174,6 +1233,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_directed_broadcast, pipe_setup_bulk,
 						pipe_teardown),
 		cmocka_unit_test(test_fragment),
+		cmocka_unit_test(test_fragment6),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_train, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_warm, pipe_setup, pipe_teardown),
