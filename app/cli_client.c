@@ -99,7 +99,7 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 	free(body);
 	/* the reader gone (fastroute-cli < script | head): no more commands */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		out_closed = 1;
+		out_closed = errno != 0 ? errno : EPIPE; /* why, kept for the message */
 		return 2;
 	}
 	return ok ? 0 : 1;
@@ -263,7 +263,8 @@ int main(int argc, char **argv)
 		free(line);
 	}
 	if (rc == 2 && out_closed)
-		fprintf(stderr, "fastroute-cli: standard output closed: no more commands sent\n");
+		fprintf(stderr, "fastroute-cli: cannot write the answer (%s)%s\n",
+			strerror(out_closed), optind < argc ? "" : ": no more commands sent");
 	else if (rc == 2 && timed_out)
 		fprintf(stderr,
 			"fastroute-cli: the router at %s said nothing for %u s (starting, "

@@ -318,6 +318,10 @@ static void client_read(struct router *r, struct client *c)
 
 static void accept_all(void)
 {
+	/* given back for a moment and taken by another thread meanwhile:
+	 * tried again */
+	if (spare_fd < 0 && lfd >= 0)
+		spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	for (;;) {
 		struct epoll_event ev = {.events = EPOLLIN};
 		struct client *c;
@@ -369,10 +373,16 @@ static void accept_all(void)
 /* Clients stalled half way (a partial line, an answer not read) go. */
 static void clients_sweep(void)
 {
-	static uint64_t next;
+	static uint64_t next, last;
 	uint64_t now = now_ms();
 	struct client *c, *nx;
 
+	/* a long command kept the router from serving anyone: that time is
+	 * not theirs to answer for */
+	if (last != 0 && now - last > 1000)
+		for (c = clients; c != NULL; c = c->next)
+			c->last_ms += now - last;
+	last = now;
 	if (now < next)
 		return;
 	next = now + 1000;

@@ -101,6 +101,9 @@ struct txn *txn_begin(struct router *r);
 void txn_commit(struct txn *t);
 /* Undo every change in reverse order; frees @t. */
 void txn_rollback(struct txn *t);
+/* The transaction changed port addresses: until it ends, the control
+ * thread's answers (ARP, ND) would speak for addresses it may undo. */
+bool txn_addr_changed(const struct txn *t);
 
 /*
  * What a configuration file line must pass before any line of the file

@@ -167,6 +167,11 @@ struct txn {
 	uint64_t admin_changed[(FR_MAX_PORTS + 63) / 64];
 };
 
+bool txn_addr_changed(const struct txn *t)
+{
+	return t != NULL && t->addr_changed;
+}
+
 struct txn *txn_begin(struct router *r)
 {
 	struct txn *t = calloc(1, sizeof(*t));

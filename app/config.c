@@ -82,8 +82,10 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			if (l->progress && (l->done & 0x3fff) == 0)
 				progress_line(l);
 			/* a running router's load of many lines: ARP, ND and
-			 * held packets do not wait for its end */
-			if ((l->done & 0x3fff) == 0)
+			 * held packets do not wait for its end, unless it
+			 * changed port addresses (answered for before they
+			 * are committed, and maybe rolled back) */
+			if ((l->done & 0x3fff) == 0 && !txn_addr_changed(l->t))
 				control_service(l->r);
 		}
 		if (rc != 0) {

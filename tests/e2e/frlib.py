@@ -131,20 +131,25 @@ class Topo:
         self.r = self.tag + "r"
         self.hosts = [self.tag + "h%d" % (i + 1) for i in range(hosts)]
         self.qpairs = qpairs
+        self.made = []  # the namespaces this topology created: only those go
         try:
             self.up()
         except BaseException:
             self.down()  # a half-built topology is not left behind
             raise
 
+    def netns_add(self, name):
+        sh(["ip", "netns", "add", name])
+        self.made.append(name)
+
     def up(self):
-        sh(["ip", "netns", "add", self.r])
+        self.netns_add(self.r)
         # the router's kernel side of the veths stays silent (no IPv6 RS/DAD)
         sh(["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ns=self.r)
         sh(["sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1"], ns=self.r)
         for i, h in enumerate(self.hosts):
             p = "p%d" % i
-            sh(["ip", "netns", "add", h])
+            self.netns_add(h)
             sh(["ip", "-n", self.r, "link", "add", p, "type", "veth", "peer", "name", "eth0",
                 "netns", h])
             sh(["ip", "-n", self.r, "link", "set", p, "address", ROUTER_MAC[i]])
@@ -175,7 +180,7 @@ class Topo:
                     "dev", "eth0"])
 
     def down(self):
-        for n in [self.r] + self.hosts:
+        for n in self.made:
             # what still runs inside (an iperf3 server, a router whose
             # test was killed) goes with it
             pids = subprocess.run(["ip", "netns", "pids", n], stdout=subprocess.PIPE,
@@ -186,6 +191,7 @@ class Topo:
                 except (OSError, ValueError):
                     pass
             sh(["ip", "netns", "del", n], check=False)
+        self.made = []
 
     def __enter__(self):
         return self
