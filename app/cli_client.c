@@ -95,6 +95,7 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 		*body_out = body;
 		return ok ? 0 : 1;
 	}
+	errno = 0;
 	fwrite(body, 1, len, ok ? stdout : stderr);
 	free(body);
 	/* the reader gone (fastroute-cli < script | head): no more commands */

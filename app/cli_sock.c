@@ -370,19 +370,21 @@ static void accept_all(void)
 	}
 }
 
-/* Clients stalled half way (a partial line, an answer not read) go. */
-static void clients_sweep(void)
+/* Clients stalled half way (a partial line, an answer not read) go; after
+ * the poll's events, so what arrived meanwhile counted first. @start: when
+ * this poll began. */
+static void clients_sweep(uint64_t start)
 {
-	static uint64_t next, last;
+	static uint64_t next, last_end;
 	uint64_t now = now_ms();
 	struct client *c, *nx;
 
-	/* a long command kept the router from serving anyone: that time is
-	 * not theirs to answer for */
-	if (last != 0 && now - last > 1000)
-		for (c = clients; c != NULL; c = c->next)
-			c->last_ms += now - last;
-	last = now;
+	/* a long command (in this poll, or between polls: the router's own
+	 * terminal) kept the router from serving anyone: the others get a
+	 * second of polls to show they are alive */
+	if (now - start > 1000 || (last_end != 0 && start - last_end > 1000))
+		next = now + 1000;
+	last_end = now;
 	if (now < next)
 		return;
 	next = now + 1000;
@@ -396,11 +398,11 @@ static void clients_sweep(void)
 int cli_sock_poll(struct router *r, int timeout_ms)
 {
 	struct epoll_event evs[32];
+	uint64_t start = now_ms();
 	int n, i;
 
 	if (efd < 0)
 		return 0;
-	clients_sweep();
 	n = epoll_wait(efd, evs, RTE_DIM(evs), timeout_ms);
 	for (i = 0; i < n; i++) {
 		struct client *c = evs[i].data.ptr;
@@ -418,6 +420,7 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 		if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
 			client_read(r, c);
 	}
+	clients_sweep(start);
 	return n > 0 ? n : 0;
 }
 

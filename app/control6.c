@@ -14,7 +14,7 @@
  */
 #include <stddef.h>
 
-#include <rte_cycles.h>
+#include <rte_random.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -274,14 +274,13 @@ void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code)
  * all or none; @m is consumed. How many were queued. */
 static int fragment6_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 {
-	static uint32_t frag_id;
 	struct rte_mbuf *frags[64];
 	int n;
 
-	if (frag_id == 0)
-		frag_id = (uint32_t)rte_rdtsc(); /* not the same run after run */
-	n = ip6_fragment(m, r->dp_ports[port].mtu, frag_id++, r->pools[r->ports[port].socket],
-			 frags, RTE_DIM(frags));
+	/* unpredictable, so that no one off the path can slip fragments into
+	 * the reassembly of our replies (RFC 7739) */
+	n = ip6_fragment(m, r->dp_ports[port].mtu, (uint32_t)rte_rand(),
+			 r->pools[r->ports[port].socket], frags, RTE_DIM(frags));
 	rte_pktmbuf_free(m);
 	return control_send_train(r, frags, n, port);
 }

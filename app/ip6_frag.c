@@ -64,7 +64,8 @@ int ip6_fragment(const struct rte_mbuf *m, uint16_t mtu, uint32_t id, struct rte
 		fh = (uint8_t *)(fip + 1);
 		fh[0] = ip->proto; /* the next header: what follows the fragments once joined */
 		fh[1] = 0;
-		offm = rte_cpu_to_be_16((uint16_t)(pos | (more ? 1u : 0u))); /* pos: 8-byte aligned */
+		offm = rte_cpu_to_be_16(
+			(uint16_t)(pos | (more ? 1u : 0u))); /* pos: 8-byte aligned */
 		memcpy(fh + 2, &offm, 2);
 		memcpy(fh + 4, &idn, 4);
 		{
