@@ -394,8 +394,20 @@ static int show_stats_lcores(struct router *r, struct cmd_out *o, const struct d
 	for (i = 0; i < DROP_MAX; i++)
 		ROW(dp_drop_names[i], drop[i]);
 #undef ROW
-	if (o->json)
+	if (o->json) {
+		/* the text's last column */
+		jw_obj_open(o, "total");
+		jw_u64(o, "rx", s->rx);
+		jw_u64(o, "tx", s->tx);
+		jw_u64(o, "to_control", s->to_control);
+		jw_u64(o, "ctrl_tx", s->ctrl_tx);
+		jw_u64(o, "busy_cycles", s->busy_cycles);
+		jw_u64(o, "busy_polls", s->busy_polls);
+		for (i = 0; i < DROP_MAX; i++)
+			jw_u64(o, dp_drop_names[i], s->drop[i]);
 		jw_obj_close(o);
+		jw_obj_close(o);
+	}
 	return 0;
 }
 
@@ -556,10 +568,14 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 	int nx, i;
 
 	if (!p->started || rte_eth_stats_get(p->id, &es) != 0) {
-		if (!o->json)
+		if (o->json)
+			jw_bool(o, "started", false);
+		else
 			out_printf(o, "  (not started)\n");
 		return;
 	}
+	if (o->json)
+		jw_bool(o, "started", true);
 	kv(o, "rx_packets", es.ipackets);
 	kv(o, "rx_bytes", es.ibytes);
 	kv(o, "rx_missed", es.imissed);

@@ -128,6 +128,9 @@ def test_json(topo, r):
     check(v["route"]["gateway"] == "198.51.100.2" and v["route"]["port"] == 1, v)
     v = json.loads(r.cli("show stats", json=True))
     check("no_route" in v["drops"] and v["workers"] == 1, v)
+    # per lcore, with the totals the text's last column gives
+    lc = json.loads(r.cli("show stats lcores", json=True))
+    check(sum(lc["rx"]) == lc["total"]["rx"] and "no_route" in lc["total"], lc)
 
 
 def test_bad_commands_change_nothing(topo, r):
