@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastroute-cli: send commands to a running router over its CLI socket.
- *   fastroute-cli [-s PATH] [-j] COMMAND...   one command; exit 0, or 1 if the
+ *   fastroute-cli [-s PATH] [-j] [-t SEC] COMMAND...   one command; exit 0, or 1 if the
  *                                              router answered with an error
- *   fastroute-cli [-s PATH] [-j]              read commands from stdin
- * Exit status 2: the router could not be reached.
+ *   fastroute-cli [-s PATH] [-j] [-t SEC]              read commands from stdin
+ * Exit status 2: the router could not be reached, the connection was lost,
+ * nothing came for --timeout seconds, or the answer could not be written.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,7 +25,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: fastroute-cli [-s PATH] [-j] [COMMAND...]\n"
+		"Usage: fastroute-cli [-s PATH] [-j] [-t SEC] [COMMAND...]\n"
 		"Send COMMAND to the fastroute router listening on PATH (default\n" DEFAULT_SOCKET
 		") and print its answer; with no COMMAND, read\n"
 		"commands from standard input, one per line.\n"
@@ -34,7 +35,9 @@ static void usage(FILE *f)
 		"                      SEC seconds (default 0: wait for ever); a command\n"
 		"                      sent may still run after\n"
 		"  -h, --help          this text\n"
-		"Exit status: 0 ok, 1 the router reported an error, 2 no router.\n");
+		"Exit status: 0 ok, 1 the router reported an error, 2 no router, the\n"
+		"connection lost, nothing said for --timeout seconds, or standard output\n"
+		"closed.\n");
 }
 
 /* the router went silent for --timeout seconds: said once, exit 2 (0:

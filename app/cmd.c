@@ -458,7 +458,8 @@ static const struct cmd_syntax {
 	{"port * mtu", CMD_PORT_MTU, a_mtu, "BYTES",
 	 "largest IP packet sent on port N (68-9216): larger IPv4 ones are fragmented,\n"
 	 "or dropped with ICMP 3/4 'fragmentation needed' when DF is set (RFC 1191);\n"
-	 "larger IPv6 ones are dropped with ICMPv6 2/0 'packet too big' (RFC 8201);\n"
+	 "larger IPv6 ones to forward are dropped with ICMPv6 2/0 'packet too big'\n"
+	 "(RFC 8201; the router's own are fragmented at the source);\n"
 	 "above the device's MTU the device must take it too (at most 2030 bytes);\n"
 	 "at least 1280 on a port with IPv6 addresses"},
 	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",

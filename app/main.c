@@ -75,8 +75,9 @@ static void usage(FILE *f, const char *prog)
 		"                         (default 9; 0: read them at once)\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the router: workers stop, ports\n"
-		"stop, exit status 0 (during the configuration load: once it is applied).\n"
+		"SIGINT or SIGTERM stops the router (so do SIGHUP and SIGQUIT unless they\n"
+		"came ignored, as under nohup): workers stop, ports stop, exit status 0;\n"
+		"during the configuration load, once it is applied, before any port starts.\n"
 		"SIGPIPE and SIGTSTP (Ctrl-Z) are ignored.\n"
 		"Commands: run 'fastroute-cli help' against a running router, or see README.md.\n",
 		prog, FR_DEFAULT_SOCKET);
