@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SKIP = 77
@@ -117,6 +118,29 @@ class netns:
     def __exit__(self, *exc):
         _libc.setns(self.orig, CLONE_NEWNET)
         os.close(self.orig)
+
+
+class Thread(threading.Thread):
+    """A test's helper thread whose exception is not only printed: join()
+    raises it in the test, which then fails (a sender that died would
+    otherwise leave the test measuring less traffic than it thinks)."""
+
+    def run(self):
+        # a subclass puts its loop in work(); otherwise target= runs
+        self.error = None
+        try:
+            if hasattr(self, "work"):
+                self.work()
+            else:
+                super().run()
+        except BaseException as e:  # kept for join()
+            self.error = e
+
+    def join(self, timeout=None):
+        super().join(timeout)
+        if not self.is_alive() and getattr(self, "error", None) is not None:
+            e, self.error = self.error, None
+            raise RuntimeError("helper thread %s failed: %r" % (self.name, e)) from e
 
 
 class Topo:

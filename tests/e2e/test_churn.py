@@ -60,7 +60,7 @@ def frame(dst_ip, seq, di):
     return eth + ip + udp
 
 
-class Sender(threading.Thread):
+class Sender(frlib.Thread):
     """h1 sends round-robin over DSTS at about rate pps until stopped."""
 
     def __init__(self, topo, rate=3000):
@@ -72,7 +72,7 @@ class Sender(threading.Thread):
         self.stop_ev = threading.Event()
         self.sent = [0] * len(DSTS)
 
-    def run(self):
+    def work(self):  # frlib.Thread: an exception here fails the test at join()
         burst = 10
         t0 = time.time()
         n = 0

@@ -221,7 +221,7 @@ def exhaustion_round(topo, r):
             time.sleep(0.1)
 
     wire0 = wire_counts(topo, r)
-    th = [threading.Thread(target=flood), threading.Thread(target=watch)]
+    th = [frlib.Thread(target=flood), frlib.Thread(target=watch)]
     for t in th:
         t.start()
     t0 = time.time()
@@ -234,9 +234,15 @@ def exhaustion_round(topo, r):
         # whatever happened (a ping that timed out raises), the flood ends
         # here and does not run on into the next test
         stop.set()
+        errs = []
         for t in th:
-            t.join()
+            try:
+                t.join()
+            except RuntimeError as e:  # a helper died: the round measured less
+                errs.append(e)
         tx.close()
+        if errs:
+            raise errs[0]
     elapsed = time.time() - t0
     # count the router's ARP requests per target, on the wire at h2's side
     per = {}
