@@ -461,7 +461,7 @@ static const struct cmd_syntax {
 	 "larger IPv6 ones to forward are dropped with ICMPv6 2/0 'packet too big'\n"
 	 "(RFC 8201; the router's own are fragmented at the source);\n"
 	 "above the device's MTU the device must take it too (at most 2030 bytes);\n"
-	 "at least 1280 on a port with IPv6 addresses"},
+	 "at least 1280 on a port with IPv6 addresses or that IPv6 routes leave by"},
 	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",
 	 "reverse-path filter on packets arriving on port N (RFC 3704): strict, the route\n"
 	 "back to the source leaves by port N; loose, the source has a route that\n"

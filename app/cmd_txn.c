@@ -579,6 +579,20 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* A route of @family that forwards out of @port (one that names it). */
+static int names_port(const struct fib_route *rt, void *arg)
+{
+	const uint16_t *port = arg;
+
+	return rt->port == *port && (rt->type == FIB_NH_GATEWAY || rt->type == FIB_NH_CONNECTED);
+}
+
+/* IPv6 routes forward out of @port: its MTU must stay at least 1280. */
+static bool port_routes6(const struct router *r, uint16_t port)
+{
+	return fib_route_walk(r->fib, AF_INET6, names_port, &port) != 0;
+}
+
 int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 {
 	struct router *r = t->r;
@@ -591,6 +605,14 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 	}
+	/* an IPv6 link carries at least 1280 bytes (RFC 8200 5): a port set
+	 * lower carries no IPv6 (its Packet Too Big would say less) */
+	if (c->id != CMD_ROUTE_DEL && rt.prefix.addr.family == AF_INET6 &&
+	    rt.port != FIB_PORT_NONE &&
+	    (rt.type == FIB_NH_GATEWAY || rt.type == FIB_NH_CONNECTED) &&
+	    r->dp_ports[rt.port].mtu < IP6_MIN_MTU)
+		return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)", rt.port,
+			   r->dp_ports[rt.port].mtu, IP6_MIN_MTU);
 	/* routes a port address installed belong to that address */
 	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
 	    cur.origin != FIB_ORIGIN_STATIC)
@@ -745,6 +767,10 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (c->id == CMD_PORT_MTU && c->value < IP6_MIN_MTU &&
 	    port_any_addr6(&t->r->ports[port]) != NULL)
 		return ERR("port %u has IPv6 addresses: its MTU must be at least %u (RFC 8200 5)",
+			   port, IP6_MIN_MTU);
+	if (c->id == CMD_PORT_MTU && c->value < IP6_MIN_MTU && port_routes6(t->r, port))
+		return ERR("IPv6 routes leave by port %u (via a link-local gateway, or dev): its "
+			   "MTU must be at least %u (RFC 8200 5)",
 			   port, IP6_MIN_MTU);
 	setting_get(t->r, c->id, port, &u.set);
 	if (journal(t, &u) != 0)
