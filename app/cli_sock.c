@@ -341,6 +341,10 @@ static void accept_all(void)
 				close(fd);
 			}
 			spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			/* the kernel says EMFILE before it looks at the backlog:
+			 * with nobody waiting, this round is over */
+			if (fd < 0)
+				return;
 			continue;
 		}
 		if (fd < 0)

@@ -235,9 +235,12 @@ def _():
     # and socket stayed), whether it lands before 'ready' or after
     sock = os.path.join(TMP, "load.sock")
     lines = ["port 0 address 192.0.2.1/24"]
-    lines += ["route add 10.%d.%d.0/24 via 192.0.2.2" % (i >> 8, i & 255) for i in range(60000)]
+    # 262,144 routes: a load of about a second, a wide window for the
+    # signal sent as soon as the socket appears
+    lines += ["route add %d.%d.%d.0/24 via 192.0.2.2" % (10 + (i >> 16), (i >> 8) & 255, i & 255)
+              for i in range(1 << 18)]
     c = conf("\n".join(lines) + "\n")
-    p = subprocess.Popen(eal() + ["-f", c, "-s", sock, "--max-routes", "65536", "--tbl8", "64"],
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock, "--max-routes", "300000", "--tbl8", "64"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     t0 = time.time()
     while not os.path.exists(sock) and time.time() - t0 < 30 and p.poll() is None:
@@ -286,6 +289,55 @@ def _():
                 p.kill()
                 out, err = p.communicate()
         check(p.returncode == 0 and "stopped: rx" in out, "exit %s: %s" % (p.returncode, err))
+
+
+@t("cli_out_of_descriptors")
+def _():
+    # with 32 descriptors (21 the router's own), idle clients use up the
+    # rest: the next ones are told and hung up on, and the router keeps
+    # serving (it spun for ever on accept()'s EMFILE once nobody waited)
+    import socket
+    sock = os.path.join(TMP, "fd.sock")
+    p = subprocess.Popen(["prlimit", "--nofile=32"] + eal() + ["-s", sock] + SMALL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    conns, told = [], 0
+    try:
+        t0 = time.time()
+        while time.time() - t0 < 30 and p.poll() is None:
+            if run([CLI, "-s", sock, "-t", "5", "show", "version"]).returncode == 0:
+                break
+            time.sleep(0.1)
+        for _ in range(30):
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            c.settimeout(5)
+            c.connect(sock)
+            conns.append(c)
+        for c in conns:
+            c.setblocking(False)
+        time.sleep(1)
+        for c in conns:
+            try:
+                if c.recv(64).startswith(b"ERR"):
+                    told += 1
+            except OSError:
+                pass
+        check(told > 0, "no client was told the router ran out of descriptors")
+        for c in conns:
+            c.close()
+        conns = []
+        time.sleep(0.5)
+        q = run([CLI, "-s", sock, "-t", "10", "show", "version"])
+        check(q.returncode == 0, "the router stopped serving: %s" % q.stderr)
+    finally:
+        for c in conns:
+            c.close()
+        p.send_signal(signal.SIGTERM)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
 @t("socket_path_not_a_socket")
