@@ -65,6 +65,26 @@ def check(c, msg):
 SMALL = ["--max-routes", "4096", "--tbl8", "64"]
 
 
+def wait_serving(p, sock):
+    """Until the router @p answers on @sock (at most 30 s, or it exits)."""
+    t0 = time.time()
+    while time.time() - t0 < 30 and p.poll() is None:
+        if run([CLI, "-s", sock, "-t", "5", "show", "version"]).returncode == 0:
+            return
+        time.sleep(0.1)
+
+
+def stop(p, sig=signal.SIGTERM):
+    """Signal the router @p if it runs; (out, err), killed if it will not stop."""
+    if p.poll() is None:
+        p.send_signal(sig)
+    try:
+        return p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()  # never left polling a core for the suites after
+        return p.communicate()
+
+
 @t("help")
 def _():
     p = run(eal() + ["--help"])
@@ -214,12 +234,7 @@ def _():
         q = run([CLI, "-s", sock, "show", "version"])
         check(q.returncode == 0, "first router lost its socket")
     finally:
-        p.send_signal(signal.SIGTERM)
-        try:
-            out, err = p.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            p.kill()  # never left polling a core for the suites after
-            out, err = p.communicate()
+        out, err = stop(p)
     check(p.returncode == 0, "exit %d after SIGTERM: %s" % (p.returncode, err))
     check(re.search(r"stopped: rx \d+ forwarded \d+ to_control \d+ dropped \d+ "
                     r"left_queued 0\n", out), "no final summary: " + out)
@@ -264,11 +279,7 @@ def _():
         p = subprocess.Popen(eal() + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, preexec_fn=pre)
         try:
-            t0 = time.time()
-            while time.time() - t0 < 30 and p.poll() is None:
-                if run([CLI, "-s", sock, "-t", "5", "show", "version"]).returncode == 0:
-                    break
-                time.sleep(0.1)
+            wait_serving(p, sock)
             p.send_signal(signal.SIGHUP)
             try:
                 # a stop can take long under ASan (the leak scan); a nohup
@@ -281,13 +292,7 @@ def _():
             else:
                 check(p.returncode == 0, "exit %s after SIGHUP" % p.returncode)
         finally:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-            try:
-                out, err = p.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                out, err = p.communicate()
+            out, err = stop(p)
         check(p.returncode == 0 and "stopped: rx" in out, "exit %s: %s" % (p.returncode, err))
 
 
@@ -302,11 +307,7 @@ def _():
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     conns, told = [], 0
     try:
-        t0 = time.time()
-        while time.time() - t0 < 30 and p.poll() is None:
-            if run([CLI, "-s", sock, "-t", "5", "show", "version"]).returncode == 0:
-                break
-            time.sleep(0.1)
+        wait_serving(p, sock)
         for _ in range(30):
             c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             c.settimeout(5)
@@ -331,12 +332,7 @@ def _():
     finally:
         for c in conns:
             c.close()
-        p.send_signal(signal.SIGTERM)
-        try:
-            out, err = p.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
+        out, err = stop(p)
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
