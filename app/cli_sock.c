@@ -316,6 +316,19 @@ static void client_read(struct router *r, struct client *c)
 	}
 }
 
+/* Tell a client we cannot serve why, in one error answer, and hang up: the
+ * header's length is the reason's, counted here, not by hand. */
+static void refuse(int fd, const char *why)
+{
+	char msg[96];
+	int n = snprintf(msg, sizeof(msg), "ERR %zu\n%s\n", strlen(why) + 1, why);
+
+	if (n > 0 && send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		/* nothing more to tell it */
+	}
+	close(fd);
+}
+
 static void accept_all(void)
 {
 	/* given back for a moment and taken by another thread meanwhile:
@@ -331,15 +344,8 @@ static void accept_all(void)
 			close(spare_fd);
 			fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 			spare_fd = -1;
-			if (fd >= 0) {
-				static const char msg[] = "ERR 29\nno file descriptors left now\n";
-
-				if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) <
-				    0) {
-					/* nothing more to tell it */
-				}
-				close(fd);
-			}
+			if (fd >= 0)
+				refuse(fd, "no file descriptors left now");
 			spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 			/* the kernel says EMFILE before it looks at the backlog:
 			 * with nobody waiting, this round is over */
@@ -350,12 +356,7 @@ static void accept_all(void)
 		if (fd < 0)
 			return;
 		if (nclients >= max_clients || (c = calloc(1, sizeof(*c))) == NULL) {
-			static const char msg[] = "ERR 25\ntoo many CLI clients now\n";
-
-			if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
-				/* nothing more to tell a client we cannot serve */
-			}
-			close(fd);
+			refuse(fd, "too many CLI clients now");
 			continue;
 		}
 		c->fd = fd;
