@@ -403,43 +403,51 @@ static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 	}
 }
 
+/*
+ * The entries in use, in index order: the next one after *@i (start with
+ * *@i = UINT32_MAX), false when there is none. The bitmap is read afresh at
+ * each step, so an entry @fn deletes on the way is simply not there any
+ * more, and one it creates is visited if it lies further on.
+ */
+static bool active_next(const struct neigh_table *t, uint32_t *i)
+{
+	uint32_t words = (t->capacity + 63) / 64;
+	uint32_t start = *i + 1, w = start / 64;
+	uint64_t bits;
+
+	if (w >= words)
+		return false;
+	bits = t->active[w] & (~0ull << (start % 64));
+	while (bits == 0) {
+		if (++w >= words)
+			return false;
+		bits = t->active[w];
+	}
+	*i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+	return true;
+}
+
 void neigh_tick(struct neigh_table *t, uint64_t now)
 {
-	uint32_t words = (t->capacity + 63) / 64, w;
+	uint32_t i = UINT32_MAX;
 
 	if (t->nb_readers > 0)
 		collect_used(t);
-	for (w = 0; w < words; w++) {
-		uint64_t bits = t->active[w];
-
-		/* an entry the tick deletes clears its own bit, in the
-		 * word's copy already taken */
-		while (bits) {
-			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
-
-			bits &= bits - 1;
-			tick_one(t, i, now);
-		}
-	}
+	while (active_next(t, &i))
+		tick_one(t, i, now);
 }
 
 uint32_t neigh_port_flush(struct neigh_table *t, uint16_t port)
 {
-	uint32_t words = (t->capacity + 63) / 64, w, n = 0;
+	uint32_t i = UINT32_MAX, n = 0;
 
-	for (w = 0; w < words; w++) {
-		uint64_t bits = t->active[w];
+	while (active_next(t, &i)) {
+		const struct neigh_cold *c = &t->cold[i];
 
-		while (bits) {
-			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
-			struct neigh_cold *c = &t->cold[i];
-
-			bits &= bits - 1;
-			if (c->key.port != port || c->configured || c->state == NEIGH_S_NONE)
-				continue;
-			neigh_entry_forget(t, i);
-			n++;
-		}
+		if (c->key.port != port || c->configured || c->state == NEIGH_S_NONE)
+			continue;
+		neigh_entry_forget(t, i);
+		n++;
 	}
 	t->stats.flushed += n;
 	return n;
