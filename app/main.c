@@ -7,8 +7,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,18 +288,53 @@ static int tables_create(struct router *r)
 	return rc;
 }
 
+/*
+ * Write an answer to the router's own terminal without stalling the control
+ * thread: a terminal that is slow (a remote session) or stopped (Ctrl-S)
+ * takes it a little at a time, and meanwhile the router keeps answering
+ * ARP/ND and sending held packets. The terminal is non-blocking only while
+ * the answer is written (the shell shares it). A stop signal abandons the
+ * rest.
+ */
+static void term_print(struct router *r, const char *buf, size_t len)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	int fl = fcntl(STDOUT_FILENO, F_GETFL);
+	bool nb = fl >= 0 && !(fl & O_NONBLOCK) &&
+		  fcntl(STDOUT_FILENO, F_SETFL, fl | O_NONBLOCK) == 0;
+	ssize_t n;
+
+	fflush(stdout);
+	while (len > 0 && !r->quit) {
+		n = write(STDOUT_FILENO, buf, len < 65536 ? len : 65536);
+		if (n > 0) {
+			buf += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			break;
+		/* full: serve the router while it drains */
+		control_service(r);
+		if (poll(&p, 1, 10) > 0 && (p.revents & (POLLERR | POLLHUP | POLLNVAL)))
+			break;
+	}
+	if (nb)
+		fcntl(STDOUT_FILENO, F_SETFL, fl);
+}
+
 /* A line typed on the router's own terminal: run it, print the answer. */
 static bool term_run(const char *line, void *arg)
 {
+	static const char oom[] = "error: out of memory for the answer (the command itself ran)\n";
 	struct router *r = arg;
 	struct cmd_out o = {0};
 
 	cmd_run_line(r, line, &o);
 	if (o.oom)
-		printf("error: out of memory for the answer (the command itself ran)\n");
+		term_print(r, oom, sizeof(oom) - 1);
 	else if (o.len)
-		fwrite(o.buf, 1, o.len, stdout);
-	fflush(stdout);
+		term_print(r, o.buf, o.len);
 	if (o.quit)
 		r->quit = true; /* quit on the router's own terminal stops it, as in testpmd */
 	out_free(&o);

@@ -8,14 +8,18 @@ Tests run as root; without root (or without the tools) they exit 77, which
 meson reports as SKIP, after saying why.
 """
 import ctypes
+import fcntl
 import json
 import os
+import pty
 import re
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 
@@ -242,7 +246,10 @@ class Router:
     count = 0
 
     def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024,
-                 pmd="af_packet", eal=(), vdevs=()):
+                 pmd="af_packet", eal=(), vdevs=(), tty=False):
+        """tty: the router's standard input and output are a terminal (a
+        pty it controls, in the foreground), so it opens its own CLI there;
+        tty_write() types into it, tty_read() reads what it printed."""
         Router.count += 1
         self.topo = topo
         self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
@@ -278,8 +285,20 @@ class Router:
         env = dict(os.environ)
         env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
         env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
-        self.p = subprocess.Popen(["ip", "netns", "exec", topo.r] + args, stdout=self.out,
-                                  stderr=self.err, env=env)
+        self.tty = None
+        if tty:
+            self.tty, slave = pty.openpty()
+
+            def controlling_tty():
+                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+            self.p = subprocess.Popen(["ip", "netns", "exec", topo.r] + args, stdin=slave,
+                                      stdout=slave, stderr=self.err, env=env,
+                                      start_new_session=True, preexec_fn=controlling_tty)
+            os.close(slave)
+        else:
+            self.p = subprocess.Popen(["ip", "netns", "exec", topo.r] + args,
+                                      stdout=self.out, stderr=self.err, env=env)
         self.wait_ready()
 
     def wait_ready(self, timeout=60):
@@ -288,6 +307,8 @@ class Router:
             if self.p.poll() is not None:
                 raise RuntimeError("router exited with %d:\n%s" % (self.p.returncode,
                                                                    self.stderr()))
+            if self.tty is not None:
+                self.tty_read(0.1)
             self.out.seek(0)
             if "ready" in self.out.read():
                 return
@@ -295,6 +316,31 @@ class Router:
         self.p.kill()  # not left running beside whatever the caller starts next
         self.p.wait()
         raise RuntimeError("router not ready after %ds:\n%s" % (timeout, self.stderr()))
+
+    def tty_write(self, data):
+        os.write(self.tty, data.encode())
+
+    def tty_read(self, timeout):
+        """What the router printed on its terminal within @timeout seconds
+        (also appended to stdout())."""
+        got = b""
+        end = time.time() + timeout
+        while True:
+            left = end - time.time()
+            if left <= 0 or not select.select([self.tty], [], [], left)[0]:
+                break
+            try:
+                data = os.read(self.tty, 65536)
+            except OSError:  # EIO: the router closed it
+                break
+            if not data:
+                break
+            got += data
+        text = got.decode(errors="replace")
+        self.out.seek(0, os.SEEK_END)
+        self.out.write(text)
+        self.out.flush()
+        return text
 
     def stderr(self):
         self.err.seek(0)
@@ -333,11 +379,19 @@ class Router:
         if self.p.poll() is None:
             self.p.send_signal(signal.SIGINT)
             try:
+                if self.tty is not None:
+                    # what it still prints must not block its exit
+                    end = time.time() + 30
+                    while self.p.poll() is None and time.time() < end:
+                        self.tty_read(0.1)
                 self.p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 self.p.wait()
                 raise RuntimeError("router did not stop within 30 s of SIGINT")
+        if self.tty is not None:
+            os.close(self.tty)
+            self.tty = None
         err = self.stderr()
         for bad in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
             if bad in err:

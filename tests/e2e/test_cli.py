@@ -3,17 +3,19 @@
 """The CLI socket as operators and scripts use it: every command answers as
 documented (text and JSON), bad commands change nothing, show config
 rebuilds the same router, load is all-or-nothing, 200 idle clients and a
-1 MiB line neither stall forwarding nor kill the router, and
-dpdk-telemetry.py reads the /fastroute endpoints."""
+1 MiB line neither stall forwarding nor kill the router, a router terminal
+nobody reads does not stop the router answering, and dpdk-telemetry.py
+reads the /fastroute endpoints."""
 import json
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+import time
 
 import frlib
-from frlib import HOST_IP, check, sh
+from frlib import HOST_IP, ROUTER_IP, check, sh
 
 frlib.require_root()
 
@@ -311,6 +313,38 @@ def test_telemetry(topo, r):
     check(byname.get("/fastroute/fib", {}).get("backend") == "fib", str(byname))
 
 
+def test_slow_terminal(topo):
+    """An answer the router's own terminal cannot take yet (a slow remote
+    session, or output stopped with Ctrl-S) must not stall the control
+    thread: here nobody reads the terminal while 'show route' prints 6,000
+    routes, and the router keeps answering ARP and pings meanwhile; the
+    whole answer arrives once the terminal is read."""
+    n = 6000
+    routes = "".join("route add 10.%d.%d.0/24 via 198.51.100.2\n" % (i >> 8, i & 255)
+                     for i in range(n))
+    r = frlib.Router(topo, frlib.base_config() + routes, tty=True)
+    try:
+        r.tty_read(0.5)
+        check("fastroute> " in r.stdout(), "no prompt on the router's terminal:\n" +
+              r.stdout()[-500:])
+        r.tty_write("show route\r")
+        # the answer (about 500 KB) fills the terminal's buffers, and stays
+        time.sleep(1)
+        out = sh(["ping", "-c", "5", "-i", "0.2", "-W", "2", ROUTER_IP[0]],
+                 ns=topo.hosts[0], check=False)
+        check(" 5 received" in out, "the router stopped answering while its terminal "
+              "was full:\n" + out)
+        text = ""
+        end = time.time() + 30
+        while time.time() < end and "fastroute> " not in text.split("show route", 1)[-1]:
+            text += r.tty_read(0.5)
+        got = sum(1 for line in text.splitlines()
+                  if line.startswith("10.") and "198.51.100.2" in line)
+        check(got == n, "the terminal got %d of the %d routes" % (got, n))
+    finally:
+        r.stop()
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -325,6 +359,8 @@ def main():
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
+        # a router of its own, its terminal a pty (the ports are the topology's)
+        runner.run("slow_terminal", test_slow_terminal, topo)
     runner.exit()
 
 
