@@ -535,7 +535,7 @@ static const struct cmd_syntax {
 	 "forwarding and drop counters, summed or per worker lcore"},
 	{"clear stats", CMD_CLEAR_STATS, a_none, "",
 	 "zero the router's counters: workers', control thread's, neighbours', route\n"
-	 "caches' (the devices' own, show port stats, and link changes stay)"},
+	 "caches', the ports' (device statistics, link changes)"},
 	{"show port info", CMD_SHOW_PORT_INFO, a_opt_port, "[N|all]",
 	 "MAC, NUMA socket, queues, link, forwarding state (down: port_down drops) and\n"
 	 "link changes, addresses"},
@@ -855,10 +855,23 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_RTCACHE_MODE:
 	case CMD_RTCACHE_SIZE:
 		return exec_setting(t, c, err, errlen);
-	case CMD_CLEAR_STATS:
-		router_stats_clear(r);
+	case CMD_CLEAR_STATS: {
+		unsigned int late = router_stats_clear(r);
+
 		neigh_stats_clear(r->neigh);
+		port_stats_clear(r);
+		if (late > 0) {
+			/* the rest is cleared; say so rather than show a total
+			 * that no longer adds up as if it did */
+			snprintf(err, errlen,
+				 "%u worker(s) did not zero their counters within 100 ms (busy or "
+				 "descheduled); they will at their next loop: show stats may not "
+				 "add up until then",
+				 late);
+			return -ETIMEDOUT;
+		}
 		return 0;
+	}
 	case CMD_LOAD: {
 		struct config_result res;
 		int rc = config_load(r, c->arg, false, &res, err, errlen);

@@ -86,7 +86,6 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
 		c->st->icmp_ratelimited++;
 	} else {
 		dp_ctrl_set(m, CTRL_ICMP_ERROR, type, code, aux);
-		c->st->icmp_queued++;
 		*out = DP_OUT_CTRL_ERR;
 		return;
 	}
@@ -334,7 +333,6 @@ static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct
 		c->st->icmp_ratelimited++;
 	} else {
 		dp_ctrl_set(m, CTRL_ICMP_ERROR, type, code, aux);
-		c->st->icmp_queued++;
 		*out = DP_OUT_CTRL_ERR;
 		return;
 	}

@@ -485,6 +485,23 @@ void port_link_poll(struct router *r)
 	}
 }
 
+void port_stats_clear(struct router *r)
+{
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		struct fr_port *p = &r->ports[pid];
+
+		p->link_changes = 0;
+		p->link_flaps_ignored = 0;
+		if (!p->started)
+			continue;
+		/* a device without one (-ENOTSUP) keeps its own, as DPDK says */
+		rte_eth_stats_reset(pid);
+		rte_eth_xstats_reset(pid);
+	}
+}
+
 void port_stop_all(struct router *r)
 {
 	uint16_t pid;

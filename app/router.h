@@ -156,6 +156,9 @@ void port_down_sync(struct router *r, uint16_t pid);
  * the error is kept for show port info. Control thread. */
 void port_link_admin(struct router *r, uint16_t pid);
 void port_stop_all(struct router *r);
+/* clear stats for the ports: the devices' statistics and extended
+ * statistics, link changes and flaps ignored. Control thread. */
+void port_stats_clear(struct router *r);
 
 /* worker.c */
 int worker_main(void *arg);

@@ -130,16 +130,16 @@ void worker_stats_clear(struct router *r, struct worker *w)
 	__atomic_store_n(&w->clear_done, gen, __ATOMIC_RELEASE);
 }
 
-void router_stats_clear(struct router *r)
+unsigned int router_stats_clear(struct router *r)
 {
 	uint64_t gen, deadline;
-	unsigned int w;
+	unsigned int w, late = 0;
 
 	memset(&r->cst, 0, sizeof(r->cst));
 	if (!r->running) {
 		for (w = 0; w < r->nb_workers; w++)
 			worker_stats_clear(r, r->workers[w]);
-		return;
+		return 0;
 	}
 	/* Workers write their counters without atomics, and a count may be
 	 * read, added to and written back across a clear from here: each
@@ -148,10 +148,13 @@ void router_stats_clear(struct router *r)
 	 * them cleared. */
 	gen = __atomic_add_fetch(&r->stats_clear, 1, __ATOMIC_RELEASE);
 	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 10;
-	for (w = 0; w < r->nb_workers; w++)
+	for (w = 0; w < r->nb_workers; w++) {
 		while (__atomic_load_n(&r->workers[w]->clear_done, __ATOMIC_ACQUIRE) != gen &&
 		       rte_get_tsc_cycles() < deadline)
 			rte_pause();
+		late += __atomic_load_n(&r->workers[w]->clear_done, __ATOMIC_ACQUIRE) != gen;
+	}
+	return late;
 }
 
 /*

@@ -154,10 +154,11 @@ struct ctrl_stats {
 };
 
 /* Sum the workers' counters into @sum; zero all counters (each worker its
- * own, waited for). Control thread. */
+ * own, waited for up to 100 ms; returns how many workers had not done so
+ * yet: theirs are zeroed at their next loop). Control thread. */
 struct router;
 void router_stats_sum(const struct router *r, struct dp_stats *sum);
-void router_stats_clear(struct router *r);
+unsigned int router_stats_clear(struct router *r);
 
 /* All of @s's drops, whatever the reason ('dropped' in show stats). */
 uint64_t dp_stats_dropped(const struct dp_stats *s);

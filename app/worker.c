@@ -88,15 +88,15 @@ static void to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
 	}
 }
 
-/* Dropped packets (already counted) that deserve an ICMP error. The data
- * path counted them icmp_queued; those the ring refuses move to
- * icmp_ring_full (in the same loop: a clear of the counters comes after). */
+/* Dropped packets (already counted) that deserve an ICMP error: those the
+ * ring takes count icmp_queued, those it refuses icmp_ring_full (counted
+ * here, once the outcome is known: a counter never goes back). */
 static void errors_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
 {
 	unsigned int sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
 
+	w->st.icmp_queued += sent;
 	if (unlikely(sent < n)) {
-		w->st.icmp_queued -= n - sent;
 		w->st.icmp_ring_full += n - sent;
 		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
 	}

@@ -106,9 +106,14 @@ def test_commands(topo, r):
     # counters, and clearing them
     sh(["ping", "-c", "2", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
     check(r.stats()["forwarded"] >= 4, "no forwarding counted")
+    ports = json.loads(r.cli("show port stats 0", json=True))
+    check(ports[0]["rx_packets"] >= 2, "port 0 counted no packets: %s" % ports)
     r.cli("clear stats")
     st = r.stats()
     check(st["forwarded"] == 0 and st["rx"] < 3, "clear stats left %s" % st)
+    # the devices' counters too, as 'clear counters' does on a router
+    ports = json.loads(r.cli("show port stats 0", json=True))
+    check(ports[0]["rx_packets"] < 3, "clear stats left the device's: %s" % ports)
 
     # quit ends the session, not the router
     ok, body = raw_cmd(r, "quit")
