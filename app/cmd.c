@@ -120,6 +120,9 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			return -EINVAL;
 		if (r->gw.family != r->prefix.addr.family)
 			return ERR("gateway %s is not of the prefix's address family", tok[2]);
+		if (fr_addr_not_host(&r->gw) != NULL)
+			return ERR("gateway %s is not a unicast host address (%s)", tok[2],
+				   fr_addr_not_host(&r->gw));
 		i = 3;
 		if (i < n && strcmp(tok[i], "port") == 0) {
 			if (parse_port(i + 1 < n ? tok[i + 1] : NULL, &port, err, errlen) != 0)
@@ -154,6 +157,9 @@ static int a_neigh_add(char **tok, int n, struct cmd *c, char *err, size_t errle
 {
 	if (parse_addr(n > 0 ? tok[0] : NULL, &c->addr, err, errlen) != 0)
 		return -EINVAL;
+	if (fr_addr_not_host(&c->addr) != NULL)
+		return ERR("neighbour %s is not a unicast host address (%s)", tok[0],
+			   fr_addr_not_host(&c->addr));
 	if (n < 3 || strcmp(tok[1], "lladdr") != 0)
 		return ERR("usage: neigh add ADDR lladdr MAC port N");
 	if (rte_ether_unformat_addr(tok[2], &c->mac) != 0)

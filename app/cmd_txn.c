@@ -455,6 +455,34 @@ static int find_addr_owner(const struct router *r, const struct fr_addr *a)
 	return -1;
 }
 
+/* @a is the network or broadcast address of a port's IPv4 subnet (of /30
+ * or shorter): no host has it. Returns the port (and which in @what), or -1. */
+static int subnet_edge_owner(const struct router *r, const struct fr_addr *a, const char **what)
+{
+	uint16_t p;
+	unsigned int i;
+
+	if (a->family != AF_INET)
+		return -1;
+	for (p = 0; p < r->nb_ports; p++) {
+		for (i = 0; i < r->ports[p].nb_addrs; i++) {
+			const struct port_addr *pa = &r->ports[p].addrs[i];
+			uint32_t mask;
+
+			if (pa->addr.family != AF_INET || pa->len == 0 || pa->len > 30)
+				continue;
+			mask = UINT32_MAX << (32 - pa->len);
+			if ((a->v4 & mask) != (pa->addr.v4 & mask))
+				continue;
+			if (a->v4 == (pa->addr.v4 & mask) || a->v4 == (pa->addr.v4 | ~mask)) {
+				*what = a->v4 == (pa->addr.v4 & mask) ? "network" : "broadcast";
+				return p;
+			}
+		}
+	}
+	return -1;
+}
+
 int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 {
 	struct router *r = t->r;
@@ -478,8 +506,10 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 
 		/* global (or unique-local) unicast only: link-local addresses
 		 * are derived from the MAC, one per port */
-		if (ip6_is_unspec(b) || ip6_is_loopback(b) || ip6_is_mcast(b) ||
-		    ip6_is_linklocal(b))
+		if (fr_addr_not_host(&pa.addr) != NULL)
+			return ERR("%s is not a unicast host address (%s)", buf,
+				   fr_addr_not_host(&pa.addr));
+		if (ip6_is_linklocal(b))
 			return ERR("%s is not a global unicast address (the port's link-local "
 				   "address is derived from its MAC)",
 				   buf);
@@ -488,8 +518,9 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 				   c->port, r->dp_ports[c->port].mtu, IP6_MIN_MTU);
 	} else {
 		a = pa.addr.v4;
-		if ((a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) >= 14)
-			return ERR("%s is not a unicast host address", buf);
+		if (fr_addr_not_host(&pa.addr) != NULL)
+			return ERR("%s is not a unicast host address (%s)", buf,
+				   fr_addr_not_host(&pa.addr));
 		net = pa.len ? a & (UINT32_MAX << (32 - pa.len)) : 0;
 		bcast = pa.len >= 32 ? a : a | (UINT32_MAX >> pa.len);
 		if (pa.len <= 30 && (a == net || a == bcast))
@@ -500,6 +531,36 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (owner >= 0)
 		return ERRC(-EEXIST, "address %s is already on port %d",
 			    fr_addr_fmt(&pa.addr, buf, sizeof(buf)), owner);
+	if (pa.len == 0)
+		return ERR("%s: a port's subnet cannot be /0 (it would cover every address)", buf);
+	/* one link per subnet: a subnet inside (or around) another port's
+	 * would take part of that link's hosts to this one */
+	for (i = 0; i < r->nb_ports; i++) {
+		const struct fr_port *o = &r->ports[i];
+		unsigned int k;
+
+		if (i == (int)c->port)
+			continue;
+		for (k = 0; k < o->nb_addrs; k++) {
+			struct fr_prefix mine = {.addr = pa.addr, .len = pa.len};
+			struct fr_prefix theirs = {.addr = o->addrs[k].addr,
+						   .len = o->addrs[k].len};
+
+			if (mine.addr.family != theirs.addr.family)
+				continue;
+			fr_addr_mask(&mine.addr, mine.len);
+			fr_addr_mask(&theirs.addr, theirs.len);
+			if (fr_prefix_contains(&mine, &theirs.addr) ||
+			    fr_prefix_contains(&theirs, &mine.addr)) {
+				char ob[FR_ADDR_STRLEN + 4];
+				struct fr_prefix op = {.addr = o->addrs[k].addr,
+						       .len = o->addrs[k].len};
+
+				return ERRC(-EEXIST, "%s overlaps %s on port %d", buf,
+					    fr_prefix_fmt(&op, ob, sizeof(ob)), i);
+			}
+		}
+	}
 	if (p->nb_addrs >= FR_PORT_MAX_ADDRS)
 		return ERRC(-ENOSPC, "port %u has %d addresses already (the maximum)", c->port,
 			    FR_PORT_MAX_ADDRS);
@@ -613,6 +674,15 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	    r->dp_ports[rt.port].mtu < IP6_MIN_MTU)
 		return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)", rt.port,
 			   r->dp_ports[rt.port].mtu, IP6_MIN_MTU);
+	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_GATEWAY) {
+		const char *what;
+		int owner = subnet_edge_owner(r, &rt.gw, &what);
+
+		if (owner >= 0)
+			return ERR(
+				"gateway %s is the %s address of port %d's subnet: no host has it",
+				fr_addr_fmt(&rt.gw, buf, sizeof(buf)), what, owner);
+	}
 	/* routes a port address installed belong to that address */
 	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
 	    cur.origin != FIB_ORIGIN_STATIC)
@@ -647,7 +717,7 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	struct neigh_info ni;
 	char buf[FR_ADDR_STRLEN];
 	struct undo u;
-	bool had;
+	bool had, undo = true;
 	int rc;
 
 	rc = check_port(r, c->port, err, errlen);
@@ -663,24 +733,38 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		u.n.mac = ni.mac;
 	fr_addr_fmt(&c->addr, buf, sizeof(buf));
 	if (c->id == CMD_NEIGH_ADD) {
-		rc = neigh_static_set(r->neigh, &c->addr, (uint16_t)c->port, &c->mac);
-		if (rc == -ENOSPC)
-			return ERRC(rc, "neighbour table full (see --neigh-size)");
-		if (rc != 0)
-			return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));
+		const char *what;
+		int owner = find_addr_owner(r, &c->addr);
+
+		if (owner >= 0)
+			return ERR("%s is an address of this router (port %d), not a neighbour's",
+				   buf, owner);
+		owner = subnet_edge_owner(r, &c->addr, &what);
+		if (owner >= 0)
+			return ERR("%s is the %s address of port %d's subnet, not a neighbour's",
+				   buf, what, owner);
 		u.op = had ? UNDO_NEIGH_SET : UNDO_NEIGH_DEL;
 	} else {
+		/* a learnt entry: a rollback leaves it to be learnt again */
+		u.op = UNDO_NEIGH_SET;
+		undo = had;
+	}
+	/* journaled before the change: out of memory leaves nothing changed */
+	if (undo && journal(t, &u) != 0)
+		return ERRC(-ENOMEM, "out of memory");
+	if (c->id == CMD_NEIGH_ADD)
+		rc = neigh_static_set(r->neigh, &c->addr, (uint16_t)c->port, &c->mac);
+	else
 		rc = neigh_del(r->neigh, &c->addr, (uint16_t)c->port);
+	if (rc != 0) {
+		if (undo)
+			t->n--; /* nothing to undo */
+		if (rc == -ENOSPC)
+			return ERRC(rc, "neighbour table full (see --neigh-size)");
 		if (rc == -ENOENT)
 			return ERRC(rc, "no neighbour %s on port %u", buf, c->port);
-		if (rc != 0)
-			return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));
-		if (!had)
-			return 0; /* a learnt entry: a rollback leaves it to be learnt again */
-		u.op = UNDO_NEIGH_SET;
+		return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));
 	}
-	if (journal(t, &u) != 0)
-		return ERRC(-ENOMEM, "out of memory");
 	return 0;
 }
 

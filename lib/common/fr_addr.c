@@ -44,6 +44,35 @@ void fr_addr_mask(struct fr_addr *a, unsigned int len)
 	}
 }
 
+const char *fr_addr_not_host(const struct fr_addr *a)
+{
+	static const uint8_t mapped[12] = {[10] = 0xff, [11] = 0xff};
+	static const uint8_t zero[12];
+
+	if (a->family == AF_INET) {
+		if ((a->v4 >> 24) == 0)
+			return "0.0.0.0/8 means this network";
+		if ((a->v4 >> 24) == 127)
+			return "127.0.0.0/8 is loopback";
+		if ((a->v4 >> 28) == 0xe)
+			return "224.0.0.0/4 is multicast";
+		if ((a->v4 >> 28) == 0xf)
+			return a->v4 == UINT32_MAX ? "the limited broadcast"
+						   : "240.0.0.0/4 is reserved";
+		return NULL;
+	}
+	if (a->v6[0] == 0xff)
+		return "ff00::/8 is multicast";
+	if (memcmp(a->v6, mapped, 12) == 0)
+		return "::ffff:0:0/96 is IPv4-mapped";
+	if (memcmp(a->v6, zero, 12) == 0) {
+		if (a->v6[12] == 0 && a->v6[13] == 0 && a->v6[14] == 0 && a->v6[15] <= 1)
+			return a->v6[15] ? "::1 is loopback" : ":: is the unspecified address";
+		return "::/96 is IPv4-compatible (deprecated)";
+	}
+	return NULL;
+}
+
 bool fr_prefix_contains(const struct fr_prefix *p, const struct fr_addr *a)
 {
 	struct fr_addr m = *a;

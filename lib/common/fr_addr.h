@@ -83,6 +83,15 @@ void fr_addr_mask(struct fr_addr *a, unsigned int len);
 /** True when @p a lies inside prefix @p p (same family). */
 bool fr_prefix_contains(const struct fr_prefix *p, const struct fr_addr *a);
 
+/**
+ * Why @p a cannot be a unicast host address (a port address, a gateway, a
+ * neighbour), or NULL when it can. IPv4: 0.0.0.0/8, 127.0.0.0/8, 224.0.0.0/4
+ * and 240.0.0.0/4 with 255.255.255.255 (RFC 1122 3.2.1.3, RFC 1112). IPv6:
+ * ::, ::1, ff00::/8, IPv4-mapped ::ffff:0:0/96 and IPv4-compatible ::/96
+ * (RFC 4291 2.5.2-2.5.5, 2.7); link-local is a host address.
+ */
+const char *fr_addr_not_host(const struct fr_addr *a);
+
 /** Format @p a into @p buf (at least FR_ADDR_STRLEN bytes); returns @p buf. */
 char *fr_addr_fmt(const struct fr_addr *a, char *buf, size_t len);
 
