@@ -327,9 +327,12 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 				    "see --neigh-size and 'show neigh stats')",
 				    p, neigh_capacity(r->neigh));
 		return ERRC(-ENOSPC,
-			    "no room for %s: route or next-hop table full (see --max-routes, "
-			    "--tbl8, --max-nexthops)",
-			    p);
+			    "no room for %s: route or next-hop table full (see %s, "
+			    "--max-nexthops; entries freed a moment ago are reused after the "
+			    "workers' grace period)",
+			    p,
+			    rt->prefix.addr.family == AF_INET6 ? "--max-routes6, --tbl8-6"
+							       : "--max-routes, --tbl8");
 	case -EDESTADDRREQ:
 		return ERRC(-EDESTADDRREQ,
 			    "gateway %s is link-local: give the port it is on ('port N')", g);

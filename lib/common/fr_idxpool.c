@@ -77,16 +77,32 @@ void fr_idxpool_free(struct fr_idxpool *p)
 	rte_free(p);
 }
 
+/* Indexes whose grace period has passed back to the free stack; returns
+ * how many still wait for theirs. */
+static unsigned int reclaim(struct fr_idxpool *p)
+{
+	unsigned int pending = 0;
+
+	if (p->dq != NULL)
+		rte_rcu_qsbr_dq_reclaim(p->dq, p->cap, NULL, &pending, NULL);
+	return pending;
+}
+
 void fr_idxpool_reclaim(struct fr_idxpool *p)
 {
-	if (p->dq != NULL)
-		rte_rcu_qsbr_dq_reclaim(p->dq, p->cap, NULL, NULL, NULL);
+	reclaim(p);
 }
 
 int fr_idxpool_get(struct fr_idxpool *p, uint32_t *idx)
 {
-	if (p->nb_free == 0)
-		fr_idxpool_reclaim(p);
+	/* none free but some freed a moment ago: wait out their grace period
+	 * (the workers pass a quiescent state every loop, microseconds) rather
+	 * than refuse, so that a table is full only when it is (a rollback
+	 * putting back what a transaction just replaced needs this) */
+	if (p->nb_free == 0 && reclaim(p) > 0 && p->nb_free == 0) {
+		rte_rcu_qsbr_synchronize(p->qsv, RTE_QSBR_THRID_INVALID);
+		reclaim(p);
+	}
 	if (p->nb_free == 0)
 		return -ENOSPC;
 	*idx = p->free[--p->nb_free];

@@ -48,6 +48,21 @@ static uint32_t entry_bytes(uint32_t nh, uint32_t tbl8s4, uint32_t tbl8s6)
 	return nh <= MAX_NH_2B && tbl8s4 <= MAX_TBL8S_2B && tbl8s6 <= MAX_TBL8S_2B ? 2 : 4;
 }
 
+/*
+ * The tbl8 groups rte_fib's DIR-24-8 is created with: one more than the
+ * routes may reserve (tbl8s4), rounded up to its bitmap's 64 as it rounds.
+ * A change whose range starts inside a /24 that has no group yet (a
+ * covering route replaced under more-specific routes that share its next
+ * hop) checks for two free groups, the one it takes and a spare: with
+ * every group reserved and taken, 22.11 would stop it half way (a replace
+ * reported done with the old next hop in the RIB, a delete refused). The
+ * reservations are capped at tbl8s4 in dp4_set(), so the spare is there.
+ */
+static uint32_t dir24_8_groups(uint32_t tbl8s4)
+{
+	return RTE_ALIGN_CEIL(tbl8s4 + 1, 64);
+}
+
 /* rte_fib's DIR-24-8 name for f->nh_bytes */
 static enum rte_fib_dir24_8_nh_sz dir24_8_nh_sz(const struct fib *f)
 {
@@ -61,7 +76,7 @@ static uint32_t *dir24_8_dp(const struct fib *f)
 {
 	uint32_t *dp = rte_fib_get_dp(f->fib4);
 
-	if (dp != NULL && dp[0] == RTE_ALIGN_CEIL(f->tbl8s4, 64) && dp[2] <= dp[0] &&
+	if (dp != NULL && dp[0] == dir24_8_groups(f->tbl8s4) && dp[2] <= dp[0] &&
 	    dp[3] == (uint32_t)dir24_8_nh_sz(f))
 		return dp;
 	return NULL;
@@ -78,7 +93,11 @@ static int backend_create4(struct fib *f, int socket_id)
 		fc.default_nh = 0;
 		fc.max_routes = (int)f->max_routes4;
 		fc.dir24_8.nh_sz = dir24_8_nh_sz(f);
-		fc.dir24_8.num_tbl8 = f->tbl8s4;
+		/* rounded up to dir24_8_groups(); DPDK takes no more than the
+		 * entries index (2 bytes: 32767, which it rounds to 32768) */
+		fc.dir24_8.num_tbl8 = f->nh_bytes == 2 && f->tbl8s4 + 1 > MAX_TBL8S_2B
+					      ? MAX_TBL8S_2B
+					      : f->tbl8s4 + 1;
 		snprintf(name, sizeof(name), "f4_%s", f->name);
 		f->fib4 = rte_fib_create(name, socket_id, &fc);
 		if (f->fib4 == NULL)
@@ -445,6 +464,34 @@ static void dir24_8_reserve(const struct fib *f, uint32_t before)
 		dp[1]++;
 }
 
+/*
+ * DPDK 22.11's DIR-24-8 has no RCU hook: a tbl8 group that a change
+ * collapsed is free at once, and the next change that takes a group may
+ * take it while a worker that read the old tbl24 entry still indexes into
+ * it (it would see another prefix's next hop). Before a change that may
+ * take a group, wait until every worker has been quiescent since the last
+ * change. An add longer than /24 may; so may any other change (a covering
+ * route's add, replace or delete writing ranges that start inside a /24)
+ * where a /24 holding longer routes has its group reserved but not taken
+ * (they share their cover's next hop: reserved > taken, the struct's
+ * second and third words). Workers that read a group while it is being
+ * zeroed get next hop 0 (no route) for that one lookup; that is counted,
+ * never misdelivered. A group freed and taken again within one change is
+ * beyond this (22.11 takes the lowest free one).
+ */
+static void tbl8_wait(struct fib *f, bool longer24)
+{
+	const uint32_t *dp;
+
+	if (!f->tbl8_dirty || f->qsv == NULL)
+		return;
+	dp = dir24_8_dp(f);
+	if (!longer24 && (dp == NULL || dp[1] <= dp[2]))
+		return;
+	rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
+	f->tbl8_dirty = false;
+}
+
 static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool exists)
 {
 	struct rte_rib_node *n;
@@ -457,20 +504,14 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 	if (!exists && fib_table_full(f, &r->prefix))
 		return -ENOSPC;
 	if (f->backend == FIB_BACKEND_FIB) {
-		/*
-		 * DPDK 22.11's DIR-24-8 has no RCU hook: a tbl8 group that a
-		 * change collapsed is free at once, and the next route longer
-		 * than /24 may take it while a worker that read the old tbl24
-		 * entry still indexes into it (it would see another prefix's
-		 * next hop). Before such an add, wait until every worker has
-		 * been quiescent since the last change. Workers that read a
-		 * group while it is being zeroed get next hop 0 (no route) for
-		 * that one lookup; that is counted, never misdelivered.
-		 */
-		if (depth > 24 && f->tbl8_dirty && f->qsv != NULL) {
-			rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
-			f->tbl8_dirty = false;
-		}
+		tbl8_wait(f, depth > 24);
+		/* a route longer than /24 first in its /24 reserves a group:
+		 * no more than tbl8s4, the spare stays (dir24_8_groups()) */
+		if (depth > 24 && !exists && dir24_8_words(f) != NULL &&
+		    dir24_8_words(f)[1] >= f->tbl8s4 &&
+		    rte_rib_get_nxt(f->rib4, ip & 0xffffff00, 24, NULL, RTE_RIB_GET_NXT_COVER) ==
+			    NULL)
+			return -ENOSPC;
 		unreserved = depth > 24 && !exists && dir24_8_skips_reserve(f, ip, nh);
 		rsvd = unreserved ? dir24_8_words(f)[1] : 0;
 		rc = rte_fib_add(f->fib4, ip, depth, nh);
@@ -682,6 +723,7 @@ int fib_route_del_installed(struct fib *f, const struct fr_prefix *p, struct fib
 		return -ENOENT;
 	route_from_node(f, n, &cur);
 	if (f->backend == FIB_BACKEND_FIB) {
+		tbl8_wait(f, false);
 		rc = rte_fib_delete(f->fib4, p->addr.v4, p->len); /* removes the RIB node too */
 		f->tbl8_dirty = true;
 	} else {
@@ -834,7 +876,8 @@ static uint64_t memory_of(enum fib_backend backend, uint32_t w, uint32_t routes4
 			  uint32_t routes6, uint32_t tbl8s6, uint32_t nh)
 {
 	uint64_t w4 = backend == FIB_BACKEND_LPM ? 4 : w;
-	uint64_t m = (1ull << 24) * w4 + (uint64_t)tbl8s4 * 256 * w4;
+	uint64_t g4 = backend == FIB_BACKEND_LPM ? tbl8s4 : dir24_8_groups(tbl8s4);
+	uint64_t m = (1ull << 24) * w4 + g4 * 256 * w4;
 
 	m += (uint64_t)routes4 * 2 * 64;
 	if (backend == FIB_BACKEND_LPM)

@@ -156,6 +156,17 @@ static uint32_t trie_estimate(const struct fib *f, const uint8_t *ip, uint8_t le
 	return (RTE_ALIGN_CEIL(len, 8) - RTE_ALIGN_CEIL(parent, 8)) >> 3;
 }
 
+/* As for IPv4 (tbl8_wait() in fib.c): 22.11's trie frees and reuses tbl8
+ * groups at once, LIFO, and an IPv6 change of any length may take one, so
+ * every change after a change waits for the workers' grace period. */
+static void tbl8_wait6(struct fib *f)
+{
+	if (f->tbl8_dirty6 && f->qsv != NULL) {
+		rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
+		f->tbl8_dirty6 = false;
+	}
+}
+
 void fib6_reserve_init(struct fib *f)
 {
 	uint32_t *words = trie_words(f);
@@ -191,13 +202,7 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 	rc = fib_nh_get(f, &k, &nh);
 	if (rc != 0)
 		return rc;
-	/* as for IPv4 (see dp4_set): 22.11's trie frees and reuses tbl8 groups
-	 * at once, LIFO; an IPv6 route of any length may take one, so every
-	 * add after a change waits for the workers' grace period */
-	if (f->tbl8_dirty6 && f->qsv != NULL) {
-		rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
-		f->tbl8_dirty6 = false;
-	}
+	tbl8_wait6(f);
 	words = r->prefix.len > 24 && n == NULL ? trie_words(f) : NULL;
 	rsvd = words != NULL ? words[1] : 0;
 	if (words != NULL) {
@@ -241,6 +246,7 @@ int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *o
 		rsvd = words[1];
 		alone = levels_alone(f, p->addr.v6, p->len);
 	}
+	tbl8_wait6(f); /* a delete at a byte boundary takes a group for a moment */
 	rc = rte_fib6_delete(f->fib6, p->addr.v6, p->len);
 	f->tbl8_dirty6 = true;
 	if (rc != 0)

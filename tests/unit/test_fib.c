@@ -17,8 +17,15 @@
 
 #include <cmocka.h>
 
+#include <pthread.h>
+#include <unistd.h>
+
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
 #include "eal_helper.h"
 #include "fib.h"
+#include "fr_idxpool.h"
 #include "neigh.h"
 
 struct ctx {
@@ -835,6 +842,69 @@ static void test_tbl8_reservation(void **state)
 	expect(f, ip("10.1.3.65"), FIB_NH_CONNECTED, 3);
 }
 
+/* A FIB of the test's backend with room for @routes IPv4 routes and 64
+ * tbl8 groups. */
+static struct fib *small_fib(struct ctx *c, const char *name, uint32_t routes)
+{
+	struct fib_conf conf = {0};
+	struct fib *f;
+
+	conf.backend = c->backend;
+	conf.max_routes4 = routes;
+	conf.tbl8s4 = 64;
+	conf.neigh = c->n;
+	f = fib_create(name, &conf);
+	assert_non_null(f);
+	return f;
+}
+
+/*
+ * Every tbl8 group reserved, then a covering route replaced and deleted
+ * under more-specific routes that share its old next hop (so none holds a
+ * group yet): each range it writes starts inside a /24 and takes a group.
+ * 22.11's DIR-24-8 wants a spare one besides; without it the replace was
+ * reported done with the old next hop kept in the RIB, half the /24s
+ * rewritten, and the delete refused. All tbl8s4 reservations still fit.
+ */
+static void test_tbl8_pool_full(void **state)
+{
+	struct fib *f = small_fib(*state, "tpoolfull", 256);
+	struct fib_route r, got;
+	uint32_t nh0;
+	char p[32];
+	unsigned int i;
+
+	add(f, "10.0.0.0/16", FIB_NH_CONNECTED, 1);
+	nh0 = fib_nh_count(f);
+	for (i = 0; i < 64; i++) {
+		snprintf(p, sizeof(p), "10.0.%u.0/25", i);
+		add(f, p, FIB_NH_CONNECTED, 1);
+	}
+	r = mk("10.0.64.0/25", FIB_NH_CONNECTED, 1);
+	assert_int_equal(fib_route_add(f, &r), -ENOSPC);
+	r = mk("10.0.0.0/16", FIB_NH_CONNECTED, 3);
+	assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.port, 3);
+	for (i = 0; i < 64; i++) {
+		expect(f, (ip("10.0.0.1") | i << 8), FIB_NH_CONNECTED, 1);
+		expect(f, (ip("10.0.0.129") | i << 8), FIB_NH_CONNECTED, 3);
+	}
+	expect(f, ip("10.0.200.1"), FIB_NH_CONNECTED, 3);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	expect(f, ip("10.0.63.129"), FIB_NH_NONE, FIB_PORT_NONE);
+	expect(f, ip("10.0.63.1"), FIB_NH_CONNECTED, 1);
+	for (i = 0; i < 64; i++) {
+		snprintf(p, sizeof(p), "10.0.%u.0/25", i);
+		r = mk(p, 0, 0);
+		assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	}
+	/* every next hop the routes took is given back */
+	assert_int_equal(fib_nh_count(f), nh0 - 1);
+	assert_int_equal(fib_route_count(f, AF_INET), 0);
+	fib_free(f);
+}
+
 /*
  * The same for IPv6: DPDK 22.11's trie reserved groups on adds and gave
  * none back on deletes, so route churn (or a port's routes going down and
@@ -1087,20 +1157,12 @@ static void test_port_down(void **state)
  */
 static void test_port_down_limits(void **state)
 {
-	struct ctx *c = *state;
-	struct fib_conf conf = {0};
+	struct fib *f = small_fib(*state, "tdownlim", 80);
 	struct fib_route r, got;
 	uint32_t back = 9, left = 9;
 	char p[32];
-	struct fib *f;
 	unsigned int i;
 
-	conf.backend = c->backend;
-	conf.max_routes4 = 80;
-	conf.tbl8s4 = 64;
-	conf.neigh = c->n;
-	f = fib_create("tdownlim", &conf);
-	assert_non_null(f);
 	r = mk("192.0.2.0/24", FIB_NH_CONNECTED, 1);
 	r.origin = FIB_ORIGIN_PORT;
 	assert_int_equal(fib_route_add(f, &r), 0);
@@ -1150,6 +1212,70 @@ static void test_port_down_limits(void **state)
 	fib_free(f);
 }
 
+/* A worker that reports its first quiescent state 100 ms after it comes
+ * online, then every 100 us until told to stop. */
+struct late_reader {
+	struct rte_rcu_qsbr *v;
+	volatile bool online, stop;
+};
+
+static void *late_reader_run(void *arg)
+{
+	struct late_reader *lr = arg;
+
+	rte_rcu_qsbr_thread_register(lr->v, 0);
+	rte_rcu_qsbr_thread_online(lr->v, 0);
+	lr->online = true;
+	usleep(100000);
+	while (!lr->stop) {
+		rte_rcu_qsbr_quiescent(lr->v, 0);
+		usleep(100);
+	}
+	rte_rcu_qsbr_thread_offline(lr->v, 0);
+	rte_rcu_qsbr_thread_unregister(lr->v, 0);
+	return NULL;
+}
+
+/*
+ * Indexes given back wait for the workers' grace period before reuse. With
+ * every other index taken, one given back a moment ago is waited for, not
+ * refused: a transaction's rollback needs the next hop or neighbour entry
+ * that what it undoes gave back microseconds before, and used to fail
+ * with ENOSPC (the rollback left half applied).
+ */
+static void test_idxpool_grace(void **state)
+{
+	struct rte_rcu_qsbr *v;
+	struct fr_idxpool *p;
+	struct late_reader lr = {0};
+	pthread_t th;
+	uint32_t idx, i;
+
+	(void)state;
+	v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	assert_non_null(v);
+	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
+	p = fr_idxpool_create("tgrace", 0, 4, v, SOCKET_ID_ANY);
+	assert_non_null(p);
+	lr.v = v;
+	assert_int_equal(pthread_create(&th, NULL, late_reader_run, &lr), 0);
+	while (!lr.online)
+		usleep(1000);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(fr_idxpool_get(p, &idx), 0);
+	fr_idxpool_put(p, 2);
+	/* the reader passes no quiescent state for 100 ms: the index is
+	 * still in its grace period, and get waits it out */
+	assert_int_equal(fr_idxpool_get(p, &idx), 0);
+	assert_int_equal(idx, 2);
+	/* nothing given back: full is full */
+	assert_int_equal(fr_idxpool_get(p, &idx), -ENOSPC);
+	lr.stop = true;
+	pthread_join(th, NULL);
+	fr_idxpool_free(p);
+	rte_free(v);
+}
+
 #define BOTH(fn)                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_fib, teardown), \
 		cmocka_unit_test_setup_teardown(fn, setup_lpm, teardown)
@@ -1165,6 +1291,7 @@ int main(void)
 		BOTH(test_port_down),
 		BOTH(test_port_down_limits),
 		BOTH(test_tbl8_reservation),
+		BOTH(test_tbl8_pool_full),
 		cmocka_unit_test(test_tbl8_reservation6),
 		cmocka_unit_test(test_tbl8_pool6),
 		BOTH(test_differential),
@@ -1173,6 +1300,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fib6_routes, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
 		cmocka_unit_test(test_nexthop_widths),
+		cmocka_unit_test(test_idxpool_grace),
 	};
 
 	test_eal_init("fib");
