@@ -419,6 +419,17 @@ static inline bool ip6_group_ours(const uint8_t *a)
  * MTU (Packet Too Big: routers never fragment IPv6), hop limit decrement
  * and Ethernet rewrite. Extension headers are forwarded untouched.
  */
+/* @a is the link-local address of one of the router's ports. */
+static bool ll6_ours(const struct dp_ctx *c, const uint8_t *a)
+{
+	uint16_t p;
+
+	for (p = 0; p < c->nb_ports; p++)
+		if (memcmp(a, c->ports[p].ll6, 16) == 0)
+			return true;
+	return false;
+}
+
 static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts,
 		      const uint8_t *idx6, unsigned int n6, const uint8_t *flags, uint16_t *out)
 {
@@ -449,6 +460,18 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 		 * checks below can refuse it */
 		if (likely(ip6_is_global(ip->src_addr) && ip6_is_global(ip->dst_addr)))
 			goto checked;
+		/* never from these, to the router's groups too (an NS from ::1
+		 * would have its NA sent to ::1 on the link); :: only in a
+		 * DAD probe, to a group; nor from one of the router's own
+		 * link-local addresses (its ICMPv6 error would be sent to
+		 * itself, resolving its own address) */
+		if (unlikely(ip6_is_loopback(ip->src_addr) || ip6_is_mcast(ip->src_addr) ||
+			     ip6_is_v4mapped(ip->src_addr) ||
+			     (ip6_is_unspec(ip->src_addr) && !ip6_is_mcast(ip->dst_addr)) ||
+			     (ip6_is_linklocal(ip->src_addr) && ll6_ours(c, ip->src_addr)))) {
+			drop(c, m, &out[i], DROP_IP6_BAD_SRC);
+			continue;
+		}
 		if (unlikely(ip6_is_mcast(ip->dst_addr))) {
 			/* interface-local groups never appear on a link; of the
 			 * others, the router listens to a few for ND and routes
@@ -462,12 +485,8 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 				drop(c, m, &out[i], DROP_IP6_MCAST);
 			continue;
 		}
-		if (unlikely(ip6_is_unspec(ip->src_addr) || ip6_is_loopback(ip->src_addr) ||
-			     ip6_is_mcast(ip->src_addr))) {
-			drop(c, m, &out[i], DROP_IP6_BAD_SRC);
-			continue;
-		}
-		if (unlikely(ip6_is_unspec(ip->dst_addr) || ip6_is_loopback(ip->dst_addr))) {
+		if (unlikely(ip6_is_unspec(ip->dst_addr) || ip6_is_loopback(ip->dst_addr) ||
+			     ip6_is_v4mapped(ip->dst_addr))) {
 			drop(c, m, &out[i], DROP_IP6_BAD_DST);
 			continue;
 		}

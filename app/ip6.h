@@ -69,6 +69,15 @@ static inline bool ip6_is_global(const uint8_t *a)
 }
 
 /* ff01::/16 and ff02::/16 scopes (RFC 4291 2.7: scope in the low 4 bits) */
+/* ::ffff:0:0/96, IPv4-mapped: an IPv4 host's address inside a stack,
+ * never on the wire (RFC 4291 2.5.5.2; RFC 6890: not forwardable) */
+static inline bool ip6_is_v4mapped(const uint8_t *a)
+{
+	static const uint8_t pfx[12] = {[10] = 0xff, [11] = 0xff};
+
+	return memcmp(a, pfx, 12) == 0;
+}
+
 static inline unsigned int ip6_mcast_scope(const uint8_t *a)
 {
 	return a[1] & 0x0f;

@@ -406,7 +406,13 @@ def test_scopes(topo, r):
     expect_nothing(topo, r, udp6(HOST_IP6[1], src="::1"), "ip6_bad_source", to=1)
     expect_nothing(topo, r, udp6(HOST_IP6[1], src="::"), "ip6_bad_source", to=1)
     expect_nothing(topo, r, udp6(HOST_IP6[1], src="ff0e::1"), "ip6_bad_source", to=1)
+    expect_nothing(topo, r, udp6(HOST_IP6[1], src="::ffff:127.0.0.1"), "ip6_bad_source", to=1)
+    # the router's own link-local address: its 1/2 would go to itself
+    expect_nothing(topo, r, udp6(HOST_IP6[1], src=ROUTER_LL[0]), "ip6_bad_source", to=1)
+    check(not any(l.split()[:1] == [ROUTER_LL[0]] for l in r.cli("show neigh").splitlines()),
+          "a neighbour entry for the router's own address")
     expect_nothing(topo, r, udp6("::1"), "ip6_bad_dest")
+    expect_nothing(topo, r, udp6("::ffff:10.1.2.3"), "ip6_bad_dest")
     expect_nothing(topo, r, udp6("::"), "ip6_bad_dest")
     expect_nothing(topo, r, udp6("ff01::1"), "ip6_bad_dest")
     # a jumbogram (RFC 2675: payload length 0, the size in a hop-by-hop
@@ -553,6 +559,14 @@ def test_nd_abuse(topo, r):
     check(len(got) == 1 and got[0][s.IPv6].dst == "ff02::1" and got[0].dst == ALL_NODES_MAC and
           got[0][s.ICMPv6ND_NA].S == 0, "DAD probe for our address not defended")
     check(d("nd_dad_defended") == 1, "nd_dad_defended")
+    # from ::1 or a group, to the router's solicited-node group: never
+    # answered (the NA would go to ::1 on the link), counted as a bad source
+    for bad_src in ("::1", "ff02::1"):
+        got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src=bad_src)),
+                        match=is_na)
+        check(not got, "NS from %s answered: %s" % (bad_src, [g.summary() for g in got]))
+        check(d("ip6_bad_source") == 1, "NS from %s: ip6_bad_source rose by %d" %
+              (bad_src, d("ip6_bad_source")))
     # DAD for someone else's address: no entry
     got, d = around(topo, r, lambda: send(topo, ns("2001:db8:1::66", src="::", lla=False)),
                     match=is_na)
