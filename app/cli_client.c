@@ -114,6 +114,21 @@ static int transact(int fd, const char *line, int json)
 	return transact_ex(fd, line, json, NULL);
 }
 
+/* The line ends the session at the router (quit or exit, as its parser
+ * reads them: blanks, a trailing comment or CR aside). */
+static bool ends_session(const char *line)
+{
+	size_t n;
+
+	line += strspn(line, " \t");
+	n = strcspn(line, " \t\r#");
+	if ((n != 4 || strncmp(line, "quit", 4) != 0) && (n != 4 || strncmp(line, "exit", 4) != 0))
+		return false;
+	line += n;
+	line += strspn(line, " \t\r");
+	return *line == '\0' || *line == '#';
+}
+
 struct term_ctx {
 	int fd, json, rc;
 };
@@ -129,7 +144,7 @@ static bool term_run(const char *line, void *arg)
 	}
 	if (c == 1)
 		t->rc = 1;
-	return strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0;
+	return ends_session(line);
 }
 
 /* Interactive, on a terminal: completion from the router's own command list. */
@@ -206,6 +221,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	for (c = optind; c < argc; c++) {
+		/* the router runs each line it gets: a second one would run
+		 * unreported */
+		if (strpbrk(argv[c], "\r\n") != NULL) {
+			fprintf(stderr, "fastroute-cli: a command is one line: an argument holds a "
+					"line break (give several on standard input)\n");
+			return 2;
+		}
+	}
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		fprintf(stderr, "fastroute-cli: socket path too long\n");
 		return 2;
@@ -261,7 +285,7 @@ int main(int argc, char **argv)
 			}
 			if (c == 1)
 				rc = 1;
-			if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
+			if (ends_session(line))
 				break;
 		}
 		free(line);

@@ -552,8 +552,8 @@ static const struct cmd_syntax {
 	 "inserts, evictions, bypassed; mode, state, window hit rate, auto's last\n"
 	 "measured cycles a packet probed and bypassed, memory"},
 	{"show config", CMD_SHOW_CONFIG, a_none, "",
-	 "the running configuration as a config file: a router started with it (or\n"
-	 "loading it, with the same rtcache size) rebuilds the same tables"},
+	 "the running configuration as a config file: a router started with it (-f)\n"
+	 "rebuilds the same tables"},
 	{"show memory", CMD_SHOW_MEMORY, a_none, "",
 	 "mbufs in use, DPDK heap usage, table occupancy"},
 	{"show version", CMD_SHOW_VERSION, a_none, "", "fastroute and DPDK versions"},

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_cycles.h>
 
@@ -150,6 +151,25 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 	FILE *f;
 	int rc;
 
+	if (r->running) {
+		struct stat st;
+
+		/* the control thread reads it: a FIFO without its writer, or a
+		 * slow pipe, would stop the router's control work meanwhile */
+		if (stat(path, &st) != 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return rc;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen,
+				 "%s: not a regular file (load reads files: a pipe would stall "
+				 "the router until its writer ends; write it to a file, or give "
+				 "it with -f at start)",
+				 path);
+			return -EINVAL;
+		}
+	}
 	f = fopen(path, "r");
 	if (f == NULL) {
 		rc = -errno;

@@ -135,6 +135,7 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		{"link-wait", required_argument, NULL, OPT_LINK_WAIT},
 		{NULL, 0, NULL, 0},
 	};
+	bool sock_given = false;
 	uint32_t v;
 	int c;
 
@@ -142,9 +143,20 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 	while ((c = getopt_long(argc, argv, "f:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
+			if (o->config != NULL) {
+				/* the last one alone would be applied, silently */
+				fprintf(stderr, "fastroute: -f given twice: one config file (it "
+						"may be a pipe: -f <(cat a.conf b.conf))\n");
+				return -1;
+			}
 			o->config = optarg;
 			break;
 		case 's':
+			if (sock_given) {
+				fprintf(stderr, "fastroute: -s given twice\n");
+				return -1;
+			}
+			sock_given = true;
 			o->sock_path = strcmp(optarg, "none") == 0 ? NULL : optarg;
 			break;
 		case 'h':

@@ -154,6 +154,21 @@ def _():
     check(p.returncode == 1 and "/nonexistent.conf: No such file" in p.stderr, p.stderr)
 
 
+@t("config_file_twice")
+def _():
+    a = conf("port 0 address 192.0.2.1/24\n")
+    p = run(eal() + ["-f", a, "-f", a, "-s", "none"] + SMALL)
+    check(p.returncode == 1 and "-f given twice" in p.stderr, p.stderr)
+
+
+@t("cli_one_line_per_argument")
+def _():
+    # checked before any router is reached: nothing can run unreported
+    q = run([CLI, "-s", os.path.join(TMP, "nobody.sock"), "route add 10.1.0.0/16 blackhole\n"
+             "route del 10.0.0.0/8"])
+    check(q.returncode == 2 and "a command is one line" in q.stderr, q.stderr)
+
+
 @t("needs_a_worker")
 def _():
     p = run(eal(lcores="0") + ["-s", "none"] + SMALL)
@@ -228,6 +243,17 @@ def _():
         check(q.returncode == 1 and "mbuf pools have room for" in q.stderr, q.stderr)
         q = run([CLI, "-s", sock, "set", "neigh", "hold-total", "100"])
         check(q.returncode == 0, q.stderr)
+        # a FIFO for load: refused at once (reading it would stall the
+        # control thread until a writer came and went)
+        fifo = os.path.join(TMP, "routes.fifo")
+        os.mkfifo(fifo)
+        q = run([CLI, "-s", sock, "load", fifo], timeout=10)
+        check(q.returncode == 1 and "not a regular file" in q.stderr, q.stdout + q.stderr)
+        # 'quit ' (a blank after it) ends a script's session cleanly
+        q = subprocess.run([CLI, "-s", sock], input="show version\nquit \nshow version\n",
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=10)
+        check(q.returncode == 0 and q.stdout.count("fastroute ") == 1,
+              "exit %d: %s%s" % (q.returncode, q.stdout, q.stderr))
         # a second router on the same socket is refused, the first keeps it
         p2 = run(eal() + ["-s", sock] + SMALL)
         check(p2.returncode == 1 and "another router" in p2.stderr, p2.stderr)
