@@ -355,59 +355,132 @@ static void section(struct cmd_out *o, const char *name, bool open)
 	}
 }
 
-static int show_stats_lcores(struct router *r, struct cmd_out *o, const struct dp_stats *s)
-{
-	unsigned int i, w;
+/* The per-lcore rows, and how to read each from a worker's counters. */
+enum lc_row {
+	LC_RX,
+	LC_FORWARDED,
+	LC_TX,
+	LC_TO_CONTROL,
+	LC_CTRL_TX,
+	LC_DROPPED,
+	LC_BUSY_CYCLES,
+	LC_BUSY_POLLS,
+	LC_IDLE_POLLS,
+	LC_ICMP_QUEUED,
+	LC_ICMP_RATELIMITED,
+	LC_ICMP_NOT_SENT,
+	LC_ICMP_RING_FULL,
+	LC_ROWS, /* then one per drop reason */
+};
 
-#define ROW(label, field)                                                      \
-	do {                                                                   \
-		if (o->json) {                                                 \
-			jw_arr_open(o, label);                                 \
-			for (w = 0; w < r->nb_workers; w++)                    \
-				jw_u64(o, NULL, r->workers[w]->st.field);      \
-			jw_arr_close(o);                                       \
-			break;                                                 \
-		}                                                              \
-		out_printf(o, "%-22s", label);                                 \
-		for (w = 0; w < r->nb_workers; w++)                            \
-			out_printf(o, " %18" PRIu64, r->workers[w]->st.field); \
-		out_printf(o, " %18" PRIu64 "\n", s->field);                   \
-	} while (0)
+static const char *const lc_names[LC_ROWS] = {
+	"rx",
+	"forwarded",
+	"tx",
+	"to_control",
+	"ctrl_tx",
+	"dropped",
+	"busy_cycles",
+	"busy_polls",
+	"idle_polls",
+	"icmp_queued",
+	"icmp_ratelimited",
+	"icmp_not_sent",
+	"icmp_ring_full",
+};
+
+static uint64_t lc_val(const struct dp_stats *s, unsigned int row)
+{
+	switch (row) {
+	case LC_RX:
+		return s->rx;
+	case LC_FORWARDED:
+		return dp_stats_forwarded(s);
+	case LC_TX:
+		return s->tx;
+	case LC_TO_CONTROL:
+		return s->to_control;
+	case LC_CTRL_TX:
+		return s->ctrl_tx;
+	case LC_DROPPED:
+		return dp_stats_dropped(s);
+	case LC_BUSY_CYCLES:
+		return s->busy_cycles;
+	case LC_BUSY_POLLS:
+		return s->busy_polls;
+	case LC_IDLE_POLLS:
+		return s->idle_polls;
+	case LC_ICMP_QUEUED:
+		return s->icmp_queued;
+	case LC_ICMP_RATELIMITED:
+		return s->icmp_ratelimited;
+	case LC_ICMP_NOT_SENT:
+		return s->icmp_not_sent;
+	case LC_ICMP_RING_FULL:
+		return s->icmp_ring_full;
+	default:
+		return s->drop[row - LC_ROWS];
+	}
+}
+
+static const char *lc_name(unsigned int row)
+{
+	return row < LC_ROWS ? lc_names[row] : dp_drop_names[row - LC_ROWS];
+}
+
+/*
+ * show stats lcores: each worker's counters as read once, and their total
+ * from those same readings (the total column adds up its row).
+ */
+static int show_stats_lcores(struct router *r, struct cmd_out *o)
+{
+	struct dp_stats *snap, total;
+	unsigned int row, w, n = r->nb_workers;
+
+	snap = calloc(n ? n : 1, sizeof(*snap));
+	if (snap == NULL) {
+		o->oom = true;
+		return 0;
+	}
+	memset(&total, 0, sizeof(total));
+	for (w = 0; w < n; w++) {
+		memcpy(&snap[w], &r->workers[w]->st, sizeof(snap[w]));
+		dp_stats_add(&total, &snap[w]);
+	}
 	if (o->json) {
 		jw_obj_open(o, NULL);
 		jw_arr_open(o, "lcores");
-		for (w = 0; w < r->nb_workers; w++)
+		for (w = 0; w < n; w++)
 			jw_u64(o, NULL, r->workers[w]->lcore);
 		jw_arr_close(o);
 	} else {
 		out_printf(o, "%-22s", "counter");
-		for (w = 0; w < r->nb_workers; w++)
+		for (w = 0; w < n; w++)
 			out_printf(o, " %14s%-4u", "lcore", r->workers[w]->lcore);
 		out_printf(o, " %18s\n", "total");
 	}
-	ROW("rx", rx);
-	ROW("tx", tx);
-	ROW("to_control", to_control);
-	ROW("ctrl_tx", ctrl_tx);
-	ROW("busy_cycles", busy_cycles);
-	ROW("busy_polls", busy_polls);
-	for (i = 0; i < DROP_MAX; i++)
-		ROW(dp_drop_names[i], drop[i]);
-#undef ROW
+	for (row = 0; row < LC_ROWS + DROP_MAX; row++) {
+		if (o->json) {
+			jw_arr_open(o, lc_name(row));
+			for (w = 0; w < n; w++)
+				jw_u64(o, NULL, lc_val(&snap[w], row));
+			jw_arr_close(o);
+			continue;
+		}
+		out_printf(o, "%-22s", lc_name(row));
+		for (w = 0; w < n; w++)
+			out_printf(o, " %18" PRIu64, lc_val(&snap[w], row));
+		out_printf(o, " %18" PRIu64 "\n", lc_val(&total, row));
+	}
 	if (o->json) {
 		/* the text's last column */
 		jw_obj_open(o, "total");
-		jw_u64(o, "rx", s->rx);
-		jw_u64(o, "tx", s->tx);
-		jw_u64(o, "to_control", s->to_control);
-		jw_u64(o, "ctrl_tx", s->ctrl_tx);
-		jw_u64(o, "busy_cycles", s->busy_cycles);
-		jw_u64(o, "busy_polls", s->busy_polls);
-		for (i = 0; i < DROP_MAX; i++)
-			jw_u64(o, dp_drop_names[i], s->drop[i]);
+		for (row = 0; row < LC_ROWS + DROP_MAX; row++)
+			jw_u64(o, lc_name(row), lc_val(&total, row));
 		jw_obj_close(o);
 		jw_obj_close(o);
 	}
+	free(snap);
 	return 0;
 }
 
@@ -425,9 +498,9 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
 	struct dp_stats s;
 
-	router_stats_sum(r, &s);
 	if (c->all)
-		return show_stats_lcores(r, o, &s);
+		return show_stats_lcores(r, o);
+	router_stats_sum(r, &s);
 	if (o->json) {
 		jw_obj_open(o, NULL);
 		jw_u64(o, "workers", r->nb_workers);

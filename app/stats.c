@@ -75,32 +75,36 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_LOCAL6_MCAST] = "local_multicast",
 	[CDROP_LOCAL6_EXT] = "local_ext_header",
 };
+void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s)
+{
+	unsigned int i;
+
+	sum->rx += s->rx;
+	sum->tx += s->tx;
+	sum->to_control += s->to_control;
+	sum->ctrl_tx += s->ctrl_tx;
+	sum->busy_cycles += s->busy_cycles;
+	sum->busy_polls += s->busy_polls;
+	sum->idle_polls += s->idle_polls;
+	sum->icmp_queued += s->icmp_queued;
+	sum->icmp_ratelimited += s->icmp_ratelimited;
+	sum->icmp_not_sent += s->icmp_not_sent;
+	sum->icmp_ring_full += s->icmp_ring_full;
+	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
+		sum->rpf_drop[i][0] += s->rpf_drop[i][0];
+		sum->rpf_drop[i][1] += s->rpf_drop[i][1];
+	}
+	for (i = 0; i < DROP_MAX; i++)
+		sum->drop[i] += s->drop[i];
+}
+
 void router_stats_sum(const struct router *r, struct dp_stats *sum)
 {
-	unsigned int w, i;
+	unsigned int w;
 
 	memset(sum, 0, sizeof(*sum));
-	for (w = 0; w < r->nb_workers; w++) {
-		const struct dp_stats *s = &r->workers[w]->st;
-
-		sum->rx += s->rx;
-		sum->tx += s->tx;
-		sum->to_control += s->to_control;
-		sum->ctrl_tx += s->ctrl_tx;
-		sum->busy_cycles += s->busy_cycles;
-		sum->busy_polls += s->busy_polls;
-		sum->idle_polls += s->idle_polls;
-		sum->icmp_queued += s->icmp_queued;
-		sum->icmp_ratelimited += s->icmp_ratelimited;
-		sum->icmp_not_sent += s->icmp_not_sent;
-		sum->icmp_ring_full += s->icmp_ring_full;
-		for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
-			sum->rpf_drop[i][0] += s->rpf_drop[i][0];
-			sum->rpf_drop[i][1] += s->rpf_drop[i][1];
-		}
-		for (i = 0; i < DROP_MAX; i++)
-			sum->drop[i] += s->drop[i];
-	}
+	for (w = 0; w < r->nb_workers; w++)
+		dp_stats_add(sum, &r->workers[w]->st);
 }
 
 uint64_t dp_stats_forwarded(const struct dp_stats *s)

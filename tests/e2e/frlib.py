@@ -246,14 +246,14 @@ class Router:
     count = 0
 
     def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024,
-                 pmd="af_packet", eal=(), vdevs=(), tty=False):
+                 pmd="af_packet", eal=(), vdevs=(), tty=False, sock=None):
         """tty: the router's standard input and output are a terminal (a
         pty it controls, in the foreground), so it opens its own CLI there;
         tty_write() types into it, tty_read() reads what it printed."""
         Router.count += 1
         self.topo = topo
         self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
-        self.sock = os.path.join(self.dir, "cli.sock")
+        self.sock = sock or os.path.join(self.dir, "cli.sock")
         self.conf = os.path.join(self.dir, "router.conf")
         with open(self.conf, "w") as f:
             f.write(config)

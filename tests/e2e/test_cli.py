@@ -138,6 +138,14 @@ def test_json(topo, r):
     # per lcore, with the totals the text's last column gives
     lc = json.loads(r.cli("show stats lcores", json=True))
     check(sum(lc["rx"]) == lc["total"]["rx"] and "no_route" in lc["total"], lc)
+    # every row adds up to its total (one reading of each worker), and the
+    # load's figures are there per lcore
+    for name, row in lc.items():
+        if name not in ("lcores", "total"):
+            check(sum(row) == lc["total"][name], "%s: %s, total %s" % (name, row,
+                                                                      lc["total"][name]))
+    for name in ("idle_polls", "forwarded", "dropped", "icmp_queued"):
+        check(name in lc and name in lc["total"], "show stats lcores lacks %s" % name)
 
 
 def test_bad_commands_change_nothing(topo, r):
@@ -198,9 +206,8 @@ def test_config_roundtrip(topo, r):
     check("port 1 hold-time up 0 down 700" in conf, conf)
     r.cli("port 1 address del 192.168.7.1/24")
     r.cli("port 1 hold-time up 0")
-    r2 = frlib.Router(topo, conf, extra=("-s", r.sock + "2"))
+    r2 = frlib.Router(topo, conf, sock=r.sock + "2")
     try:
-        r2.sock = r.sock + "2"
         conf2 = r2.cli("show config")
         check(conf == conf2, "show config differs after reload:\n%s\n---\n%s" % (conf, conf2))
         check(r.cli("show route").count("\n") <= r2.cli("show route").count("\n"),
@@ -213,9 +220,8 @@ def test_config_roundtrip(topo, r):
         r2.stop()
     # the same text loaded into a router that started with nothing (its
     # 'rtcache size' line names the size the router has: accepted)
-    r3 = frlib.Router(topo, "", extra=("-s", r.sock + "3"))
+    r3 = frlib.Router(topo, "", sock=r.sock + "3")
     try:
-        r3.sock = r.sock + "3"
         with open(os.path.join(r3.dir, "saved.conf"), "w") as f:
             f.write(conf)
         out = r3.cli("load " + os.path.join(r3.dir, "saved.conf"))
