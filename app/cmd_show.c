@@ -989,6 +989,36 @@ static int show_version(struct router *r, struct cmd_out *o)
 	return 0;
 }
 
+/* show config; with -j the same text as {"lines": [...]}, one string a line
+ * (a config file has no other form to give it) */
+static int show_config_as(struct router *r, struct cmd_out *o, char *err, size_t errlen)
+{
+	struct cmd_out text = {0};
+	char *line, *nl;
+	int rc;
+
+	if (!o->json)
+		return show_config(r, o, err, errlen);
+	rc = show_config(r, &text, err, errlen);
+	if (rc == 0 && text.oom)
+		o->oom = true;
+	if (rc == 0 && !text.oom) {
+		jw_obj_open(o, NULL);
+		jw_arr_open(o, "lines");
+		for (line = text.buf; line != NULL && line < text.buf + text.len; line = nl + 1) {
+			nl = memchr(line, '\n', (size_t)(text.buf + text.len - line));
+			if (nl == NULL)
+				nl = text.buf + text.len;
+			*nl = '\0';
+			jw_str(o, NULL, line);
+		}
+		jw_arr_close(o);
+		jw_obj_close(o);
+	}
+	out_free(&text);
+	return rc;
+}
+
 int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err, size_t errlen)
 {
 	switch (c->id) {
@@ -1008,7 +1038,7 @@ int cmd_show(struct router *r, const struct cmd *c, struct cmd_out *o, char *err
 	case CMD_SHOW_PORT_STATS:
 		return show_port(r, c, o, err, errlen);
 	case CMD_SHOW_CONFIG:
-		return show_config(r, o, err, errlen);
+		return show_config_as(r, o, err, errlen);
 	case CMD_SHOW_RTCACHE:
 		return show_rtcache(r, o);
 	case CMD_SHOW_MEMORY:

@@ -124,13 +124,17 @@ def test_commands(topo, r):
 def test_json(topo, r):
     for cmd in ("show route", "show route lookup 10.1.1.1", "show route summary", "show neigh",
                 "show stats", "show stats lcores", "show port info all", "show port stats 0",
-                "show memory", "show version", "show route 10.0.0.0/8"):
+                "show memory", "show version", "show route 10.0.0.0/8", "show config",
+                "show rtcache stats", "show neigh stats", "show route summary"):
         out = r.cli(cmd, json=True)
         try:
             v = json.loads(out)
         except ValueError as e:
             raise AssertionError("%s -j: not JSON (%s): %r" % (cmd, e, out[:200]))
         check(v is not None, cmd)
+    # the config file, a line a string
+    v = json.loads(r.cli("show config", json=True))
+    check(v["lines"] == r.cli("show config").splitlines(), v)
     v = json.loads(r.cli("show route lookup 10.1.1.1", json=True))
     check(v["route"]["gateway"] == "198.51.100.2" and v["route"]["port"] == 1, v)
     v = json.loads(r.cli("show stats", json=True))
