@@ -273,49 +273,25 @@ static int show_neigh(struct router *r, struct cmd_out *o)
 static void kv(struct cmd_out *o, const char *name, uint64_t val);
 static void section(struct cmd_out *o, const char *name, bool open);
 
+static void kv_cb(void *arg, const char *name, uint64_t val)
+{
+	kv(arg, name, val);
+}
+
+static void section_cb(void *arg, const char *name, bool open)
+{
+	section(arg, name, open);
+}
+
 static int show_neigh_stats(struct router *r, struct cmd_out *o)
 {
-	struct neigh_stats s;
+	const struct stats_visitor v = {kv_cb, section_cb, o};
 	struct neigh_params p;
 
-	neigh_stats_get(r->neigh, &s);
 	neigh_params_get(r->neigh, &p);
 	if (o->json)
 		jw_obj_open(o, NULL);
-	section(o, "table", true);
-	kv(o, "entries", neigh_count(r->neigh));
-	kv(o, "capacity", neigh_capacity(r->neigh));
-	kv(o, "incomplete", neigh_incomplete_count(r->neigh));
-	section(o, "table", false);
-	section(o, "counters", true);
-	kv(o, "created", s.created);
-	kv(o, "resolved", s.resolved);
-	kv(o, "updated", s.updated);
-	kv(o, "expired", s.expired);
-	kv(o, "failed", s.failed);
-	kv(o, "flushed_link_down", s.flushed);
-	kv(o, "probes_broadcast", s.probes_bcast);
-	kv(o, "probes_unicast", s.probes_ucast);
-	kv(o, "requests_sent", r->cst.arp_probes);
-	kv(o, "requests_received", r->cst.arp_requests);
-	kv(o, "replies_received", r->cst.arp_replies);
-	kv(o, "replies_sent", r->cst.arp_answered);
-	kv(o, "gratuitous_received", r->cst.arp_gratuitous);
-	/* the same for IPv6 (the lines above are ARP's) */
-	kv(o, "nd_solicitations_sent", r->cst.nd_probes);
-	kv(o, "nd_solicitations_received", r->cst.nd_ns_rx);
-	kv(o, "nd_advertisements_received", r->cst.nd_na_rx);
-	kv(o, "nd_advertisements_sent", r->cst.nd_answered + r->cst.nd_dad_defended);
-	kv(o, "held", s.held);
-	kv(o, "held_sent", s.released);
-	kv(o, "held_dropped_queue_full", s.hold_dropped);
-	kv(o, "held_dropped_total_full", s.hold_total_dropped);
-	kv(o, "held_dropped_failed", s.hold_failed);
-	kv(o, "refused_incomplete_cap", s.refused_incomplete);
-	kv(o, "refused_table_full", s.refused_full);
-	kv(o, "refused_learn_reserved", s.refused_learn);
-	kv(o, "ignored", s.ignored);
-	section(o, "counters", false);
+	router_neigh_visit(r, &v);
 	section(o, "parameters", true);
 	kv(o, "reachable_time_ms", p.reachable_ms);
 	kv(o, "retrans_time_ms", p.retrans_ms);
@@ -482,16 +458,6 @@ static int show_stats_lcores(struct router *r, struct cmd_out *o)
 	}
 	free(snap);
 	return 0;
-}
-
-static void kv_cb(void *arg, const char *name, uint64_t val)
-{
-	kv(arg, name, val);
-}
-
-static void section_cb(void *arg, const char *name, bool open)
-{
-	section(arg, name, open);
 }
 
 static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)

@@ -243,3 +243,46 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 		v->kv(v->arg, ctrl_drop_names[i], r->cst.drop[i]);
 	sec(v, "control drops", false);
 }
+
+/* 'show neigh stats' before its parameters: the table, then the counters
+ * (ARP's, then ND's); telemetry's /fastroute/neigh gives them flat. */
+void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
+{
+	struct neigh_stats s;
+
+	neigh_stats_get(r->neigh, &s);
+	sec(v, "table", true);
+	v->kv(v->arg, "entries", neigh_count(r->neigh));
+	v->kv(v->arg, "capacity", neigh_capacity(r->neigh));
+	v->kv(v->arg, "incomplete", neigh_incomplete_count(r->neigh));
+	sec(v, "table", false);
+	sec(v, "counters", true);
+	v->kv(v->arg, "created", s.created);
+	v->kv(v->arg, "resolved", s.resolved);
+	v->kv(v->arg, "updated", s.updated);
+	v->kv(v->arg, "expired", s.expired);
+	v->kv(v->arg, "failed", s.failed);
+	v->kv(v->arg, "flushed_link_down", s.flushed);
+	v->kv(v->arg, "probes_broadcast", s.probes_bcast);
+	v->kv(v->arg, "probes_unicast", s.probes_ucast);
+	v->kv(v->arg, "requests_sent", r->cst.arp_probes);
+	v->kv(v->arg, "requests_received", r->cst.arp_requests);
+	v->kv(v->arg, "replies_received", r->cst.arp_replies);
+	v->kv(v->arg, "replies_sent", r->cst.arp_answered);
+	v->kv(v->arg, "gratuitous_received", r->cst.arp_gratuitous);
+	/* the same for IPv6 (the lines above are ARP's) */
+	v->kv(v->arg, "nd_solicitations_sent", r->cst.nd_probes);
+	v->kv(v->arg, "nd_solicitations_received", r->cst.nd_ns_rx);
+	v->kv(v->arg, "nd_advertisements_received", r->cst.nd_na_rx);
+	v->kv(v->arg, "nd_advertisements_sent", r->cst.nd_answered + r->cst.nd_dad_defended);
+	v->kv(v->arg, "held", s.held);
+	v->kv(v->arg, "held_sent", s.released);
+	v->kv(v->arg, "held_dropped_queue_full", s.hold_dropped);
+	v->kv(v->arg, "held_dropped_total_full", s.hold_total_dropped);
+	v->kv(v->arg, "held_dropped_failed", s.hold_failed);
+	v->kv(v->arg, "refused_incomplete_cap", s.refused_incomplete);
+	v->kv(v->arg, "refused_table_full", s.refused_full);
+	v->kv(v->arg, "refused_learn_reserved", s.refused_learn);
+	v->kv(v->arg, "ignored", s.ignored);
+	sec(v, "counters", false);
+}

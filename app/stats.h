@@ -176,5 +176,8 @@ struct stats_visitor {
 };
 void router_stats_visit(const struct router *r, const struct dp_stats *s,
 			const struct stats_visitor *v);
+/* The neighbour table's size and counters ('show neigh stats' before its
+ * parameters), section by section. */
+void router_neigh_visit(const struct router *r, const struct stats_visitor *v);
 
 #endif /* FR_STATS_H */

@@ -77,38 +77,27 @@ static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *
 		snprintf(key, sizeof(key), "len_%u", len);
 		rte_tel_data_add_dict_u64(d, key, n);
 	}
+	/* IPv6 as show route summary counts them (at most 129 more keys: the
+	 * dictionary holds 256) */
+	for (len = 0; len <= 128; len++) {
+		uint32_t n = fib_route_count_len(tr->fib, AF_INET6, len);
+
+		if (n == 0)
+			continue;
+		snprintf(key, sizeof(key), "len6_%u", len);
+		rte_tel_data_add_dict_u64(d, key, n);
+	}
 	return 0;
 }
 
 static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct neigh_stats s;
+	const struct stats_visitor v = {tel_kv, NULL, d};
 
 	(void)cmd;
 	(void)params;
-	neigh_stats_get(tr->neigh, &s);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "entries", neigh_count(tr->neigh));
-	rte_tel_data_add_dict_u64(d, "capacity", neigh_capacity(tr->neigh));
-	rte_tel_data_add_dict_u64(d, "incomplete", neigh_incomplete_count(tr->neigh));
-	rte_tel_data_add_dict_u64(d, "created", s.created);
-	rte_tel_data_add_dict_u64(d, "resolved", s.resolved);
-	rte_tel_data_add_dict_u64(d, "updated", s.updated);
-	rte_tel_data_add_dict_u64(d, "expired", s.expired);
-	rte_tel_data_add_dict_u64(d, "failed", s.failed);
-	rte_tel_data_add_dict_u64(d, "flushed_link_down", s.flushed);
-	rte_tel_data_add_dict_u64(d, "requests_sent", tr->cst.arp_probes);
-	rte_tel_data_add_dict_u64(d, "replies_received", tr->cst.arp_replies);
-	rte_tel_data_add_dict_u64(d, "nd_solicitations_sent", tr->cst.nd_probes);
-	rte_tel_data_add_dict_u64(d, "nd_advertisements_received", tr->cst.nd_na_rx);
-	rte_tel_data_add_dict_u64(d, "held", s.held);
-	rte_tel_data_add_dict_u64(d, "held_sent", s.released);
-	rte_tel_data_add_dict_u64(d, "held_dropped_queue_full", s.hold_dropped);
-	rte_tel_data_add_dict_u64(d, "held_dropped_total_full", s.hold_total_dropped);
-	rte_tel_data_add_dict_u64(d, "held_dropped_failed", s.hold_failed);
-	rte_tel_data_add_dict_u64(d, "refused_incomplete_cap", s.refused_incomplete);
-	rte_tel_data_add_dict_u64(d, "refused_table_full", s.refused_full);
-	rte_tel_data_add_dict_u64(d, "refused_learn_reserved", s.refused_learn);
+	router_neigh_visit(tr, &v);
 	return 0;
 }
 

@@ -299,9 +299,11 @@ def test_telemetry(topo, r):
     tool = shutil.which("dpdk-telemetry.py")
     if tool is None:
         raise AssertionError("dpdk-telemetry.py not installed (Debian's dpdk-dev)")
+    r.cli("route add 2001:db8:ab::/48 blackhole")
     p = subprocess.run(["/usr/bin/python3", tool, "-f", r.prefix], input="/fastroute/stats\n"
                        "/fastroute/routes\n/fastroute/neigh\n/fastroute/fib\n",
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+    r.cli("route del 2001:db8:ab::/48")
     replies = []
     for line in p.stdout.splitlines():
         line = line.strip().lstrip("-->").strip()
@@ -325,6 +327,13 @@ def test_telemetry(topo, r):
           (tel["no_route"], shown["no_route"]))
     check(byname.get("/fastroute/routes", {}).get("routes", 0) >= 9, str(byname))
     check(byname.get("/fastroute/neigh", {}).get("entries") == 2, str(byname))
+    # and every neighbour counter of show neigh stats
+    ns = json.loads(r.cli("show neigh stats", json=True))
+    want = set(ns["table"]) | set(ns["counters"])
+    missing = sorted(want - set(byname.get("/fastroute/neigh", {})))
+    check(not missing, "telemetry /fastroute/neigh lacks %s" % missing)
+    check(byname.get("/fastroute/routes", {}).get("len6_48") == 1,
+          "telemetry routes lack the IPv6 lengths: %s" % byname.get("/fastroute/routes"))
     check(byname.get("/fastroute/fib", {}).get("backend") == "fib", str(byname))
 
 
