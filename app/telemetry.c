@@ -57,11 +57,24 @@ static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d
 	return 0;
 }
 
-static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *d)
+/* The routes of @family per prefix length, as "<@pfx><len>", where any. */
+static void add_lengths(struct rte_tel_data *d, uint8_t family, const char *pfx)
 {
 	unsigned int len;
 	char key[16];
 
+	for (len = 0; len <= fr_family_bits(family); len++) {
+		uint32_t n = fib_route_count_len(tr->fib, family, len);
+
+		if (n == 0)
+			continue;
+		snprintf(key, sizeof(key), "%s%u", pfx, len);
+		rte_tel_data_add_dict_u64(d, key, n);
+	}
+}
+
+static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *d)
+{
 	(void)cmd;
 	(void)params;
 	rte_tel_data_start_dict(d);
@@ -69,24 +82,10 @@ static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "routes6", fib_route_count(tr->fib, AF_INET6));
 	rte_tel_data_add_dict_u64(d, "nexthops", fib_nh_count(tr->fib));
 	rte_tel_data_add_dict_u64(d, "memory_bytes", fib_memory(tr->fib));
-	for (len = 0; len <= 32; len++) {
-		uint32_t n = fib_route_count_len(tr->fib, AF_INET, len);
-
-		if (n == 0)
-			continue;
-		snprintf(key, sizeof(key), "len_%u", len);
-		rte_tel_data_add_dict_u64(d, key, n);
-	}
+	add_lengths(d, AF_INET, "len_");
 	/* IPv6 as show route summary counts them (at most 129 more keys: the
 	 * dictionary holds 256) */
-	for (len = 0; len <= 128; len++) {
-		uint32_t n = fib_route_count_len(tr->fib, AF_INET6, len);
-
-		if (n == 0)
-			continue;
-		snprintf(key, sizeof(key), "len6_%u", len);
-		rte_tel_data_add_dict_u64(d, key, n);
-	}
+	add_lengths(d, AF_INET6, "len6_");
 	return 0;
 }
 
