@@ -135,6 +135,22 @@ const uint8_t *port_any_addr6(const struct fr_port *p)
 
 /* ---- ARP --------------------------------------------------------------- */
 
+void router_say_conflict(struct router *r, uint16_t port, const struct rte_ether_addr *mac,
+			 const struct fr_addr *ours, const char *proto)
+{
+	uint64_t now = control_now_ms();
+	const uint8_t *b = mac->addr_bytes;
+	char ip[FR_ADDR_STRLEN];
+
+	if (r->conflict_said_ms != 0 && now - r->conflict_said_ms < 10000)
+		return;
+	printf("fastroute: port %u: %02x:%02x:%02x:%02x:%02x:%02x claims our address %s (%s): "
+	       "address conflict\n",
+	       port, b[0], b[1], b[2], b[3], b[4], b[5], fr_addr_fmt(ours, ip, sizeof(ip)), proto);
+	fflush(stdout);
+	r->conflict_said_ms = now;
+}
+
 static struct rte_mbuf *alloc_for(struct router *r, uint16_t port)
 {
 	struct rte_mempool *mp = r->pools[r->ports[port].socket];
@@ -194,21 +210,9 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		/* another host uses one of our addresses (RFC 5227 address
 		 * conflict): nothing is learnt or answered for it; said at
 		 * most every 10 s, counted always */
-		uint64_t now = control_now_ms();
+		struct fr_addr ours = fr_addr4(a.spa);
 
-		if (r->conflict_said_ms == 0 || now - r->conflict_said_ms >= 10000) {
-			char ip[INET_ADDRSTRLEN];
-			struct in_addr in = {.s_addr = rte_cpu_to_be_32(a.spa)};
-
-			inet_ntop(AF_INET, &in, ip, sizeof(ip));
-			printf("fastroute: port %u: %02x:%02x:%02x:%02x:%02x:%02x claims our "
-			       "address "
-			       "%s (ARP): address conflict\n",
-			       port, a.sha.addr_bytes[0], a.sha.addr_bytes[1], a.sha.addr_bytes[2],
-			       a.sha.addr_bytes[3], a.sha.addr_bytes[4], a.sha.addr_bytes[5], ip);
-			fflush(stdout);
-			r->conflict_said_ms = now;
-		}
+		router_say_conflict(r, port, &a.sha, &ours, "ARP");
 		cdrop(r, m, CDROP_ARP_CONFLICT);
 		return;
 	}
@@ -387,6 +391,12 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 	struct rte_mbuf *m = pkt;
 	bool forwarded = dp_ctrl_reason(m) != CTRL_ORIGINATED;
 
+	if (mac == NULL && ni->state != NEIGH_S_FAILED) {
+		/* its entry went away (deleted, its port's link lost): not
+		 * the neighbour's silence; dropped, no error said */
+		cdrop(r, m, CDROP_NEIGH_FLUSHED);
+		return;
+	}
 	if (mac == NULL || !router_port_ok(r, ni->port)) {
 		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
 		 * unreachable) for what we could not deliver */

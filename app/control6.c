@@ -182,6 +182,36 @@ static bool nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const
 	return control_send(r, m, port) == 0;
 }
 
+/* @a is one of the router's IPv6 addresses, on any port. */
+static bool router_owns6(const struct router *r, const uint8_t *a)
+{
+	uint16_t p;
+
+	for (p = 0; p < r->nb_ports; p++)
+		if (router_port_ok(r, p) && port_owns6(r, p, a))
+			return true;
+	return false;
+}
+
+/*
+ * Another host claims one of our addresses (RFC 4862 5.4, as ARP's RFC
+ * 5227): an NS from it, or an NA advertising it, from a MAC not ours (our
+ * own frame looped back is none). Neither learnt nor answered; said.
+ */
+static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *nd)
+{
+	const uint8_t *claimed = nd->type == ND_TYPE_NS ? nd->src : nd->target;
+	const struct rte_ether_addr *mac = nd->has_lla ? &nd->lla : &nd->eth_src;
+	struct fr_addr a = {.family = AF_INET6};
+
+	if (ip6_is_unspec(claimed) || !router_owns6(r, claimed) || router_mac(r, mac) ||
+	    router_mac(r, &nd->eth_src))
+		return false;
+	memcpy(a.v6, claimed, 16);
+	router_say_conflict(r, port, mac, &a, "ND");
+	return true;
+}
+
 static void nd_input(struct router *r, struct rte_mbuf *m)
 {
 	uint16_t port = m->port;
@@ -207,6 +237,10 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	else
 		r->cst.nd_na_rx++;
 	memcpy(target, nd.target, 16);
+	if (nd_conflict(r, port, &nd)) {
+		cdrop6(r, m, CDROP_ND_CONFLICT);
+		return;
+	}
 	ours = nd.type == ND_TYPE_NS && port_owns6(r, port, nd.target);
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
 	/* learnt: not needed here (an answered NS counts as answered either

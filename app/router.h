@@ -197,6 +197,10 @@ bool port_owns4(const struct fr_port *p, uint32_t addr);
 bool router_owns4(const struct router *r, uint32_t addr);
 /* @mac is one of the ports' (our own frame, looped back by a switch). */
 bool router_mac(const struct router *r, const struct rte_ether_addr *mac);
+/* Another host (@mac, on @port) claims our address @ours (RFC 5227, RFC
+ * 4862 5.4): printed at most every 10 s. */
+void router_say_conflict(struct router *r, uint16_t port, const struct rte_ether_addr *mac,
+			 const struct fr_addr *ours, const char *proto);
 
 extern struct router *fr_router; /* the instance workers use */
 

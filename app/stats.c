@@ -62,6 +62,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_NEIGH_INCOMPLETE_CAP] = "neigh_incomplete_cap",
 	[CDROP_NEIGH_TABLE_FULL] = "neigh_table_full",
 	[CDROP_NEIGH_FAILED] = "neigh_failed",
+	[CDROP_NEIGH_FLUSHED] = "neigh_flushed",
 	[CDROP_NO_MBUF] = "ctrl_no_mbuf",
 	[CDROP_TX_RING_FULL] = "ctrl_tx_ring_full",
 	[CDROP_PORT_DOWN] = "ctrl_port_down",
@@ -71,6 +72,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ND_NOT_FOR_US] = "nd_not_for_us",
 	[CDROP_ND_DAD] = "nd_dad_other",
 	[CDROP_ND_IGNORED] = "nd_ignored",
+	[CDROP_ND_CONFLICT] = "nd_addr_conflict",
 	[CDROP_LOCAL6_ICMP] = "local_icmp6",
 	[CDROP_LOCAL6_MCAST] = "local_multicast",
 	[CDROP_LOCAL6_EXT] = "local_ext_header",
@@ -280,6 +282,7 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "held_dropped_queue_full", s.hold_dropped);
 	v->kv(v->arg, "held_dropped_total_full", s.hold_total_dropped);
 	v->kv(v->arg, "held_dropped_failed", s.hold_failed);
+	v->kv(v->arg, "held_dropped_flushed", s.hold_flushed);
 	v->kv(v->arg, "refused_incomplete_cap", s.refused_incomplete);
 	v->kv(v->arg, "refused_table_full", s.refused_full);
 	v->kv(v->arg, "refused_learn_reserved", s.refused_learn);

@@ -89,6 +89,7 @@ enum ctrl_drop {
 	CDROP_NEIGH_INCOMPLETE_CAP, /* too many neighbours being resolved */
 	CDROP_NEIGH_TABLE_FULL,	    /* no room for a new neighbour */
 	CDROP_NEIGH_FAILED,	    /* its neighbour did not answer (held, or while FAILED) */
+	CDROP_NEIGH_FLUSHED,	    /* held for an entry that went away (neigh del, link lost) */
 	CDROP_NO_MBUF,		    /* could not allocate a packet to send */
 	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
 	CDROP_PORT_DOWN,	    /* for a port out of service (port_down: the workers') */
@@ -98,6 +99,7 @@ enum ctrl_drop {
 	CDROP_ND_NOT_FOR_US,	    /* NS for an address we do not own */
 	CDROP_ND_DAD,		    /* duplicate address detection for another address: no entry */
 	CDROP_ND_IGNORED,   /* NA that changed nothing (unknown entry, static, no override) */
+	CDROP_ND_CONFLICT,  /* NS from, or NA for, one of our addresses by another host */
 	CDROP_LOCAL6_ICMP,  /* ICMPv6 for the router other than echo/NS/NA: consumed */
 	CDROP_LOCAL6_MCAST, /* to a group the router joined, but not ND: consumed */
 	/* for the router, extension headers malformed, or an option asking a

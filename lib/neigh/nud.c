@@ -87,8 +87,10 @@ void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_et
 	t->nb_held -= n;
 	if (mac != NULL)
 		t->stats.released += n;
-	else
+	else if (c->state == NEIGH_S_FAILED)
 		t->stats.hold_failed += n;
+	else
+		t->stats.hold_flushed += n; /* the entry went away first */
 	neigh_info_fill(t, idx, &ni);
 	for (i = 0; i < n; i++)
 		if (t->ops.release != NULL)

@@ -567,6 +567,23 @@ def test_nd_abuse(topo, r):
         check(not got, "NS from %s answered: %s" % (bad_src, [g.summary() for g in got]))
         check(d("ip6_bad_source") == 1, "NS from %s: ip6_bad_source rose by %d" %
               (bad_src, d("ip6_bad_source")))
+    # another host using one of the router's addresses (RFC 4862 5.4): an
+    # NS from it, or an NA advertising it, is a conflict: never answered
+    # nor learnt (the router had learnt an entry for its own address)
+    got, d = around(topo, r, lambda: send(topo, ns(HOST_IP6[0], src=ROUTER_IP6[0])),
+                    match=is_na)
+    check(not got and d("nd_addr_conflict") == 1,
+          "NS from our address: answered %s, nd_addr_conflict +%d" % (
+              [g.summary() for g in got], d("nd_addr_conflict")))
+    claim = (eth(dst=ALL_NODES_MAC) / s.IPv6(src=HOST_LL[0], dst="ff02::1", hlim=255) /
+             s.ICMPv6ND_NA(tgt=ROUTER_IP6[0], R=0, S=0, O=1) /
+             s.ICMPv6NDOptDstLLAddr(lladdr=HOST_MAC[0]))
+    _, d = around(topo, r, lambda: send(topo, claim), match=is_na)
+    check(d("nd_addr_conflict") == 1, "NA for our address: nd_addr_conflict +%d" %
+          d("nd_addr_conflict"))
+    check(not any(l.split()[:1] == [ROUTER_IP6[0]] for l in r.cli("show neigh").splitlines()),
+          "a neighbour entry for the router's own address")
+    check("claims our address %s (ND)" % ROUTER_IP6[0] in r.stdout(), "conflict not said")
     # DAD for someone else's address: no entry
     got, d = around(topo, r, lambda: send(topo, ns("2001:db8:1::66", src="::", lla=False)),
                     match=is_na)

@@ -318,6 +318,13 @@ static void test_nud_incomplete_fails(void **state)
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_FAILED);
 	assert_int_equal(ev.dropped, 2);
 	assert_int_equal(ev.probes_b, 3);
+	{
+		struct neigh_stats s;
+
+		neigh_stats_get(t, &s);
+		assert_int_equal(s.hold_failed, 2);
+		assert_int_equal(s.hold_flushed, 0);
+	}
 	/* a neighbour that just failed is not asked again: its packets are
 	 * refused until failed_ms has passed and the entry is gone */
 	assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[2], now + 310, NULL), -EHOSTUNREACH);
@@ -589,7 +596,7 @@ static void test_nud_port_flush(void **state)
 {
 	struct neigh_table *t = *state;
 	struct fr_addr gw = a4("198.51.100.1"), h = a4("198.51.100.7"), st = a4("198.51.100.8");
-	struct fr_addr other = a4("203.0.113.7");
+	struct fr_addr other = a4("203.0.113.7"), h2 = a4("198.51.100.6");
 	struct neigh_stats s;
 	uint32_t gi;
 	unsigned int i;
@@ -599,14 +606,22 @@ static void test_nud_port_flush(void **state)
 	assert_int_equal(neigh_learn(t, &h, 1, &mac1, NEIGH_LEARN_REQUEST, 10), 1);
 	assert_int_equal(neigh_static_set(t, &st, 1, &mac2), 0);
 	assert_int_equal(neigh_learn(t, &other, 2, &mac2, NEIGH_LEARN_REQUEST, 10), 1);
-	assert_int_equal(neigh_port_flush(t, 1), 2);
+	/* one being resolved, a packet held on it: dropped as flushed, not as
+	 * a neighbour that did not answer */
+	assert_int_equal(neigh_resolve(t, &h2, 1, &pkt_tag[0], 10, NULL), 0);
+	assert_int_equal(neigh_port_flush(t, 1), 3);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.hold_flushed, 1);
+	assert_int_equal(s.hold_failed, 0);
+	assert_int_equal(ev.dropped, 1);
+	assert_int_equal(state_of(t, "198.51.100.6", 1), 0xff);
 	assert_int_equal(state_of(t, "198.51.100.1", 1), NEIGH_S_NONE); /* referenced */
 	assert_int_equal(neigh_find(t, &gw, 1), gi);
 	assert_int_equal(state_of(t, "198.51.100.7", 1), 0xff);
 	assert_int_equal(state_of(t, "198.51.100.8", 1), NEIGH_S_STATIC);
 	assert_int_equal(state_of(t, "203.0.113.7", 2), NEIGH_S_STALE);
 	neigh_stats_get(t, &s);
-	assert_int_equal(s.flushed, 2);
+	assert_int_equal(s.flushed, 3);
 	assert_int_equal(neigh_port_flush(t, 1), 0);
 	/* entries all over the table expire on time (the tick visits the
 	 * ones in use only) */
@@ -679,7 +694,10 @@ static void test_nud_rehold_on_release(void **state)
 	}
 	neigh_stats_get(t, &st);
 	assert_int_equal(st.held, 4);
-	assert_int_equal(st.hold_failed, 4);
+	/* the entry went away: flushed, not failed (the router says no
+	 * error then; the library still takes a release that holds again) */
+	assert_int_equal(st.hold_flushed, 4);
+	assert_int_equal(st.hold_failed, 0);
 	/* nothing left held: the whole budget (5) holds again */
 	memset(&rh.seen, 0, sizeof(rh.seen));
 	for (k = 0; k < 3; k++)
@@ -709,7 +727,7 @@ static void test_nud_hold_flush(void **state)
 	assert_int_equal(neigh_count(t), 2);
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_INCOMPLETE);
 	neigh_stats_get(t, &st);
-	assert_int_equal(st.hold_failed, 3);
+	assert_int_equal(st.hold_flushed, 3);
 	neigh_hold_flush(t); /* nothing left */
 	assert_int_equal(ev.dropped, 3);
 	/* the queues are whole again: 3 + 2 fit the total of 5 */
