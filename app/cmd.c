@@ -528,7 +528,8 @@ static const struct cmd_syntax {
 	 "delay-time (5000: a STALE entry in use waits this long in DELAY before it is\n"
 	 "probed; 0: probe at once)"},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_addr, "ADDR",
-	 "longest-prefix match: which route forwards ADDR, its type, gateway and port"},
+	 "longest-prefix match: which route forwards ADDR, its type, gateway and port\n"
+	 "(or the drop counter of an address the workers never forward)"},
 	{"show route summary", CMD_SHOW_ROUTE_SUMMARY, a_none, "",
 	 "routes per prefix length, next hops, FIB generation and memory"},
 	{"show route", CMD_SHOW_ROUTE, a_opt_prefix, "[PREFIX]",

@@ -12,6 +12,7 @@
 #include <rte_version.h>
 
 #include "cmd_priv.h"
+#include "ip6.h"
 
 /* ---- routes ------------------------------------------------------------ */
 
@@ -149,14 +150,48 @@ static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, 
 	return 0;
 }
 
+/* The drop counter of the workers' checks that stop a packet to @a whatever
+ * route matches it (@rt, when @found: a forwarding one is not used), or
+ * NULL: the route decides. */
+static const char *dest_dropped_as(const struct router *r, const struct fr_addr *a, bool found,
+				   const struct fib_route *rt)
+{
+	const uint8_t *v6 = a->v6;
+	unsigned int p;
+
+	if (a->family == AF_INET) {
+		if (r->dpconf.martians && ip4_martian_dst(a->v4))
+			return dp_drop_names[DROP_MARTIAN_DST];
+		/* a group is never sent on by a route that forwards (the
+		 * default, say); without one it is no_route as any address */
+		if ((a->v4 >> 28) == 0xe && found &&
+		    (rt->type == FIB_NH_GATEWAY || rt->type == FIB_NH_CONNECTED))
+			return dp_drop_names[DROP_IP4_MCAST];
+		return NULL;
+	}
+	if (ip6_is_mcast(v6))
+		return dp_drop_names[(v6[1] & 0xf) <= 1 ? DROP_IP6_BAD_DST : DROP_IP6_MCAST];
+	if (ip6_is_unspec(v6) || ip6_is_loopback(v6) || ip6_is_v4mapped(v6))
+		return dp_drop_names[DROP_IP6_BAD_DST];
+	if (ip6_is_linklocal(v6)) {
+		for (p = 0; p < r->nb_ports; p++)
+			if (memcmp(v6, r->dp_ports[p].ll6, 16) == 0)
+				return NULL; /* ours: for the router */
+		return dp_drop_names[DROP_IP6_LINKLOCAL];
+	}
+	return NULL;
+}
+
 static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
+	const char *dropped;
 	struct fib_route rt;
 	char a[FR_ADDR_STRLEN];
-	int found;
+	bool found;
 
 	fr_addr_fmt(&c->addr, a, sizeof(a));
 	found = fib_route_lookup(r->fib, &c->addr, &rt) == 0;
+	dropped = dest_dropped_as(r, &c->addr, found, &rt);
 	if (o->json) {
 		jw_obj_open(o, NULL);
 		jw_str(o, "address", a);
@@ -165,7 +200,15 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 		} else {
 			jw_null(o, "route");
 		}
+		if (dropped != NULL)
+			jw_str(o, "dropped_as", dropped);
 		jw_obj_close(o);
+		return 0;
+	}
+	if (dropped != NULL) {
+		/* the longest match would name the default route: say what
+		 * the workers do instead */
+		out_printf(o, "%s: never forwarded (the workers drop it as %s)\n", a, dropped);
 		return 0;
 	}
 	if (!found) {

@@ -60,6 +60,16 @@ def test_commands(topo, r):
     check(len(out.splitlines()) == 2 and "198.51.100.2" in out, out)
     out = r.cli("show route lookup 10.200.1.1")
     check("10.0.0.0/8" in out and "198.51.100.2" in out, out)
+    # addresses the workers never forward, whatever route matches
+    for addr, why in (("127.0.0.1", "martian_dest"), ("fe80::99", "ip6_link_local_scope"),
+                      ("ff0e::1", "ip6_multicast"), ("::ffff:10.1.1.1", "ip6_bad_dest")):
+        out = r.cli("show route lookup " + addr)
+        check("never forwarded (the workers drop it as %s)" % why in out, out)
+        v = json.loads(r.cli("show route lookup " + addr, json=True))
+        check(v.get("dropped_as") == why, v)
+    r.cli("route add 0.0.0.0/0 via 198.51.100.2")
+    check("ip4_multicast" in r.cli("show route lookup 224.0.0.5"), "a group by the default")
+    r.cli("route del 0.0.0.0/0")
     out = r.cli("show route lookup 8.8.8.8")
     check("no route" in out, out)
     out = r.cli("show route summary")
