@@ -326,6 +326,10 @@ def test_local(topo, r):
                  src=ROUTER_IP6[1])
     p = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0], nh=253) / s.Raw(b"x" * 16)
     expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=6)
+    # to its link-local address, from a global one: from that link-local
+    # address too (RFC 4443 2.2 (a))
+    expect_error(topo, r, udp6(ROUTER_LL[0]), 1, 4, "local_unreachable", "icmp6_port_unreach",
+                 src=ROUTER_LL[0])
 
 
 def test_answer_lost(topo, r):
