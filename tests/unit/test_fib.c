@@ -8,6 +8,7 @@
  * tests.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -450,6 +451,41 @@ static void check_tbl24(struct ctx *c, const uint32_t *q, const uint64_t *nh, un
 	}
 }
 
+/* Every query of @q against the naive longest match over the live routes
+ * of @rt (len 0xff: deleted), through the bulk lookup and, where the
+ * workers use it, fib4_lookup_one(). */
+static void diff_check(struct ctx *c, const struct naive *rt, unsigned int n, const uint32_t *q,
+		       uint64_t *nh, unsigned int nq)
+{
+	const struct fib_nh *tab = fib_nh_table(c->f);
+	struct fib4_tbl24 t = fib4_tbl24(c->f);
+	unsigned int i, j;
+
+	fib4_lookup_bulk(c->f, (uint32_t *)(uintptr_t)q, nh, nq);
+	for (i = 0; i < nq; i++) {
+		int best = -1;
+
+		for (j = 0; j < n; j++) {
+			uint32_t m;
+
+			if (rt[j].len == 0xff)
+				continue;
+			m = rt[j].len ? UINT32_MAX << (32 - rt[j].len) : 0;
+			if ((q[i] & m) == rt[j].addr && (best < 0 || rt[j].len > rt[best].len))
+				best = (int)j;
+		}
+		if (best < 0) {
+			assert_int_equal(tab[nh[i]].type, FIB_NH_NONE);
+		} else if (tab[nh[i]].port != rt[best].port) {
+			fail_msg("query %08x: FIB says port %u, naive LPM says %u (%08x/%u)", q[i],
+				 tab[nh[i]].port, rt[best].port, rt[best].addr, rt[best].len);
+		}
+		if (t.tbl8 != NULL && fib4_lookup_one(t, q[i]) != nh[i])
+			fail_msg("query %08x: fib4_lookup_one %" PRIu64 ", bulk %" PRIu64, q[i],
+				 fib4_lookup_one(t, q[i]), nh[i]);
+	}
+}
+
 static void test_differential(void **state)
 {
 	struct ctx *c = *state;
@@ -457,8 +493,7 @@ static void test_differential(void **state)
 	struct naive *rt = calloc(NR, sizeof(*rt));
 	uint32_t *q = calloc(NQ, sizeof(*q));
 	uint64_t *nh = calloc(NQ, sizeof(*nh));
-	const struct fib_nh *tab = fib_nh_table(c->f);
-	unsigned int i, j, n = 0;
+	unsigned int i, round, n = 0;
 
 	test_srand(42);
 	for (i = 0; i < NR; i++) {
@@ -485,24 +520,45 @@ static void test_differential(void **state)
 		if (i % 3 == 0) /* aim at route boundaries */
 			q[i] = rt[test_rand() % n].addr + (uint32_t)(test_rand() % 3) - 1;
 	}
-	fib4_lookup_bulk(c->f, q, nh, NQ);
-	for (i = 0; i < NQ; i++) {
-		int best = -1;
-
-		for (j = 0; j < n; j++) {
-			uint32_t m = rt[j].len ? UINT32_MAX << (32 - rt[j].len) : 0;
-
-			if ((q[i] & m) == rt[j].addr && (best < 0 || rt[j].len > rt[best].len))
-				best = (int)j;
-		}
-		if (best < 0) {
-			assert_int_equal(tab[nh[i]].type, FIB_NH_NONE);
-		} else if (tab[nh[i]].port != rt[best].port) {
-			fail_msg("query %08x: FIB says port %u, naive LPM says %u (%08x/%u)", q[i],
-				 tab[nh[i]].port, rt[best].port, rt[best].addr, rt[best].len);
-		}
-	}
+	diff_check(c, rt, n, q, nh, NQ);
 	check_tbl24(c, q, nh, NQ);
+	/*
+	 * Churn: deletes, re-adds and replaces, with next hops from three
+	 * ports so that covering routes and the routes inside them often
+	 * share one (DIR-24-8's same-next-hop cases: a range left as it is, a
+	 * group not taken, then taken when the cover changes).
+	 */
+	for (round = 0; round < 4; round++) {
+		for (i = 0; i < n; i++) {
+			struct fib_route r;
+			unsigned int what = test_rand() % 4;
+
+			memset(&r, 0, sizeof(r));
+			r.prefix.addr = fr_addr4(rt[i].addr);
+			r.type = FIB_NH_CONNECTED;
+			if (rt[i].len == 0xff) {
+				if (what != 0)
+					continue;
+				r.prefix.len = (uint8_t)(rt[i].port >> 8); /* kept below */
+				r.port = (uint16_t)(test_rand() % 3);
+				assert_int_equal(fib_route_add(c->f, &r), 0);
+				rt[i].len = r.prefix.len;
+				rt[i].port = r.port;
+				continue;
+			}
+			r.prefix.len = rt[i].len;
+			if (what == 0) {
+				assert_int_equal(fib_route_del(c->f, &r.prefix, NULL), 0);
+				rt[i].port = (uint16_t)(rt[i].len << 8); /* its length, to re-add */
+				rt[i].len = 0xff;
+			} else if (what == 1) {
+				r.port = (uint16_t)(test_rand() % 3);
+				assert_int_equal(fib_route_replace(c->f, &r, NULL), 0);
+				rt[i].port = r.port;
+			}
+		}
+		diff_check(c, rt, n, q, nh, NQ / 8);
+	}
 	free(rt);
 	free(q);
 	free(nh);
