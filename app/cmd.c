@@ -870,11 +870,12 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		if (late > 0) {
 			/* the rest is cleared; say so rather than show a total
 			 * that no longer adds up as if it did */
-			snprintf(err, errlen,
-				 "%u worker(s) did not zero their counters within 100 ms (busy or "
-				 "descheduled); they will at their next loop: show stats may not "
-				 "add up until then",
-				 late);
+			snprintf(
+				err, errlen,
+				"%u worker(s) did not zero their counters within a second (busy or "
+				"descheduled); they will at their next loop: show stats may not "
+				"add up until then",
+				late);
 			return -ETIMEDOUT;
 		}
 		return 0;

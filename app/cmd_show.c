@@ -977,6 +977,23 @@ static int show_memory(struct router *r, struct cmd_out *o)
 	kv(o, "nexthops", fib_nh_count(r->fib));
 	kv(o, "neighbours", neigh_count(r->neigh));
 	kv(o, "neighbours_max", neigh_capacity(r->neigh));
+	{
+		struct fib_tbl8_usage u;
+
+		/* routes longer than /24 (IPv6: than /24 too, a group a byte
+		 * level) reserve them; with all reserved, such routes are
+		 * refused */
+		if (fib_tbl8_usage(r->fib, AF_INET, &u) == 0) {
+			kv(o, "tbl8_groups_used", u.taken);
+			kv(o, "tbl8_groups_reserved", u.reserved);
+			kv(o, "tbl8_groups", u.total);
+		}
+		if (fib_tbl8_usage(r->fib, AF_INET6, &u) == 0) {
+			kv(o, "tbl8_groups6_used", u.taken);
+			kv(o, "tbl8_groups6_reserved", u.reserved);
+			kv(o, "tbl8_groups6", u.total);
+		}
+	}
 	section(o, "tables", false);
 	if (o->json)
 		jw_obj_close(o);

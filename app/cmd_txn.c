@@ -494,7 +494,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	struct fib_route rts[3];
 	char buf[FR_ADDR_STRLEN];
 	struct undo u = {.op = UNDO_ADDR_DEL};
-	uint32_t a, net, bcast;
+	uint32_t a, net = 0, bcast = 0;
 	int i, n, rc, owner;
 
 	rc = check_port(r, c->port, err, errlen);
@@ -571,14 +571,37 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	 * broadcast): that route would forward to the router itself, and
 	 * could not be restored by a rollback */
 	n = addr_routes(&pa, (uint16_t)c->port, rts);
-	for (i = 0; i < n; i++) {
-		if (rts[i].type != FIB_NH_LOCAL && rts[i].type != FIB_NH_BROADCAST)
-			continue;
-		if (fib_gw_used(r->fib, &rts[i].prefix.addr) != 0)
-			return ERRC(-EBUSY,
-				    "%s is the gateway of routes in the table: replace or delete "
-				    "them first",
-				    fr_addr_fmt(&rts[i].prefix.addr, buf, sizeof(buf)));
+	/* nor may a gateway or a static neighbour become the address, or
+	 * (IPv4, /30 and shorter) the network or broadcast address of its
+	 * subnet: a route or neighbour add refuses those, and show config,
+	 * which lists addresses first, would print a file that no router
+	 * starts with */
+	{
+		struct fr_addr edge[3];
+		int ne = 0, k;
+		uint16_t q;
+
+		edge[ne++] = pa.addr;
+		if (pa.addr.family == AF_INET && pa.len <= 30) {
+			edge[ne++] = fr_addr4(net);
+			edge[ne++] = fr_addr4(bcast);
+		}
+		for (k = 0; k < ne; k++) {
+			struct neigh_info ni;
+
+			fr_addr_fmt(&edge[k], buf, sizeof(buf));
+			if (fib_gw_used(r->fib, &edge[k]) != 0)
+				return ERRC(-EBUSY,
+					    "%s is the gateway of routes in the table: replace "
+					    "or delete them first",
+					    buf);
+			for (q = 0; q < r->nb_ports; q++)
+				if (neigh_get(r->neigh, &edge[k], q, &ni) == 0 && ni.configured)
+					return ERRC(-EBUSY,
+						    "%s is a static neighbour on port %u: 'neigh "
+						    "del' it first",
+						    buf, q);
+		}
 	}
 	for (i = 0; i < n; i++) {
 		rc = t_route_add(t, &rts[i], err, errlen);

@@ -461,14 +461,16 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 		if (likely(ip6_is_global(ip->src_addr) && ip6_is_global(ip->dst_addr)))
 			goto checked;
 		/* never from these, to the router's groups too (an NS from ::1
-		 * would have its NA sent to ::1 on the link); :: only in a
-		 * DAD probe, to a group; nor from one of the router's own
-		 * link-local addresses (its ICMPv6 error would be sent to
-		 * itself, resolving its own address) */
+		 * would have its NA sent to ::1 on the link); :: and the
+		 * router's own link-local addresses only to a group (a DAD
+		 * probe; another host's NS with our address is a conflict the
+		 * control thread counts), else an ICMPv6 error would be sent
+		 * to the router itself, resolving its own address */
 		if (unlikely(ip6_is_loopback(ip->src_addr) || ip6_is_mcast(ip->src_addr) ||
 			     ip6_is_v4mapped(ip->src_addr) ||
-			     (ip6_is_unspec(ip->src_addr) && !ip6_is_mcast(ip->dst_addr)) ||
-			     (ip6_is_linklocal(ip->src_addr) && ll6_ours(c, ip->src_addr)))) {
+			     (!ip6_is_mcast(ip->dst_addr) &&
+			      (ip6_is_unspec(ip->src_addr) ||
+			       (ip6_is_linklocal(ip->src_addr) && ll6_ours(c, ip->src_addr)))))) {
 			drop(c, m, &out[i], DROP_IP6_BAD_SRC);
 			continue;
 		}

@@ -304,9 +304,10 @@ static int tables_create(struct router *r)
  * Write an answer to the router's own terminal without stalling the control
  * thread: a terminal that is slow (a remote session) or stopped (Ctrl-S)
  * takes it a little at a time, and meanwhile the router keeps answering
- * ARP/ND and sending held packets. The terminal is non-blocking only while
- * the answer is written (the shell shares it). A stop signal abandons the
- * rest.
+ * ARP/ND, sending held packets and polling links. The terminal is
+ * non-blocking only while the answer is written (the shell shares it): a
+ * message printed meanwhile (a link change) may be lost if it finds the
+ * terminal full. A stop signal abandons the rest.
  */
 static void term_print(struct router *r, const char *buf, size_t len)
 {
@@ -326,8 +327,9 @@ static void term_print(struct router *r, const char *buf, size_t len)
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
 			break;
-		/* full: serve the router while it drains */
-		control_service(r);
+		/* full: the router's other work (the command is done: links
+		 * and reclaims too; the socket's clients wait) while it drains */
+		control_poll(r);
 		if (poll(&p, 1, 10) > 0 && (p.revents & (POLLERR | POLLHUP | POLLNVAL)))
 			break;
 	}

@@ -153,11 +153,12 @@ unsigned int router_stats_clear(struct router *r)
 	 * which is waited for, within a bound, so that the next show sees
 	 * them cleared. */
 	gen = __atomic_add_fetch(&r->stats_clear, 1, __ATOMIC_RELEASE);
-	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() / 10;
+	deadline = rte_get_tsc_cycles() + rte_get_tsc_hz();
 	for (w = 0; w < r->nb_workers; w++) {
+		/* sleeping between looks: a worker sharing this CPU gets it */
 		while (__atomic_load_n(&r->workers[w]->clear_done, __ATOMIC_ACQUIRE) != gen &&
 		       rte_get_tsc_cycles() < deadline)
-			rte_pause();
+			rte_delay_us_sleep(20);
 		late += __atomic_load_n(&r->workers[w]->clear_done, __ATOMIC_ACQUIRE) != gen;
 	}
 	return late;

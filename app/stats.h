@@ -156,7 +156,7 @@ struct ctrl_stats {
 };
 
 /* Sum the workers' counters into @sum; zero all counters (each worker its
- * own, waited for up to 100 ms; returns how many workers had not done so
+ * own, waited for up to a second; returns how many workers had not done so
  * yet: theirs are zeroed at their next loop). Control thread. */
 struct router;
 void router_stats_sum(const struct router *r, struct dp_stats *sum);

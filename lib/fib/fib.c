@@ -470,14 +470,19 @@ static void dir24_8_reserve(const struct fib *f, uint32_t before)
  * take it while a worker that read the old tbl24 entry still indexes into
  * it (it would see another prefix's next hop). Before a change that may
  * take a group, wait until every worker has been quiescent since the last
- * change. An add longer than /24 may; so may any other change (a covering
- * route's add, replace or delete writing ranges that start inside a /24)
- * where a /24 holding longer routes has its group reserved but not taken
- * (they share their cover's next hop: reserved > taken, the struct's
- * second and third words). Workers that read a group while it is being
+ * change that freed one. An add longer than /24 may take one; so may any
+ * other change (a covering route's add, replace or delete writing ranges
+ * that start inside a /24) where a /24 holding longer routes has its group
+ * reserved but not taken (they share their cover's next hop: reserved >
+ * taken, the struct's second and third words). "Freed" is known from the
+ * count of groups taken (the third word) going down across a change
+ * (tbl8_note()); where the layout is not vouched for, every change counts
+ * as one that freed, and only adds longer than /24 wait, as before. So a
+ * load of adds never waits. Workers that read a group while it is being
  * zeroed get next hop 0 (no route) for that one lookup; that is counted,
- * never misdelivered. A group freed and taken again within one change is
- * beyond this (22.11 takes the lowest free one).
+ * never misdelivered. A group freed and taken again within one change, or
+ * freed by a change that took as many, is beyond this (22.11 takes the
+ * lowest free one).
  */
 static void tbl8_wait(struct fib *f, bool longer24)
 {
@@ -492,13 +497,45 @@ static void tbl8_wait(struct fib *f, bool longer24)
 	f->tbl8_dirty = false;
 }
 
+/* Groups taken now (UINT32_MAX: not known). */
+static uint32_t tbl8_taken(const struct fib *f)
+{
+	const uint32_t *dp = dir24_8_dp(f);
+
+	return dp != NULL ? dp[2] : UINT32_MAX;
+}
+
+int fib_tbl8_usage(const struct fib *f, uint8_t family, struct fib_tbl8_usage *u)
+{
+	const uint32_t *dp;
+
+	if (family == AF_INET6)
+		return fib6_tbl8_usage(f, u);
+	dp = f->backend == FIB_BACKEND_FIB ? dir24_8_dp(f) : NULL;
+	if (dp == NULL)
+		return -ENOTSUP;
+	u->taken = dp[2];
+	u->reserved = dp[1];
+	u->total = f->tbl8s4;
+	return 0;
+}
+
+/* After a change: did it free a group (fewer taken than @before)? */
+static void tbl8_note(struct fib *f, uint32_t before)
+{
+	uint32_t now = tbl8_taken(f);
+
+	if (now == UINT32_MAX || before == UINT32_MAX || now < before)
+		f->tbl8_dirty = true;
+}
+
 static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool exists)
 {
 	struct rte_rib_node *n;
 	uint32_t ip = r->prefix.addr.v4;
 	uint8_t depth = r->prefix.len;
 	bool unreserved;
-	uint32_t rsvd;
+	uint32_t rsvd, taken;
 	int rc;
 
 	if (!exists && fib_table_full(f, &r->prefix))
@@ -514,8 +551,9 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 			return -ENOSPC;
 		unreserved = depth > 24 && !exists && dir24_8_skips_reserve(f, ip, nh);
 		rsvd = unreserved ? dir24_8_words(f)[1] : 0;
+		taken = tbl8_taken(f);
 		rc = rte_fib_add(f->fib4, ip, depth, nh);
-		f->tbl8_dirty = true;
+		tbl8_note(f, taken);
 		if (rc != 0)
 			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
 		if (unreserved)
@@ -723,9 +761,11 @@ int fib_route_del_installed(struct fib *f, const struct fr_prefix *p, struct fib
 		return -ENOENT;
 	route_from_node(f, n, &cur);
 	if (f->backend == FIB_BACKEND_FIB) {
+		uint32_t taken = tbl8_taken(f);
+
 		tbl8_wait(f, false);
 		rc = rte_fib_delete(f->fib4, p->addr.v4, p->len); /* removes the RIB node too */
-		f->tbl8_dirty = true;
+		tbl8_note(f, taken);
 	} else {
 		if (p->len == 0) {
 			__atomic_store_n(&f->lpm_default4, 0, __ATOMIC_RELEASE);

@@ -220,6 +220,20 @@ uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int l
 /** Next hops in use by routes (the reserved FIB_NH_NONE not counted). */
 uint32_t fib_nh_count(const struct fib *f);
 
+/** tbl8 groups of one family's tables (see fib_tbl8_usage()). */
+struct fib_tbl8_usage {
+	uint32_t taken;	   /**< holding entries now */
+	uint32_t reserved; /**< set aside for the routes longer than /24 (IPv4) or
+			    *   the levels the IPv6 routes hold: what admits a route */
+	uint32_t total;	   /**< what may be reserved (--tbl8; --tbl8-6 less a spare) */
+};
+
+/**
+ * The tbl8 groups of @p family's tables. -ENOTSUP where DPDK's counts
+ * cannot be read (rte_lpm; a DPDK other than 22.11). Control thread.
+ */
+int fib_tbl8_usage(const struct fib *f, uint8_t family, struct fib_tbl8_usage *u);
+
 /**
  * Look up @p n IPv4 destinations (host order) in one call.
  * Datapath-safe. @p nh receives next-hop indexes; 0 means no route.

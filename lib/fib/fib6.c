@@ -158,13 +158,47 @@ static uint32_t trie_estimate(const struct fib *f, const uint8_t *ip, uint8_t le
 
 /* As for IPv4 (tbl8_wait() in fib.c): 22.11's trie frees and reuses tbl8
  * groups at once, LIFO, and an IPv6 change of any length may take one, so
- * every change after a change waits for the workers' grace period. */
+ * every change after one that freed a group (fewer taken: tbl8_taken6();
+ * any change where the layout is not vouched for) waits for
+ * the workers' grace period. */
 static void tbl8_wait6(struct fib *f)
 {
 	if (f->tbl8_dirty6 && f->qsv != NULL) {
 		rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
 		f->tbl8_dirty6 = false;
 	}
+}
+
+/* Groups taken now (UINT32_MAX: not known). 22.11's trie leaves its
+ * cur_tbl8s at 0 and keeps the count as its free stack's position
+ * (tbl8_pool_pos, after number, reserved, current, def_nh, nh_sz and the
+ * two pointers: the thirteenth 32-bit word). */
+static uint32_t tbl8_taken6(const struct fib *f)
+{
+	const uint32_t *w = trie_words(f);
+
+	return w != NULL && w[12] <= w[0] ? w[12] : UINT32_MAX;
+}
+
+int fib6_tbl8_usage(const struct fib *f, struct fib_tbl8_usage *u)
+{
+	const uint32_t *w = trie_words(f);
+	uint32_t n = tbl8_taken6(f);
+
+	if (w == NULL || n == UINT32_MAX)
+		return -ENOTSUP;
+	u->taken = n;
+	u->reserved = w[1] > 0 ? w[1] - 1 : 0; /* less the spare (fib6_reserve_init()) */
+	u->total = f->tbl8s6 - 1;
+	return 0;
+}
+
+static void tbl8_note6(struct fib *f, uint32_t before)
+{
+	uint32_t now = tbl8_taken6(f);
+
+	if (now == UINT32_MAX || before == UINT32_MAX || now < before)
+		f->tbl8_dirty6 = true;
 }
 
 void fib6_reserve_init(struct fib *f)
@@ -179,7 +213,7 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 {
 	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, r->prefix.addr.v6, r->prefix.len);
 	struct nh_key k;
-	uint32_t nh, old_nh = 0, rsvd, need = 0, est, *words;
+	uint32_t nh, old_nh = 0, rsvd, need = 0, est, taken, *words;
 	int rc;
 
 	if (old != NULL)
@@ -212,8 +246,9 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 		est = trie_estimate(f, r->prefix.addr.v6, r->prefix.len);
 		words[1] = rsvd + need > est ? rsvd + need - est : 0;
 	}
+	taken = tbl8_taken6(f);
 	rc = rte_fib6_add(f->fib6, r->prefix.addr.v6, r->prefix.len, nh);
-	f->tbl8_dirty6 = true;
+	tbl8_note6(f, taken);
 	if (words != NULL) /* the count: with it in, or as it was */
 		words[1] = rc == 0 ? rsvd + need : rsvd;
 	if (rc != 0) {
@@ -235,7 +270,7 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
 {
 	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, p->addr.v6, p->len);
-	uint32_t *words = p->len > 24 ? trie_words(f) : NULL, rsvd = 0, alone = 0;
+	uint32_t *words = p->len > 24 ? trie_words(f) : NULL, rsvd = 0, alone = 0, taken;
 	struct fib_route cur;
 	int rc;
 
@@ -247,8 +282,9 @@ int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *o
 		alone = levels_alone(f, p->addr.v6, p->len);
 	}
 	tbl8_wait6(f); /* a delete at a byte boundary takes a group for a moment */
+	taken = tbl8_taken6(f);
 	rc = rte_fib6_delete(f->fib6, p->addr.v6, p->len);
-	f->tbl8_dirty6 = true;
+	tbl8_note6(f, taken);
 	if (rc != 0)
 		return rc;
 	if (words != NULL)

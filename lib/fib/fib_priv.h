@@ -141,6 +141,7 @@ void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r);
 /* No room for one more route of @p's family, @p not yet installed: the
  * routes waiting for their port (but @p) count, so that each fits back. */
 bool fib_table_full(const struct fib *f, const struct fr_prefix *p);
+int fib6_tbl8_usage(const struct fib *f, struct fib_tbl8_usage *u);
 int fib_nh_init(struct fib *f, uint32_t cap, int socket_id);
 void fib_nh_fini(struct fib *f);
 

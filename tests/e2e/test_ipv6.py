@@ -579,6 +579,11 @@ def test_nd_abuse(topo, r):
     check(not got and d("nd_addr_conflict") == 1,
           "NS from our address: answered %s, nd_addr_conflict +%d" % (
               [g.summary() for g in got], d("nd_addr_conflict")))
+    # from its link-local address too (a duplicate link-local)
+    _, d = around(topo, r, lambda: send(topo, ns(HOST_IP6[0], src=ROUTER_LL[0])), match=is_na)
+    check(d("nd_addr_conflict") == 1 and d("ip6_bad_source") == 0,
+          "NS from our link-local: nd_addr_conflict +%d, ip6_bad_source +%d" % (
+              d("nd_addr_conflict"), d("ip6_bad_source")))
     claim = (eth(dst=ALL_NODES_MAC) / s.IPv6(src=HOST_LL[0], dst="ff02::1", hlim=255) /
              s.ICMPv6ND_NA(tgt=ROUTER_IP6[0], R=0, S=0, O=1) /
              s.ICMPv6NDOptDstLLAddr(lladdr=HOST_MAC[0]))

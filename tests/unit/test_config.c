@@ -215,6 +215,16 @@ static void test_bad_cases(void **state)
 		{"neigh add 255.255.255.255 lladdr 02:00:00:00:00:01 port 0\n", 1,
 		 "not a unicast host address (the limited broadcast)"},
 		{"neigh add ff02::1 lladdr 02:00:00:00:00:01 port 0\n", 1, "multicast"},
+		/* and the other way round: an address may not make a gateway or
+		 * a static neighbour no host's (show config lists addresses
+		 * first: its file would not start a router) */
+		{"neigh add 10.9.9.255 lladdr 02:00:00:00:00:01 port 1\n"
+		 "port 1 address 10.9.9.1/24\n",
+		 2, "10.9.9.255 is a static neighbour on port 1"},
+		{"neigh add 10.9.9.1 lladdr 02:00:00:00:00:01 port 1\nport 1 address 10.9.9.1/24\n",
+		 2, "10.9.9.1 is a static neighbour on port 1"},
+		{"route add 10.0.0.0/8 via 10.9.9.0 port 1\nport 1 address 10.9.9.1/24\n", 2,
+		 "10.9.9.0 is the gateway of routes"},
 		{"port 0 address 192.0.2.1/24\nneigh add 192.0.2.1 lladdr 02:00:00:00:00:01 port "
 		 "0\n",
 		 2, "192.0.2.1 is an address of this router (port 0)"},
