@@ -938,7 +938,7 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 	}
 	rc = cmd_exec(r, t, &c, CMD_SRC_CLI, o, err, sizeof(err));
 	if (rc != 0) {
-		txn_rollback(t);
+		txn_rollback_said(t, err, sizeof(err));
 		o->len = 0; /* no partial output with an error */
 		out_printf(o, "error: %s\n", err);
 		return rc;

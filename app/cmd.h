@@ -99,8 +99,13 @@ struct txn;
 struct txn *txn_begin(struct router *r);
 /* Keep every change; frees @t. */
 void txn_commit(struct txn *t);
-/* Undo every change in reverse order; frees @t. */
-void txn_rollback(struct txn *t);
+/* Undo every change in reverse order; frees @t. Returns how many could
+ * not be undone (each said on stderr; a table full even after the grace
+ * period, which indexes given back a moment ago now wait out). */
+unsigned int txn_rollback(struct txn *t);
+/* txn_rollback(), and if a change could not be undone, say so after the
+ * error in @err. */
+void txn_rollback_said(struct txn *t, char *err, size_t errlen);
 /* The transaction changed port addresses: until it ends, the control
  * thread's answers (ARP, ND) would speak for addresses it may undo. */
 bool txn_addr_changed(const struct txn *t);

@@ -238,13 +238,14 @@ static void port_addr_remove(struct fr_port *p, const struct port_addr *pa)
 	}
 }
 
-void txn_rollback(struct txn *t)
+unsigned int txn_rollback(struct txn *t)
 {
 	struct router *r;
+	unsigned int failed = 0;
 	int rc = 0;
 
 	if (t == NULL)
-		return;
+		return 0;
 	r = t->r;
 	while (t->n > 0) {
 		struct undo *u = &t->u[--t->n];
@@ -285,11 +286,26 @@ void txn_rollback(struct txn *t)
 			p->nb_addrs++;
 			break;
 		}
-		if (rc != 0)
+		if (rc != 0) {
 			fprintf(stderr, "fastroute: rollback step %d failed: %s\n", (int)u->op,
 				strerror(-rc));
+			failed++;
+		}
 	}
 	txn_end(t);
+	return failed;
+}
+
+void txn_rollback_said(struct txn *t, char *err, size_t errlen)
+{
+	unsigned int failed = txn_rollback(t);
+	size_t n = strlen(err);
+
+	if (failed > 0 && n < errlen)
+		snprintf(err + n, errlen - n,
+			 " (and %u change(s) could not be undone: the router is not as it was; "
+			 "see its log and show config)",
+			 failed);
 }
 
 /* ---- changes, each journaled ---------------------------------------- */

@@ -198,7 +198,7 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 	if (l.progress)
 		fprintf(stderr, "\r%60s\r", "");
 	if (rc != 0) {
-		txn_rollback(l.t);
+		txn_rollback_said(l.t, err, errlen);
 		goto out;
 	}
 	txn_commit(l.t);
