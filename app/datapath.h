@@ -55,7 +55,6 @@ enum dp_rpf {
 /* What workers know about a port (written by the control thread, read per burst). */
 struct dp_port {
 	struct rte_ether_addr mac;
-	uint8_t enabled;	    /* probed and configured */
 	uint8_t rpf;		    /* enum dp_rpf */
 	uint8_t rpf_ignore_default; /* loose: a match by 0.0.0.0/0 does not count */
 	uint16_t mtu;		    /* largest IP packet sent on the port (IPv4 and IPv6) */
@@ -64,7 +63,7 @@ struct dp_port {
 	 * (port_down) */
 	uint8_t down;
 	uint8_t ll6[16];  /* the port's IPv6 link-local address (EUI-64) */
-	uint8_t spare[2]; /* to 32 bytes: indexed with a shift, not a multiply */
+	uint8_t spare[5]; /* to 32 bytes: indexed with a shift, not a multiply */
 };
 _Static_assert(sizeof(struct dp_port) == 32, "struct dp_port is 32 bytes");
 

@@ -42,7 +42,6 @@ int port_probe(struct router *r)
 				pid, p->name);
 			return -EIO;
 		}
-		r->dp_ports[pid].enabled = 1;
 		/* every IPv6 port has a link-local address (RFC 4291 2.1) */
 		nd_eui64_linklocal(&r->dp_ports[pid].mac, r->dp_ports[pid].ll6);
 		/* the link's MTU as the device reports it; 'port N mtu' changes it */

@@ -353,8 +353,8 @@ static double run_pipeline(struct tables *t, uint32_t *d, const uint32_t *srcs, 
 			   uint64_t min, int with_dp, uint8_t rpf, struct rtcache *rtc,
 			   enum rtcache_mode mode)
 {
-	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1, .mtu = 1500, .rpf = rpf},
-				   {.mac = port_mac[1], .enabled = 1, .mtu = 1500}};
+	struct dp_port ports[2] = {{.mac = port_mac[0], .mtu = 1500, .rpf = rpf},
+				   {.mac = port_mac[1], .mtu = 1500}};
 	/* the daemon's defaults: martian checks on; no ICMP is due here */
 	struct dp_conf conf = {.martians = 1, .rtcache_mode = (uint8_t)mode};
 	struct dp_stats st;
@@ -629,8 +629,8 @@ static int pkts6_build(struct rte_mempool *mp)
 static double run_pipeline6(struct tables6 *t, uint8_t (*d)[16], uint8_t (*srcs)[16], uint32_t n,
 			    uint64_t min, int with_dp, uint8_t rpf)
 {
-	struct dp_port ports[2] = {{.mac = port_mac[0], .enabled = 1, .mtu = 1500, .rpf = rpf},
-				   {.mac = port_mac[1], .enabled = 1, .mtu = 1500}};
+	struct dp_port ports[2] = {{.mac = port_mac[0], .mtu = 1500, .rpf = rpf},
+				   {.mac = port_mac[1], .mtu = 1500}};
 	struct dp_conf conf = {.martians = 1};
 	struct dp_stats st;
 	struct dp_ctx c = {

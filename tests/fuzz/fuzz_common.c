@@ -84,7 +84,6 @@ struct router *fuzz_router(void)
 	for (i = 0; i < 2; i++) {
 		rt.ports[i].id = (uint16_t)i;
 		rt.ports[i].present = true;
-		rt.dp_ports[i].enabled = 1;
 		rt.dp_ports[i].mtu = 1500;
 		rt.dp_ports[i].mac = (struct rte_ether_addr){{0x02, 0, 0, 0, (uint8_t)(i + 1), 1}};
 		nd_eui64_linklocal(&rt.dp_ports[i].mac, rt.dp_ports[i].ll6);

@@ -323,7 +323,6 @@ static int pipe_setup(void **state)
 	assert_int_equal(neigh_static_set(p->n, &a, 1, &h2_mac), 0);
 	p->ports[0].mac = port_mac[0];
 	p->ports[1].mac = port_mac[1];
-	p->ports[0].enabled = p->ports[1].enabled = 1;
 	p->c.fib = p->fib;
 	p->c.nh = fib_nh_table(p->fib);
 	p->c.neigh = p->n;
