@@ -163,20 +163,29 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 		if (r->dpconf.martians && ip4_martian_dst(a->v4))
 			return dp_drop_names[DROP_MARTIAN_DST];
 		/* a group is never sent on by a route that forwards (the
-		 * default, say); without one it is no_route as any address */
+		 * default, say): in a multicast frame, as any L2 group frame
+		 * to forward; without such a route it is no_route as any
+		 * address */
 		if ((a->v4 >> 28) == 0xe && found &&
 		    (rt->type == FIB_NH_GATEWAY || rt->type == FIB_NH_CONNECTED))
-			return dp_drop_names[DROP_IP4_MCAST];
+			return "l2_bcast_forward (in a multicast frame) or ip4_multicast";
 		return NULL;
 	}
-	if (ip6_is_mcast(v6))
-		return dp_drop_names[(v6[1] & 0xf) <= 1 ? DROP_IP6_BAD_DST : DROP_IP6_MCAST];
+	if (ip6_is_mcast(v6)) {
+		if ((v6[1] & 0xf) <= 1)
+			return dp_drop_names[DROP_IP6_BAD_DST];
+		if (ip6_group_ours(v6))
+			return "nothing: ICMPv6 to this group is for the router (ND), the rest "
+			       "ip6_multicast";
+		return dp_drop_names[DROP_IP6_MCAST];
+	}
 	if (ip6_is_unspec(v6) || ip6_is_loopback(v6) || ip6_is_v4mapped(v6))
 		return dp_drop_names[DROP_IP6_BAD_DST];
 	if (ip6_is_linklocal(v6)) {
 		for (p = 0; p < r->nb_ports; p++)
 			if (memcmp(v6, r->dp_ports[p].ll6, 16) == 0)
-				return NULL; /* ours: for the router */
+				return "nothing on its port: port's link-local address, for the "
+				       "router; arriving on another port, ip6_link_local_scope";
 		return dp_drop_names[DROP_IP6_LINKLOCAL];
 	}
 	return NULL;

@@ -299,13 +299,21 @@ unsigned int txn_rollback(struct txn *t)
 void txn_rollback_said(struct txn *t, char *err, size_t errlen)
 {
 	unsigned int failed = txn_rollback(t);
-	size_t n = strlen(err);
+	char said[128];
+	size_t n = strlen(err), k;
 
-	if (failed > 0 && n < errlen)
-		snprintf(err + n, errlen - n,
-			 " (and %u change(s) could not be undone: the router is not as it was; "
-			 "see its log and show config)",
-			 failed);
+	if (failed == 0)
+		return;
+	k = (size_t)snprintf(said, sizeof(said),
+			     " (and %u change(s) could not be undone: the router is not as it "
+			     "was; see its log and show config)",
+			     failed);
+	if (k >= errlen)
+		return;
+	/* the error's end gives way: this must be read */
+	if (n + k >= errlen)
+		n = errlen - k - 1;
+	memcpy(err + n, said, k + 1);
 }
 
 /* ---- changes, each journaled ---------------------------------------- */

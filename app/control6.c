@@ -474,10 +474,12 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	ip->proto = IPPROTO_ICMPV6;
 	ip->hop_limits = ICMP6_HOP_LIMIT;
 	/* RFC 4443 2.2: the address the packet was sent to when it was one of
-	 * ours (a link-local one when the error leaves by its link), else an
+	 * ours (a link-local one when the error leaves by its link to a host
+	 * on it: a link-local source goes no further, RFC 4291 2.5.6), else an
 	 * address of the port the error leaves by */
 	if (ours6(r, oip->dst_addr) &&
-	    (!ip6_is_linklocal(oip->dst_addr) || port_owns6(r, port, oip->dst_addr)))
+	    (!ip6_is_linklocal(oip->dst_addr) ||
+	     (port_owns6(r, port, oip->dst_addr) && port_onlink6(r, port, oip->src_addr))))
 		memcpy(ip->src_addr, oip->dst_addr, 16);
 	else
 		error_src6(r, port, oip->src_addr, ip->src_addr);

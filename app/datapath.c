@@ -400,25 +400,6 @@ static inline bool forward_hit6(struct dp_ctx *c, struct rte_mbuf *m,
 	return true;
 }
 
-/* For the router among the groups of link scope: all-nodes, all-routers,
- * solicited-node groups (ND); the control thread checks the target. */
-static inline bool ip6_group_ours(const uint8_t *a)
-{
-	static const uint8_t snm[13] = {0xff, 0x02, [11] = 0x01, [12] = 0xff};
-	static const uint8_t all[15] = {0xff, 0x02};
-
-	if (memcmp(a, all, 15) == 0)
-		return a[15] == 1 || a[15] == 2;
-	return memcmp(a, snm, 13) == 0;
-}
-
-/*
- * The IPv6 packets of a burst (indexes @idx into @pkts): checks, scope
- * rules (RFC 4291, RFC 8200), one bulk lookup of the destinations and one
- * of the sources when the port has rpf on, verdict by route type, neighbour,
- * MTU (Packet Too Big: routers never fragment IPv6), hop limit decrement
- * and Ethernet rewrite. Extension headers are forwarded untouched.
- */
 /* @a is the link-local address of one of the router's ports. */
 static bool ll6_ours(const struct dp_ctx *c, const uint8_t *a)
 {
@@ -430,6 +411,13 @@ static bool ll6_ours(const struct dp_ctx *c, const uint8_t *a)
 	return false;
 }
 
+/*
+ * The IPv6 packets of a burst (indexes @idx into @pkts): checks, scope
+ * rules (RFC 4291, RFC 8200), one bulk lookup of the destinations and one
+ * of the sources when the port has rpf on, verdict by route type, neighbour,
+ * MTU (Packet Too Big: routers never fragment IPv6), hop limit decrement
+ * and Ethernet rewrite. Extension headers are forwarded untouched.
+ */
 static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts,
 		      const uint8_t *idx6, unsigned int n6, const uint8_t *flags, uint16_t *out)
 {

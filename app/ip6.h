@@ -8,6 +8,7 @@
 #define FR_IP6_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -76,6 +77,18 @@ static inline bool ip6_is_v4mapped(const uint8_t *a)
 	static const uint8_t pfx[12] = {[10] = 0xff, [11] = 0xff};
 
 	return memcmp(a, pfx, 12) == 0;
+}
+
+/* For the router among the groups of link scope: all-nodes, all-routers,
+ * solicited-node groups (ND); the control thread checks the target. */
+static inline bool ip6_group_ours(const uint8_t *a)
+{
+	static const uint8_t snm[13] = {0xff, 0x02, [11] = 0x01, [12] = 0xff};
+	static const uint8_t all[15] = {0xff, 0x02};
+
+	if (memcmp(a, all, 15) == 0)
+		return a[15] == 1 || a[15] == 2;
+	return memcmp(a, snm, 13) == 0;
 }
 
 static inline unsigned int ip6_mcast_scope(const uint8_t *a)

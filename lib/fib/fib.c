@@ -82,6 +82,22 @@ static uint32_t *dir24_8_dp(const struct fib *f)
 	return NULL;
 }
 
+/* DIR-24-8's bitmap of the groups in use (a bit set each; after the tbl8
+ * pointer, the struct's fifth 64-bit word), where the layout is vouched
+ * for and fastroute has its copy's room (tbl8_seen), else NULL. */
+static const uint64_t *dir24_8_used(const struct fib *f)
+{
+#if FIB4_DIR24_8_KNOWN
+	const uint32_t *dp = f->tbl8_seen != NULL ? dir24_8_dp(f) : NULL;
+
+	if (dp != NULL)
+		return (const uint64_t *)(uintptr_t)((const uint64_t *)(const void *)dp)[4];
+#else
+	RTE_SET_USED(f);
+#endif
+	return NULL;
+}
+
 static int backend_create4(struct fib *f, int socket_id)
 {
 	char name[32];
@@ -103,6 +119,14 @@ static int backend_create4(struct fib *f, int socket_id)
 		if (f->fib4 == NULL)
 			return -(rte_errno ? rte_errno : ENOMEM);
 		f->rib4 = rte_fib_get_rib(f->fib4);
+		if (FIB4_DIR24_8_KNOWN && dir24_8_dp(f) != NULL) {
+			/* the groups seen in use (tbl8_note()), as DPDK's bitmap */
+			f->tbl8_words = dir24_8_groups(f->tbl8s4) / 64;
+			f->tbl8_seen = rte_zmalloc_socket(
+				"tbl8_seen", f->tbl8_words * sizeof(uint64_t), 0, socket_id);
+			if (f->tbl8_seen == NULL)
+				return -ENOMEM;
+		}
 		return 0;
 	} else {
 		struct rte_lpm_config lc = {0};
@@ -186,6 +210,7 @@ void fib_free(struct fib *f)
 	fib6_free(f);
 	fib_down_free(f);
 	fib_nh_fini(f);
+	rte_free(f->tbl8_seen);
 	rte_free(f);
 }
 
@@ -468,25 +493,26 @@ static void dir24_8_reserve(const struct fib *f, uint32_t before)
  * DPDK 22.11's DIR-24-8 has no RCU hook: a tbl8 group that a change
  * collapsed is free at once, and the next change that takes a group may
  * take it while a worker that read the old tbl24 entry still indexes into
- * it (it would see another prefix's next hop). Before a change that may
- * take a group, wait until every worker has been quiescent since the last
- * change that freed one. An add longer than /24 may take one; so may any
- * other change (a covering route's add, replace or delete writing ranges
- * that start inside a /24) where a /24 holding longer routes has its group
- * reserved but not taken (they share their cover's next hop: reserved >
- * taken, the struct's second and third words). "Freed" is known from the
- * count of groups taken (the third word) going down across a change
- * (tbl8_note()); where the layout is not vouched for, every change counts
- * as one that freed, and only adds longer than /24 wait, as before. So a
- * load of adds never waits. Workers that read a group while it is being
- * zeroed get next hop 0 (no route) for that one lookup; that is counted,
- * never misdelivered. A group freed and taken again within one change, or
- * freed by a change that took as many, is beyond this (22.11 takes the
- * lowest free one).
+ * it (it would see another prefix's next hop). So before a change that may
+ * take a group, if a group in use since the last grace period is free now,
+ * wait until every worker has been quiescent since. An add longer than /24
+ * may take one; so may any other change (a covering route's add, replace
+ * or delete writing ranges that start inside a /24) where a /24 holding
+ * longer routes has its group reserved but not taken (they share their
+ * cover's next hop: reserved > taken, the struct's second and third words).
+ * "A group in use since, free now" is known exactly from DIR-24-8's bitmap
+ * of groups in use, ORed into tbl8_seen after every change (tbl8_note()):
+ * a change that frees one and takes another counts. Where the layout is not
+ * vouched for, every change counts as one that freed, and only adds longer
+ * than /24 wait. A load of adds never waits. Workers that read a group
+ * while it is being zeroed get next hop 0 (no route) for that one lookup;
+ * that is counted, never misdelivered. A group freed and taken again within
+ * one change is beyond this (22.11 takes the lowest free one).
  */
 static void tbl8_wait(struct fib *f, bool longer24)
 {
 	const uint32_t *dp;
+	const uint64_t *used;
 
 	if (!f->tbl8_dirty || f->qsv == NULL)
 		return;
@@ -495,14 +521,29 @@ static void tbl8_wait(struct fib *f, bool longer24)
 		return;
 	rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
 	f->tbl8_dirty = false;
+	used = dir24_8_used(f);
+	if (used != NULL) /* from now on, what is in use now */
+		memcpy(f->tbl8_seen, used, f->tbl8_words * sizeof(uint64_t));
 }
 
-/* Groups taken now (UINT32_MAX: not known). */
-static uint32_t tbl8_taken(const struct fib *f)
+/* After a change: is a group that was in use since the last grace period
+ * free now? Those in use now join them. */
+static void tbl8_note(struct fib *f)
 {
-	const uint32_t *dp = dir24_8_dp(f);
+	const uint64_t *used = dir24_8_used(f);
+	uint64_t freed = 0;
+	uint32_t i;
 
-	return dp != NULL ? dp[2] : UINT32_MAX;
+	if (used == NULL) {
+		f->tbl8_dirty = true;
+		return;
+	}
+	for (i = 0; i < f->tbl8_words; i++) {
+		freed |= f->tbl8_seen[i] & ~used[i];
+		f->tbl8_seen[i] |= used[i];
+	}
+	if (freed != 0)
+		f->tbl8_dirty = true;
 }
 
 int fib_tbl8_usage(const struct fib *f, uint8_t family, struct fib_tbl8_usage *u)
@@ -511,7 +552,7 @@ int fib_tbl8_usage(const struct fib *f, uint8_t family, struct fib_tbl8_usage *u
 
 	if (family == AF_INET6)
 		return fib6_tbl8_usage(f, u);
-	dp = f->backend == FIB_BACKEND_FIB ? dir24_8_dp(f) : NULL;
+	dp = FIB4_DIR24_8_KNOWN && f->backend == FIB_BACKEND_FIB ? dir24_8_dp(f) : NULL;
 	if (dp == NULL)
 		return -ENOTSUP;
 	u->taken = dp[2];
@@ -520,22 +561,13 @@ int fib_tbl8_usage(const struct fib *f, uint8_t family, struct fib_tbl8_usage *u
 	return 0;
 }
 
-/* After a change: did it free a group (fewer taken than @before)? */
-static void tbl8_note(struct fib *f, uint32_t before)
-{
-	uint32_t now = tbl8_taken(f);
-
-	if (now == UINT32_MAX || before == UINT32_MAX || now < before)
-		f->tbl8_dirty = true;
-}
-
 static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool exists)
 {
 	struct rte_rib_node *n;
 	uint32_t ip = r->prefix.addr.v4;
 	uint8_t depth = r->prefix.len;
 	bool unreserved;
-	uint32_t rsvd, taken;
+	uint32_t rsvd;
 	int rc;
 
 	if (!exists && fib_table_full(f, &r->prefix))
@@ -551,9 +583,8 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 			return -ENOSPC;
 		unreserved = depth > 24 && !exists && dir24_8_skips_reserve(f, ip, nh);
 		rsvd = unreserved ? dir24_8_words(f)[1] : 0;
-		taken = tbl8_taken(f);
 		rc = rte_fib_add(f->fib4, ip, depth, nh);
-		tbl8_note(f, taken);
+		tbl8_note(f);
 		if (rc != 0)
 			return rc == -ENOSPC || rc == -ENOMEM ? -ENOSPC : rc;
 		if (unreserved)
@@ -761,11 +792,9 @@ int fib_route_del_installed(struct fib *f, const struct fr_prefix *p, struct fib
 		return -ENOENT;
 	route_from_node(f, n, &cur);
 	if (f->backend == FIB_BACKEND_FIB) {
-		uint32_t taken = tbl8_taken(f);
-
 		tbl8_wait(f, false);
 		rc = rte_fib_delete(f->fib4, p->addr.v4, p->len); /* removes the RIB node too */
-		tbl8_note(f, taken);
+		tbl8_note(f);
 	} else {
 		if (p->len == 0) {
 			__atomic_store_n(&f->lpm_default4, 0, __ATOMIC_RELEASE);

@@ -157,10 +157,9 @@ static uint32_t trie_estimate(const struct fib *f, const uint8_t *ip, uint8_t le
 }
 
 /* As for IPv4 (tbl8_wait() in fib.c): 22.11's trie frees and reuses tbl8
- * groups at once, LIFO, and an IPv6 change of any length may take one, so
- * every change after one that freed a group (fewer taken: tbl8_taken6();
- * any change where the layout is not vouched for) waits for
- * the workers' grace period. */
+ * groups at once, last freed first, and an IPv6 change of any length may
+ * take one, so every change after a change waits for the workers' grace
+ * period (the trie's free stack does not say which were freed). */
 static void tbl8_wait6(struct fib *f)
 {
 	if (f->tbl8_dirty6 && f->qsv != NULL) {
@@ -193,14 +192,6 @@ int fib6_tbl8_usage(const struct fib *f, struct fib_tbl8_usage *u)
 	return 0;
 }
 
-static void tbl8_note6(struct fib *f, uint32_t before)
-{
-	uint32_t now = tbl8_taken6(f);
-
-	if (now == UINT32_MAX || before == UINT32_MAX || now < before)
-		f->tbl8_dirty6 = true;
-}
-
 void fib6_reserve_init(struct fib *f)
 {
 	uint32_t *words = trie_words(f);
@@ -213,7 +204,7 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 {
 	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, r->prefix.addr.v6, r->prefix.len);
 	struct nh_key k;
-	uint32_t nh, old_nh = 0, rsvd, need = 0, est, taken, *words;
+	uint32_t nh, old_nh = 0, rsvd, need = 0, est, *words;
 	int rc;
 
 	if (old != NULL)
@@ -246,9 +237,8 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 		est = trie_estimate(f, r->prefix.addr.v6, r->prefix.len);
 		words[1] = rsvd + need > est ? rsvd + need - est : 0;
 	}
-	taken = tbl8_taken6(f);
 	rc = rte_fib6_add(f->fib6, r->prefix.addr.v6, r->prefix.len, nh);
-	tbl8_note6(f, taken);
+	f->tbl8_dirty6 = true;
 	if (words != NULL) /* the count: with it in, or as it was */
 		words[1] = rc == 0 ? rsvd + need : rsvd;
 	if (rc != 0) {
@@ -270,7 +260,7 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
 {
 	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, p->addr.v6, p->len);
-	uint32_t *words = p->len > 24 ? trie_words(f) : NULL, rsvd = 0, alone = 0, taken;
+	uint32_t *words = p->len > 24 ? trie_words(f) : NULL, rsvd = 0, alone = 0;
 	struct fib_route cur;
 	int rc;
 
@@ -282,9 +272,8 @@ int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *o
 		alone = levels_alone(f, p->addr.v6, p->len);
 	}
 	tbl8_wait6(f); /* a delete at a byte boundary takes a group for a moment */
-	taken = tbl8_taken6(f);
 	rc = rte_fib6_delete(f->fib6, p->addr.v6, p->len);
-	tbl8_note6(f, taken);
+	f->tbl8_dirty6 = true;
 	if (rc != 0)
 		return rc;
 	if (words != NULL)

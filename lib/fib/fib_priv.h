@@ -84,6 +84,11 @@ struct fib {
 	 * set after any change, cleared by a grace period before the next
 	 * change that may allocate a group (see dp4_set) */
 	bool tbl8_dirty;
+	/* the groups in use at some point since the last grace period (a
+	 * worker may still index into any of them), one bit each, as
+	 * DIR-24-8's own bitmap; NULL where its layout is not vouched for */
+	uint64_t *tbl8_seen;
+	uint32_t tbl8_words;
 	/* last gateway resolved: bulk loads send thousands of routes to one
 	 * gateway; dropped when a change touches a prefix holding it */
 	struct {

@@ -70,6 +70,9 @@ def test_commands(topo, r):
     r.cli("route add 0.0.0.0/0 via 198.51.100.2")
     check("ip4_multicast" in r.cli("show route lookup 224.0.0.5"), "a group by the default")
     r.cli("route del 0.0.0.0/0")
+    # the router's own: for it, not a route's
+    out = r.cli("show route lookup ff02::1")
+    check("for the router" in out, out)
     out = r.cli("show route lookup 8.8.8.8")
     check("no route" in out, out)
     out = r.cli("show route summary")

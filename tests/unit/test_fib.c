@@ -1339,6 +1339,91 @@ static void *late_reader_run(void *arg)
 	return NULL;
 }
 
+/* A worker that reports a quiescent state every 50 us, except that when
+ * told to pause it reports none for 300 ms. */
+struct pausing_reader {
+	struct rte_rcu_qsbr *v;
+	volatile bool online, stop, pause, paused, resumed;
+};
+
+static void *pausing_reader_run(void *arg)
+{
+	struct pausing_reader *pr = arg;
+
+	rte_rcu_qsbr_thread_register(pr->v, 0);
+	rte_rcu_qsbr_thread_online(pr->v, 0);
+	pr->online = true;
+	while (!pr->stop) {
+		if (pr->pause) {
+			pr->paused = true;
+			usleep(300000);
+			pr->resumed = true; /* before: a wait that saw it finds it set */
+			pr->pause = false;
+		}
+		rte_rcu_qsbr_quiescent(pr->v, 0);
+		usleep(50);
+	}
+	rte_rcu_qsbr_thread_offline(pr->v, 0);
+	rte_rcu_qsbr_thread_unregister(pr->v, 0);
+	return NULL;
+}
+
+/*
+ * A tbl8 group freed by a change that takes another (a cover replaced:
+ * one /24 gains a group, another collapses) is not handed to the next
+ * route longer than /24 until the workers have been quiescent: the add
+ * waits for the paused reader (a worker that may still index into it).
+ * Counting groups taken saw one taken and one freed, nothing freed, and
+ * did not wait (review of 87db104).
+ */
+static void test_tbl8_grace(void **state)
+{
+	struct ctx *c = *state;
+	struct fib_conf conf = {0};
+	struct pausing_reader pr = {0};
+	struct rte_rcu_qsbr *v;
+	struct fib_route r;
+	struct fib *f;
+	pthread_t th;
+
+	if (!FIB4_DIR24_8_KNOWN)
+		skip();
+	v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	assert_non_null(v);
+	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
+	conf.backend = FIB_BACKEND_FIB;
+	conf.max_routes4 = 256;
+	conf.tbl8s4 = 64;
+	conf.neigh = c->n;
+	conf.qsv = v;
+	f = fib_create("tgrace4", &conf);
+	assert_non_null(f);
+	pr.v = v;
+	assert_int_equal(pthread_create(&th, NULL, pausing_reader_run, &pr), 0);
+	while (!pr.online)
+		usleep(1000);
+	add(f, "10.0.0.0/8", FIB_NH_CONNECTED, 1);
+	add(f, "10.1.1.0/25", FIB_NH_CONNECTED, 1); /* its cover's next hop: no group */
+	add(f, "10.2.2.0/25", FIB_NH_CONNECTED, 2); /* a group, g */
+	pr.pause = true;
+	while (!pr.paused)
+		usleep(100);
+	/* 10.1.1/24 takes a group, 10.2.2/24 collapses and frees g */
+	r = mk("10.0.0.0/8", FIB_NH_CONNECTED, 2);
+	assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+	/* would take g (the lowest free): waits for the reader first */
+	add(f, "10.3.3.0/25", FIB_NH_CONNECTED, 3);
+	assert_true(pr.resumed);
+	expect(f, ip("10.2.2.1"), FIB_NH_CONNECTED, 2);
+	expect(f, ip("10.1.1.1"), FIB_NH_CONNECTED, 1);
+	expect(f, ip("10.1.1.129"), FIB_NH_CONNECTED, 2);
+	expect(f, ip("10.3.3.1"), FIB_NH_CONNECTED, 3);
+	pr.stop = true;
+	pthread_join(th, NULL);
+	fib_free(f);
+	rte_free(v);
+}
+
 /*
  * Indexes given back wait for the workers' grace period before reuse. With
  * every other index taken, one given back a moment ago is waited for, not
@@ -1408,6 +1493,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
 		cmocka_unit_test(test_nexthop_widths),
 		cmocka_unit_test(test_idxpool_grace),
+		cmocka_unit_test_setup_teardown(test_tbl8_grace, setup_fib, teardown),
 	};
 
 	test_eal_init("fib");
