@@ -530,10 +530,13 @@ static void tbl8_wait(struct fib *f, bool longer24)
  * free now? Those in use now join them. */
 static void tbl8_note(struct fib *f)
 {
-	const uint64_t *used = dir24_8_used(f);
+	const uint64_t *used;
 	uint64_t freed = 0;
 	uint32_t i;
 
+	if (f->qsv == NULL)
+		return; /* no concurrent readers: nothing to wait for */
+	used = dir24_8_used(f);
 	if (used == NULL) {
 		f->tbl8_dirty = true;
 		return;
