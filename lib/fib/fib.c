@@ -504,7 +504,8 @@ static void dir24_8_reserve(const struct fib *f, uint32_t before)
  * of groups in use, ORed into tbl8_seen after every change (tbl8_note()):
  * a change that frees one and takes another counts. Where the layout is not
  * vouched for, every change counts as one that freed, and only adds longer
- * than /24 wait. A load of adds never waits. Workers that read a group
+ * than /24 wait. A change waits only after one that collapsed a group (a
+ * delete, a replace, or an add that made a /24 uniform). Workers that read a group
  * while it is being zeroed get next hop 0 (no route) for that one lookup;
  * that is counted, never misdelivered. A group freed and taken again within
  * one change is beyond this (22.11 takes the lowest free one).

@@ -104,9 +104,15 @@ def expect_no_error(topo, r, pkt, counter=None, timeout=1.0):
 
 
 def test_time_exceeded(topo, r):
+    before = r.stats()
     got = at_host(topo, 1, lambda: expect_error(topo, r, udp(HOST_IP[1], ttl=1), 11, 0,
                                                 "ttl_exceeded", "icmp_time_exceeded"))
     check(not [p for p in got if p.haslayer(s.UDP)], "the TTL 1 packet was forwarded")
+    # the worker handed it over for its error once, the ring took it
+    after = r.stats()
+    check(delta(before, after, "icmp_queued") == 1 and delta(before, after, "icmp_ring_full") == 0,
+          "icmp_queued +%d, icmp_ring_full +%d" % (delta(before, after, "icmp_queued"),
+                                                   delta(before, after, "icmp_ring_full")))
 
 
 def test_unreachables(topo, r):

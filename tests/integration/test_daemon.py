@@ -159,6 +159,8 @@ def _():
     a = conf("port 0 address 192.0.2.1/24\n")
     p = run(eal() + ["-f", a, "-f", a, "-s", "none"] + SMALL)
     check(p.returncode == 1 and "-f given twice" in p.stderr, p.stderr)
+    p = run(eal() + ["-f", a, "-s", "none", "-s", "none"] + SMALL)
+    check(p.returncode == 1 and "-s given twice" in p.stderr, p.stderr)
 
 
 @t("cli_one_line_per_argument")
