@@ -69,7 +69,6 @@ static inline bool ip6_is_global(const uint8_t *a)
 	return (a[0] & 0xe0) == 0x20;
 }
 
-/* ff01::/16 and ff02::/16 scopes (RFC 4291 2.7: scope in the low 4 bits) */
 /* ::ffff:0:0/96, IPv4-mapped: an IPv4 host's address inside a stack,
  * never on the wire (RFC 4291 2.5.5.2; RFC 6890: not forwardable) */
 static inline bool ip6_is_v4mapped(const uint8_t *a)
@@ -91,6 +90,7 @@ static inline bool ip6_group_ours(const uint8_t *a)
 	return memcmp(a, snm, 13) == 0;
 }
 
+/* ff01::/16 and ff02::/16 scopes (RFC 4291 2.7: scope in the low 4 bits) */
 static inline unsigned int ip6_mcast_scope(const uint8_t *a)
 {
 	return a[1] & 0x0f;

@@ -77,6 +77,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_LOCAL6_MCAST] = "local_multicast",
 	[CDROP_LOCAL6_EXT] = "local_ext_header",
 };
+
 void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s)
 {
 	unsigned int i;

@@ -155,13 +155,13 @@ struct ctrl_stats {
 	uint64_t drop[CDROP_MAX];
 };
 
+/* Add @s's counters to @sum. */
+void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s);
 /* Sum the workers' counters into @sum; zero all counters (each worker its
  * own, waited for up to a second; returns how many workers had not done so
  * yet: theirs are zeroed at their next loop). Control thread. */
 struct router;
 void router_stats_sum(const struct router *r, struct dp_stats *sum);
-/* Add @s's counters to @sum. */
-void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s);
 unsigned int router_stats_clear(struct router *r);
 
 /* All of @s's drops, whatever the reason ('dropped' in show stats). */

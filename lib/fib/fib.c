@@ -467,15 +467,15 @@ static uint32_t *dir24_8_words(const struct fib *f)
 	return NULL;
 }
 
-/* Will rte_fib_add() of @ip/>24 with @nh skip its reservation? */
+/* Will rte_fib_add() of @ip/>24 with @nh, the first route longer than /24
+ * in its /24 (which has no reservation yet), skip its reservation? */
 static bool dir24_8_skips_reserve(const struct fib *f, uint32_t ip, uint32_t nh)
 {
 	struct rte_rib_node *n;
 	uint64_t pnh;
 
-	if (dir24_8_words(f) == NULL ||
-	    rte_rib_get_nxt(f->rib4, ip & 0xffffff00, 24, NULL, RTE_RIB_GET_NXT_COVER) != NULL)
-		return false;		 /* its /24 has its reservation already */
+	if (dir24_8_words(f) == NULL)
+		return false;
 	n = rte_rib_lookup(f->rib4, ip); /* the covering route it will have */
 	return n != NULL && rte_rib_get_nh(n, &pnh) == 0 && pnh == nh;
 }
@@ -570,7 +570,7 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 	struct rte_rib_node *n;
 	uint32_t ip = r->prefix.addr.v4;
 	uint8_t depth = r->prefix.len;
-	bool unreserved;
+	bool unreserved, first24;
 	uint32_t rsvd;
 	int rc;
 
@@ -580,12 +580,12 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 		tbl8_wait(f, depth > 24);
 		/* a route longer than /24 first in its /24 reserves a group:
 		 * no more than tbl8s4, the spare stays (dir24_8_groups()) */
-		if (depth > 24 && !exists && dir24_8_words(f) != NULL &&
-		    dir24_8_words(f)[1] >= f->tbl8s4 &&
-		    rte_rib_get_nxt(f->rib4, ip & 0xffffff00, 24, NULL, RTE_RIB_GET_NXT_COVER) ==
-			    NULL)
+		first24 = depth > 24 && !exists &&
+			  rte_rib_get_nxt(f->rib4, ip & 0xffffff00, 24, NULL,
+					  RTE_RIB_GET_NXT_COVER) == NULL;
+		if (first24 && dir24_8_words(f) != NULL && dir24_8_words(f)[1] >= f->tbl8s4)
 			return -ENOSPC;
-		unreserved = depth > 24 && !exists && dir24_8_skips_reserve(f, ip, nh);
+		unreserved = first24 && dir24_8_skips_reserve(f, ip, nh);
 		rsvd = unreserved ? dir24_8_words(f)[1] : 0;
 		rc = rte_fib_add(f->fib4, ip, depth, nh);
 		tbl8_note(f);

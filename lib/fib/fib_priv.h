@@ -81,8 +81,9 @@ struct fib {
 	struct rte_rcu_qsbr *qsv;
 
 	/* rte_fib (22.11) frees tbl8 groups at once and reuses them at once;
-	 * set after any change, cleared by a grace period before the next
-	 * change that may allocate a group (see dp4_set) */
+	 * set by a change after which a group of tbl8_seen is free (any
+	 * change where the layout is not vouched for), cleared by the grace
+	 * period before the next change that may take a group (tbl8_wait()) */
 	bool tbl8_dirty;
 	/* the groups in use at some point since the last grace period (a
 	 * worker may still index into any of them), one bit each, as
