@@ -12,6 +12,7 @@
 #include <rte_version.h>
 
 #include "cmd_priv.h"
+#include "control6.h"
 #include "ip6.h"
 
 /* ---- routes ------------------------------------------------------------ */
@@ -157,7 +158,6 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 				   const struct fib_route *rt)
 {
 	const uint8_t *v6 = a->v6;
-	unsigned int p;
 
 	if (a->family == AF_INET) {
 		if (r->dpconf.martians && ip4_martian_dst(a->v4))
@@ -182,10 +182,9 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 	if (ip6_is_unspec(v6) || ip6_is_loopback(v6) || ip6_is_v4mapped(v6))
 		return dp_drop_names[DROP_IP6_BAD_DST];
 	if (ip6_is_linklocal(v6)) {
-		for (p = 0; p < r->nb_ports; p++)
-			if (memcmp(v6, r->dp_ports[p].ll6, 16) == 0)
-				return "nothing on its port: port's link-local address, for the "
-				       "router; arriving on another port, ip6_link_local_scope";
+		if (router_owns6(r, v6))
+			return "nothing on its port: port's link-local address, for the "
+			       "router; arriving on another port, ip6_link_local_scope";
 		return dp_drop_names[DROP_IP6_LINKLOCAL];
 	}
 	return NULL;

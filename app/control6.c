@@ -54,6 +54,16 @@ bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a)
 	return false;
 }
 
+bool router_owns6(const struct router *r, const uint8_t *a)
+{
+	uint16_t p;
+
+	for (p = 0; p < r->nb_ports; p++)
+		if (r->ports[p].present && port_owns6(r, p, a))
+			return true;
+	return false;
+}
+
 /* The prefix of the port's address @i (port addresses keep their host bits). */
 static void port_prefix(const struct fr_port *p, unsigned int i, struct fr_prefix *pf)
 {
@@ -180,17 +190,6 @@ static bool nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const
 	nd_build_na(rte_pktmbuf_mtod(m, void *), &r->dp_ports[port].mac, target, dst_mac, dst,
 		    target, flags);
 	return control_send(r, m, port) == 0;
-}
-
-/* @a is one of the router's IPv6 addresses, on any port. */
-static bool router_owns6(const struct router *r, const uint8_t *a)
-{
-	uint16_t p;
-
-	for (p = 0; p < r->nb_ports; p++)
-		if (router_port_ok(r, p) && port_owns6(r, p, a))
-			return true;
-	return false;
 }
 
 /*
@@ -427,16 +426,6 @@ void resolve_input6(struct router *r, struct rte_mbuf *m)
 
 /* ---- ICMPv6 -------------------------------------------------------------------- */
 
-static bool ours6(const struct router *r, const uint8_t *a)
-{
-	uint16_t p;
-
-	for (p = 0; p < r->nb_ports; p++)
-		if (r->ports[p].present && port_owns6(r, p, a))
-			return true;
-	return false;
-}
-
 void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux)
 {
 	const struct rte_ipv6_hdr *oip =
@@ -477,7 +466,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	 * ours (a link-local one when the error leaves by its link to a host
 	 * on it: a link-local source goes no further, RFC 4291 2.5.6), else an
 	 * address of the port the error leaves by */
-	if (ours6(r, oip->dst_addr) &&
+	if (router_owns6(r, oip->dst_addr) &&
 	    (!ip6_is_linklocal(oip->dst_addr) ||
 	     (port_owns6(r, port, oip->dst_addr) && port_onlink6(r, port, oip->src_addr))))
 		memcpy(ip->src_addr, oip->dst_addr, 16);
@@ -642,7 +631,7 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_LOCAL6_MCAST);
 		return;
 	}
-	if (!router_port_ok(r, m->port) || !ours6(r, ip->dst_addr) ||
+	if (!router_port_ok(r, m->port) || !router_owns6(r, ip->dst_addr) ||
 	    (ip6_is_linklocal(ip->dst_addr) && !port_owns6(r, m->port, ip->dst_addr))) {
 		cdrop6(r, m, CDROP_LOCAL_BROADCAST);
 		return;

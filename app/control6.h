@@ -19,6 +19,8 @@ struct fr_addr;
 
 /* Is @a an address of @port (its link-local one included)? */
 bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a);
+/* Is @a an address of any port (link-local ones included)? */
+bool router_owns6(const struct router *r, const uint8_t *a);
 
 /* Source address for a packet the router sends on @port to @dst. */
 void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);
