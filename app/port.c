@@ -195,6 +195,14 @@ static int port_configure(struct router *r, struct fr_port *p)
 		conf.rx_adv_conf.rss_conf.rss_hf =
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
 			info.flow_type_rss_offloads;
+	} else if (nq > 1) {
+		/* said, not refused: af_packet spreads by its fanout hash,
+		 * memif by its peer's queues; a NIC without RSS would leave
+		 * workers idle while one forwards everything */
+		fprintf(stderr,
+			"fastroute: port %u (%s) offers no RSS: which of its %u RX queues (one a "
+			"worker) a packet reaches is the device's or its peer's choice\n",
+			p->id, p->name, nq);
 	}
 	/* let NICs that can check IPv4 header checksums do it (ip4_validate
 	 * trusts RTE_MBUF_F_RX_IP_CKSUM_GOOD/BAD, computes it otherwise) */

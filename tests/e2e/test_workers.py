@@ -65,6 +65,14 @@ def test_flows(topo, r):
           "clear stats: per-worker rx %s, tx %s" % (rows["rx"][0], rows["tx"][0]))
 
 
+def test_rss_said(topo, r):
+    # af_packet has no RSS: three workers on its queues are told about
+    err = r.stderr()
+    for port in (0, 1):
+        check("port %d (net_af_packet%d) offers no RSS" % (port, port) in err,
+              "no RSS warning for port %d:\n%s" % (port, err))
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -72,6 +80,7 @@ def main():
         r = frlib.Router(topo, frlib.base_config(), workers=3, lcores="0@0,1@1,2@0,3@1")
         try:
             runner.run("100_flows_3_workers", test_flows, topo, r)
+            runner.run("rss_said", test_rss_said, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
     runner.exit()
