@@ -137,6 +137,25 @@ def churn_files(d):
     return adds, dels
 
 
+def probe_churned(topo):
+    """With every churned route in: packets to the first and last files'
+    /24s and /28s leave by the gateways the files gave them."""
+    sc = frlib.scapy()
+    # route i of churn_files(): i % 10 == 9 a /28, odd i via h2, even via h3
+    probes = [("22.0.9.20", 1), ("20.0.10.7", 2), ("22.134.159.30", 1), ("21.134.158.1", 2)]
+    ls = {h: frlib.Listen(topo, h) for h in (1, 2)}
+    try:
+        frlib.l2send(topo, [frlib.udp(sc, 0, dst, payload=b"probe") for dst, _ in probes])
+        for dst, h in probes:
+            got = ls[h].collect(timeout=1.0, want=1, match=lambda p, dst=dst: p.haslayer(sc.IP)
+                                and p[sc.IP].dst == dst)
+            check(len(got) == 1, "a packet to the churned route of %s did not reach h%d" %
+                  (dst, h + 1))
+    finally:
+        for x in ls.values():
+            x.close()
+
+
 def test_churn(topo, r):
     d = tempfile.mkdtemp()
     adds, dels = churn_files(d)
@@ -157,6 +176,15 @@ def test_churn(topo, r):
                 replaces += 1
             for h in rx:
                 h.drain()
+        added = memory(r)
+        tbl8 = json.loads(r.cli("show memory", json=True))["tables"]
+        check(added["routes"] == base["routes"] + N_CHURN,
+              "after the adds: %d routes, want %d + %d" % (added["routes"], base["routes"],
+                                                           N_CHURN))
+        check(tbl8["tbl8_groups_used"] >= N_CHURN // 10,
+              "after the adds: %d tbl8 groups in use, want at least one a /28 (%d)" %
+              (tbl8["tbl8_groups_used"], N_CHURN // 10))
+        probe_churned(topo)
         for f in range(10):
             r.cli("load " + dels[f])
             for gw in (GW3, GW2):
@@ -213,6 +241,9 @@ def test_churn(topo, r):
                                                              i % 256, GW2)
                         for i in range(FILE_ROUTES * 5)))
     out = json.loads(r.cli("load " + p24, json=True))
+    check(memory(r)["routes"] == base["routes"] + FILE_ROUTES * 5,
+          "load of %d /24s: %d routes, want %d" % (FILE_ROUTES * 5, memory(r)["routes"],
+                                                   base["routes"] + FILE_ROUTES * 5))
     log("     load of %d /24 routes while forwarding: %.0f routes/s (%.3f s, both passes)" %
         (out["routes"], out["routes"] / out["seconds"], out["seconds"]))
     shutil.rmtree(os.path.dirname(p24))

@@ -150,8 +150,41 @@ def test_mtu_device(topo, r):
               "port 1 mtu 1400: shown %s, interface %d" % (mtu_shown(), kernel_mtu()))
         out = sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0], check=False)
         check("1 received" in out, "ping after the MTU changes:\n" + out)
+        mtu_enforced(topo, r)
     finally:
         r.cli("port 1 mtu 1500")
+
+
+def mtu_enforced(topo, r):
+    # the workers use the MTU the command set, not only show port: 1450
+    # bytes with DF are refused with 1400 in the error; without DF they
+    # leave in fragments of at most 1400 bytes
+    big = frlib.udp(s, 0, HOST_IP[1], payload=b"m" * 1422)  # 1450-byte IP packet
+    big[s.IP].flags = "DF"
+    ls = frlib.Listen(topo, 0)
+    w = frlib.Wire(topo, 0, 1)
+    before = r.stats()
+    try:
+        w.send(big)
+        err = ls.collect(timeout=1.5, want=1,
+                         match=lambda p: p.haslayer(s.ICMP) and p[s.IP].dst == HOST_IP[0])
+        out = w.recv(timeout=0.3)
+        check(len(err) == 1 and err[0][s.ICMP].type == 3 and err[0][s.ICMP].code == 4 and
+              err[0][s.ICMP].nexthopmtu == 1400,
+              "1450 bytes with DF at MTU 1400: want ICMP 3/4 mtu 1400, got %s" %
+              [e.summary() for e in err])
+        check(not out, "1450 bytes with DF left by an MTU-1400 port")
+        check(delta(before, r.stats(), "frag_needed_df") == 1, "frag_needed_df not counted once")
+        big[s.IP].flags = 0
+        w.send(big)
+        frags = w.recv(timeout=1.5, match=lambda p: p.haslayer(s.IP) and
+                       p[s.IP].dst == HOST_IP[1])
+    finally:
+        w.close()
+        ls.close()
+    lens = sorted(len(f[s.IP]) for f in frags)
+    check(len(frags) == 2 and max(lens) <= 1400 and sum(lens) - 20 * (len(lens) - 1) == 1450,
+          "1450 bytes without DF at MTU 1400: fragments of %s bytes" % lens)
 
 
 def test_ihl4(topo, r):

@@ -57,13 +57,17 @@ def is_icmp6_err(p):
         b"\x01", b"\x02", b"\x03", b"\x04")
 
 
-def around(topo, r, fn, h=0, timeout=1.5, match=is_icmp6_err, want=None):
-    """Run fn(); return (frames the router sent to host h, counter deltas)."""
+def around(topo, r, fn, h=0, timeout=1.5, match=is_icmp6_err, want=None, linger=0.0):
+    """Run fn(); return (frames the router sent to host h, counter deltas).
+    With want, collecting stops at that many frames; linger seconds more
+    then catch any beyond them (a duplicate)."""
     ls = Listen(topo, h)
     before = r.stats()
     try:
         fn()
         got = ls.collect(timeout=timeout, match=match, want=want)
+        if linger > 0:
+            got += ls.collect(timeout=linger, match=match)
     finally:
         ls.close()
     after = r.stats()
@@ -71,7 +75,7 @@ def around(topo, r, fn, h=0, timeout=1.5, match=is_icmp6_err, want=None):
 
 
 def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, src=ROUTER_IP6[0], value=None):
-    got, d = around(topo, r, lambda: send(topo, pkt), want=1)
+    got, d = around(topo, r, lambda: send(topo, pkt), want=1, linger=0.3)
     check(len(got) == 1, "want one ICMPv6 %d/%d, got %d" % (typ, code, len(got)))
     e = got[0][s.IPv6]
     raw = bytes(e.payload)

@@ -233,8 +233,8 @@ def main():
                     raise
                 no_tun = "the router could not create its net_tap port: %s" % e
         if no_tun is not None:
-            log("SKIP tap_down_up, failed_load_leaves_link, hold_time, down_from_config: " +
-                no_tun)
+            runner.skip(["tap_down_up", "failed_load_leaves_link", "hold_time",
+                         "down_from_config"], no_tun)
             r = frlib.Router(topo, frlib.base_config())
         try:
             sh(["ping", "-c", "1", "-W", "2", frlib.HOST_IP[1]], ns=topo.hosts[0])

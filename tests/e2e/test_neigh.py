@@ -272,12 +272,18 @@ def exhaustion_round(topo, r):
         (elapsed, len(per), worst, max_incomplete[0], nstats(r)["parameters"]["max_incomplete"],
          st["refused_incomplete_cap"] - st0["refused_incomplete_cap"], lost))
     return {"ping": ping, "lost": lost, "unread": unread, "elapsed": elapsed, "worst": worst,
+            "targets": len(per),
             "max_incomplete": max_incomplete[0],
             "refused": st["refused_incomplete_cap"] - st0["refused_incomplete_cap"]}
 
 
 def check_round(res, cap):
     """What must hold of every round, whatever its ping lost."""
+    # the bound below holds trivially if the router stopped asking: it
+    # must have probed about as many targets as INCOMPLETE may hold (half:
+    # the capture may miss some)
+    check(res["targets"] >= cap // 2, "only %d targets probed on the wire (cap %d)" %
+          (res["targets"], cap))
     check(res["worst"] <= int(res["elapsed"]) + 1,
           "a target got %d requests in %.1f s" % (res["worst"], res["elapsed"]))
     check(res["max_incomplete"] <= cap, "INCOMPLETE peaked at %d > cap %d" %

@@ -81,8 +81,13 @@ def test_coherency(topo, r):
     try:
         # (with rpf on, the source joins the key: the warm entry is not even
         # looked at, so nothing goes stale; the filter decides)
+        before = r.stats()
         check(one(topo, "spoof-after", src=spoof) is None,
               "rpf strict did not stop the next spoofed packet")
+        after = r.stats()
+        check(frlib.delta(before, after, "rpf_strict") == 1 and
+              frlib.delta(before, after, "port0_strict") == 1,
+              "the spoofed packet was not counted as rpf_strict on port 0")
         check(one(topo, "good-after") == (1, HOST_MAC[1]), "rpf strict stopped a good one")
     finally:
         r.cli("port 0 rpf off")

@@ -50,10 +50,13 @@ def test_flows(topo, r):
               (name, vals, sum(vals), total))
     check(len(rows["rx"][0]) == 3, "want 3 workers, show stats lcores has %d" %
           len(rows["rx"][0]))
-    busy = [v for v in rows["tx"][0] if v > 0]
-    log("     per-worker tx: %s" % rows["tx"][0])
-    check(len(busy) >= 2, "only %d of 3 workers forwarded anything: %s" %
-          (len(busy), rows["tx"][0]))
+    # forwarded, not tx: worker 0's tx also carries what the control
+    # thread sends (ARP replies), so a tx row shows it busy regardless
+    fwd = rows["forwarded"][0]
+    log("     per-worker forwarded: %s" % fwd)
+    busy = [v for v in fwd if v >= len(pkts) // 10]
+    check(len(busy) >= 2, "fewer than 2 of 3 workers forwarded a tenth of the %d packets: %s" %
+          (len(pkts), fwd))
     check(rows["tx"][1] >= len(pkts), "tx total %d < %d sent" % (rows["tx"][1], len(pkts)))
     st = r.stats()
     check(st["rx"] == rows["rx"][1] and st["forwarded"] == rows["tx"][1] - rows["ctrl_tx"][1],

@@ -160,6 +160,9 @@ struct flip {
 	struct neigh_table *t;
 	uint32_t idx;
 	volatile int stop;
+	/* reads of each MAC so far: the writer flips until the reader has
+	 * seen both while it wrote, so the check is of concurrent reads */
+	volatile uint64_t seen1, seen2;
 	uint64_t reads, bad;
 };
 
@@ -176,9 +179,11 @@ static void *reader(void *arg)
 		if (rte_is_same_ether_addr(&v.mac, &mac1)) {
 			if (v.gen % 4 != 2)
 				bad++;
+			f->seen1++;
 		} else if (rte_is_same_ether_addr(&v.mac, &mac2)) {
 			if (v.gen % 4 != 0)
 				bad++;
+			f->seen2++;
 		} else {
 			bad++;
 		}
@@ -205,12 +210,17 @@ static void test_concurrent_flip(void **state)
 		assert_int_equal(neigh_static_set(t, &a, 0, &mac2), 0);
 	assert_int_equal(neigh_gen(neigh_hot_table(t), f.idx) % 4, 0);
 	assert_int_equal(pthread_create(&th, NULL, reader, &f), 0);
-	for (i = 0; i < 2000000; i++)
+	/* at least 2M flips, and on until the reader has read each MAC a
+	 * thousand times during them (it may not get a CPU at once on a busy
+	 * machine), at most 20M */
+	for (i = 0; i < 20000000 && (i < 2000000 || f.seen1 < 1000 || f.seen2 < 1000); i++)
 		neigh_static_set(t, &a, 0, (i & 1) ? &mac2 : &mac1);
 	f.stop = 1;
 	pthread_join(th, NULL);
-	print_message("flips %u, reads %" PRIu64 ", bad %" PRIu64 "\n", i, f.reads, f.bad);
-	assert_true(f.reads > 0);
+	print_message("flips %u, reads %" PRIu64 " (%" PRIu64 " of mac1, %" PRIu64
+		      " of mac2), bad %" PRIu64 "\n",
+		      i, f.reads, f.seen1, f.seen2, f.bad);
+	assert_true(f.seen1 >= 1000 && f.seen2 >= 1000);
 	assert_int_equal(f.bad, 0);
 }
 
