@@ -4,14 +4,15 @@
 zero-loss search. Run through scripts/bench/throughput.sh and
 scripts/bench/rfc2544.sh (this file holds the code both share).
 
-Throughput method (read ../../../shared/BENCH-NOTES.md first):
+Throughput method:
   * One generator process (build/tests/bench/pktgen/fastroute-pktgen, CPU0)
     is the memif SERVER of one port pair per DUT. Every DUT (fastroute,
     dpdk-testpmd io, dpdk-testpmd mac, DPDK l3fwd-LPM) is a memif CLIENT of
     its own pair, forwarding on CPU1, and is started once per route table:
-    l3fwd needs ~77 s to insert a million routes, and a memif client never
-    reconnects once its server went away, so nothing is restarted between
-    measurements.
+    l3fwd took 274 s to insert a million routes in the last make bench, and a
+    memif client never reconnects once its server went away, so nothing is
+    restarted between measurements. A DUT whose route load times out (l3fwd)
+    is n/a for that table; the other DUTs are measured.
   * Only the DUT being measured runs. fastroute and l3fwd forward on a
     polling lcore that never sleeps: they are frozen with SIGSTOP between
     their turns (after the generator stopped sending and the rings drained,
@@ -23,18 +24,33 @@ Throughput method (read ../../../shared/BENCH-NOTES.md first):
     runs before and after every measurement; a run whose placement
     (near/far) changed, or during which other processes used more than 10%
     of the CPUs, is kept in the output but marked discarded.
+  * Generator-bound runs: the generator offers what its one core can make
+    (from about 6 to 25 Mpps at 64 B in the last make bench, varying from
+    run to run) and counts what the DUT's port refused (ring full). A run in
+    which the port refused less than 5% of what was offered
+    (GEN_BOUND_REFUSED) is generator-bound: the DUT took (nearly) all it was
+    given, so its rate is the generator's, only a lower bound of the DUT's.
+    Each run keeps the offered rate, the refused share and the generator's
+    idle share (gen_idle) in the JSON.
   * Configurations run the DUTs interleaved, A B C D A B C D ..., for R
     rounds; ratios fastroute/io and fastroute/l3fwd are taken pair by pair
     within a round (both runs valid, same placement), then their median.
+    A pair with a generator-bound run is not a measurement of the ratio: it
+    is kept in the summary as a bound (numerator generator-bound: the ratio
+    is at least the figure; denominator: at most; both: neither) and left
+    out of the median.
   * Cycles are the DUTs' own TSC cycles in polls that received packets,
     divided by packets: fastroute's busy_cycles/rx ('show stats', read right
     before the warmup and right after the window), testpmd's
     --record-core-cycles (reset by 'start', printed by 'stop'). l3fwd counts
     none: n/a.
-  * Budget on the 2-vCPU VM: about 2 s per run (0.3 s warmup + 1.5 s window
-    + probes), 168 runs by default, plus table loads: l3fwd inserts 1M routes
-    into rte_lpm in 170-210 s here (its rule insert scans every rule of the
-    same length), fastroute in ~9 s. Default run: ~9-10 minutes.
+  * Budget on the 2-vCPU VM, as make bench runs it (--duration 1.0): about
+    1.6 s per run (0.3 s warmup + 1.0 s window + probes), 168 runs (three
+    tables; the 1-route table has only 1flow), plus table loads: l3fwd
+    inserts 1M routes into rte_lpm in about 270 s (274 s in the last make
+    bench, while kbench loaded its own rte_lpm on CPU0; its rule insert scans
+    every rule of the same length), fastroute in ~9 s: 567 s in all. The
+    default window (--duration 1.5) adds about 85 s.
 """
 import argparse
 import json
@@ -83,6 +99,13 @@ ALL_DUTS = ("fastroute", "io", "mac", "l3fwd", "fastroute6") + tuple(FR_VARIANTS
 ALL_PROFILES = ("1flow", "256nets", "1kflows", "random1m")
 PROFILE_MIN_ROUTES = {"1flow": 1, "256nets": 256, "1kflows": 1, "random1m": 256}
 FOREIGN_CPU_MAX = 0.10  # share of both CPUs used by other processes during a run
+# a run is generator-bound when the DUT's port refused less than this share
+# of the packets the generator offered: the DUT took (nearly) all it was
+# given, so its rate is the generator's, a lower bound of its own
+GEN_BOUND_REFUSED = 0.05
+GEN_BOUND_RULE = ("the DUT's port refused less than %d%% of the packets the generator offered: "
+                  "the DUT took nearly all it was given, so its rate is the generator's, a "
+                  "lower bound of its own" % round(100 * GEN_BOUND_REFUSED))
 
 
 class BenchError(Exception):
@@ -91,6 +114,10 @@ class BenchError(Exception):
 
 class Timeout(BenchError):
     pass
+
+
+class TimeLimit(BenchError):
+    """The harness's --time-limit: never taken for one DUT's load timing out."""
 
 
 def log(msg):
@@ -445,6 +472,7 @@ class Dut:
         self.gen = gen
         self.proc = None
         self.load_seconds = None
+        self.counts = None  # the DUT's own rx/forwarded over the last run, if it counts them
 
     def eal(self, lcores, mem_mb):
         a = ["-l", lcores, "--file-prefix", self.ses.prefix(self.name), "--no-pci"]
@@ -505,21 +533,23 @@ class FastrouteDut(Dut):
             raise BenchError("fastroute-cli show stats failed: %s" % out.strip())
         v = {}
         for line in out.splitlines():  # the first section holds the worker totals
-            m = re.match(r"^\s*(busy_cycles|rx)\s+(\d+)\s*$", line)
+            m = re.match(r"^\s*(busy_cycles|rx|forwarded)\s+(\d+)\s*$", line)
             if m and m.group(1) not in v:
                 v[m.group(1)] = int(m.group(2))
-        if "busy_cycles" not in v or "rx" not in v:
-            raise BenchError("fastroute-cli show stats: no busy_cycles/rx in:\n" + out)
+        if "busy_cycles" not in v or "rx" not in v or "forwarded" not in v:
+            raise BenchError("fastroute-cli show stats: no busy_cycles/rx/forwarded in:\n" + out)
         return v
 
     def begin(self):
         self.proc.sigcont()
+        self.counts = None
         self.before = self.stats()
 
     def end(self):
         after = self.stats()
         self.proc.sigstop()
         drx = after["rx"] - self.before["rx"]
+        self.counts = {"rx": drx, "forwarded": after["forwarded"] - self.before["forwarded"]}
         return (after["busy_cycles"] - self.before["busy_cycles"]) / drx if drx > 0 else None
 
 
@@ -683,7 +713,10 @@ def run_table(a, ses, nroutes, results, out):
     gen = Generator(ses, len(a.duts), plain, a.seed, need["gen"], nroutes,
                     routes6_plain=plain6)
     duts = []
-    load_timeout = 60 + nroutes / 1e6 * 400  # l3fwd: ~77 s per million routes, be generous
+    # l3fwd took 274 s for a million routes in the last make bench; past
+    # this it is n/a for the table (the others are measured all the same)
+    load_timeout = 60 + nroutes / 1e6 * 400
+    failed = set()
     try:
         for i, d in enumerate(a.duts):
             if d == "fastroute":
@@ -709,15 +742,27 @@ def run_table(a, ses, nroutes, results, out):
                 duts.append(L3fwdDut(ses, i, gen, a.l3fwd_bin, rules4, rules6, need[d]))
         # l3fwd loads on CPU1 (its only lcore); the others are frozen or idle once ready
         for d in sorted(duts, key=lambda d: d.name == "l3fwd"):
-            d.wait_ready(load_timeout)
+            try:
+                d.wait_ready(load_timeout)
+            except Timeout as e:
+                if d.name != "l3fwd":
+                    raise
+                why = "route load timed out after %.0f s" % load_timeout
+                log("routes=%d: %s %s: n/a for this table (%s)"
+                    % (nroutes, d.name, why, str(e).splitlines()[0]))
+                results.setdefault("dut_failures", {}).setdefault(d.name, {})[str(nroutes)] = why
+                failed.add(d.name)
+                d.stop()
+                continue
             gen.wait_pair_up(d.pair, 20)
             time.sleep(0.2)  # the client's side of the memif handshake
             d.freeze()
             log("routes=%d: %s ready in %.1f s (pair %d)" % (nroutes, d.name, d.load_seconds,
                                                                d.pair))
         for d in duts:
-            results["load_seconds"].setdefault(d.name, {})[str(nroutes)] = \
-                round(d.load_seconds, 1)
+            if d.name not in failed:
+                results["load_seconds"].setdefault(d.name, {})[str(nroutes)] = \
+                    round(d.load_seconds, 1)
 
         for profile in profiles:
             for size in a.sizes:
@@ -725,14 +770,19 @@ def run_table(a, ses, nroutes, results, out):
                     for d in duts:
                         if d.name == "fastroute6" and profile not in V6_PROFILE:
                             continue  # IPv6 rows: random destinations only
+                        if d.name in failed:
+                            continue
                         rec = measure(a, ses, gen, d, nroutes, profile, size, rnd)
                         results["runs"].append(rec)
                         if out is not None:
                             out.write(json.dumps(rec) + "\n")
                             out.flush()
-                        log("routes=%d %-8s %4dB round %d %-9s %6.2f Mpps  cyc/pkt %-7s %s%s"
+                        log("routes=%d %-8s %4dB round %d %-9s %6.2f Mpps  offered %6.2f  "
+                            "refused %4.1f%%  cyc/pkt %-7s %s%s%s"
                             % (nroutes, profile, size, rnd, d.name, rec["mpps"],
+                               rec["offered_mpps"], 100 * (rec["refused_share"] or 0),
                                fmt(rec["busy_cycles_per_pkt"], "%.1f"), rec["placement"],
+                               "  generator-bound" if rec["generator_bound"] else "",
                                "  DISCARDED (%s)" % rec["discard_reason"]
                                if rec["discarded"] else ""))
     finally:
@@ -782,6 +832,8 @@ def measure(a, ses, gen, dut, nroutes, profile, size, rnd):
         reason = "other processes used %.0f%% of the CPUs" % (100 * foreign)
     elif r["rx_pkts"] == 0:
         reason = "nothing came back"
+    refused, gbound = generator_share(r["tx_pkts"], r["tx_fail"])
+    counts = dut.counts or {}
     return {
         "routes": nroutes, "profile": profile, "size": size, "dut": dut.name, "round": rnd,
         "mpps": round(r["rx_mpps"], 4), "tx_mpps": round(r["tx_mpps"], 4),
@@ -796,11 +848,66 @@ def measure(a, ses, gen, dut, nroutes, profile, size, rnd):
         "foreign_cpu": round(foreign, 3),
         "discarded": reason is not None, "discard_reason": reason,
         "tsc_hz": r.get("tsc_hz"),
+        # the generator's side: what it offered, the share refused, its idle share
+        "gen_idle": r.get("gen_idle"), "refused_share": refused, "generator_bound": gbound,
+        # the DUT's own counters over the run (fastroute: show stats), else None
+        "dut_rx": counts.get("rx"), "dut_forwarded": counts.get("forwarded"),
     }
 
 
+def generator_share(tx_pkts, tx_fail):
+    """(share of the offered packets the port refused, generator-bound?); the
+    offered packets are those sent plus those refused."""
+    offered = tx_pkts + tx_fail
+    if offered <= 0:
+        return None, False
+    share = tx_fail / offered
+    return round(share, 4), share < GEN_BOUND_REFUSED
+
+
+def run_generator_bound(r):
+    """A run's generator-bound flag (older raw runs did not store it: from their counts)."""
+    if r.get("generator_bound") is not None:
+        return r["generator_bound"]
+    return generator_share(r.get("tx_pkts", 0), r.get("tx_fail", 0))[1]
+
+
+def ratio_kind(num_bound, den_bound):
+    """What a ratio pair says, given which of its two runs were generator-bound."""
+    if num_bound and den_bound:
+        return "unbounded"  # both rates are the generator's: no bound either way
+    if num_bound:
+        return "lower_bound"  # the numerator could have done more
+    if den_bound:
+        return "upper_bound"  # the denominator could have done more
+    return "measured"
+
+
+RATIO_MARK = {"measured": "%.3f", "lower_bound": ">=%.3f", "upper_bound": "<=%.3f",
+              "unbounded": "[%.3f]"}
+
+
+def ratio_rounds_text(rt):
+    """A ratio's pairs in round order: 0.950 measured, >=x / <=x a bound (one
+    run generator-bound), [x] both generator-bound. Summaries of older
+    harnesses hold only per_round."""
+    rounds = rt.get("rounds")
+    if rounds is None:
+        return ["%.3f" % x for x in rt["per_round"]]
+    return [RATIO_MARK[p["kind"]] % p["ratio"] for p in rounds]
+
+
+def ratio_excluded(rt):
+    """Pairs left out of a ratio's median as generator-bound (None: not recorded)."""
+    rounds = rt.get("rounds")
+    return None if rounds is None else sum(1 for p in rounds if p["kind"] != "measured")
+
+
 def summarize(runs, duts):
-    """Per (routes, profile, size): medians per DUT and pairwise ratios per round."""
+    """Per (routes, profile, size): medians per DUT and pairwise ratios per round.
+    A ratio's per_round and median hold only pairs in which neither run was
+    generator-bound; rounds lists every pair with its kind (measured,
+    lower_bound, upper_bound, unbounded)."""
     keys = []
     for r in runs:
         k = (r["routes"], r["profile"], r["size"])
@@ -823,6 +930,9 @@ def summarize(runs, duts):
                 "cycles_per_pkt": median(cyc),
                 "valid": len(valid), "runs": len(allr),
                 "placements": sorted(set(r["placement"] for r in valid)),
+                # valid runs in which the generator, not the DUT, set the rate
+                "generator_bound": sum(1 for r in valid if run_generator_bound(r)),
+                "offered_mpps": median([r["offered_mpps"] for r in valid]),
             }
         pairs = [("fastroute", o) for o in ("io", "l3fwd", "mac")]
         # route cache rows: cache on / auto against cache off, same rpf strict
@@ -832,7 +942,7 @@ def summarize(runs, duts):
         for this, other in pairs:
             if this not in duts or other not in duts:
                 continue
-            per_round = []
+            per_round, rounds = [], []
             for rnd in sorted(set(r["round"] for r in rs)):
                 fr = [r for r in rs if r["dut"] == this and r["round"] == rnd]
                 ot = [r for r in rs if r["dut"] == other and r["round"] == rnd]
@@ -840,11 +950,24 @@ def summarize(runs, duts):
                     continue
                 if fr[0]["placement"] != ot[0]["placement"] or ot[0]["mpps"] <= 0:
                     continue
-                per_round.append(round(fr[0]["mpps"] / ot[0]["mpps"], 4))
+                x = round(fr[0]["mpps"] / ot[0]["mpps"], 4)
+                kind = ratio_kind(run_generator_bound(fr[0]), run_generator_bound(ot[0]))
+                rounds.append({"round": rnd, "ratio": x, "kind": kind})
+                if kind == "measured":
+                    per_round.append(x)
             row["ratios"][this + "/" + other] = {"per_round": per_round,
-                                                 "median": median(per_round)}
+                                                 "median": median(per_round),
+                                                 "rounds": rounds}
         rows.append(row)
     return rows
+
+
+def mpps_text(v):
+    """A DUT's median Mpps; >= when every valid run was generator-bound."""
+    if not v or v.get("mpps") is None:
+        return "n/a"
+    gb = v.get("generator_bound")
+    return (">=" if gb and gb == v["valid"] else "") + fmt(v["mpps"])
 
 
 def print_table(rows, duts, memory, header):
@@ -852,25 +975,28 @@ def print_table(rows, duts, memory, header):
     print(header)
     cols = ["routes", "profile", "size"] + ["%s Mpps" % d for d in duts]
     if "fastroute" in duts:
-        cols += ["fr/" + o for o in ("io", "l3fwd", "fastroute6") if o in duts]
+        cols += ["fr/" + o if o != "fastroute6" else "fastroute6/fr"
+                 for o in ("io", "l3fwd", "fastroute6") if o in duts]
     cols += ["%s cyc/pkt" % d for d in duts]
-    cols += ["valid runs", "placement"]
+    cols += ["valid runs", "gen-bound", "placement"]
     table = [cols]
     for row in rows:
         line = [str(row["routes"]), row["profile"], str(row["size"])]
-        line += [fmt(row["duts"][d]["mpps"]) for d in duts]
+        line += [mpps_text(row["duts"][d]) for d in duts]
         if "fastroute" in duts:
             for o in ("io", "l3fwd", "fastroute6"):
                 if o in duts:
                     rt = row["ratios"]["fastroute/" + o] if o != "fastroute6" else \
                         row["ratios"]["fastroute6/fastroute"]
-                    line.append(fmt(rt["median"], "%.3f") + ("" if rt["median"] is None else
-                                                           " (%d)" % len(rt["per_round"])))
+                    g = ratio_excluded(rt)
+                    line.append("%s (%d%s)" % (fmt(rt["median"], "%.3f"), len(rt["per_round"]),
+                                               "+%dg" % g if g else ""))
         for d in duts:
             c = row["duts"][d]["cycles_per_pkt"]
             line.append("n/a" if d == "l3fwd" else fmt(c, "%.1f"))
         line.append(" ".join("%d/%d" % (row["duts"][d]["valid"], row["duts"][d]["runs"])
                              for d in duts))
+        line.append(" ".join("%d" % row["duts"][d]["generator_bound"] for d in duts))
         pls = sorted(set(p for d in duts for p in row["duts"][d]["placements"]))
         line.append(",".join(pls) or "-")
         table.append(line)
@@ -881,11 +1007,14 @@ def print_table(rows, duts, memory, header):
             print("  ".join("-" * x for x in w))
     print()
     print("memory: %s" % memory)
-    print("Mpps: median over valid runs (frames received back by the generator per second).")
-    print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid and on "
-          "the same vCPU placement (count in parentheses).")
+    print("Mpps: median over valid runs (frames received back by the generator per second); "
+          ">=: every valid run was generator-bound.")
+    print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid, on "
+          "the same vCPU placement and neither generator-bound (count in parentheses; +Ng: "
+          "pairs left out because a run in them was generator-bound).")
+    print("gen-bound: valid runs per DUT that were generator-bound: " + GEN_BOUND_RULE + ".")
     if "fastroute6" in duts:
-        print("fr/fastroute6: the ratio fastroute6/fastroute (IPv6 Mpps over IPv4 Mpps, same "
+        print("fastroute6/fr: the ratio fastroute6/fastroute (IPv6 Mpps over IPv4 Mpps, same "
               "table size, same round): fastroute6 is sent the IPv6 twin of the profile "
               "(random6: UDP/IPv6 frames of at least 62 bytes + FCS).")
     print("cyc/pkt: the DUT's own TSC cycles in polls that received packets / packets "
@@ -1001,10 +1130,15 @@ def throughput_main(argv):
         print("DUT start-up (table load) seconds: " + "; ".join(
             "%s %s" % (d, ", ".join("%s routes %.1f" % (k, v) for k, v in t.items()))
             for d, t in results["load_seconds"].items()))
+    failures = results.get("dut_failures", {})
+    for d, t in failures.items():
+        for n, why in t.items():
+            print("%s n/a at %s routes: %s" % (d, n, why))
     if a.summary:
         with open(a.summary, "w") as f:
             json.dump({"header": header, "memory": memory, "wall_seconds": round(wall, 1),
-                       "load_seconds": results["load_seconds"], "rows": rows}, f, indent=1)
+                       "load_seconds": results["load_seconds"], "dut_failures": failures,
+                       "generator_bound_rule": GEN_BOUND_RULE, "rows": rows}, f, indent=1)
     return 0
 
 
@@ -1205,7 +1339,7 @@ def main():
     signal.signal(signal.SIGHUP, on_signal)
 
     def on_alarm(sig, frame):
-        raise Timeout("time limit reached")
+        raise TimeLimit("time limit reached")
 
     signal.signal(signal.SIGALRM, on_alarm)
     # the time limit is parsed by the subcommand; arm a generous default now

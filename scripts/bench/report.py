@@ -6,7 +6,9 @@ route cache rows, the kbench lookup microbenchmark, the targets met or not,
 a PNG chart, and the previous run's headline figures beside this run's
 (kept in docs/bench-history/, so a regression shows).
 
---check only validates the inputs (make test's smoke run)."""
+--check validates the inputs of make test's smoke run (every DUT run in it
+must have forwarded packets) and renders the page, chart and history into a
+temporary directory, never into docs/."""
 import argparse
 import datetime
 import glob
@@ -16,16 +18,23 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "../.."))
+sys.path.insert(0, HERE)
+import fastbench  # noqa: E402 (the harness's summary and generator-bound rule)
+
+# a ratio target is judged met or not met from at least this many pairs
+MIN_PAIRS = 3
+# the smoke run: fastroute must have forwarded at least this share of what it received
+SMOKE_FORWARDED = 0.95
+FR_DUTS = ("fastroute", "fastroute6") + tuple(fastbench.FR_VARIANTS)
 KB_METRICS = ("bare_lpm", "decision", "pipeline", "rpf_loose", "rpf_strict", "cache_on",
               "cache_auto")
 KB6_METRICS = ("decision6", "pipeline6", "rpf_strict6")
 RUN_KEYS = ("routes", "profile", "size", "dut", "round", "mpps", "busy_cycles_per_pkt",
             "memory", "pingpong_before_ns", "pingpong_after_ns", "placement", "discarded")
-
-
 
 
 def check_kbench_auto(rows, kb, required):
@@ -115,6 +124,50 @@ def check_throughput(summary, runs):
                 fail("throughput run without %s: %s" % (k, r))
 
 
+def check_forwarded(summary, runs, what):
+    """The smoke run: every DUT run, discarded or not, got packets back, and
+    fastroute forwarded (nearly) all it received."""
+    if not runs:
+        fail("%s: no runs to check" % what)
+    for row in summary["rows"]:
+        for d, v in row["duts"].items():
+            if not v["runs"]:
+                fail("%s: %s ran no measurement at %s routes %s %s B" %
+                     (what, d, row["routes"], row["profile"], row["size"]))
+    for r in runs:
+        where = "%s: %s at %s routes %s %s B round %s" % (what, r["dut"], r["routes"],
+                                                          r["profile"], r["size"], r["round"])
+        if not r.get("rx_pkts"):
+            fail("%s: nothing came back (%s)" % (where, r.get("discard_reason") or "not discarded"))
+        if r["dut"] in FR_DUTS:
+            rx, fwd = r.get("dut_rx"), r.get("dut_forwarded")
+            if rx is None or fwd is None:
+                fail("%s: fastroute's own rx/forwarded not recorded" % where)
+            if not rx or fwd < SMOKE_FORWARDED * rx:
+                fail("%s: fastroute received %d and forwarded %d" % (where, rx, fwd))
+
+
+def load_summary(path, runs):
+    """A throughput.sh --summary; one written by an older harness (no
+    generator-bound rule in it) is summarized again from its runs when they
+    are given, so the pairs with generator-bound runs are told apart."""
+    with open(path) as fh:
+        summary = json.load(fh)
+    check_throughput(summary, runs)
+    if "generator_bound_rule" in summary:
+        return summary
+    if runs:
+        duts = []
+        for row in summary["rows"]:
+            duts += [d for d in row["duts"] if d not in duts]
+        summary["rows"] = fastbench.summarize(runs, duts)
+        summary["generator_bound_rule"] = fastbench.GEN_BOUND_RULE
+        summary["resummarized"] = True
+    else:
+        summary["generator_unknown"] = True
+    return summary
+
+
 def kb_get(kb, routes, dests, metric):
     for r in kb:
         if r["routes"] == routes and r["dests"] == dests and r["metric"] == metric:
@@ -128,6 +181,33 @@ def f(x, spec="%.2f"):
 
 def verdict(ok):
     return "n/a" if ok is None else ("**met**" if ok else "**not met**")
+
+
+def ratio_cell(rt):
+    """A ratio: the median of its valid pairs, then every pair in round order
+    (bounds from generator-bound pairs marked, see fastbench.ratio_rounds_text)."""
+    if rt is None:
+        return "n/a"
+    pairs = fastbench.ratio_rounds_text(rt)
+    head = f(rt["median"], "%.3f")
+    return head + (" (%s)" % ", ".join(pairs) if pairs else "")
+
+
+def ratio_verdict(rt, ok, why_na=None):
+    """met / not met only from at least MIN_PAIRS valid pairs all on the same
+    side of the target (@ok tells one pair's side); else inconclusive."""
+    if rt is None or why_na:
+        return "n/a" + (" (%s)" % why_na if why_na else "")
+    vals = rt["per_round"]
+    left = fastbench.ratio_excluded(rt)
+    if len(vals) < MIN_PAIRS:
+        return "**inconclusive** (%d valid pair%s, %d needed%s)" % (
+            len(vals), "" if len(vals) == 1 else "s", MIN_PAIRS,
+            "; %d generator-bound left out" % left if left else "")
+    sides = set(ok(x) for x in vals)
+    if len(sides) > 1:
+        return "**inconclusive** (rounds straddle the target)"
+    return verdict(sides.pop())
 
 
 def machine():
@@ -149,24 +229,42 @@ def machine():
 
 
 def tp_table(summary, duts, ratio_keys):
+    names = ", ".join(duts)
     out = ["| routes | profile | size | " + " | ".join("%s Mpps" % d for d in duts) + " | " +
            " | ".join(ratio_keys) + " | " + " | ".join("%s cyc/pkt" % d for d in duts) +
-           " |",
-           "|" + "---|" * (3 + 2 * len(duts) + len(ratio_keys))]
+           " | valid/total runs (%s) | generator-bound runs (%s) |" % (names, names),
+           "|" + "---|" * (5 + 2 * len(duts) + len(ratio_keys))]
     for row in summary["rows"]:
         cells = [str(row["routes"]), row["profile"], str(row["size"])]
-        cells += [f(row["duts"].get(d, {}).get("mpps")) for d in duts]
+        cells += [fastbench.mpps_text(row["duts"].get(d)) for d in duts]
         for k in ratio_keys:
-            rt = row["ratios"].get(k)
-            if rt is None or rt["median"] is None:
-                cells.append("n/a")
-            else:
-                cells.append("%.3f (%s)" % (rt["median"], ", ".join("%.3f" % x
-                                                                    for x in rt["per_round"])))
+            cells.append(ratio_cell(row["ratios"].get(k)))
         cells += ["n/a" if d == "l3fwd" else f(row["duts"].get(d, {}).get("cycles_per_pkt"),
                                                  "%.0f") for d in duts]
+        cells.append(" ".join("%d/%d" % (row["duts"][d]["valid"], row["duts"][d]["runs"])
+                              if d in row["duts"] else "-" for d in duts))
+        cells.append(" ".join(str(row["duts"][d]["generator_bound"])
+                              if "generator_bound" in row["duts"].get(d, {}) else "?"
+                              for d in duts))
         out.append("| " + " | ".join(cells) + " |")
     return out
+
+
+def failures_note(summary):
+    """The DUTs a table has none of, and why (l3fwd's route load timing out)."""
+    return ["%s n/a at %s routes: %s." % (d, n, why)
+            for d, t in summary.get("dut_failures", {}).items() for n, why in t.items()]
+
+
+def generator_note(summary):
+    if summary.get("generator_unknown"):
+        return ("The harness that wrote these rows did not record which runs were "
+                "generator-bound and their runs were not given: no pair is left out as "
+                "generator-bound here.")
+    if summary.get("resummarized"):
+        return ("(Summarized again from the raw runs: the harness that measured them did not "
+                "yet tell generator-bound runs apart.)")
+    return ""
 
 
 def find_row(summary, routes, profile, size):
@@ -179,7 +277,7 @@ def find_row(summary, routes, profile, size):
 def ratio(row, key):
     if row is None or key not in row["ratios"]:
         return None
-    return row["ratios"][key]["median"]
+    return row["ratios"][key]
 
 
 def chart(summary, cache, png):
@@ -224,42 +322,80 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kbench", required=True)
     ap.add_argument("--throughput", required=True, help="throughput.sh --summary file")
-    ap.add_argument("--runs", help="throughput.sh --out file (for --check)")
+    ap.add_argument("--runs", help="throughput.sh --out file of --throughput")
     ap.add_argument("--cache", help="summary of the route cache rows")
+    ap.add_argument("--cache-runs", help="throughput.sh --out file of --cache")
     ap.add_argument("--ipv6", help="summary of the IPv6 rows (fastroute vs fastroute6)")
+    ap.add_argument("--ipv6-runs", help="throughput.sh --out file of --ipv6")
     ap.add_argument("--kbench-reps", type=int, help="repetitions kbench ran (its --reps)")
     ap.add_argument("--kbench-memory", help="kbench's EAL memory options")
+    ap.add_argument("--wall-seconds", type=float, help="make bench's wall time, for the header")
     ap.add_argument("--out")
     ap.add_argument("--png")
     ap.add_argument("--history")
-    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--check", action="store_true",
+                    help="the smoke run's checks, then a render into a temporary directory")
     a = ap.parse_args()
 
     kb_rows = load_jsonl(a.kbench)
     kb = check_kbench(kb_rows)
     kb6 = check_kbench6(kb_rows)
     ka = check_kbench_auto(kb_rows, kb, a.check)
-    with open(a.throughput) as fh:
-        tp = json.load(fh)
     runs = load_jsonl(a.runs) if a.runs else []
-    check_throughput(tp, runs)
-    cache = None
+    tp = load_summary(a.throughput, runs)
+    cache = ipv6 = None
+    cache_runs = load_jsonl(a.cache_runs) if a.cache_runs else []
+    ipv6_runs = load_jsonl(a.ipv6_runs) if a.ipv6_runs else []
     if a.cache:
-        with open(a.cache) as fh:
-            cache = json.load(fh)
-        check_throughput(cache, [])
-    ipv6 = None
+        cache = load_summary(a.cache, cache_runs)
     if a.ipv6:
-        with open(a.ipv6) as fh:
-            ipv6 = json.load(fh)
-        check_throughput(ipv6, [])
-    if a.check:
-        if not kb6:
-            fail("kbench produced no IPv6 rows")
-        print("report: kbench %d rows (%d IPv6), throughput %d rows, %d runs: well formed" %
-              (len(kb), len(kb6), len(tp["rows"]), len(runs)))
+        ipv6 = load_summary(a.ipv6, ipv6_runs)
+    if not a.check:
+        if not a.out:
+            fail("--out (or --check) is needed")
+        render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, a.out, a.png, a.history)
         return 0
 
+    if not kb6:
+        fail("kbench produced no IPv6 rows")
+    check_forwarded(tp, runs, "throughput")
+    if ipv6 is not None:
+        check_forwarded(ipv6, ipv6_runs, "IPv6 rows")
+    if cache is not None:
+        check_forwarded(cache, cache_runs, "route cache rows")
+    print("report: kbench %d rows (%d IPv6), throughput %d rows, %d runs (%d IPv6): well "
+          "formed, every DUT run forwarded" % (len(kb), len(kb6), len(tp["rows"]), len(runs),
+                                               len(ipv6_runs)))
+    # the rendering path, into a temporary directory: never docs/
+    tmp = tempfile.mkdtemp(prefix="fastroute-report.")
+    try:
+        hist = os.path.join(tmp, "history")
+        os.makedirs(hist)
+        prev = sorted(glob.glob(os.path.join(ROOT, "docs", "bench-history", "*.json")))
+        if prev:  # the comparison with a previous run is rendered too
+            shutil.copy(prev[-1], hist)
+        out, png = os.path.join(tmp, "benchmarks.md"), os.path.join(tmp, "benchmarks.png")
+        render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out, png, hist)
+        with open(out) as fh:
+            text = fh.read()
+        for want in ("## Targets", "## Throughput: fastroute against the alternatives",
+                     "## kbench: the lookup and the pipeline, on one core"):
+            if want not in text:
+                fail("the rendered page has no '%s'" % want)
+        if prev and "## Against the previous run" not in text:
+            fail("the rendered page has no comparison with the previous run")
+        if len(glob.glob(os.path.join(hist, "*.json"))) != len(prev[-1:]) + 1:
+            fail("the render wrote no history entry")
+        print("report: rendered %d lines%s and a history entry (in a temporary directory)"
+              % (text.count("\n"), ", a PNG chart" if os.path.exists(png) else
+                 " (no PNG: gnuplot missing)"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
+    """docs/benchmarks.md (at @out_path), its chart (@png) and a history entry (@history)."""
     now = datetime.datetime.now(datetime.timezone.utc)
     mach = machine()
     loads = [r for r in kb_rows if r.get("bench") == "kbench_load" and r.get("family", 4) == 4]
@@ -271,15 +407,17 @@ def main():
     r1m = find_row(tp, big, "random1m", 64)
     fr_l3 = ratio(r1m, "fastroute/l3fwd")
     fr_io = ratio(r1m, "fastroute/io")
+    l3_na = tp.get("dut_failures", {}).get("l3fwd", {}).get(str(big))
     dec = kb_get(kb, big, 1000000, "decision")
     pipe = kb_get(kb, big, 1000000, "pipeline")
     loose = kb_get(kb, big, 1000000, "rpf_loose")
     strict = kb_get(kb, big, 1000000, "rpf_strict")
     targets = [
         ("throughput, %d routes, random1m, 64 B: fastroute / l3fwd-LPM" % big, ">= 1.0",
-         f(fr_l3, "%.3f"), verdict(None if fr_l3 is None else fr_l3 >= 1.0)),
+         ratio_cell(fr_l3), ratio_verdict(fr_l3, lambda x: x >= 1.0,
+                                          l3_na and "l3fwd: " + l3_na)),
         ("throughput, %d routes, random1m, 64 B: fastroute / testpmd io" % big, ">= 0.8",
-         f(fr_io, "%.3f"), verdict(None if fr_io is None else fr_io >= 0.8)),
+         ratio_cell(fr_io), ratio_verdict(fr_io, lambda x: x >= 0.8)),
         ("kbench, %d routes, 1M destinations: input route decision / bare rte_lpm" % big,
          "<= 1.3", f(dec and dec["ratio_to_bare"], "%.2f"),
          verdict(None if dec is None else dec["ratio_to_bare"] <= 1.3)),
@@ -308,11 +446,11 @@ def main():
         cr = find_row(cache, big, "random1m", 64)
         x = ratio(cr, "fr-strict-auto/fr-strict-off")
         targets.append(("throughput, %d routes, rpf strict, random1m: cache auto vs off" % big,
-                        ">= 0.97", f(x, "%.3f"), verdict(None if x is None else x >= 0.97)))
+                        ">= 0.97", ratio_cell(x), ratio_verdict(x, lambda v: v >= 0.97)))
         for prof in ("1flow", "1kflows"):
             x = ratio(find_row(cache, big, prof, 64), "fr-strict-on/fr-strict-off")
             targets.append(("throughput, %d routes, rpf strict, %s: cache on vs off"
-                            % (big, prof), "(reported)", f(x, "%.3f"), ""))
+                            % (big, prof), "(reported)", ratio_cell(x), ""))
 
     # the break-even hit rate a fixed threshold would need, from this run's
     # own figures (auto mode uses none: it measures both sides). A hit
@@ -336,8 +474,8 @@ def main():
                 r["cycles"]
 
     previous = None
-    if a.history:
-        hist = sorted(glob.glob(os.path.join(a.history, "*.json")))
+    if history:
+        hist = sorted(glob.glob(os.path.join(history, "*.json")))
         if hist:
             with open(hist[-1]) as fh:
                 previous = json.load(fh)
@@ -346,14 +484,24 @@ def main():
     w = md.append
     w("# fastroute benchmarks")
     w("")
-    w("Written by `make bench` (scripts/bench/run.sh) on %s UTC, fastroute %s, DPDK %s." %
-      (now.strftime("%Y-%m-%d %H:%M"), mach["git"], mach["dpdk"]))
+    w("Written by `make bench` (scripts/bench/run.sh) on %s UTC, fastroute %s, DPDK %s%s." %
+      (now.strftime("%Y-%m-%d %H:%M"), mach["git"], mach["dpdk"],
+       "" if a.wall_seconds is None else "; the whole run took %dm%02ds (wall time)"
+       % divmod(round(a.wall_seconds), 60)))
     w("Machine: %s, %d vCPUs, Linux %s. %s." % (mach["cpu"], mach["cpus"], mach["kernel"],
                                                tp["memory"]))
     w("This page is regenerated whole by each run; the previous run's headline figures are "
       "kept in docs/bench-history/ and shown at the end.")
     w("")
     w("## Targets")
+    w("")
+    w("A throughput ratio is judged only from pairs of runs in the same round in which "
+      "neither run was generator-bound (a run is generator-bound when %s); it is **met** or **not met** when at least %d "
+      "such pairs all fall on the same side of the target, and **inconclusive** when fewer "
+      "pairs are valid or they straddle it. The figure is their median, followed by every "
+      "pair in round order (see the throughput section for the marks). The kbench ratios "
+      "are judged on their medians over the repetitions, as kbench reports only those."
+      % (fastbench.GEN_BOUND_RULE, MIN_PAIRS))
     w("")
     w("| what | target | this run | |")
     w("|---|---|---|---|")
@@ -366,8 +514,14 @@ def main():
       "(`fastroute-pktgen`, one core) and the device under test. DUTs run interleaved, "
       "A B C D per round, short windows; a cache-line ping-pong probes the vCPU placement "
       "before and after each run and runs whose placement changed, or that other processes "
-      "disturbed, are discarded. Ratios are taken pair by pair within a round; the median is "
-      "shown with the rounds in parentheses. Cycles are each DUT's own TSC cycles in polls "
+      "disturbed, are discarded. A valid run is generator-bound when " +
+      tp.get("generator_bound_rule", fastbench.GEN_BOUND_RULE) + "; the Mpps of a DUT whose valid runs all were is shown as >=. Ratios are taken pair by "
+      "pair within a round; the median over the pairs in which neither run was "
+      "generator-bound is shown, then every pair in round order: a plain figure is one of "
+      "those, `>=x` a lower bound (the numerator's run was generator-bound), `<=x` an upper "
+      "bound (the denominator's), `[x]` no bound (both were); bounds are left out of the "
+      "median and of the targets. The last two columns count the runs per DUT, in the order "
+      "of the Mpps columns. Cycles are each DUT's own TSC cycles in polls "
       "that carried packets, per packet (fastroute: `show stats`; testpmd: "
       "`--record-core-cycles`; l3fwd counts none). " + tp["header"] + ".")
     w("")
@@ -377,13 +531,17 @@ def main():
             if any(k in r["ratios"] for r in tp["rows"])]
     md.extend(tp_table(tp, duts, keys))
     w("")
+    for line in failures_note(tp) + [generator_note(tp)]:
+        if line:
+            w(line)
+            w("")
     if tp.get("load_seconds"):
         w("Start-up (route load) seconds: " + "; ".join(
             "%s %s" % (d, ", ".join("%s routes %.1f" % (k, v) for k, v in t.items()))
             for d, t in tp["load_seconds"].items()) + ".")
         w("")
-    if a.png and chart(tp, cache, a.png):
-        w("![Mpps per configuration](%s)" % os.path.basename(a.png))
+    if png and chart(tp, cache, png):
+        w("![Mpps per configuration](%s)" % os.path.basename(png))
         w("")
     if cache is not None:
         w("## Route cache in the throughput harness")
@@ -395,6 +553,10 @@ def main():
         md.extend(tp_table(cache, cd, ["fr-strict-on/fr-strict-off",
                                        "fr-strict-auto/fr-strict-off"]))
         w("")
+        for line in failures_note(cache) + [generator_note(cache)]:
+            if line:
+                w(line)
+                w("")
     if ipv6 is not None:
         w("## Throughput: IPv6 against IPv4")
         w("")
@@ -408,6 +570,10 @@ def main():
         w("")
         md.extend(tp_table(ipv6, ["fastroute", "fastroute6"], ["fastroute6/fastroute"]))
         w("")
+        for line in failures_note(ipv6) + [generator_note(ipv6)]:
+            if line:
+                w(line)
+                w("")
     w("## kbench: the lookup and the pipeline, on one core")
     w("")
     w("`build/tests/bench/fastroute-kbench`: no PMD, pre-built bursts of 32 mbufs, TSC cycles "
@@ -529,14 +695,13 @@ def main():
                 text = text[1:]
             md.extend(line if not line.startswith("#") else "#" + line for line in text)
             w("")
-    with open(a.out, "w") as fh:
+    with open(out_path, "w") as fh:
         fh.write("\n".join(md) + "\n")
-    if a.history:
-        os.makedirs(a.history, exist_ok=True)
-        with open(os.path.join(a.history, now.strftime("%Y%m%dT%H%M%SZ") + ".json"), "w") as fh:
+    if history:
+        os.makedirs(history, exist_ok=True)
+        with open(os.path.join(history, now.strftime("%Y%m%dT%H%M%SZ") + ".json"), "w") as fh:
             json.dump({"date": now.strftime("%Y-%m-%d %H:%M UTC"), "machine": mach,
                        "headline": headline, "targets": targets}, fh, indent=1)
-    return 0
 
 
 if __name__ == "__main__":
