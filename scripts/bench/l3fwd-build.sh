@@ -16,8 +16,8 @@
 #     port setup fails otherwise;
 #   - "LPM: Adding route" is printed for the first 4 routes only (not for
 #     a million).
-# Note: rte_lpm inserts a 1M-route table slowly (about 77 s on the 2-vCPU
-# VM): the harness waits for it once per table.
+# Note: rte_lpm inserts a 1M-route table slowly (274 s on the 2-vCPU VM in
+# the last make bench): the harness waits for it once per table.
 # Prints the path of the binary on the last line of stdout.
 set -eu
 cd "$(dirname "$0")/../.."
