@@ -152,23 +152,20 @@ static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, 
 }
 
 /* The drop counter of the workers' checks that stop a packet to @a whatever
- * route matches it (@rt, when @found: a forwarding one is not used), or
- * NULL: the route decides. */
-static const char *dest_dropped_as(const struct router *r, const struct fr_addr *a, bool found,
-				   const struct fib_route *rt)
+ * route matches it, or NULL: the route decides. */
+static const char *dest_dropped_as(const struct router *r, const struct fr_addr *a)
 {
 	const uint8_t *v6 = a->v6;
 
 	if (a->family == AF_INET) {
+		/* as the workers' bad_dst(): a group whatever the route (no
+		 * multicast routing), then with the martian checks on */
+		if ((a->v4 >> 28) == 0xe)
+			return dp_drop_names[DROP_IP4_MCAST];
 		if (r->dpconf.martians && ip4_martian_dst(a->v4))
 			return dp_drop_names[DROP_MARTIAN_DST];
-		/* a group is never sent on by a route that forwards (the
-		 * default, say): in a multicast frame, as any L2 group frame
-		 * to forward; without such a route it is no_route as any
-		 * address */
-		if ((a->v4 >> 28) == 0xe && found &&
-		    (rt->type == FIB_NH_GATEWAY || rt->type == FIB_NH_CONNECTED))
-			return "l2_bcast_forward (in a multicast frame) or ip4_multicast";
+		if (r->dpconf.martians && ip4_is_link_local(a->v4) && !router_owns4(r, a->v4))
+			return dp_drop_names[DROP_IP4_LINK_LOCAL];
 		return NULL;
 	}
 	if (ip6_is_mcast(v6)) {
@@ -199,7 +196,7 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 
 	fr_addr_fmt(&c->addr, a, sizeof(a));
 	found = fib_route_lookup(r->fib, &c->addr, &rt) == 0;
-	dropped = dest_dropped_as(r, &c->addr, found, &rt);
+	dropped = dest_dropped_as(r, &c->addr);
 	if (o->json) {
 		jw_obj_open(o, NULL);
 		jw_str(o, "address", a);

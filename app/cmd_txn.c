@@ -716,6 +716,17 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 	}
+	/* the workers drop every multicast destination before the lookup
+	 * (no multicast routing): a route inside the groups would be shown
+	 * and never used */
+	if (c->id != CMD_ROUTE_DEL &&
+	    (rt.prefix.addr.family == AF_INET
+		     ? rt.prefix.len >= 4 && (rt.prefix.addr.v4 >> 28) == 0xe
+		     : rt.prefix.len >= 8 && rt.prefix.addr.v6[0] == 0xff))
+		return ERR("%s is multicast: never routed (no multicast routing), the workers "
+			   "drop such packets as %s",
+			   fr_prefix_fmt(&rt.prefix, buf, sizeof(buf)),
+			   rt.prefix.addr.family == AF_INET ? "ip4_multicast" : "ip6_multicast");
 	/* an IPv6 link carries at least 1280 bytes (RFC 8200 5): a port set
 	 * lower carries no IPv6 (its Packet Too Big would say less) */
 	if (c->id != CMD_ROUTE_DEL && rt.prefix.addr.family == AF_INET6 &&

@@ -37,7 +37,8 @@
 const uint8_t dp_martian4[256] = {
 	[0] = DP_MARTIAN_SRC | DP_MARTIAN_DST,
 	[127] = DP_MARTIAN_SRC | DP_MARTIAN_DST,
-	[224 ... 239] = DP_MARTIAN_SRC,
+	[169] = DP_LINK_LOCAL,
+	[224 ... 239] = DP_MARTIAN_SRC | DP_MCAST_DST,
 	[240 ... 255] = DP_MARTIAN_SRC | DP_MARTIAN_DST,
 };
 
@@ -55,23 +56,11 @@ static inline bool icmp_allowed(const struct rte_mbuf *m, const struct rte_ipv4_
 	return dp_icmp4_allowed(m, ip, (flags & F_L2_GROUP) != 0);
 }
 
-/* One token from this worker's bucket: errors per second, with a burst. */
-static inline bool icmp_token(struct dp_ctx *c)
+/* One token for an ICMP error from this worker's buckets: those for path
+ * MTU discovery (@pmtu: 3/4, ICMPv6 Packet Too Big) have their own. */
+static inline bool icmp_token(struct dp_ctx *c, bool pmtu)
 {
-	const struct dp_conf *cf = c->conf;
-	uint64_t now;
-
-	if (cf->icmp_cost == 0)
-		return false;
-	now = rte_rdtsc();
-	c->icmp_bucket += now - c->icmp_last;
-	c->icmp_last = now;
-	if (c->icmp_bucket > cf->icmp_burst)
-		c->icmp_bucket = cf->icmp_burst;
-	if (c->icmp_bucket < cf->icmp_cost)
-		return false;
-	c->icmp_bucket -= cf->icmp_cost;
-	return true;
+	return dp_tokens_take(pmtu ? &c->icmp_pmtu : &c->icmp, c->conf);
 }
 
 /* Drop @m for @why; hand it over for ICMP @type/@code when one is due. */
@@ -82,7 +71,7 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
 	c->st->drop[why]++;
 	if (!icmp_allowed(m, ip, flags)) {
 		c->st->icmp_not_sent++;
-	} else if (!icmp_token(c)) {
+	} else if (!icmp_token(c, type == 3 && code == 4)) {
 		c->st->icmp_ratelimited++;
 	} else {
 		dp_ctrl_set(m, CTRL_ICMP_ERROR, type, code, aux);
@@ -163,31 +152,63 @@ static inline bool is_local(const struct dp_local *loc, uint32_t a)
 	return false;
 }
 
-/* RFC 1812 5.3.7: never forwarded from these sources (the limited
- * broadcast is among ip4_martian_src()'s). */
-static inline bool martian_src(const struct dp_local *loc, uint32_t s)
+/*
+ * A source never forwarded from (with the martian checks on): RFC 1812
+ * 5.3.7's (the limited broadcast is among ip4_martian_src()'s) and ours
+ * (DROP_MARTIAN_SRC); 169.254/16 unless the packet is for one of our
+ * addresses (DROP_IP4_LINK_LOCAL, RFC 3927 2.7). DROP_MAX: none of those.
+ */
+static inline enum dp_drop bad_src(const struct dp_local *loc, uint32_t s, uint32_t d)
 {
-	return ip4_martian_src(s) || is_local(loc, s);
+	uint8_t t = dp_martian4[s >> 24];
+
+	if (unlikely(t != 0)) {
+		if (t & DP_MARTIAN_SRC)
+			return DROP_MARTIAN_SRC;
+		if ((t & DP_LINK_LOCAL) && ip4_is_link_local(s) && !is_local(loc, d))
+			return DROP_IP4_LINK_LOCAL;
+	}
+	return is_local(loc, s) ? DROP_MARTIAN_SRC : DROP_MAX;
+}
+
+/* A destination never forwarded nor accepted, as bad_src(): a multicast
+ * one whatever the martian checks (no multicast routing, no group joined),
+ * RFC 1812's and 169.254/16 but ours with them on. */
+static inline enum dp_drop bad_dst(const struct dp_local *loc, uint8_t martians, uint32_t d)
+{
+	uint8_t t = dp_martian4[d >> 24];
+
+	if (likely(!(t & (DP_MARTIAN_DST | DP_MCAST_DST | DP_LINK_LOCAL))))
+		return DROP_MAX;
+	if (t & DP_MCAST_DST)
+		return DROP_IP4_MCAST;
+	if (!martians)
+		return DROP_MAX;
+	if ((t & DP_MARTIAN_DST) && d != UINT32_MAX)
+		return DROP_MARTIAN_DST;
+	if ((t & DP_LINK_LOCAL) && ip4_is_link_local(d) && !is_local(loc, d))
+		return DROP_IP4_LINK_LOCAL;
+	return DROP_MAX;
 }
 
 /*
- * The address checks left after the route cache (RFC 1812 5.3.7; a source
- * without rpf was checked before it), then the lookups' lines are
- * prefetched. False: dropped and counted.
+ * The address checks left after the route cache (a source without rpf was
+ * checked before it), then the lookups' lines are prefetched. False:
+ * dropped and counted.
  */
 static inline bool addr_checks(struct dp_ctx *c, struct fib4_tbl24 t24, struct rte_mbuf *m,
 			       const struct dp_local *loc, bool rpf_on, uint8_t martians,
 			       uint32_t s, uint32_t d, uint16_t *out)
 {
-	if (martians) {
-		if (rpf_on && unlikely(martian_src(loc, s))) {
-			drop(c, m, out, DROP_MARTIAN_SRC);
-			return false;
-		}
-		if (unlikely(ip4_martian_dst(d))) {
-			drop(c, m, out, DROP_MARTIAN_DST);
-			return false;
-		}
+	enum dp_drop why;
+
+	if (martians && rpf_on && unlikely((why = bad_src(loc, s, d)) != DROP_MAX)) {
+		drop(c, m, out, why);
+		return false;
+	}
+	if (unlikely((why = bad_dst(loc, martians, d)) != DROP_MAX)) {
+		drop(c, m, out, why);
+		return false;
 	}
 	/* the lookups read these lines: start loading them now, under the
 	 * work on the packets that follow */
@@ -329,7 +350,7 @@ static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct
 	c->st->drop[why]++;
 	if (!icmp6_allowed(m, ip, flags, type)) {
 		c->st->icmp_not_sent++;
-	} else if (!icmp_token(c)) {
+	} else if (!icmp_token(c, type == 2)) {
 		c->st->icmp_ratelimited++;
 	} else {
 		dp_ctrl_set(m, CTRL_ICMP_ERROR, type, code, aux);
@@ -709,8 +730,8 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 		d = dp_ntohl(ip->dst_addr);
 		/* RFC 1812 5.3.7: never from these, never to those. Without
 		 * rpf the cache key lacks the source: check it first */
-		if (martians && !rpf_on && unlikely(martian_src(loc, s))) {
-			drop(c, m, &out[i], DROP_MARTIAN_SRC);
+		if (martians && !rpf_on && unlikely((why = bad_src(loc, s, d)) != DROP_MAX)) {
+			drop(c, m, &out[i], why);
 			continue;
 		}
 		if (use_cache && !(flags[i] & F_L2_GROUP)) {
@@ -852,6 +873,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 		uint64_t dnh;
 		uint16_t port;
 		uint32_t ni;
+		bool big;
 
 		i = idx[j];
 		m = pkts[i];
@@ -860,9 +882,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		ip = (struct rte_ipv4_hdr *)(eth + 1);
 
-		/* RFC 3704; broadcast and multicast destinations are exempt */
+		/* RFC 3704; broadcasts are exempt here (a directed one to
+		 * forward is checked below; multicast never reaches here:
+		 * bad_dst()) */
 		if (rpf_on && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
-		    (dst[j] >> 28) != 0xe &&
 		    unlikely(!rpf_pass(c, pp, own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j],
 				       in_port, m, &out[i])))
 			continue;
@@ -882,12 +905,20 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 				/* directed broadcast (RFC 1812 5.3.5.2): off by default */
 				if (cf->directed_bcast && h->port != FIB_PORT_NONE &&
 				    h->port != in_port && !(flags[i] & F_L2_GROUP)) {
-					const bool big =
-						dp_ntohs(ip->total_length) > ports[h->port].mtu;
 					uint64_t bw;
 
+					big = dp_ntohs(ip->total_length) > ports[h->port].mtu;
+
 					/* as a unicast packet, but never an ICMP error
-					 * about a broadcast destination (4.3.2.7) */
+					 * about a broadcast destination (4.3.2.7);
+					 * rpf first: a spoofed source sent to a
+					 * whole subnet is the smurf attack */
+					if (rpf_on &&
+					    !rpf_pass(c, pp,
+						      own_lookup ? fib4_lookup_one(t24, src[j])
+								 : snh[j],
+						      in_port, m, &out[i]))
+						continue;
 					if (ports[h->port].down) {
 						drop(c, m, &out[i], DROP_PORT_DOWN);
 						continue;
@@ -921,15 +952,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 				continue;
 			}
 		}
-		/* forwarding from here on */
+		/* forwarding from here on (no multicast destination gets
+		 * here: bad_dst()) */
 		if (unlikely(flags[i] & F_L2_GROUP)) {
 			drop(c, m, &out[i], DROP_L2_BCAST_FORWARD);
-			continue;
-		}
-		if (unlikely((dst[j] >> 28) == 0xe)) {
-			/* no multicast routing: a group address is never sent
-			 * on as unicast (by the default route, say) */
-			drop(c, m, &out[i], DROP_IP4_MCAST);
 			continue;
 		}
 		if (unlikely(ip->time_to_live <= 1)) {
@@ -941,15 +967,17 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 			drop(c, m, &out[i], DROP_PORT_DOWN);
 			continue;
 		}
+		big = dp_ntohs(ip->total_length) > ports[port].mtu;
+		/* RFC 1191: DF set, too big: refuse and say how big, before
+		 * the neighbour (it would be held for it, for nothing) */
+		if (unlikely(big) && (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
+			drop_icmp(c, m, ip, flags[i], &out[i], DROP_FRAG_NEEDED, 3, 4,
+				  ports[port].mtu);
+			continue;
+		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
 			continue;
-		if (unlikely(dp_ntohs(ip->total_length) > ports[port].mtu)) {
-			/* RFC 1191: DF set, too big: refuse and say how big */
-			if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {
-				drop_icmp(c, m, ip, flags[i], &out[i], DROP_FRAG_NEEDED, 3, 4,
-					  ports[port].mtu);
-				continue;
-			}
+		if (unlikely(big)) {
 			/* fragmenting allocates: the control thread does it */
 			rewrite(&ports[port], eth, ip, v.word);
 			dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, port);

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -106,6 +107,12 @@ struct dp_conf {
 };
 
 /* Read-only tables plus the calling worker's counters and state. */
+/* A token bucket (dp_tokens_take()) */
+struct dp_tokens {
+	uint64_t left; /* tokens, in TSC cycles */
+	uint64_t last; /* TSC of the last refill */
+};
+
 struct dp_ctx {
 	struct fib *fib;
 	const struct fib_nh *nh;
@@ -115,13 +122,35 @@ struct dp_ctx {
 	const struct dp_conf *conf;
 	uint16_t nb_ports;
 	struct dp_stats *st;
-	uint64_t *neigh_used;	 /* this worker's "used" marks (NULL: none kept) */
-	uint64_t fib_gen;	 /* FIB generation this burst was decided under */
-	struct rtcache *rtc;	 /* this worker's route cache (NULL: none) */
-	uint64_t icmp_bucket;	 /* this worker's ICMP error tokens, in cycles */
-	uint64_t icmp_last;	 /* TSC of the last refill */
+	uint64_t *neigh_used; /* this worker's "used" marks (NULL: none kept) */
+	uint64_t fib_gen;     /* FIB generation this burst was decided under */
+	struct rtcache *rtc;  /* this worker's route cache (NULL: none) */
+	/* this worker's ICMP error tokens: 3/4 and Packet Too Big (path MTU
+	 * discovery) have their own, so a flood of other errors (a loop's
+	 * time exceeded) cannot starve them */
+	struct dp_tokens icmp, icmp_pmtu;
 	struct fib4_tbl24 tbl24; /* for prefetching lookups (fib4_tbl24()) */
 };
+
+/* One token from @b, a bucket of ICMP error tokens in TSC cycles: errors
+ * per second (@cf's cost a token), with a burst. Workers and the control
+ * thread, each on its own buckets. */
+static inline bool dp_tokens_take(struct dp_tokens *b, const struct dp_conf *cf)
+{
+	uint64_t now;
+
+	if (cf->icmp_cost == 0)
+		return false;
+	now = rte_rdtsc();
+	b->left += now - b->last;
+	b->last = now;
+	if (b->left > cf->icmp_burst)
+		b->left = cf->icmp_burst;
+	if (b->left < cf->icmp_cost)
+		return false;
+	b->left -= cf->icmp_cost;
+	return true;
+}
 
 /* Control-thread metadata carried in the mbuf's hash fields. */
 static inline void dp_ctrl_set(struct rte_mbuf *m, enum dp_ctrl_reason r, uint8_t type,
@@ -163,7 +192,17 @@ static inline uint32_t dp_ctrl_aux(const struct rte_mbuf *m)
  * compares per address on the data path. */
 #define DP_MARTIAN_SRC 0x1
 #define DP_MARTIAN_DST 0x2
+/* bit 2, 224/4: a multicast destination, never routed; bit 3, 169/8, which
+ * holds 169.254/16 (RFC 3927 2.7: never forwarded from or to) */
+#define DP_MCAST_DST  0x4
+#define DP_LINK_LOCAL 0x8
 extern const uint8_t dp_martian4[256];
+
+/* 169.254/16 (host order) */
+static inline bool ip4_is_link_local(uint32_t a)
+{
+	return (a >> 16) == 0xa9fe;
+}
 
 /* True for addresses RFC 1812 5.3.7 never accepts as a source (host order). */
 static inline bool ip4_martian_src(uint32_t a)

@@ -42,19 +42,7 @@ void icmp_count_sent(struct router *r, uint8_t type, uint8_t code)
 
 int icmp_ctrl_allowed(struct router *r)
 {
-	const struct dp_conf *cf = &r->dpconf;
-	uint64_t now = rte_rdtsc();
-
-	if (cf->icmp_cost == 0)
-		return 0;
-	r->icmp_bucket += now - r->icmp_last;
-	r->icmp_last = now;
-	if (r->icmp_bucket > cf->icmp_burst)
-		r->icmp_bucket = cf->icmp_burst;
-	if (r->icmp_bucket < cf->icmp_cost)
-		return 0;
-	r->icmp_bucket -= cf->icmp_cost;
-	return 1;
+	return dp_tokens_take(&r->icmp_tokens, &r->dpconf);
 }
 
 bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type)

@@ -100,7 +100,7 @@ struct router {
 	struct dp_port dp_ports[FR_MAX_PORTS]; /* what workers read */
 	struct dp_conf dpconf;		       /* router-wide settings workers read */
 	uint32_t icmp_rate, icmp_burst;	       /* ICMP errors per second and burst */
-	uint64_t icmp_bucket, icmp_last;       /* the control thread's own bucket */
+	struct dp_tokens icmp_tokens;	       /* the control thread's own bucket */
 	unsigned int nb_workers;
 	struct worker *workers[RTE_MAX_LCORE];
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES]; /* mbufs, per NUMA socket */
@@ -164,6 +164,10 @@ void port_stats_clear(struct router *r);
 int worker_main(void *arg);
 /* Worker 0: send what the control thread queued on r->ctrl_tx. */
 void worker_ctrl_tx_drain(struct router *r, struct worker *w);
+/* Hand @n packets to the control thread (@errors: dropped ones due an ICMP
+ * error), keeping the ring's last quarter for ARP and ND; what the ring
+ * does not take is freed and counted. */
+void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n, bool errors);
 /* stats.c: zero @w's counters (its route cache's too) and acknowledge the
  * clear generation: by the worker itself, whose counters have no other
  * writer, or by the control thread while no worker runs. */

@@ -29,6 +29,9 @@ const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_PROHIBIT] = "prohibit",
 	[DROP_FRAG_NEEDED] = "frag_needed_df",
 	[DROP_IP4_MCAST] = "ip4_multicast",
+	[DROP_IP4_LINK_LOCAL] = "ip4_link_local",
+	[DROP_IP4_SOURCE_ROUTE] = "ip4_source_route",
+	[DROP_IP4_BAD_OPTIONS] = "ip4_bad_options",
 	[DROP_IP6_TOO_SHORT] = "ip6_too_short",
 	[DROP_IP6_VERSION] = "ip6_bad_version",
 	[DROP_IP6_LENGTH] = "ip6_bad_length",
@@ -39,6 +42,7 @@ const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_IP6_HOP_LIMIT] = "ip6_hop_limit_exceeded",
 	[DROP_IP6_TOO_BIG] = "ip6_too_big",
 	[DROP_CTRL_RING_FULL] = "ctrl_ring_full",
+	[DROP_CTRL_RESERVED] = "ctrl_ring_reserved",
 	[DROP_TX_FULL] = "tx_full",
 	[DROP_PORT_DOWN] = "port_down",
 };

@@ -33,7 +33,10 @@ enum dp_drop {
 	DROP_UNREACHABLE,      /* unreachable route */
 	DROP_PROHIBIT,	       /* prohibit route */
 	DROP_FRAG_NEEDED,      /* larger than the egress MTU with DF set (RFC 1191) */
-	DROP_IP4_MCAST,	       /* multicast destination (224/4) in a unicast frame: not routed */
+	DROP_IP4_MCAST,	       /* multicast destination (224/4): not routed, not joined */
+	DROP_IP4_LINK_LOCAL,   /* 169.254/16 source or destination, not ours: never forwarded */
+	DROP_IP4_SOURCE_ROUTE, /* loose or strict source route option (RFC 7126 3.13.2.4) */
+	DROP_IP4_BAD_OPTIONS,  /* an option's length runs past the header or is below 2 */
 	DROP_IP6_TOO_SHORT,    /* frame too short for an IPv6 header */
 	DROP_IP6_VERSION,      /* version is not 6 */
 	DROP_IP6_LENGTH,       /* payload length beyond the frame */
@@ -44,6 +47,7 @@ enum dp_drop {
 	DROP_IP6_HOP_LIMIT,    /* hop limit <= 1 on a packet to forward */
 	DROP_IP6_TOO_BIG,      /* larger than the egress MTU: routers never fragment IPv6 */
 	DROP_CTRL_RING_FULL,   /* the ring to the control thread was full */
+	DROP_CTRL_RESERVED,    /* its last quarter was left for ARP and ND */
 	DROP_TX_FULL,	       /* the port's TX queue refused the packet */
 	DROP_PORT_DOWN,	       /* the egress port's link is down */
 	DROP_MAX

@@ -77,29 +77,76 @@ fail:
 	return NULL;
 }
 
-static void to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
-{
-	unsigned int sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
+/* The last quarter of the ring to the control thread is kept for ARP and
+ * neighbour discovery: a flood of packets for the router, for hosts that do
+ * not answer or to fragment would otherwise crowd out the replies that keep
+ * every neighbour, and so all forwarding, alive. */
+#define CTRL_RESERVE (FR_CTRL_RING_SIZE / 4)
 
-	w->st.to_control += sent;
-	if (unlikely(sent < n)) {
-		w->st.drop[DROP_CTRL_RING_FULL] += n - sent;
-		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
-	}
+/* ARP, or an ICMPv6 ND message (router/neighbour solicitation or
+ * advertisement, redirect) for the router. Only read when the ring is
+ * filling. */
+static bool ctrl_urgent(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct rte_ipv6_hdr *ip6 = (const struct rte_ipv6_hdr *)(eth + 1);
+	uint8_t type;
+
+	if (dp_ctrl_reason(m) == CTRL_ARP)
+		return true;
+	if (dp_ctrl_reason(m) != CTRL_LOCAL || eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip6) + 1 ||
+	    ip6->proto != IPPROTO_ICMPV6)
+		return false;
+	type = *(const uint8_t *)(ip6 + 1);
+	return type >= 133 && type <= 137;
 }
 
-/* Dropped packets (already counted) that deserve an ICMP error: those the
- * ring takes count icmp_queued, those it refuses icmp_ring_full (counted
- * here, once the outcome is known: a counter never goes back). */
-static void errors_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n)
+/* Packets for the control thread (ARP, local, to resolve or fragment) or,
+ * with @errors, dropped packets (already counted) that deserve an ICMP
+ * error. Those the ring takes count to_control or icmp_queued; the others
+ * are counted here, once the outcome is known (a counter never goes back):
+ * ctrl_ring_full, ctrl_ring_reserved (neither ARP nor ND, with the ring
+ * down to its reserve) or, for errors, icmp_ring_full (either). */
+void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n, bool errors)
 {
-	unsigned int sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
+	unsigned int room = rte_ring_free_count(w->to_ctrl), sent = 0, i;
 
-	w->st.icmp_queued += sent;
-	if (unlikely(sent < n)) {
-		w->st.icmp_ring_full += n - sent;
-		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	if (likely(room >= n + CTRL_RESERVE)) {
+		sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
+		for (i = sent; i < n; i++) { /* none: the ring had room */
+			if (errors)
+				w->st.icmp_ring_full++;
+			else
+				w->st.drop[DROP_CTRL_RING_FULL]++;
+			rte_pktmbuf_free(pkts[i]);
+		}
+	} else {
+		/* filling: one at a time, the reserve for ARP and ND */
+		for (i = 0; i < n; i++) {
+			struct rte_mbuf *m = pkts[i];
+
+			if (room <= CTRL_RESERVE && (errors || !ctrl_urgent(m))) {
+				if (errors)
+					w->st.icmp_ring_full++;
+				else
+					w->st.drop[DROP_CTRL_RESERVED]++;
+			} else if (rte_ring_sp_enqueue(w->to_ctrl, m) == 0) {
+				sent++;
+				room--;
+				continue;
+			} else if (errors) {
+				w->st.icmp_ring_full++;
+			} else {
+				w->st.drop[DROP_CTRL_RING_FULL]++;
+			}
+			rte_pktmbuf_free(m);
+		}
 	}
+	if (errors)
+		w->st.icmp_queued += sent;
+	else
+		w->st.to_control += sent;
 }
 
 /*
@@ -160,8 +207,8 @@ int worker_main(void *arg)
 	c.st = &w->st;
 	c.conf = &r->dpconf;
 	c.rtc = w->rtc;
-	c.icmp_bucket = r->dpconf.icmp_burst;
-	c.icmp_last = rte_rdtsc();
+	c.icmp.left = c.icmp_pmtu.left = r->dpconf.icmp_burst;
+	c.icmp.last = c.icmp_pmtu.last = rte_rdtsc();
 	c.neigh_used = neigh_used_map(r->neigh, w->idx);
 	c.tbl24 = fib4_tbl24(r->fib);
 
@@ -202,9 +249,9 @@ int worker_main(void *arg)
 				}
 			}
 			if (nctrl)
-				to_control(w, ctrl, nctrl);
+				worker_to_control(w, ctrl, nctrl, false);
 			if (nerr)
-				errors_to_control(w, err, nerr);
+				worker_to_control(w, err, nerr, true);
 		}
 		if (w->idx == 0)
 			worker_ctrl_tx_drain(r, w);

@@ -216,7 +216,7 @@ def test_load_all_or_nothing(topo, r):
 
 def test_config_roundtrip(topo, r):
     r.cli("route add 100.64.0.0/10 prohibit")
-    r.cli("route add 233.252.0.0/24 unreachable")
+    r.cli("route add 192.88.99.0/24 unreachable")
     r.cli("port 1 address add 192.168.7.1/24")
     r.cli("port 1 hold-time down 700")
     conf = r.cli("show config")
@@ -317,7 +317,7 @@ def test_telemetry(topo, r):
     # route, 2 into a blackhole (values telemetry must give as they are)
     sc = frlib.scapy()
     before = r.stats()
-    frlib.l2send(topo, [frlib.udp(sc, 0, "192.88.99.1")] * 3 +
+    frlib.l2send(topo, [frlib.udp(sc, 0, "192.31.196.1")] * 3 +
                  [frlib.udp(sc, 0, "203.0.113.5")] * 2)
     shown = frlib.wait_for(lambda: (lambda st: st if frlib.delta(before, st, "no_route") == 3 and
                                     frlib.delta(before, st, "blackhole") == 2 else None)(

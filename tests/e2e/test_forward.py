@@ -17,7 +17,7 @@ s = frlib.scapy()
 CONFIG = frlib.base_config() + """
 route add 10.0.0.0/8 via 198.51.100.2
 route add 203.0.113.0/24 blackhole
-route add 233.252.0.0/24 unreachable
+route add 192.88.99.0/24 unreachable
 route add 192.0.0.0/24 prohibit
 """
 
@@ -95,9 +95,46 @@ def test_blackhole(topo, r):
 
 
 def test_unreachable_prohibit(topo, r):
-    expect_dropped(topo, r, frlib.udp(s, 0, "233.252.0.9"), "unreachable")
+    expect_dropped(topo, r, frlib.udp(s, 0, "192.88.99.9"), "unreachable")
     expect_dropped(topo, r, frlib.udp(s, 0, "192.0.0.9"), "prohibit")
     expect_dropped(topo, r, frlib.udp(s, 0, "8.8.8.8"), "no_route")
+
+
+def with_options(pkt, opts):
+    """pkt (Ether/IPv4) with the option bytes opts (a multiple of 4) added
+    to its header: IHL, total length and checksum made right."""
+    raw = bytearray(bytes(pkt))
+    raw[14 + 20:14 + 20] = opts
+    raw[14] = 0x40 | (5 + len(opts) // 4)
+    raw[16:18] = (int.from_bytes(raw[16:18], "big") + len(opts)).to_bytes(2, "big")
+    raw[24:26] = b"\0\0"
+    raw[24:26] = s.checksum(bytes(raw[14:14 + 20 + len(opts)])).to_bytes(2, "big")
+    return s.Ether(bytes(raw))
+
+
+def test_options_link_local(topo, r):
+    # a loose source route, even through h2 itself, is never followed nor
+    # forwarded (RFC 7126); nor is anything from or to 169.254/16 (RFC 3927)
+    h2 = bytes(int(x) for x in HOST_IP[1].split("."))
+    lsrr = with_options(frlib.udp(s, 0, HOST_IP[1]), b"\x83\x07\x04" + h2 + b"\x00")
+    expect_dropped(topo, r, lsrr, "ip4_source_route")
+    past = with_options(frlib.udp(s, 0, HOST_IP[1]), b"\x07\x09\x04\x00")
+    expect_dropped(topo, r, past, "ip4_bad_options")
+    ll = frlib.udp(s, 0, HOST_IP[1])
+    ll[s.IP].src = "169.254.3.4"
+    expect_dropped(topo, r, ll, "ip4_link_local")
+    # a harmless option (Record Route, one empty slot) is forwarded as it came
+    opts = b"\x07\x07\x04\x00\x00\x00\x00\x00"
+    rr = with_options(frlib.udp(s, 0, HOST_IP[1]), opts)
+    w = frlib.Wire(topo, 0, 1)
+    try:
+        w.send(rr)
+        got = w.recv(timeout=1.0, match=lambda p: p.haslayer(s.UDP))
+    finally:
+        w.close()
+    check(len(got) == 1 and bytes(got[0][s.IP])[20:28] == opts,
+          "a Record Route packet: %d forwarded, options %s" %
+          (len(got), [bytes(g[s.IP])[20:28].hex() for g in got]))
 
 
 def test_bad_checksum(topo, r):
@@ -242,6 +279,7 @@ def main():
                              ("unreachable_prohibit_noroute", test_unreachable_prohibit),
                              ("multicast_dest_not_forwarded", test_multicast_dest),
                              ("mtu_above_device", test_mtu_device),
+                             ("options_link_local", test_options_link_local),
                              ("bad_checksum", test_bad_checksum), ("ihl4", test_ihl4),
                              ("total_length", test_total_length), ("ttl1", test_ttl1),
                              ("counters_consistent", test_counters_consistent)]:

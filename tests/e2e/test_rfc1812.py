@@ -270,15 +270,21 @@ def test_df_mtu(topo, r):
     check("mtu = 1280" in out, "ping -M do did not see the MTU:\n" + out)
 
 
-def test_held_df_mtu(topo, r):
-    # to an address of h2 not resolved yet: held until ARP answers, then too
-    # big for port 1 with DF: the control thread refuses it as the worker
-    # would (3/4 with the MTU), counted ctrl_too_big
+def test_unresolved_df_mtu(topo, r):
+    # to an address of h2 not resolved yet, too big for port 1 with DF: the
+    # worker refuses it at once (3/4 with the MTU), neither held for the
+    # neighbour nor a reason to resolve it
     fresh = "198.51.100.99"
     sh(["ip", "addr", "add", fresh + "/24", "dev", "eth0"], ns=topo.hosts[1])
     try:
         big = udp(fresh, payload=b"H" * 1400, flags="DF")
-        expect_error(topo, r, big, 3, 4, "ctrl_too_big", "icmp_frag_needed", mtu=1280)
+        before = r.stats()
+        got = at_host(topo, 1, lambda: expect_error(topo, r, big, 3, 4, "frag_needed_df",
+                                                    "icmp_frag_needed", mtu=1280))
+        after = r.stats()
+        arps = [p for p in got if p.haslayer(s.ARP) and p[s.ARP].pdst == fresh]
+        check(not arps, "%d ARP requests for %s: the packet was held" % (len(arps), fresh))
+        check(delta(before, after, "ctrl_too_big") == 0, "the control thread saw it")
     finally:
         sh(["ip", "addr", "del", fresh + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
 
@@ -506,7 +512,7 @@ def main():
                              ("no_error_about", test_no_error_about),
                              ("rate_limit", test_rate_limit),
                              ("df_mtu_3_4", test_df_mtu),
-                             ("held_df_mtu_3_4", test_held_df_mtu),
+                             ("unresolved_df_mtu_3_4", test_unresolved_df_mtu),
                              ("fragmentation", test_fragmentation),
                              ("martians", test_martians),
                              ("directed_broadcast", test_directed_broadcast),

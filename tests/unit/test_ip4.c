@@ -464,6 +464,16 @@ static void run1(struct pctx *p, struct rte_mbuf *m, uint16_t port, uint16_t *ou
 	dp_input_burst(&p->c, port, &m, 1, out);
 }
 
+/* @m arriving on port @in leaves by port @want (and is freed) */
+static void expect_out(struct pctx *p, struct rte_mbuf *m, uint16_t in, uint16_t want)
+{
+	uint16_t out;
+
+	run1(p, m, in, &out);
+	assert_int_equal(out, want);
+	rte_pktmbuf_free(m);
+}
+
 static void test_martians_rpf(void **state)
 {
 	struct pctx *p = *state;
@@ -525,12 +535,22 @@ static void test_martians_rpf(void **state)
 		rte_pktmbuf_free(m);
 		assert_int_equal(fib_route_del(p->fib, &r.prefix, NULL), 0);
 	}
+	/* without a route, and in a multicast frame (OSPF's 224.0.0.5):
+	 * counted as multicast too, not as no_route */
+	m = pkt(0xc0000202, 0xe0000005, 1, 10);
+	{
+		static const struct rte_ether_addr grp = {{0x01, 0x00, 0x5e, 0, 0, 5}};
+
+		rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = grp;
+	}
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	run1(p, pkt(0xc0000202, 0xe0000005, 64, 10), 0, &out);
+	assert_int_equal(p->st.drop[DROP_IP4_MCAST], 4);
+	assert_int_equal(p->st.drop[DROP_NO_ROUTE], 0);
 	/* switched off, they get through to the lookup */
 	p->conf.martians = 0;
-	m = pkt(0x7f000001, 0x0a010203, 64, 10);
-	run1(p, m, 0, &out);
-	assert_int_equal(out, 1);
-	rte_pktmbuf_free(m);
+	expect_out(p, pkt(0x7f000001, 0x0a010203, 64, 10), 0, 1);
 	p->conf.martians = 1;
 
 	/* strict rpf on port 0: 192.0.2.0/24 is back through port 0, 198.51.100.0/24
@@ -563,6 +583,16 @@ static void test_martians_rpf(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/* A DF-flagged copy of @m's header, checksum redone. */
+static void set_df(struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip = iph(m);
+
+	ip->fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
 static void test_icmp_handover_mtu(void **state)
 {
 	struct pctx *p = *state;
@@ -573,7 +603,7 @@ static void test_icmp_handover_mtu(void **state)
 	/* a generous bucket: errors are handed over with their type and code */
 	p->conf.icmp_cost = 1;
 	p->conf.icmp_burst = 1u << 30;
-	p->c.icmp_bucket = 1u << 30;
+	p->c.icmp.left = p->c.icmp_pmtu.left = 1u << 30;
 	m = pkt(0xc0000202, 0x0a010203, 1, 10);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_CTRL_ERR);
@@ -628,13 +658,42 @@ static void test_icmp_handover_mtu(void **state)
 	assert_int_equal(dp_ctrl_aux(m), 1);
 	assert_int_equal(iph(m)->time_to_live, 63);
 	rte_pktmbuf_free(m);
-	/* an empty bucket: dropped and counted, not handed over */
-	p->c.icmp_bucket = 0;
+	/* too big with DF for a next hop not resolved yet (192.0.2.2 on port
+	 * 0): refused at once, not held for the neighbour */
+	p->ports[0].mtu = 576;
+	m = pkt(0xc6336402, 0xc0000202, 64, 1000);
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = port_mac[1];
+	set_df(m);
+	run1(p, m, 1, &out);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_icmp_code(m), 4);
+	assert_int_equal(dp_ctrl_aux(m), 576);
+	rte_pktmbuf_free(m);
+	p->ports[0].mtu = 1500;
+	/* the general bucket empty, path MTU discovery's full: a TTL error
+	 * is suppressed, a 3/4 still handed over */
 	p->conf.icmp_cost = 1ull << 40;
+	p->conf.icmp_burst = 1ull << 42;
+	p->c.icmp.left = 0;
+	p->c.icmp_pmtu.left = 1ull << 42;
+	p->c.icmp.last = p->c.icmp_pmtu.last = rte_rdtsc();
 	m = pkt(0xc0000202, 0x0a010203, 1, 10);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_DROP);
-	assert_true(p->st.icmp_ratelimited >= 1);
+	assert_int_equal(p->st.icmp_ratelimited, 1);
+	m = pkt(0xc0000202, 0x0a010203, 64, 1000);
+	set_df(m);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_icmp_code(m), 4);
+	rte_pktmbuf_free(m);
+	/* both empty: dropped and counted, not handed over */
+	p->c.icmp.left = p->c.icmp_pmtu.left = 0;
+	m = pkt(0xc0000202, 0x0a010203, 64, 1000);
+	set_df(m);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.icmp_ratelimited, 2);
 	p->ports[1].mtu = 1500;
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
@@ -654,7 +713,7 @@ static void test_port_down(void **state)
 	p->conf.directed_bcast = 1;
 	p->conf.icmp_cost = 1;
 	p->conf.icmp_burst = 1u << 30;
-	p->c.icmp_bucket = 1u << 30;
+	p->c.icmp.left = p->c.icmp_pmtu.left = 1u << 30;
 	p->ports[1].down = 1;
 	m = pkt(0xc0000202, 0x0a010203, 64, 10); /* via 198.51.100.2 on port 1 */
 	run1(p, m, 0, &out);
@@ -686,16 +745,6 @@ static void test_port_down(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
-/* A DF-flagged copy of @m's header, checksum redone. */
-static void set_df(struct rte_mbuf *m)
-{
-	struct rte_ipv4_hdr *ip = iph(m);
-
-	ip->fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
-	ip->hdr_checksum = 0;
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-}
-
 /*
  * RFC 1812 5.3.5.2 directed broadcast to port 1's subnet: for the router
  * while off; on, forwarded as an L2 broadcast like a unicast packet (TTL,
@@ -714,7 +763,7 @@ static void test_directed_broadcast(void **state)
 	/* a generous bucket: any error would be handed over */
 	p->conf.icmp_cost = 1;
 	p->conf.icmp_burst = 1u << 30;
-	p->c.icmp_bucket = 1u << 30;
+	p->c.icmp.left = p->c.icmp_pmtu.left = 1u << 30;
 	m = pkt(0xc0000202, bc, 64, 10);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_CTRL);
@@ -731,6 +780,14 @@ static void test_directed_broadcast(void **state)
 	assert_int_equal(iph(m)->time_to_live, 63);
 	assert_true(ip4_cksum20_ok(iph(m))); /* checksum still right */
 	rte_pktmbuf_free(m);
+	/* with strict rpf on the arrival port, a spoofed source (one routed
+	 * back through port 1) is not broadcast onto port 1's subnet */
+	p->ports[0].rpf = DP_RPF_STRICT;
+	run1(p, pkt(0xc6336405, bc, 64, 10), 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_RPF_STRICT], 1);
+	expect_out(p, pkt(0xc0000202, bc, 64, 10), 0, 1);
+	p->ports[0].rpf = DP_RPF_OFF;
 	/* from the subnet's own port: for the router */
 	m = pkt(0xc6336402, bc, 64, 10);
 	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = port_mac[1];
@@ -1210,6 +1267,110 @@ static void test_rtcache_auto(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/*
+ * RFC 3927 2.7: nothing from or to 169.254/16 is forwarded, whatever route
+ * would take it; a packet for the router's own address in it is for the
+ * router (a peering link may be numbered there).
+ */
+static void test_link_local(void **state)
+{
+	struct pctx *p = *state;
+	struct dp_local *loc = calloc(1, sizeof(*loc) + sizeof(uint32_t));
+	struct fib_route r = gw_route_add(p->fib, "0.0.0.0/0", "198.51.100.2");
+	struct rte_mbuf *m;
+	uint16_t out, rpf;
+
+	assert_non_null(loc);
+	add_route(p->fib, "169.254.0.0/16", FIB_NH_CONNECTED, 0);
+	add_route(p->fib, "169.254.0.1/32", FIB_NH_LOCAL, 0);
+	dp_local_add(loc, 0xa9fe0001); /* 169.254.0.1 */
+	p->conf.local = loc;
+	for (rpf = DP_RPF_OFF; rpf <= DP_RPF_STRICT; rpf += DP_RPF_STRICT) {
+		uint64_t base = p->st.drop[DROP_IP4_LINK_LOCAL];
+
+		p->ports[0].rpf = (uint8_t)rpf;
+		run1(p, pkt(0xa9fe0102, 0x0a010203, 64, 10), 0, &out); /* 169.254.1.2 -> 10/8 */
+		assert_int_equal(out, DP_OUT_DROP);
+		run1(p, pkt(0xc0000202, 0xa9fe0707, 64, 10), 0, &out); /* -> 169.254.7.7 */
+		assert_int_equal(out, DP_OUT_DROP);
+		assert_int_equal(p->st.drop[DROP_IP4_LINK_LOCAL], base + 2);
+		/* to our own 169.254.0.1, from the link or not: for us */
+		m = pkt(0xa9fe0102, 0xa9fe0001, 64, 10);
+		run1(p, m, 0, &out);
+		assert_int_equal(out, DP_OUT_CTRL);
+		assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
+		rte_pktmbuf_free(m);
+		m = pkt(0xc0000202, 0xa9fe0001, 64, 10);
+		run1(p, m, 0, &out);
+		assert_int_equal(out, DP_OUT_CTRL);
+		rte_pktmbuf_free(m);
+	}
+	p->ports[0].rpf = DP_RPF_OFF;
+	/* 169.253/16 shares the first octet and is forwarded */
+	expect_out(p, pkt(0xa9fd0102, 0x0a010203, 64, 10), 0, 1);
+	/* with the martian checks off, as the other martians */
+	p->conf.martians = 0;
+	expect_out(p, pkt(0xa9fe0102, 0x0a010203, 64, 10), 0, 1);
+	p->conf.martians = 1;
+	p->conf.local = NULL;
+	free(loc);
+	assert_int_equal(fib_route_del(p->fib, &r.prefix, NULL), 0);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/* A packet from 192.0.2.2 to 10.1.2.3 whose header carries the @len bytes
+ * of options at @opt (a multiple of 4), checksum right. */
+static struct rte_mbuf *pkt_opts(const uint8_t *opt, uint8_t len)
+{
+	struct rte_mbuf *m = pkt(0xc0000202, 0x0a010203, 64, (uint16_t)(len + 10));
+	struct rte_ipv4_hdr *ip = iph(m);
+
+	memcpy(ip + 1, opt, len);
+	ip->version_ihl = (uint8_t)(0x40 | (5 + len / 4));
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = (uint16_t)~rte_raw_cksum(ip, 20u + len);
+	return m;
+}
+
+/* Source routes are dropped (RFC 7126 3.13.2.4), options whose lengths do
+ * not add up too; the others pass through the pipeline unchanged. */
+static void test_options(void **state)
+{
+	static const uint8_t lsrr[8] = {0x83, 7, 4, 10, 9, 9, 9, 0};
+	static const uint8_t ssrr[8] = {1, 0x89, 3, 4, 0, 0, 0, 0};
+	static const uint8_t past[4] = {7, 8, 4, 0};   /* record route, 8 bytes in 4 */
+	static const uint8_t one[4] = {1, 1, 0x44, 1}; /* timestamp of length 1 */
+	static const uint8_t cut[4] = {1, 1, 1, 7};    /* no room for the length */
+	static const uint8_t fine[12] = {1, 7, 7, 4, 0, 0, 0, 0, 0, 0, 0, 0}; /* NOP, RR */
+	struct pctx *p = *state;
+	struct rte_mbuf *m;
+	uint16_t out;
+
+	expect_invalid(pkt_opts(lsrr, sizeof(lsrr)), DROP_IP4_SOURCE_ROUTE);
+	expect_invalid(pkt_opts(ssrr, sizeof(ssrr)), DROP_IP4_SOURCE_ROUTE);
+	expect_invalid(pkt_opts(past, sizeof(past)), DROP_IP4_BAD_OPTIONS);
+	expect_invalid(pkt_opts(one, sizeof(one)), DROP_IP4_BAD_OPTIONS);
+	expect_invalid(pkt_opts(cut, sizeof(cut)), DROP_IP4_BAD_OPTIONS);
+	/* through the pipeline: counted under the reason; a source route
+	 * naming the router (the destination is then ours) is dropped too */
+	run1(p, pkt_opts(lsrr, sizeof(lsrr)), 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	m = pkt_opts(ssrr, sizeof(ssrr));
+	iph(m)->dst_addr = RTE_BE32(0xc0000201); /* 192.0.2.1, ours */
+	iph(m)->hdr_checksum = 0;
+	iph(m)->hdr_checksum = (uint16_t)~rte_raw_cksum(iph(m), 28);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_IP4_SOURCE_ROUTE], 2);
+	m = pkt_opts(fine, sizeof(fine));
+	run1(p, m, 0, &out);
+	assert_int_equal(out, 1);
+	assert_int_equal(memcmp(iph(m) + 1, fine, sizeof(fine)), 0);
+	assert_int_equal(rte_raw_cksum(iph(m), 32), 0xffff); /* still right */
+	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1228,6 +1389,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_port_down, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_directed_broadcast, pipe_setup_bulk,
 						pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_link_local, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_link_local, pipe_setup_bulk, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_options, pipe_setup, pipe_teardown),
 		cmocka_unit_test(test_fragment),
 		cmocka_unit_test(test_fragment6),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),

@@ -207,13 +207,91 @@ static int setup(void **state)
 	return 0;
 }
 
+/* A frame for the control thread as the data path hands it over: @reason,
+ * with @ethertype, and for IPv6 ICMPv6 of @icmp6_type. */
+static struct rte_mbuf *for_ctrl(enum dp_ctrl_reason reason, uint16_t ethertype, uint8_t icmp6_type)
+{
+	struct rte_mbuf *m = frame(0, port);
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(eth + 1);
+
+	m->data_len = m->pkt_len = sizeof(*eth) + sizeof(*ip6) + 8;
+	eth->ether_type = rte_cpu_to_be_16(ethertype);
+	ip6->proto = IPPROTO_ICMPV6;
+	*(uint8_t *)(ip6 + 1) = icmp6_type;
+	dp_ctrl_reason_set(m, reason);
+	return m;
+}
+
+/*
+ * The ring to the control thread keeps its last quarter for ARP and ND: a
+ * flood for the router (pings, packets for hosts that never answer) cannot
+ * crowd out what keeps the neighbours alive. What is refused is counted:
+ * ctrl_ring_reserved, icmp_ring_full for errors, ctrl_ring_full once even
+ * the reserve is gone.
+ */
+static void test_ctrl_reserve(void **state)
+{
+	const unsigned int cap = rte_ring_get_capacity(w->to_ctrl), quarter = FR_CTRL_RING_SIZE / 4;
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), i;
+	struct rte_mbuf *m[4];
+
+	(void)state;
+	memset(&w->st, 0, sizeof(w->st));
+	/* three quarters fill with local packets (a ping flood) */
+	for (i = 0; i < cap - quarter; i++) {
+		m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
+		worker_to_control(w, m, 1, false);
+	}
+	assert_int_equal(w->st.to_control, cap - quarter);
+	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 0);
+	/* then: a local packet and an echo request over IPv6 are refused,
+	 * ARP and a neighbour solicitation taken, an error refused */
+	m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
+	m[1] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
+	m[2] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, 128);
+	m[3] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, 135);
+	worker_to_control(w, m, 4, false);
+	assert_int_equal(w->st.to_control, cap - quarter + 2);
+	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 2);
+	m[0] = for_ctrl(CTRL_ICMP_ERROR, RTE_ETHER_TYPE_IPV4, 0);
+	worker_to_control(w, m, 1, true);
+	assert_int_equal(w->st.icmp_queued, 0);
+	assert_int_equal(w->st.icmp_ring_full, 1);
+	/* ARP fills the reserve; beyond it, even ARP is refused as full */
+	for (i = 0; i < quarter - 2; i++) {
+		m[0] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
+		worker_to_control(w, m, 1, false);
+	}
+	assert_int_equal(w->st.to_control, cap);
+	m[0] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
+	worker_to_control(w, m, 1, false);
+	assert_int_equal(w->st.drop[DROP_CTRL_RING_FULL], 1);
+	/* in the order they came: the ARP after the flood */
+	for (i = 0; i < cap; i++) {
+		struct rte_mbuf *x = NULL;
+
+		assert_int_equal(rte_ring_dequeue(w->to_ctrl, (void **)&x), 0);
+		if (i == cap - quarter)
+			assert_int_equal(dp_ctrl_reason(x), CTRL_ARP);
+		rte_pktmbuf_free(x);
+	}
+	/* an empty ring takes a burst whole */
+	for (i = 0; i < 4; i++)
+		m[i] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
+	worker_to_control(w, m, 4, false);
+	assert_int_equal(w->st.to_control, cap + 4);
+	while (rte_ring_dequeue(w->to_ctrl, (void **)&m[0]) == 0)
+		rte_pktmbuf_free(m[0]);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sent_in_order),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_no_such_port),
-		cmocka_unit_test(test_link_down),
+		cmocka_unit_test(test_sent_in_order), cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_no_such_port),  cmocka_unit_test(test_link_down),
+		cmocka_unit_test(test_ctrl_reserve),
 	};
 
 	test_eal_init_vdev("worker", "net_ring0");
