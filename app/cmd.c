@@ -881,11 +881,17 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		return 0;
 	}
 	case CMD_LOAD: {
+		/* its errors say the command: "load: FILE: why", "load: FILE:LINE: ..." */
+		static const char pfx[] = "load: ";
+		const size_t pl = errlen > sizeof(pfx) ? sizeof(pfx) - 1 : 0;
 		struct config_result res;
-		int rc = config_load(r, c->arg, false, &res, err, errlen);
+		int rc;
 
-		if (rc != 0)
+		rc = config_load(r, c->arg, false, &res, err + pl, errlen - pl);
+		if (rc != 0) {
+			memcpy(err, pfx, pl);
 			return rc;
+		}
 		if (o->json) {
 			jw_obj_open(o, NULL);
 			jw_str(o, "file", c->arg);

@@ -7,17 +7,34 @@
  * all run in one transaction, so a line the tables refuse rolls back the
  * lines before it. Commands are parsed again in the second pass rather than
  * kept, so a million-route file needs no memory for them.
+ *
+ * What is read: the daemon reads as root, a file named by anyone who may
+ * use the CLI socket, on the control thread. So only regular files on disk
+ * (no file of /proc, /sys, tracefs...: some wait for ever to be read), a
+ * pipe, FIFO or character device at start only (-f).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 
 #include "cmd.h"
 #include "router.h"
+
+#ifndef CONFIGFS_MAGIC
+#define CONFIGFS_MAGIC 0x62656570 /* the kernel's configfs.h, not its UAPI */
+#endif
+#ifndef FUSECTL_SUPER_MAGIC
+#define FUSECTL_SUPER_MAGIC 0x65735543
+#endif
 
 #define PROGRESS_MIN_ROUTES 100000
 
@@ -140,6 +157,151 @@ static int spool(FILE **f, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Filesystems whose files are the kernel's, not data on disk: a read may
+ * wait for ever (trace_pipe, /proc/kmsg), take what another reader was
+ * owed, or set something off. */
+static const struct {
+	uint32_t magic;
+	const char *name;
+} pseudo_fs[] = {
+	{PROC_SUPER_MAGIC, "proc"},
+	{SYSFS_MAGIC, "sysfs"},
+	{DEBUGFS_MAGIC, "debugfs"},
+	{TRACEFS_MAGIC, "tracefs"},
+	{SECURITYFS_MAGIC, "securityfs"},
+	{SELINUX_MAGIC, "selinuxfs"},
+	{SMACK_MAGIC, "smackfs"},
+	{CGROUP_SUPER_MAGIC, "cgroup"},
+	{CGROUP2_SUPER_MAGIC, "cgroup2"},
+	{RDTGROUP_SUPER_MAGIC, "resctrl"},
+	{BPF_FS_MAGIC, "bpf"},
+	{PSTOREFS_MAGIC, "pstore"},
+	{EFIVARFS_MAGIC, "efivarfs"},
+	{BINFMTFS_MAGIC, "binfmt_misc"},
+	{CONFIGFS_MAGIC, "configfs"},
+	{FUSECTL_SUPER_MAGIC, "fusectl"},
+	{NSFS_MAGIC, "nsfs"},
+	{USBDEVICE_SUPER_MAGIC, "usbdevfs"},
+};
+
+/* The pseudo filesystem @fd is on (NULL: none), in @fs; -errno when it
+ * cannot be told. */
+static int pseudo_fs_of(int fd, const char **fs)
+{
+	struct statfs sfs;
+	unsigned int i;
+
+	*fs = NULL;
+	if (fstatfs(fd, &sfs) != 0)
+		return -errno;
+	for (i = 0; i < RTE_DIM(pseudo_fs); i++)
+		if ((uint32_t)sfs.f_type == pseudo_fs[i].magic)
+			*fs = pseudo_fs[i].name;
+	return 0;
+}
+
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a pipe or FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a file";
+}
+
+/*
+ * Open @path for @r's load: on a running router only a regular file on
+ * disk; at start (-f) also a pipe, FIFO or
+ * character device. Nothing is opened to read before the file is judged:
+ * a device's open may act, a FIFO's wait. @return the stream, or NULL and
+ * *@rc set, @err filled.
+ */
+static FILE *config_open(struct router *r, const char *path, int *rc, char *err, size_t errlen)
+{
+	/* the control thread reads it: a FIFO without its writer, or a slow
+	 * pipe, would stop the router's control work meanwhile */
+	bool strict = r->running;
+	struct stat st, st2;
+	const char *fs;
+	char proc[32];
+	int pfd, fd = -1, flags;
+	FILE *f = NULL;
+
+	*rc = 0;
+	/* O_PATH: the name resolved, once, and the file looked at; not
+	 * opened yet */
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0 || fstat(pfd, &st) != 0) {
+		*rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	*rc = pseudo_fs_of(pfd, &fs);
+	if (*rc != 0) {
+		snprintf(err, errlen, "%s: cannot tell its filesystem: %s", path, strerror(-*rc));
+		goto out;
+	}
+	if (fs != NULL) {
+		*rc = -EINVAL;
+		snprintf(err, errlen, "%s: not a regular file on disk (%s)", path, fs);
+		goto out;
+	}
+	if (strict && S_ISFIFO(st.st_mode)) {
+		*rc = -EINVAL;
+		snprintf(err, errlen,
+			 "%s: not a regular file (load reads files: a pipe would stall the router "
+			 "until its writer ends; write it to a file, or give it with -f at start)",
+			 path);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) && (strict || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
+		*rc = -EINVAL;
+		snprintf(err, errlen, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+		goto out;
+	}
+	/* the file judged, opened to read through its O_PATH descriptor (not
+	 * the name again, which may name another by now); no open waits,
+	 * but a FIFO's at start, for its writer, as it always has */
+	flags = O_RDONLY | O_NOCTTY | O_CLOEXEC | (S_ISFIFO(st.st_mode) ? 0 : O_NONBLOCK);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, flags);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, flags); /* no /proc: by name, the same file checked below */
+	if (fd < 0 || fstat(fd, &st2) != 0) {
+		*rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
+		*rc = -EAGAIN;
+		snprintf(err, errlen, "%s: replaced while it was opened", path);
+		goto out;
+	}
+	/* reads wait for the disk as ever: O_NONBLOCK was for the open */
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0 && (flags & O_NONBLOCK))
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	f = fdopen(fd, "r");
+	if (f == NULL) {
+		*rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (pfd >= 0)
+		close(pfd);
+	return f;
+}
+
 int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
 		char *err, size_t errlen)
 {
@@ -151,31 +313,9 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 	FILE *f;
 	int rc;
 
-	if (r->running) {
-		struct stat st;
-
-		/* the control thread reads it: a FIFO without its writer, or a
-		 * slow pipe, would stop the router's control work meanwhile */
-		if (stat(path, &st) != 0) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			return rc;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen,
-				 "%s: not a regular file (load reads files: a pipe would stall "
-				 "the router until its writer ends; write it to a file, or give "
-				 "it with -f at start)",
-				 path);
-			return -EINVAL;
-		}
-	}
-	f = fopen(path, "r");
-	if (f == NULL) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	f = config_open(r, path, &rc, err, errlen);
+	if (f == NULL)
 		return rc;
-	}
 	if (fseek(f, 0, SEEK_SET) != 0) {
 		/* a pipe or FIFO (-f <(gen-routes ...)): read twice from a copy */
 		rc = spool(&f, path, err, errlen);

@@ -20,6 +20,7 @@ TMP = tempfile.mkdtemp(prefix="fr-it-")
 atexit.register(shutil.rmtree, TMP, True)
 n_run = 0
 failed = []
+skipped = []
 
 
 def eal(lcores="0-1", ports=2):
@@ -422,4 +423,63 @@ def _():
     check(q.returncode == 2 and "cannot reach" in q.stderr, q.stderr)
 
 
+@t("load_refuses_pseudo_files")
+def _():
+    # files of /proc, /sys...: refused at once (/proc/kmsg, trace_pipe
+    # would keep the control thread reading for ever), at start and at run
+    # time, before any open that could wait
+    p = run(eal() + ["-f", "/proc/self/status", "-s", "none"] + SMALL)
+    check(p.returncode == 1 and "/proc/self/status: not a regular file on disk (proc)" in
+          p.stderr, p.stderr)
+    sock = os.path.join(TMP, "pseudo.sock")
+    p = subprocess.Popen(eal() + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        for path, fs in (("/proc/kmsg", "proc"), ("/proc/self/status", "proc"),
+                         ("/sys/kernel/uevent_seqnum", "sysfs")):
+            if not os.path.exists(path):
+                continue
+            t0 = time.time()
+            q = run([CLI, "-s", sock, "-t", "10", "load", path], timeout=20)
+            check(q.returncode == 1 and "load: %s: not a regular file on disk (%s)" % (path, fs)
+                  in q.stderr and time.time() - t0 < 5,
+                  "%s: exit %d after %.1f s: %s" % (path, q.returncode, time.time() - t0,
+                                                   q.stderr))
+        # a directory, a device: not files either
+        for path, kind in (("/etc", "a directory"), ("/dev/null", "a character device")):
+            q = run([CLI, "-s", sock, "-t", "10", "load", path])
+            check(q.returncode == 1 and "load: %s: not a regular file (%s)" % (path, kind) in
+                  q.stderr, q.stderr)
+        q = run([CLI, "-s", sock, "-t", "10", "show", "version"])
+        check(q.returncode == 0, "the router stopped serving: %s" % q.stderr)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
+@t("start_config_from_fifo")
+def _():
+    # -f at start still takes a FIFO, and waits for its writer as it did
+    # (the file is judged before it is opened to read; that open waits)
+    fifo = os.path.join(TMP, "start.fifo")
+    os.mkfifo(fifo)
+    sock = os.path.join(TMP, "fifo.sock")
+    p = subprocess.Popen(eal() + ["-f", fifo, "-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1)
+        check(p.poll() is None, "the router did not wait for the FIFO's writer")
+        with open(fifo, "w") as f:
+            f.write("port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2\n")
+        wait_serving(p, sock)
+        q = run([CLI, "-s", sock, "-t", "10", "show", "route", "lookup", "10.2.3.4"])
+        check(q.returncode == 0 and "192.0.2.2" in q.stdout, q.stdout + q.stderr)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
+if skipped:
+    print("%d SKIPPED: %s" % (len(skipped), ", ".join(skipped)), flush=True)
 sys.exit(1 if failed else 0)
