@@ -28,6 +28,7 @@
 
 struct client {
 	int fd;
+	struct cli_peer peer; /* who it is, as it connected */
 	char in[CLI_MAX_LINE + 1];
 	size_t inlen;
 	char *out; /* header + body being written */
@@ -179,6 +180,7 @@ static void client_close(struct client *c)
 	epoll_ctl(efd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	free(c->out);
+	free(c->peer.groups);
 	free(c);
 	nclients--;
 }
@@ -250,7 +252,9 @@ static int client_run(struct router *r, struct client *c)
 			line += 5;
 		}
 		out_reset(&o);
+		r->cli_peer = &c->peer; /* a load reads as this client may */
 		rc = cmd_run_line(r, line, &o);
+		r->cli_peer = NULL;
 		if (o.oom) {
 			static const char msg[] = "error: out of memory for the answer (the "
 						  "command itself ran)\n";
@@ -329,6 +333,48 @@ static void refuse(int fd, const char *why)
 	close(fd);
 }
 
+/* Who is at the other end of @fd, as it connected: 0 or a negative errno. */
+static int peer_get(int fd, struct cli_peer *p)
+{
+	struct ucred uc;
+	socklen_t len = sizeof(uc);
+	gid_t few[32];
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0)
+		return -errno;
+	p->pid = uc.pid;
+	p->uid = uc.uid;
+	p->gid = uc.gid;
+	/* its supplementary groups too (Linux 4.13): a file of a group it is
+	 * in is one it may read */
+	len = sizeof(few);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, few, &len) == 0) {
+		if (len > 0) {
+			p->groups = malloc(len);
+			if (p->groups == NULL)
+				return -ENOMEM;
+			memcpy(p->groups, few, len);
+		}
+	} else if (errno == ERANGE) {
+		/* more than 32: len says how many bytes they take */
+		p->groups = malloc(len);
+		if (p->groups == NULL)
+			return -ENOMEM;
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, p->groups, &len) != 0) {
+			int rc = -errno;
+
+			free(p->groups);
+			p->groups = NULL;
+			return rc;
+		}
+	} else {
+		return 0; /* not told: its primary group only */
+	}
+	p->ngroups = len / sizeof(gid_t);
+	p->groups_known = true;
+	return 0;
+}
+
 static void accept_all(void)
 {
 	/* given back for a moment and taken by another thread meanwhile:
@@ -359,11 +405,17 @@ static void accept_all(void)
 			refuse(fd, "too many CLI clients now");
 			continue;
 		}
+		if (peer_get(fd, &c->peer) != 0) {
+			refuse(fd, "cannot tell who is connecting (SO_PEERCRED)");
+			free(c);
+			continue;
+		}
 		c->fd = fd;
 		c->last_ms = now_ms();
 		ev.data.ptr = c;
 		if (epoll_ctl(efd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 			close(fd);
+			free(c->peer.groups);
 			free(c);
 			continue;
 		}

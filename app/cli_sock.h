@@ -7,7 +7,27 @@
 #ifndef FR_CLI_SOCK_H
 #define FR_CLI_SOCK_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 struct router;
+
+/*
+ * Who a socket client is, as the kernel said when it connected
+ * (SO_PEERCRED, SO_PEERGROUPS): while its line runs, router.cli_peer points
+ * here, so that a load reads for a client that is not root only a file it
+ * could read itself.
+ */
+struct cli_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid; /* primary group */
+	/* supplementary groups; false: a kernel before 4.13 does not tell
+	 * them, only the primary group counts */
+	bool groups_known;
+	unsigned int ngroups;
+	gid_t *groups;
+};
 
 /* Longest request line accepted (bytes, newline excluded). */
 #define CLI_MAX_LINE 4095

@@ -11,10 +11,12 @@
  * What is read: the daemon reads as root, a file named by anyone who may
  * use the CLI socket, on the control thread. So only regular files on disk
  * (no file of /proc, /sys, tracefs...: some wait for ever to be read), a
- * pipe, FIFO or character device at start only (-f).
+ * pipe, FIFO or character device at start only (-f), and for a socket
+ * client that is not root only a file it could read itself.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 
+#include "cli_sock.h"
 #include "cmd.h"
 #include "router.h"
 
@@ -215,18 +218,136 @@ static const char *file_kind(mode_t m)
 	return "not a file";
 }
 
+/* The name of id @id in @db (/etc/passwd or /etc/group: the name is the
+ * first field and the id the third in both), else the number. The local
+ * files only: a directory service could keep the control thread waiting. */
+static const char *id_name(const char *db, unsigned int id, char *buf, size_t len)
+{
+	FILE *f = fopen(db, "re");
+	char *line = NULL, *colon, *num, *end;
+	size_t cap = 0;
+
+	snprintf(buf, len, "%u", id);
+	if (f == NULL)
+		return buf;
+	while (getline(&line, &cap, f) > 0) {
+		colon = strchr(line, ':');
+		num = colon != NULL ? strchr(colon + 1, ':') : NULL;
+		if (num == NULL || num[1] < '0' || num[1] > '9')
+			continue;
+		if (strtoul(num + 1, &end, 10) == id && *end == ':') {
+			*colon = '\0';
+			snprintf(buf, len, "%s", line);
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return buf;
+}
+
+/* "mode 0640 root:shadow" */
+static void say_mode(const struct stat *st, char *buf, size_t len)
+{
+	char u[64], g[64];
+
+	snprintf(buf, len, "mode %04o %s:%s", (unsigned int)(st->st_mode & 07777),
+		 id_name("/etc/passwd", st->st_uid, u, sizeof(u)),
+		 id_name("/etc/group", st->st_gid, g, sizeof(g)));
+}
+
+static bool peer_in_group(const struct cli_peer *p, gid_t gid)
+{
+	unsigned int i;
+
+	if (gid == p->gid)
+		return true;
+	for (i = 0; i < p->ngroups; i++)
+		if (p->groups[i] == gid)
+			return true;
+	return false;
+}
+
+/* May @p @what (S_IROTH read, S_IXOTH search) @st, by its mode bits as
+ * the kernel weighs them: the owner's bits for its owner, the group's for
+ * a member of its group, everyone's for the others. ACLs are not read. */
+static bool peer_may(const struct cli_peer *p, const struct stat *st, mode_t what)
+{
+	if (st->st_uid == p->uid)
+		return st->st_mode & (what << 6);
+	if (peer_in_group(p, st->st_gid))
+		return st->st_mode & (what << 3);
+	return st->st_mode & what;
+}
+
+/* A socket client that is not root loads only a file it could read
+ * itself: each directory on the way to it searchable, the file readable.
+ * @fd, @st: the file. */
+static int peer_check(const struct cli_peer *p, int fd, const struct stat *st, const char *path,
+		      char *err, size_t errlen)
+{
+	char proc[32], real[PATH_MAX], mode[160];
+	struct stat ds;
+	ssize_t n;
+	char *s;
+
+	/* where it is: its directories, not those of the name asked for
+	 * (links), nor of a name renamed since */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n <= 0 || real[0] != '/' || st->st_nlink == 0) {
+		snprintf(err, errlen,
+			 "%s: cannot tell the directories that lead to it, to check user %u may "
+			 "reach them",
+			 path, (unsigned int)p->uid);
+		return -EACCES;
+	}
+	real[n] = '\0';
+	for (s = real; s != NULL; s = strchr(s + 1, '/')) {
+		size_t dl = s == real ? 1 : (size_t)(s - real); /* "/", "/a", "/a/b" */
+		char keep = real[dl];
+
+		real[dl] = '\0';
+		if (stat(real, &ds) != 0) {
+			snprintf(err, errlen, "%s: cannot check user %u may reach it (%s: %s)",
+				 path, (unsigned int)p->uid, real, strerror(errno));
+			return -EACCES;
+		}
+		if (!peer_may(p, &ds, S_IXOTH)) {
+			say_mode(&ds, mode, sizeof(mode));
+			snprintf(err, errlen, "%s: user %u may not reach it (directory %s %s)",
+				 path, (unsigned int)p->uid, real, mode);
+			return -EACCES;
+		}
+		real[dl] = keep;
+	}
+	if (!peer_may(p, st, S_IROTH)) {
+		say_mode(st, mode, sizeof(mode));
+		snprintf(err, errlen,
+			 "%s: user %u may not read it (%s; a client loads only what the mode bits "
+			 "let it read: as the owner, in the group%s, or as anyone)",
+			 path, (unsigned int)p->uid, mode,
+			 p->groups_known ? ""
+					 : " (its primary group: this kernel does not tell "
+					   "the others)");
+		return -EACCES;
+	}
+	return 0;
+}
+
 /*
- * Open @path for @r's load: on a running router only a regular file on
- * disk; at start (-f) also a pipe, FIFO or
+ * Open @path for @r's load: on a running router, or for a socket client,
+ * only a regular file on disk; at start (-f) also a pipe, FIFO or
  * character device. Nothing is opened to read before the file is judged:
  * a device's open may act, a FIFO's wait. @return the stream, or NULL and
  * *@rc set, @err filled.
  */
 static FILE *config_open(struct router *r, const char *path, int *rc, char *err, size_t errlen)
 {
+	const struct cli_peer *peer = r->cli_peer;
 	/* the control thread reads it: a FIFO without its writer, or a slow
 	 * pipe, would stop the router's control work meanwhile */
-	bool strict = r->running;
+	bool strict = r->running || peer != NULL;
 	struct stat st, st2;
 	const char *fs;
 	char proc[32];
@@ -264,6 +385,11 @@ static FILE *config_open(struct router *r, const char *path, int *rc, char *err,
 		*rc = -EINVAL;
 		snprintf(err, errlen, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
 		goto out;
+	}
+	if (peer != NULL && peer->uid != 0) {
+		*rc = peer_check(peer, pfd, &st, path, err, errlen);
+		if (*rc != 0)
+			goto out;
 	}
 	/* the file judged, opened to read through its O_PATH descriptor (not
 	 * the name again, which may name another by now); no open waits,

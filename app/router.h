@@ -25,6 +25,8 @@
 #define FR_ICMP_RATE	  1000 /* ICMP errors per second per lcore, by default */
 #define FR_ICMP_BURST	  50
 
+struct cli_peer;
+
 /* An address configured on a port (the host address and its prefix length). */
 struct port_addr {
 	struct fr_addr addr;
@@ -119,6 +121,10 @@ struct router {
 	uint64_t stats_clear;
 	bool running; /* ports started, workers launched */
 	uint64_t start_tsc;
+	/* the CLI socket client whose line runs now (cli_sock.c sets it for
+	 * the line): a load reads as that client may; NULL for the router's
+	 * own terminal and -f at start */
+	const struct cli_peer *cli_peer;
 };
 
 /* Rebuild the list of the router's addresses workers check sources

@@ -480,6 +480,80 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+@t("load_reads_as_the_client")
+def _():
+    # a client that is not root loads only what it could read itself: no
+    # file of root's, nor a word of it in the answer
+    if os.geteuid() != 0:
+        skipped.append("load_reads_as_the_client (needs root, to run a client as nobody)")
+        return
+    d = tempfile.mkdtemp(dir=TMP)
+    os.chmod(TMP, 0o755)
+    os.chmod(d, 0o755)
+    sock = os.path.join(d, "cli.sock")
+
+    def mkfile(name, text, mode, gid=0, where=d):
+        path = os.path.join(where, name)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chown(path, 0, gid)
+        os.chmod(path, mode)
+        return path
+
+    secret = mkfile("shadow", "root:$y$j9T$SECRETHASH:19000:0:99999:7:::\n", 0o600)
+    mine = mkfile("root.conf", "route add 10.1.0.0/16 via 192.0.2.2\n", 0o600)
+    public = mkfile("public.conf", "route add 10.2.0.0/16 via 192.0.2.2\n", 0o644)
+    group = mkfile("group.conf", "route add 10.3.0.0/16 via 192.0.2.2\n", 0o640, gid=4242)
+    group2 = mkfile("group2.conf", "route add 10.6.0.0/16 via 192.0.2.2\n", 0o640, gid=4242)
+    # 0004 owned by nobody: the owner's bits count for its owner, not the others'
+    owned = mkfile("owned.conf", "route add 10.4.0.0/16 via 192.0.2.2\n", 0o004)
+    os.chown(owned, 65534, 0)
+    private = os.path.join(d, "private")
+    os.mkdir(private, 0o700)
+    hidden = mkfile("hidden.conf", "route add 10.5.0.0/16 via 192.0.2.2\n", 0o644, where=private)
+    c = conf("port 0 address 192.0.2.1/24\n")
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+
+    def nobody(path, groups=()):
+        return subprocess.run([CLI, "-s", sock, "-t", "10", "load", path],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=30, user=65534, group=65534, extra_groups=list(groups))
+
+    try:
+        wait_serving(p, sock)
+        os.chmod(sock, 0o666)
+        q = nobody(secret)
+        check(q.returncode == 1 and "load: %s: user 65534 may not read it (mode 0600 root:" %
+              secret in q.stderr and "as the owner, in the group, or as anyone" in q.stderr,
+              "exit %d: %s" % (q.returncode, q.stderr))
+        check("SECRET" not in q.stdout + q.stderr and "unknown command" not in q.stderr,
+              "the file's content in the answer: " + q.stderr)
+        for path, groups, why in ((mine, (), "may not read it (mode 0600 root:"),
+                                  (group, (), "may not read it (mode 0640 root:4242"),
+                                  (owned, (), "may not read it (mode 0004 nobody:"),
+                                  (hidden, (), "may not reach it (directory %s mode 0700 root:"
+                                   % private)):
+            q = nobody(path, groups)
+            check(q.returncode == 1 and ("load: %s: user 65534 " % path) + why in q.stderr,
+                  "%s: exit %d: %s" % (path, q.returncode, q.stderr))
+        # what it may read: everyone's, its supplementary group's (also as
+        # the last of more groups than the router first asks the kernel for)
+        for path, groups, route in ((public, (), "10.2.0.0/16"), (group, (4242,), "10.3.0.0/16"),
+                                    (group2, tuple(range(5000, 5040)) + (4242,), "10.6.0.0/16")):
+            q = nobody(path, groups)
+            check(q.returncode == 0 and "loaded %s: 1 commands" % path in q.stdout,
+                  "%s: exit %d: %s%s" % (path, q.returncode, q.stdout, q.stderr))
+            q = run([CLI, "-s", sock, "show", "route", route])
+            check(route in q.stdout, "%s: not loaded: %s" % (path, q.stdout + q.stderr))
+        # root's client, as before: any file the router may read
+        q = run([CLI, "-s", sock, "-t", "10", "load", mine])
+        check(q.returncode == 0 and "loaded" in q.stdout, q.stdout + q.stderr)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 if skipped:
     print("%d SKIPPED: %s" % (len(skipped), ", ".join(skipped)), flush=True)
 sys.exit(1 if failed else 0)
