@@ -383,6 +383,24 @@ static void neigh_failed(struct router *r, struct rte_mbuf *m, bool forwarded)
 		icmp_error(r, m, 3, 1, 0);
 }
 
+static void resolve_input(struct router *r, struct rte_mbuf *m);
+
+/* @m, held for neighbour @ni, would still go to it by the routes as they
+ * are now (control_output()'s and resolve_input()'s choice). */
+static bool held_route_holds(struct router *r, const struct rte_mbuf *m,
+			     const struct neigh_info *ni)
+{
+	const struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
+	struct fib_route rt;
+
+	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
+	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) || rt.port != ni->port)
+		return false;
+	return fr_addr_eq(rt.type == FIB_NH_GATEWAY ? &rt.gw : &dst, &ni->addr);
+}
+
 /* neigh_ops.release: a held packet is sent (mac) or dropped (NULL) */
 static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 			 const struct rte_ether_addr *mac)
@@ -401,6 +419,25 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
 		 * unreachable) for what we could not deliver */
 		neigh_failed(r, m, forwarded);
+		return;
+	}
+	/* a route changed while the packet waited (replaced, deleted, a
+	 * more specific one, a blackhole over it): it goes where the routes
+	 * say now, held again or dropped as route_changed, never to the
+	 * neighbour it waited for */
+	if (!(ni->addr.family == AF_INET6 ? held_route_holds6(r, m, ni)
+					  : held_route_holds(r, m, ni))) {
+		r->cst.held_rerouted++;
+		if (ni->addr.family == AF_INET6) {
+			if (forwarded)
+				resolve_input6(r, m);
+			else
+				control_output6(r, m, ni->port);
+		} else if (forwarded) {
+			resolve_input(r, m);
+		} else {
+			control_output(r, m);
+		}
 		return;
 	}
 	/* the neighbour's family is the packet's */

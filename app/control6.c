@@ -387,6 +387,17 @@ static int next_hop6(struct router *r, const uint8_t *dst, uint16_t port_hint, s
 	return 0;
 }
 
+bool held_route_holds6(struct router *r, const struct rte_mbuf *m, const struct neigh_info *ni)
+{
+	const struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct fr_addr nb;
+	uint16_t port;
+
+	return next_hop6(r, ip->dst_addr, ni->port, &nb, &port) == 0 && port == ni->port &&
+	       fr_addr_eq(&nb, &ni->addr);
+}
+
 void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
 {
 	struct rte_ipv6_hdr *ip =

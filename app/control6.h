@@ -39,6 +39,10 @@ void local_input6(struct router *r, struct rte_mbuf *m);
 /* A worker could not send @m: no usable neighbour. */
 void resolve_input6(struct router *r, struct rte_mbuf *m);
 
+/* @m, held for neighbour @ni, would still go to it by the routes as they
+ * are now. */
+bool held_route_holds6(struct router *r, const struct rte_mbuf *m, const struct neigh_info *ni);
+
 /*
  * Send ICMPv6 @type/@code about @orig (Ethernet+IPv6 as received), at most
  * 1280 bytes, quoting as much of it as fits; @aux is the MTU of 2/0 or the

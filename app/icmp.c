@@ -13,12 +13,19 @@
 #include <rte_cycles.h>
 #include <rte_icmp.h>
 #include <rte_ip.h>
+#include <rte_random.h>
 
 #include "control6.h"
 #include "icmp.h"
 #include "router.h"
 
-static uint16_t ip_id;
+/* The ID of a packet the router originates: random, so its IDs tell
+ * nobody how much it sends (a global counter lets an idle scan use the
+ * router) */
+static rte_be16_t ip_id_new(void)
+{
+	return (rte_be16_t)rte_rand();
+}
 
 void icmp_count_sent(struct router *r, uint8_t type, uint8_t code)
 {
@@ -108,7 +115,7 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 	ip->version_ihl = 0x45;
 	ip->type_of_service = 0xc0; /* internetwork control */
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + sizeof(*ic) + quote));
-	ip->packet_id = rte_cpu_to_be_16(ip_id++);
+	ip->packet_id = ip_id_new();
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_ICMP;
 	ip->src_addr = rte_cpu_to_be_32(sa);
@@ -166,7 +173,7 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 	/* the router's own datagram: its own identification (the request's,
 	 * reused, could meet one of our errors to the same host, and their
 	 * fragments be put together) */
-	ip->packet_id = rte_cpu_to_be_16(ip_id++);
+	ip->packet_id = ip_id_new();
 	ip->time_to_live = 64;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
@@ -217,6 +224,14 @@ void local_input(struct router *r, struct rte_mbuf *m)
 			ic = (const struct rte_icmp_hdr *)((const char *)ip + ihl);
 			if (ic->icmp_type == RTE_IP_ICMP_ECHO_REQUEST && ic->icmp_code == 0 &&
 			    rte_raw_cksum(ic, tot - ihl) == 0xffff) {
+				/* to our address in a link-layer broadcast
+				 * frame: discarded (RFC 1122 3.3.6), as one
+				 * to a broadcast address is */
+				if (frame_l2_group(m)) {
+					rte_pktmbuf_free(m);
+					r->cst.drop[CDROP_LOCAL_BROADCAST]++;
+					return;
+				}
 				echo_reply(r, m, ip, ihl, tot);
 				return;
 			}

@@ -216,6 +216,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "arp_off_link_answered", r->cst.arp_off_link_answered);
 	v->kv(v->arg, "arp_probes", r->cst.arp_probes);
 	v->kv(v->arg, "resolved_fwd", r->cst.resolved_fwd);
+	v->kv(v->arg, "held_rerouted", r->cst.held_rerouted);
 	v->kv(v->arg, "fragmented", r->cst.fragmented);
 	v->kv(v->arg, "fragments", r->cst.fragments);
 	v->kv(v->arg, "icmp_echo_replies", r->cst.icmp_echo_replies);

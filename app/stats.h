@@ -79,7 +79,8 @@ enum ctrl_drop {
 	CDROP_ARP_OFF_LINK,	    /* reply or announcement from outside the port's subnets */
 	CDROP_ARP_IGNORED,	    /* changed nothing: unsolicited reply, static entry */
 	CDROP_ARP_CONFLICT,	    /* another host's sender address is one of ours (RFC 5227) */
-	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address: no service answers those */
+	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address, or an echo request to ours in an L2
+				     * broadcast frame: not answered */
 	CDROP_LOCAL_FRAGMENT,	    /* a fragment for the router: it does not reassemble */
 	CDROP_LOCAL_ICMP,	    /* ICMP for the router other than echo requests: consumed */
 	CDROP_LOCAL_UNREACH,	    /* UDP/TCP/other protocol for the router (3/3 or 3/2 unless
@@ -124,6 +125,7 @@ struct ctrl_stats {
 	uint64_t arp_off_link_answered; /* requests from off the port's subnets: answered */
 	uint64_t arp_probes;		/* ARP requests sent to resolve neighbours */
 	uint64_t resolved_fwd;		/* held packets forwarded once resolved */
+	uint64_t held_rerouted;		/* held packets whose route changed meanwhile */
 	uint64_t fragmented;		/* packets fragmented */
 	uint64_t fragments;		/* fragments sent */
 	/* ICMP messages counted once handed to their port: one lost on the

@@ -132,6 +132,66 @@ def test_unreachables(topo, r):
     expect_no_error(topo, r, udp("192.0.0.9"), "blackhole")
 
 
+def test_echo_broadcast_frame_and_ids(topo, r):
+    # an echo request to the router's address in a link-layer broadcast
+    # frame is discarded (RFC 1122 3.3.6); in a unicast one it is
+    # answered, and the answers' IP IDs follow no counter
+    def echo(seq, l2_dst):
+        p = (s.Ether(src=HOST_MAC[0], dst=l2_dst) / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0]) /
+             s.ICMP(type=8, id=0x4242, seq=seq) / s.Raw(b"echo-l2"))
+        return p
+
+    ic = frlib.Listen(topo, 0)
+    before = r.stats()
+    try:
+        send(topo, echo(1, "ff:ff:ff:ff:ff:ff"))
+        none = ic.collect(timeout=0.5, match=lambda p: p.haslayer(s.ICMP) and
+                          p[s.ICMP].type == 0)
+        send(topo, [echo(2 + i, ROUTER_MAC[0]) for i in range(6)])
+        got = ic.collect(timeout=1.5, want=6, match=lambda p: p.haslayer(s.ICMP) and
+                         p[s.ICMP].type == 0)
+    finally:
+        ic.close()
+    after = r.stats()
+    check(not none, "an echo request in a broadcast frame was answered")
+    check(delta(before, after, "local_broadcast") == 1, "local_broadcast +%d" %
+          delta(before, after, "local_broadcast"))
+    check(len(got) == 6, "%d of 6 echo requests answered" % len(got))
+    ids = [p[s.IP].id for p in got]
+    steps = {(b - a) & 0xffff for a, b in zip(ids, ids[1:])}
+    check(steps != {1}, "echo reply IP IDs count up: %s" % ids)
+
+
+def test_held_rerouted(topo, r):
+    # held for a gateway still resolving, then its route replaced by a
+    # blackhole: when the gateway answers, the packet goes where the routes
+    # say now (nowhere), not to the gateway it waited for
+    gw = "198.51.100.78"
+    r.cli("route add 10.78.0.0/16 via " + gw)
+    try:
+        def held():
+            return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
+
+        before, held0 = r.stats(), held()
+        send(topo, udp("10.78.1.1", payload=b"held-then-rerouted"))
+        check(frlib.wait_for(lambda: held() > held0, timeout=2), "the packet was not held")
+        r.cli("route replace 10.78.0.0/16 blackhole")
+        sh(["ip", "addr", "add", gw + "/24", "dev", "eth0"], ns=topo.hosts[1])
+        got = at_host(topo, 1, lambda: frlib.wait_for(
+            lambda: delta(before, r.stats(), "held_rerouted") >= 1, timeout=3), timeout=0.5)
+        after = r.stats()
+    finally:
+        sh(["ip", "addr", "del", gw + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
+        r.cli("route del 10.78.0.0/16", check=False)
+        r.cli("neigh del %s port 1" % gw, check=False)
+    out = [p for p in got if p.haslayer(s.Raw) and b"held-then-rerouted" in p[s.Raw].load]
+    check(not out, "the held packet went to the gateway whose route was replaced")
+    check(delta(before, after, "held_rerouted") == 1 and
+          delta(before, after, "route_changed") == 1,
+          "held_rerouted +%d, route_changed +%d" % (delta(before, after, "held_rerouted"),
+                                                    delta(before, after, "route_changed")))
+
+
 def test_host_unreachable(topo, r):
     # the gateway does not exist: ARP fails after two probes 200 ms apart
     ic = Icmp(topo)
@@ -507,6 +567,8 @@ def main():
             for name, fn in [("time_exceeded_11_0", test_time_exceeded),
                              ("unreachable_3_0_3_13_blackhole", test_unreachables),
                              ("host_unreachable_3_1", test_host_unreachable),
+                             ("held_rerouted", test_held_rerouted),
+                             ("echo_broadcast_frame_and_ids", test_echo_broadcast_frame_and_ids),
                              ("echo_reply_3_3_3_2", test_local),
                              ("answer_lost_not_counted_sent", test_answer_lost),
                              ("no_error_about", test_no_error_about),
