@@ -165,6 +165,8 @@ struct txn {
 	bool addr_changed; /* port addresses changed: refresh what workers check */
 	/* 'port N down/up' of these ports: their links follow at the end */
 	uint64_t admin_changed[(FR_MAX_PORTS + 63) / 64];
+	/* ports given addresses: announced once committed */
+	uint64_t addr_added[(FR_MAX_PORTS + 63) / 64];
 };
 
 bool txn_addr_changed(const struct txn *t)
@@ -220,8 +222,20 @@ static void txn_end(struct txn *t)
 
 void txn_commit(struct txn *t)
 {
-	if (t != NULL)
-		txn_end(t);
+	uint64_t added[(FR_MAX_PORTS + 63) / 64];
+	struct router *r;
+	uint16_t pid;
+
+	if (t == NULL)
+		return;
+	r = t->r;
+	memcpy(added, t->addr_added, sizeof(added));
+	txn_end(t);
+	/* new addresses said on their links (RFC 5227 2.3, RFC 4861 7.2.6):
+	 * once kept, never for one a rollback takes back */
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if ((added[pid / 64] >> (pid % 64)) & 1)
+			router_announce(r, pid, NULL);
 }
 
 static void port_addr_remove(struct fr_port *p, const struct port_addr *pa)
@@ -645,6 +659,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		return ERRC(-ENOMEM, "out of memory");
 	p->addrs[p->nb_addrs++] = pa;
 	t->addr_changed = true;
+	t->addr_added[c->port / 64] |= 1ull << (c->port % 64);
 	return 0;
 }
 

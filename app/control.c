@@ -151,7 +151,7 @@ void router_say_conflict(struct router *r, uint16_t port, const struct rte_ether
 	r->conflict_said_ms = now;
 }
 
-static struct rte_mbuf *alloc_for(struct router *r, uint16_t port)
+struct rte_mbuf *control_alloc(struct router *r, uint16_t port)
 {
 	struct rte_mempool *mp = r->pools[r->ports[port].socket];
 
@@ -179,7 +179,7 @@ static void arp_probe(void *arg, const struct neigh_info *ni, const struct rte_e
 	spa = port_addr4_for(p, ni->addr.v4);
 	if (spa == 0)
 		spa = port_any_addr4(p);
-	m = alloc_for(r, ni->port);
+	m = control_alloc(r, ni->port);
 	if (m == NULL) {
 		r->cst.drop[CDROP_NO_MBUF]++;
 		return;
@@ -189,6 +189,64 @@ static void arp_probe(void *arg, const struct neigh_info *ni, const struct rte_e
 		  &zero, ni->addr.v4);
 	if (control_send(r, m, ni->port) == 0)
 		r->cst.arp_probes++;
+}
+
+/* A gratuitous ARP for our @a on @port: an ARP announcement (RFC 5227
+ * 2.3: a request, sender and target address both @a, broadcast). */
+static bool arp_announce(struct router *r, uint16_t port, uint32_t a)
+{
+	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+	static const struct rte_ether_addr zero = {{0}};
+	struct rte_mbuf *m = control_alloc(r, port);
+	char *frame = m ? rte_pktmbuf_append(m, ARP_FRAME_MIN) : NULL;
+
+	if (frame == NULL) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_NO_MBUF]++;
+		return false;
+	}
+	arp_build(frame, RTE_ARP_OP_REQUEST, &bcast, &r->dp_ports[port].mac, a, &zero, a);
+	return control_send(r, m, port) == 0;
+}
+
+static void announce_one(struct router *r, uint16_t port, const struct fr_addr *a)
+{
+	if (a->family == AF_INET ? arp_announce(r, port, a->v4) : nd_announce(r, port, a->v6))
+		r->cst.addr_announced++;
+}
+
+void router_announce(struct router *r, uint16_t port, const struct fr_addr *only)
+{
+	const struct fr_port *p = &r->ports[port];
+	struct fr_addr ll = {.family = AF_INET6};
+	unsigned int i;
+
+	if (!router_port_ok(r, port))
+		return;
+	if (only != NULL) {
+		announce_one(r, port, only);
+		return;
+	}
+	for (i = 0; i < p->nb_addrs; i++)
+		announce_one(r, port, &p->addrs[i].addr);
+	/* the link-local address, when the port speaks IPv6 */
+	if (port_any_addr6(p) != NULL) {
+		memcpy(ll.v6, r->dp_ports[port].ll6, 16);
+		announce_one(r, port, &ll);
+	}
+}
+
+void router_defend(struct router *r, uint16_t port, const struct fr_addr *ours)
+{
+	struct fr_port *p = &r->ports[port];
+	uint64_t now = control_now_ms();
+
+	/* RFC 5227 2.4 (b): one announcement, then none for 10 s */
+	if (p->defended_ms != 0 && now - p->defended_ms < 10000)
+		return;
+	p->defended_ms = now;
+	r->cst.addr_defended++;
+	router_announce(r, port, ours);
 }
 
 static void arp_input(struct router *r, struct rte_mbuf *m)
@@ -213,6 +271,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		struct fr_addr ours = fr_addr4(a.spa);
 
 		router_say_conflict(r, port, &a.sha, &ours, "ARP");
+		router_defend(r, port, &ours);
 		cdrop(r, m, CDROP_ARP_CONFLICT);
 		return;
 	}

@@ -149,13 +149,6 @@ void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8
 
 /* ---- neighbour discovery ------------------------------------------------- */
 
-static struct rte_mbuf *alloc6(struct router *r, uint16_t port)
-{
-	struct rte_mempool *mp = r->pools[r->ports[port].socket];
-
-	return mp ? rte_pktmbuf_alloc(mp) : NULL;
-}
-
 void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_ether_addr *mac)
 {
 	struct rte_mbuf *m;
@@ -164,7 +157,7 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 
 	if (!router_port_ok(r, ni->port))
 		return;
-	m = alloc6(r, ni->port);
+	m = control_alloc(r, ni->port);
 	frame = m ? rte_pktmbuf_append(m, ND_FRAME_LEN) : NULL;
 	if (frame == NULL) {
 		rte_pktmbuf_free(m);
@@ -192,6 +185,20 @@ static bool nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const
 	return control_send(r, m, port) == 0;
 }
 
+bool nd_announce(struct router *r, uint16_t port, const uint8_t *addr)
+{
+	struct rte_mbuf *m = control_alloc(r, port);
+
+	if (m == NULL || rte_pktmbuf_append(m, ND_FRAME_LEN) == NULL) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_NO_MBUF]++;
+		return false;
+	}
+	nd_build_na(rte_pktmbuf_mtod(m, void *), &r->dp_ports[port].mac, addr, &all_nodes_mac,
+		    all_nodes, addr, ND_NA_ROUTER | ND_NA_OVERRIDE);
+	return control_send(r, m, port) == 0;
+}
+
 /*
  * Another host claims one of our addresses (RFC 4862 5.4, as ARP's RFC
  * 5227): an NS from it, or an NA advertising it, from a MAC not ours (our
@@ -208,6 +215,7 @@ static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *n
 		return false;
 	memcpy(a.v6, claimed, 16);
 	router_say_conflict(r, port, mac, &a, "ND");
+	router_defend(r, port, &a);
 	return true;
 }
 
@@ -457,7 +465,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 		cdrop6(r, orig, CDROP_NO_ROUTE_BACK);
 		return;
 	}
-	m = alloc6(r, port);
+	m = control_alloc(r, port);
 	p = m ? rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 + quote))
 	      : NULL;
 	if (p == NULL) {

@@ -36,6 +36,10 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 /* For the router: ND, echo requests, the rest answered or counted. */
 void local_input6(struct router *r, struct rte_mbuf *m);
 
+/* An unsolicited NA for our @addr to all-nodes on @port, override set
+ * (RFC 4861 7.2.6). True: queued. */
+bool nd_announce(struct router *r, uint16_t port, const uint8_t *addr);
+
 /* A worker could not send @m: no usable neighbour. */
 void resolve_input6(struct router *r, struct rte_mbuf *m);
 

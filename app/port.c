@@ -404,6 +404,11 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	p->link_hold_bypass_ms = 0;
 	p->link_down = down;
 	port_down_sync(r, pid);
+	/* up, or up at start: our addresses said on the link, for neighbours
+	 * that cached another MAC for them meanwhile (a NIC or a router
+	 * swapped, a failover) */
+	if (!down)
+		router_announce(r, pid, NULL);
 	if (change)
 		p->link_changes++;
 	/* a lost carrier: what was learnt on the link may be elsewhere when

@@ -54,7 +54,8 @@ struct fr_port {
 	/* 'port N down' also sets the link down where the driver can
 	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
 	bool link_held_down;
-	int link_set_err; /* 0, or a negative errno */
+	int link_set_err;     /* 0, or a negative errno */
+	uint64_t defended_ms; /* when it last announced an address another host claimed */
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;
@@ -181,6 +182,17 @@ void worker_stats_clear(struct router *r, struct worker *w);
 struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx);
 
 /* control.c */
+/* An mbuf for the control thread to send on @port (from its NUMA socket's
+ * pool), or NULL */
+struct rte_mbuf *control_alloc(struct router *r, uint16_t port);
+/* Announce @port's addresses (only @only when not NULL): a gratuitous ARP
+ * (RFC 5227 announcement) for each IPv4 one, an unsolicited NA (RFC 4861
+ * 7.2.6) for each IPv6 one and the link-local; nothing while the port is
+ * out of service. */
+void router_announce(struct router *r, uint16_t port, const struct fr_addr *only);
+/* Another host on @port claims our address @ours: announce it once, then
+ * not again on that port for 10 s (RFC 5227 2.4 (b)). */
+void router_defend(struct router *r, uint16_t port, const struct fr_addr *ours);
 void control_init(struct router *r);
 void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);
 unsigned int control_poll(struct router *r);

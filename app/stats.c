@@ -231,6 +231,8 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "nd_na_received", r->cst.nd_na_rx);
 	v->kv(v->arg, "nd_answered", r->cst.nd_answered);
 	v->kv(v->arg, "nd_dad_defended", r->cst.nd_dad_defended);
+	v->kv(v->arg, "addr_announced", r->cst.addr_announced);
+	v->kv(v->arg, "addr_defended", r->cst.addr_defended);
 	v->kv(v->arg, "nd_learnt", r->cst.nd_learnt);
 	v->kv(v->arg, "nd_off_link_answered", r->cst.nd_off_link_answered);
 	v->kv(v->arg, "nd_probes", r->cst.nd_probes);

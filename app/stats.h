@@ -143,6 +143,8 @@ struct ctrl_stats {
 	uint64_t nd_na_rx;	       /* neighbour advertisements received */
 	uint64_t nd_answered;	       /* advertisements sent for our addresses */
 	uint64_t nd_dad_defended;      /* DAD probes for our addresses, answered to all-nodes */
+	uint64_t addr_announced;       /* gratuitous ARPs and unsolicited NAs for our addresses */
+	uint64_t addr_defended;	       /* of those, against another host's claim */
 	uint64_t nd_learnt;	       /* NS/NA (not answered) that updated the table */
 	uint64_t nd_off_link_answered; /* NS from off the port's prefixes: answered */
 	uint64_t nd_probes;	       /* solicitations sent to resolve neighbours */

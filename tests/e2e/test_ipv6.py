@@ -578,11 +578,19 @@ def test_nd_abuse(topo, r):
     # another host using one of the router's addresses (RFC 4862 5.4): an
     # NS from it, or an NA advertising it, is a conflict: never answered
     # nor learnt (the router had learnt an entry for its own address)
+    # (answered: a solicited NA; the router defends its address with an
+    # unsolicited one to all-nodes instead, once in 10 s: RFC 5227 2.4 (b))
     got, d = around(topo, r, lambda: send(topo, ns(HOST_IP6[0], src=ROUTER_IP6[0])),
                     match=is_na)
-    check(not got and d("nd_addr_conflict") == 1,
+    answered = [g for g in got if g[s.ICMPv6ND_NA].S == 1]
+    defended = [g for g in got if g[s.ICMPv6ND_NA].S == 0 and g[s.IPv6].dst == "ff02::1" and
+                g[s.ICMPv6ND_NA].tgt == ROUTER_IP6[0]]
+    check(not answered and d("nd_addr_conflict") == 1,
           "NS from our address: answered %s, nd_addr_conflict +%d" % (
-              [g.summary() for g in got], d("nd_addr_conflict")))
+              [g.summary() for g in answered], d("nd_addr_conflict")))
+    check(len(defended) == d("addr_defended") == 1,
+          "NS from our address: %d defending NAs, addr_defended +%d" %
+          (len(defended), d("addr_defended")))
     # from its link-local address too (a duplicate link-local)
     _, d = around(topo, r, lambda: send(topo, ns(HOST_IP6[0], src=ROUTER_LL[0])), match=is_na)
     check(d("nd_addr_conflict") == 1 and d("ip6_bad_source") == 0,
@@ -712,6 +720,27 @@ def test_counters_shown(topo, r):
     check("link-local" in err and "port" in err, "link-local gateway without port: " + err)
 
 
+def test_na_announce(topo, r):
+    # an IPv6 address added at run time is announced: an unsolicited NA to
+    # all-nodes, override set, from the router's MAC (RFC 4861 7.2.6)
+    new = "2001:db8:77::1"
+
+    def is_announce(p):
+        return (p.haslayer(s.ICMPv6ND_NA) and p[s.ICMPv6ND_NA].tgt == new and
+                p[s.IPv6].dst == "ff02::1" and p[s.ICMPv6ND_NA].O == 1 and
+                p[s.ICMPv6ND_NA].S == 0)
+
+    ls = Listen(topo, 1)
+    try:
+        r.cli("port 1 address add %s/64" % new)
+        got = ls.collect(timeout=1.5, want=1, match=is_announce)
+    finally:
+        ls.close()
+        r.cli("port 1 address del %s/64" % new, check=False)
+    check(len(got) == 1 and got[0].src == ROUTER_MAC[1],
+          "no unsolicited NA for %s after its add" % new)
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3, ipv6=True) as topo:
@@ -736,6 +765,7 @@ def main():
                              ("extension_headers", test_extension_headers),
                              ("rpf_matrix6", test_rpf_matrix),
                              ("nd_abuse", test_nd_abuse),
+                             ("na_announce", test_na_announce),
                              ("rtcache6_coherency", test_rtcache6),
                              ("held_errors_keep_family", test_held_errors),
                              ("cli_ipv6", test_counters_shown)]:

@@ -446,6 +446,45 @@ def test_held_at_stop(topo, r):
           "want left_queued 1 in the final line:\n" + r.stdout())
 
 
+def test_announce_defend(topo, r):
+    """An address added at run time is announced on its link (a
+    gratuitous ARP, RFC 5227 2.3); a host claiming one of the router's
+    addresses is answered with one announcement, and not again for 10 s
+    (2.4 (b))."""
+    def gratuitous(addr):
+        return lambda p: (p.haslayer(s.ARP) and p[s.ARP].op == 1 and p[s.ARP].psrc == addr
+                          and p[s.ARP].pdst == addr and p.dst == "ff:ff:ff:ff:ff:ff")
+
+    new = "192.168.77.1"
+    ls = frlib.Listen(topo, 1)
+    try:
+        r.cli("port 1 address add %s/24" % new)
+        got = ls.collect(timeout=1.5, want=1, match=gratuitous(new))
+    finally:
+        ls.close()
+        r.cli("port 1 address del %s/24" % new, check=False)
+    check(len(got) == 1 and got[0][s.ARP].hwsrc == ROUTER_MAC[1],
+          "no gratuitous ARP for %s after its add" % new)
+    # a claim of the router's own 198.51.100.1 from h2's side
+    evil = "02:de:ad:be:ef:07"
+    claim = (s.Ether(src=evil, dst="ff:ff:ff:ff:ff:ff") /
+             s.ARP(op=1, hwsrc=evil, psrc=ROUTER_IP[1], pdst=ROUTER_IP[1]))
+    before = r.stats()
+    ls = frlib.Listen(topo, 1)
+    try:
+        frlib.l2send(topo, claim, 1)
+        first = ls.collect(timeout=1.5, want=1, match=gratuitous(ROUTER_IP[1]))
+        frlib.l2send(topo, claim, 1)
+        again = ls.collect(timeout=1.0, match=gratuitous(ROUTER_IP[1]))
+    finally:
+        ls.close()
+    after = r.stats()
+    d = {k: after[k] - before[k] for k in ("arp_addr_conflict", "addr_defended")}
+    check(len(first) == 1 and not again and d == {"arp_addr_conflict": 2, "addr_defended": 1},
+          "defending %s: %d announcements, then %d within 10 s; %s" %
+          (ROUTER_IP[1], len(first), len(again), d))
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -455,6 +494,7 @@ def main():
                              ("mac_change_gratuitous", test_mac_change),
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
                              ("poisoning", test_poisoning),
+                             ("announce_defend", test_announce_defend),
                              ("offlink_gateway_learnt", test_offlink_gateway),
                              ("exhaustion_10000_targets", test_exhaustion),
                              ("held_packet_counted_at_stop", test_held_at_stop)]:
