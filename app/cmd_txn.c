@@ -20,6 +20,7 @@ enum undo_op {
 	UNDO_ROUTE_RESTORE, /* a route was deleted or replaced: put the old one back */
 	UNDO_NEIGH_DEL,	    /* a static neighbour was created: delete it */
 	UNDO_NEIGH_SET,	    /* a static neighbour was changed or deleted: set it back */
+	UNDO_NEIGH_LEARNT,  /* a learnt neighbour was made static or deleted: learnt again */
 	UNDO_ADDR_DEL,	    /* a port address was added: forget it */
 	UNDO_ADDR_ADD,	    /* a port address was removed: remember it */
 	UNDO_NEIGH_PARAMS,  /* neighbour parameters changed: set the old ones */
@@ -33,15 +34,19 @@ struct setting {
 	uint32_t value, value2;
 };
 
-static void setting_apply(struct router *r, const struct setting *s)
+/* Put setting @s in place. Non-zero: part of it could not be (said on
+ * stderr; a rollback counts it as a failed step). */
+static int setting_apply(struct router *r, const struct setting *s)
 {
+	int rc = 0;
+
 	switch (s->id) {
 	case CMD_PORT_MTU:
 		r->dp_ports[s->port].mtu = (uint16_t)s->value;
 		/* undo: the device's MTU as it was (value2; 0: unchanged) */
 		if (s->value2 != 0 && s->value2 != r->ports[s->port].dev_mtu) {
 			if (r->ports[s->port].started &&
-			    rte_eth_dev_set_mtu(s->port, (uint16_t)s->value2) != 0)
+			    (rc = rte_eth_dev_set_mtu(s->port, (uint16_t)s->value2)) != 0)
 				fprintf(stderr,
 					"fastroute: port %u: rollback: the device's MTU stays %u\n",
 					s->port, r->ports[s->port].dev_mtu);
@@ -53,7 +58,7 @@ static void setting_apply(struct router *r, const struct setting *s)
 		/* the link itself follows once the transaction ends
 		 * (txn_end): a rolled-back one never flaps it */
 		r->ports[s->port].admin_down = s->value != 0;
-		port_down_sync(r, s->port);
+		rc = port_down_sync(r, s->port);
 		break;
 	case CMD_PORT_HOLD:
 		/* from the next link poll on */
@@ -95,6 +100,7 @@ static void setting_apply(struct router *r, const struct setting *s)
 	default:
 		break;
 	}
+	return rc;
 }
 
 static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, struct setting *s)
@@ -281,6 +287,10 @@ unsigned int txn_rollback(struct txn *t)
 		case UNDO_NEIGH_SET:
 			rc = neigh_static_set(r->neigh, &u->n.addr, u->port, &u->n.mac);
 			break;
+		case UNDO_NEIGH_LEARNT:
+			rc = neigh_learnt_restore(r->neigh, &u->n.addr, u->port, &u->n.mac,
+						  control_now_ms());
+			break;
 		case UNDO_ADDR_DEL:
 			port_addr_remove(&r->ports[u->port], &u->pa);
 			break;
@@ -288,7 +298,7 @@ unsigned int txn_rollback(struct txn *t)
 			rc = neigh_params_set(r->neigh, &u->np);
 			break;
 		case UNDO_SETTING:
-			setting_apply(r, &u->set);
+			rc = setting_apply(r, &u->set);
 			break;
 		case UNDO_ADDR_ADD:
 			/* back in its place: the first address of a port is the
@@ -793,7 +803,7 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	struct neigh_info ni;
 	char buf[FR_ADDR_STRLEN];
 	struct undo u;
-	bool had, undo = true;
+	bool had, learnt, undo = true;
 	int rc;
 
 	rc = check_port(r, c->port, err, errlen);
@@ -804,8 +814,11 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	memset(&u, 0, sizeof(u));
 	u.n.addr = c->addr;
 	u.port = (uint16_t)c->port;
-	had = neigh_get(r->neigh, &c->addr, (uint16_t)c->port, &ni) == 0 && ni.configured;
-	if (had)
+	had = neigh_get(r->neigh, &c->addr, (uint16_t)c->port, &ni) == 0;
+	/* a learnt entry with its MAC: a rollback puts it back as learnt */
+	learnt = had && !ni.configured && neigh_state_usable(ni.state);
+	had = had && ni.configured;
+	if (had || learnt)
 		u.n.mac = ni.mac;
 	fr_addr_fmt(&c->addr, buf, sizeof(buf));
 	if (c->id == CMD_NEIGH_ADD) {
@@ -819,11 +832,10 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (owner >= 0)
 			return ERR("%s is the %s address of port %d's subnet, not a neighbour's",
 				   buf, what, owner);
-		u.op = had ? UNDO_NEIGH_SET : UNDO_NEIGH_DEL;
+		u.op = had ? UNDO_NEIGH_SET : learnt ? UNDO_NEIGH_LEARNT : UNDO_NEIGH_DEL;
 	} else {
-		/* a learnt entry: a rollback leaves it to be learnt again */
-		u.op = UNDO_NEIGH_SET;
-		undo = had;
+		u.op = had ? UNDO_NEIGH_SET : UNDO_NEIGH_LEARNT;
+		undo = had || learnt;
 	}
 	/* journaled before the change: out of memory leaves nothing changed */
 	if (undo && journal(t, &u) != 0)
@@ -944,7 +956,8 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	now.port = port;
 	now.value = c->value;
 	now.value2 = c->value2;
-	setting_apply(t->r, &now);
+	/* what could not be done is said on stderr; the setting stands */
+	(void)setting_apply(t->r, &now);
 	if (c->id == CMD_PORT_ADMIN)
 		t->admin_changed[port / 64] |= 1ull << (port % 64);
 	return 0;

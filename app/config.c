@@ -50,7 +50,25 @@ struct load {
 	unsigned int cmds, routes, done;
 	bool progress;
 	uint64_t t0, last, hz;
+	uint64_t served; /* TSC of the last control_service() */
 };
+
+/*
+ * A running router's load of many lines: ARP, ND, held packets and the
+ * neighbours' timers do not wait for its end; served every 20 ms of it, in
+ * both passes. Not once the load has changed port addresses: those would
+ * be answered for before they are committed, and maybe rolled back.
+ */
+static void serve(struct load *l)
+{
+	uint64_t now = rte_get_tsc_cycles();
+
+	if (now - l->served < l->hz / 50)
+		return;
+	l->served = now;
+	if (!txn_addr_changed(l->t))
+		control_service(l->r);
+}
 
 static bool is_route(const struct cmd *c)
 {
@@ -85,6 +103,7 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	}
 	while (getline(line, cap, f) >= 0) {
 		lineno++;
+		serve(l);
 		rc = cmd_parse(*line, &c, msg, sizeof(msg));
 		if (rc == -ENODATA)
 			continue;
@@ -102,12 +121,6 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			l->done++;
 			if (l->progress && (l->done & 0x3fff) == 0)
 				progress_line(l);
-			/* a running router's load of many lines: ARP, ND and
-			 * held packets do not wait for its end, unless it
-			 * changed port addresses (answered for before they
-			 * are committed, and maybe rolled back) */
-			if ((l->done & 0x3fff) == 0 && !txn_addr_changed(l->t))
-				control_service(l->r);
 		}
 		if (rc != 0) {
 			snprintf(l->err, l->errlen, "%s:%u: %s", l->path, lineno, msg);
@@ -453,7 +466,7 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		goto out;
 	l.progress = progress && l.routes >= PROGRESS_MIN_ROUTES;
 	l.hz = rte_get_tsc_hz();
-	l.t0 = l.last = rte_get_tsc_cycles();
+	l.t0 = l.last = l.served = rte_get_tsc_cycles();
 	l.t = txn_begin(r);
 	if (l.t == NULL) {
 		rc = -ENOMEM;

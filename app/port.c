@@ -425,7 +425,7 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	}
 }
 
-void port_down_sync(struct router *r, uint16_t pid)
+int port_down_sync(struct router *r, uint16_t pid)
 {
 	const struct fr_port *p = &r->ports[pid];
 	const bool down = p->link_down || p->admin_down;
@@ -435,7 +435,7 @@ void port_down_sync(struct router *r, uint16_t pid)
 	/* workers read it per packet; any order with other fields is fine */
 	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)down, __ATOMIC_RELAXED);
 	if (r->fib == NULL)
-		return;
+		return 0;
 	/* the static routes through it wait for it (lib/fib): meanwhile their
 	 * traffic takes the covering route, if any */
 	rc = fib_port_set_down(r->fib, pid, down, &failed);
@@ -447,6 +447,7 @@ void port_down_sync(struct router *r, uint16_t pid)
 			strerror(-rc));
 		fflush(stderr);
 	}
+	return rc;
 }
 
 void port_link_admin(struct router *r, uint16_t pid)

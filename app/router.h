@@ -156,7 +156,7 @@ uint32_t port_mtu_max(uint16_t pid);
  * port_down), counted in link_changes and said on stdout when it changes. */
 void port_link_poll(struct router *r);
 /* dp_ports[@pid].down from the link and the operator's state. */
-void port_down_sync(struct router *r, uint16_t pid);
+int port_down_sync(struct router *r, uint16_t pid);
 /* The physical link after the operator's state of a started port: set down
  * while the port is taken down (the peer sees the link go), up again after;
  * a driver that cannot (-ENOTSUP: af_packet, memif, ...) leaves it up and

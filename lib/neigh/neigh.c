@@ -347,18 +347,25 @@ void neigh_unref(struct neigh_table *t, uint32_t idx)
 		entry_delete(t, idx);
 }
 
+int neigh_entry_set(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+		    const struct rte_ether_addr *mac, uint32_t *idx)
+{
+	if (mac == NULL || !rte_is_valid_assigned_ether_addr(mac))
+		return -EINVAL;
+	*idx = neigh_find(t, addr, port);
+	if (*idx == NEIGH_IDX_NONE)
+		*idx = neigh_entry_new(t, addr, port);
+	return *idx == NEIGH_IDX_NONE ? -errno : 0;
+}
+
 int neigh_static_set(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
 		     const struct rte_ether_addr *mac)
 {
 	uint32_t idx;
+	int rc = neigh_entry_set(t, addr, port, mac, &idx);
 
-	if (mac == NULL || !rte_is_valid_assigned_ether_addr(mac))
-		return -EINVAL;
-	idx = neigh_find(t, addr, port);
-	if (idx == NEIGH_IDX_NONE)
-		idx = neigh_entry_new(t, addr, port);
-	if (idx == NEIGH_IDX_NONE)
-		return -errno;
+	if (rc != 0)
+		return rc;
 	t->cold[idx].configured = 1;
 	t->cold[idx].deadline = 0;
 	t->cold[idx].probes = 0;

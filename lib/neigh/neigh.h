@@ -337,6 +337,14 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 		const struct rte_ether_addr *mac, enum neigh_learn_kind kind, uint64_t now_ms);
 
 /**
+ * Put back a learnt entry (@p addr on @p port at @p mac) that an operator's
+ * change a rollback undoes replaced or deleted: learnt again, STALE (its
+ * next use re-confirms it), no longer static. @return 0 or -errno.
+ */
+int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+			 const struct rte_ether_addr *mac, uint64_t now);
+
+/**
  * Run the timers: probes, REACHABLE -> STALE -> PROBE -> FAILED, expiry.
  * Collects the workers' "used" marks first. Call every few tens of ms.
  */

@@ -59,6 +59,10 @@ struct neigh_table {
 void neigh_state_write(struct neigh_table *t, uint32_t idx, uint8_t state,
 		       const struct rte_ether_addr *mac);
 uint32_t neigh_entry_new(struct neigh_table *t, const struct fr_addr *addr, uint16_t port);
+/* The entry (@idx) of @addr on @port, found or created, about to be given
+ * @mac: 0, -EINVAL (not a unicast MAC) or -errno (table full). */
+int neigh_entry_set(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+		    const struct rte_ether_addr *mac, uint32_t *idx);
 void neigh_entry_forget(struct neigh_table *t, uint32_t idx);
 void neigh_info_fill(const struct neigh_table *t, uint32_t i, struct neigh_info *ni);
 void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_ether_addr *mac);

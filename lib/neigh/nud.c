@@ -240,6 +240,19 @@ int neigh_unconfirm(struct neigh_table *t, const struct fr_addr *addr, uint16_t 
 	return 1;
 }
 
+int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+			 const struct rte_ether_addr *mac, uint64_t now)
+{
+	uint32_t idx;
+	int rc = neigh_entry_set(t, addr, port, mac, &idx);
+
+	if (rc != 0)
+		return rc;
+	t->cold[idx].configured = 0;
+	stale(t, idx, mac, now);
+	return 0;
+}
+
 int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
 		const struct rte_ether_addr *mac, enum neigh_learn_kind kind, uint64_t now)
 {

@@ -485,6 +485,33 @@ def test_announce_defend(topo, r):
           (ROUTER_IP[1], len(first), len(again), d))
 
 
+def test_rollback_keeps_learnt(topo, r):
+    """A load that makes a learnt neighbour static, or deletes it, and
+    then fails: the neighbour is learnt again with its MAC, not wiped (its
+    traffic would wait for ARP again), nor left static."""
+    import os
+    import tempfile
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    key = (HOST_IP[1], 1)
+    check(key in neigh(r) and neigh(r)[key]["state"] != "STATIC", "h2 not learnt: %s" %
+          neigh(r).get(key))
+    for change in ("neigh add %s lladdr 02:00:00:00:99:99 port 1" % HOST_IP[1],
+                   "neigh del %s port 1" % HOST_IP[1]):
+        fd, path = tempfile.mkstemp(suffix=".conf")
+        with os.fdopen(fd, "w") as f:
+            f.write(change + "\nroute add 10.0.0.0/8 via 192.0.2.0\n")  # line 2 fails
+        try:
+            out = r.cli("load " + path, check=False)
+        finally:
+            os.unlink(path)
+        check(":2:" in out, "the load did not fail on its line 2: %r" % out)
+        e = neigh(r).get(key)
+        check(e is not None and e["mac"] == HOST_MAC[1] and e["state"] == "STALE",
+              "after the rollback of %r: %s" % (change, e))
+    out = sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0], check=False)
+    check("1 received" in out, "h2 unreachable after the rollbacks")
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -495,6 +522,7 @@ def main():
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
                              ("poisoning", test_poisoning),
                              ("announce_defend", test_announce_defend),
+                             ("rollback_keeps_learnt", test_rollback_keeps_learnt),
                              ("offlink_gateway_learnt", test_offlink_gateway),
                              ("exhaustion_10000_targets", test_exhaustion),
                              ("held_packet_counted_at_stop", test_held_at_stop)]:

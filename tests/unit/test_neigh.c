@@ -95,6 +95,30 @@ static void test_static(void **state)
 	assert_int_equal(neigh_count(t), 0);
 }
 
+/* A learnt entry put back by a rollback (neigh_learnt_restore): STALE with
+ * its MAC, not static; a deleted one comes back too; a bad MAC is refused. */
+static void test_learnt_restore(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("192.0.2.7");
+	struct rte_ether_addr bad = {{0}};
+	struct neigh_info ni;
+
+	assert_int_equal(neigh_static_set(t, &a, 0, &mac2), 0);
+	assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac1, 1000), 0);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_int_equal(ni.configured, 0);
+	assert_int_equal(ni.state, NEIGH_S_STALE);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	/* learnt again: an ARP reply now may change it (a static one not) */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_REPLY, 1001), 1);
+	assert_int_equal(neigh_del(t, &a, 0), 0);
+	assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac1, 1002), 0);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_STALE);
+	assert_int_equal(neigh_learnt_restore(t, &a, 0, &bad, 1003), -EINVAL);
+}
+
 static void test_refs(void **state)
 {
 	struct neigh_table *t = *state;
@@ -959,6 +983,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_static, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_learnt_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_capacity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_flip, setup, teardown),
