@@ -585,14 +585,23 @@ void router_local_update(struct router *r)
 	unsigned int i;
 
 	for (p = 0; p < r->nb_ports; p++)
-		n += r->ports[p].nb_addrs;
+		n += 2 * r->ports[p].nb_addrs;
 	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]), RTE_CACHE_LINE_SIZE);
 	if (nl == NULL)
 		return; /* keep the old list: the check errs on the side of the old addresses */
-	for (p = 0; p < r->nb_ports; p++)
-		for (i = 0; i < r->ports[p].nb_addrs; i++)
-			if (r->ports[p].addrs[i].addr.family == AF_INET)
-				dp_local_add(nl, r->ports[p].addrs[i].addr.v4);
+	for (p = 0; p < r->nb_ports; p++) {
+		for (i = 0; i < r->ports[p].nb_addrs; i++) {
+			const struct port_addr *pa = &r->ports[p].addrs[i];
+
+			if (pa->addr.family != AF_INET)
+				continue;
+			dp_local_add(nl, pa->addr.v4);
+			/* its subnet's broadcast address: never a source
+			 * either (RFC 1812 4.2.2.11 (d), 5.3.7) */
+			if (pa->len <= 30)
+				dp_local_add(nl, pa->addr.v4 | (UINT32_MAX >> pa->len));
+		}
+	}
 	old = r->dpconf.local;
 	/* release: the list is complete before workers can see the pointer */
 	__atomic_store_n(&r->dpconf.local, nl, __ATOMIC_RELEASE);

@@ -123,6 +123,10 @@ def test_options_link_local(topo, r):
     ll = frlib.udp(s, 0, HOST_IP[1])
     ll[s.IP].src = "169.254.3.4"
     expect_dropped(topo, r, ll, "ip4_link_local")
+    # nor from a connected subnet's broadcast address (RFC 1812 4.2.2.11)
+    bc = frlib.udp(s, 0, HOST_IP[1])
+    bc[s.IP].src = "192.0.2.255"
+    expect_dropped(topo, r, bc, "martian_source")
     # a harmless option (Record Route, one empty slot) is forwarded as it came
     opts = b"\x07\x07\x04\x00\x00\x00\x00\x00"
     rr = with_options(frlib.udp(s, 0, HOST_IP[1]), opts)
