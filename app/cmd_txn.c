@@ -882,16 +882,28 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
  * An MTU above what port @pid's device carries: the device is asked to
  * carry it (a started port now, one not set up yet when it is: port.c), or
  * the command fails; the journal holds the device's MTU as it was. Below,
- * the router alone keeps it (it sends nothing larger). Ports without a
- * device (tests) pass.
+ * the router keeps it (it sends nothing larger), and a device an earlier
+ * command raised goes back down to it, never below what the device
+ * reported: as a router started from show config's file sets it up, so
+ * the two take the same frames. Ports without a device (tests) pass.
  */
 static int port_mtu_fit(struct router *r, uint16_t pid, uint32_t mtu, char *err, size_t errlen)
 {
 	struct fr_port *p = &r->ports[pid];
 	int rc;
 
-	if (mtu <= p->dev_mtu || !rte_eth_dev_is_valid_port(pid))
+	if (!rte_eth_dev_is_valid_port(pid))
 		return 0;
+	if (mtu <= p->dev_mtu) {
+		uint32_t want = RTE_MAX(mtu, (uint32_t)p->dev_mtu_probed);
+
+		/* a device that will not go down keeps taking larger frames:
+		 * the router's own limit still holds for what it sends */
+		if (p->started && want < p->dev_mtu &&
+		    rte_eth_dev_set_mtu(pid, (uint16_t)want) == 0)
+			p->dev_mtu = (uint16_t)want;
+		return 0;
+	}
 	if (mtu > PORT_MTU_MAX)
 		return ERRC(-EINVAL,
 			    "port %u carries at most %u bytes (frames are received whole into "

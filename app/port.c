@@ -53,7 +53,7 @@ int port_probe(struct router *r)
 		mtu_max = port_mtu_max(pid);
 		if (mtu_max >= 68 && r->dp_ports[pid].mtu > mtu_max)
 			r->dp_ports[pid].mtu = (uint16_t)mtu_max;
-		p->dev_mtu = r->dp_ports[pid].mtu;
+		p->dev_mtu = p->dev_mtu_probed = r->dp_ports[pid].mtu;
 		if (pid + 1 > r->nb_ports)
 			r->nb_ports = pid + 1;
 	}

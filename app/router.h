@@ -59,6 +59,7 @@ struct fr_port {
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;
+	uint16_t dev_mtu_probed; /* what it reported when probed (bounded) */
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket;
 	uint16_t nb_rxq, nb_txq;

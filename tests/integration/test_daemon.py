@@ -220,9 +220,17 @@ def _():
         check(q.returncode == 1 and "exists" in q.stderr, "exit %d: %s" % (q.returncode, q.stderr))
         q = run([CLI, "-s", sock, "bogus"])
         check(q.returncode == 1 and "unknown command 'bogus'" in q.stderr, q.stderr)
+        # lowered again, the device follows down to what it reported (a
+        # router started from show config's file would take no more)
+        q = run([CLI, "-s", sock, "port", "1", "mtu", "1700"])
+        check(q.returncode == 0, q.stderr)
+        q = run([CLI, "-s", sock, "show", "port", "info", "1"])
+        check("mtu 1700 (device 1700)" in q.stdout, q.stdout + q.stderr)
         # IPv6 needs 1280 on a port it leaves by, global address or not
         q = run([CLI, "-s", sock, "port", "1", "mtu", "1000"])
         check(q.returncode == 0, q.stderr)
+        q = run([CLI, "-s", sock, "show", "port", "info", "1"])
+        check("mtu 1000 (device 1500)" in q.stdout, q.stdout + q.stderr)
         q = run([CLI, "-s", sock, "route", "add", "2001:db8:5::/48", "via", "fe80::5", "port", "1"])
         check(q.returncode == 1 and "IPv6 needs at least 1280" in q.stderr, q.stderr)
         q = run([CLI, "-s", sock, "port", "1", "mtu", "1280"])
