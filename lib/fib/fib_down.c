@@ -193,7 +193,17 @@ struct collect {
 	struct fib *f;
 	uint16_t port;
 	int rc;
+	uint32_t left; /* counting: routes through the port still installed */
 };
+
+/* walk callback: count the installed routes through the port that wait */
+static int count_cb(const struct fib_route *r, void *arg)
+{
+	struct collect *c = arg;
+
+	c->left += r->port == c->port && fib_route_waits(c->f, r);
+	return 0;
+}
 
 /* walk callback: remember each installed route through the port */
 static int collect_cb(const struct fib_route *r, void *arg)
@@ -299,7 +309,7 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 	}
 	fib_batch_begin(f);
 	if (down) {
-		struct collect c = {f, port, 0};
+		struct collect c = {f, port, 0, 0};
 
 		/* the list first (a walk must not change the FIB), then each
 		 * leaves the lookup structures, its next hop kept by the list */
@@ -317,6 +327,15 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 				continue;
 			}
 			i++;
+		}
+		if (c.rc != 0) {
+			/* the list could not grow (out of memory): the routes
+			 * the walk did not reach stay installed; counted with
+			 * those a delete failed to take out */
+			c.left = 0;
+			fib_route_walk_installed(f, AF_INET, count_cb, &c);
+			fib_route_walk_installed(f, AF_INET6, count_cb, &c);
+			bad = c.left;
 		}
 		rc = c.rc != 0 ? c.rc : bad ? -EIO : 0;
 	} else {
