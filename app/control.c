@@ -56,6 +56,11 @@ int control_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 		cdrop(r, m, CDROP_PORT_DOWN);
 		return -ENETDOWN;
 	}
+	/* its last quarter is for ARP and ND (fr_ring_reserve()) */
+	if (rte_ring_free_count(r->ctrl_tx) <= fr_ring_reserve(r->ctrl_tx) && !frame_neigh(m)) {
+		cdrop(r, m, CDROP_TX_RING_RESERVED);
+		return -ENOBUFS;
+	}
 	if (rte_ring_enqueue(r->ctrl_tx, m) != 0) {
 		cdrop(r, m, CDROP_TX_RING_FULL);
 		return -ENOBUFS;
@@ -366,7 +371,7 @@ int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_
 	}
 	/* all the fragments or none: a train the ring cuts short can never
 	 * be reassembled, and would only take the link */
-	if (rte_ring_free_count(r->ctrl_tx) < (unsigned int)n) {
+	if (rte_ring_free_count(r->ctrl_tx) < (unsigned int)n + fr_ring_reserve(r->ctrl_tx)) {
 		rte_pktmbuf_free_bulk(frags, (unsigned int)n);
 		r->cst.drop[CDROP_TX_RING_FULL] += (uint64_t)n;
 		return 0;

@@ -182,6 +182,33 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
 void worker_stats_clear(struct router *r, struct worker *w);
 struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx);
 
+/* The rings between the workers and the control thread keep their last
+ * quarter for ARP and neighbour discovery (frame_neigh()): floods of other
+ * packets (pings, packets for hosts that never answer, their errors) must
+ * not crowd out what keeps every neighbour, and so all forwarding, alive. */
+static inline unsigned int fr_ring_reserve(const struct rte_ring *ring)
+{
+	return rte_ring_get_capacity(ring) / 4;
+}
+
+/* An ARP frame, or ICMPv6 neighbour discovery (router or neighbour
+ * solicitation or advertisement, redirect) without extension headers. */
+static inline bool frame_neigh(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct rte_ipv6_hdr *ip6 = (const struct rte_ipv6_hdr *)(eth + 1);
+	uint8_t type;
+
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP))
+		return true;
+	if (eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip6) + 1 ||
+	    ip6->proto != IPPROTO_ICMPV6)
+		return false;
+	type = *(const uint8_t *)(ip6 + 1);
+	return type >= 133 && type <= 137;
+}
+
 /* control.c */
 /* An mbuf for the control thread to send on @port (from its NUMA socket's
  * pool), or NULL */

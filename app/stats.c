@@ -69,6 +69,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_NEIGH_FLUSHED] = "neigh_flushed",
 	[CDROP_NO_MBUF] = "ctrl_no_mbuf",
 	[CDROP_TX_RING_FULL] = "ctrl_tx_ring_full",
+	[CDROP_TX_RING_RESERVED] = "ctrl_tx_ring_reserved",
 	[CDROP_PORT_DOWN] = "ctrl_port_down",
 	[CDROP_ND_MALFORMED] = "nd_malformed",
 	[CDROP_ND_HOP_LIMIT] = "nd_bad_hop_limit",

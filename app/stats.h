@@ -97,6 +97,7 @@ enum ctrl_drop {
 	CDROP_NEIGH_FLUSHED,	    /* held for an entry that went away (neigh del, link lost) */
 	CDROP_NO_MBUF,		    /* could not allocate a packet to send */
 	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
+	CDROP_TX_RING_RESERVED,	    /* down to its last quarter, kept for ARP and ND */
 	CDROP_PORT_DOWN,	    /* for a port out of service (port_down: the workers') */
 	CDROP_ND_MALFORMED,	    /* NS/NA failing RFC 4861 7.1 (length, code, options...) */
 	CDROP_ND_HOP_LIMIT,	    /* NS/NA with hop limit != 255: may come from off-link */

@@ -77,31 +77,6 @@ fail:
 	return NULL;
 }
 
-/* The last quarter of the ring to the control thread is kept for ARP and
- * neighbour discovery: a flood of packets for the router, for hosts that do
- * not answer or to fragment would otherwise crowd out the replies that keep
- * every neighbour, and so all forwarding, alive. */
-#define CTRL_RESERVE (FR_CTRL_RING_SIZE / 4)
-
-/* ARP, or an ICMPv6 ND message (router/neighbour solicitation or
- * advertisement, redirect) for the router. Only read when the ring is
- * filling. */
-static bool ctrl_urgent(const struct rte_mbuf *m)
-{
-	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	const struct rte_ipv6_hdr *ip6 = (const struct rte_ipv6_hdr *)(eth + 1);
-	uint8_t type;
-
-	if (dp_ctrl_reason(m) == CTRL_ARP)
-		return true;
-	if (dp_ctrl_reason(m) != CTRL_LOCAL || eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
-	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip6) + 1 ||
-	    ip6->proto != IPPROTO_ICMPV6)
-		return false;
-	type = *(const uint8_t *)(ip6 + 1);
-	return type >= 133 && type <= 137;
-}
-
 /* Packets for the control thread (ARP, local, to resolve or fragment) or,
  * with @errors, dropped packets (already counted) that deserve an ICMP
  * error. Those the ring takes count to_control or icmp_queued; the others
@@ -111,8 +86,9 @@ static bool ctrl_urgent(const struct rte_mbuf *m)
 void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n, bool errors)
 {
 	unsigned int room = rte_ring_free_count(w->to_ctrl), sent = 0, i;
+	const unsigned int reserve = fr_ring_reserve(w->to_ctrl);
 
-	if (likely(room >= n + CTRL_RESERVE)) {
+	if (likely(room >= n + reserve)) {
 		sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
 		for (i = sent; i < n; i++) { /* none: the ring had room */
 			if (errors)
@@ -126,7 +102,7 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = pkts[i];
 
-			if (room <= CTRL_RESERVE && (errors || !ctrl_urgent(m))) {
+			if (room <= reserve && (errors || !frame_neigh(m))) {
 				if (errors)
 					w->st.icmp_ring_full++;
 				else

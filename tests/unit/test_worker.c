@@ -232,7 +232,7 @@ static struct rte_mbuf *for_ctrl(enum dp_ctrl_reason reason, uint16_t ethertype,
  */
 static void test_ctrl_reserve(void **state)
 {
-	const unsigned int cap = rte_ring_get_capacity(w->to_ctrl), quarter = FR_CTRL_RING_SIZE / 4;
+	const unsigned int cap = rte_ring_get_capacity(w->to_ctrl), quarter = cap / 4;
 	unsigned int in_use = rte_mempool_in_use_count(test_pool()), i;
 	struct rte_mbuf *m[4];
 
@@ -286,12 +286,40 @@ static void test_ctrl_reserve(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
+/* The control thread's ring to worker 0 keeps its last quarter for ARP and
+ * ND too: control_send() refuses the rest there (ctrl_tx_ring_reserved). */
+static void test_ctrl_tx_reserve(void **state)
+{
+	const unsigned int cap = rte_ring_get_capacity(rt.ctrl_tx), quarter = cap / 4;
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), i;
+	struct rte_mbuf *m;
+
+	(void)state;
+	memset(&rt.cst, 0, sizeof(rt.cst));
+	for (i = 0; i < cap - quarter; i++)
+		assert_int_equal(
+			control_send(&rt, for_ctrl(CTRL_ORIGINATED, RTE_ETHER_TYPE_IPV4, 0), port),
+			0);
+	/* an echo reply is refused, an ARP reply and an NA taken */
+	assert_int_equal(control_send(&rt, for_ctrl(CTRL_ORIGINATED, RTE_ETHER_TYPE_IPV4, 0), port),
+			 -ENOBUFS);
+	assert_int_equal(rt.cst.drop[CDROP_TX_RING_RESERVED], 1);
+	assert_int_equal(control_send(&rt, for_ctrl(CTRL_ORIGINATED, RTE_ETHER_TYPE_ARP, 0), port),
+			 0);
+	assert_int_equal(
+		control_send(&rt, for_ctrl(CTRL_ORIGINATED, RTE_ETHER_TYPE_IPV6, 136), port), 0);
+	assert_int_equal(rt.cst.tx, cap - quarter + 2);
+	while (rte_ring_dequeue(rt.ctrl_tx, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sent_in_order), cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_no_such_port),  cmocka_unit_test(test_link_down),
-		cmocka_unit_test(test_ctrl_reserve),
+		cmocka_unit_test(test_ctrl_reserve),  cmocka_unit_test(test_ctrl_tx_reserve),
 	};
 
 	test_eal_init_vdev("worker", "net_ring0");
