@@ -51,6 +51,16 @@
  * --rate MPPS paces the total offered load with a token bucket on the TSC
  * (0: as fast as the core goes).
  *
+ * Per packet the generator writes only the destination address and the IPv4
+ * header checksum (incrementally, from the template's sum): every
+ * transmitting port has its own mbuf pool whose mbufs hold the whole frame of
+ * the current run (template, zero payload, lengths), written once when the
+ * frame changes, and mbufs are taken from it raw (a freed mbuf keeps its
+ * data and lengths). The destinations are a table walked sequentially,
+ * built once per profile: no RNG, division or allocation in the loop. What
+ * is left per packet is mostly the PMD's: on memif, the copy into the ring
+ * and, for the packets coming back, the copy out of it.
+ *
  * When a port refuses packets (its ring is full: the DUT is slower than the
  * generator) they are freed and counted as tx_fail, and that port is left
  * alone for --backoff-us (2 us): retrying at once keeps the memif ring's
@@ -93,6 +103,7 @@
 #define RX_BURST     128
 #define NB_DESC	     1024
 #define MBUF_CACHE   512
+#define TX_CACHE     256
 #define RANDOM_DESTS 1000000u
 #define NETS_DESTS   256u
 #define HDR_LEN \
@@ -162,7 +173,13 @@ static struct route6 *routes6;
 static uint32_t nb_routes6;
 static struct rte_fib6 *fib6;
 static struct dests dests[PROF_MAX];
-static struct rte_mempool *pool;
+static struct rte_mempool *pool; /* receive */
+/* transmit, one per port: every mbuf holds the frame txframe[] describes */
+static struct rte_mempool *txpool[MAX_PORTS];
+static struct txframe {
+	uint8_t hdr[HDR6_LEN];
+	uint16_t hdr_len, frame_len; /* 0: not written yet */
+} txframe[MAX_PORTS];
 static uint16_t nb_ports;
 static struct rte_ether_addr port_mac[MAX_PORTS];
 static volatile bool quit;
@@ -705,7 +722,7 @@ static int ports_init(void)
 			nb_ports, MAX_PORTS);
 		return -1;
 	}
-	n = nb_ports * (2 * NB_DESC + 2 * MAX_BURST + RX_BURST) + 2 * MBUF_CACHE + 1024;
+	n = nb_ports * (NB_DESC + MAX_BURST + RX_BURST) + 2 * MBUF_CACHE + 1024;
 	n = rte_align32pow2(n) - 1;
 	pool = rte_pktmbuf_pool_create("pktgen_pool", n, MBUF_CACHE, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       (int)rte_socket_id());
@@ -713,6 +730,23 @@ static int ports_init(void)
 		fprintf(stderr, PROG ": cannot create %u mbufs: %s (give EAL more memory: -m)\n", n,
 			rte_strerror(rte_errno));
 		return -1;
+	}
+	/* what a NIC's TX ring holds, a burst and the cache (memif copies
+	 * and frees at once) */
+	n = rte_align32pow2(2 * NB_DESC + MAX_BURST + TX_CACHE) - 1;
+	for (pid = 0; pid < nb_ports; pid++) {
+		char name[RTE_MEMPOOL_NAMESIZE];
+
+		snprintf(name, sizeof(name), "pktgen_tx%u", pid);
+		txpool[pid] = rte_pktmbuf_pool_create(
+			name, n, TX_CACHE, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+		if (txpool[pid] == NULL) {
+			fprintf(stderr,
+				PROG ": cannot create %u mbufs for port %u: %s (give EAL more "
+				     "memory: -m)\n",
+				n, pid, rte_strerror(rte_errno));
+			return -1;
+		}
 	}
 	RTE_ETH_FOREACH_DEV (pid) {
 		struct rte_eth_conf conf = {0};
@@ -865,6 +899,7 @@ static inline uint16_t csum_with_dst(uint32_t base, uint32_t dst_be)
 
 struct txside {
 	uint16_t port;
+	struct rte_mempool *pool; /* txpool[port]: the frames are in its mbufs */
 	const uint32_t *addr;
 	uint8_t (*addr6)[16]; /* random6: IPv6 destinations instead */
 	uint32_t n, idx;
@@ -873,41 +908,81 @@ struct txside {
 	uint64_t next_tsc; /* after a refusal: do not try again before this */
 };
 
+static void frame_write(struct rte_mempool *mp, void *opaque, void *obj, unsigned int idx)
+{
+	const struct txframe *f = opaque;
+	struct rte_mbuf *m = obj;
+	uint8_t *d;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(idx);
+	rte_pktmbuf_reset(m);
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(d, f->hdr, f->hdr_len);
+	memset(d + f->hdr_len, 0, f->frame_len - f->hdr_len);
+	m->data_len = f->frame_len;
+	m->pkt_len = f->frame_len;
+}
+
+/*
+ * Make every mbuf of @port's pool hold @hdr followed by zeros, @frame_len
+ * bytes: a freed mbuf keeps its data and lengths (the PMDs only read them),
+ * so the loop takes them raw and writes the destination alone. Rewritten
+ * only when the frame changes (between runs: memif has copied and freed
+ * every mbuf by then; a NIC may still hold some, which it has read).
+ */
+static void txpool_frame(uint16_t port, const uint8_t *hdr, uint16_t hdr_len, uint16_t frame_len)
+{
+	struct txframe *f = &txframe[port];
+
+	if (f->frame_len == frame_len && f->hdr_len == hdr_len && memcmp(f->hdr, hdr, hdr_len) == 0)
+		return;
+	memcpy(f->hdr, hdr, hdr_len);
+	f->hdr_len = hdr_len;
+	f->frame_len = frame_len;
+	rte_mempool_obj_iter(txpool[port], frame_write, f);
+}
+
+/* offsets in the frame of what each packet changes */
+#define OFF_DST4  (sizeof(struct rte_ether_hdr) + offsetof(struct rte_ipv4_hdr, dst_addr))
+#define OFF_CSUM4 (sizeof(struct rte_ether_hdr) + offsetof(struct rte_ipv4_hdr, hdr_checksum))
+#define OFF_DST6  (sizeof(struct rte_ether_hdr) + offsetof(struct rte_ipv6_hdr, dst_addr))
+
 /* one TX burst on @t: at most @want packets; returns packets accepted */
-static inline uint16_t tx_one(struct txside *t, uint16_t want, uint16_t frame_len, uint64_t *fail)
+static inline uint16_t tx_one(struct txside *t, uint16_t want, uint64_t *fail)
 {
 	struct rte_mbuf *m[MAX_BURST];
 	uint16_t i, sent;
+	uint32_t idx = t->idx;
 
-	if (rte_pktmbuf_alloc_bulk(pool, m, want) != 0)
+	/* raw: the frames are there already (txpool_frame) */
+	if (unlikely(rte_mempool_get_bulk(t->pool, (void **)m, want) != 0))
 		return 0;
-	for (i = 0; t->addr6 != NULL && i < want; i++) {
-		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(d + sizeof(struct rte_ether_hdr));
+	if (unlikely(t->addr6 != NULL)) {
+		for (i = 0; i < want; i++) {
+			memcpy(rte_pktmbuf_mtod_offset(m[i], uint8_t *, OFF_DST6), t->addr6[idx],
+			       16);
+			if (++idx == t->n)
+				idx = 0;
+		}
+	} else {
+		const uint32_t base = t->tpl.csum_base;
 
-		memcpy(d, t->tpl.bytes, HDR6_LEN);
-		memcpy(ip->dst_addr, t->addr6[t->idx], 16);
-		if (++t->idx == t->n)
-			t->idx = 0;
-		m[i]->data_len = frame_len;
-		m[i]->pkt_len = frame_len;
-	}
-	for (; i < want; i++) {
-		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + sizeof(struct rte_ether_hdr));
-		uint32_t dst = t->addr[t->idx];
+		for (i = 0; i < want; i++) {
+			uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+			uint32_t dst = t->addr[idx];
 
-		if (++t->idx == t->n)
-			t->idx = 0;
-		memcpy(d, t->tpl.bytes, HDR_LEN);
-		ip->dst_addr = dst;
-		ip->hdr_checksum = csum_with_dst(t->tpl.csum_base, dst);
-		m[i]->data_len = frame_len;
-		m[i]->pkt_len = frame_len;
+			if (++idx == t->n)
+				idx = 0;
+			*(unaligned_uint32_t *)(d + OFF_DST4) = dst;
+			*(unaligned_uint16_t *)(d + OFF_CSUM4) = csum_with_dst(base, dst);
+		}
 	}
+	t->idx = idx;
 	sent = rte_eth_tx_burst(t->port, 0, m, want);
 	if (unlikely(sent < want)) {
-		rte_pktmbuf_free_bulk(m + sent, want - sent);
+		/* untouched by the PMD: back as they are */
+		rte_mempool_put_bulk(t->pool, (void **)(m + sent), want - sent);
 		*fail += want - sent;
 	}
 	return sent;
@@ -916,10 +991,24 @@ static inline uint16_t tx_one(struct txside *t, uint16_t want, uint16_t frame_le
 static inline uint16_t rx_one(uint16_t port)
 {
 	struct rte_mbuf *m[RX_BURST];
-	uint16_t n = rte_eth_rx_burst(port, 0, m, RX_BURST);
+	uint16_t n = rte_eth_rx_burst(port, 0, m, RX_BURST), i;
 
-	if (n)
+	/* what the PMDs give here (one direct segment of the pool, referenced
+	 * once) goes back to the pool as it is, without rte_pktmbuf_free's
+	 * general case */
+	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *x = m[i];
+
+		if (unlikely(x->nb_segs != 1 || !RTE_MBUF_DIRECT(x) ||
+			     rte_mbuf_refcnt_read(x) != 1 || x->pool != pool))
+			break;
+	}
+	if (likely(i == n)) {
+		if (n)
+			rte_mempool_put_bulk(pool, (void **)m, n);
+	} else {
 		rte_pktmbuf_free_bulk(m, n);
+	}
 	return n;
 }
 
@@ -980,6 +1069,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 		if (d->n[s] == 0)
 			continue;
 		tx[ntx].port = (uint16_t)(2 * rp->pair + s);
+		tx[ntx].pool = txpool[tx[ntx].port];
 		tx[ntx].addr = d->addr[s];
 		tx[ntx].addr6 = v6 ? d->addr6[s] : NULL;
 		tx[ntx].n = d->n[s];
@@ -990,6 +1080,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 		} else {
 			tpl_build(&tx[ntx].tpl, rp->pair, s, frame_len);
 		}
+		txpool_frame(tx[ntx].port, tx[ntx].tpl.bytes, v6 ? HDR6_LEN : HDR_LEN, frame_len);
 		res->tx_side[s] = true;
 		ntx++;
 	}
@@ -1028,7 +1119,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 				want = (uint16_t)RTE_MIN((double)opt.burst, t->tokens);
 				t->tokens -= want;
 			}
-			n = tx_one(t, want, frame_len, fail);
+			n = tx_one(t, want, fail);
 			if (phase == 1)
 				cnt.tx[side] += n;
 			sent_any += n;
