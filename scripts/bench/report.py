@@ -33,6 +33,17 @@ FR_DUTS = ("fastroute", "fastroute6") + tuple(fastbench.FR_VARIANTS)
 KB_METRICS = ("bare_lpm", "decision", "pipeline", "rpf_loose", "rpf_strict", "cache_on",
               "cache_auto")
 KB6_METRICS = ("decision6", "pipeline6", "rpf_strict6")
+# what the generator sends (tests/bench/pktgen/pktgen.c)
+PROFILES_TEXT = (
+    "Traffic: UDP/IPv4 to destinations inside the table's own routes, each sent on the "
+    "generator port opposite the DUT port its route leaves by. `1flow`: one destination, "
+    "the first route of the table (its base + 1), in one direction, the same flow for "
+    "every table: the one-route table routes one way only, so the larger tables are sent "
+    "that single flow too rather than one per direction (rows older than this page's "
+    "generator sent two flows, both ways, with 10,000 and 1,000,000 routes). `256nets`: "
+    "256 routes, one address in each, round-robin, both directions. `1kflows`: 1,000 and "
+    "`random1m`: 1,000,000 destinations, each a random address inside a uniformly chosen "
+    "route (the same ones in every run: seeded), walked in order, both directions.")
 RUN_KEYS = ("routes", "profile", "size", "dut", "round", "mpps", "busy_cycles_per_pkt",
             "memory", "pingpong_before_ns", "pingpong_after_ns", "placement", "discarded")
 
@@ -524,6 +535,8 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
       "of the Mpps columns. Cycles are each DUT's own TSC cycles in polls "
       "that carried packets, per packet (fastroute: `show stats`; testpmd: "
       "`--record-core-cycles`; l3fwd counts none). " + tp["header"] + ".")
+    w("")
+    w(PROFILES_TEXT)
     w("")
     duts = [d for d in ("fastroute", "io", "mac", "l3fwd")
             if any(d in r["duts"] for r in tp["rows"])]

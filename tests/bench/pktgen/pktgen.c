@@ -12,7 +12,10 @@
  * router's actual table. This generator sends to destinations drawn from the
  * same route list the DUT loads (scripts/gen-routes N --format plain):
  *
- *   1flow     one destination per direction present
+ *   1flow     one destination, base+1 of the first route in the file (base
+ *             for a /32): one flow in one direction, whatever the table's
+ *             size (a one-route table has only one direction, so every
+ *             table gets the same traffic)
  *   256nets   256 distinct routes (both directions), one address in each
  *             (base+1, base for a /32), round-robin
  *   1kflows   1,000 destinations, each a random address inside a random
@@ -626,22 +629,16 @@ static int dests_build(enum profile p)
 		return rc;
 	}
 	switch (p) {
-	case PROF_1FLOW: {
-		/* the first route of each direction, in file order */
-		int seen[2] = {-1, -1};
-
-		addr = malloc(2 * sizeof(*addr));
+	case PROF_1FLOW:
+		/* the first route of the file, one direction: the same flow for
+		 * every table (gen-routes' tables begin alike), which a one-route
+		 * table could not give in both directions */
+		addr = malloc(sizeof(*addr));
 		if (addr == NULL)
 			return -ENOMEM;
-		for (i = 0; i < nb_routes && (seen[0] < 0 || seen[1] < 0); i++)
-			if (seen[routes[i].port] < 0)
-				seen[routes[i].port] = (int)i;
-		for (i = 0; i < 2; i++)
-			if (seen[i] >= 0)
-				addr[n++] = host_first(&routes[seen[i]]);
-		d->nets = n;
+		addr[n++] = host_first(&routes[0]);
+		d->nets = 1;
 		break;
-	}
 	case PROF_256NETS: {
 		/* 256 distinct routes, as evenly split between the directions as the
 		 * list allows, in file order (gen-routes' order is random); with
