@@ -59,6 +59,7 @@ Throughput method:
     default window (--duration 1.5) adds about 85 s.
 """
 import argparse
+import ipaddress
 import json
 import os
 import platform
@@ -392,6 +393,46 @@ def gen_routes(n, seed, fmt, path, mode="w", header="", ipv6=False):
         f.flush()
         return subprocess.Popen([sys.executable, GEN_ROUTES, str(n), "--seed", str(seed),
                                  "--format", fmt] + (["--ipv6"] if ipv6 else []), stdout=f)
+
+
+def read_plain_routes(path):
+    """An 'A.B.C.D/LEN PORT' list (gen-routes --format plain; '#' comments and
+    blank lines as the generator takes them): [(network, port)], host bits
+    cleared as the generator clears them."""
+    routes = []
+    try:
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                s = line.strip()
+                if not s or s.startswith("#"):
+                    continue
+                parts = s.split()
+                try:
+                    if len(parts) < 2 or parts[1] not in ("0", "1"):
+                        raise ValueError(s)
+                    net = ipaddress.IPv4Network(parts[0], strict=False)
+                except ValueError:
+                    raise BenchError("%s:%d: expected 'A.B.C.D/LEN PORT' with PORT 0 or 1"
+                                     % (path, lineno))
+                routes.append((str(net), int(parts[1])))
+    except OSError as e:
+        raise BenchError("--routes-file: %s" % e)
+    if not routes:
+        raise BenchError("%s: no routes" % path)
+    return routes
+
+
+def write_routes(routes, fmt, path, header=""):
+    """@routes from read_plain_routes() as a DUT loads them: fastroute config
+    lines (via the generator's address on the port's side) or l3fwd rules,
+    the lines gen-routes writes in those formats."""
+    with open(path, "w") as f:
+        f.write(header)
+        for net, port in routes:
+            if fmt == "fastroute":
+                f.write("route add %s via %s\n" % (net, GW[port]))
+            else:
+                f.write("R%s %d\n" % (net, port))
 
 
 def memif_vdev(i, role, sock, mac):
@@ -1165,7 +1206,9 @@ def rfc2544_main(argv):
     ap.add_argument("--routes", type=int, default=10000,
                     help="route table: scripts/gen-routes N (the DUT must hold the same table; "
                          "for a remote DUT load 'scripts/gen-routes N --seed S' into it)")
-    ap.add_argument("--routes-file", help="use this 'A.B.C.D/LEN PORT' file instead")
+    ap.add_argument("--routes-file",
+                    help="use this 'A.B.C.D/LEN PORT' file instead (the memif demo's local "
+                         "DUT loads the same routes)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", choices=ALL_PROFILES, default="1flow")
     ap.add_argument("--size", type=int, default=64, help="frame size with FCS (64..1518)")
@@ -1204,13 +1247,14 @@ def rfc2544_main(argv):
     try:
         plain = a.routes_file
         n = a.routes
+        listed = None  # the routes of --routes-file, for the local DUT
         if plain is None:
             plain = ses.path("routes.plain")
             if gen_routes(n, a.seed, "plain", plain).wait(300) != 0:
                 raise BenchError("scripts/gen-routes failed")
         else:
-            with open(plain) as f:
-                n = sum(1 for line in f if line.strip() and not line.startswith("#"))
+            listed = read_plain_routes(plain)
+            n = len(listed)
         dut = None
         if memif:
             busy = foreign_cpu_check(1.0)
@@ -1225,14 +1269,18 @@ def rfc2544_main(argv):
                     "port 0 address %s\n" % DUT_ADDR[0], "port 1 address %s\n" % DUT_ADDR[1],
                     "neigh add %s lladdr %s port 0\n" % (GW[0], GEN_MAC[0]),
                     "neigh add %s lladdr %s port 1\n" % (GW[1], GEN_MAC[1])])
-                if gen_routes(n, a.seed, "fastroute", conf, header=header).wait(300) != 0:
+                if listed is not None:
+                    write_routes(listed, "fastroute", conf, header=header)
+                elif gen_routes(n, a.seed, "fastroute", conf, header=header).wait(300) != 0:
                     raise BenchError("scripts/gen-routes failed")
                 dut = FastrouteDut(ses, 0, gen, conf, 2048 if n > 100000 else 1024)
             elif a.local_dut == "io":
                 dut = TestpmdDut(ses, 0, gen, "io", 512)
             else:
                 rules4, rules6 = ses.path("routes.l3fwd"), ses.path("routes6.l3fwd")
-                if gen_routes(n, a.seed, "l3fwd", rules4).wait(300) != 0:
+                if listed is not None:
+                    write_routes(listed, "l3fwd", rules4)
+                elif gen_routes(n, a.seed, "l3fwd", rules4).wait(300) != 0:
                     raise BenchError("scripts/gen-routes failed")
                 with open(rules6, "w") as f:
                     f.write("R2001:db8::/32 0\n")
