@@ -134,6 +134,14 @@ def log(msg):
 
 # ---------------------------------------------------------------- processes
 
+# Children get SIGKILL when the harness dies, however it dies: they run in
+# sessions of their own (a DUT is frozen with SIGSTOP, spins when not) and
+# would outlive a SIGKILLed harness. setpriv sets it before exec (Popen's
+# preexec_fn is unsafe beside the reader threads); the harness's main thread
+# starts them all, and its end is the process's.
+PDEATHSIG = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
+
+
 class Proc:
     """A child process whose stdout (and stderr, unless split) is collected
     line by line by a thread and copied to a log file."""
@@ -148,7 +156,7 @@ class Proc:
         self.logf = open(logpath, "w", buffering=1)
         self.logf.write("# %s\n" % " ".join(args))
         self.p = subprocess.Popen(
-            args, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            PDEATHSIG + args, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=self.logf if split_stderr else subprocess.STDOUT,
             start_new_session=True, env=env)
@@ -247,11 +255,46 @@ class Proc:
             return 0
 
 
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
+def remove_stale():
+    """What harnesses that were killed (SIGKILL: no cleanup ran) left: EAL
+    runtime directories and hugepage files of their prefixes (frb<pid>-),
+    temp dirs (frbench.<pid>.), for pids no longer running."""
+    for d, rx in (("/var/run/dpdk", r"^frb(\d+)-"), ("/dev/hugepages", r"^frb(\d+)-"),
+                  (tempfile.gettempdir(), r"^frbench\.(\d+)\.")):
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            m = re.match(rx, name)
+            if not m or pid_alive(int(m.group(1))):
+                continue
+            path = os.path.join(d, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+
+
 class Session:
     """Temp dir, unique EAL file prefixes, memory mode, and cleanup of everything started."""
 
     def __init__(self, keep=False):
-        self.work = tempfile.mkdtemp(prefix="frbench.")
+        remove_stale()
+        self.work = tempfile.mkdtemp(prefix="frbench.%d." % os.getpid())
         self.procs = []
         self.prefixes = []
         self.keep = keep
@@ -272,7 +315,8 @@ class Session:
 
     def eal_mem(self, mb):
         if self.hugepages:
-            return ["-m", str(mb)]
+            # the hugepage files go with the process, however it ends
+            return ["-m", str(mb), "--huge-unlink"]
         return ["--no-huge", "-m", str(mb)]
 
     def choose_memory(self, need_mb):

@@ -25,14 +25,41 @@ RAW=build/bench-raw
 mkdir -p "$RAW"
 orig_huge=
 kbpid=
+child=
+mounted_huge=
 cleanup() {
+	# every step of it runs: under set -e, a failing 'wait' (a step that a
+	# signal ended) would end the trap there
+	set +e
 	trap '' PIPE # a reader gone (make bench | head) must not stop the cleanup
+	# the step running (see step()): throughput.sh stops what it started on TERM
+	[ -n "$child" ] && kill "$child" 2>/dev/null && wait "$child" 2>/dev/null
 	[ -n "$kbpid" ] && kill "$kbpid" 2>/dev/null && wait "$kbpid" 2>/dev/null
+	# kbench stopped by a signal (ours, or the quick run's timeout) leaves
+	# its EAL runtime directory behind
+	rm -rf "/var/run/dpdk/frkb$$" 2>/dev/null || true
 	rm -f /dev/hugepages/frkb$$* 2>/dev/null || true
 	if [ -n "$orig_huge" ]; then
 		echo "$orig_huge" > /proc/sys/vm/nr_hugepages
 	fi
+	# what this script mounted, unless something still uses it
+	if [ -n "$mounted_huge" ]; then
+		umount /dev/hugepages 2>/dev/null && [ "$mounted_huge" = dir ] &&
+			rmdir /dev/hugepages 2>/dev/null
+	fi
 	rm -rf "$T"
+	return 0
+}
+# Long steps run in the background, waited for: sh runs a trap only once
+# the foreground command has ended, while 'wait' returns at the signal
+# (the EXIT trap then stops the step). Its status is the step's.
+step() {
+	"$@" &
+	child=$!
+	rc=0
+	wait "$child" || rc=$?
+	child=
+	return "$rc"
 }
 # signals end the script through its EXIT trap, which cleans up once
 trap cleanup EXIT
@@ -46,7 +73,12 @@ trap 'exit 143' TERM
 # while kbench holds its 2 GiB)
 want=5120
 if [ "$quick" = 0 ]; then
-	mountpoint -q /dev/hugepages || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; }
+	if ! mountpoint -q /dev/hugepages; then
+		made=mount
+		[ -d /dev/hugepages ] || { mkdir /dev/hugepages && made=dir; }
+		mount -t hugetlbfs nodev /dev/hugepages
+		mounted_huge=$made
+	fi
 	free_pages=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
 	if [ "$free_pages" -lt "$want" ]; then
 		orig_huge=$(cat /proc/sys/vm/nr_hugepages)
@@ -61,18 +93,18 @@ mem="--no-huge -m 2048"
 if [ "$quick" = 1 ]; then
 	scripts/gen-routes 300 --format plain > "$T/r300"
 	scripts/gen-routes 1000 --ipv6 --format plain > "$T/r6"
-	timeout 180 taskset -c 1 build/tests/bench/fastroute-kbench --no-pci --no-huge -m 512 -l 1 \
+	step timeout 180 taskset -c 1 build/tests/bench/fastroute-kbench --no-pci --no-huge -m 512 -l 1 \
 		--file-prefix frkb$$ --log-level lib.eal:error -- --routes "$T/r300" \
 		--routes6 "$T/r6" --dests 1,1000 --reps 3 --min-pkts 100000 --json > "$T/kbench.jsonl"
-	scripts/bench/throughput.sh --quick --out "$T/tp.jsonl" --summary "$T/tp.json" \
+	step scripts/bench/throughput.sh --quick --out "$T/tp.jsonl" --summary "$T/tp.json" \
 		> "$T/tp.log" 2>&1 || { cat "$T/tp.log" >&2; exit 1; }
-	scripts/bench/throughput.sh --routes 300 --profiles random1m --sizes 64 \
+	step scripts/bench/throughput.sh --routes 300 --profiles random1m --sizes 64 \
 		--duts fastroute,fastroute6 --rounds 1 --warmup 0.2 --duration 0.5 --time-limit 180 \
 		--out "$T/ipv6.jsonl" --summary "$T/ipv6.json" > "$T/ipv6.log" 2>&1 ||
 		{ cat "$T/ipv6.log" >&2; exit 1; }
 	# every DUT run must have forwarded (discarded or not); the page is
 	# rendered into a temporary directory, never docs/
-	/usr/bin/python3 scripts/bench/report.py --check --kbench "$T/kbench.jsonl" \
+	step /usr/bin/python3 scripts/bench/report.py --check --kbench "$T/kbench.jsonl" \
 		--throughput "$T/tp.json" --runs "$T/tp.jsonl" --ipv6 "$T/ipv6.json" \
 		--ipv6-runs "$T/ipv6.jsonl" || { cat "$T/tp.log" "$T/ipv6.log" >&2; exit 1; }
 	exit 0
@@ -80,9 +112,9 @@ fi
 
 echo "bench: route tables"
 for n in 1 10000 1000000 100000; do
-	scripts/gen-routes $n --format plain > "$T/r$n"
+	step scripts/gen-routes $n --format plain > "$T/r$n"
 done
-scripts/gen-routes 100000 --ipv6 --format plain > "$T/r6"
+step scripts/gen-routes 100000 --ipv6 --format plain > "$T/r6"
 kb_reps=11
 # kbench builds its tables on CPU0 while the throughput harness loads its
 # DUTs on CPU1: rte_lpm takes about three minutes for the million routes,
@@ -100,16 +132,16 @@ taskset -c 0 build/tests/bench/fastroute-kbench --no-pci $mem -l 0 --file-prefix
 kbpid=$!
 exec 3> "$T/kbgo"
 echo "bench: throughput (fastroute, testpmd io and mac, l3fwd-LPM)"
-scripts/bench/throughput.sh --wait-idle 90 --duration 1.0 --routes 1000000,10000,1 \
+step scripts/bench/throughput.sh --wait-idle 90 --duration 1.0 --routes 1000000,10000,1 \
 	--out "$T/tp.jsonl" --summary "$T/tp.json"
 # five rounds: auto against off under a flood is judged to 3%, and single
 # rounds here swing by +-20%
 echo "bench: route cache rows (1M routes, rpf strict, cache off/on/auto)"
-scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --routes 1000000 --profiles 1flow,1kflows,random1m \
+step scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --routes 1000000 --profiles 1flow,1kflows,random1m \
 	--sizes 64 --duts fr-strict-off,fr-strict-on,fr-strict-auto --rounds 5 \
 	--out "$T/cache.jsonl" --summary "$T/cache.json"
 echo "bench: IPv6 rows (100,000 IPv4 routes vs 100,000 IPv6 /48 and /64, random destinations)"
-scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --routes 100000 --profiles random1m --sizes 64 \
+step scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --routes 100000 --profiles random1m --sizes 64 \
 	--duts fastroute,fastroute6 --out "$T/ipv6.jsonl" --summary "$T/ipv6.json"
 echo "bench: kbench (one core, no PMD, CPU1)"
 kill -0 "$kbpid" 2>/dev/null || { cat "$T/kbench.err" >&2; echo "bench: kbench died" >&2; exit 1; }
@@ -122,7 +154,7 @@ cp "$T/kbench.jsonl" "$T/tp.json" "$T/tp.jsonl" "$T/cache.json" "$T/cache.jsonl"
 	"$T/ipv6.json" "$T/ipv6.jsonl" "$RAW/"
 echo "bench: raw results in $RAW (scripts/bench/report.py --help to redo the report)"
 wall=$(($(date +%s) - t_start))
-/usr/bin/python3 scripts/bench/report.py --kbench "$RAW/kbench.jsonl" --throughput "$RAW/tp.json" \
+step /usr/bin/python3 scripts/bench/report.py --kbench "$RAW/kbench.jsonl" --throughput "$RAW/tp.json" \
 	--runs "$RAW/tp.jsonl" --cache "$RAW/cache.json" --cache-runs "$RAW/cache.jsonl" \
 	--ipv6 "$RAW/ipv6.json" --ipv6-runs "$RAW/ipv6.jsonl" --kbench-reps $kb_reps \
 	--kbench-memory "$mem" --wall-seconds "$wall" --out docs/benchmarks.md \
