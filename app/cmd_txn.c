@@ -228,19 +228,22 @@ static void txn_end(struct txn *t)
 
 void txn_commit(struct txn *t)
 {
-	uint64_t added[(FR_MAX_PORTS + 63) / 64];
+	uint64_t said[(FR_MAX_PORTS + 63) / 64];
 	struct router *r;
 	uint16_t pid;
+	unsigned int i;
 
 	if (t == NULL)
 		return;
 	r = t->r;
-	memcpy(added, t->addr_added, sizeof(added));
+	for (i = 0; i < RTE_DIM(said); i++)
+		said[i] = t->addr_added[i] | t->admin_changed[i];
 	txn_end(t);
-	/* new addresses said on their links (RFC 5227 2.3, RFC 4861 7.2.6):
-	 * once kept, never for one a rollback takes back */
+	/* new addresses, and the addresses of a port back in service, said
+	 * on their links (RFC 5227 2.3, RFC 4861 7.2.6): once kept, never for
+	 * one a rollback takes back; nothing for a port still down */
 	for (pid = 0; pid < r->nb_ports; pid++)
-		if ((added[pid / 64] >> (pid % 64)) & 1)
+		if ((said[pid / 64] >> (pid % 64)) & 1)
 			router_announce(r, pid, NULL);
 }
 
@@ -741,17 +744,6 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 	}
-	/* the workers drop every multicast destination before the lookup
-	 * (no multicast routing): a route inside the groups would be shown
-	 * and never used */
-	if (c->id != CMD_ROUTE_DEL &&
-	    (rt.prefix.addr.family == AF_INET
-		     ? rt.prefix.len >= 4 && (rt.prefix.addr.v4 >> 28) == 0xe
-		     : rt.prefix.len >= 8 && rt.prefix.addr.v6[0] == 0xff))
-		return ERR("%s is multicast: never routed (no multicast routing), the workers "
-			   "drop such packets as %s",
-			   fr_prefix_fmt(&rt.prefix, buf, sizeof(buf)),
-			   rt.prefix.addr.family == AF_INET ? "ip4_multicast" : "ip6_multicast");
 	/* an IPv6 link carries at least 1280 bytes (RFC 8200 5): a port set
 	 * lower carries no IPv6 (its Packet Too Big would say less) */
 	if (c->id != CMD_ROUTE_DEL && rt.prefix.addr.family == AF_INET6 &&

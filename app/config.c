@@ -444,8 +444,13 @@ out:
 int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
 		char *err, size_t errlen)
 {
-	struct load l = {.r = r, .path = path, .err = err, .errlen = errlen};
 	uint64_t start = rte_get_tsc_cycles();
+	struct load l = {.r = r,
+			 .path = path,
+			 .err = err,
+			 .errlen = errlen,
+			 .hz = rte_get_tsc_hz(),
+			 .served = start};
 	char *line = NULL;
 	size_t cap = 0;
 	double s;
@@ -465,8 +470,7 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 	if (rc != 0)
 		goto out;
 	l.progress = progress && l.routes >= PROGRESS_MIN_ROUTES;
-	l.hz = rte_get_tsc_hz();
-	l.t0 = l.last = l.served = rte_get_tsc_cycles();
+	l.t0 = l.last = rte_get_tsc_cycles();
 	l.t = txn_begin(r);
 	if (l.t == NULL) {
 		rc = -ENOMEM;

@@ -214,10 +214,21 @@ static bool arp_announce(struct router *r, uint16_t port, uint32_t a)
 	return control_send(r, m, port) == 0;
 }
 
-static void announce_one(struct router *r, uint16_t port, const struct fr_addr *a)
+static bool announce_one(struct router *r, uint16_t port, const struct fr_addr *a)
 {
-	if (a->family == AF_INET ? arp_announce(r, port, a->v4) : nd_announce(r, port, a->v6))
-		r->cst.addr_announced++;
+	if (!(a->family == AF_INET ? arp_announce(r, port, a->v4) : nd_announce(r, port, a->v6)))
+		return false;
+	r->cst.addr_announced++;
+	return true;
+}
+
+/* Announcements go out: the router runs (its pools and rings exist: a
+ * configuration applied at start is announced once each link is up) and
+ * the port is in service. */
+static bool can_announce(const struct router *r, uint16_t port)
+{
+	return r->running && router_port_ok(r, port) && r->ports[port].started &&
+	       !__atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED);
 }
 
 void router_announce(struct router *r, uint16_t port, const struct fr_addr *only)
@@ -226,7 +237,7 @@ void router_announce(struct router *r, uint16_t port, const struct fr_addr *only
 	struct fr_addr ll = {.family = AF_INET6};
 	unsigned int i;
 
-	if (!router_port_ok(r, port))
+	if (!can_announce(r, port))
 		return;
 	if (only != NULL) {
 		announce_one(r, port, only);
@@ -246,12 +257,18 @@ void router_defend(struct router *r, uint16_t port, const struct fr_addr *ours)
 	struct fr_port *p = &r->ports[port];
 	uint64_t now = control_now_ms();
 
+	/* only an address of this link's: another port's is not this
+	 * link's to claim back (the conflict is counted all the same) */
+	if (!can_announce(r, port) ||
+	    !(ours->family == AF_INET ? port_owns4(p, ours->v4) : port_owns6(r, port, ours->v6)))
+		return;
 	/* RFC 5227 2.4 (b): one announcement, then none for 10 s */
 	if (p->defended_ms != 0 && now - p->defended_ms < 10000)
 		return;
+	if (!announce_one(r, port, ours))
+		return;
 	p->defended_ms = now;
 	r->cst.addr_defended++;
-	router_announce(r, port, ours);
 }
 
 static void arp_input(struct router *r, struct rte_mbuf *m)
@@ -594,16 +611,18 @@ void router_local_update(struct router *r)
 	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]), RTE_CACHE_LINE_SIZE);
 	if (nl == NULL)
 		return; /* keep the old list: the check errs on the side of the old addresses */
+	/* the router's own addresses first, then its subnets' broadcast
+	 * addresses: never a source either (RFC 1812 4.2.2.11 (d), 5.3.7) */
+	for (p = 0; p < r->nb_ports; p++)
+		for (i = 0; i < r->ports[p].nb_addrs; i++)
+			if (r->ports[p].addrs[i].addr.family == AF_INET)
+				dp_local_add(nl, r->ports[p].addrs[i].addr.v4);
+	nl->n_own = nl->n;
 	for (p = 0; p < r->nb_ports; p++) {
 		for (i = 0; i < r->ports[p].nb_addrs; i++) {
 			const struct port_addr *pa = &r->ports[p].addrs[i];
 
-			if (pa->addr.family != AF_INET)
-				continue;
-			dp_local_add(nl, pa->addr.v4);
-			/* its subnet's broadcast address: never a source
-			 * either (RFC 1812 4.2.2.11 (d), 5.3.7) */
-			if (pa->len <= 30)
+			if (pa->addr.family == AF_INET && pa->len <= 30)
 				dp_local_add(nl, pa->addr.v4 | (UINT32_MAX >> pa->len));
 		}
 	}

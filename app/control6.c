@@ -210,8 +210,11 @@ static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *n
 	const struct rte_ether_addr *mac = nd->has_lla ? &nd->lla : &nd->eth_src;
 	struct fr_addr a = {.family = AF_INET6};
 
-	if (ip6_is_unspec(claimed) || !router_owns6(r, claimed) || router_mac(r, mac) ||
-	    router_mac(r, &nd->eth_src))
+	/* a link-local address is the link's: another port's is no conflict */
+	if (ip6_is_unspec(claimed) ||
+	    !(ip6_is_linklocal(claimed) ? port_owns6(r, port, claimed)
+					: router_owns6(r, claimed)) ||
+	    router_mac(r, mac) || router_mac(r, &nd->eth_src))
 		return false;
 	memcpy(a.v6, claimed, 16);
 	router_say_conflict(r, port, mac, &a, "ND");

@@ -152,11 +152,32 @@ static inline bool is_local(const struct dp_local *loc, uint32_t a)
 	return false;
 }
 
+/* @a is one of the router's own addresses (not a subnet's broadcast). */
+static inline bool is_own(const struct dp_local *loc, uint32_t a)
+{
+	uint32_t i;
+
+	if (loc == NULL)
+		return false;
+	for (i = 0; i < loc->n_own; i++)
+		if (loc->addr[i] == a)
+			return true;
+	return false;
+}
+
+/* RFC 3927 2.7: a packet from or to 169.254/16 is never forwarded; one to
+ * the router's own address there (a link numbered in it, a BGP peering) is
+ * the router's. Only looked at for addresses in 169/8. */
+static inline bool link_local_not_ours(const struct dp_local *loc, uint32_t a, uint32_t d)
+{
+	return ip4_is_link_local(a) && !(ip4_is_link_local(d) && is_own(loc, d));
+}
+
 /*
  * A source never forwarded from (with the martian checks on): RFC 1812
  * 5.3.7's (the limited broadcast is among ip4_martian_src()'s) and ours
- * (DROP_MARTIAN_SRC); 169.254/16 unless the packet is for one of our
- * addresses (DROP_IP4_LINK_LOCAL, RFC 3927 2.7). DROP_MAX: none of those.
+ * (DROP_MARTIAN_SRC); 169.254/16 unless the packet is for our own address
+ * there (DROP_IP4_LINK_LOCAL, RFC 3927 2.7). DROP_MAX: none of those.
  */
 static inline enum dp_drop bad_src(const struct dp_local *loc, uint32_t s, uint32_t d)
 {
@@ -165,7 +186,7 @@ static inline enum dp_drop bad_src(const struct dp_local *loc, uint32_t s, uint3
 	if (unlikely(t != 0)) {
 		if (t & DP_MARTIAN_SRC)
 			return DROP_MARTIAN_SRC;
-		if ((t & DP_LINK_LOCAL) && ip4_is_link_local(s) && !is_local(loc, d))
+		if ((t & DP_LINK_LOCAL) && link_local_not_ours(loc, s, d))
 			return DROP_IP4_LINK_LOCAL;
 	}
 	return is_local(loc, s) ? DROP_MARTIAN_SRC : DROP_MAX;
@@ -186,7 +207,7 @@ static inline enum dp_drop bad_dst(const struct dp_local *loc, uint8_t martians,
 		return DROP_MAX;
 	if ((t & DP_MARTIAN_DST) && d != UINT32_MAX)
 		return DROP_MARTIAN_DST;
-	if ((t & DP_LINK_LOCAL) && ip4_is_link_local(d) && !is_local(loc, d))
+	if ((t & DP_LINK_LOCAL) && link_local_not_ours(loc, d, d))
 		return DROP_IP4_LINK_LOCAL;
 	return DROP_MAX;
 }

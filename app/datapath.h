@@ -79,6 +79,7 @@ struct dp_local {
 	 * every packet without rpf took, once per address) */
 	uint64_t filter[4];
 	uint32_t n;
+	uint32_t n_own;	 /* addr[0, n_own): the router's own; then broadcasts */
 	uint32_t addr[]; /* host order */
 };
 

@@ -190,7 +190,8 @@ static int port_configure(struct router *r, struct fr_port *p)
 			p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, nq);
 		return -EINVAL;
 	}
-	if (nq > 1 && info.flow_type_rss_offloads != 0) {
+	if (nq > 1 && ((RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
+		       info.flow_type_rss_offloads) != 0) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf =
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
@@ -200,8 +201,9 @@ static int port_configure(struct router *r, struct fr_port *p)
 		 * memif by its peer's queues; a NIC without RSS would leave
 		 * workers idle while one forwards everything */
 		fprintf(stderr,
-			"fastroute: port %u (%s) offers no RSS: which of its %u RX queues (one a "
-			"worker) a packet reaches is the device's or its peer's choice\n",
+			"fastroute: port %u (%s) offers no RSS on IP headers: which of its %u RX "
+			"queues (one a worker) a packet reaches is the device's or its peer's "
+			"choice\n",
 			p->id, p->name, nq);
 	}
 	/* let NICs that can check IPv4 header checksums do it (ip4_validate

@@ -218,8 +218,9 @@ struct rte_mbuf *control_alloc(struct router *r, uint16_t port);
  * 7.2.6) for each IPv6 one and the link-local; nothing while the port is
  * out of service. */
 void router_announce(struct router *r, uint16_t port, const struct fr_addr *only);
-/* Another host on @port claims our address @ours: announce it once, then
- * not again on that port for 10 s (RFC 5227 2.4 (b)). */
+/* Another host on @port claims our address @ours: when it is @port's,
+ * announce it once, then not again on that port for 10 s (RFC 5227 2.4
+ * (b)). */
 void router_defend(struct router *r, uint16_t port, const struct fr_addr *ours);
 void control_init(struct router *r);
 void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);

@@ -446,43 +446,66 @@ def test_held_at_stop(topo, r):
           "want left_queued 1 in the final line:\n" + r.stdout())
 
 
+def heard(topo, h, fn, match, timeout=1.0, want=None):
+    """Run fn(); the frames the router sent to host h meanwhile that match."""
+    ls = frlib.Listen(topo, h)
+    try:
+        fn()
+        return ls.collect(timeout=timeout, want=want, match=match)
+    finally:
+        ls.close()
+
+
 def test_announce_defend(topo, r):
     """An address added at run time is announced on its link (a
     gratuitous ARP, RFC 5227 2.3); a host claiming one of the router's
     addresses is answered with one announcement, and not again for 10 s
-    (2.4 (b))."""
+    (2.4 (b)), on that address's own link only; a port back in service
+    says its addresses."""
     def gratuitous(addr):
         return lambda p: (p.haslayer(s.ARP) and p[s.ARP].op == 1 and p[s.ARP].psrc == addr
                           and p[s.ARP].pdst == addr and p.dst == "ff:ff:ff:ff:ff:ff")
 
+    def claim(h):
+        return lambda: frlib.l2send(topo, s.Ether(src=evil, dst="ff:ff:ff:ff:ff:ff") /
+                                    s.ARP(op=1, hwsrc=evil, psrc=ROUTER_IP[1],
+                                          pdst=ROUTER_IP[1]), h)
+
+    def delta(before, *names):
+        after = r.stats()
+        return {k: after[k] - before[k] for k in names}
+
     new = "192.168.77.1"
-    ls = frlib.Listen(topo, 1)
     try:
-        r.cli("port 1 address add %s/24" % new)
-        got = ls.collect(timeout=1.5, want=1, match=gratuitous(new))
+        got = heard(topo, 1, lambda: r.cli("port 1 address add %s/24" % new), gratuitous(new),
+                    timeout=1.5, want=1)
     finally:
-        ls.close()
         r.cli("port 1 address del %s/24" % new, check=False)
     check(len(got) == 1 and got[0][s.ARP].hwsrc == ROUTER_MAC[1],
           "no gratuitous ARP for %s after its add" % new)
-    # a claim of the router's own 198.51.100.1 from h2's side
+    # a claim of the router's own 198.51.100.1 from h2's side, twice
     evil = "02:de:ad:be:ef:07"
-    claim = (s.Ether(src=evil, dst="ff:ff:ff:ff:ff:ff") /
-             s.ARP(op=1, hwsrc=evil, psrc=ROUTER_IP[1], pdst=ROUTER_IP[1]))
     before = r.stats()
-    ls = frlib.Listen(topo, 1)
-    try:
-        frlib.l2send(topo, claim, 1)
-        first = ls.collect(timeout=1.5, want=1, match=gratuitous(ROUTER_IP[1]))
-        frlib.l2send(topo, claim, 1)
-        again = ls.collect(timeout=1.0, match=gratuitous(ROUTER_IP[1]))
-    finally:
-        ls.close()
-    after = r.stats()
-    d = {k: after[k] - before[k] for k in ("arp_addr_conflict", "addr_defended")}
+    first = heard(topo, 1, claim(1), gratuitous(ROUTER_IP[1]), timeout=1.5, want=1)
+    again = heard(topo, 1, claim(1), gratuitous(ROUTER_IP[1]))
+    d = delta(before, "arp_addr_conflict", "addr_defended")
     check(len(first) == 1 and not again and d == {"arp_addr_conflict": 2, "addr_defended": 1},
           "defending %s: %d announcements, then %d within 10 s; %s" %
           (ROUTER_IP[1], len(first), len(again), d))
+    # port 1's address claimed on port 0's link: a conflict, but not that
+    # link's address to claim back there
+    before = r.stats()
+    got = heard(topo, 0, claim(0), gratuitous(ROUTER_IP[1]))
+    d = delta(before, "arp_addr_conflict", "addr_defended")
+    check(not got and d == {"arp_addr_conflict": 1, "addr_defended": 0},
+          "port 1's address claimed on port 0: %d announcements there, %s" % (len(got), d))
+    # a port back in service says its addresses (af_packet's link never
+    # went down: only the command's state changed)
+    back = heard(topo, 1, lambda: (r.cli("port 1 down"), r.cli("port 1 up")),
+                 gratuitous(ROUTER_IP[1]), timeout=1.5, want=1)
+    check(len(back) == 1, "no gratuitous ARP for %s after port 1 up" % ROUTER_IP[1])
+    # none of this, nor the start, ran out of mbufs
+    check(r.stats()["ctrl_no_mbuf"] == 0, "ctrl_no_mbuf %d" % r.stats()["ctrl_no_mbuf"])
 
 
 def test_rollback_keeps_learnt(topo, r):

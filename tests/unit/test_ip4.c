@@ -1284,6 +1284,7 @@ static void test_link_local(void **state)
 	add_route(p->fib, "169.254.0.0/16", FIB_NH_CONNECTED, 0);
 	add_route(p->fib, "169.254.0.1/32", FIB_NH_LOCAL, 0);
 	dp_local_add(loc, 0xa9fe0001); /* 169.254.0.1 */
+	loc->n_own = loc->n;
 	p->conf.local = loc;
 	for (rpf = DP_RPF_OFF; rpf <= DP_RPF_STRICT; rpf += DP_RPF_STRICT) {
 		uint64_t base = p->st.drop[DROP_IP4_LINK_LOCAL];
@@ -1304,6 +1305,13 @@ static void test_link_local(void **state)
 		run1(p, m, 0, &out);
 		assert_int_equal(out, DP_OUT_CTRL);
 		rte_pktmbuf_free(m);
+		/* from 169.254 to our address elsewhere (the reply would
+		 * leave the link), or to a subnet's broadcast: dropped */
+		run1(p, pkt(0xa9fe0102, 0xc0000201, 64, 10), 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+		run1(p, pkt(0xa9fe0102, 0xc63364ff, 64, 10), 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+		assert_int_equal(p->st.drop[DROP_IP4_LINK_LOCAL], base + 4);
 	}
 	p->ports[0].rpf = DP_RPF_OFF;
 	/* 169.253/16 shares the first octet and is forwarded */
