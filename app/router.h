@@ -191,8 +191,9 @@ static inline unsigned int fr_ring_reserve(const struct rte_ring *ring)
 	return rte_ring_get_capacity(ring) / 4;
 }
 
-/* An ARP frame, or ICMPv6 neighbour discovery (router or neighbour
- * solicitation or advertisement, redirect) without extension headers. */
+/* An ARP frame, or an ICMPv6 neighbour solicitation or advertisement
+ * without extension headers (not router discovery nor redirects: the
+ * router acts on neither). */
 static inline bool frame_neigh(const struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
@@ -206,7 +207,7 @@ static inline bool frame_neigh(const struct rte_mbuf *m)
 	    ip6->proto != IPPROTO_ICMPV6)
 		return false;
 	type = *(const uint8_t *)(ip6 + 1);
-	return type >= 133 && type <= 137;
+	return type == 135 || type == 136;
 }
 
 /* control.c */
