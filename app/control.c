@@ -163,16 +163,42 @@ struct rte_mbuf *control_alloc(struct router *r, uint16_t port)
 	return mp ? rte_pktmbuf_alloc(mp) : NULL;
 }
 
+char *control_frame(struct router *r, uint16_t port, uint16_t len, struct rte_mbuf **mp)
+{
+	struct rte_mbuf *m = control_alloc(r, port);
+	char *frame = m ? rte_pktmbuf_append(m, len) : NULL;
+
+	if (frame == NULL) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_NO_MBUF]++;
+		m = NULL;
+	}
+	*mp = m;
+	return frame;
+}
+
+/* An ARP request on @port to @eth_dst from our @spa for @tpa. True: queued. */
+static bool arp_request(struct router *r, uint16_t port, const struct rte_ether_addr *eth_dst,
+			uint32_t spa, uint32_t tpa)
+{
+	static const struct rte_ether_addr zero = {{0}};
+	struct rte_mbuf *m;
+	char *frame = control_frame(r, port, ARP_FRAME_MIN, &m);
+
+	if (frame == NULL)
+		return false;
+	arp_build(frame, RTE_ARP_OP_REQUEST, eth_dst, &r->dp_ports[port].mac, spa, &zero, tpa);
+	return control_send(r, m, port) == 0;
+}
+
+static const struct rte_ether_addr eth_bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+
 /* neigh_ops.probe: an ARP request, broadcast or unicast to @mac */
 static void arp_probe(void *arg, const struct neigh_info *ni, const struct rte_ether_addr *mac)
 {
-	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
-	static const struct rte_ether_addr zero = {{0}};
 	struct router *r = arg;
 	const struct fr_port *p;
-	struct rte_mbuf *m;
 	uint32_t spa;
-	char *frame;
 
 	if (ni->addr.family == AF_INET6) {
 		nd_probe(r, ni, mac);
@@ -184,39 +210,17 @@ static void arp_probe(void *arg, const struct neigh_info *ni, const struct rte_e
 	spa = port_addr4_for(p, ni->addr.v4);
 	if (spa == 0)
 		spa = port_any_addr4(p);
-	m = control_alloc(r, ni->port);
-	if (m == NULL) {
-		r->cst.drop[CDROP_NO_MBUF]++;
-		return;
-	}
-	frame = rte_pktmbuf_append(m, ARP_FRAME_MIN);
-	arp_build(frame, RTE_ARP_OP_REQUEST, mac ? mac : &bcast, &r->dp_ports[ni->port].mac, spa,
-		  &zero, ni->addr.v4);
-	if (control_send(r, m, ni->port) == 0)
+	if (arp_request(r, ni->port, mac ? mac : &eth_bcast, spa, ni->addr.v4))
 		r->cst.arp_probes++;
 }
 
-/* A gratuitous ARP for our @a on @port: an ARP announcement (RFC 5227
- * 2.3: a request, sender and target address both @a, broadcast). */
-static bool arp_announce(struct router *r, uint16_t port, uint32_t a)
-{
-	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
-	static const struct rte_ether_addr zero = {{0}};
-	struct rte_mbuf *m = control_alloc(r, port);
-	char *frame = m ? rte_pktmbuf_append(m, ARP_FRAME_MIN) : NULL;
-
-	if (frame == NULL) {
-		rte_pktmbuf_free(m);
-		r->cst.drop[CDROP_NO_MBUF]++;
-		return false;
-	}
-	arp_build(frame, RTE_ARP_OP_REQUEST, &bcast, &r->dp_ports[port].mac, a, &zero, a);
-	return control_send(r, m, port) == 0;
-}
-
+/* A gratuitous ARP (an ARP announcement, RFC 5227 2.3: a request, sender
+ * and target address both ours, broadcast) or an unsolicited NA for our @a
+ * on @port. */
 static bool announce_one(struct router *r, uint16_t port, const struct fr_addr *a)
 {
-	if (!(a->family == AF_INET ? arp_announce(r, port, a->v4) : nd_announce(r, port, a->v6)))
+	if (!(a->family == AF_INET ? arp_request(r, port, &eth_bcast, a->v4, a->v4)
+				   : nd_announce(r, port, a->v6)))
 		return false;
 	r->cst.addr_announced++;
 	return true;

@@ -157,13 +157,9 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 
 	if (!router_port_ok(r, ni->port))
 		return;
-	m = control_alloc(r, ni->port);
-	frame = m ? rte_pktmbuf_append(m, ND_FRAME_LEN) : NULL;
-	if (frame == NULL) {
-		rte_pktmbuf_free(m);
-		r->cst.drop[CDROP_NO_MBUF]++;
+	frame = control_frame(r, ni->port, ND_FRAME_LEN, &m);
+	if (frame == NULL)
 		return;
-	}
 	port_src6(r, ni->port, ni->addr.v6, src);
 	nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	if (control_send(r, m, ni->port) == 0)
@@ -187,15 +183,13 @@ static bool nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const
 
 bool nd_announce(struct router *r, uint16_t port, const uint8_t *addr)
 {
-	struct rte_mbuf *m = control_alloc(r, port);
+	struct rte_mbuf *m;
+	char *frame = control_frame(r, port, ND_FRAME_LEN, &m);
 
-	if (m == NULL || rte_pktmbuf_append(m, ND_FRAME_LEN) == NULL) {
-		rte_pktmbuf_free(m);
-		r->cst.drop[CDROP_NO_MBUF]++;
+	if (frame == NULL)
 		return false;
-	}
-	nd_build_na(rte_pktmbuf_mtod(m, void *), &r->dp_ports[port].mac, addr, &all_nodes_mac,
-		    all_nodes, addr, ND_NA_ROUTER | ND_NA_OVERRIDE);
+	nd_build_na(frame, &r->dp_ports[port].mac, addr, &all_nodes_mac, all_nodes, addr,
+		    ND_NA_ROUTER | ND_NA_OVERRIDE);
 	return control_send(r, m, port) == 0;
 }
 

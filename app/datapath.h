@@ -109,13 +109,13 @@ struct dp_conf {
 	struct dp_local *local;
 };
 
-/* Read-only tables plus the calling worker's counters and state. */
 /* A token bucket (dp_tokens_take()) */
 struct dp_tokens {
 	uint64_t left; /* tokens, in TSC cycles */
 	uint64_t last; /* TSC of the last refill */
 };
 
+/* Read-only tables plus the calling worker's counters and state. */
 struct dp_ctx {
 	struct fib *fib;
 	const struct fib_nh *nh;

@@ -207,13 +207,16 @@ static inline bool frame_neigh(const struct rte_mbuf *m)
 	    ip6->proto != IPPROTO_ICMPV6)
 		return false;
 	type = *(const uint8_t *)(ip6 + 1);
-	return type == 135 || type == 136;
+	return type == ND_TYPE_NS || type == ND_TYPE_NA;
 }
 
 /* control.c */
 /* An mbuf for the control thread to send on @port (from its NUMA socket's
  * pool), or NULL */
 struct rte_mbuf *control_alloc(struct router *r, uint16_t port);
+/* Such an mbuf (*@mp) of @len bytes, their start returned; NULL (counted
+ * ctrl_no_mbuf) when there is none. */
+char *control_frame(struct router *r, uint16_t port, uint16_t len, struct rte_mbuf **mp);
 /* Announce @port's addresses (only @only when not NULL): a gratuitous ARP
  * (RFC 5227 announcement) for each IPv4 one, an unsolicited NA (RFC 4861
  * 7.2.6) for each IPv6 one and the link-local; nothing while the port is

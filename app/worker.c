@@ -87,15 +87,16 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
 {
 	unsigned int room = rte_ring_free_count(w->to_ctrl), sent = 0, i;
 	const unsigned int reserve = fr_ring_reserve(w->to_ctrl);
+	/* what the ring takes, what it refuses full, what its reserve */
+	uint64_t *taken = errors ? &w->st.icmp_queued : &w->st.to_control;
+	uint64_t *full = errors ? &w->st.icmp_ring_full : &w->st.drop[DROP_CTRL_RING_FULL];
+	uint64_t *reserved = errors ? &w->st.icmp_ring_full : &w->st.drop[DROP_CTRL_RESERVED];
 
 	if (likely(room >= n + reserve)) {
 		sent = rte_ring_enqueue_burst(w->to_ctrl, (void **)pkts, n, NULL);
-		for (i = sent; i < n; i++) { /* none: the ring had room */
-			if (errors)
-				w->st.icmp_ring_full++;
-			else
-				w->st.drop[DROP_CTRL_RING_FULL]++;
-			rte_pktmbuf_free(pkts[i]);
+		if (unlikely(sent < n)) { /* none: the ring had room */
+			*full += n - sent;
+			rte_pktmbuf_free_bulk(pkts + sent, n - sent);
 		}
 	} else {
 		/* filling: one at a time, the reserve for ARP and ND */
@@ -103,26 +104,18 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
 			struct rte_mbuf *m = pkts[i];
 
 			if (room <= reserve && (errors || !frame_neigh(m))) {
-				if (errors)
-					w->st.icmp_ring_full++;
-				else
-					w->st.drop[DROP_CTRL_RESERVED]++;
+				(*reserved)++;
 			} else if (rte_ring_sp_enqueue(w->to_ctrl, m) == 0) {
 				sent++;
 				room--;
 				continue;
-			} else if (errors) {
-				w->st.icmp_ring_full++;
 			} else {
-				w->st.drop[DROP_CTRL_RING_FULL]++;
+				(*full)++;
 			}
 			rte_pktmbuf_free(m);
 		}
 	}
-	if (errors)
-		w->st.icmp_queued += sent;
-	else
-		w->st.to_control += sent;
+	*taken += sent;
 }
 
 /*
