@@ -795,7 +795,7 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	struct neigh_info ni;
 	char buf[FR_ADDR_STRLEN];
 	struct undo u;
-	bool had, learnt, undo = true;
+	bool exists, had, learnt, undo = true;
 	int rc;
 
 	rc = check_port(r, c->port, err, errlen);
@@ -806,10 +806,11 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	memset(&u, 0, sizeof(u));
 	u.n.addr = c->addr;
 	u.port = (uint16_t)c->port;
-	had = neigh_get(r->neigh, &c->addr, (uint16_t)c->port, &ni) == 0;
-	/* a learnt entry with its MAC: a rollback puts it back as learnt */
-	learnt = had && !ni.configured && neigh_state_usable(ni.state);
-	had = had && ni.configured;
+	exists = neigh_get(r->neigh, &c->addr, (uint16_t)c->port, &ni) == 0;
+	/* a static entry, or a learnt one with its MAC: a rollback puts it
+	 * back as it was */
+	had = exists && ni.configured;
+	learnt = exists && !ni.configured && neigh_state_usable(ni.state);
 	if (had || learnt)
 		u.n.mac = ni.mac;
 	fr_addr_fmt(&c->addr, buf, sizeof(buf));
