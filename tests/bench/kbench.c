@@ -5,8 +5,11 @@
  *
  *   bare      rte_lpm_lookup_bulk() over the destinations, in bursts of 32:
  *             the reference, the cheapest a longest-prefix match gets
- *   decision  fastroute's input route decision: fib4_lookup_bulk() plus
- *             reading each packet's next hop (type, port, neighbour)
+ *   decision  fastroute's input route decision as the data path makes it:
+ *             each burst's tbl24 lines prefetched, then each destination
+ *             read through both levels (fib4_lookup_one(); where rte_fib's
+ *             layout is not known, fib4_lookup_bulk()), plus reading each
+ *             packet's next hop (type, port, neighbour)
  *   pipeline  dp_input_burst() on pre-built mbuf bursts of 32: validation,
  *             decision, neighbour read, TTL/checksum and Ethernet rewrite,
  *             minus the cost of restoring the packets between passes
@@ -280,6 +283,7 @@ static double run_bare(struct tables *t, uint32_t *d, uint32_t n, uint64_t min)
 static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t min)
 {
 	const struct fib_nh *nh = fib_nh_table(t->fib);
+	const struct fib4_tbl24 t24 = fib4_tbl24(t->fib);
 	uint64_t hop[BURST];
 	uint64_t t0, pkts = 0, acc = 0;
 	uint32_t i, j;
@@ -289,7 +293,17 @@ static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 		for (i = 0; i < n; i += BURST) {
 			uint32_t k = RTE_MIN((uint32_t)BURST, n - i);
 
-			fib4_lookup_bulk(t->fib, d + i, hop, k);
+			if (t24.tbl8 != NULL) {
+				/* as dp_input_burst() decides: every line of the
+				 * burst prefetched (its first pass), then each
+				 * destination read through both levels */
+				for (j = 0; j < k; j++)
+					fib4_prefetch(t24, d[i + j]);
+				for (j = 0; j < k; j++)
+					hop[j] = fib4_lookup_one(t24, d[i + j]);
+			} else {
+				fib4_lookup_bulk(t->fib, d + i, hop, k);
+			}
 			for (j = 0; j < k; j++)
 				acc += nh[hop[j]].type + nh[hop[j]].port + nh[hop[j]].neigh;
 		}
