@@ -457,6 +457,7 @@ int main(int argc, char **argv)
 	struct cli_term *term = NULL;
 	char err[512];
 	unsigned int lcore, w = 0;
+	uint16_t pid;
 	int rc, ret = 1;
 
 	if (wants_help(argc, argv)) {
@@ -573,6 +574,12 @@ int main(int argc, char **argv)
 	}
 	r->running = true;
 	r->start_tsc = rte_get_tsc_cycles();
+	/* the links found up at start were read before the router ran (no
+	 * announcement then): say our addresses on each now, as a link
+	 * coming up does (a router swapped or restarted: neighbours may hold
+	 * another MAC for them) */
+	for (pid = 0; pid < r->nb_ports; pid++)
+		router_announce(r, pid, NULL);
 	printf("fastroute: %u ports, %u workers, %u routes (%u IPv6); ready (CLI socket %s)\n",
 	       r->nb_ports, r->nb_workers,
 	       fib_route_count(r->fib, AF_INET) + fib_route_count(r->fib, AF_INET6),

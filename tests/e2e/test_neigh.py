@@ -456,16 +456,30 @@ def heard(topo, h, fn, match, timeout=1.0, want=None):
         ls.close()
 
 
+def announcement(addr):
+    """A gratuitous ARP request of the router for addr (RFC 5227 2.3)."""
+    return lambda p: (p.haslayer(s.ARP) and p[s.ARP].op == 1 and p[s.ARP].psrc == addr
+                      and p[s.ARP].pdst == addr and p.dst == "ff:ff:ff:ff:ff:ff")
+
+
+def test_announce_at_start(topo, r, listens):
+    """A router starting on links already up says each address on its
+    link (a router swapped or restarted: neighbours may cache another MAC
+    for it), counted in addr_announced."""
+    for h, addr in ((0, ROUTER_IP[0]), (1, ROUTER_IP[1]), (1, "10.9.0.1")):
+        got = listens[h].collect(timeout=1.0, want=1, match=announcement(addr))
+        check(len(got) == 1 and got[0][s.ARP].hwsrc == ROUTER_MAC[h],
+              "no gratuitous ARP for %s on port %d at start" % (addr, h))
+    # one per address; IPv6 link-locals only where a port has IPv6
+    check(r.stats()["addr_announced"] >= 3, "addr_announced %d" % r.stats()["addr_announced"])
+
+
 def test_announce_defend(topo, r):
     """An address added at run time is announced on its link (a
     gratuitous ARP, RFC 5227 2.3); a host claiming one of the router's
     addresses is answered with one announcement, and not again for 10 s
     (2.4 (b)), on that address's own link only; a port back in service
     says its addresses."""
-    def gratuitous(addr):
-        return lambda p: (p.haslayer(s.ARP) and p[s.ARP].op == 1 and p[s.ARP].psrc == addr
-                          and p[s.ARP].pdst == addr and p.dst == "ff:ff:ff:ff:ff:ff")
-
     def claim(h):
         return lambda: frlib.l2send(topo, s.Ether(src=evil, dst="ff:ff:ff:ff:ff:ff") /
                                     s.ARP(op=1, hwsrc=evil, psrc=ROUTER_IP[1],
@@ -477,7 +491,7 @@ def test_announce_defend(topo, r):
 
     new = "192.168.77.1"
     try:
-        got = heard(topo, 1, lambda: r.cli("port 1 address add %s/24" % new), gratuitous(new),
+        got = heard(topo, 1, lambda: r.cli("port 1 address add %s/24" % new), announcement(new),
                     timeout=1.5, want=1)
     finally:
         r.cli("port 1 address del %s/24" % new, check=False)
@@ -486,8 +500,8 @@ def test_announce_defend(topo, r):
     # a claim of the router's own 198.51.100.1 from h2's side, twice
     evil = "02:de:ad:be:ef:07"
     before = r.stats()
-    first = heard(topo, 1, claim(1), gratuitous(ROUTER_IP[1]), timeout=1.5, want=1)
-    again = heard(topo, 1, claim(1), gratuitous(ROUTER_IP[1]))
+    first = heard(topo, 1, claim(1), announcement(ROUTER_IP[1]), timeout=1.5, want=1)
+    again = heard(topo, 1, claim(1), announcement(ROUTER_IP[1]))
     d = delta(before, "arp_addr_conflict", "addr_defended")
     check(len(first) == 1 and not again and d == {"arp_addr_conflict": 2, "addr_defended": 1},
           "defending %s: %d announcements, then %d within 10 s; %s" %
@@ -495,14 +509,14 @@ def test_announce_defend(topo, r):
     # port 1's address claimed on port 0's link: a conflict, but not that
     # link's address to claim back there
     before = r.stats()
-    got = heard(topo, 0, claim(0), gratuitous(ROUTER_IP[1]))
+    got = heard(topo, 0, claim(0), announcement(ROUTER_IP[1]))
     d = delta(before, "arp_addr_conflict", "addr_defended")
     check(not got and d == {"arp_addr_conflict": 1, "addr_defended": 0},
           "port 1's address claimed on port 0: %d announcements there, %s" % (len(got), d))
     # a port back in service says its addresses (af_packet's link never
     # went down: only the command's state changed)
     back = heard(topo, 1, lambda: (r.cli("port 1 down"), r.cli("port 1 up")),
-                 gratuitous(ROUTER_IP[1]), timeout=1.5, want=1)
+                 announcement(ROUTER_IP[1]), timeout=1.5, want=1)
     check(len(back) == 1, "no gratuitous ARP for %s after port 1 up" % ROUTER_IP[1])
     # none of this, nor the start, ran out of mbufs
     check(r.stats()["ctrl_no_mbuf"] == 0, "ctrl_no_mbuf %d" % r.stats()["ctrl_no_mbuf"])
@@ -538,8 +552,18 @@ def test_rollback_keeps_learnt(topo, r):
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
-        r = frlib.Router(topo, CONFIG)
+        # listening before the router starts: its announcements at start
+        listens = [frlib.Listen(topo, h) for h in (0, 1)]
         try:
+            r = frlib.Router(topo, CONFIG)
+        except BaseException:
+            for ls in listens:
+                ls.close()
+            raise
+        try:
+            runner.run("announce_at_start", test_announce_at_start, topo, r, listens)
+            for ls in listens:
+                ls.close()
             for name, fn in [("first_ping_held_not_dropped", test_first_ping),
                              ("mac_change_gratuitous", test_mac_change),
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
