@@ -462,17 +462,19 @@ static const struct cmd_syntax {
 	{"port * address", CMD_PORT_ADDR_ADD, a_ifaddr, "ADDR/LEN",
 	 "same as 'port N address add ADDR/LEN'"},
 	{"port * mtu", CMD_PORT_MTU, a_mtu, "BYTES",
-	 "largest IP packet sent on port N (68-9216): larger IPv4 ones are fragmented,\n"
+	 "largest IP packet sent on port N (68-2030: an mbuf holds one 2048-byte frame):\n"
+	 "larger IPv4 ones are fragmented,\n"
 	 "or dropped with ICMP 3/4 'fragmentation needed' when DF is set (RFC 1191);\n"
 	 "larger IPv6 ones to forward are dropped with ICMPv6 2/0 'packet too big'\n"
 	 "(RFC 8201; the router's own are fragmented at the source);\n"
-	 "above the device's MTU the device must take it too (at most 2030 bytes);\n"
+	 "above the device's MTU the device must take it too;\n"
 	 "at least 1280 on a port with IPv6 addresses or that IPv6 routes leave by"},
 	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",
 	 "reverse-path filter on packets arriving on port N (RFC 3704): strict, the route\n"
 	 "back to the source leaves by port N; loose, the source has a route that\n"
-	 "forwards (with ignore-default, not only the default route); broadcast and\n"
-	 "multicast destinations are exempt; IPv4 and IPv6 alike"},
+	 "forwards (with ignore-default, not only the default route); packets to the\n"
+	 "router's broadcast addresses are exempt, a directed broadcast it forwards is\n"
+	 "checked (multicast is never forwarded); IPv4 and IPv6 alike"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",
 	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
 	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"
@@ -489,7 +491,9 @@ static const struct cmd_syntax {
 	 "its link set up again if 'port N down' had set it down"},
 	{"set ip martians", CMD_SET_IP_MARTIANS, a_onoff, "on|off",
 	 "drop martian sources (0/8, 127/8, 224/4, 240/4, 255.255.255.255, our\n"
-	 "addresses) and destinations (0/8, 127/8, 240/4) (RFC 1812 5.3.7; default on)"},
+	 "addresses and our subnets' broadcast addresses) and destinations (0/8,\n"
+	 "127/8, 240/4) (RFC 1812 5.3.7), and 169.254/16 either way but to our own\n"
+	 "address there (RFC 3927 2.7); default on. Off: none of these checked"},
 	{"set ip directed-broadcast", CMD_SET_IP_DBCAST, a_onoff, "on|off",
 	 "forward packets to a connected subnet's broadcast address from another port\n"
 	 "(RFC 1812 5.3.5.2; default off)"},
@@ -517,7 +521,7 @@ static const struct cmd_syntax {
 	 "add or change a static neighbour (IPv4 or IPv6) on port N"},
 	{"neigh del", CMD_NEIGH_DEL, a_neigh_del, "ADDR port N",
 	 "remove a neighbour, static or learnt (a learnt one comes back when next\n"
-	 "resolved; a rollback restores only static ones)"},
+	 "resolved; a rollback puts it back as it was, a learnt one as learnt, STALE)"},
 	{"set neigh", CMD_SET_NEIGH, a_neigh_params, "PARAM VALUE [PARAM VALUE ...]",
 	 "neighbour resolution timers and limits (times in ms): reachable-time (30000,\n"
 	 "randomised x0.5-1.5), retrans-time (1000: probes to one neighbour at most this\n"
@@ -559,7 +563,9 @@ static const struct cmd_syntax {
 	 "mbufs in use, DPDK heap usage, table occupancy"},
 	{"show version", CMD_SHOW_VERSION, a_none, "", "fastroute and DPDK versions"},
 	{"load", CMD_LOAD, a_file, "FILE",
-	 "apply FILE (on the router's filesystem) atomically: every line or none"},
+	 "apply FILE (on the router's filesystem) as one transaction: a line that fails\n"
+	 "rolls every earlier one back; not an atomic switch: the workers forward by\n"
+	 "each line as it is applied until the file commits or rolls back"},
 	{"help", CMD_HELP, a_topic, "[WORDS]",
 	 "this text, or the commands starting with WORDS ('help --keywords': one line per\n"
 	 "command, tab-separated, for completion in clients)"},
