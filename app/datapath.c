@@ -341,9 +341,13 @@ cache_resolve(struct dp_ctx *c, struct dp_probe *pr, struct rte_mbuf *m, unsigne
 	pr->probes++;
 	if (!same || pr->last == NULL)
 		pr->last = cache_probe(c, c->rtc, b, d, s, in_port, rpf, rpf_on);
-	if (pr->last != NULL && forward_hit(c, m, pr->last, &out[i])) {
+	if (pr->last != NULL) {
+		/* a hit, whether or not the packet can take it (TTL, size,
+		 * port: the full path sends its ICMP): lookups = hits +
+		 * misses + stale */
 		pr->hits++;
-		return k;
+		if (forward_hit(c, m, pr->last, &out[i]))
+			return k;
 	}
 	if (!addr_checks(c, c->tbl24, m, loc, rpf_on, martians, s, d, &out[i]))
 		return k;
@@ -562,10 +566,11 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 			if (e != NULL) {
 				if (likely(e->fib_gen == c->fib_gen && e->rpf == rpf &&
 					   neigh_gen(c->neigh_hot, e->neigh) == e->neigh_gen)) {
-					if (forward_hit6(c, pkts[i], e, src[j], &out[i])) {
-						rtcache_hit(rtc);
+					/* a hit, whether or not the packet can take
+					 * it (hop limit, size, port: the full path) */
+					rtcache_hit(rtc);
+					if (forward_hit6(c, pkts[i], e, src[j], &out[i]))
 						continue;
-					}
 				} else {
 					rtcache6_stale(rtc, e);
 				}

@@ -1143,9 +1143,12 @@ static void test_rtcache_train(void **state)
 	hits = rc->st.hits;
 	train_burst(p, &gw2_mac, 10);
 	assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], 1);
-	/* 7 cached packets (not 3, 5, nor 7, a new flow), all probed */
-	assert_int_equal(rc->st.hits, hits + 7);
+	/* 9 hits (all but 7, a new flow); 3 and 5 found the entry valid
+	 * but take the full path (TTL, size): hits all the same, so that
+	 * lookups = hits + misses + stale */
+	assert_int_equal(rc->st.hits, hits + 9);
 	assert_int_equal(rc->st.lookups, 2 + 10);
+	assert_int_equal(rc->st.lookups, rc->st.hits + rc->st.misses + rc->st.stale);
 	assert_int_equal(rc->st.inserts, 3); /* the warm-ups and the new flow */
 	p->c.rtc = NULL;
 	rtcache_free(rc);
@@ -1184,10 +1187,11 @@ static void test_rtcache_warm(void **state)
 		assert_int_equal(p->st.drop[DROP_L2_BCAST_FORWARD], l2 + (round == 3));
 		/* round 0: every probe misses (the train has no entry until
 		 * the burst's fills) and the 8 packets forwarded fill; then
-		 * every probe hits but 3 and 5, which the entry cannot take
+		 * every probe hits, 3 and 5 too, which the entry cannot take
 		 * (round 3: the broadcast is not probed) */
 		assert_int_equal(rc->st.lookups, lookups + (round == 3 ? 9 : 10));
-		assert_int_equal(rc->st.hits, hits + (round == 0 ? 0 : round == 3 ? 7 : 8));
+		assert_int_equal(rc->st.hits, hits + (round == 0 ? 0 : round == 3 ? 9 : 10));
+		assert_int_equal(rc->st.lookups, rc->st.hits + rc->st.misses + rc->st.stale);
 		assert_int_equal(rc->st.inserts, ins + (round == 0 ? 8 : 0));
 	}
 	assert_int_equal(rc->warm, 1);
