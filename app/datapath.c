@@ -645,7 +645,10 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 		}
 		port = h->port;
 		if (unlikely(ports[port].down)) {
-			drop(c, m, &out[i], DROP_PORT_DOWN);
+			/* the route stays (a connected subnet, a route with
+			 * nothing to fall back to): say so, as the neighbour's
+			 * failure would (RFC 4443 3.1 code 3) */
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PORT_DOWN, 1, 3, 0);
 			continue;
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
@@ -990,7 +993,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 		}
 		port = h->port;
 		if (unlikely(ports[port].down)) {
-			drop(c, m, &out[i], DROP_PORT_DOWN);
+			/* the route stays (a connected subnet, a route with
+			 * nothing to fall back to): host unreachable, as a
+			 * failed ARP would say (RFC 1812 5.2.7.1) */
+			drop_icmp(c, m, ip, flags[i], &out[i], DROP_PORT_DOWN, 3, 1, 0);
 			continue;
 		}
 		big = dp_ntohs(ip->total_length) > ports[port].mtu;

@@ -700,8 +700,9 @@ static void test_icmp_handover_mtu(void **state)
 
 /*
  * A port whose link is down: what would leave by it is dropped, port_down,
- * after the checks that answer the sender (TTL); what leaves by another
- * port is not affected; a directed broadcast to its subnet neither.
+ * after the checks that answer the sender (TTL), and the sender told host
+ * unreachable (3/1); what leaves by another port is not affected; a
+ * directed broadcast to its subnet is dropped without an error.
  */
 static void test_port_down(void **state)
 {
@@ -717,8 +718,11 @@ static void test_port_down(void **state)
 	p->ports[1].down = 1;
 	m = pkt(0xc0000202, 0x0a010203, 64, 10); /* via 198.51.100.2 on port 1 */
 	run1(p, m, 0, &out);
-	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_icmp_type(m), 3);
+	assert_int_equal(dp_ctrl_icmp_code(m), 1);
 	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 1);
+	rte_pktmbuf_free(m);
 	m = pkt(0xc0000202, 0xc63364ff, 64, 10); /* 198.51.100.255 */
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_DROP);
