@@ -88,20 +88,20 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
  * forwards (not only the default one with ignore-default). Drops and
  * counts the packet when it fails.
  */
-static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint64_t snh,
-			    uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
+static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf,
+			    uint64_t snh, uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
 {
 	const struct fib_nh *sh = &c->nh[snh];
 	bool ok = sh->type == FIB_NH_GATEWAY || sh->type == FIB_NH_CONNECTED;
 
-	if (pp->rpf == DP_RPF_STRICT)
+	if (rpf == DP_RPF_STRICT)
 		ok = ok && sh->port == in_port;
 	else if (pp->rpf_ignore_default)
 		ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
 	if (likely(ok))
 		return true;
-	c->st->rpf_drop[in_port][pp->rpf == DP_RPF_STRICT ? 0 : 1]++;
-	drop(c, m, out, pp->rpf == DP_RPF_STRICT ? DROP_RPF_STRICT : DROP_RPF_LOOSE);
+	c->st->rpf_drop[in_port][rpf == DP_RPF_STRICT ? 0 : 1]++;
+	drop(c, m, out, rpf == DP_RPF_STRICT ? DROP_RPF_STRICT : DROP_RPF_LOOSE);
 	return false;
 }
 
@@ -464,13 +464,12 @@ static bool ll6_ours(const struct dp_ctx *c, const uint8_t *a)
  * MTU (Packet Too Big: routers never fragment IPv6), hop limit decrement
  * and Ethernet rewrite. Extension headers are forwarded untouched.
  */
-static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts,
+static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rte_mbuf **pkts,
 		      const uint8_t *idx6, unsigned int n6, const uint8_t *flags, uint16_t *out)
 {
 	/* a local copy: the packet writes would reload c->ports (dp_burst) */
 	const struct dp_port *ports = c->ports;
 	const struct dp_port *pp = &ports[in_port];
-	const uint8_t rpf = pp->rpf;
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false;
 	uint8_t dst[DP_BURST][16], src[DP_BURST][16];
@@ -608,7 +607,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
 		/* RFC 3704, as for IPv4; a link-local source is checked by
 		 * scope instead (it is never forwarded) */
 		if (rpf != DP_RPF_OFF && !(flags[i] & F_L2_GROUP) && !ip6_is_linklocal(src[j]) &&
-		    unlikely(!rpf_pass(c, pp, snh[j], in_port, m, &out[i])))
+		    unlikely(!rpf_pass(c, pp, rpf, snh[j], in_port, m, &out[i])))
 			continue;
 
 		/* by a gateway, the common case, before the switch's jump table */
@@ -683,9 +682,10 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts
  * calls one copy per combination, so each packet pays only for the steps
  * its burst takes, not for a test of each choice at each step.
  */
-static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts,
-					 uint16_t n, uint16_t *out, const bool use_cache,
-					 const bool rpf_on, const bool own_lookup)
+static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf_mode,
+					 struct rte_mbuf **pkts, uint16_t n, uint16_t *out,
+					 const bool use_cache, const bool rpf_on,
+					 const bool own_lookup)
 {
 	static const uint8_t bcast[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	/* a local copy: the compiler cannot know that the packet writes
@@ -695,8 +695,9 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 	const struct dp_conf *cf = c->conf;
 	/* acquire: the list is complete before the pointer to it is seen */
 	const struct dp_local *loc = __atomic_load_n(&cf->local, __ATOMIC_ACQUIRE);
-	/* rpf_on says whether rpf is on; rpf, which mode */
-	const uint8_t rpf = rpf_on ? pp->rpf : DP_RPF_OFF, martians = cf->martians;
+	/* rpf_on says whether rpf is on; rpf, which mode (read once per
+	 * burst by dp_input_burst(): a change lands between bursts) */
+	const uint8_t rpf = rpf_on ? rpf_mode : DP_RPF_OFF, martians = cf->martians;
 	/* destinations, then sources: with rpf on, one lookup call takes both */
 	uint32_t addr[2 * DP_BURST], *dst = addr, *src = addr + DP_BURST;
 	uint64_t nhs[2 * DP_BURST], *nh = nhs, *snh;
@@ -869,7 +870,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 		rtcache_use(rtc, k); /* counts the bypassed packets */
 	}
 	if (k6 > 0)
-		dp6_burst(c, in_port, pkts, idx6, k6, flags, out);
+		dp6_burst(c, in_port, rpf, pkts, idx6, k6, flags, out);
 
 	if (k == 0)
 		return;
@@ -915,7 +916,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 		 * forward is checked below; multicast never reaches here:
 		 * bad_dst()) */
 		if (rpf_on && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
-		    unlikely(!rpf_pass(c, pp, own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j],
+		    unlikely(!rpf_pass(c, pp, rpf, own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j],
 				       in_port, m, &out[i])))
 			continue;
 
@@ -943,7 +944,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, str
 					 * rpf first: a spoofed source sent to a
 					 * whole subnet is the smurf attack */
 					if (rpf_on &&
-					    !rpf_pass(c, pp,
+					    !rpf_pass(c, pp, rpf,
 						      own_lookup ? fib4_lookup_one(t24, src[j])
 								 : snh[j],
 						      in_port, m, &out[i]))
@@ -1042,6 +1043,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	bool use_cache = false, timed = false;
 	uint64_t t0 = 0;
 	unsigned int how;
+	uint8_t rpf;
 
 	c->st->rx += n;
 	/* acquire, once per burst: lookups below see at least the tables of
@@ -1056,32 +1058,33 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 		if (timed)
 			t0 = rte_rdtsc();
 	}
-	how = (use_cache ? 4u : 0u) | (c->ports[in_port].rpf != DP_RPF_OFF ? 2u : 0u) |
+	rpf = __atomic_load_n(&c->ports[in_port].rpf, __ATOMIC_RELAXED);
+	how = (use_cache ? 4u : 0u) | (rpf != DP_RPF_OFF ? 2u : 0u) |
 	      (c->tbl24.tbl8 != NULL ? 1u : 0u);
 	switch (how) {
 	case 0:
-		dp_burst(c, in_port, pkts, n, out, false, false, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, false, false);
 		break;
 	case 1:
-		dp_burst(c, in_port, pkts, n, out, false, false, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, false, true);
 		break;
 	case 2:
-		dp_burst(c, in_port, pkts, n, out, false, true, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, true, false);
 		break;
 	case 3:
-		dp_burst(c, in_port, pkts, n, out, false, true, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, true, true);
 		break;
 	case 4:
-		dp_burst(c, in_port, pkts, n, out, true, false, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, true, false, false);
 		break;
 	case 5:
-		dp_burst(c, in_port, pkts, n, out, true, false, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, true, false, true);
 		break;
 	case 6:
-		dp_burst(c, in_port, pkts, n, out, true, true, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, true, true, false);
 		break;
 	default:
-		dp_burst(c, in_port, pkts, n, out, true, true, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, true, true, true);
 		break;
 	}
 	if (rtc != NULL)
