@@ -5,9 +5,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_mempool.h>
+#include <rte_ring_elem.h>
 
 #include "fib_priv.h"
 
@@ -942,29 +945,85 @@ struct fib4_tbl24 fib4_tbl24(const struct fib *f)
 	return t;
 }
 
-/* Bytes of the big arrays: tbl24 (2^24 entries of 2 or 4 bytes; rte_lpm's
- * are 4), tbl8 groups of 256 entries, RIB nodes (about 64 bytes each, two
- * per route at most; 80 for IPv6), rte_lpm's rules, the next hops. */
-static uint64_t memory_of(enum fib_backend backend, uint32_t w, uint32_t routes4, uint32_t tbl8s4,
-			  uint32_t routes6, uint32_t tbl8s6, uint32_t nh)
-{
-	uint64_t w4 = backend == FIB_BACKEND_LPM ? 4 : w;
-	uint64_t g4 = backend == FIB_BACKEND_LPM ? tbl8s4 : dir24_8_groups(tbl8s4);
-	uint64_t m = (1ull << 24) * w4 + g4 * 256 * w4;
+/*
+ * What fib_create() takes from the DPDK heap, as DPDK 22.11 allocates it
+ * (measured against rte_malloc_get_socket_stats() in tests/unit/test_fib.c).
+ * The RIBs dominate: rte_fib, rte_fib6 and our rte_lpm's RIB are mempools of
+ * two nodes per route (40-byte rte_rib_node, 56-byte rte_rib6_node), each
+ * object behind a mempool header and padded to whole cache lines spread
+ * over the memory channels (192 bytes with the default -n), not crossing a
+ * page, plus the mempool's ring of the next power of two above the node
+ * count (8 bytes a slot). Then the tbl24s (2^24 entries; rte_lpm's 4
+ * bytes), the tbl8 groups (rte_fib and rte_fib6 allocate one more than
+ * configured), rte_lpm's rules, the next-hop table, its hash and its index
+ * pool, and the RCU defer queues (12 bytes a slot) when there are readers.
+ * Each allocation's malloc header and the small structs come to a few KiB.
+ */
+#define RIB_NODE_BYTES	 40	      /* sizeof(struct rte_rib_node), DPDK 22.11 (opaque) */
+#define RIB6_NODE_BYTES	 56	      /* sizeof(struct rte_rib6_node) */
+#define MALLOC_OVERHEAD	 (16u * 1024) /* headers and the structs of each table */
+#define RCU_DQ_SLOT	 (8 + sizeof(uint32_t)) /* token + a uint32_t */
+#define HASH_BUCKET_KEYS 8			/* RTE_HASH_BUCKET_ENTRIES */
 
-	m += (uint64_t)routes4 * 2 * 64;
-	if (backend == FIB_BACKEND_LPM)
-		m += (uint64_t)routes4 * 8; /* rte_lpm rules: address + next hop */
-	m += (uint64_t)nh * (sizeof(struct fib_nh) + sizeof(struct nh_ctl));
-	/* IPv6: the trie's tbl24 and tbl8 groups, as wide as IPv4's entries */
-	m += (1ull << 24) * w + (uint64_t)tbl8s6 * 256 * w + (uint64_t)routes6 * 2 * 80;
+static uint64_t ring_bytes(uint32_t slots, unsigned int esize)
+{
+	ssize_t n = rte_ring_get_memsize_elem(esize, rte_align32pow2(slots + 1));
+
+	return n > 0 ? (uint64_t)n : (uint64_t)rte_align32pow2(slots + 1) * esize;
+}
+
+/* A mempool of @n objects of @elt bytes (rte_mempool_create(), no cache). */
+static uint64_t pool_bytes(uint32_t n, uint32_t elt)
+{
+	uint64_t obj = rte_mempool_calc_obj_size(elt, 0, NULL);
+	/* objects do not cross a page: a 4 KiB one wastes a little (no hugepages) */
+	uint64_t pg = rte_eal_has_hugepages() ? 2u << 20 : (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t per = pg / obj;
+
+	return (n / per) * pg + (n % per + 1) * obj + ring_bytes(n, sizeof(void *));
+}
+
+/* The next hops' rte_hash (nexthop.c: extendable buckets, 24-byte key) */
+static uint64_t nh_hash_bytes(uint32_t nh)
+{
+	uint32_t entries = RTE_MAX(nh, 8u);
+	uint64_t buckets = rte_align32pow2(entries) / HASH_BUCKET_KEYS;
+
+	return ring_bytes(entries, sizeof(uint32_t)) + ring_bytes(buckets, sizeof(uint32_t)) +
+	       2 * buckets * RTE_CACHE_LINE_SIZE +
+	       (uint64_t)(entries + 1) * RTE_ALIGN(sizeof(void *) + sizeof(struct nh_key), 16);
+}
+
+static uint64_t memory_of(enum fib_backend backend, uint32_t w, uint32_t routes4, uint32_t tbl8s4,
+			  uint32_t routes6, uint32_t tbl8s6, uint32_t nh, bool rcu)
+{
+	uint64_t m = MALLOC_OVERHEAD + sizeof(struct fib);
+
+	if (backend == FIB_BACKEND_LPM) {
+		m += (1ull << 24) * 4 + (uint64_t)tbl8s4 * 256 * 4 + (uint64_t)routes4 * 8;
+		if (rcu)
+			m += ring_bytes(tbl8s4, RCU_DQ_SLOT);
+	} else {
+		uint64_t g4 = dir24_8_groups(tbl8s4);
+
+		m += (1ull << 24) * w + (g4 + 1) * 256 * w + g4 / 8 * 2; /* + its bitmap, ours */
+	}
+	m += pool_bytes(routes4 * 2, RIB_NODE_BYTES);
+	/* IPv6: the trie's tbl24, tbl8 groups and their free stack, its RIB */
+	m += (1ull << 24) * w + ((uint64_t)tbl8s6 + 1) * 256 * w + (uint64_t)tbl8s6 * 4;
+	m += pool_bytes(routes6 * 2, RIB6_NODE_BYTES);
+	/* next hops: the table, the control half, the hash, the index pool */
+	m += (uint64_t)nh * (sizeof(struct fib_nh) + sizeof(struct nh_ctl) + sizeof(uint32_t));
+	m += nh_hash_bytes(nh);
+	if (rcu)
+		m += ring_bytes(nh, RCU_DQ_SLOT);
 	return m;
 }
 
 uint64_t fib_memory(const struct fib *f)
 {
 	return memory_of(f->backend, f->nh_bytes, f->max_routes4, f->tbl8s4, f->max_routes6,
-			 f->tbl8s6, f->nh_cap);
+			 f->tbl8s6, f->nh_cap, f->qsv != NULL);
 }
 
 uint64_t fib_memory_need(const struct fib_conf *conf)
@@ -975,5 +1034,6 @@ uint64_t fib_memory_need(const struct fib_conf *conf)
 	uint32_t t6 = conf->tbl8s6 ? conf->tbl8s6 : DEFAULT_TBL8S6;
 	uint32_t nh = conf->max_nexthops ? conf->max_nexthops : DEFAULT_MAX_NH;
 
-	return memory_of(conf->backend, entry_bytes(nh, t4, t6), r4, t4, r6, t6, nh);
+	return memory_of(conf->backend, entry_bytes(nh, t4, t6), r4, t4, r6, t6, nh,
+			 conf->qsv != NULL);
 }
