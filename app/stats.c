@@ -45,6 +45,7 @@ const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_CTRL_RESERVED] = "ctrl_ring_reserved",
 	[DROP_TX_FULL] = "tx_full",
 	[DROP_PORT_DOWN] = "port_down",
+	[DROP_RX_PORT_DOWN] = "rx_port_down",
 };
 
 const char *const ctrl_drop_names[CDROP_MAX] = {
@@ -98,6 +99,9 @@ void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s)
 	sum->icmp_ratelimited += s->icmp_ratelimited;
 	sum->icmp_not_sent += s->icmp_not_sent;
 	sum->icmp_ring_full += s->icmp_ring_full;
+	sum->ctrl_tx_full += s->ctrl_tx_full;
+	sum->ctrl_tx_port_down += s->ctrl_tx_port_down;
+	sum->ctrl_tx_no_port += s->ctrl_tx_no_port;
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
 		sum->rpf_drop[i][0] += s->rpf_drop[i][0];
 		sum->rpf_drop[i][1] += s->rpf_drop[i][1];
@@ -249,6 +253,10 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "ctrl_icmp_not_sent", r->cst.icmp_not_sent);
 	v->kv(v->arg, "ctrl_icmp_over_rate", r->cst.icmp_over_rate);
 	v->kv(v->arg, "ctrl_sent", r->cst.tx);
+	/* what became of those worker 0 did not send (ctrl_tx: those it did) */
+	v->kv(v->arg, "ctrl_tx_full", s->ctrl_tx_full);
+	v->kv(v->arg, "ctrl_tx_port_down", s->ctrl_tx_port_down);
+	v->kv(v->arg, "ctrl_tx_no_port", s->ctrl_tx_no_port);
 	sec(v, "control", false);
 	sec(v, "control drops", true);
 	for (i = 0; i < CDROP_MAX; i++)

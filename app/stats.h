@@ -49,7 +49,10 @@ enum dp_drop {
 	DROP_CTRL_RING_FULL,   /* the ring to the control thread was full */
 	DROP_CTRL_RESERVED,    /* its last quarter was left for ARP and ND */
 	DROP_TX_FULL,	       /* the port's TX queue refused the packet */
-	DROP_PORT_DOWN,	       /* the egress port's link is down */
+	/* the egress port is out of service: link down, held down, or 'port N down' */
+	DROP_PORT_DOWN,
+	/* received on a port out of service: link down, held down, or 'port N down' */
+	DROP_RX_PORT_DOWN,
 	DROP_MAX
 };
 
@@ -70,6 +73,11 @@ struct dp_stats {
 	uint64_t icmp_ring_full;   /* errors not sent: the ring to the control thread was full */
 	uint64_t rpf_drop[RTE_MAX_ETHPORTS][2]; /* per input port: strict, loose */
 	uint64_t drop[DROP_MAX];
+	/* what worker 0 could not send of the control thread's packets (never
+	 * in rx, so not drops: ctrl_sent = ctrl_tx + these, once drained) */
+	uint64_t ctrl_tx_full;	    /* the TX queue refused it */
+	uint64_t ctrl_tx_port_down; /* for a port out of service */
+	uint64_t ctrl_tx_no_port;   /* for a port without a TX queue (none such) */
 } __rte_cache_aligned;
 
 /* Why the control thread dropped a packet (slow path). */

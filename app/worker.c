@@ -5,6 +5,7 @@
  * thread, and reports an RCU quiescent state once per loop.
  * No locks, no syscalls, no logging, no allocation in the loop.
  */
+#include <stdalign.h>
 #include <stdio.h>
 
 #include <rte_cycles.h>
@@ -16,14 +17,28 @@
 
 #include "router.h"
 
-/* TX refused packets: free them and count them tx_full (tx counts what the
+/* What a TX buffer's error callback needs, kept after the buffer's packet
+ * slots in the same allocation (rte_free of the buffer frees it too). */
+struct txb_ctx {
+	struct dp_stats *st;
+	const uint8_t *down; /* the port's dp_port.down */
+};
+
+#define TXB_SIZE RTE_ALIGN_CEIL(RTE_ETH_TX_BUFFER_SIZE(DP_BURST), alignof(struct txb_ctx))
+
+/* TX refused packets: free them and count them tx_full, or port_down when
+ * the port is out of service by now (the driver refused them for that, or
+ * they would have been dropped for it a moment later; tx counts what the
  * queue took, from what the buffer's flushes return: it only grows). */
 static void tx_error_cb(struct rte_mbuf **unsent, uint16_t count, void *userdata)
 {
-	struct dp_stats *st = userdata;
+	const struct txb_ctx *x = userdata;
 
 	rte_pktmbuf_free_bulk(unsent, count);
-	st->drop[DROP_TX_FULL] += count;
+	if (unlikely(__atomic_load_n(x->down, __ATOMIC_RELAXED)))
+		x->st->drop[DROP_PORT_DOWN] += count;
+	else
+		x->st->drop[DROP_TX_FULL] += count;
 }
 
 struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int idx)
@@ -31,6 +46,7 @@ struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int 
 	char name[RTE_RING_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lcore);
 	const char *what = "state";
+	struct txb_ctx *x;
 	struct worker *w;
 	uint16_t pid;
 
@@ -54,12 +70,14 @@ struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int 
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		if (!r->ports[pid].present)
 			continue;
-		w->txb[pid] =
-			rte_zmalloc_socket("txb", RTE_ETH_TX_BUFFER_SIZE(DP_BURST), 0, socket);
+		w->txb[pid] = rte_zmalloc_socket("txb", TXB_SIZE + sizeof(*x), 0, socket);
 		if (w->txb[pid] == NULL)
 			goto fail;
+		x = RTE_PTR_ADD(w->txb[pid], TXB_SIZE);
+		x->st = &w->st;
+		x->down = &r->dp_ports[pid].down;
 		rte_eth_tx_buffer_init(w->txb[pid], DP_BURST);
-		rte_eth_tx_buffer_set_err_callback(w->txb[pid], tx_error_cb, &w->st);
+		rte_eth_tx_buffer_set_err_callback(w->txb[pid], tx_error_cb, x);
 	}
 	return w;
 fail:
@@ -123,7 +141,10 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
  * errors, released held packets), straight to the TX queue rather than
  * through the TX buffer: what the queue refuses is then known to be the
  * control thread's, so ctrl_tx (and forwarded = tx - ctrl_tx) count only
- * what the queue took. Runs of packets for one port go in one call.
+ * what the queue took. What it does not send is counted apart from the
+ * worker's drops (never received, it is in no rx): ctrl_tx_full,
+ * ctrl_tx_port_down, ctrl_tx_no_port. Runs of packets for one port go in
+ * one call.
  */
 void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 {
@@ -133,21 +154,21 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 	n = rte_ring_dequeue_burst(r->ctrl_tx, (void **)pkts, DP_BURST, NULL);
 	for (i = 0; i < n; i = j) {
 		uint16_t port = pkts[i]->port, sent = 0;
-		enum dp_drop why = DROP_TX_FULL;
+		uint64_t *lost = &w->st.ctrl_tx_full;
 
 		for (j = i + 1; j < n && pkts[j]->port == port; j++)
 			;
 		if (unlikely(port >= FR_MAX_PORTS || w->txb[port] == NULL))
-			; /* no such port: counted below */
+			lost = &w->st.ctrl_tx_no_port;
 		else if (unlikely(__atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED)))
-			why = DROP_PORT_DOWN;
+			lost = &w->st.ctrl_tx_port_down;
 		else
 			sent = rte_eth_tx_burst(port, (uint16_t)w->idx, pkts + i,
 						(uint16_t)(j - i));
 		w->st.tx += sent;
 		w->st.ctrl_tx += sent;
 		if (unlikely(sent < j - i)) {
-			w->st.drop[why] += j - i - sent;
+			*lost += j - i - sent;
 			rte_pktmbuf_free_bulk(pkts + i + sent, j - i - sent);
 		}
 	}
@@ -199,7 +220,7 @@ int worker_main(void *arg)
 			if (unlikely(__atomic_load_n(&c.ports[pid].down, __ATOMIC_RELAXED))) {
 				/* out of service: what arrives is dropped too */
 				w->st.rx += n;
-				w->st.drop[DROP_PORT_DOWN] += n;
+				w->st.drop[DROP_RX_PORT_DOWN] += n;
 				rte_pktmbuf_free_bulk(pkts, n);
 				continue;
 			}

@@ -4,6 +4,7 @@
 NIC): --help, bad options, bad config files (file:line, exit 1, nothing
 started), too few lcores, the CLI socket, SIGTERM -> exit 0."""
 import atexit
+import json
 import os
 import re
 import shutil
@@ -23,14 +24,16 @@ failed = []
 skipped = []
 
 
-def eal(lcores="0-1", ports=2):
+def eal(lcores="0-1", ports=2, rx=()):
+    """The router's EAL options: @ports net_null ports, those in @rx
+    receiving (a null frame each time a worker polls), the others not."""
     global n_run
     n_run += 1
     a = [FR, "--no-pci", "--no-huge", "-m", "512", "--no-telemetry",
          "--file-prefix", "fr-it-%d-%d" % (os.getpid(), n_run), "-l", lcores,
          "--log-level", "lib.eal:error"]
     for i in range(ports):
-        a += ["--vdev", "net_null%d,no-rx=1" % i]
+        a += ["--vdev", "net_null%d" % i + ("" if i in rx else ",no-rx=1")]
     return a + ["--"]
 
 
@@ -557,6 +560,47 @@ def _():
         # root's client, as before: any file the router may read
         q = run([CLI, "-s", sock, "-t", "10", "load", mine])
         check(q.returncode == 0 and "loaded" in q.stdout, q.stdout + q.stderr)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
+def stats_json(sock):
+    q = run([CLI, "-s", sock, "-j", "-t", "10", "show", "stats"])
+    check(q.returncode == 0, "show stats: " + q.stderr)
+    return json.loads(q.stdout)
+
+
+@t("rx_on_down_port")
+def _():
+    # what arrives on a port out of service is dropped as it arrives, as
+    # rx_port_down: not port_down (what would leave by a down port), and
+    # every packet received is accounted for (rx = forwarded + to_control
+    # + dropped, dropped all rx_port_down)
+    sock = os.path.join(TMP, "rxdown.sock")
+    c = conf("port 0 address 192.0.2.1/24\nport 0 down\n")
+    p = subprocess.Popen(eal(rx=(0,)) + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        t0 = time.time()
+        st = stats_json(sock)
+        while st["drops"]["rx_port_down"] < 1000 and time.time() - t0 < 20:
+            time.sleep(0.1)
+            st = stats_json(sock)
+        drops = st["drops"]
+        check(drops["rx_port_down"] >= 1000, "rx_port_down: %s" % drops)
+        check(drops["port_down"] == 0 and drops["tx_full"] == 0, "drops: %s" % drops)
+        others = {k: v for k, v in drops.items() if v and k != "rx_port_down"}
+        check(not others, "other drops: %s" % others)
+        check(st["forwarded"] == 0 and st["to_control"] == 0 and st["tx"] == 0, "%s" % st)
+        # read while the worker counts (rx first, the drops a moment
+        # later): equal but for the bursts counted in between
+        check(st["dropped"] == drops["rx_port_down"] and
+              abs(st["rx"] - st["dropped"]) <= st["rx"] // 50 + 1024,
+              "rx %d dropped %d" % (st["rx"], st["dropped"]))
+        for k in ("ctrl_tx_full", "ctrl_tx_port_down", "ctrl_tx_no_port"):
+            check(st["control"][k] == 0, "%s: %s" % (k, st["control"]))
     finally:
         out, err = stop(p)
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))

@@ -3,10 +3,13 @@
  * app/worker.c on a net_ring port (its TX ring is its RX ring, so what the
  * port took can be read back): what the control thread queued for worker 0
  * leaves in order with its bytes, what the TX queue refuses is freed and
- * counted tx_full, and ctrl_tx counts only what the queue took, so that
+ * counted ctrl_tx_full, and ctrl_tx counts only what the queue took, so that
  * forwarded = tx - ctrl_tx stays the packets forwarded. The control
  * thread's link poll follows the port's link (set down and up here), and
- * what is queued for a port whose link is down is dropped, port_down.
+ * what it queued for a port whose link is down is dropped, ctrl_tx_port_down.
+ * None of those is a worker's drop (never received, they are in no rx).
+ * What the worker's own TX buffer has refused counts tx_full, or port_down
+ * once the port is known down.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,12 +80,50 @@ static void drain(void)
 	rte_eth_tx_buffer_flush(port, 0, w->txb[port]);
 }
 
-/* What the worker counted since its counters were zeroed. */
-static void expect_counts(uint64_t ctrl_tx, uint64_t tx_full)
+struct shown {
+	const char *name;
+	uint64_t val;
+	bool found;
+};
+
+static void shown_kv(void *arg, const char *name, uint64_t val)
 {
-	assert_int_equal(w->st.ctrl_tx, ctrl_tx);
-	assert_int_equal(w->st.tx, ctrl_tx); /* forwarded = tx - ctrl_tx = 0 */
-	assert_int_equal(w->st.drop[DROP_TX_FULL], tx_full);
+	struct shown *sh = arg;
+
+	if (strcmp(name, sh->name) == 0) {
+		assert_false(sh->found); /* the names are unique */
+		sh->val = val;
+		sh->found = true;
+	}
+}
+
+/* The counter @name as 'show stats' and telemetry give it. */
+static uint64_t shown(const char *name)
+{
+	struct shown sh = {name, 0, false};
+	const struct stats_visitor v = {shown_kv, NULL, &sh};
+	struct dp_stats s;
+
+	router_stats_sum(&rt, &s);
+	router_stats_visit(&rt, &s, &v);
+	assert_true(sh.found);
+	return sh.val;
+}
+
+/* What the worker counted since its counters were zeroed: the control
+ * thread's packets sent, and those the TX queue refused; neither is a
+ * worker's drop. */
+static void expect_counts(uint64_t ctrl_tx, uint64_t ctrl_tx_full)
+{
+	struct dp_stats s;
+
+	router_stats_sum(&rt, &s);
+	assert_int_equal(s.ctrl_tx, ctrl_tx);
+	assert_int_equal(s.tx, ctrl_tx); /* forwarded = tx - ctrl_tx = 0 */
+	assert_int_equal(dp_stats_forwarded(&s), 0);
+	assert_int_equal(shown("ctrl_tx_full"), ctrl_tx_full);
+	assert_int_equal(shown("tx_full"), 0);
+	assert_int_equal(dp_stats_dropped(&s), 0); /* rx 0 = 0 forwarded + 0 dropped */
 }
 
 static void test_sent_in_order(void **state)
@@ -100,24 +141,32 @@ static void test_sent_in_order(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
+/* Fill the port's TX queue; how many it took. */
+static unsigned int fill_tx(void)
+{
+	unsigned int filled = 0;
+	struct rte_mbuf *m;
+
+	for (;;) {
+		m = frame(0xee, port);
+		if (rte_eth_tx_burst(port, 0, &m, 1) == 0)
+			break;
+		filled++;
+	}
+	rte_pktmbuf_free(m);
+	assert_true(filled > 2 && filled < 2048);
+	return filled;
+}
+
 static void test_refused(void **state)
 {
 	uint8_t marks[2048];
-	struct rte_mbuf *m;
-	unsigned int in_use = rte_mempool_in_use_count(test_pool()), filled = 0, n;
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), filled, n;
 
 	(void)state;
 	memset(&w->st, 0, sizeof(w->st));
 	/* fill the TX queue, then make room for two */
-	for (;;) {
-		m = frame(0xee, port);
-		if (rte_eth_tx_burst(port, 0, &m, 1) == 0) {
-			rte_pktmbuf_free(m);
-			break;
-		}
-		filled++;
-	}
-	assert_true(filled > 2 && filled < 2048);
+	filled = fill_tx();
 	{
 		struct rte_mbuf *two[2];
 
@@ -147,7 +196,9 @@ static void test_no_such_port(void **state)
 	queue_ctrl(1, 0x31, FR_MAX_PORTS - 1);
 	queue_ctrl(1, 0x32, port);
 	drain();
-	expect_counts(2, 1);
+	/* no such port: not the TX queue's doing */
+	expect_counts(2, 0);
+	assert_int_equal(shown("ctrl_tx_no_port"), 1);
 	assert_int_equal(read_back(marks, 4), 2);
 	assert_int_equal(marks[0], 0x30);
 	assert_int_equal(marks[1], 0x32);
@@ -169,8 +220,9 @@ static void test_link_down(void **state)
 	assert_int_equal(rt.ports[port].link_changes, 1);
 	queue_ctrl(2, 0x40, port);
 	drain();
-	assert_int_equal(w->st.ctrl_tx, 0);
-	assert_int_equal(w->st.drop[DROP_PORT_DOWN], 2);
+	expect_counts(0, 0);
+	assert_int_equal(shown("ctrl_tx_port_down"), 2);
+	assert_int_equal(shown("port_down"), 0);
 	assert_int_equal(read_back(marks, 4), 0);
 	assert_int_equal(rte_eth_dev_set_link_up(port), 0);
 	port_link_poll(&rt);
@@ -182,6 +234,50 @@ static void test_link_down(void **state)
 	expect_counts(1, 0);
 	assert_int_equal(read_back(marks, 4), 1);
 	assert_int_equal(marks[0], 0x42);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
+/* @n frames forwarded by the worker's TX buffer to a full TX queue: none
+ * taken. */
+static void forward(unsigned int n, uint8_t mark)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		w->st.tx += rte_eth_tx_buffer(port, 0, w->txb[port], frame(mark, port));
+	w->st.tx += rte_eth_tx_buffer_flush(port, 0, w->txb[port]);
+	assert_int_equal(w->st.tx, 0);
+}
+
+/* Forwarded packets the worker's TX buffer flushes and the queue refuses:
+ * tx_full while the port is up, port_down once its link is known down (a
+ * driver may refuse for that before the next burst would have dropped
+ * them); the control thread's counters stay as they were. */
+static void test_tx_buffer_refused(void **state)
+{
+	uint8_t marks[2048];
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), filled;
+
+	(void)state;
+	memset(&w->st, 0, sizeof(w->st));
+	filled = fill_tx();
+	forward(3, 0x50);
+	assert_int_equal(shown("tx_full"), 3);
+	assert_int_equal(shown("port_down"), 0);
+	/* the link goes down, the poll sees it; the queue still refuses */
+	assert_int_equal(rte_eth_dev_set_link_down(port), 0);
+	port_link_poll(&rt);
+	assert_int_equal(rt.dp_ports[port].down, 1);
+	forward(2, 0x51);
+	assert_int_equal(shown("tx_full"), 3);
+	assert_int_equal(shown("port_down"), 2);
+	assert_int_equal(shown("rx_port_down"), 0);
+	assert_int_equal(shown("ctrl_tx_full"), 0);
+	assert_int_equal(shown("ctrl_tx_port_down"), 0);
+	assert_int_equal(rte_eth_dev_set_link_up(port), 0);
+	port_link_poll(&rt);
+	assert_int_equal(rt.dp_ports[port].down, 0);
+	assert_int_equal(read_back(marks, sizeof(marks)), filled);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
@@ -204,6 +300,8 @@ static int setup(void **state)
 	rt.opts.rtcache_size = 64;
 	w = worker_create(&rt, 0, 0);
 	assert_non_null(w);
+	rt.workers[0] = w;
+	rt.nb_workers = 1;
 	return 0;
 }
 
@@ -317,9 +415,10 @@ static void test_ctrl_tx_reserve(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sent_in_order), cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_no_such_port),  cmocka_unit_test(test_link_down),
-		cmocka_unit_test(test_ctrl_reserve),  cmocka_unit_test(test_ctrl_tx_reserve),
+		cmocka_unit_test(test_sent_in_order),	  cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_no_such_port),	  cmocka_unit_test(test_link_down),
+		cmocka_unit_test(test_ctrl_reserve),	  cmocka_unit_test(test_ctrl_tx_reserve),
+		cmocka_unit_test(test_tx_buffer_refused),
 	};
 
 	test_eal_init_vdev("worker", "net_ring0");
