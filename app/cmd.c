@@ -482,8 +482,9 @@ static const struct cmd_syntax {
 	 "than that changes nothing (counted in show port info). Either left out is 0.\n"
 	 "'port N down' and 'up' act at once"},
 	{"port * down", CMD_PORT_ADMIN, a_port_down, "",
-	 "take port N out of service: what would leave by it, and what arrives on it,\n"
-	 "is dropped and counted port_down; the static routes through it are withdrawn\n"
+	 "take port N out of service: what would leave by it is dropped and counted\n"
+	 "port_down (the sender told unreachable), what arrives on it rx_port_down;\n"
+	 "the static routes through it are withdrawn\n"
 	 "until it is up (as with a down link), so their traffic takes the covering\n"
 	 "route; its link is set down too where the driver can (show port info says)"},
 	{"port * up", CMD_PORT_ADMIN, a_port_up, "",
@@ -548,7 +549,8 @@ static const struct cmd_syntax {
 	 "zero the router's counters: workers', control thread's, neighbours', route\n"
 	 "caches', the ports' (device statistics, link changes)"},
 	{"show port info", CMD_SHOW_PORT_INFO, a_opt_port, "[N|all]",
-	 "MAC, NUMA socket, queues, link, forwarding state (down: port_down drops) and\n"
+	 "MAC, NUMA socket, queues, link, forwarding state (down: port_down and\n"
+	 "rx_port_down drops) and\n"
 	 "link changes, addresses"},
 	{"show port stats", CMD_SHOW_PORT_STATS, a_opt_port, "[N|all]",
 	 "port counters and DPDK extended stats"},

@@ -386,6 +386,9 @@ enum lc_row {
 	LC_TX,
 	LC_TO_CONTROL,
 	LC_CTRL_TX,
+	LC_CTRL_TX_FULL,
+	LC_CTRL_TX_PORT_DOWN,
+	LC_CTRL_TX_NO_PORT,
 	LC_DROPPED,
 	LC_BUSY_CYCLES,
 	LC_BUSY_POLLS,
@@ -403,6 +406,9 @@ static const char *const lc_names[LC_ROWS] = {
 	"tx",
 	"to_control",
 	"ctrl_tx",
+	"ctrl_tx_full",
+	"ctrl_tx_port_down",
+	"ctrl_tx_no_port",
 	"dropped",
 	"busy_cycles",
 	"busy_polls",
@@ -426,6 +432,12 @@ static uint64_t lc_val(const struct dp_stats *s, unsigned int row)
 		return s->to_control;
 	case LC_CTRL_TX:
 		return s->ctrl_tx;
+	case LC_CTRL_TX_FULL:
+		return s->ctrl_tx_full;
+	case LC_CTRL_TX_PORT_DOWN:
+		return s->ctrl_tx_port_down;
+	case LC_CTRL_TX_NO_PORT:
+		return s->ctrl_tx_no_port;
 	case LC_DROPPED:
 		return dp_stats_dropped(s);
 	case LC_BUSY_CYCLES:
@@ -598,7 +610,7 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
 				   link.link_speed);
 		/* what the workers act on, as of the last poll */
-		out_printf(o, "  forwarding %s", dp->down ? "down (port_down drops)" : "up");
+		out_printf(o, "  forwarding %s", dp->down ? "down (port_down, rx_port_down drops)" : "up");
 		if (p->admin_down)
 			out_printf(o, ", taken down by 'port %u down'", p->id);
 		out_printf(o, ", %" PRIu64 " link changes\n", p->link_changes);

@@ -60,8 +60,8 @@ struct dp_port {
 	uint8_t rpf_ignore_default; /* loose: a match by 0.0.0.0/0 does not count */
 	uint16_t mtu;		    /* largest IP packet sent on the port (IPv4 and IPv6) */
 	/* out of service: its link is down (as last polled) or the operator
-	 * took it down; what would leave by it, or arrives on it, is dropped
-	 * (port_down) */
+	 * took it down; what would leave by it is dropped (port_down), what
+	 * arrives on it too (rx_port_down) */
 	uint8_t down;
 	uint8_t ll6[16];  /* the port's IPv6 link-local address (EUI-64) */
 	uint8_t spare[5]; /* to 32 bytes: indexed with a shift, not a multiply */
