@@ -610,7 +610,8 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
 				   link.link_speed);
 		/* what the workers act on, as of the last poll */
-		out_printf(o, "  forwarding %s", dp->down ? "down (port_down, rx_port_down drops)" : "up");
+		out_printf(o, "  forwarding %s",
+			   dp->down ? "down (port_down, rx_port_down drops)" : "up");
 		if (p->admin_down)
 			out_printf(o, ", taken down by 'port %u down'", p->id);
 		out_printf(o, ", %" PRIu64 " link changes\n", p->link_changes);

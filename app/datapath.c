@@ -88,8 +88,8 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
  * forwards (not only the default one with ignore-default). Drops and
  * counts the packet when it fails.
  */
-static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf,
-			    uint64_t snh, uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
+static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf, uint64_t snh,
+			    uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
 {
 	const struct fib_nh *sh = &c->nh[snh];
 	bool ok = sh->type == FIB_NH_GATEWAY || sh->type == FIB_NH_CONNECTED;
@@ -916,8 +916,9 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		 * forward is checked below; multicast never reaches here:
 		 * bad_dst()) */
 		if (rpf_on && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
-		    unlikely(!rpf_pass(c, pp, rpf, own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j],
-				       in_port, m, &out[i])))
+		    unlikely(!rpf_pass(c, pp, rpf,
+				       own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j], in_port,
+				       m, &out[i])))
 			continue;
 
 		/* by a gateway, the common case, before the switch's jump table */
