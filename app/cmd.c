@@ -529,7 +529,8 @@ static const struct cmd_syntax {
 	 "often), mcast-probes (3), ucast-probes (3), stale-time (60000: unused STALE\n"
 	 "entries expire), failed-time (3000), hold (4 packets per unresolved neighbour),\n"
 	 "hold-total (4096; a running router refuses more than its mbufs were sized\n"
-	 "for at start), max-incomplete (1024 neighbours being resolved at once),\n"
+	 "for at start), max-incomplete (1024 neighbours being resolved at once; the\n"
+	 "gateways of routes are resolved past it),\n"
 	 "delay-time (5000: a STALE entry in use waits this long in DELAY before it is\n"
 	 "probed; 0: probe at once)"},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_addr, "ADDR",

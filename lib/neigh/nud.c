@@ -154,8 +154,13 @@ int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t po
 	}
 	if (idx == NEIGH_IDX_NONE || t->cold[idx].state == NEIGH_S_NONE) {
 		/* a new resolution: bounded, so a flood of destinations cannot
-		 * fill the table or the mbuf pool */
-		if (t->nb_incomplete >= t->params.max_incomplete) {
+		 * fill the table or the mbuf pool; but a gateway of a route
+		 * (an entry next hops refer to: as many as the next hops at
+		 * most) is always resolved, or a scan of a connected subnet
+		 * would blackhole every route through a gateway not resolved
+		 * yet, or forgotten (RFC 6583 7) */
+		if (t->nb_incomplete >= t->params.max_incomplete &&
+		    (idx == NEIGH_IDX_NONE || t->cold[idx].refcnt == 0)) {
 			t->stats.refused_incomplete++;
 			return -EDQUOT;
 		}

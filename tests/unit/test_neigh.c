@@ -571,6 +571,25 @@ static void test_nud_limits(void **state)
 		assert_int_equal(neigh_resolve(t, &x, 0, NULL, 1, NULL), -EDQUOT);
 		assert_int_equal(neigh_find(t, &x, 0), NEIGH_IDX_NONE);
 	}
+	/* a route's gateway (an entry a next hop refers to) is resolved past
+	 * the cap: a scan of a connected subnet must not blackhole the
+	 * routes through a gateway not resolved yet (its packet is refused
+	 * here only because all queues together are full) */
+	{
+		struct fr_addr g = a4("10.0.0.99");
+		uint32_t gi = neigh_ref(t, &g, 0);
+		struct neigh_info ni;
+
+		assert_int_not_equal(gi, NEIGH_IDX_NONE);
+		assert_int_equal(neigh_resolve(t, &g, 0, NULL, 1, NULL), -ENOBUFS);
+		assert_int_equal(neigh_get(t, &g, 0, &ni), 0);
+		assert_int_equal(ni.state, NEIGH_S_INCOMPLETE);
+		assert_int_equal(neigh_incomplete_count(t), 5);
+		/* it answers: back to the cap's 4 for what follows */
+		assert_int_equal(neigh_learn(t, &g, 0, &mac1, NEIGH_LEARN_REPLY, 1), 1);
+		assert_int_equal(neigh_incomplete_count(t), 4);
+		neigh_unref(t, gi);
+	}
 	/* with room to evict, the newest packet is kept, the oldest handed
 	 * back to be dropped (RFC 1122 2.3.2.2) */
 	{
