@@ -184,9 +184,14 @@ def wire_counts(topo, r):
     return [host_tx(0), host_tx(1), router_rx(0), router_rx(1)]
 
 
-def exhaustion_round(topo, r):
+GW_ROUTE, GW_IP, GW_DST = "172.16.0.0/16", "198.51.100.77", "172.16.0.5"
+
+
+def exhaustion_round(topo, r, via_gw=False):
     """5 s of the flood with a ping to the resolved h2 through it: what the
-    checks of test_exhaustion() read."""
+    checks of test_exhaustion() read. via_gw: once the flood has filled the
+    INCOMPLETE cap, packets to GW_DST by GW_ROUTE, whose gateway (an address
+    of h2's) was never resolved."""
     st0 = nstats(r)["counters"]
     targets = ["10.9.%d.%d" % (i // 250, 2 + i % 250) for i in range(10000)]
     pkts = [bytes(frlib.udp(s, 0, t)) for t in targets]
@@ -220,8 +225,19 @@ def exhaustion_round(topo, r):
             max_incomplete[0] = max(max_incomplete[0], nstats(r)["table"]["incomplete"])
             time.sleep(0.1)
 
+    def by_gateway():
+        probe = bytes(frlib.udp(s, 0, GW_DST, payload=b"via-gw"))
+        if stop.wait(1.5):
+            return
+        for _ in range(10):
+            tx.send(probe)
+            if stop.wait(0.1):
+                return
+
     wire0 = wire_counts(topo, r)
     th = [frlib.Thread(target=flood), frlib.Thread(target=watch)]
+    if via_gw:
+        th.append(frlib.Thread(target=by_gateway))
     for t in th:
         t.start()
     t0 = time.time()
@@ -246,12 +262,16 @@ def exhaustion_round(topo, r):
     elapsed = time.time() - t0
     # count the router's ARP requests per target, on the wire at h2's side
     per = {}
+    gw = 0
     import select
     while select.select([arp_rx], [], [], 0.3)[0]:
         p = arp_rx.recv()
         if p is not None and p.haslayer(s.ARP) and p[s.ARP].op == 1 and \
                 p.src == ROUTER_MAC[1] and p[s.ARP].pdst.startswith("10.9."):
             per[p[s.ARP].pdst] = per.get(p[s.ARP].pdst, 0) + 1
+        elif p is not None and p.src == ROUTER_MAC[1] and p.haslayer(s.IP) and \
+                p[s.IP].dst == GW_DST:
+            gw += 1
     arp_rx.close()
     wire = [b - a for a, b in zip(wire0, wire_counts(topo, r))]
     worst = max(per.values()) if per else 0
@@ -272,7 +292,7 @@ def exhaustion_round(topo, r):
         (elapsed, len(per), worst, max_incomplete[0], nstats(r)["parameters"]["max_incomplete"],
          st["refused_incomplete_cap"] - st0["refused_incomplete_cap"], lost))
     return {"ping": ping, "lost": lost, "unread": unread, "elapsed": elapsed, "worst": worst,
-            "targets": len(per),
+            "targets": len(per), "via_gw": gw,
             "max_incomplete": max_incomplete[0],
             "refused": st["refused_incomplete_cap"] - st0["refused_incomplete_cap"]}
 
@@ -286,7 +306,8 @@ def check_round(res, cap):
           (res["targets"], cap))
     check(res["worst"] <= int(res["elapsed"]) + 1,
           "a target got %d requests in %.1f s" % (res["worst"], res["elapsed"]))
-    check(res["max_incomplete"] <= cap, "INCOMPLETE peaked at %d > cap %d" %
+    # (one more for the gateway of test_exhaustion's route: past the cap)
+    check(res["max_incomplete"] <= cap + 1, "INCOMPLETE peaked at %d > cap %d + 1" %
           (res["max_incomplete"], cap))
     check(res["refused"] > 0, "cap never reached")
 
@@ -296,7 +317,17 @@ def test_exhaustion(topo, r):
     sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
     mem0 = json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]
     cap = nstats(r)["parameters"]["max_incomplete"]
-    res = exhaustion_round(topo, r)
+    # a route by a gateway never resolved: the scan's INCOMPLETE entries
+    # must not keep it from being resolved (RFC 6583 7)
+    sh(["ip", "addr", "add", GW_IP + "/24", "dev", "eth0"], ns=topo.hosts[1])
+    r.cli("route add %s via %s" % (GW_ROUTE, GW_IP))
+    try:
+        res = exhaustion_round(topo, r, via_gw=True)
+    finally:
+        r.cli("route del " + GW_ROUTE, check=False)
+        sh(["ip", "addr", "del", GW_IP + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
+    check(res["via_gw"] > 0, "no packet by the route's unresolved gateway left during the "
+          "scan (its resolution refused by the INCOMPLETE cap?)")
     check_round(res, cap)
     if res["lost"] > 0 and res["unread"] >= res["lost"]:
         # as many packets never reached the router as pings were lost:
