@@ -127,6 +127,19 @@ uint32_t port_any_addr4(const struct fr_port *p)
 	return 0;
 }
 
+/* The router's own IPv4 address for a port without one (RFC 1812 4.3.2.4:
+ * its router-id): the first of the lowest-numbered port that has one, or 0. */
+uint32_t router_any_addr4(const struct router *r)
+{
+	uint16_t pid;
+	uint32_t a;
+
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (r->ports[pid].present && (a = port_any_addr4(&r->ports[pid])) != 0)
+			return a;
+	return 0;
+}
+
 /* The first IPv6 (global) address of the port, or NULL. */
 const uint8_t *port_any_addr6(const struct fr_port *p)
 {

@@ -98,6 +98,10 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 			    back.type == FIB_NH_GATEWAY ? back.gw.v4 : osrc.v4);
 	if (sa == 0)
 		sa = port_any_addr4(&r->ports[back.port]);
+	/* an unnumbered port: another of the router's addresses (RFC 1812
+	 * 4.3.2.4), or traceroute and path MTU discovery go blind there */
+	if (sa == 0)
+		sa = router_any_addr4(r);
 	m = rte_pktmbuf_alloc(r->pools[r->ports[back.port].socket]);
 	p = m ? rte_pktmbuf_append(
 			m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote))

@@ -125,6 +125,34 @@ def test_time_exceeded(topo, r):
                                                    delta(before, after, "icmp_ring_full")))
 
 
+def test_unnumbered(topo, r):
+    """A port without an IPv4 address (unnumbered: a route 'dev' to its
+    link): an error about a packet that came in there still goes back, from
+    another of the router's addresses (RFC 1812 4.3.2.4), or traceroute
+    and path MTU discovery go blind behind it."""
+    r.cli("port 2 address del %s/24" % ROUTER_IP[2])
+    r.cli("route add 203.0.113.0/24 dev 2")
+    r.cli("neigh add %s lladdr %s port 2" % (HOST_IP[2], HOST_MAC[2]))
+    before = r.ctrl_drops()
+    try:
+        ls = frlib.Listen(topo, 2)
+        try:
+            send(topo, s.Ether(src=HOST_MAC[2], dst=ROUTER_MAC[2]) /
+                 s.IP(src=HOST_IP[2], dst=HOST_IP[0], ttl=1) / s.UDP(dport=33434), h=2)
+            got = ls.collect(timeout=1.5, want=1, match=lambda p: p.haslayer(s.ICMP) and
+                             p[s.ICMP].type == 11 and p[s.IP].dst == HOST_IP[2])
+        finally:
+            ls.close()
+        after = r.ctrl_drops()
+    finally:
+        r.cli("neigh del %s port 2" % HOST_IP[2], check=False)
+        r.cli("route del 203.0.113.0/24", check=False)
+        r.cli("port 2 address add %s/24" % ROUTER_IP[2], check=False)
+    check(len(got) == 1 and got[0][s.IP].src == ROUTER_IP[0],
+          "time exceeded through an unnumbered port: %s; control drops %s -> %s" %
+          ([p.summary() for p in got], before, after))
+
+
 def test_unreachables(topo, r):
     expect_error(topo, r, udp(NOROUTE), 3, 0, "no_route", "icmp_unreach_net")
     expect_error(topo, r, udp("198.18.0.9"), 3, 0, "unreachable", "icmp_unreach_net")
@@ -581,6 +609,7 @@ def main():
                              ("rpf_matrix", test_rpf_matrix),
                              ("rpf_flips_on_route_delete", test_rpf_flip),
                              ("port_down_failover", test_port_down_failover),
+                             ("unnumbered_port_errors", test_unnumbered),
                              ("traceroute", test_traceroute)]:
                 runner.run(name, fn, topo, r)
         finally:
