@@ -176,9 +176,17 @@ static int term_complete(struct rdline *rdl, const char *buf, char *dst, unsigne
 	return 1;
 }
 
+/* rdline's echo, prompt and completions, a byte at a time: never waiting
+ * for the terminal (stopped with Ctrl-S, the control thread would stop
+ * with it: ARP, ND, held packets, links, the socket's clients); what it
+ * cannot take now is not echoed (the keys still count). */
 static int term_write(struct rdline *rdl, char c)
 {
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
 	(void)rdl;
+	if (poll(&p, 1, 0) != 1 || !(p.revents & POLLOUT))
+		return -1;
 	return write(STDOUT_FILENO, &c, 1) == 1 ? 0 : -1;
 }
 

@@ -12,6 +12,10 @@
  * Sends through worker 0 (control_send). Runs the neighbour timers.
  */
 #include <arpa/inet.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include <rte_arp.h>
 #include <rte_cycles.h>
@@ -151,6 +155,31 @@ const uint8_t *port_any_addr6(const struct fr_port *p)
 	return NULL;
 }
 
+/*
+ * A line on stdout from the control thread, never waiting for it: written
+ * now if stdout takes it (a terminal stopped with Ctrl-S, a slow session
+ * or a full pipe takes nothing), else lost; what is said is counted too
+ * (link changes, conflicts). Every message of a running router goes
+ * through here, so stdio holds nothing to flush before it.
+ */
+void router_say(const char *fmt, ...)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = (int)sizeof(buf) - 1;
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT))
+		(void)!write(STDOUT_FILENO, buf, (size_t)n);
+}
+
 /* ---- ARP --------------------------------------------------------------- */
 
 void router_say_conflict(struct router *r, uint16_t port, const struct rte_ether_addr *mac,
@@ -162,10 +191,10 @@ void router_say_conflict(struct router *r, uint16_t port, const struct rte_ether
 
 	if (r->conflict_said_ms != 0 && now - r->conflict_said_ms < 10000)
 		return;
-	printf("fastroute: port %u: %02x:%02x:%02x:%02x:%02x:%02x claims our address %s (%s): "
-	       "address conflict\n",
-	       port, b[0], b[1], b[2], b[3], b[4], b[5], fr_addr_fmt(ours, ip, sizeof(ip)), proto);
-	fflush(stdout);
+	router_say("fastroute: port %u: %02x:%02x:%02x:%02x:%02x:%02x claims our address %s (%s): "
+		   "address conflict\n",
+		   port, b[0], b[1], b[2], b[3], b[4], b[5], fr_addr_fmt(ours, ip, sizeof(ip)),
+		   proto);
 	r->conflict_said_ms = now;
 }
 

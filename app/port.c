@@ -418,12 +418,12 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	if (change && down && r->neigh != NULL)
 		neigh_port_flush(r->neigh, pid);
 	if (change || down) {
-		printf("fastroute: port %u (%s) link %s%s", pid, p->name, down ? "down" : "up",
-		       change ? "" : " at start");
+		char by[48] = "";
+
 		if (down && p->link_held_down)
-			printf(" (set down by 'port %u down')", pid);
-		printf("\n");
-		fflush(stdout);
+			snprintf(by, sizeof(by), " (set down by 'port %u down')", pid);
+		router_say("fastroute: port %u (%s) link %s%s%s\n", pid, p->name,
+			   down ? "down" : "up", change ? "" : " at start", by);
 	}
 }
 
@@ -475,9 +475,8 @@ void port_link_admin(struct router *r, uint16_t pid)
 	}
 	p->link_set_err = rc;
 	if (rc != 0 && rc != -ENOTSUP) {
-		printf("fastroute: port %u (%s): link %s failed: %s\n", pid, p->name,
-		       p->admin_down ? "down" : "up", rte_strerror(-rc));
-		fflush(stdout);
+		router_say("fastroute: port %u (%s): link %s failed: %s\n", pid, p->name,
+			   p->admin_down ? "down" : "up", rte_strerror(-rc));
 	}
 }
 
@@ -494,9 +493,8 @@ void port_link_poll(struct router *r)
 		return;
 	fib_down_retry(r->fib, &back, &left);
 	if (back > 0) {
-		printf("fastroute: %u withdrawn routes put back, %u still out (table full)\n", back,
-		       left);
-		fflush(stdout);
+		router_say("fastroute: %u withdrawn routes put back, %u still out (table full)\n",
+			   back, left);
 	}
 }
 

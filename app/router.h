@@ -244,6 +244,9 @@ void control_service(struct router *r);
  * CTRL_ORIG_ICMP) and is counted when sent). Consumes @m. */
 void control_output(struct router *r, struct rte_mbuf *m);
 uint32_t port_any_addr4(const struct fr_port *p);
+/* A message on stdout that never blocks the control thread (lost when
+ * stdout cannot take it now). */
+void router_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An IPv4 address of the router's for a port that has none (or 0). */
 uint32_t router_any_addr4(const struct router *r);
 const uint8_t *port_any_addr6(const struct fr_port *p);

@@ -393,6 +393,33 @@ def test_slow_terminal(topo):
         r.stop()
 
 
+def test_stopped_terminal(topo):
+    """Output stopped with Ctrl-S, then keys typed: the echo the terminal
+    cannot take must not block the control thread (it answers pings and
+    the socket's clients meanwhile); once output resumes, the typed line
+    runs."""
+    r = frlib.Router(topo, frlib.base_config(), tty=True)
+    try:
+        r.tty_read(0.5)
+        r.tty_write("\x13")  # Ctrl-S: the terminal takes no more output
+        time.sleep(0.2)
+        r.tty_write("show version")  # echoed a key at a time
+        time.sleep(0.3)
+        out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "2", ROUTER_IP[0]],
+                 ns=topo.hosts[0], check=False)
+        check(" 3 received" in out, "the router stopped answering after keys were typed "
+              "on its stopped terminal:\n" + out)
+        check("fastroute" in r.cli("show version"), "the socket's client got no answer")
+        r.tty_write("\x11\r")  # Ctrl-Q, then the line runs
+        text = ""
+        end = time.time() + 5
+        while time.time() < end and "DPDK" not in text:
+            text += r.tty_read(0.3)
+        check("DPDK" in text, "the typed line did not run once output resumed:\n" + text[-300:])
+    finally:
+        r.stop()
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -409,6 +436,7 @@ def main():
             runner.run("clean_stop", r.stop)
         # a router of its own, its terminal a pty (the ports are the topology's)
         runner.run("slow_terminal", test_slow_terminal, topo)
+        runner.run("stopped_terminal_echo", test_stopped_terminal, topo)
     runner.exit()
 
 
