@@ -25,6 +25,13 @@
 /* a client that leaves half a line, or does not read its answer, this long
  * gives its slot back (one that sends nothing is an idle session: kept) */
 #define STALL_MS 30000
+/* Answers kept for clients that have not read them yet, all together: a
+ * million routes' 'show route' is about 66 MB (96 MB in JSON), and clients
+ * that ask and never read would otherwise take the router's memory */
+#define PENDING_MAX ((size_t)256 << 20)
+/* an answer this large or smaller is always kept (every command but the
+ * big shows answers in a few bytes: a change is never refused its answer) */
+#define PENDING_SMALL ((size_t)1 << 20)
 
 struct client {
 	int fd;
@@ -46,6 +53,7 @@ static int spare_fd = -1;
 static unsigned int max_clients = MAX_CLIENTS;
 static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static unsigned int nclients;
+static size_t pending; /* bytes of the clients' answers not yet written */
 static struct client *clients; /* every open client, for cli_sock_close() */
 
 static uint64_t now_ms(void)
@@ -179,6 +187,7 @@ static void client_close(struct client *c)
 		c->next->prev = c->prev;
 	epoll_ctl(efd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
+	pending -= c->outlen;
 	free(c->out);
 	free(c->peer.groups);
 	free(c);
@@ -205,6 +214,7 @@ static int client_flush(struct client *c)
 		c->outoff += (size_t)n;
 		c->last_ms = now_ms();
 	}
+	pending -= c->outlen;
 	free(c->out);
 	c->out = NULL;
 	c->outlen = c->outoff = 0;
@@ -219,9 +229,21 @@ static int client_flush(struct client *c)
 
 static void client_answer(struct client *c, int ok, const char *body, size_t len)
 {
-	char hdr[32];
-	int h = snprintf(hdr, sizeof(hdr), "%s %zu\n", ok ? "OK" : "ERR", len);
+	char hdr[32], refused[200];
+	int h;
 
+	if (len > PENDING_SMALL && pending + len > PENDING_MAX) {
+		/* the command ran (a show: nothing changed); its answer is
+		 * not kept while others wait to be read */
+		ok = 0;
+		len = (size_t)snprintf(refused, sizeof(refused),
+				       "error: the answer (%zu MiB) is not kept: %zu MiB of "
+				       "answers wait for their clients to read them (at most "
+				       "%zu MiB); try again\n",
+				       len >> 20, pending >> 20, PENDING_MAX >> 20);
+		body = refused;
+	}
+	h = snprintf(hdr, sizeof(hdr), "%s %zu\n", ok ? "OK" : "ERR", len);
 	c->out = malloc((size_t)h + len);
 	if (c->out == NULL) {
 		c->closing = 1;
@@ -231,6 +253,18 @@ static void client_answer(struct client *c, int ok, const char *body, size_t len
 	memcpy(c->out + h, body, len);
 	c->outlen = (size_t)h + len;
 	c->outoff = 0;
+	pending += c->outlen;
+}
+
+/* The first byte of @line below 0x20 but a tab or a carriage return (a
+ * terminal's line end), or 0x7f; NULL when none. */
+static const char *line_control(const char *line)
+{
+	for (; *line != '\0'; line++)
+		if (((unsigned char)*line < 0x20 && *line != '\t' && *line != '\r') ||
+		    *line == 0x7f)
+			return line;
+	return NULL;
 }
 
 /* Run complete lines from the input buffer while no answer is pending.
@@ -246,6 +280,20 @@ static int client_run(struct router *r, struct client *c)
 		size_t used = (size_t)(nl - c->in) + 1;
 
 		*nl = '\0';
+		if (strlen(line) != used - 1 || line_control(line) != NULL) {
+			/* a NUL would cut the line short (and run another
+			 * command than the one sent), other control bytes are
+			 * no command's: not run */
+			char msg[96];
+			size_t at = strlen(line) != used - 1 ? strlen(line)
+							    : (size_t)(line_control(line) - line);
+
+			snprintf(msg, sizeof(msg),
+				 "error: control byte 0x%02x at byte %zu of the line; not run\n",
+				 (unsigned char)line[at], at + 1);
+			client_answer(c, 0, msg, strlen(msg));
+			goto next;
+		}
 		o.json = false;
 		if (strncmp(line, "json ", 5) == 0) {
 			o.json = true;
@@ -265,6 +313,7 @@ static int client_run(struct router *r, struct client *c)
 		}
 		if (o.quit)
 			c->closing = 1;
+	next:
 		memmove(c->in, c->in + used, c->inlen - used);
 		c->inlen -= used;
 		if (client_flush(c) != 0) {

@@ -291,6 +291,22 @@ def test_idle_clients_and_huge_line(topo, r):
     out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "1", HOST_IP[1]], ns=topo.hosts[0])
     check("3 received" in out, "forwarding broken after the 1 MiB line")
     check("fastroute" in r.cli("show version"), "CLI broken after the 1 MiB line")
+    # a NUL would cut the line short and run another command than the one
+    # sent; control bytes are no command's: refused, nothing run
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(r.sock)
+    s.settimeout(10)
+    s.sendall(b"route add 10.77.0.0/16 blackhole\0 via 192.0.2.99\nshow version\n")
+    data = b""
+    while b"DPDK" not in data:
+        b = s.recv(4096)
+        if not b:
+            break
+        data += b
+    s.close()
+    check(data.startswith(b"ERR ") and b"control byte 0x00" in data,
+          "a line with a NUL: %r" % data[:120])
+    check("10.77.0.0/16" not in r.cli("show route"), "the line cut at its NUL ran")
     # a last line without its newline, the sending side then closed: answered
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(r.sock)
@@ -359,6 +375,65 @@ def test_telemetry(topo, r):
     check(byname.get("/fastroute/routes", {}).get("len6_48") == 1,
           "telemetry routes lack the IPv6 lengths: %s" % byname.get("/fastroute/routes"))
     check(byname.get("/fastroute/fib", {}).get("backend") == "fib", str(byname))
+
+
+def test_answers_kept_bounded(topo, r):
+    """Clients that ask for big answers and never read them: the router
+    keeps at most 256 MiB of answers waiting; past that a big answer is an
+    error (the show ran, nothing changed), a small one is still given, and
+    once those clients go the big answers come back."""
+    import tempfile
+    n = 50000  # the test router holds 65,536 routes
+    with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+        for i in range(n):
+            f.write("route add %d.%d.%d.0/24 via 198.51.100.2\n" %
+                    (10 + (i >> 16), (i >> 8) & 255, i & 255))
+        add = f.name
+    with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+        for i in range(n):
+            f.write("route del %d.%d.%d.0/24\n" % (10 + (i >> 16), (i >> 8) & 255, i & 255))
+        dele = f.name
+    clients = []
+
+    def ask(cmd, read=True):
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        c.connect(r.sock)
+        c.settimeout(20)
+        c.sendall(cmd)
+        if not read:
+            clients.append(c)
+            return b""
+        data = c.recv(65536)
+        c.close()
+        return data
+
+    try:
+        r.cli("load " + add)
+        first = ask(b"json show route\n")
+        check(first.startswith(b"OK "), "json show route: %r" % first[:80])
+        size = int(first.split(b"\n", 1)[0].split()[1])
+        # enough waiting answers to pass 256 MiB, then one more
+        for _ in range((256 << 20) // size + 1):
+            ask(b"json show route\n", read=False)
+        check(frlib.wait_for(lambda: "fastroute" in r.cli("show version"), timeout=30),
+              "small answers refused while big ones wait")
+        late = ask(b"json show route\n")
+        check(late.startswith(b"ERR ") and b"is not kept" in late,
+              "%d big answers waiting (%d MiB), one more was %r" %
+              (len(clients), len(clients) * size >> 20, late[:160]))
+        for c in clients:
+            c.close()
+        clients = []
+        # the closed clients' answers are let go as the router sees them go
+        again = frlib.wait_for(lambda: (lambda d: d if d.startswith(b"OK ") else None)(
+            ask(b"json show route\n")), timeout=20)
+        check(again is not None, "big answers still refused after the waiting clients went")
+    finally:
+        for c in clients:
+            c.close()
+        r.cli("load " + dele, check=False)
+        os.unlink(add)
+        os.unlink(dele)
 
 
 def test_slow_terminal(topo):
@@ -430,6 +505,7 @@ def main():
                              ("load_all_or_nothing", test_load_all_or_nothing),
                              ("config_roundtrip", test_config_roundtrip),
                              ("idle_clients_and_1MiB_line", test_idle_clients_and_huge_line),
+                             ("answers_kept_bounded", test_answers_kept_bounded),
                              ("telemetry", test_telemetry)]:
                 runner.run(name, fn, topo, r)
         finally:
