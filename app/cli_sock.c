@@ -53,7 +53,7 @@ static int spare_fd = -1;
 static unsigned int max_clients = MAX_CLIENTS;
 static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static unsigned int nclients;
-static size_t pending; /* bytes of the clients' answers not yet written */
+static size_t pending;	       /* bytes of the clients' answers not yet written */
 static struct client *clients; /* every open client, for cli_sock_close() */
 
 static uint64_t now_ms(void)
@@ -286,7 +286,7 @@ static int client_run(struct router *r, struct client *c)
 			 * no command's: not run */
 			char msg[96];
 			size_t at = strlen(line) != used - 1 ? strlen(line)
-							    : (size_t)(line_control(line) - line);
+							     : (size_t)(line_control(line) - line);
 
 			snprintf(msg, sizeof(msg),
 				 "error: control byte 0x%02x at byte %zu of the line; not run\n",

@@ -251,6 +251,25 @@ def test_config_roundtrip(topo, r):
         r3.stop()
 
 
+def raw_exchange(r, data, until=None, shut=False):
+    """Send bytes as they are over the CLI socket (shut: then end the
+    sending side); what comes back until @until is in it, or the end."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(r.sock)
+    s.settimeout(10)
+    s.sendall(data)
+    if shut:
+        s.shutdown(socket.SHUT_WR)
+    got = b""
+    while until is None or until not in got:
+        b = s.recv(4096)
+        if not b:
+            break
+        got += b
+    s.close()
+    return got
+
+
 def test_idle_clients_and_huge_line(topo, r):
     clients = []
     try:
@@ -293,33 +312,13 @@ def test_idle_clients_and_huge_line(topo, r):
     check("fastroute" in r.cli("show version"), "CLI broken after the 1 MiB line")
     # a NUL would cut the line short and run another command than the one
     # sent; control bytes are no command's: refused, nothing run
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(r.sock)
-    s.settimeout(10)
-    s.sendall(b"route add 10.77.0.0/16 blackhole\0 via 192.0.2.99\nshow version\n")
-    data = b""
-    while b"DPDK" not in data:
-        b = s.recv(4096)
-        if not b:
-            break
-        data += b
-    s.close()
+    data = raw_exchange(r, b"route add 10.77.0.0/16 blackhole\0 via 192.0.2.99\n"
+                        b"show version\n", until=b"DPDK")
     check(data.startswith(b"ERR ") and b"control byte 0x00" in data,
           "a line with a NUL: %r" % data[:120])
     check("10.77.0.0/16" not in r.cli("show route"), "the line cut at its NUL ran")
     # a last line without its newline, the sending side then closed: answered
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(r.sock)
-    s.settimeout(10)
-    s.sendall(b"show version")
-    s.shutdown(socket.SHUT_WR)
-    data = b""
-    while True:
-        b = s.recv(4096)
-        if not b:
-            break
-        data += b
-    s.close()
+    data = raw_exchange(r, b"show version", shut=True)
     check(data.startswith(b"OK ") and b"fastroute" in data,
           "a last line without its newline went unanswered: %r" % data[:100])
 
