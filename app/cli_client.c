@@ -31,20 +31,20 @@ static void usage(FILE *f)
 		"commands from standard input, one per line.\n"
 		"  -s, --socket PATH   the router's CLI socket\n"
 		"  -j, --json          ask show commands for JSON\n"
-		"  -t, --timeout SEC   give up (exit 2) when the router says nothing for\n"
-		"                      SEC seconds (default 0: wait for ever); a command\n"
-		"                      sent may still run after\n"
+		"  -t, --timeout SEC   give up (exit 2) when the router accepts no connection\n"
+		"                      or says nothing for SEC seconds (default 0: wait for\n"
+		"                      ever); a command sent may still run after\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 ok, 1 the router reported an error, 2 no router, the\n"
-		"connection lost, nothing said for --timeout seconds, or standard output\n"
-		"closed.\n");
+		"connection refused (too many clients: nothing ran) or lost, nothing said\n"
+		"for --timeout seconds, or standard output closed.\n");
 }
 
 /* the router went silent for --timeout seconds: said once, exit 2 (0:
  * wait for ever; the router answers a command only once it is done, and
  * serves none while it starts) */
 static unsigned int timeout_s;
-static int timed_out, out_closed;
+static int timed_out, out_closed, refused;
 
 static int read_full(int fd, char *buf, size_t len)
 {
@@ -70,10 +70,10 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 	char *body;
 	int ok;
 
-	if (json && dprintf(fd, "json ") < 0)
-		return 2;
-	if (dprintf(fd, "%s\n", line) < 0)
-		return 2;
+	/* a failed write is not the end: a router that refused the
+	 * connection (too many clients) said why before it hung up */
+	if ((json && dprintf(fd, "json ") < 0) || dprintf(fd, "%s\n", line) < 0)
+		timed_out = timed_out || errno == EAGAIN || errno == EWOULDBLOCK;
 	while (hl < sizeof(hdr) - 1) {
 		if (read_full(fd, hdr + hl, 1) != 0)
 			return 2;
@@ -94,6 +94,13 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 		return 2;
 	}
 	body[len] = '\0';
+	if (!ok && strncmp(body, "refused: ", 9) == 0) {
+		/* not a command's error: the router took no command */
+		fprintf(stderr, "fastroute-cli: the router refused the connection: %s", body + 9);
+		free(body);
+		refused = 1;
+		return 2;
+	}
 	if (body_out != NULL) {
 		*body_out = body;
 		return ok ? 0 : 1;
@@ -239,15 +246,24 @@ int main(int argc, char **argv)
 	 * a death by SIGPIPE */
 	signal(SIGPIPE, SIG_IGN);
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		fprintf(stderr, "fastroute-cli: cannot reach the router at %s: %s\n", path,
-			strerror(errno));
-		return 2;
-	}
-	if (timeout_s > 0) {
+	if (fd >= 0 && timeout_s > 0) {
+		/* the timeout covers the connection too: a router too busy to
+		 * accept (its backlog full) keeps connect() waiting */
 		struct timeval tv = {.tv_sec = timeout_s};
 
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		if (fd >= 0 && timeout_s > 0 && (errno == EAGAIN || errno == EINPROGRESS))
+			fprintf(stderr,
+				"fastroute-cli: the router at %s accepted no connection for %u "
+				"s (busy)\n",
+				path, timeout_s);
+		else
+			fprintf(stderr, "fastroute-cli: cannot reach the router at %s: %s\n", path,
+				strerror(errno));
+		return 2;
 	}
 	if (optind < argc) {
 		size_t len = 0;
@@ -298,7 +314,7 @@ int main(int argc, char **argv)
 			"fastroute-cli: the router at %s said nothing for %u s (starting, "
 			"or busy; the command may still run)\n",
 			path, timeout_s);
-	else if (rc == 2)
+	else if (rc == 2 && !refused)
 		fprintf(stderr, "fastroute-cli: connection to the router lost\n");
 	close(fd);
 	return rc;

@@ -369,12 +369,13 @@ static void client_read(struct router *r, struct client *c)
 	}
 }
 
-/* Tell a client we cannot serve why, in one error answer, and hang up: the
- * header's length is the reason's, counted here, not by hand. */
+/* Tell a client we cannot serve why, in one error answer whose body starts
+ * "refused: " (fastroute-cli tells it from a command's error: nothing ran),
+ * and hang up: the header's length is the reason's, counted here. */
 static void refuse(int fd, const char *why)
 {
-	char msg[96];
-	int n = snprintf(msg, sizeof(msg), "ERR %zu\n%s\n", strlen(why) + 1, why);
+	char msg[128];
+	int n = snprintf(msg, sizeof(msg), "ERR %zu\nrefused: %s\n", strlen(why) + 10, why);
 
 	if (n > 0 && send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
 		/* nothing more to tell it */

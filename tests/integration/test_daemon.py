@@ -428,6 +428,65 @@ def _():
           q.stdout == "hi\n", "exit %d: %r %r" % (q.returncode, q.stdout, q.stderr))
 
 
+@t("cli_connect_timeout_and_refusal")
+def _():
+    import socket
+    # a router that accepts nobody (its backlog full): --timeout covers
+    # the connection too
+    path = os.path.join(TMP, "stuck.sock")
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(0)
+    queued = []
+    try:
+        for _ in range(64):  # until a connection waits: the backlog is full
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            c.settimeout(0.2)
+            try:
+                c.connect(path)
+            except (socket.timeout, BlockingIOError):
+                c.close()
+                break
+            queued.append(c)
+        t0 = time.time()
+        q = run([CLI, "-s", path, "-t", "1", "show", "version"], timeout=30)
+        dt = time.time() - t0
+        check(q.returncode == 2 and "accepted no connection for 1 s" in q.stderr and dt < 4,
+              "exit %d after %.1f s: %s" % (q.returncode, dt, q.stderr))
+    finally:
+        for c in queued:
+            c.close()
+        srv.close()
+    # a router with room for 16 clients (200 descriptors), 16 held: the
+    # next is refused, said as a refusal (exit 2, nothing ran), not as a
+    # command's error (exit 1)
+    import resource
+    sock = os.path.join(TMP, "few.sock")
+    p = subprocess.Popen(eal() + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                               (200, 200)))
+    held = []
+    try:
+        wait_serving(p, sock)
+        for _ in range(16):
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            c.connect(sock)
+            held.append(c)
+        time.sleep(0.3)  # the router has taken them
+        for cmd in (["show", "version"], []):
+            q = subprocess.run([CLI, "-s", sock, "-t", "5"] + cmd, input="show version\n",
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=30)
+            check(q.returncode == 2 and "refused the connection: too many CLI clients" in
+                  q.stderr and "lost" not in q.stderr,
+                  "%s: exit %d: %r" % (cmd or "stdin", q.returncode, q.stderr))
+    finally:
+        for c in held:
+            c.close()
+        stop(p)
+
+
 @t("cli_without_router")
 def _():
     q = run([CLI, "-s", os.path.join(TMP, "nobody.sock"), "show", "stats"])
