@@ -429,7 +429,9 @@ int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_
 	int i, sent = 0;
 
 	if (n < 0) {
-		r->cst.drop[CDROP_FRAG_FAILED]++;
+		/* out of mbufs is the pool's, not the packet's (-E2BIG: more
+		 * pieces than a train holds; -EINVAL: an MTU below 68) */
+		r->cst.drop[n == -ENOBUFS ? CDROP_NO_MBUF : CDROP_FRAG_FAILED]++;
 		return 0;
 	}
 	/* all the fragments or none: a train the ring cuts short can never
