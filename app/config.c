@@ -349,6 +349,47 @@ static int peer_check(const struct cli_peer *p, int fd, const struct stat *st, c
 }
 
 /*
+ * Before anything is said of @path to a client that is not root: the
+ * directories its name goes through, as far as they exist, let the client
+ * search them; else whether the file is there, or what it is, is not its
+ * to learn (a missing file in /root said as the kernel would say it to
+ * that user). The real path is checked again once opened (peer_check()).
+ */
+static int peer_reach_name(const struct cli_peer *p, const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], mode[160];
+	struct stat ds;
+	size_t i, len = strlen(path);
+
+	if (len >= sizeof(dir))
+		return 0; /* the open says ENAMETOOLONG */
+	for (i = 0; i <= len; i++) {
+		size_t dl;
+
+		/* ".", then "/" or "a", "a/b", ... up to the last '/' */
+		if (i == 0 && path[0] != '/')
+			dl = 0;
+		else if (i < len && path[i] == '/')
+			dl = i == 0 ? 1 : i;
+		else
+			continue;
+		if (dl == 0)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)dl, path);
+		if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
+			return 0; /* nothing beyond: the open says so */
+		if (!peer_may(p, &ds, S_IXOTH)) {
+			say_mode(&ds, mode, sizeof(mode));
+			snprintf(err, errlen, "%s: user %u may not reach it (directory %s %s)",
+				 path, (unsigned int)p->uid, dir, mode);
+			return -EACCES;
+		}
+	}
+	return 0;
+}
+
+/*
  * Open @path for @r's load: on a running router, or for a socket client,
  * only a regular file on disk; at start (-f) also a pipe, FIFO or
  * character device. Nothing is opened to read before the file is judged:
@@ -368,6 +409,11 @@ static FILE *config_open(struct router *r, const char *path, int *rc, char *err,
 	FILE *f = NULL;
 
 	*rc = 0;
+	if (peer != NULL && peer->uid != 0) {
+		*rc = peer_reach_name(peer, path, err, errlen);
+		if (*rc != 0)
+			return NULL;
+	}
 	/* O_PATH: the name resolved, once, and the file looked at; not
 	 * opened yet */
 	pfd = open(path, O_PATH | O_CLOEXEC);

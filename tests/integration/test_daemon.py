@@ -603,7 +603,10 @@ def _():
                                   (group, (), "may not read it (mode 0640 root:4242"),
                                   (owned, (), "may not read it (mode 0004 nobody:"),
                                   (hidden, (), "may not reach it (directory %s mode 0700 root:"
-                                   % private)):
+                                   % private),
+                                  # missing, where it may not look: not "No such file"
+                                  (os.path.join(private, "none.conf"), (),
+                                   "may not reach it (directory %s mode 0700 root:" % private)):
             q = nobody(path, groups)
             check(q.returncode == 1 and ("load: %s: user 65534 " % path) + why in q.stderr,
                   "%s: exit %d: %s" % (path, q.returncode, q.stderr))
