@@ -185,7 +185,8 @@ struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int 
 /* The rings between the workers and the control thread keep their last
  * quarter for ARP and neighbour discovery (frame_neigh()): floods of other
  * packets (pings, packets for hosts that never answer, their errors) must
- * not crowd out what keeps every neighbour, and so all forwarding, alive. */
+ * not crowd out what keeps every neighbour, and so all forwarding, alive.
+ * The workers' ring lets packets to resolve into the first half of it. */
 static inline unsigned int fr_ring_reserve(const struct rte_ring *ring)
 {
 	return rte_ring_get_capacity(ring) / 4;

@@ -100,7 +100,8 @@ fail:
  * error. Those the ring takes count to_control or icmp_queued; the others
  * are counted here, once the outcome is known (a counter never goes back):
  * ctrl_ring_full, ctrl_ring_reserved (neither ARP nor ND, with the ring
- * down to its reserve) or, for errors, icmp_ring_full (either). */
+ * down to its reserve, or to half of it for a packet to resolve) or, for
+ * errors, icmp_ring_full (either). */
 void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n, bool errors)
 {
 	unsigned int room = rte_ring_free_count(w->to_ctrl), sent = 0, i;
@@ -121,7 +122,11 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = pkts[i];
 
-			if (room <= reserve && (errors || !frame_neigh(m))) {
+			/* the reserve: ARP and ND; its first half also
+			 * packets to resolve (a ping flood must not stop new
+			 * neighbours, gateways among them, being resolved) */
+			if (room <= reserve && (errors || !frame_neigh(m)) &&
+			    (room <= reserve / 2 || dp_ctrl_reason(m) != CTRL_RESOLVE)) {
 				(*reserved)++;
 			} else if (rte_ring_sp_enqueue(w->to_ctrl, m) == 0) {
 				sent++;

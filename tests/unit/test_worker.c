@@ -332,7 +332,7 @@ static void test_ctrl_reserve(void **state)
 {
 	const unsigned int cap = rte_ring_get_capacity(w->to_ctrl), quarter = cap / 4;
 	unsigned int in_use = rte_mempool_in_use_count(test_pool()), i;
-	struct rte_mbuf *m[4];
+	struct rte_mbuf *m[5];
 
 	(void)state;
 	memset(&w->st, 0, sizeof(w->st));
@@ -344,20 +344,31 @@ static void test_ctrl_reserve(void **state)
 	assert_int_equal(w->st.to_control, cap - quarter);
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 0);
 	/* then: a local packet and an echo request over IPv6 are refused,
-	 * ARP and a neighbour solicitation taken, an error refused */
+	 * ARP, a neighbour solicitation and a packet to resolve (the first
+	 * half of the reserve) taken, an error refused */
 	m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
 	m[1] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
 	m[2] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, 128);
 	m[3] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, 135);
-	worker_to_control(w, m, 4, false);
-	assert_int_equal(w->st.to_control, cap - quarter + 2);
+	m[4] = for_ctrl(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV4, 0);
+	worker_to_control(w, m, 5, false);
+	assert_int_equal(w->st.to_control, cap - quarter + 3);
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 2);
 	m[0] = for_ctrl(CTRL_ICMP_ERROR, RTE_ETHER_TYPE_IPV4, 0);
 	worker_to_control(w, m, 1, true);
 	assert_int_equal(w->st.icmp_queued, 0);
 	assert_int_equal(w->st.icmp_ring_full, 1);
-	/* ARP fills the reserve; beyond it, even ARP is refused as full */
-	for (i = 0; i < quarter - 2; i++) {
+	/* ARP fills the reserve: past its first half no packet to resolve
+	 * (a scan must leave ARP and ND room); beyond it, even ARP is refused
+	 * as full */
+	while (rte_ring_free_count(w->to_ctrl) > quarter / 2) {
+		m[0] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
+		worker_to_control(w, m, 1, false);
+	}
+	m[0] = for_ctrl(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV4, 0);
+	worker_to_control(w, m, 1, false);
+	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 3);
+	while (rte_ring_free_count(w->to_ctrl) > 0) {
 		m[0] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
 		worker_to_control(w, m, 1, false);
 	}
