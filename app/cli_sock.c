@@ -83,7 +83,7 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
-int cli_sock_open(const char *path)
+int cli_sock_open(const char *path, int64_t gid)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct epoll_event ev = {.events = EPOLLIN};
@@ -139,6 +139,10 @@ int cli_sock_open(const char *path)
 	rc = bind(lfd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (rc != 0 || listen(lfd, 128) != 0)
+		goto fail_tmp;
+	/* --socket-group: its members may connect (mode 0660), before the
+	 * socket has its name */
+	if (gid >= 0 && chown(sa.sun_path, (uid_t)-1, (gid_t)gid) != 0)
 		goto fail_tmp;
 	if (strcmp(sa.sun_path, path) != 0) {
 		if (link(sa.sun_path, path) != 0)

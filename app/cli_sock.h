@@ -8,6 +8,7 @@
 #define FR_CLI_SOCK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct router;
@@ -33,10 +34,11 @@ struct cli_peer {
 #define CLI_MAX_LINE 4095
 
 /*
- * Create the socket at @path (mode 0660; a stale socket file is replaced, a
- * live one is an error). Control thread. @return 0 or a negative errno.
+ * Create the socket at @path (mode 0660, group @gid or, when negative, the
+ * process's; a stale socket file is replaced, a live one is an error).
+ * Control thread. @return 0 or a negative errno.
  */
-int cli_sock_open(const char *path);
+int cli_sock_open(const char *path, int64_t gid);
 
 /*
  * Serve clients: accept, read, run, write. Waits at most @timeout_ms for

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -54,6 +55,8 @@ static void usage(FILE *f, const char *prog)
 		"                         nothing applied, exit status 1.\n"
 		"  -s, --socket PATH      CLI socket (default %s;\n"
 		"                         'none' disables it). Use fastroute-cli -s PATH.\n"
+		"      --socket-group G   the socket's group, a name or a number (default: the\n"
+		"                         router's): its members may run every command\n"
 		"      --fib-backend B    'fib' (rte_fib DIR-24-8, default: fast inserts) or "
 		"'lpm'\n"
 		"                         (librte_lpm: slow inserts at Internet scale)\n"
@@ -116,6 +119,7 @@ enum {
 	OPT_RX_DESC,
 	OPT_TX_DESC,
 	OPT_LINK_WAIT,
+	OPT_SOCK_GROUP,
 };
 
 static int parse_args(int argc, char **argv, struct router_opts *o)
@@ -135,6 +139,7 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		{"rx-desc", required_argument, NULL, OPT_RX_DESC},
 		{"tx-desc", required_argument, NULL, OPT_TX_DESC},
 		{"link-wait", required_argument, NULL, OPT_LINK_WAIT},
+		{"socket-group", required_argument, NULL, OPT_SOCK_GROUP},
 		{NULL, 0, NULL, 0},
 	};
 	bool sock_given = false;
@@ -164,6 +169,23 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
+		case OPT_SOCK_GROUP: {
+			const struct group *g = getgrnam(optarg);
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (g != NULL) {
+				o->sock_gid = g->gr_gid;
+			} else if (optarg[0] >= '0' && optarg[0] <= '9' && *end == '\0' &&
+				   n < UINT32_MAX) {
+				o->sock_gid = (int64_t)n;
+			} else {
+				fprintf(stderr, "fastroute: --socket-group: no group '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		}
 		case OPT_BACKEND:
 			if (strcmp(optarg, "fib") == 0) {
 				o->backend = FIB_BACKEND_FIB;
@@ -491,6 +513,7 @@ int main(int argc, char **argv)
 	 * pauses for a keystroke */
 	signal(SIGTSTP, SIG_IGN);
 	fr_router = r;
+	r->opts.sock_gid = -1;
 	r->opts.sock_path = FR_DEFAULT_SOCKET;
 	r->opts.rx_desc = 1024;
 	r->opts.tx_desc = 1024;
@@ -507,7 +530,7 @@ int main(int argc, char **argv)
 	/* before the ports are configured and started: a second router on
 	 * the same socket (and so, likely, the same ports) stops here */
 	if (r->opts.sock_path != NULL) {
-		rc = cli_sock_open(r->opts.sock_path);
+		rc = cli_sock_open(r->opts.sock_path, r->opts.sock_gid);
 		if (rc != 0) {
 			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
 				rc == -EADDRINUSE ? "another router is serving it"

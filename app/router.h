@@ -81,6 +81,7 @@ struct worker {
 struct router_opts {
 	const char *config;
 	const char *sock_path;
+	int64_t sock_gid; /* --socket-group; -1: the router's own group */
 	enum fib_backend backend;
 	uint32_t max_routes;
 	uint32_t tbl8s;

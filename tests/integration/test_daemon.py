@@ -487,6 +487,39 @@ def _():
         stop(p)
 
 
+@t("socket_group")
+def _():
+    # --socket-group: the socket's group, so that its members (operators)
+    # use the CLI without root; an unknown group is refused at start
+    if os.geteuid() != 0:
+        skipped.append("socket_group (needs root, to run a client as nobody)")
+        return
+    p = run(eal() + ["--socket-group", "no-such-group-fr"] + SMALL)
+    check(p.returncode != 0 and "--socket-group: no group 'no-such-group-fr'" in p.stderr,
+          "exit %d: %s" % (p.returncode, p.stderr))
+    d = tempfile.mkdtemp(dir=TMP)
+    os.chmod(TMP, 0o755)
+    os.chmod(d, 0o755)
+    for group, may in ((None, False), ("4242", True)):
+        sock = os.path.join(d, "g%s.sock" % group)
+        p = subprocess.Popen(eal() + ["-s", sock] + (["--socket-group", group] if group else [])
+                             + SMALL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        try:
+            wait_serving(p, sock)
+            st = os.stat(sock)
+            check(st.st_mode & 0o777 == 0o660 and st.st_gid == (int(group) if group else 0),
+                  "socket mode %o gid %d" % (st.st_mode & 0o777, st.st_gid))
+            q = subprocess.run([CLI, "-s", sock, "-t", "10", "show", "version"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=30, user=65534, group=65534, extra_groups=[4242])
+            check((q.returncode == 0) == may,
+                  "group %s, a client in group 4242: exit %d: %s" % (group, q.returncode,
+                                                                    q.stderr))
+        finally:
+            stop(p)
+
+
 @t("cli_without_router")
 def _():
     q = run([CLI, "-s", os.path.join(TMP, "nobody.sock"), "show", "stats"])
