@@ -70,10 +70,16 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 	char *body;
 	int ok;
 
+	timed_out = 0; /* said of this command only */
 	/* a failed write is not the end: a router that refused the
-	 * connection (too many clients) said why before it hung up */
-	if ((json && dprintf(fd, "json ") < 0) || dprintf(fd, "%s\n", line) < 0)
-		timed_out = timed_out || errno == EAGAIN || errno == EWOULDBLOCK;
+	 * connection (too many clients) said why before it hung up; one
+	 * that took nothing for --timeout seconds is */
+	if ((json && dprintf(fd, "json ") < 0) || dprintf(fd, "%s\n", line) < 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			timed_out = 1;
+			return 2;
+		}
+	}
 	while (hl < sizeof(hdr) - 1) {
 		if (read_full(fd, hdr + hl, 1) != 0)
 			return 2;

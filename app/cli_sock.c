@@ -30,7 +30,8 @@
  * that ask and never read would otherwise take the router's memory */
 #define PENDING_MAX ((size_t)256 << 20)
 /* an answer this large or smaller is always kept (every command but the
- * big shows answers in a few bytes: a change is never refused its answer) */
+ * big shows answers in a few bytes: a change is never refused its answer),
+ * and so is any answer while no other waits (a table of millions) */
 #define PENDING_SMALL ((size_t)1 << 20)
 
 struct client {
@@ -53,7 +54,7 @@ static int spare_fd = -1;
 static unsigned int max_clients = MAX_CLIENTS;
 static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static unsigned int nclients;
-static size_t pending;	       /* bytes of the clients' answers not yet written */
+static size_t pending;	       /* bytes of the clients' answers not yet sent */
 static struct client *clients; /* every open client, for cli_sock_close() */
 
 static uint64_t now_ms(void)
@@ -191,7 +192,7 @@ static void client_close(struct client *c)
 		c->next->prev = c->prev;
 	epoll_ctl(efd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
-	pending -= c->outlen;
+	pending -= c->outlen - c->outoff;
 	free(c->out);
 	free(c->peer.groups);
 	free(c);
@@ -216,9 +217,9 @@ static int client_flush(struct client *c)
 			return -1;
 		}
 		c->outoff += (size_t)n;
+		pending -= (size_t)n;
 		c->last_ms = now_ms();
 	}
-	pending -= c->outlen;
 	free(c->out);
 	c->out = NULL;
 	c->outlen = c->outoff = 0;
@@ -236,7 +237,7 @@ static void client_answer(struct client *c, int ok, const char *body, size_t len
 	char hdr[32], refused[200];
 	int h;
 
-	if (len > PENDING_SMALL && pending + len > PENDING_MAX) {
+	if (len > PENDING_SMALL && pending > 0 && pending + len > PENDING_MAX) {
 		/* the command ran (a show: nothing changed); its answer is
 		 * not kept while others wait to be read */
 		ok = 0;

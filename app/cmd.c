@@ -274,8 +274,9 @@ static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, cha
 
 static int a_mtu(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
-	/* RFC 791: every link carries 68 bytes */
-	if (parse_u32(n > 0 ? tok[0] : NULL, 68, 9216, &c->value, err, errlen) != 0)
+	/* RFC 791: every link carries 68 bytes; above PORT_MTU_MAX the change
+	 * says why not (the mbufs' size), not a range here */
+	if (parse_u32(n > 0 ? tok[0] : NULL, 68, UINT16_MAX, &c->value, err, errlen) != 0)
 		return -EINVAL;
 	return expect_end(tok, n, 1, err, errlen);
 }

@@ -159,8 +159,9 @@ const uint8_t *port_any_addr6(const struct fr_port *p)
  * A line on stdout from the control thread, never waiting for it: written
  * now if stdout takes it (a terminal stopped with Ctrl-S, a slow session
  * or a full pipe takes nothing), else lost; what is said is counted too
- * (link changes, conflicts). Every message of a running router goes
- * through here, so stdio holds nothing to flush before it.
+ * (link changes, conflicts). What stdio still holds of the start's lines
+ * goes first, in order (once the router runs, every message comes through
+ * here: stdio holds nothing then, and the flush writes nothing).
  */
 void router_say(const char *fmt, ...)
 {
@@ -176,6 +177,7 @@ void router_say(const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof(buf))
 		n = (int)sizeof(buf) - 1;
+	fflush(stdout);
 	if (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT))
 		(void)!write(STDOUT_FILENO, buf, (size_t)n);
 }

@@ -644,9 +644,9 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		}
 		port = h->port;
 		if (unlikely(ports[port].down)) {
-			/* the route stays (a connected subnet, a route with
-			 * nothing to fall back to): say so, as the neighbour's
-			 * failure would (RFC 4443 3.1 code 3) */
+			/* a route that stays (the port's connected subnet):
+			 * say so, as the neighbour's failure would (RFC 4443
+			 * 3.1 code 3) */
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PORT_DOWN, 1, 3, 0);
 			continue;
 		}
@@ -995,9 +995,9 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		}
 		port = h->port;
 		if (unlikely(ports[port].down)) {
-			/* the route stays (a connected subnet, a route with
-			 * nothing to fall back to): host unreachable, as a
-			 * failed ARP would say (RFC 1812 5.2.7.1) */
+			/* a route that stays (the port's connected subnet):
+			 * host unreachable, as a failed ARP would say (RFC
+			 * 1812 5.2.7.1) */
 			drop_icmp(c, m, ip, flags[i], &out[i], DROP_PORT_DOWN, 3, 1, 0);
 			continue;
 		}
