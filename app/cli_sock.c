@@ -282,20 +282,20 @@ static int client_run(struct router *r, struct client *c)
 
 	while (c->out == NULL && (nl = memchr(c->in, '\n', c->inlen)) != NULL) {
 		char *line = c->in;
-		size_t used = (size_t)(nl - c->in) + 1;
+		size_t used = (size_t)(nl - c->in) + 1, len;
+		const char *bad;
 
 		*nl = '\0';
-		if (strlen(line) != used - 1 || line_control(line) != NULL) {
-			/* a NUL would cut the line short (and run another
-			 * command than the one sent), other control bytes are
-			 * no command's: not run */
+		/* a NUL would cut the line short (and run another command than
+		 * the one sent), other control bytes are no command's: not run */
+		len = strlen(line);
+		bad = len != used - 1 ? line + len : line_control(line);
+		if (bad != NULL) {
 			char msg[96];
-			size_t at = strlen(line) != used - 1 ? strlen(line)
-							     : (size_t)(line_control(line) - line);
 
 			snprintf(msg, sizeof(msg),
 				 "error: control byte 0x%02x at byte %zu of the line; not run\n",
-				 (unsigned char)line[at], at + 1);
+				 (unsigned char)*bad, (size_t)(bad - line) + 1);
 			client_answer(c, 0, msg, strlen(msg));
 			goto next;
 		}

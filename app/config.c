@@ -293,16 +293,52 @@ static bool peer_may(const struct cli_peer *p, const struct stat *st, mode_t wha
 	return st->st_mode & what;
 }
 
+/*
+ * The directories on the way to @name, in order ("." first for a relative
+ * one, then "/" or "a", "/a" or "a/b", ... up to its last '/'), as client
+ * @p meets them: 0 when it may search each; -EACCES when it may not search
+ * one (said in @err, of @path); -ENOENT when one cannot be looked at or is
+ * no directory (left in @dir, errno saying why).
+ */
+static int peer_dirs(const struct cli_peer *p, const char *name, const char *path, char *dir,
+		     size_t dirlen, char *err, size_t errlen)
+{
+	char mode[160];
+	struct stat ds;
+	const char *s;
+
+	for (s = name; s != NULL; s = strchr(s + 1, '/')) {
+		size_t dl = s != name ? (size_t)(s - name) : name[0] == '/';
+
+		if (dl == 0)
+			snprintf(dir, dirlen, ".");
+		else
+			snprintf(dir, dirlen, "%.*s", (int)dl, name);
+		if (stat(dir, &ds) != 0)
+			return -ENOENT;
+		if (!S_ISDIR(ds.st_mode)) {
+			errno = ENOTDIR;
+			return -ENOENT;
+		}
+		if (!peer_may(p, &ds, S_IXOTH)) {
+			say_mode(&ds, mode, sizeof(mode));
+			snprintf(err, errlen, "%s: user %u may not reach it (directory %s %s)",
+				 path, (unsigned int)p->uid, dir, mode);
+			return -EACCES;
+		}
+	}
+	return 0;
+}
+
 /* A socket client that is not root loads only a file it could read
  * itself: each directory on the way to it searchable, the file readable.
  * @fd, @st: the file. */
 static int peer_check(const struct cli_peer *p, int fd, const struct stat *st, const char *path,
 		      char *err, size_t errlen)
 {
-	char proc[32], real[PATH_MAX], mode[160];
-	struct stat ds;
+	char proc[32], real[PATH_MAX], dir[PATH_MAX], mode[160];
 	ssize_t n;
-	char *s;
+	int rc;
 
 	/* where it is: its directories, not those of the name asked for
 	 * (links), nor of a name renamed since */
@@ -316,24 +352,12 @@ static int peer_check(const struct cli_peer *p, int fd, const struct stat *st, c
 		return -EACCES;
 	}
 	real[n] = '\0';
-	for (s = real; s != NULL; s = strchr(s + 1, '/')) {
-		size_t dl = s == real ? 1 : (size_t)(s - real); /* "/", "/a", "/a/b" */
-		char keep = real[dl];
-
-		real[dl] = '\0';
-		if (stat(real, &ds) != 0) {
-			snprintf(err, errlen, "%s: cannot check user %u may reach it (%s: %s)",
-				 path, (unsigned int)p->uid, real, strerror(errno));
-			return -EACCES;
-		}
-		if (!peer_may(p, &ds, S_IXOTH)) {
-			say_mode(&ds, mode, sizeof(mode));
-			snprintf(err, errlen, "%s: user %u may not reach it (directory %s %s)",
-				 path, (unsigned int)p->uid, real, mode);
-			return -EACCES;
-		}
-		real[dl] = keep;
-	}
+	rc = peer_dirs(p, real, path, dir, sizeof(dir), err, errlen);
+	if (rc == -ENOENT)
+		snprintf(err, errlen, "%s: cannot check user %u may reach it (%s: %s)", path,
+			 (unsigned int)p->uid, dir, strerror(errno));
+	if (rc != 0)
+		return -EACCES;
 	if (!peer_may(p, st, S_IROTH)) {
 		say_mode(st, mode, sizeof(mode));
 		snprintf(err, errlen,
@@ -357,36 +381,13 @@ static int peer_check(const struct cli_peer *p, int fd, const struct stat *st, c
  */
 static int peer_reach_name(const struct cli_peer *p, const char *path, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], mode[160];
-	struct stat ds;
-	size_t i, len = strlen(path);
+	char dir[PATH_MAX];
+	int rc;
 
-	if (len >= sizeof(dir))
+	if (strlen(path) >= sizeof(dir))
 		return 0; /* the open says ENAMETOOLONG */
-	for (i = 0; i <= len; i++) {
-		size_t dl;
-
-		/* ".", then "/" or "a", "a/b", ... up to the last '/' */
-		if (i == 0 && path[0] != '/')
-			dl = 0;
-		else if (i < len && path[i] == '/')
-			dl = i == 0 ? 1 : i;
-		else
-			continue;
-		if (dl == 0)
-			snprintf(dir, sizeof(dir), ".");
-		else
-			snprintf(dir, sizeof(dir), "%.*s", (int)dl, path);
-		if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
-			return 0; /* nothing beyond: the open says so */
-		if (!peer_may(p, &ds, S_IXOTH)) {
-			say_mode(&ds, mode, sizeof(mode));
-			snprintf(err, errlen, "%s: user %u may not reach it (directory %s %s)",
-				 path, (unsigned int)p->uid, dir, mode);
-			return -EACCES;
-		}
-	}
-	return 0;
+	rc = peer_dirs(p, path, path, dir, sizeof(dir), err, errlen);
+	return rc == -EACCES ? rc : 0; /* nothing beyond one missing: the open says so */
 }
 
 /*
