@@ -439,6 +439,18 @@ def gen_routes(n, seed, fmt, path, mode="w", header="", ipv6=False):
                                  "--format", fmt] + (["--ipv6"] if ipv6 else []), stdout=f)
 
 
+def gen_tables(n, seed, outs, ipv6=False):
+    """One gen-routes process writing the same @n routes in several formats:
+    @outs is [(format, path, header)], each header written first."""
+    args = []
+    for fmt, path, header in outs:
+        with open(path, "w") as f:
+            f.write(header)
+        args += ["--out", "%s:%s" % (fmt, path)]
+    return subprocess.Popen([sys.executable, GEN_ROUTES, str(n), "--seed", str(seed)] + args +
+                            (["--ipv6"] if ipv6 else []))
+
+
 def read_plain_routes(path):
     """An 'A.B.C.D/LEN PORT' list (gen-routes --format plain; '#' comments and
     blank lines as the generator takes them): [(network, port)], host bits
@@ -778,9 +790,15 @@ def run_table(a, ses, nroutes, results, out):
         "port 0 address %s\n" % DUT_ADDR[0], "port 1 address %s\n" % DUT_ADDR[1],
         "neigh add %s lladdr %s port 0\n" % (GW[0], GEN_MAC[0]),
         "neigh add %s lladdr %s port 1\n" % (GW[1], GEN_MAC[1])])
-    gens = [gen_routes(nroutes, a.seed, "plain", plain)]
+    # the IPv4 table once, in every format a DUT takes (one generation)
+    outs4 = [("plain", plain, "")]
     if any(d in ("fastroute", "fastroute6") or d in FR_VARIANTS for d in a.duts):
-        gens.append(gen_routes(nroutes, a.seed, "fastroute", conf, header=header))
+        outs4.append(("fastroute", conf, header))
+    if "l3fwd" in a.duts:
+        outs4.append(("l3fwd", rules4, ""))
+        with open(rules6, "w") as f:
+            f.write("R2001:db8::/32 0\n")  # l3fwd refuses an empty IPv6 rule file
+    gens = [gen_tables(nroutes, a.seed, outs4)]
     plain6 = conf6 = None
     if "fastroute6" in a.duts:
         plain6 = ses.path("routes6-%d.plain" % nroutes)
@@ -789,12 +807,8 @@ def run_table(a, ses, nroutes, results, out):
             "port 0 address %s\n" % DUT_ADDR6[0], "port 1 address %s\n" % DUT_ADDR6[1],
             "neigh add %s lladdr %s port 0\n" % (GW6[0], GEN_MAC[0]),
             "neigh add %s lladdr %s port 1\n" % (GW6[1], GEN_MAC[1])])
-        gens.append(gen_routes(nroutes, a.seed, "plain", plain6, ipv6=True))
-        gens.append(gen_routes(nroutes, a.seed, "fastroute", conf6, header=header6, ipv6=True))
-    if "l3fwd" in a.duts:
-        gens.append(gen_routes(nroutes, a.seed, "l3fwd", rules4))
-        with open(rules6, "w") as f:
-            f.write("R2001:db8::/32 0\n")  # l3fwd refuses an empty IPv6 rule file
+        gens.append(gen_tables(nroutes, a.seed, [("plain", plain6, ""),
+                                                 ("fastroute", conf6, header6)], ipv6=True))
     for g in gens:
         if g.wait(300) != 0:
             raise BenchError("scripts/gen-routes failed")

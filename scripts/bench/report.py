@@ -340,6 +340,8 @@ def main():
     ap.add_argument("--ipv6-runs", help="throughput.sh --out file of --ipv6")
     ap.add_argument("--kbench-reps", type=int, help="repetitions kbench ran (its --reps)")
     ap.add_argument("--kbench-memory", help="kbench's EAL memory options")
+    ap.add_argument("--kbench-min-pkts", type=int, help="packets a timed kbench run makes at "
+                    "least (its --min-pkts)")
     ap.add_argument("--wall-seconds", type=float, help="make bench's wall time, for the header")
     ap.add_argument("--out")
     ap.add_argument("--png")
@@ -602,10 +604,12 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
       "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster; "
       "auto's to a second `rpf_strict` run right before it). "
       "Each ratio is the median of the ratios within each repetition, and each timed run "
+      "(%s packets, or one pass over the destinations when they are more) "
       "follows an untimed pass over its destinations. kbench builds its tables on the other CPU "
       "while the throughput harness loads its DUTs (the two rte_lpm loads of the million "
       "routes overlap) and measures after the harness, alone on the machine."
-      % (a.kbench_reps or "the", a.kbench_memory or "as run"))
+      % (a.kbench_reps or "the", a.kbench_memory or "as run",
+         "{:,}".format(a.kbench_min_pkts) if a.kbench_min_pkts else "at least kbench's --min-pkts"))
     w("")
     for r in loads:
         w("- %d routes loaded: fastroute FIB %.2f s, rte_lpm %.2f s" %

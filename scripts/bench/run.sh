@@ -116,6 +116,7 @@ for n in 1 10000 1000000 100000; do
 done
 step scripts/gen-routes 100000 --ipv6 --format plain > "$T/r6"
 kb_reps=11
+kb_pkts=1000000
 # kbench builds its tables on CPU0 while the throughput harness loads its
 # DUTs on CPU1: rte_lpm takes about three minutes for the million routes,
 # in kbench's reference table and in l3fwd alike, so the two loads overlap
@@ -127,7 +128,7 @@ mkfifo "$T/kbgo"
 # shellcheck disable=SC2086
 taskset -c 0 build/tests/bench/fastroute-kbench --no-pci $mem -l 0 --file-prefix frkb$$ \
 	--log-level lib.eal:error -- --routes "$T/r1,$T/r10000,$T/r1000000,$T/r100000" \
-	--routes6 "$T/r6" --dests 1,1000,1000000 --reps $kb_reps --min-pkts 2000000 \
+	--routes6 "$T/r6" --dests 1,1000,1000000 --reps $kb_reps --min-pkts $kb_pkts \
 	--json --wait < "$T/kbgo" > "$T/kbench.jsonl" 2> "$T/kbench.err" &
 kbpid=$!
 exec 3> "$T/kbgo"
@@ -156,7 +157,7 @@ echo "bench: raw results in $RAW (scripts/bench/report.py --help to redo the rep
 wall=$(($(date +%s) - t_start))
 step /usr/bin/python3 scripts/bench/report.py --kbench "$RAW/kbench.jsonl" --throughput "$RAW/tp.json" \
 	--runs "$RAW/tp.jsonl" --cache "$RAW/cache.json" --cache-runs "$RAW/cache.jsonl" \
-	--ipv6 "$RAW/ipv6.json" --ipv6-runs "$RAW/ipv6.jsonl" --kbench-reps $kb_reps \
+	--ipv6 "$RAW/ipv6.json" --ipv6-runs "$RAW/ipv6.jsonl" --kbench-reps $kb_reps --kbench-min-pkts $kb_pkts \
 	--kbench-memory "$mem" --wall-seconds "$wall" --out docs/benchmarks.md \
 	--png docs/benchmarks.png --history docs/bench-history
 echo "bench: wrote docs/benchmarks.md"
