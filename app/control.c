@@ -279,14 +279,15 @@ static bool can_announce(const struct router *r, uint16_t port)
 	       !__atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED);
 }
 
-void router_announce(struct router *r, uint16_t port, const struct fr_addr *only)
+/* RFC 5227 2.3: ANNOUNCE_NUM announcements, ANNOUNCE_INTERVAL apart */
+#define ANNOUNCE_AGAIN_MS 2000
+
+static void announce(struct router *r, uint16_t port, const struct fr_addr *only)
 {
 	const struct fr_port *p = &r->ports[port];
 	struct fr_addr ll = {.family = AF_INET6};
 	unsigned int i;
 
-	if (!can_announce(r, port))
-		return;
 	if (only != NULL) {
 		announce_one(r, port, only);
 		return;
@@ -297,6 +298,33 @@ void router_announce(struct router *r, uint16_t port, const struct fr_addr *only
 	if (port_any_addr6(p) != NULL) {
 		memcpy(ll.v6, r->dp_ports[port].ll6, 16);
 		announce_one(r, port, &ll);
+	}
+}
+
+void router_announce(struct router *r, uint16_t port, const struct fr_addr *only)
+{
+	struct fr_port *p = &r->ports[port];
+
+	if (!can_announce(r, port))
+		return;
+	announce(r, port, only);
+	p->announce_again_ms = control_now_ms() + ANNOUNCE_AGAIN_MS;
+}
+
+void router_announce_due(struct router *r, uint64_t now)
+{
+	uint16_t port;
+
+	for (port = 0; port < r->nb_ports; port++) {
+		struct fr_port *p = &r->ports[port];
+
+		if (p->announce_again_ms == 0 || now < p->announce_again_ms)
+			continue;
+		p->announce_again_ms = 0;
+		/* a link that went down meanwhile announces again when it
+		 * comes up */
+		if (can_announce(r, port))
+			announce(r, port, NULL);
 	}
 }
 
@@ -769,6 +797,7 @@ static unsigned int packets_and_timers(struct router *r, uint64_t now)
 	}
 	if (now >= r->next_tick_ms) {
 		neigh_tick(r->neigh, now);
+		router_announce_due(r, now);
 		r->next_tick_ms = now + TICK_MS;
 	}
 	return work;

@@ -56,6 +56,9 @@ struct fr_port {
 	bool link_held_down;
 	int link_set_err;     /* 0, or a negative errno */
 	uint64_t defended_ms; /* when it last announced an address another host claimed */
+	/* when its addresses are announced again (RFC 5227 2.3: two
+	 * announcements, 2 s apart), 0 when none is due */
+	uint64_t announce_again_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;
@@ -222,8 +225,11 @@ char *control_frame(struct router *r, uint16_t port, uint16_t len, struct rte_mb
 /* Announce @port's addresses (only @only when not NULL): a gratuitous ARP
  * (RFC 5227 announcement) for each IPv4 one, an unsolicited NA (RFC 4861
  * 7.2.6) for each IPv6 one and the link-local; nothing while the port is
- * out of service. */
+ * out of service. All of the port's go out again 2 s later (RFC 5227 2.3's
+ * ANNOUNCE_NUM and ANNOUNCE_INTERVAL), from router_announce_due(). */
 void router_announce(struct router *r, uint16_t port, const struct fr_addr *only);
+/* The announcements due again at @now (router_announce()). */
+void router_announce_due(struct router *r, uint64_t now);
 /* Another host on @port claims our address @ours: when it is @port's,
  * announce it once, then not again on that port for 10 s (RFC 5227 2.4
  * (b)). */
