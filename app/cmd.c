@@ -509,7 +509,8 @@ static const struct cmd_syntax {
 	{"rtcache", CMD_RTCACHE_MODE, a_rtcache_mode, "off|on|auto",
 	 "per-worker route cache, validated by generations: off, on, or auto (default:\n"
 	 "time bursts with the cache probed and bypassed, keep the cheaper for 2^20\n"
-	 "packets, measure again)"},
+	 "packets, measure again; each choice in a row to bypass doubles that, up to\n"
+	 "2^23)"},
 	{"route add", CMD_ROUTE_ADD, a_route,
 	 "PREFIX via GW [port N] | PREFIX dev N | PREFIX blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"

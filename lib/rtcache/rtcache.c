@@ -33,8 +33,10 @@ const char *const rtcache_mode_names[RTCACHE_MODE_MAX] = {
  * bypassed, bypassed, probed, ... (each side runs as often right after a
  * switch as not): about 9,000 packets in all with a warm cache.
  * The side whose median cycles a packet is lower is kept for au.hold
- * packets (a tie keeps probing); the medians leave out a sample that a
- * preemption or an interrupt inflated. Samples of 1,024 packets at a few
+ * packets (a tie keeps probing), twice as long after each measurement in a
+ * row that chose to bypass (up to 8 times: RTCACHE_AUTO_HOLD_SHIFT_MAX);
+ * the medians leave out a sample that a preemption or an interrupt
+ * inflated. Samples of 1,024 packets at a few
  * Mpps last a few hundred microseconds, so both sides see the same traffic.
  */
 void rtcache_auto_default(struct rtcache_auto *au)
@@ -121,6 +123,7 @@ void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)
 	c->mode = (uint8_t)m;
 	c->bypassing = 0;
 	c->measuring = 0;
+	c->hold_shift = 0;
 	c->warm = 0;
 	rtcache_win_clear(c);
 	if (m == RTCACHE_AUTO)
@@ -203,7 +206,12 @@ void rtcache_measure(struct rtcache *c, unsigned int n, uint64_t cycles)
 	c->verdict_pct = rtcache_win_take(c);
 	c->bypassing = c->probe_cpp16 > c->bypass_cpp16;
 	c->measuring = 0;
-	c->hold_left = c->au.hold;
+	/* bypassing again: measure less often (rtcache.h) */
+	if (!c->bypassing)
+		c->hold_shift = 0;
+	else if (c->hold_shift < RTCACHE_AUTO_HOLD_SHIFT_MAX)
+		c->hold_shift++;
+	c->hold_left = (uint64_t)c->au.hold << c->hold_shift;
 	c->measurements++;
 }
 

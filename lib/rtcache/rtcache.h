@@ -118,6 +118,16 @@ struct rtcache_auto {
  * probes: 64 samples of 1,024 are 6% of the 2^20-packet hold). */
 #define RTCACHE_AUTO_WARMING_MIN 16
 #define RTCACHE_AUTO_WARMING_MAX 64
+/** Measurements that choose to bypass one after another double the hold up
+ * to this many times (8 x 2^20 packets by default). A measurement probes
+ * about 70,000 packets at the cost of misses while the cache warms (to
+ * RTCACHE_AUTO_WARMING_MAX, then its samples): always under a flood of
+ * dropped packets, which never fills the cache, and for the first two or
+ * three under one of new destinations (64 samples of random keys into a
+ * 65,536-entry cache leave a way free in about 40% of its buckets): about
+ * 7% of a 2^20 hold, under 1% of eight. A measurement that chooses to probe
+ * brings the hold back to au.hold. */
+#define RTCACHE_AUTO_HOLD_SHIFT_MAX 3
 
 struct rtcache {
 	struct rtcache_entry *b;   /* nb_buckets x RTCACHE_WAYS */
@@ -136,6 +146,10 @@ struct rtcache {
 	uint32_t win_cold;
 	uint32_t last_win_pct; /* hit rate of the last full window, percent */
 	uint64_t hold_left;    /* auto: packets until the next measurement */
+	/* auto: the hold is au.hold << hold_shift: one more after each
+	 * measurement that chose to bypass, up to RTCACHE_AUTO_HOLD_SHIFT_MAX;
+	 * 0 once one chooses to probe */
+	uint8_t hold_shift;
 	/* the measurement under way: sample number (0: warming, not judged),
 	 * warming samples so far, the sample's packets and cycles so far, the
 	 * samples' cycles a packet (x16) */

@@ -101,8 +101,9 @@ static void measurement(struct rtcache *c, const uint32_t *probed, const uint32_
 
 /*
  * Auto mode keeps the side that measured cheaper, by the medians of its
- * samples, for the hold; then it measures again. A burst that was not timed
- * (the measurement began inside it) is no sample.
+ * samples, for the hold (doubled after each choice to bypass in a row, up
+ * to 8 times); then it measures again. A burst that was not timed (the
+ * measurement began inside it) is no sample.
  */
 static void test_auto(void **state)
 {
@@ -113,6 +114,7 @@ static void test_auto(void **state)
 	const uint32_t p_spike[4] = {30, 30, 5000, 30}, b_spike[4] = {40, 9000, 40, 40};
 	const uint32_t p45[4] = {45, 45, 45, 45};
 	uint64_t bypassed, n;
+	unsigned int k;
 
 	(void)state;
 	rtcache_auto_set(c, &au);
@@ -146,16 +148,33 @@ static void test_auto(void **state)
 	assert_false(rtcache_use(c, 32));
 	assert_int_equal(c->st.bypassed, bypassed + 32);
 	rtcache_auto_end(c, 32, false, 0);
-	for (n = 32; n < 1000; n += 32) {
+	/* the first choice to bypass holds it twice as long (2,000 packets) */
+	for (n = 32; n < 2000; n += 32) {
 		assert_false(c->measuring);
 		auto_burst(c, 32, 40, 0);
 	}
 	assert_true(c->measuring);
 	assert_true(rtcache_probing(c)); /* its warming sample probes */
-	/* a sample a preemption inflated does not decide: the medians */
+	/* bypassing again and again: 4, then 8 times the hold, no longer */
+	for (k = 2; k <= 4; k++) {
+		uint64_t hold = 1000u << (k < 3 ? k : 3);
+
+		measurement(c, p80, b40, 25);
+		assert_true(c->bypassing);
+		assert_int_equal(c->hold_shift, k < 3 ? k : 3);
+		for (n = 0; n < hold; n += 40) {
+			assert_false(c->measuring);
+			auto_burst(c, 40, 40, 0);
+		}
+		assert_true(c->measuring);
+	}
+	/* a sample a preemption inflated does not decide: the medians; and
+	 * choosing to probe brings the hold back to 1,000 packets */
 	measurement(c, p_spike, b40, 100);
 	assert_false(c->bypassing);
 	assert_int_equal(c->probe_cpp16, 30 * 16);
+	assert_int_equal(c->hold_shift, 0);
+	assert_int_equal(c->hold_left, 1000);
 	rtcache_measure_start(c);
 	measurement(c, p45, b_spike, 100);
 	assert_true(c->bypassing);
@@ -164,7 +183,7 @@ static void test_auto(void **state)
 	rtcache_measure_start(c);
 	measurement(c, b40, b40, 100);
 	assert_false(c->bypassing);
-	assert_int_equal(c->measurements, 5);
+	assert_int_equal(c->measurements, 8);
 	/* on: always probed, never measured; off: never probed */
 	rtcache_mode_set(c, RTCACHE_ON);
 	assert_false(c->measuring);
