@@ -648,7 +648,10 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
       "64), then "
       "four samples with the cache probed and four with it bypassed (probed, bypassed, "
       "bypassed, probed, ...), and it "
-      "keeps the side whose median is lower for 2^20 packets before it measures again; "
+      "keeps the side whose median is lower for 2^20 packets before it measures again "
+      "(twice as long after each choice in a row to bypass, up to 8 times: a `cache_auto` "
+      "run of kbench with a million destinations, timed after an untimed pass in which its "
+      "first measurement ran, holds no second one when the first chose to bypass); "
       "a hit-rate window (4,096 probes) that falls more than 20 points below the last "
       "measurement's starts "
       "the next one at once (lib/rtcache/rtcache.c).%s" %
