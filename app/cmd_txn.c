@@ -387,6 +387,16 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 	case -EDESTADDRREQ:
 		return ERRC(-EDESTADDRREQ,
 			    "gateway %s is link-local: give the port it is on ('port N')", g);
+	case -EXDEV: {
+		struct fib_route via;
+		char v[FR_ADDR_STRLEN];
+
+		if (fib_route_lookup(r->fib, &rt->gw, &via) != 0)
+			return ERRC(-EXDEV, "gateway %s is on another port's subnet, not port %u's",
+				    g, rt->port);
+		return ERRC(-EXDEV, "gateway %s is on port %u's subnet %s, not port %u's", g,
+			    via.port, fr_prefix_fmt(&via.prefix, v, sizeof(v)), rt->port);
+	}
 	case -EAFNOSUPPORT:
 		return ERRC(-EAFNOSUPPORT, "%s: address family not supported", p);
 	case -ENOENT:
