@@ -59,7 +59,7 @@ enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(eth + 1);
 	const uint8_t *icmp = (const uint8_t *)(ip + 1), *opt;
 	uint32_t plen, left;
-	bool unspec;
+	bool unspec, any_lla = false;
 
 	if (len < sizeof(*eth) + sizeof(*ip) + ICMP6_HDR_LEN ||
 	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
@@ -97,9 +97,14 @@ enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 		olen = (uint32_t)opt[1] * 8;
 		if (olen > left)
 			return ND_ERR_MALFORMED;
-		if ((opt[0] == (nd->type == ND_TYPE_NS ? OPT_SLLA : OPT_TLLA)) && olen == 8) {
-			nd->has_lla = true;
-			memcpy(&nd->lla, opt + 2, RTE_ETHER_ADDR_LEN);
+		if (opt[0] == (nd->type == ND_TYPE_NS ? OPT_SLLA : OPT_TLLA)) {
+			/* any length says the option is there (7.1.1); only
+			 * Ethernet's 8 bytes hold a MAC to take */
+			any_lla = true;
+			if (olen == 8) {
+				nd->has_lla = true;
+				memcpy(&nd->lla, opt + 2, RTE_ETHER_ADDR_LEN);
+			}
 		}
 		opt += olen;
 		left -= olen;
@@ -108,7 +113,7 @@ enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 	if (nd->type == ND_TYPE_NS) {
 		/* duplicate address detection: to the target's solicited-node
 		 * group, and no source link-layer address */
-		if (unspec && (!nd_is_solicited_node_of(nd->dst, nd->target) || nd->has_lla))
+		if (unspec && (!nd_is_solicited_node_of(nd->dst, nd->target) || any_lla))
 			return ND_ERR_MALFORMED;
 	} else {
 		nd->flags = icmp[4];

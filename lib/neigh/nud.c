@@ -301,6 +301,14 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 	changed = !rte_is_same_ether_addr(&c->mac, mac);
 	switch (kind) {
 	case NEIGH_LEARN_REPLY:
+		/* a placeholder (a gateway not resolved yet, or forgotten) was
+		 * asked nothing: an answer to no request is not taken, or a
+		 * host on the link could plant a gateway's MAC ahead of its
+		 * resolution (RFC 4861 7.2.5: no entry, silently discarded) */
+		if (c->state == NEIGH_S_NONE) {
+			t->stats.ignored++;
+			return 0;
+		}
 		if (changed && neigh_state_usable(c->state))
 			t->stats.updated++;
 		reachable(t, idx, mac, now);

@@ -542,6 +542,29 @@ static void test_nud_learn_rules(void **state)
 	assert_int_equal(state_of(t, "192.0.2.6", 0), NEIGH_S_STATIC);
 	assert_int_equal(neigh_get(t, &b, 0, &ni), 0);
 	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	/* a route's gateway not resolved yet (a placeholder) was asked
+	 * nothing: a reply, or a gratuitous ARP, plants no MAC; once asked,
+	 * the reply resolves it */
+	{
+		struct fr_addr gw = a4("192.0.2.7");
+		uint32_t idx = neigh_ref(t, &gw, 0);
+		struct neigh_stats st;
+		uint64_t ignored;
+
+		assert_int_not_equal(idx, NEIGH_IDX_NONE);
+		neigh_stats_get(t, &st);
+		ignored = st.ignored;
+		assert_int_equal(neigh_learn(t, &gw, 0, &mac2, NEIGH_LEARN_REPLY, 6), 0);
+		assert_int_equal(neigh_learn(t, &gw, 0, &mac2, NEIGH_LEARN_GRATUITOUS, 6), 0);
+		assert_int_equal(state_of(t, "192.0.2.7", 0), NEIGH_S_NONE);
+		neigh_stats_get(t, &st);
+		assert_int_equal(st.ignored, ignored + 2);
+		assert_int_equal(neigh_resolve(t, &gw, 0, &pkt_tag[0], 6, NULL), 0);
+		assert_int_equal(state_of(t, "192.0.2.7", 0), NEIGH_S_INCOMPLETE);
+		assert_int_equal(neigh_learn(t, &gw, 0, &mac2, NEIGH_LEARN_REPLY, 7), 1);
+		assert_int_equal(state_of(t, "192.0.2.7", 0), NEIGH_S_REACHABLE);
+		neigh_unref(t, idx);
+	}
 }
 
 /* Bounds: per-entry queue, all queues, INCOMPLETE entries, table size. */
@@ -866,6 +889,20 @@ static void test_nd_frames(void **state)
 	ck = rte_ipv6_udptcp_cksum((struct rte_ipv6_hdr *)(f + 14), f + 14 + 40);
 	memcpy(f + 14 + 40 + 2, &ck, 2);
 	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_MALFORMED); /* has SLLA */
+	{
+		/* an SLLA of 16 bytes (not Ethernet's 8) is an SLLA all the same */
+		uint8_t h[14 + 40 + 24 + 16] = {0};
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(h + 14);
+
+		memcpy(h, f, 14 + 40 + 24);
+		ip->payload_len = RTE_BE16(24 + 16);
+		h[14 + 40 + 24] = 1; /* source link-layer address */
+		h[14 + 40 + 24 + 1] = 2;
+		memset(h + 14 + 40 + 2, 0, 2);
+		ck = rte_ipv6_udptcp_cksum(ip, h + 14 + 40);
+		memcpy(h + 14 + 40 + 2, &ck, 2);
+		assert_int_equal(nd_parse(h, sizeof(h), &nd), ND_ERR_MALFORMED);
+	}
 	{
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(f + 14);
 
