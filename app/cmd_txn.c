@@ -519,6 +519,39 @@ static int find_addr_owner(const struct router *r, const struct fr_addr *a)
 	return -1;
 }
 
+/* A subnet @p about to be connected on @port may not hold the gateway of
+ * routes bound to another port: they would stay on that port's link while
+ * a route added now would take this one (and show config would print a
+ * file no router starts with). 0, or -EBUSY with the error. */
+static int gw_elsewhere_check(const struct router *r, const struct fr_prefix *p, uint16_t port,
+			      char *err, size_t errlen)
+{
+	struct fr_addr gw;
+	uint16_t gp;
+	char g[FR_ADDR_STRLEN], pb[FR_ADDR_STRLEN];
+
+	if (fib_gw_elsewhere(r->fib, p, port, &gw, &gp) == 0)
+		return 0;
+	return ERRC(-EBUSY,
+		    "%s is the gateway of routes leaving by port %u: %s on port %u would put it "
+		    "on another link; replace or delete those routes first",
+		    fr_addr_fmt(&gw, g, sizeof(g)), gp, fr_prefix_fmt(p, pb, sizeof(pb)), port);
+}
+
+/* The port whose own IPv6 link-local address (never in the FIB nor among
+ * the configured ones) @a is, or -1. */
+static int ll6_owner(const struct router *r, const struct fr_addr *a)
+{
+	uint16_t p;
+
+	if (a->family != AF_INET6)
+		return -1;
+	for (p = 0; p < r->nb_ports; p++)
+		if (router_port_ok(r, p) && memcmp(r->dp_ports[p].ll6, a->v6, 16) == 0)
+			return p;
+	return -1;
+}
+
 /* @a is the network or broadcast address of a port's IPv4 subnet (of /30
  * or shorter): no host has it. Returns the port (and which in @what), or -1. */
 static int subnet_edge_owner(const struct router *r, const struct fr_addr *a, const char **what)
@@ -656,13 +689,37 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 					    "%s is the gateway of routes in the table: replace "
 					    "or delete them first",
 					    buf);
-			for (q = 0; q < r->nb_ports; q++)
-				if (neigh_get(r->neigh, &edge[k], q, &ni) == 0 && ni.configured)
+			for (q = 0; q < r->nb_ports; q++) {
+				if (neigh_get(r->neigh, &edge[k], q, &ni) != 0)
+					continue;
+				if (ni.configured)
 					return ERRC(-EBUSY,
 						    "%s is a static neighbour on port %u: 'neigh "
 						    "del' it first",
 						    buf, q);
+				/* no duplicate address detection (RFC 4862 5.4)
+				 * here: at least not a host the router talks
+				 * to, whose traffic it would take */
+				if (k == 0 && q == c->port && neigh_state_usable(ni.state)) {
+					char mb[RTE_ETHER_ADDR_FMT_SIZE];
+
+					rte_ether_format_addr(mb, sizeof(mb), &ni.mac);
+					return ERRC(-EADDRINUSE,
+						    "%s is in use on port %u by neighbour %s "
+						    "(show neigh): 'neigh del' it first if that "
+						    "host is gone",
+						    buf, q, mb);
+				}
+			}
 		}
+	}
+	{
+		struct fr_prefix sub = {.addr = pa.addr, .len = pa.len};
+
+		fr_addr_mask(&sub.addr, sub.len);
+		rc = gw_elsewhere_check(r, &sub, (uint16_t)c->port, err, errlen);
+		if (rc != 0)
+			return rc;
 	}
 	for (i = 0; i < n; i++) {
 		rc = t_route_add(t, &rts[i], err, errlen);
@@ -770,6 +827,16 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return ERR(
 				"gateway %s is the %s address of port %d's subnet: no host has it",
 				fr_addr_fmt(&rt.gw, buf, sizeof(buf)), what, owner);
+		owner = ll6_owner(r, &rt.gw);
+		if (owner >= 0)
+			return ERR("gateway %s is an address of this router (port %d's "
+				   "link-local)",
+				   fr_addr_fmt(&rt.gw, buf, sizeof(buf)), owner);
+	}
+	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_CONNECTED) {
+		rc = gw_elsewhere_check(r, &rt.prefix, rt.port, err, errlen);
+		if (rc != 0)
+			return rc;
 	}
 	/* routes a port address installed belong to that address */
 	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
@@ -828,6 +895,8 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		const char *what;
 		int owner = find_addr_owner(r, &c->addr);
 
+		if (owner < 0)
+			owner = ll6_owner(r, &c->addr);
 		if (owner >= 0)
 			return ERR("%s is an address of this router (port %d), not a neighbour's",
 				   buf, owner);

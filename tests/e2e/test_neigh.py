@@ -596,6 +596,19 @@ def test_rollback_keeps_learnt(topo, r):
     check("1 received" in out, "h2 unreachable after the rollbacks")
 
 
+def test_address_in_use(topo, r):
+    """An address that a neighbour the router talks to holds on that port
+    is not taken (no duplicate address detection: at least not the address
+    of a host the router has learnt): refused, naming the neighbour."""
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    out = r.cli("port 1 address add %s/32" % HOST_IP[1], check=False)
+    check(("%s is in use on port 1 by neighbour %s" % (HOST_IP[1], HOST_MAC[1])).lower()
+          in out.lower(), "address of a learnt neighbour added: %r" % out)
+    check(HOST_IP[1] not in r.cli("show config"), "the refused address is configured")
+    out = sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0], check=False)
+    check("1 received" in out, "h2 unreachable after the refusal")
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -617,6 +630,7 @@ def main():
                              ("poisoning", test_poisoning),
                              ("announce_defend", test_announce_defend),
                              ("rollback_keeps_learnt", test_rollback_keeps_learnt),
+                             ("address_in_use_refused", test_address_in_use),
                              ("offlink_gateway_learnt", test_offlink_gateway),
                              ("exhaustion_10000_targets", test_exhaustion),
                              ("held_packet_counted_at_stop", test_held_at_stop)]:
