@@ -254,6 +254,12 @@ static void arp_probe(void *arg, const struct neigh_info *ni, const struct rte_e
 	spa = port_addr4_for(p, ni->addr.v4);
 	if (spa == 0)
 		spa = port_any_addr4(p);
+	/* a port without an IPv4 address ('dev N' routes only): asked from
+	 * 0.0.0.0, the host answers to 0.0.0.0, which names nobody; asked
+	 * from another port's address (as ICMP errors leave, RFC 1812
+	 * 4.3.2.4), its answer names the router (arp_input() takes it) */
+	if (spa == 0)
+		spa = router_any_addr4(r);
 	if (arp_request(r, ni->port, mac ? mac : &eth_bcast, spa, ni->addr.v4))
 		r->cst.arp_probes++;
 }
@@ -373,7 +379,10 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		cdrop(r, m, CDROP_ARP_CONFLICT);
 		return;
 	}
-	for_us = port_owns4(&r->ports[port], a.tpa);
+	/* a request asks for this port's address; a reply answers what the
+	 * router asked, maybe from another port's address (arp_probe()) */
+	for_us = a.op == RTE_ARP_OP_REPLY ? router_owns4(r, a.tpa)
+					  : port_owns4(&r->ports[port], a.tpa);
 	if (a.op == RTE_ARP_OP_REQUEST)
 		r->cst.arp_requests++;
 	else

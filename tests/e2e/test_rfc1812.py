@@ -129,7 +129,8 @@ def test_unnumbered(topo, r):
     """A port without an IPv4 address (unnumbered: a route 'dev' to its
     link): an error about a packet that came in there still goes back, from
     another of the router's addresses (RFC 1812 4.3.2.4), or traceroute
-    and path MTU discovery go blind behind it."""
+    and path MTU discovery go blind behind it; and its hosts are resolved
+    by ARP asked from such an address, their answers to it taken."""
     r.cli("port 2 address del %s/24" % ROUTER_IP[2])
     r.cli("route add 203.0.113.0/24 dev 2")
     r.cli("neigh add %s lladdr %s port 2" % (HOST_IP[2], HOST_MAC[2]))
@@ -144,6 +145,19 @@ def test_unnumbered(topo, r):
         finally:
             ls.close()
         after = r.ctrl_drops()
+        # a host behind it the router must resolve itself: asked from
+        # another port's address (0.0.0.0 would be answered to nobody)
+        r.cli("neigh del %s port 2" % HOST_IP[2])
+        ls = frlib.Listen(topo, 2)
+        try:
+            send(topo, s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+                 s.IP(src=HOST_IP[0], dst=HOST_IP[2]) / s.UDP(sport=40000, dport=9) /
+                 s.Raw(b"unnumbered"))
+            fwd = ls.collect(timeout=3.0, want=1, match=lambda p: p.haslayer(s.Raw) and
+                             bytes(p[s.Raw]).startswith(b"unnumbered"))
+        finally:
+            ls.close()
+        neigh = [l for l in r.cli("show neigh").splitlines() if l.split()[:1] == [HOST_IP[2]]]
     finally:
         r.cli("neigh del %s port 2" % HOST_IP[2], check=False)
         r.cli("route del 203.0.113.0/24", check=False)
@@ -151,6 +165,9 @@ def test_unnumbered(topo, r):
     check(len(got) == 1 and got[0][s.IP].src == ROUTER_IP[0],
           "time exceeded through an unnumbered port: %s; control drops %s -> %s" %
           ([p.summary() for p in got], before, after))
+    check(len(fwd) == 1 and fwd[0].dst == HOST_MAC[2],
+          "a packet by a 'dev' route out of an unnumbered port never left (show neigh: %s)" %
+          neigh)
 
 
 def test_unreachables(topo, r):
