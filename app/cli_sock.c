@@ -261,17 +261,6 @@ static void client_answer(struct client *c, int ok, const char *body, size_t len
 	pending += c->outlen;
 }
 
-/* The first byte of @line below 0x20 but a tab or a carriage return (a
- * terminal's line end), or 0x7f; NULL when none. */
-static const char *line_control(const char *line)
-{
-	for (; *line != '\0'; line++)
-		if (((unsigned char)*line < 0x20 && *line != '\t' && *line != '\r') ||
-		    *line == 0x7f)
-			return line;
-	return NULL;
-}
-
 /* Run complete lines from the input buffer while no answer is pending.
  * Returns -1 when the client was closed (and freed). */
 static int client_run(struct router *r, struct client *c)
@@ -282,21 +271,17 @@ static int client_run(struct router *r, struct client *c)
 
 	while (c->out == NULL && (nl = memchr(c->in, '\n', c->inlen)) != NULL) {
 		char *line = c->in;
-		size_t used = (size_t)(nl - c->in) + 1, len;
-		const char *bad;
+		size_t used = (size_t)(nl - c->in) + 1;
+		char why[96];
 
 		*nl = '\0';
 		/* a NUL would cut the line short (and run another command than
 		 * the one sent), other control bytes are no command's: not run */
-		len = strlen(line);
-		bad = len != used - 1 ? line + len : line_control(line);
-		if (bad != NULL) {
-			char msg[96];
+		if (cmd_line_check(line, used - 1, why, sizeof(why)) != 0) {
+			char ans[sizeof(why) + 32];
 
-			snprintf(msg, sizeof(msg),
-				 "error: control byte 0x%02x at byte %zu of the line; not run\n",
-				 (unsigned char)*bad, (size_t)(bad - line) + 1);
-			client_answer(c, 0, msg, strlen(msg));
+			snprintf(ans, sizeof(ans), "error: %s; not run\n", why);
+			client_answer(c, 0, ans, strlen(ans));
 			goto next;
 		}
 		o.json = false;

@@ -751,6 +751,19 @@ static void expected_words(char **tok, int depth, char *buf, size_t len)
 	}
 }
 
+int cmd_line_check(const char *line, size_t len, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)line[i];
+
+		if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f)
+			return ERR("control byte 0x%02x at byte %zu of the line", b, i + 1);
+	}
+	return 0;
+}
+
 int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
 {
 	char buf[1024], exp[160];

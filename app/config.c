@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Config files: CLI commands, one per line, '#' comments. Every line is
+ * Config files: CLI commands, one per line, '#' comments; a line with a
+ * NUL or another control byte is refused, as on the socket. Every line is
  * parsed and checked before the first one runs (a syntax error, or a line
  * that has no place in a file, touches nothing); a pipe or FIFO is copied
  * to a temporary file first, to be read twice. Then
@@ -95,16 +96,23 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	unsigned int lineno = 0;
 	struct cmd_out o = {0};
 	struct cmd c;
+	ssize_t len;
 	int rc;
 
 	if (fseek(f, 0, SEEK_SET) != 0) {
 		snprintf(l->err, l->errlen, "%s: %s", l->path, strerror(errno));
 		return -EIO;
 	}
-	while (getline(line, cap, f) >= 0) {
+	while ((len = getline(line, cap, f)) >= 0) {
 		lineno++;
 		serve(l);
-		rc = cmd_parse(*line, &c, msg, sizeof(msg));
+		/* as on the socket, its "\n" aside: a NUL would cut the line
+		 * short, and run another command than the one written */
+		if (len > 0 && (*line)[len - 1] == '\n')
+			len--;
+		rc = cmd_line_check(*line, (size_t)len, msg, sizeof(msg));
+		if (rc == 0)
+			rc = cmd_parse(*line, &c, msg, sizeof(msg));
 		if (rc == -ENODATA)
 			continue;
 		if (rc == 0 && l->t == NULL) {

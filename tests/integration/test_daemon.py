@@ -152,6 +152,15 @@ def _():
                "port 1 carries at most 2030 bytes")
 
 
+@t("config_control_byte")
+def _():
+    # a NUL cut the line short (the route went by port 0): refused as the
+    # socket refuses it, naming the byte, and nothing started
+    refused_at("port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/24\n"
+               "route add 10.0.0.0/8 via 192.0.2.254\0 port 1\n", 3,
+               "control byte 0x00 at byte 37 of the line")
+
+
 @t("missing_config_file")
 def _():
     p = run(eal() + ["-f", "/nonexistent.conf", "-s", "none"] + SMALL)

@@ -64,7 +64,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static char *write_tmp(const char *text)
+/* @len bytes of @text, NULs included */
+static char *write_tmp_n(const char *text, size_t len)
 {
 	static char path[64];
 	int fd;
@@ -72,9 +73,14 @@ static char *write_tmp(const char *text)
 	snprintf(path, sizeof(path), "/tmp/fr-ut-config-%d.conf", (int)getpid());
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
 	close(fd);
 	return path;
+}
+
+static char *write_tmp(const char *text)
+{
+	return write_tmp_n(text, strlen(text));
 }
 
 static const char *src_path(const char *rel)
@@ -276,7 +282,7 @@ static void test_bad_cases(void **state)
 			    false, NULL, (char[256]){0}, 256),
 		0);
 	for (i = 0; i < RTE_DIM(bad); i++) {
-		char err[512] = "", want[64];
+		char err[512] = "", want[96];
 		const char *path = write_tmp(bad[i].text);
 		int rc;
 
@@ -520,6 +526,87 @@ static void test_addr_order_rollback(void **state)
 	unlink(write_tmp(""));
 }
 
+/*
+ * A NUL or another control byte (but a tab or a carriage return) in a file
+ * line, as in a socket's: the load fails at that line, saying which byte
+ * and where, and applies nothing. Before, a NUL cut the line short and the
+ * rest of it was never read: the route went by port 0, rpf loose was set
+ * without its ignore-default.
+ */
+static void test_control_bytes(void **state)
+{
+	struct router *r = *state;
+#define TXT(s) s, sizeof(s) - 1
+	static const struct {
+		const char *text;
+		size_t len;
+		unsigned int line, byte, value;
+	} bad[] = {
+		{TXT("port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/24\n"
+		     "route add 10.0.0.0/8 via 192.0.2.254\0 port 1\n"),
+		 3, 37, 0x00},
+		{TXT("port 0 rpf loose\0 ignore-default\n"), 1, 17, 0x00},
+		{TXT("route add 10.0.0.0/8 blackhole\0\n"), 1, 31, 0x00},
+		{TXT("\0route add 10.0.0.0/8 blackhole\n"), 1, 1, 0x00},
+		{TXT("route add 10.0.0.0/8 blackhole\n\x1b[Aroute add 11.0.0.0/8 blackhole\n"), 2,
+		 1, 0x1b},
+		{TXT("route add 10.0.0.0/8\vblackhole\n"), 1, 21, 0x0b},
+		{TXT("port 0 mtu 1400\x7f\n"), 1, 16, 0x7f},
+		/* a comment is the line's too, as on the socket */
+		{TXT("port 0 mtu 1400 # \x01\n"), 1, 19, 0x01},
+		/* a line end is "\n" or "\r\n", not a lone "\r" inside */
+		{TXT("route add 10.0.0.0/8 blackhole\x0c\r\n"), 1, 31, 0x0c},
+		/* the last of many lines */
+		{TXT("route add 10.0.0.0/8 blackhole\nroute add 11.0.0.0/8 blackhole\n"
+		     "route add 12.0.0.0/8 blackhole\n\0\n"),
+		 4, 1, 0x00},
+	};
+#undef TXT
+	struct snapshot before, after;
+	unsigned int i, failed = 0;
+	char err[512];
+
+	/* every case said (the first failure does not hide the others) */
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		char want[160];
+		const char *path = write_tmp_n(bad[i].text, bad[i].len);
+		uint64_t gen = fib_generation(r->fib);
+		uint8_t rpf = r->dp_ports[0].rpf;
+		uint16_t mtu = r->dp_ports[0].mtu;
+
+		snap(r, &before);
+		err[0] = '\0';
+		if (config_load(r, path, false, NULL, err, sizeof(err)) == 0) {
+			print_error("case %u accepted\n", i);
+			failed++;
+			continue;
+		}
+		snap(r, &after);
+		snprintf(want, sizeof(want), "%s:%u: control byte 0x%02x at byte %u of the line",
+			 path, bad[i].line, bad[i].value, bad[i].byte);
+		if (strcmp(err, want) != 0) {
+			print_error("case %u: got \"%s\", want \"%s\"\n", i, err, want);
+			failed++;
+		} else if (memcmp(&before, &after, sizeof(before)) != 0 ||
+			   fib_generation(r->fib) != gen || r->dp_ports[0].rpf != rpf ||
+			   r->dp_ports[0].mtu != mtu) {
+			print_error("case %u: state changed\n", i);
+			failed++;
+		}
+	}
+	if (failed > 0)
+		fail_msg("%u of %u cases", failed, (unsigned int)RTE_DIM(bad));
+	/* tabs and carriage returns are no control bytes here */
+	if (config_load(r,
+			write_tmp("route add 10.0.0.0/8\tblackhole\r\n"
+				  "port 0 mtu 1400\t# a tab\there\r\n"),
+			false, NULL, err, sizeof(err)) != 0)
+		fail_msg("tabs and CRLF: %s", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 1);
+	assert_int_equal(r->dp_ports[0].mtu, 1400);
+	unlink(write_tmp(""));
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -564,6 +651,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_src6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_control_bytes, setup, teardown),
 	};
 
 	test_eal_init("config");
