@@ -640,13 +640,12 @@ void cmd_keywords(void (*cb)(const char *words, const char *usage, bool args, vo
 
 /* ---- parsing ----------------------------------------------------------- */
 
+/* @line: the command, its comment and line end cut off (cmd_parse()) */
 static int tokenize(char *line, char **tok, int max)
 {
 	int n = 0;
-	char *p = line, *h = strchr(line, '#');
+	char *p = line;
 
-	if (h != NULL)
-		*h = '\0';
 	while (*p) {
 		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
 			*p++ = '\0';
@@ -766,16 +765,27 @@ int cmd_line_check(const char *line, size_t len, char *err, size_t errlen)
 
 int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
 {
-	char buf[1024], exp[160];
+	char buf[CMD_MAX_LEN + 1], exp[160];
 	char *tok[CMD_MAX_TOKENS + 1];
 	const struct cmd_syntax *best = NULL;
 	int n, best_depth = 0, bad = 0;
 	unsigned int k;
+	/* the command: what comes before a comment, or before the line's end
+	 * (a file's line keeps its "\n" or "\r\n", a terminal's its "\r") */
+	size_t len = strcspn(line, "#");
 
 	memset(c, 0, sizeof(*c));
-	if (strlen(line) >= sizeof(buf))
-		return ERR("line too long (%zu bytes, at most %zu)", strlen(line), sizeof(buf) - 1);
-	strcpy(buf, line);
+	if (line[len] == '\0') {
+		if (len > 0 && line[len - 1] == '\n')
+			len--;
+		if (len > 0 && line[len - 1] == '\r')
+			len--;
+	}
+	if (len > CMD_MAX_LEN)
+		return ERR("command too long (%zu bytes, at most %u; a comment does not count)",
+			   len, CMD_MAX_LEN);
+	memcpy(buf, line, len);
+	buf[len] = '\0';
 	n = tokenize(buf, tok, CMD_MAX_TOKENS);
 	if (n < 0)
 		return ERR("too many words (at most %d)", CMD_MAX_TOKENS);

@@ -87,8 +87,13 @@ struct cmd {
 	char arg[256];		     /* load FILE, help TOPIC */
 };
 
+/* Longest command (bytes): its line's end ("\n", "\r\n", "\r") and a
+ * comment do not count. */
+#define CMD_MAX_LEN 1023
+
 /*
- * Parse one line (comments and blank lines give -ENODATA).
+ * Parse one line (comments and blank lines give -ENODATA). The line may
+ * keep its end ("\n", "\r\n").
  * @return 0, -ENODATA (nothing to run), or -EINVAL with @err filled.
  */
 int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen);

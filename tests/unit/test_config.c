@@ -607,6 +607,73 @@ static void test_control_bytes(void **state)
 	unlink(write_tmp(""));
 }
 
+/*
+ * A command is at most 1023 bytes, as on the socket: not counting the
+ * file line's end ("\n" or "\r\n") nor a comment. Before, a 1023-byte
+ * command was refused as 1024 bytes with its newline, and a comment line
+ * longer than 1023 bytes refused the whole file.
+ */
+static void test_line_length(void **state)
+{
+	struct router *r = *state;
+	char cmd1023[1100], cmd1024[1100], *text = malloc(16384), err[512] = "";
+	struct cmd_out o = {0};
+	unsigned int failed = 0;
+
+	/* "route add 10.0.0.0/8", spaces, " blackhole": 1023 bytes */
+	snprintf(cmd1023, sizeof(cmd1023), "route add 10.0.0.0/8%*s", 1023 - 20, "blackhole");
+	assert_int_equal(strlen(cmd1023), 1023);
+	snprintf(cmd1024, sizeof(cmd1024), "route add 10.0.0.0/8%*s", 1024 - 20, "blackhole");
+	/* files, each said (the first failure does not hide the others): 1023
+	 * bytes with "\n", with "\r\n"; long comments, alone or after a
+	 * command */
+	snprintf(text, 16384, "%s\n", cmd1023);
+	if (config_load(r, write_tmp(text), false, NULL, err, sizeof(err)) != 0) {
+		print_error("1023 bytes and \\n: %s\n", err);
+		failed++;
+	}
+	snprintf(text, 16384, "%s\r\n", cmd1023);
+	memcpy(text + 10, "11", 2); /* 11.0.0.0/8 */
+	if (config_load(r, write_tmp(text), false, NULL, err, sizeof(err)) != 0) {
+		print_error("1023 bytes and \\r\\n: %s\n", err);
+		failed++;
+	}
+	snprintf(text, 16384, "#%05000d\nroute add 12.0.0.0/8 blackhole\n", 0);
+	if (config_load(r, write_tmp(text), false, NULL, err, sizeof(err)) != 0) {
+		print_error("a comment line of 5001 bytes: %s\n", err);
+		failed++;
+	}
+	snprintf(text, 16384, "route add 13.0.0.0/8 blackhole #%03000d\n", 0);
+	if (config_load(r, write_tmp(text), false, NULL, err, sizeof(err)) != 0) {
+		print_error("a command and a comment of 3000 bytes: %s\n", err);
+		failed++;
+	}
+	if (failed > 0)
+		fail_msg("%u of 4 files refused", failed);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 4);
+	/* one more byte: refused, and nothing of the file applied */
+	snprintf(text, 16384, "route add 14.0.0.0/8 blackhole\n%s\n", cmd1024);
+	assert_int_not_equal(config_load(r, write_tmp(text), false, NULL, err, sizeof(err)), 0);
+	if (strstr(err, ":2: ") == NULL || strstr(err, "(1024 bytes, at most 1023") == NULL)
+		fail_msg("1024 bytes: got \"%s\"", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 4);
+	/* the same on the CLI, where a line comes without its "\n" ("\r"
+	 * may stay: a terminal's line end) */
+	assert_int_equal(cmd_run_line(r, "route del 10.0.0.0/8", &o), 0);
+	if (cmd_run_line(r, cmd1023, &o) != 0)
+		fail_msg("CLI, 1023 bytes: %s", o.buf);
+	assert_int_equal(cmd_run_line(r, "route del 10.0.0.0/8", &o), 0);
+	strcat(cmd1023, "\r");
+	if (cmd_run_line(r, cmd1023, &o) != 0)
+		fail_msg("CLI, 1023 bytes and \\r: %s", o.buf);
+	out_reset(&o);
+	assert_int_not_equal(cmd_run_line(r, cmd1024, &o), 0);
+	assert_non_null(strstr(o.buf, "(1024 bytes, at most 1023"));
+	out_free(&o);
+	unlink(write_tmp(""));
+	free(text);
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -652,6 +719,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 	};
 
 	test_eal_init("config");
