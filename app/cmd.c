@@ -274,10 +274,20 @@ static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, cha
 
 static int a_mtu(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
-	/* RFC 791: every link carries 68 bytes; above PORT_MTU_MAX the change
-	 * says why not (the mbufs' size), not a range here */
-	if (parse_u32(n > 0 ? tok[0] : NULL, 68, UINT16_MAX, &c->value, err, errlen) != 0)
+	const char *s = n > 0 ? tok[0] : NULL;
+
+	/* RFC 791: every link carries 68 bytes; a port no more than one
+	 * buffer holds (PORT_MTU_MAX, what the help says), whatever its
+	 * device takes */
+	if (parse_u32(s, 68, PORT_MTU_MAX, &c->value, err, errlen) != 0) {
+		if (s != NULL && s[0] != '\0' && s[strspn(s, "0123456789")] == '\0' &&
+		    strtoul(s, NULL, 10) > PORT_MTU_MAX) /* ULONG_MAX when larger */
+			return ERR("port %u carries at most %u bytes, not %s (frames are received "
+				   "whole into %u-byte buffers)",
+				   c->port, (unsigned int)PORT_MTU_MAX, s,
+				   (unsigned int)RTE_MBUF_DEFAULT_DATAROOM);
 		return -EINVAL;
+	}
 	return expect_end(tok, n, 1, err, errlen);
 }
 

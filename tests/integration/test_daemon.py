@@ -152,6 +152,13 @@ def _():
                "port 1 carries at most 2030 bytes")
 
 
+@t("mtu_beyond_buffers_parsed")
+def _():
+    # refused by the parser as by the port: the same limit, not 65535
+    refused_at("port 0 address 192.0.2.1/24\nport 1 mtu 70000\n", 2,
+               "port 1 carries at most 2030 bytes")
+
+
 @t("config_control_byte")
 def _():
     # a NUL cut the line short (the route went by port 0): refused as the

@@ -674,6 +674,56 @@ static void test_line_length(void **state)
 	free(text);
 }
 
+/*
+ * An MTU is refused as it is parsed past what a port carries (PORT_MTU_MAX,
+ * the help's range): before, 70000 was "not a number in 68-65535" and
+ * 3000 passed the parse, to be refused when applied (or not at all on a
+ * port without a device), while the help says 68-2030.
+ */
+static void test_mtu_range(void **state)
+{
+	static const char *const bad[] = {"3000",  "2031",  "9000",
+					  "65535", "70000", "99999999999999999999999"};
+	struct cmd_out o = {0};
+	char err[CMD_ERR_LEN], want[64];
+	struct cmd c;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "port 1 mtu %s", bad[i]);
+		err[0] = '\0';
+		if (cmd_parse(line, &c, err, sizeof(err)) == 0)
+			fail_msg("'%s' parsed", line);
+		snprintf(want, sizeof(want), "port 1 carries at most %u bytes",
+			 (unsigned int)PORT_MTU_MAX);
+		if (strstr(err, want) == NULL || strstr(err, "68-65535") != NULL)
+			fail_msg("'%s': got \"%s\", want \"%s\"", line, err, want);
+	}
+	snprintf(want, sizeof(want), "68-%u", (unsigned int)PORT_MTU_MAX);
+	for (i = 0; i < 3; i++) {
+		static const char *const low[] = {"67", "0", "x"};
+		char line[64];
+
+		snprintf(line, sizeof(line), "port 1 mtu %s", low[i]);
+		if (cmd_parse(line, &c, err, sizeof(err)) == 0)
+			fail_msg("'%s' parsed", line);
+		if (strstr(err, want) == NULL)
+			fail_msg("'%s': got \"%s\", want \"%s\"", line, err, want);
+	}
+	snprintf(want, sizeof(want), "port 1 mtu %u", (unsigned int)PORT_MTU_MAX);
+	assert_int_equal(cmd_parse(want, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.value, PORT_MTU_MAX);
+	assert_int_equal(cmd_parse("port 1 mtu 68", &c, err, sizeof(err)), 0);
+	/* the help gives the same range */
+	cmd_help(&o, "port");
+	snprintf(want, sizeof(want), "(68-%u:", (unsigned int)PORT_MTU_MAX);
+	assert_non_null(strstr(o.buf, want));
+	out_free(&o);
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -720,6 +770,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 	};
 
 	test_eal_init("config");
