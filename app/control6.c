@@ -308,8 +308,11 @@ void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code)
 		r->cst.icmp6_port_unreach++;
 }
 
-/* Fragment the router's own IPv6 packet @m for @port and queue the pieces,
- * all or none; @m is consumed. How many were queued. */
+/* Fragment the router's own IPv6 packet @m to 1280 bytes (it does no path
+ * MTU discovery: RFC 8201 1 has it send nothing larger than the IPv6
+ * minimum MTU, so a Packet Too Big from a narrower return path, which it
+ * drops, never matters) and queue the pieces for @port, all or none; @m is
+ * consumed. How many were queued. */
 static int fragment6_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 {
 	struct rte_mbuf *frags[64];
@@ -317,8 +320,8 @@ static int fragment6_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 
 	/* unpredictable, so that no one off the path can slip fragments into
 	 * the reassembly of our replies (RFC 7739) */
-	n = ip6_fragment(m, r->dp_ports[port].mtu, (uint32_t)rte_rand(),
-			 r->pools[r->ports[port].socket], frags, RTE_DIM(frags));
+	n = ip6_fragment(m, IP6_MIN_MTU, (uint32_t)rte_rand(), r->pools[r->ports[port].socket],
+			 frags, RTE_DIM(frags));
 	rte_pktmbuf_free(m);
 	return control_send_train(r, frags, n, port);
 }
@@ -337,11 +340,10 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 	eth->dst_addr = *mac;
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
-	if (ip6_size(ip) > r->dp_ports[port].mtu && !forwarded &&
-	    r->dp_ports[port].mtu >= IP6_MIN_MTU) {
-		/* the router's own packet (an echo reply to a large request
-		 * that came in on a larger MTU): fragmented at its source
-		 * (RFC 8200 4.5), all the fragments queued or none */
+	if (ip6_size(ip) > IP6_MIN_MTU && !forwarded && r->dp_ports[port].mtu >= IP6_MIN_MTU) {
+		/* the router's own packet over 1280 bytes (an echo reply to
+		 * a large request): fragmented at its source (RFC 8200 4.5),
+		 * all the fragments queued or none */
 		if (fragment6_send(r, m, port) > 0 && icmp)
 			icmp6_count_sent(r, type, code);
 		return;
