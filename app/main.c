@@ -46,7 +46,7 @@ static void usage(FILE *f, const char *prog)
 		"(config, CLI, ARP and ND, slow path); every other lcore is a forwarding\n"
 		"worker, polling one RX queue and owning one TX queue on every port EAL probed\n"
 		"(--vdev or PCI NICs bound to vfio-pci). So -l 0-2 gives two workers and needs\n"
-		"two queue pairs per port (net_af_packet: qpairs=2).\n"
+		"two queue pairs per port (net_af_packet: exactly qpairs=2).\n"
 		"\n"
 		"Options:\n"
 		"  -f, --config FILE      apply FILE at startup: configuration commands (port,\n"

@@ -190,6 +190,18 @@ static int port_configure(struct router *r, struct fr_port *p)
 			p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, nq);
 		return -EINVAL;
 	}
+	/* af_packet's queues are sockets of one fanout group from the
+	 * device's probe on: a queue no worker polls still takes its share
+	 * of the packets, and they are never read */
+	if (info.driver_name != NULL && strcmp(info.driver_name, "net_af_packet") == 0 &&
+	    info.max_rx_queues != nq) {
+		fprintf(stderr,
+			"fastroute: port %u (%s) has %u queues (qpairs) but %u worker(s) poll %u: "
+			"the others' share of the packets would never be read (give qpairs=%u to "
+			"the --vdev)\n",
+			p->id, p->name, info.max_rx_queues, nq, nq, nq);
+		return -EINVAL;
+	}
 	if (nq > 1 && ((RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
 		       info.flow_type_rss_offloads) != 0) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;

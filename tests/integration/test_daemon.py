@@ -503,6 +503,21 @@ def _():
         stop(p)
 
 
+@t("af_packet_queues_match_workers")
+def _():
+    # net_af_packet's queues are sockets of one fanout group from its
+    # probe on: one no worker polls takes its share of the packets and
+    # nobody reads them, so more qpairs than workers is refused at start
+    if os.geteuid() != 0:
+        skipped.append("af_packet_queues_match_workers (needs root, for an AF_PACKET socket)")
+        return
+    args = eal(ports=0)[:-1] + ["--vdev", "net_af_packet0,iface=lo,qpairs=2", "--"]
+    p = run(args + ["-s", "none"] + SMALL, timeout=30)
+    check(p.returncode == 1 and "has 2 queues (qpairs) but 1 worker(s) poll 1" in p.stderr and
+          "give qpairs=1" in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
+    check("ready" not in p.stdout, "router started anyway")
+
+
 @t("socket_group")
 def _():
     # --socket-group: the socket's group, so that its members (operators)
