@@ -982,16 +982,18 @@ static int port_mtu_fit(struct router *r, uint16_t pid, uint32_t mtu, char *err,
 			    "%u-byte buffers)",
 			    pid, (unsigned int)PORT_MTU_MAX,
 			    (unsigned int)RTE_MBUF_DEFAULT_DATAROOM);
-	if (!p->started) {
-		/* set as the port is set up (port.c): checked now, with the line */
+	{
+		/* the device's own bound, said alike whether the port is set
+		 * up later (port.c: checked now, with the line) or now */
 		uint32_t max = port_mtu_max(pid);
 
 		if (max != 0 && mtu > max)
 			return ERRC(-EINVAL,
 				    "port %u (%s): the device cannot take MTU %u (at most %u)", pid,
 				    p->name, mtu, max);
-		return 0;
 	}
+	if (!p->started)
+		return 0;
 	rc = rte_eth_dev_set_mtu(pid, (uint16_t)mtu);
 	if (rc != 0)
 		return ERRC(rc < 0 ? rc : -EIO,

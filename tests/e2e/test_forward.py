@@ -180,8 +180,8 @@ def test_mtu_device(topo, r):
     out = r.cli("port 1 mtu 9000", check=False)
     check("at most 2030" in out, "port 1 mtu 9000: want refused, got %r" % out)
     out = r.cli("port 1 mtu 1600", check=False)
-    check("cannot take MTU 1600" in out and "net_af_packet1" in out,
-          "port 1 mtu 1600: want the device's refusal, got %r" % out)
+    check("cannot take MTU 1600 (at most 1500)" in out and "net_af_packet1" in out,
+          "port 1 mtu 1600: want the device's refusal, with its bound, got %r" % out)
     check(mtu_shown() == "1500" and kernel_mtu() == 1500,
           "a refused MTU changed something: shown %s, interface %d" %
           (mtu_shown(), kernel_mtu()))
