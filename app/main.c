@@ -495,6 +495,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fr_eal_runtime_dir_remove_at_exit();
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		/* a router owns its ports and tables: it cannot share them as
+		 * a secondary process (--proc-type), nor take another's */
+		fprintf(stderr, "fastroute: runs only as a primary DPDK process: another process "
+				"holds this --file-prefix\n");
+		rte_eal_cleanup();
+		return 1;
+	}
 	argc -= rc;
 	argv += rc;
 	argv[0] = (char *)(uintptr_t) "fastroute";

@@ -35,6 +35,10 @@ void fr_eal_runtime_dir_remove_at_exit(void)
 {
 	const char *d = rte_eal_get_runtime_dir();
 
+	/* the directory is the primary process's (its lock, its sockets):
+	 * a secondary leaves it to its owner */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return;
 	if (d == NULL || d[0] == '\0' ||
 	    (size_t)snprintf(runtime_dir, sizeof(runtime_dir), "%s", d) >= sizeof(runtime_dir))
 		return;
