@@ -248,25 +248,51 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
 	return true;
 }
 
+/* Extension headers passed over to find an offending packet's upper layer
+ * (dp_icmp6_allowed()): more, or a chain past the first segment, and no
+ * error is sent (one may always be left out). */
+#define DP_ICMP6_EXT_MAX 8
+
 /* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
  * group (L3 or L2), except Packet Too Big; never to a source that does not
- * name one node (those were dropped before). Only the header right after
- * the IPv6 header is looked at. */
+ * name one node (those were dropped before). The upper-layer header is
+ * found past hop-by-hop, routing and destination options headers and a
+ * first fragment's header (2.4 (e.1) holds behind them too); a later
+ * fragment carries none, and may have an error. Only the slow path (a
+ * packet that earns an error) comes here. */
 static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				    bool l2_group, uint8_t type)
 {
+	const uint8_t *p = (const uint8_t *)(ip + 1);
+	const uint32_t have = rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN - sizeof(*ip);
+	uint32_t off = 0;
+	uint8_t nh = ip->proto;
+	unsigned int n;
+
 	if (type != 2 && (l2_group || ip6_is_mcast(ip->dst_addr)))
 		return false;
-	if (ip->proto == IPPROTO_ICMPV6) {
-		if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 1)
+	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip))
+		return false;
+	for (n = 0; nh != IPPROTO_ICMPV6; n++) {
+		if (nh != 0 && nh != 43 && nh != 44 && nh != 60)
+			return true; /* another upper layer */
+		if (n == DP_ICMP6_EXT_MAX || off + 8 > have)
 			return false;
-		const uint8_t t = *((const uint8_t *)(ip + 1));
-
-		/* an error message, or a Redirect (RFC 4443 2.4 (e.1), (e.2)) */
-		if (t < 128 || t == 137)
-			return false;
+		if (nh == 44) {
+			/* a fragment after the first holds no upper header */
+			if ((((uint16_t)p[off + 2] << 8 | p[off + 3]) & 0xfff8) != 0)
+				return true;
+			nh = p[off];
+			off += 8;
+		} else {
+			nh = p[off];
+			off += ((uint32_t)p[off + 1] + 1) * 8;
+		}
 	}
-	return true;
+	if (off + 1 > have)
+		return false;
+	/* an error message, or a Redirect (RFC 4443 2.4 (e.1), (e.2)) */
+	return !(p[off] < 128 || p[off] == 137);
 }
 
 /*

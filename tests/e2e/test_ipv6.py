@@ -410,6 +410,16 @@ def test_no_error_about(topo, r):
     err = (eth() / s.IPv6(src=HOST_IP6[0], dst="3fff::1") / s.ICMPv6DestUnreach() /
            s.IPv6(src="3fff::1", dst=HOST_IP6[0]) / s.UDP())
     expect_nothing(topo, r, err, "no_route")
+    # ... behind extension headers too (2.4 (e.1) names the message, not
+    # the header after the IPv6 one), and in a first fragment
+    err = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=1) /
+           s.IPv6ExtHdrDestOpt(options=[s.PadN(optdata=b"\x00" * 4)]) / s.ICMPv6DestUnreach() /
+           s.IPv6(src=HOST_IP6[1], dst=HOST_IP6[0]) / s.UDP())
+    expect_nothing(topo, r, err, "ip6_hop_limit_exceeded")
+    err = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=1) /
+           s.IPv6ExtHdrHopByHop() / s.IPv6ExtHdrFragment(offset=0, m=1, id=7) /
+           s.ICMPv6TimeExceeded() / s.IPv6(src=HOST_IP6[1], dst=HOST_IP6[0]) / s.UDP())
+    expect_nothing(topo, r, err, "ip6_hop_limit_exceeded")
     # a Redirect (RFC 4443 2.4 (e.2)), with a hop limit of 1 too: no 3/0
     red = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=1) /
            s.ICMPv6ND_Redirect(tgt="fe80::1", dst="3fff::2"))
