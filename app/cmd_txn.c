@@ -387,16 +387,6 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 	case -EDESTADDRREQ:
 		return ERRC(-EDESTADDRREQ,
 			    "gateway %s is link-local: give the port it is on ('port N')", g);
-	case -EXDEV: {
-		struct fib_route via;
-		char v[FR_ADDR_STRLEN];
-
-		if (fib_route_lookup(r->fib, &rt->gw, &via) != 0)
-			return ERRC(-EXDEV, "gateway %s is on another port's subnet, not port %u's",
-				    g, rt->port);
-		return ERRC(-EXDEV, "gateway %s is on port %u's subnet %s, not port %u's", g,
-			    via.port, fr_prefix_fmt(&via.prefix, v, sizeof(v)), rt->port);
-	}
 	case -EAFNOSUPPORT:
 		return ERRC(-EAFNOSUPPORT, "%s: address family not supported", p);
 	case -ENOENT:
@@ -517,25 +507,6 @@ static int find_addr_owner(const struct router *r, const struct fr_addr *a)
 			if (fr_addr_eq(&r->ports[p].addrs[i].addr, a))
 				return p;
 	return -1;
-}
-
-/* A subnet @p about to be connected on @port may not hold the gateway of
- * routes bound to another port: they would stay on that port's link while
- * a route added now would take this one (and show config would print a
- * file no router starts with). 0, or -EBUSY with the error. */
-static int gw_elsewhere_check(const struct router *r, const struct fr_prefix *p, uint16_t port,
-			      char *err, size_t errlen)
-{
-	struct fr_addr gw;
-	uint16_t gp;
-	char g[FR_ADDR_STRLEN], pb[FR_ADDR_STRLEN];
-
-	if (fib_gw_elsewhere(r->fib, p, port, &gw, &gp) == 0)
-		return 0;
-	return ERRC(-EBUSY,
-		    "%s is the gateway of routes leaving by port %u: %s on port %u would put it "
-		    "on another link; replace or delete those routes first",
-		    fr_addr_fmt(&gw, g, sizeof(g)), gp, fr_prefix_fmt(p, pb, sizeof(pb)), port);
 }
 
 /* The port whose own IPv6 link-local address (never in the FIB nor among
@@ -713,14 +684,6 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			}
 		}
 	}
-	{
-		struct fr_prefix sub = {.addr = pa.addr, .len = pa.len};
-
-		fr_addr_mask(&sub.addr, sub.len);
-		rc = gw_elsewhere_check(r, &sub, (uint16_t)c->port, err, errlen);
-		if (rc != 0)
-			return rc;
-	}
 	for (i = 0; i < n; i++) {
 		rc = t_route_add(t, &rts[i], err, errlen);
 		if (rc == -EEXIST) {
@@ -832,11 +795,6 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return ERR("gateway %s is an address of this router (port %d's "
 				   "link-local)",
 				   fr_addr_fmt(&rt.gw, buf, sizeof(buf)), owner);
-	}
-	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_CONNECTED) {
-		rc = gw_elsewhere_check(r, &rt.prefix, rt.port, err, errlen);
-		if (rc != 0)
-			return rc;
 	}
 	/* routes a port address installed belong to that address */
 	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&

@@ -399,11 +399,6 @@ int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 			if (rc != 0 || via.type != FIB_NH_CONNECTED)
 				return -ENETUNREACH;
 			r->port = via.port;
-		} else if (rc == 0 && via.type == FIB_NH_CONNECTED && via.port != r->port) {
-			/* 'port N' names the link of a gateway outside the
-			 * connected subnets; one inside another port's is on
-			 * that port's link (one link per subnet) */
-			return -EXDEV;
 		}
 		k->port = r->port;
 		if (r->gw.family == AF_INET)

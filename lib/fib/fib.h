@@ -307,14 +307,6 @@ void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned 
  * Control thread. */
 uint32_t fib_gw_used(const struct fib *f, const struct fr_addr *gw);
 
-/** A next hop of routes by a gateway inside @p p (a subnet about to be put
- * on @p port, more specific than any connected route holding the gateway)
- * that leave by another port (its gateway in *@p gw, its port in
- * *@p gw_port), or 0: the subnet would hold the gateway of routes bound to
- * another link. Control thread. */
-uint32_t fib_gw_elsewhere(const struct fib *f, const struct fr_prefix *p, uint16_t port,
-			  struct fr_addr *gw, uint16_t *gw_port);
-
 /** The next-hop table, indexed by lookup results. Never moves. Datapath-safe. */
 const struct fib_nh *fib_nh_table(const struct fib *f);
 

@@ -164,36 +164,6 @@ uint32_t fib_gw_used(const struct fib *f, const struct fr_addr *gw)
 	return 0;
 }
 
-uint32_t fib_gw_elsewhere(const struct fib *f, const struct fr_prefix *p, uint16_t port,
-			  struct fr_addr *gw, uint16_t *gw_port)
-{
-	uint32_t i;
-
-	for (i = 1; i < f->nh_cap; i++) {
-		const struct nh_key *k = &f->nhc[i].key;
-		struct fr_addr a = {.family = k->family};
-		struct fib_route via;
-
-		if (!f->nhc[i].in_use || f->nhc[i].refcnt == 0 || k->type != FIB_NH_GATEWAY ||
-		    k->family != p->addr.family || k->port == port)
-			continue;
-		if (a.family == AF_INET)
-			memcpy(&a.v4, k->gw, 4);
-		else
-			memcpy(a.v6, k->gw, 16);
-		if (!fr_prefix_contains(p, &a))
-			continue;
-		/* a longer connected route keeps it where it is */
-		if (fib_route_lookup(f, &a, &via) == 0 && via.type == FIB_NH_CONNECTED &&
-		    via.prefix.len > p->len)
-			continue;
-		*gw = a;
-		*gw_port = k->port;
-		return i;
-	}
-	return 0;
-}
-
 const struct fib_nh *fib_nh_table(const struct fib *f)
 {
 	return f->nh;

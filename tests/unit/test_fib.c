@@ -299,15 +299,6 @@ static void test_types_and_gateways(void **state)
 	r.port = 5;
 	assert_int_equal(fib_route_add(f, &r), 0);
 	expect(f, ip("10.0.1.1"), FIB_NH_GATEWAY, 5);
-	/* ... but not another port than the one whose subnet holds it (one
-	 * link per subnet); its own port is accepted */
-	r = mk("10.1.0.0/16", FIB_NH_GATEWAY, 5);
-	fr_addr_parse("192.0.2.9", &r.gw);
-	assert_int_equal(fib_route_add(f, &r), -EXDEV);
-	expect(f, ip("10.1.0.1"), FIB_NH_GATEWAY, 3); /* 10/8's, as before */
-	r.port = 3;
-	assert_int_equal(fib_route_add(f, &r), 0);
-	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
 
 	expect(f, ip("192.0.2.77"), FIB_NH_CONNECTED, 3);
 	expect(f, ip("192.0.2.1"), FIB_NH_LOCAL, 3);
