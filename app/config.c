@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -460,9 +461,9 @@ static FILE *config_open(struct router *r, const char *path, int *rc, char *err,
 			goto out;
 	}
 	/* the file judged, opened to read through its O_PATH descriptor (not
-	 * the name again, which may name another by now); no open waits,
-	 * but a FIFO's at start, for its writer, as it always has */
-	flags = O_RDONLY | O_NOCTTY | O_CLOEXEC | (S_ISFIFO(st.st_mode) ? 0 : O_NONBLOCK);
+	 * the name again, which may name another by now); no open waits (a
+	 * FIFO's at start waits for its writer below) */
+	flags = O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
 	fd = open(proc, flags);
 	if (fd < 0 && errno == ENOENT)
@@ -476,6 +477,29 @@ static FILE *config_open(struct router *r, const char *path, int *rc, char *err,
 		*rc = -EAGAIN;
 		snprintf(err, errlen, "%s: replaced while it was opened", path);
 		goto out;
+	}
+	if (S_ISFIFO(st.st_mode)) {
+		/* at start (-f): wait for its writer's first bytes (or its
+		 * end) in polls, so that SIGTERM stops a router whose writer
+		 * never comes (a blocking open restarts after the signal) */
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		int n;
+
+		while (!r->quit) {
+			n = poll(&pf, 1, 200);
+			if (n > 0)
+				break;
+			if (n < 0 && errno != EINTR) {
+				*rc = -errno;
+				snprintf(err, errlen, "%s: %s", path, strerror(errno));
+				goto out;
+			}
+		}
+		if (r->quit) {
+			*rc = -EINTR;
+			snprintf(err, errlen, "%s: stopped while waiting for its writer", path);
+			goto out;
+		}
 	}
 	/* reads wait for the disk as ever: O_NONBLOCK was for the open */
 	flags = fcntl(fd, F_GETFL);

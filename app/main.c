@@ -566,7 +566,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (r->opts.config != NULL &&
-	    config_load(r, r->opts.config, true, NULL, err, sizeof(err)) != 0) {
+	    config_load(r, r->opts.config, true, NULL, err, sizeof(err)) != 0 && !r->quit) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}

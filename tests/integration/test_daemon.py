@@ -612,6 +612,23 @@ def _():
     finally:
         out, err = stop(p)
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+    # a writer that never comes: SIGTERM still stops the router at once
+    fifo = os.path.join(TMP, "never.fifo")
+    os.mkfifo(fifo)
+    p = subprocess.Popen(eal() + ["-f", fifo, "-s", "none"] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1)
+        check(p.poll() is None, "the router did not wait for the FIFO's writer")
+        p.send_signal(signal.SIGTERM)
+        try:
+            out, err = p.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("SIGTERM did not stop a router waiting for its FIFO's writer")
+    finally:
+        stop(p, signal.SIGKILL)
+    check(p.returncode == 0 and "stopped by a signal before starting" in err,
+          "exit %s: %s" % (p.returncode, err))
 
 
 @t("load_reads_as_the_client")
