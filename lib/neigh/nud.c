@@ -298,27 +298,25 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 		t->stats.ignored++; /* the operator's word stands */
 		return 0;
 	}
+	/* a placeholder (a gateway not resolved yet, or forgotten) is no
+	 * known neighbour and was asked nothing: neither a gratuitous
+	 * announcement nor an answer to no request gives it a MAC, or a host
+	 * on the link could plant a gateway's ahead of its resolution (RFC
+	 * 4861 7.2.5: no entry, silently discarded); a request for us may */
+	if (c->state == NEIGH_S_NONE &&
+	    (kind == NEIGH_LEARN_REPLY || kind == NEIGH_LEARN_GRATUITOUS)) {
+		t->stats.ignored++;
+		return 0;
+	}
 	changed = !rte_is_same_ether_addr(&c->mac, mac);
 	switch (kind) {
 	case NEIGH_LEARN_REPLY:
-		/* a placeholder (a gateway not resolved yet, or forgotten) was
-		 * asked nothing: an answer to no request is not taken, or a
-		 * host on the link could plant a gateway's MAC ahead of its
-		 * resolution (RFC 4861 7.2.5: no entry, silently discarded) */
-		if (c->state == NEIGH_S_NONE) {
-			t->stats.ignored++;
-			return 0;
-		}
 		if (changed && neigh_state_usable(c->state))
 			t->stats.updated++;
 		reachable(t, idx, mac, now);
 		return 1;
 	case NEIGH_LEARN_REQUEST:
 	case NEIGH_LEARN_GRATUITOUS:
-		if (c->state == NEIGH_S_NONE && kind == NEIGH_LEARN_GRATUITOUS) {
-			t->stats.ignored++; /* a placeholder is not a known neighbour */
-			return 0;
-		}
 		if (!changed && neigh_state_usable(c->state))
 			return 0; /* nothing new: keep its state and timers */
 		if (changed && neigh_state_usable(c->state))
