@@ -431,14 +431,6 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
-def gen_routes(n, seed, fmt, path, mode="w", header="", ipv6=False):
-    with open(path, mode) as f:
-        f.write(header)
-        f.flush()
-        return subprocess.Popen([sys.executable, GEN_ROUTES, str(n), "--seed", str(seed),
-                                 "--format", fmt] + (["--ipv6"] if ipv6 else []), stdout=f)
-
-
 def gen_tables(n, seed, outs, ipv6=False):
     """One gen-routes process writing the same @n routes in several formats:
     @outs is [(format, path, header)], each header written first."""
@@ -1308,7 +1300,7 @@ def rfc2544_main(argv):
         listed = None  # the routes of --routes-file, for the local DUT
         if plain is None:
             plain = ses.path("routes.plain")
-            if gen_routes(n, a.seed, "plain", plain).wait(300) != 0:
+            if gen_tables(n, a.seed, [("plain", plain, "")]).wait(300) != 0:
                 raise BenchError("scripts/gen-routes failed")
         else:
             listed = read_plain_routes(plain)
@@ -1329,7 +1321,7 @@ def rfc2544_main(argv):
                     "neigh add %s lladdr %s port 1\n" % (GW[1], GEN_MAC[1])])
                 if listed is not None:
                     write_routes(listed, "fastroute", conf, header=header)
-                elif gen_routes(n, a.seed, "fastroute", conf, header=header).wait(300) != 0:
+                elif gen_tables(n, a.seed, [("fastroute", conf, header)]).wait(300) != 0:
                     raise BenchError("scripts/gen-routes failed")
                 dut = FastrouteDut(ses, 0, gen, conf, 2048 if n > 100000 else 1024)
             elif a.local_dut == "io":
@@ -1338,7 +1330,7 @@ def rfc2544_main(argv):
                 rules4, rules6 = ses.path("routes.l3fwd"), ses.path("routes6.l3fwd")
                 if listed is not None:
                     write_routes(listed, "l3fwd", rules4)
-                elif gen_routes(n, a.seed, "l3fwd", rules4).wait(300) != 0:
+                elif gen_tables(n, a.seed, [("l3fwd", rules4, "")]).wait(300) != 0:
                     raise BenchError("scripts/gen-routes failed")
                 with open(rules6, "w") as f:
                     f.write("R2001:db8::/32 0\n")
