@@ -146,12 +146,16 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 }
 
 /* Replace the unseekable stream *@f (closed) by an unlinked temporary copy
- * of all it holds. */
-static int spool(FILE **f, const char *path, char *err, size_t errlen)
+ * of all it holds. Read in polls of 200 ms, as config_open() waits for a
+ * FIFO's writer: a writer that stalls (a generator that hangs, a terminal
+ * left open) does not keep SIGTERM from stopping a router that is starting
+ * (a blocking read restarts after the signal). */
+static int spool(struct router *r, FILE **f, const char *path, char *err, size_t errlen)
 {
 	FILE *tmp = tmpfile();
+	struct pollfd pf = {.fd = fileno(*f), .events = POLLIN};
 	char buf[65536];
-	size_t n;
+	ssize_t n;
 	int rc = 0;
 
 	if (tmp == NULL) {
@@ -161,17 +165,37 @@ static int spool(FILE **f, const char *path, char *err, size_t errlen)
 		fclose(*f);
 		return rc;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), *f)) > 0) {
-		if (fwrite(buf, 1, n, tmp) != n) {
+	/* nothing was read through *f yet: its buffer is empty, the
+	 * descriptor is read directly */
+	while (rc == 0) {
+		if (r->quit) {
+			rc = -EINTR;
+			snprintf(err, errlen, "%s: stopped while reading it", path);
+			break;
+		}
+		n = poll(&pf, 1, 200);
+		if (n == 0 || (n < 0 && errno == EINTR))
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			break;
+		}
+		n = read(pf.fd, buf, sizeof(buf));
+		if (n == 0)
+			break; /* its end */
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			rc = -EIO;
+			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+			break;
+		}
+		if (fwrite(buf, 1, (size_t)n, tmp) != (size_t)n) {
 			rc = -errno;
 			snprintf(err, errlen, "%s: cannot copy it to read it twice: %s", path,
 				 strerror(errno));
-			break;
 		}
-	}
-	if (rc == 0 && ferror(*f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
 	}
 	fclose(*f);
 	if (rc != 0) {
@@ -541,7 +565,7 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		return rc;
 	if (fseek(f, 0, SEEK_SET) != 0) {
 		/* a pipe or FIFO (-f <(gen-routes ...)): read twice from a copy */
-		rc = spool(&f, path, err, errlen);
+		rc = spool(r, &f, path, err, errlen);
 		if (rc != 0)
 			return rc;
 	}

@@ -612,23 +612,32 @@ def _():
     finally:
         out, err = stop(p)
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
-    # a writer that never comes: SIGTERM still stops the router at once
-    fifo = os.path.join(TMP, "never.fifo")
-    os.mkfifo(fifo)
-    p = subprocess.Popen(eal() + ["-f", fifo, "-s", "none"] + SMALL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1)
-        check(p.poll() is None, "the router did not wait for the FIFO's writer")
-        p.send_signal(signal.SIGTERM)
+    # a writer that never comes, or one that writes part of a line and
+    # stalls: SIGTERM still stops the router at once
+    for name, part in (("never", None), ("stall", b"port 0 address 192.0.2.1/24\nroute add ")):
+        fifo = os.path.join(TMP, name + ".fifo")
+        os.mkfifo(fifo)
+        p = subprocess.Popen(eal() + ["-f", fifo, "-s", "none"] + SMALL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        w = None
         try:
-            out, err = p.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            raise AssertionError("SIGTERM did not stop a router waiting for its FIFO's writer")
-    finally:
-        stop(p, signal.SIGKILL)
-    check(p.returncode == 0 and "stopped by a signal before starting" in err,
-          "exit %s: %s" % (p.returncode, err))
+            if part is not None:
+                w = os.open(fifo, os.O_WRONLY)  # the router's open waits: no block here
+                os.write(w, part)
+            time.sleep(1)
+            check(p.poll() is None, "%s: the router did not wait for its FIFO" % name)
+            p.send_signal(signal.SIGTERM)
+            try:
+                out, err = p.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                raise AssertionError("%s: SIGTERM did not stop a router waiting for its FIFO"
+                                     % name)
+        finally:
+            if w is not None:
+                os.close(w)
+            stop(p, signal.SIGKILL)
+        check(p.returncode == 0 and "stopped by a signal before starting" in err,
+              "%s: exit %s: %s" % (name, p.returncode, err))
 
 
 @t("load_reads_as_the_client")
