@@ -863,7 +863,7 @@ def run_table(a, ses, nroutes, results, out):
 
         for profile in profiles:
             for size in a.sizes:
-                for rnd in range(1, a.rounds + 1):
+                for rnd in range(1, a.rounds_for.get((nroutes, profile, size), a.rounds) + 1):
                     for d in duts:
                         if d.name == "fastroute6" and profile not in V6_PROFILE:
                             continue  # IPv6 rows: random destinations only
@@ -1121,6 +1121,19 @@ def print_table(rows, duts, memory, header):
           "changed or that other processes disturbed are discarded.")
 
 
+def parse_rounds_for(text):
+    """--rounds-for ROUTES:PROFILE:SIZE=N -> ((routes, profile, size), n)."""
+    try:
+        key, n = text.split("=")
+        routes, profile, size = key.split(":")
+        k, n = (int(routes), profile, int(size)), int(n)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r: not ROUTES:PROFILE:SIZE=N" % text)
+    if profile not in ALL_PROFILES or n < 1:
+        raise argparse.ArgumentTypeError("%r: no profile %r, or N < 1" % (text, profile))
+    return k, n
+
+
 def parse_list(s, allowed=None, conv=str):
     out = []
     for x in s.split(","):
@@ -1160,6 +1173,11 @@ def throughput_main(argv):
                          "profile's IPv6 twin, and fr-strict-off/on/auto: rpf strict with the "
                          "route cache off/on/auto)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    ap.add_argument("--rounds-for", action="append", default=[], metavar="R:PROFILE:SIZE=N",
+                    type=parse_rounds_for,
+                    help="N rounds for that one configuration instead of --rounds (repeatable; "
+                         "make bench gives the headline 1000000:random1m:64 more, as its "
+                         "targets are judged on the pairs of its rounds)")
     ap.add_argument("--warmup", type=float, default=0.3, help="seconds of traffic before each window (default 0.3)")
     ap.add_argument("--duration", type=float, default=1.5, help="measurement window, seconds (default 1.5)")
     ap.add_argument("--seed", type=int, default=1, help="gen-routes and random1m seed")
@@ -1185,6 +1203,7 @@ def throughput_main(argv):
     for s in a.sizes:
         if not 64 <= s <= 1518:
             ap.error("--sizes: %d is not in 64..1518" % s)
+    a.rounds_for = dict(a.rounds_for)
     if a.rounds < 1 or a.duration <= 0 or a.warmup < 0:
         ap.error("--rounds >= 1, --duration > 0, --warmup >= 0")
     if os.cpu_count() is None or os.cpu_count() < 2:
@@ -1219,9 +1238,11 @@ def throughput_main(argv):
     hz = [r["tsc_hz"] for r in results["runs"] if r.get("tsc_hz")]
     tsc = "; cycles are TSC cycles at %.0f MHz" % (hz[0] / 1e6) if hz else ""
     header = ("fastroute throughput over net_memif: %s; %d vCPUs; generator CPU%d, DUT CPU%d; "
-              "%d round(s), %.1f s warmup + %.1f s window per run; wall time %.0f s%s"
-              % (cpu_model(), os.cpu_count(), GEN_CPU, DUT_CPU, a.rounds, a.warmup,
-                 a.duration, wall, tsc))
+              "%d round(s)%s, %.1f s warmup + %.1f s window per run; wall time %.0f s%s"
+              % (cpu_model(), os.cpu_count(), GEN_CPU, DUT_CPU, a.rounds,
+                 "".join(" (%d for %d routes, %s, %d B)" % (n, k[0], k[1], k[2])
+                         for k, n in sorted(a.rounds_for.items())),
+                 a.warmup, a.duration, wall, tsc))
     print_table(rows, a.duts, memory, header)
     if results["load_seconds"]:
         print("DUT start-up (table load) seconds: " + "; ".join(

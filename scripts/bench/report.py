@@ -204,21 +204,77 @@ def ratio_cell(rt):
     return head + (" (%s)" % ", ".join(pairs) if pairs else "")
 
 
+def bound_side(p, ok):
+    """The side of the target a generator-bound pair @p proves, or None. @ok
+    is a threshold test (x >= t or x <= t): a lower bound b proves every
+    ratio from b up is on ok(b)'s side when ok(b) and ok of a ratio far
+    above agree; an upper bound, when ok(b) and ok(0) agree."""
+    b = p["ratio"]
+    if p["kind"] == "lower_bound" and ok(b) == ok(b * 1e6 + 1e6):
+        return ok(b)
+    if p["kind"] == "upper_bound" and ok(b) == ok(0.0):
+        return ok(b)
+    return None
+
+
 def ratio_verdict(rt, ok, why_na=None):
-    """met / not met only from at least MIN_PAIRS valid pairs all on the same
-    side of the target (@ok tells one pair's side); else inconclusive."""
+    """met / not met from at least MIN_PAIRS pairs that say which side of the
+    target the ratio is on (@ok tells one pair's side), all on the same one:
+    pairs in which neither run was generator-bound, and generator-bound ones
+    whose bound lies past the target (a lower bound above a >= target says
+    met as surely as a measured pair would); else inconclusive."""
     if rt is None or why_na:
         return "n/a" + (" (%s)" % why_na if why_na else "")
     vals = rt["per_round"]
-    left = fastbench.ratio_excluded(rt)
-    if len(vals) < MIN_PAIRS:
-        return "**inconclusive** (%d valid pair%s, %d needed%s)" % (
-            len(vals), "" if len(vals) == 1 else "s", MIN_PAIRS,
-            "; %d generator-bound left out" % left if left else "")
-    sides = set(ok(x) for x in vals)
-    if len(sides) > 1:
+    sides = [ok(x) for x in vals]
+    bounds = [bound_side(p, ok) for p in rt.get("rounds", []) if p["kind"] != "measured"]
+    told = [x for x in bounds if x is not None]
+    left = len(bounds) - len(told)
+    sides += told
+    if len(sides) < MIN_PAIRS:
+        return "**inconclusive** (%d pair%s telling, %d needed%s)" % (
+            len(sides), "" if len(sides) == 1 else "s", MIN_PAIRS,
+            "; %d generator-bound bound%s short of the target" % (left, "" if left == 1 else "s")
+            if left else "")
+    if len(set(sides)) > 1:
         return "**inconclusive** (rounds straddle the target)"
-    return verdict(sides.pop())
+    return verdict(sides[0]) + (" (%d of them bounds)" % len(told) if told else "")
+
+
+def check_verdict_rule():
+    """--check: ratio_verdict() on pairs whose verdict is known (the rule the
+    Targets section states), so a change to it cannot pass the smoke run
+    unnoticed."""
+    def rt(*pairs):
+        rounds = [{"round": i + 1, "ratio": x, "kind": k} for i, (x, k) in enumerate(pairs)]
+        return {"per_round": [p["ratio"] for p in rounds if p["kind"] == "measured"],
+                "rounds": rounds}
+
+    M, LB, UB, UN = "measured", "lower_bound", "upper_bound", "unbounded"
+    ge1 = lambda x: x >= 1.0  # noqa: E731
+    le13 = lambda x: x <= 1.3  # noqa: E731
+    cases = [
+        (rt((1.02, M), (1.10, M), (1.05, M)), ge1, "**met**"),
+        (rt((1.02, M), (0.95, M), (1.05, M)), ge1, "**inconclusive** (rounds straddle"),
+        (rt((0.90, M), (0.95, M), (0.85, M)), ge1, "**not met**"),
+        # a lower bound past a >= target tells; one short of it does not
+        (rt((1.017, M), (0.765, LB), (1.407, LB)), ge1,
+         "**inconclusive** (2 pairs telling, 3 needed; 1 generator-bound bound short"),
+        (rt((1.017, M), (1.2, LB), (1.407, LB)), ge1, "**met** (2 of them bounds)"),
+        # an upper bound below a >= target says not met; above it, nothing
+        (rt((0.9, UB), (0.95, M), (0.8, UB)), ge1, "**not met** (2 of them bounds)"),
+        (rt((1.2, UB), (1.1, M), (1.05, M)), ge1, "**inconclusive** (2 pairs telling"),
+        # both runs generator-bound: no bound at all
+        (rt((1.2, UN), (1.1, M), (1.05, M)), ge1, "**inconclusive** (2 pairs telling"),
+        # a <= target: the bounds turn round
+        (rt((1.4, LB), (1.5, M), (1.6, M)), le13, "**not met** (1 of them bounds)"),
+        (rt((1.2, UB), (1.1, M), (1.0, M)), le13, "**met** (1 of them bounds)"),
+        (rt((1.1, LB), (1.1, M), (1.0, M)), le13, "**inconclusive** (2 pairs telling"),
+    ]
+    for r, ok, want in cases:
+        got = ratio_verdict(r, ok)
+        if not got.startswith(want):
+            sys.exit("report: verdict rule: %s gave %r, not %r" % (r["rounds"], got, want))
 
 
 def machine():
@@ -350,6 +406,8 @@ def main():
                     help="the smoke run's checks, then a render into a temporary directory")
     a = ap.parse_args()
 
+    if a.check:
+        check_verdict_rule()
     kb_rows = load_jsonl(a.kbench)
     kb = check_kbench(kb_rows)
     kb6 = check_kbench6(kb_rows)
@@ -508,12 +566,16 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
     w("")
     w("## Targets")
     w("")
-    w("A throughput ratio is judged only from pairs of runs in the same round in which "
-      "neither run was generator-bound (a run is generator-bound when %s); it is **met** or **not met** when at least %d "
+    w("A throughput ratio is judged from pairs of runs in the same round: pairs in which "
+      "neither run was generator-bound (a run is generator-bound when %s), and pairs whose "
+      "generator-bound run makes the ratio a bound that lies past the target (a lower bound "
+      "above a `>=` target proves the ratio above it as a measured pair would; a lower bound "
+      "below it proves nothing and is left out). It is **met** or **not met** when at least %d "
       "such pairs all fall on the same side of the target, and **inconclusive** when fewer "
-      "pairs are valid or they straddle it. The figure is their median, followed by every "
-      "pair in round order (see the throughput section for the marks). The kbench ratios "
-      "are judged on their medians over the repetitions, as kbench reports only those."
+      "pairs tell or they straddle it. The figure is the median of the pairs in which neither "
+      "run was generator-bound, followed by every pair in round order (see the throughput "
+      "section for the marks). The kbench ratios are judged on their medians over the "
+      "repetitions, as kbench reports only those."
       % (fastbench.GEN_BOUND_RULE, MIN_PAIRS))
     w("")
     w("| what | target | this run | |")
@@ -533,7 +595,7 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
       "generator-bound is shown, then every pair in round order: a plain figure is one of "
       "those, `>=x` a lower bound (the numerator's run was generator-bound), `<=x` an upper "
       "bound (the denominator's), `[x]` no bound (both were); bounds are left out of the "
-      "median and of the targets. The last two columns count the runs per DUT, in the order "
+      "median, and count toward a target only when they lie past it (see Targets). The last two columns count the runs per DUT, in the order "
       "of the Mpps columns. Cycles are each DUT's own TSC cycles in polls "
       "that carried packets, per packet (fastroute: `show stats`; testpmd: "
       "`--record-core-cycles`; l3fwd counts none). " + tp["header"] + ".")

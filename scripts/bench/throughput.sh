@@ -11,6 +11,7 @@
 #       --sizes 64 --rounds 2
 #
 # Options (--help for all): --routes, --profiles, --sizes, --duts, --rounds,
+# --rounds-for ROUTES:PROFILE:SIZE=N (more rounds for one configuration),
 # --warmup, --duration, --seed, --out FILE (JSON lines), --summary FILE,
 # --quick, --wait-idle SEC (shared machines), --time-limit SEC, --keep (logs).
 # Needs root (memif sockets, DPDK), 2 CPUs, 'ninja -C build' done, dpdk-testpmd
