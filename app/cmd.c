@@ -970,6 +970,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 {
 	char err[CMD_ERR_LEN];
+	uint32_t stranded;
 	struct cmd c;
 	struct txn *t;
 	int rc;
@@ -986,6 +987,8 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 		out_printf(o, "error: out of memory\n");
 		return -ENOMEM;
 	}
+	/* routes a port coming up (a command, a file's) could not put back */
+	stranded = r->fib != NULL ? fib_route_stranded(r->fib) : 0;
 	rc = cmd_exec(r, t, &c, CMD_SRC_CLI, o, err, sizeof(err));
 	if (rc != 0) {
 		txn_rollback_said(t, err, sizeof(err));
@@ -994,5 +997,10 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 		return rc;
 	}
 	txn_commit(t);
+	if (r->fib != NULL && fib_route_stranded(r->fib) > stranded && !o->json)
+		out_printf(o,
+			   "warning: %u routes could not be put back (table full): withdrawn, "
+			   "retried as routes leave the table; 'show route' marks them\n",
+			   fib_route_stranded(r->fib) - stranded);
 	return 0;
 }

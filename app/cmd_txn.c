@@ -282,7 +282,7 @@ unsigned int txn_rollback(struct txn *t)
 			break;
 		case UNDO_ROUTE_RESTORE:
 			rt = u->route;
-			rc = fib_route_replace(r->fib, &rt, NULL);
+			rc = fib_route_restore(r->fib, &rt);
 			break;
 		case UNDO_NEIGH_DEL:
 			rc = neigh_del(r->neigh, &u->n.addr, u->port);
@@ -437,7 +437,7 @@ static int t_route_replace(struct txn *t, struct fib_route *rt, char *err, size_
 		if (old.type == FIB_NH_NONE)
 			fib_route_del(t->r->fib, &rt->prefix, NULL);
 		else
-			fib_route_replace(t->r->fib, &old, NULL);
+			fib_route_restore(t->r->fib, &old);
 		return ERRC(-ENOMEM, "out of memory");
 	}
 	return 0;
@@ -459,7 +459,7 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
 	}
 	u.route = old;
 	if (journal(t, &u) != 0) {
-		fib_route_replace(t->r->fib, &old, NULL);
+		fib_route_restore(t->r->fib, &old);
 		return ERRC(-ENOMEM, "out of memory");
 	}
 	return 0;

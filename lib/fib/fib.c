@@ -765,6 +765,28 @@ int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old)
 	return route_put(f, r, old, true);
 }
 
+int fib_route_restore(struct fib *f, struct fib_route *r)
+{
+	struct fib_route want = *r;
+	struct nh_key k;
+	int rc = route_put(f, r, NULL, true);
+
+	if (rc != -ENOSPC || !(want.flags & FIB_RTF_DOWN))
+		return rc;
+	/* it waited, its port up (stranded): no more room for it now than
+	 * then, so it waits again, retried with the others */
+	*r = want;
+	rc = fib_nh_key_make(f, r, &k);
+	if (rc == 0)
+		rc = route_wait(f, r, &k, fib_down_find(f, &r->prefix), NULL, true);
+	if (rc == 0 && !fib_port_is_down(f, r->port)) {
+		if (f->down.stranded == 0)
+			f->down.retry_dels = f->dels;
+		f->down.stranded++;
+	}
+	return rc;
+}
+
 int fib_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old)
 {
 	struct fib_route canon = {.prefix = *p};

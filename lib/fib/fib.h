@@ -150,6 +150,15 @@ int fib_route_add(struct fib *f, struct fib_route *r);
 int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old);
 
 /**
+ * Put back @p r, a route as fib_route_get() or a delete or replace gave it
+ * (a transaction's undo), in place of what holds its prefix now. As
+ * fib_route_replace(), but a route that was waiting (FIB_RTF_DOWN) and no
+ * longer fits (-ENOSPC: it was stranded, its port up and the tables full)
+ * waits again, stranded, retried by fib_down_retry(). Control thread.
+ */
+int fib_route_restore(struct fib *f, struct fib_route *r);
+
+/**
  * Delete the route for prefix @p p. Control thread.
  * @param old when not NULL, receives the deleted route.
  * @return 0, -ENOENT, or -EINVAL (not a canonical prefix).
@@ -207,6 +216,10 @@ bool fib_port_is_down(const struct fib *f, uint16_t port);
  * (the tables filled while they waited); may count too many (one since
  * deleted, or whose port went down again) until the next retry. */
 uint32_t fib_route_stranded(const struct fib *f);
+
+/** Waiting routes of @p family whose port is up (stranded), counted
+ * exactly: a walk of the waiting routes. Control thread. */
+uint32_t fib_route_stranded_count(const struct fib *f, uint8_t family);
 
 /**
  * Try again to put back the stranded routes (periodically). Control thread.

@@ -267,6 +267,16 @@ uint32_t fib_route_stranded(const struct fib *f)
 	return f->down.stranded;
 }
 
+uint32_t fib_route_stranded_count(const struct fib *f, uint8_t family)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < f->down.n; i++)
+		n += f->down.r[i].prefix.addr.family == family &&
+		     !fib_port_is_down(f, f->down.r[i].port);
+	return n;
+}
+
 int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed)
 {
 	uint32_t bad, done = 0;

@@ -1217,7 +1217,7 @@ static void test_port_down(void **state)
 static void test_port_down_limits(void **state)
 {
 	struct fib *f = small_fib(*state, "tdownlim", 80);
-	struct fib_route r, got;
+	struct fib_route r, r2, got;
 	uint32_t back = 9, left = 9;
 	char p[32];
 	unsigned int i;
@@ -1260,6 +1260,19 @@ static void test_port_down_limits(void **state)
 	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
 	assert_int_equal(fib_down_retry(f, &back, &left), -ENOSPC);
 	assert_int_equal(back, 0);
+	assert_int_equal(fib_route_stranded_count(f, AF_INET), 1);
+	assert_int_equal(fib_route_stranded_count(f, AF_INET6), 0);
+	/* a transaction's undo puts a stranded route it deleted back where it
+	 * was: waiting, stranded, not lost for want of the group it lacked */
+	assert_int_equal(fib_route_del(f, &r.prefix, &got), 0);
+	assert_int_equal(fib_route_stranded_count(f, AF_INET), 0);
+	r2 = got; /* what the undo did before: a replace, refused */
+	assert_int_equal(fib_route_replace(f, &r2, NULL), -ENOSPC);
+	assert_int_equal(fib_route_restore(f, &got), 0);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
+	assert_int_equal(fib_route_stranded_count(f, AF_INET), 1);
+	assert_int_equal(fib_route_count(f, AF_INET), 80);
 	/* room again: the retry puts it back */
 	r = mk("11.0.63.0/25", 0, 0);
 	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
