@@ -59,7 +59,7 @@ enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(eth + 1);
 	const uint8_t *icmp = (const uint8_t *)(ip + 1), *opt;
 	uint32_t plen, left;
-	bool unspec, any_lla = false;
+	bool unspec;
 
 	if (len < sizeof(*eth) + sizeof(*ip) + ICMP6_HDR_LEN ||
 	    eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
@@ -98,13 +98,14 @@ enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 		if (olen > left)
 			return ND_ERR_MALFORMED;
 		if (opt[0] == (nd->type == ND_TYPE_NS ? OPT_SLLA : OPT_TLLA)) {
-			/* any length says the option is there (7.1.1); only
-			 * Ethernet's 8 bytes hold a MAC to take */
-			any_lla = true;
-			if (olen == 8) {
-				nd->has_lla = true;
-				memcpy(&nd->lla, opt + 2, RTE_ETHER_ADDR_LEN);
-			}
+			/* Ethernet's is 8 bytes (RFC 2464 6): another length
+			 * holds no MAC, and the message is dropped as Linux
+			 * drops it, not taken as one without the option (an
+			 * advertisement would then confirm a neighbour) */
+			if (olen != 8)
+				return ND_ERR_MALFORMED;
+			nd->has_lla = true;
+			memcpy(&nd->lla, opt + 2, RTE_ETHER_ADDR_LEN);
 		}
 		opt += olen;
 		left -= olen;
@@ -113,7 +114,7 @@ enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 	if (nd->type == ND_TYPE_NS) {
 		/* duplicate address detection: to the target's solicited-node
 		 * group, and no source link-layer address */
-		if (unspec && (!nd_is_solicited_node_of(nd->dst, nd->target) || any_lla))
+		if (unspec && (!nd_is_solicited_node_of(nd->dst, nd->target) || nd->has_lla))
 			return ND_ERR_MALFORMED;
 	} else {
 		nd->flags = icmp[4];

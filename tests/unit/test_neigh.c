@@ -829,6 +829,23 @@ static struct fr_addr v6(const uint8_t *b)
 	return a;
 }
 
+/* Parse frame @f (an NS or NA we built) with its link-layer address option
+ * grown to 16 bytes (the checksum recomputed: only that is wrong). */
+static enum nd_err nd_lla_16(const uint8_t *f, struct nd_info *nd)
+{
+	uint8_t h[14 + 40 + 24 + 16] = {0};
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(h + 14);
+	uint16_t ck;
+
+	memcpy(h, f, 14 + 40 + 24 + 8);
+	ip->payload_len = RTE_BE16(24 + 16);
+	h[14 + 40 + 24 + 1] = 2;
+	memset(h + 14 + 40 + 2, 0, 2);
+	ck = rte_ipv6_udptcp_cksum(ip, h + 14 + 40);
+	memcpy(h + 14 + 40 + 2, &ck, 2);
+	return nd_parse(h, sizeof(h), nd);
+}
+
 /* Address helpers, frames we build parse back, and every RFC 4861 7.1
  * check refuses what it should. */
 static void test_nd_frames(void **state)
@@ -889,20 +906,8 @@ static void test_nd_frames(void **state)
 	ck = rte_ipv6_udptcp_cksum((struct rte_ipv6_hdr *)(f + 14), f + 14 + 40);
 	memcpy(f + 14 + 40 + 2, &ck, 2);
 	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_MALFORMED); /* has SLLA */
-	{
-		/* an SLLA of 16 bytes (not Ethernet's 8) is an SLLA all the same */
-		uint8_t h[14 + 40 + 24 + 16] = {0};
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(h + 14);
-
-		memcpy(h, f, 14 + 40 + 24);
-		ip->payload_len = RTE_BE16(24 + 16);
-		h[14 + 40 + 24] = 1; /* source link-layer address */
-		h[14 + 40 + 24 + 1] = 2;
-		memset(h + 14 + 40 + 2, 0, 2);
-		ck = rte_ipv6_udptcp_cksum(ip, h + 14 + 40);
-		memcpy(h + 14 + 40 + 2, &ck, 2);
-		assert_int_equal(nd_parse(h, sizeof(h), &nd), ND_ERR_MALFORMED);
-	}
+	/* nor one of 16 bytes */
+	assert_int_equal(nd_lla_16(f, &nd), ND_ERR_MALFORMED);
 	{
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(f + 14);
 
@@ -925,6 +930,13 @@ static void test_nd_frames(void **state)
 	/* a multicast target is refused */
 	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, g, ND_NA_OVERRIDE);
 	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_ERR_MALFORMED);
+	/* a link-layer address option not of Ethernet's 8 bytes holds no MAC:
+	 * the NA (it would confirm a neighbour as one without the option) and
+	 * the NS are dropped, as Linux drops them */
+	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, host_g, ND_NA_SOLICITED | ND_NA_OVERRIDE);
+	assert_int_equal(nd_lla_16(f, &nd), ND_ERR_MALFORMED);
+	nd_build_ns(f, &mac1, rtr_ll, host_g, NULL);
+	assert_int_equal(nd_lla_16(f, &nd), ND_ERR_MALFORMED);
 }
 
 /* Parse a frame we built and apply it. */
