@@ -663,6 +663,8 @@ void control_output(struct router *r, struct rte_mbuf *m)
 	}
 	nb = rt.type == FIB_NH_GATEWAY ? rt.gw : dst;
 	if (neigh_get(r->neigh, &nb, rt.port, &ni) == 0 && neigh_state_usable(ni.state)) {
+		if (ni.state == NEIGH_S_STALE)
+			neigh_use(r->neigh, &nb, rt.port);
 		send_ip(r, m, rt.port, &ni.mac, false);
 		return;
 	}

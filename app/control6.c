@@ -420,6 +420,8 @@ void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
 		return;
 	}
 	if (neigh_get(r->neigh, &nb, port, &ni) == 0 && neigh_state_usable(ni.state)) {
+		if (ni.state == NEIGH_S_STALE)
+			neigh_use(r->neigh, &nb, port);
 		send_ip6(r, m, port, &ni.mac, false);
 		return;
 	}

@@ -318,6 +318,15 @@ int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t po
 		  uint64_t now_ms, void **evicted);
 
 /**
+ * The control thread sends a packet of its own (an echo reply, an ICMP
+ * error) through the entry for (@p addr, @p port): a STALE one is marked
+ * used, as a worker's packet marks it, and goes to DELAY at the next tick
+ * (RFC 4861 7.3.3), so a host that only talks to the router is confirmed
+ * too. Control thread.
+ */
+void neigh_use(struct neigh_table *t, const struct fr_addr *addr, uint16_t port);
+
+/**
  * A neighbour answered with another link-layer address but without the
  * override flag (RFC 4861 7.2.5 I (a)): a REACHABLE entry turns STALE, its
  * address kept, to be confirmed again when used. Control thread.

@@ -245,6 +245,14 @@ int neigh_unconfirm(struct neigh_table *t, const struct fr_addr *addr, uint16_t 
 	return 1;
 }
 
+void neigh_use(struct neigh_table *t, const struct fr_addr *addr, uint16_t port)
+{
+	uint32_t idx = neigh_find(t, addr, port);
+
+	if (idx != NEIGH_IDX_NONE && t->cold[idx].state == NEIGH_S_STALE)
+		t->cold[idx].used = 1;
+}
+
 int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
 			 const struct rte_ether_addr *mac, uint64_t now)
 {

@@ -499,6 +499,16 @@ static void test_nud_delay(void **state)
 	neigh_tick(t, now + 2500);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_PROBE);
 	assert_int_equal(ev.probes_u, 1);
+	/* STALE again, used by the control thread's own packet (an echo
+	 * reply): DELAY at the next tick, as a worker's packet does */
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REPLY, now + 2600), 1);
+	assert_int_equal(neigh_unconfirm(t, &a, 1, now + 2600), 1);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+	neigh_tick(t, now + 2610);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE); /* unused */
+	neigh_use(t, &a, 1);
+	neigh_tick(t, now + 2620);
+	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_DELAY);
 	neigh_unref(t, idx);
 }
 
