@@ -361,8 +361,9 @@ class Router:
         return p.stdout if p.returncode == 0 else p.stderr
 
     def stats(self):
-        """Counters from 'show stats' as a dict name -> int."""
-        d = {}
+        """Counters from 'show stats' as a dict name -> int (a Counters: a
+        name the router does not report raises, never reads as 0)."""
+        d = Counters()
         for line in self.cli("show stats").splitlines():
             m = re.match(r"^\s+(\w+)\s+(\d+)$", line)
             if m:
@@ -402,8 +403,25 @@ class Router:
         return err
 
 
+class Counters(dict):
+    """Router.stats(): reading a counter the router does not report, by
+    [] or get(), raises KeyError, so a misspelt or retired name fails the
+    check that uses it instead of reading as 0 (a default is never given)."""
+
+    def __missing__(self, name):
+        raise KeyError("the router reports no counter %r in 'show stats'" % (name,))
+
+    def get(self, name, *default):
+        return self[name]
+
+
 def delta(before, after, name):
-    return after.get(name, 0) - before.get(name, 0)
+    """How much counter @name rose from snapshot @before to @after; a name
+    missing from either (the router does not report it) raises KeyError."""
+    for snap in (before, after):
+        if name not in snap:
+            raise KeyError("the router reports no counter %r in 'show stats'" % (name,))
+    return after[name] - before[name]
 
 
 class Runner:
@@ -471,6 +489,24 @@ def wait_for(fn, timeout=5.0, step=0.05):
         if v or time.time() - t0 > timeout:
             return v
         time.sleep(step)
+
+
+def wait_listening(ns, port, proc=None, timeout=10.0):
+    """Until a TCP socket listens on @port in namespace @ns ('ss -ltn'),
+    at most @timeout seconds; raises if it does not, or if @proc (the
+    server's Popen) exits first."""
+    t0 = time.time()
+    while True:
+        out = sh(["ss", "-Hltn", "sport", "=", ":%d" % port], ns=ns, check=False)
+        if re.search(r":%d\s" % port, out):
+            return
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError("the server in %s exited %d before listening on port %d" %
+                               (ns, proc.returncode, port))
+        if time.time() - t0 > timeout:
+            raise RuntimeError("nothing listens on TCP port %d in %s after %.0f s:\n%s" %
+                               (port, ns, timeout, out))
+        time.sleep(0.05)
 
 
 def expect_lost(r, fn, sent, reason=None, timeout=4.0):

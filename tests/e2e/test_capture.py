@@ -9,13 +9,17 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
+import threading
 
 import frlib
-from frlib import HOST_IP, HOST_MAC, ROUTER_MAC, check, log, sh
+from frlib import HOST_IP, HOST_MAC, ROUTER_MAC, check, log
 
 frlib.require_root(("ip", "ethtool", "ping", "dpdk-dumpcap"))
 s = frlib.scapy()
+
+
+def text_of(chunks):
+    return b"".join(chunks).decode(errors="replace")
 
 
 def test_dumpcap(topo, r):
@@ -23,19 +27,51 @@ def test_dumpcap(topo, r):
     out = os.path.join(d, "cap.pcapng")
     # -p: leave promiscuous mode alone; capture what port 1 sends and gets
     # for 6 s (a count would also take the router's ARP: its announcements
-    # at start, repeated 2 s later, its resolution of h2)
+    # at start, repeated 2 s later, its resolution of h2). Without -q it
+    # counts packets on stderr ("Packets captured: 0" first) from when
+    # the router has its callbacks on the port (its "Capturing on" goes
+    # to a buffered stdout: seen only at its exit)
     cap = subprocess.Popen(["dpdk-dumpcap", "--file-prefix=" + r.prefix, "-i",
-                            "net_af_packet1", "-p", "-w", out, "-a", "duration:6", "-q"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            "net_af_packet1", "-p", "-w", out, "-a", "duration:6"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    said = []
+    attached = threading.Event()
+
+    def read():
+        while True:
+            b = cap.stdout.read1(4096)
+            if not b:
+                break
+            said.append(b)
+            if b"Packets captured:" in b"".join(said):
+                attached.set()
+
+    reader = frlib.Thread(target=read, daemon=True)
+    reader.start()
+    pinger = None
     try:
-        # dumpcap is attached once the router registered its callbacks
-        time.sleep(3)
-        sh(["ping", "-c", "4", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
-        text, _ = cap.communicate(timeout=20)
+        # attaching may take a while on a loaded machine: its 6 s start
+        # about then, so the pings go on until it stops, not a fixed count
+        frlib.wait_for(lambda: attached.is_set() or cap.poll() is not None, timeout=30)
+        check(attached.is_set(), "dumpcap not capturing after 30 s (exit %s):\n%s" %
+              (cap.poll(), text_of(said)))
+        pinger = subprocess.Popen(["ip", "netns", "exec", topo.hosts[0], "ping", "-i", "0.2",
+                                   "-w", "40", "-W", "2", HOST_IP[1]], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        cap.wait(timeout=20)
     except subprocess.TimeoutExpired:
         cap.kill()
-        text, _ = cap.communicate()
-        raise AssertionError("dumpcap did not stop after 6 s:\n" + text)
+        cap.wait()
+        raise AssertionError("dumpcap did not stop after 6 s:\n" + text_of(said))
+    finally:
+        if pinger is not None:
+            pinger.kill()
+            pinger.wait()
+        if cap.poll() is None:
+            cap.kill()
+            cap.wait()
+        reader.join(10)
+    text = text_of(said)
     check(cap.returncode == 0, "dumpcap exited %d:\n%s" % (cap.returncode, text))
     pkts = s.rdpcap(out)
     requests = [p for p in pkts if p.haslayer(s.ICMP) and p[s.ICMP].type == 8]

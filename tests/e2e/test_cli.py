@@ -30,6 +30,7 @@ route add 198.18.0.0/15 dev 1
 def raw_cmd(r, line):
     """One request over the raw protocol: (ok, body)."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)  # a hung router fails the test, not hangs it
     s.connect(r.sock)
     s.sendall(line.encode() + b"\n")
     f = s.makefile("rb")
@@ -152,17 +153,31 @@ def test_json(topo, r):
     check(v["route"]["gateway"] == "198.51.100.2" and v["route"]["port"] == 1, v)
     v = json.loads(r.cli("show stats", json=True))
     check("no_route" in v["drops"] and v["workers"] == 1, v)
-    # per lcore, with the totals the text's last column gives
+    # per lcore, a row per counter with a value per worker, and the totals
+    # the text's last column gives; the load's figures are there per lcore
     lc = json.loads(r.cli("show stats lcores", json=True))
-    check(sum(lc["rx"]) == lc["total"]["rx"] and "no_route" in lc["total"], lc)
-    # every row adds up to its total (one reading of each worker), and the
-    # load's figures are there per lcore
-    for name, row in lc.items():
-        if name not in ("lcores", "total"):
-            check(sum(row) == lc["total"][name], "%s: %s, total %s" % (name, row,
-                                                                      lc["total"][name]))
-    for name in ("idle_polls", "forwarded", "dropped", "icmp_queued"):
-        check(name in lc and name in lc["total"], "show stats lcores lacks %s" % name)
+    check(lc["lcores"] == [1], "one worker, lcore 1: %s" % lc["lcores"])
+    for name in ("rx", "idle_polls", "forwarded", "dropped", "icmp_queued", "no_route",
+                 "blackhole"):
+        check(name in lc and len(lc[name]) == 1 and name in lc["total"],
+              "show stats lcores lacks %s: %s" % (name, lc))
+    # what they count: packets the test sends to a blackhole route
+    sc = frlib.scapy()
+    lst = frlib.Listen(topo, 1)
+    try:
+        frlib.l2send(topo, [frlib.udp(sc, 0, "203.0.113.9")] * 3)
+        fwd = lst.collect(timeout=0.5, match=lambda p: p.haslayer(sc.UDP))
+    finally:
+        lst.close()
+    check(not fwd, "a packet to the blackhole route left by port 1")
+    lc1 = frlib.wait_for(lambda: (lambda v: v if v["total"]["blackhole"] >=
+                                  lc["total"]["blackhole"] + 3 else None)(
+        json.loads(r.cli("show stats lcores", json=True))), timeout=3) or \
+        json.loads(r.cli("show stats lcores", json=True))
+    for name, want in (("blackhole", 3), ("dropped", 3), ("forwarded", 0)):
+        got = (lc1[name][0] - lc[name][0], lc1["total"][name] - lc["total"][name])
+        check(got == (want, want), "%s rose by %d on lcore 1, %d in total, for 3 packets sent "
+              "to a blackhole route, want %d" % (name, got[0], got[1], want))
 
 
 def test_bad_commands_change_nothing(topo, r):

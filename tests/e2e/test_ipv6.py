@@ -14,7 +14,6 @@ check looks at what leaves the router and at the counter named for it.
 import json
 import socket
 import subprocess
-import time
 
 import frlib
 from frlib import (HOST_IP6, HOST_LL, HOST_MAC, ROUTER_IP6, ROUTER_LL, ROUTER_MAC, check, delta,
@@ -152,7 +151,7 @@ def test_iperf3(topo, r):
     srv = subprocess.Popen(["ip", "netns", "exec", topo.hosts[1], "iperf3", "-s", "-1", "-B",
                             HOST_IP6[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(0.5)
+        frlib.wait_listening(topo.hosts[1], 5201, srv)
         out = sh(["iperf3", "-6", "-c", HOST_IP6[1], "-t", "2", "-J"], ns=topo.hosts[0],
                  timeout=30, check=False)
         res = json.loads(out)

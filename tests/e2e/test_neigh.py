@@ -159,14 +159,16 @@ def test_silent_neighbour(topo, r):
     # reachable time 1000 ms x0.5-1.5 from the confirmation; the 20 ms
     # tick and the next packet that uses the STALE entry add a little
     within("CONFIRMED", "DELAY", 0.5, 1.7, "DELAY after the confirmation:")
-    # delay-time 300 ms, then the first unicast probe
-    within("DELAY", "PROBE", 0.28, 0.42, "PROBE after DELAY:")
+    # delay-time 300 ms, then the first unicast probe (the upper bounds
+    # leave a loaded 2-CPU machine, ASan too, 250 ms more; the lower ones
+    # are what the timers promise)
+    within("DELAY", "PROBE", 0.28, 0.67, "PROBE after DELAY:")
     # two unicast probes 300 ms apart, forgotten 300 ms after the second;
     # the next ping (every 50 ms) starts a resolution by broadcast
     within("PROBE", "INCOMPLETE", 0.56, 0.80, "INCOMPLETE after PROBE:")
     # three broadcast probes 300 ms apart (mcast-probes 3), FAILED 300 ms
     # after the third
-    within("INCOMPLETE", "FAILED", 0.86, 0.98, "FAILED after INCOMPLETE:")
+    within("INCOMPLETE", "FAILED", 0.86, 1.23, "FAILED after INCOMPLETE:")
 
 
 def wire_counts(topo, r):

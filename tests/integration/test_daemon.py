@@ -51,9 +51,11 @@ def run(args, timeout=60):
 
 def t(name):
     def deco(fn):
+        n = len(skipped)
         try:
             fn()
-            print("ok   " + name, flush=True)
+            # a root-only test that did not run says so, not ok
+            print(("SKIP " if len(skipped) > n else "ok   ") + name, flush=True)
         except Exception as e:
             failed.append(name)
             print("FAIL %s: %s" % (name, e), flush=True)
@@ -760,4 +762,9 @@ def _():
 
 if skipped:
     print("%d SKIPPED: %s" % (len(skipped), ", ".join(skipped)), flush=True)
+    # as frlib's Runner does: scripts/run-tests.sh lists them at the end,
+    # so a partial run never reads as a whole one
+    if os.environ.get("FASTROUTE_SKIPS"):
+        with open(os.environ["FASTROUTE_SKIPS"], "a") as f:
+            f.write("%s: %s\n" % (os.path.basename(sys.argv[0]), ", ".join(skipped)))
 sys.exit(1 if failed else 0)
