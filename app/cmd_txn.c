@@ -528,24 +528,15 @@ static int ll6_owner(const struct router *r, const struct fr_addr *a)
 static int subnet_edge_owner(const struct router *r, const struct fr_addr *a, const char **what)
 {
 	uint16_t p;
-	unsigned int i;
+	int e;
 
 	if (a->family != AF_INET)
 		return -1;
 	for (p = 0; p < r->nb_ports; p++) {
-		for (i = 0; i < r->ports[p].nb_addrs; i++) {
-			const struct port_addr *pa = &r->ports[p].addrs[i];
-			uint32_t mask;
-
-			if (pa->addr.family != AF_INET || pa->len == 0 || pa->len > 30)
-				continue;
-			mask = UINT32_MAX << (32 - pa->len);
-			if ((a->v4 & mask) != (pa->addr.v4 & mask))
-				continue;
-			if (a->v4 == (pa->addr.v4 & mask) || a->v4 == (pa->addr.v4 | ~mask)) {
-				*what = a->v4 == (pa->addr.v4 & mask) ? "network" : "broadcast";
-				return p;
-			}
+		e = port_subnet_edge4(&r->ports[p], a->v4);
+		if (e != 0) {
+			*what = e == 1 ? "network" : "broadcast";
+			return p;
 		}
 	}
 	return -1;

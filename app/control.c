@@ -120,6 +120,25 @@ uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr)
 	return 0;
 }
 
+int port_subnet_edge4(const struct fr_port *p, uint32_t a)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++) {
+		const struct port_addr *pa = &p->addrs[i];
+		uint32_t mask;
+
+		if (pa->addr.family != AF_INET || pa->len == 0 || pa->len > 30)
+			continue;
+		mask = UINT32_MAX << (32 - pa->len);
+		if (a == (pa->addr.v4 & mask))
+			return 1;
+		if (a == (pa->addr.v4 | ~mask))
+			return 2;
+	}
+	return 0;
+}
+
 /* The first IPv4 address of the port (source of probes off every subnet). */
 uint32_t port_any_addr4(const struct fr_port *p)
 {
@@ -412,7 +431,10 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		cdrop(r, m, CDROP_ARP_NOT_FOR_US);
 		return;
 	}
-	off_link = port_addr4_for(&r->ports[port], a.spa) == 0;
+	/* a subnet's network or broadcast address is no host's: never
+	 * learnt (neigh add refuses it too), as a sender off the subnets */
+	off_link = port_addr4_for(&r->ports[port], a.spa) == 0 ||
+		   port_subnet_edge4(&r->ports[port], a.spa) != 0;
 	/* a neighbour the configuration puts on this port off its subnets
 	 * ('via GW port N', a 'dev N' route's hosts) exists once resolved: its
 	 * answers are learnt as an on-link one's */

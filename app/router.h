@@ -260,6 +260,9 @@ uint32_t router_any_addr4(const struct router *r);
 const uint8_t *port_any_addr6(const struct fr_port *p);
 /* The port's address whose subnet holds @addr (host order), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
+/* @a is the network (1) or broadcast (2) address of one of @p's IPv4
+ * subnets of /30 or shorter (no host has it), or neither (0). */
+int port_subnet_edge4(const struct fr_port *p, uint32_t a);
 bool port_owns4(const struct fr_port *p, uint32_t addr);
 /* @addr (host order) is an address of any port. */
 bool router_owns4(const struct router *r, uint32_t addr);

@@ -394,6 +394,18 @@ def test_poisoning(topo, r):
                st1 and {k: st1[k] for k in ("arp_answered", "arp_off_link_answered",
                                              "arp_off_link")}))
         check(r.ctrl_drops() == cdrops0, "an answered request counted as a control drop")
+        # the same from port 0's subnet broadcast and network addresses,
+        # which no host has: answered as from off the link, never learnt
+        # (the neighbour check at the end)
+        for edge in ("192.0.2.255", "192.0.2.0"):
+            st0 = r.stats()
+            sock.send(s.Ether(src=evil, dst=bc) /
+                      s.ARP(op=1, hwsrc=evil, psrc=edge, pdst=ROUTER_IP[0]))
+            st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_off_link_answered"] >
+                                          st0["arp_off_link_answered"] else None)(r.stats()),
+                                 timeout=2)
+            check(st1 is not None and st1["arp_learnt"] == st0["arp_learnt"],
+                  "a request from %s: not answered as off-link, or learnt" % edge)
         # an unsolicited reply for an address on port 0's subnet
         sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
                   s.ARP(op=2, hwsrc=evil, psrc="192.0.2.90", hwdst=ROUTER_MAC[0],
