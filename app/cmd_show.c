@@ -567,12 +567,25 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 
 /* ---- ports --------------------------------------------------------------- */
 
+/* What duplicate address detection says of a port's IPv6 address @a (state
+ * @dad), for show port info. */
+static const char *dad_note(const struct fr_addr *a, uint8_t dad)
+{
+	if (a->family != AF_INET6)
+		return "";
+	if (dad == ADDR_DAD_TENTATIVE)
+		return " (tentative: duplicate address detection running)";
+	if (dad == ADDR_DAD_FAILED)
+		return " (duplicate: another host holds it; not used)";
+	return "";
+}
+
 static void port_info(struct router *r, const struct fr_port *p, struct cmd_out *o)
 {
 	char mac[RTE_ETHER_ADDR_FMT_SIZE], a[FR_ADDR_STRLEN + 8];
 	struct rte_eth_link link;
 	bool have_link = p->started && rte_eth_link_get_nowait(p->id, &link) == 0;
-	unsigned int i;
+	unsigned int i, k;
 
 	static const char *const rpf[] = {"off", "loose", "strict"};
 	const struct dp_port *dp = &r->dp_ports[p->id];
@@ -651,10 +664,26 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		if (o->json)
 			jw_str(o, NULL, a);
 		else
-			out_printf(o, "  address %s\n", a);
+			out_printf(o, "  address %s%s\n", a,
+				   dad_note(&p->addrs[i].addr, p->addrs[i].dad));
 	}
-	if (o->json)
+	if (o->json) {
 		jw_arr_close(o);
+		/* IPv6 duplicate address detection: the addresses it is
+		 * probing, and those another host holds */
+		for (k = 0; k < 2; k++) {
+			jw_arr_open(o, k ? "addresses_duplicate" : "addresses_tentative");
+			for (i = 0; i < p->nb_addrs; i++) {
+				struct fr_prefix pf = {.addr = p->addrs[i].addr,
+						       .len = p->addrs[i].len};
+
+				if (pf.addr.family == AF_INET6 &&
+				    p->addrs[i].dad == (k ? ADDR_DAD_FAILED : ADDR_DAD_TENTATIVE))
+					jw_str(o, NULL, fr_prefix_fmt(&pf, a, sizeof(a)));
+			}
+			jw_arr_close(o);
+		}
+	}
 	{
 		struct fr_prefix ll = {.len = 64};
 
@@ -664,7 +693,8 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		if (o->json)
 			jw_str(o, "link_local", a);
 		else
-			out_printf(o, "  address %s (link-local)\n", a);
+			out_printf(o, "  address %s (link-local)%s\n", a,
+				   dad_note(&ll.addr, p->ll_dad));
 	}
 }
 

@@ -557,6 +557,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (rc != 0)
 		return rc;
 	p = &r->ports[c->port];
+	memset(&pa, 0, sizeof(pa)); /* IPv6: ADDR_DAD_WAIT, probed once announced */
 	pa.addr = c->prefix.addr;
 	pa.len = c->prefix.len;
 	fr_prefix_fmt(&c->prefix, buf, sizeof(buf));
@@ -730,7 +731,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 	}
 	u.port = (uint16_t)c->port;
-	u.pa = pa;
+	u.pa = p->addrs[i]; /* as it was, its DAD state with it */
 	u.idx = (uint8_t)i;
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");

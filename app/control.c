@@ -309,7 +309,7 @@ static bool can_announce(const struct router *r, uint16_t port)
 
 static void announce(struct router *r, uint16_t port, const struct fr_addr *only)
 {
-	const struct fr_port *p = &r->ports[port];
+	struct fr_port *p = &r->ports[port];
 	struct fr_addr ll = {.family = AF_INET6};
 	unsigned int i;
 
@@ -317,10 +317,19 @@ static void announce(struct router *r, uint16_t port, const struct fr_addr *only
 		announce_one(r, port, only);
 		return;
 	}
-	for (i = 0; i < p->nb_addrs; i++)
-		announce_one(r, port, &p->addrs[i].addr);
+	/* an IPv6 address is announced once duplicate address detection
+	 * kept it (dad_due() announces it then); one not probed yet is now */
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct port_addr *pa = &p->addrs[i];
+
+		if (pa->addr.family == AF_INET6 &&
+		    !dad_ready(r, port, pa->addr.v6, &pa->dad, &pa->dad_ms))
+			continue;
+		announce_one(r, port, &pa->addr);
+	}
 	/* the link-local address, when the port speaks IPv6 */
-	if (port_any_addr6(p) != NULL) {
+	if (port_any_addr6(p) != NULL &&
+	    dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms)) {
 		memcpy(ll.v6, r->dp_ports[port].ll6, 16);
 		announce_one(r, port, &ll);
 	}
@@ -343,6 +352,8 @@ void router_announce_due(struct router *r, uint64_t now)
 	for (port = 0; port < r->nb_ports; port++) {
 		struct fr_port *p = &r->ports[port];
 
+		if (can_announce(r, port))
+			dad_due(r, port, now);
 		if (p->announce_again_ms == 0 || now < p->announce_again_ms)
 			continue;
 		p->announce_again_ms = 0;

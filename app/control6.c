@@ -41,17 +41,165 @@ static void cdrop6(struct router *r, struct rte_mbuf *m, enum ctrl_drop why)
 
 /* ---- the port's IPv6 addresses -------------------------------------------- */
 
-bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a)
+/* The DAD state of @a among @port's addresses (its link-local one
+ * included), *@ms its deadline; NULL when @a is none of them. */
+static uint8_t *dad_state(const struct router *r, uint16_t port, const uint8_t *a, uint64_t **ms)
 {
-	const struct fr_port *p = &r->ports[port];
+	struct fr_port *p = (struct fr_port *)(uintptr_t)&r->ports[port];
 	unsigned int i;
 
-	if (memcmp(r->dp_ports[port].ll6, a, 16) == 0)
-		return true;
+	if (memcmp(r->dp_ports[port].ll6, a, 16) == 0) {
+		*ms = &p->ll_dad_ms;
+		return &p->ll_dad;
+	}
 	for (i = 0; i < p->nb_addrs; i++)
-		if (p->addrs[i].addr.family == AF_INET6 && memcmp(p->addrs[i].addr.v6, a, 16) == 0)
+		if (p->addrs[i].addr.family == AF_INET6 &&
+		    memcmp(p->addrs[i].addr.v6, a, 16) == 0) {
+			*ms = &p->addrs[i].dad_ms;
+			return &p->addrs[i].dad;
+		}
+	return NULL;
+}
+
+bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a)
+{
+	uint64_t *ms;
+	const uint8_t *st = dad_state(r, port, a, &ms);
+
+	/* an address another host holds (DAD failed) is not the router's */
+	return st != NULL && *st != ADDR_DAD_FAILED;
+}
+
+/* @a is an address of the router's that duplicate address detection
+ * found another host holds (on any port). */
+static bool dad_failed_any(const struct router *r, const uint8_t *a)
+{
+	uint64_t *ms;
+	uint16_t p;
+
+	for (p = 0; p < r->nb_ports; p++) {
+		const uint8_t *st = dad_state(r, p, a, &ms);
+
+		if (st != NULL && *st == ADDR_DAD_FAILED)
 			return true;
+	}
 	return false;
+}
+
+/* The local route of @port's address @a (not the link-local one, which
+ * has none), taken out while another host holds the address (its traffic
+ * then goes to that host by the connected route) or put back. */
+static void dad_local_route(struct router *r, uint16_t port, const uint8_t *a, bool on)
+{
+	struct fib_route rt, cur;
+
+	if (ip6_is_linklocal(a))
+		return;
+	memset(&rt, 0, sizeof(rt));
+	rt.prefix.addr.family = AF_INET6;
+	memcpy(rt.prefix.addr.v6, a, 16);
+	rt.prefix.len = 128;
+	rt.type = FIB_NH_LOCAL;
+	rt.port = port;
+	rt.origin = FIB_ORIGIN_PORT;
+	if (fib_route_get(r->fib, &rt.prefix, &cur) == 0) {
+		/* a static route of the operator's in its place: not ours to move */
+		if (!on && cur.origin == FIB_ORIGIN_PORT && cur.type == FIB_NH_LOCAL)
+			fib_route_del(r->fib, &rt.prefix, NULL);
+		return;
+	}
+	if (on && fib_route_add(r->fib, &rt) != 0) {
+		char b[FR_ADDR_STRLEN];
+
+		router_say("fastroute: port %u: %s: its local route could not be put back "
+			   "(table full): packets to it are not the router's\n",
+			   port, fr_addr_fmt(&rt.prefix.addr, b, sizeof(b)));
+	}
+}
+
+/* RFC 4862 5.4.5: another host holds our tentative @a on @port (its NA,
+ * or its own DAD probe for it, from @mac). */
+static void dad_fail(struct router *r, uint16_t port, const uint8_t *a,
+		     const struct rte_ether_addr *mac)
+{
+	uint64_t *ms;
+	uint8_t *st = dad_state(r, port, a, &ms);
+	const uint8_t *b = mac->addr_bytes;
+	struct fr_addr x = {.family = AF_INET6};
+	char ip[FR_ADDR_STRLEN];
+
+	if (st == NULL || *st != ADDR_DAD_TENTATIVE)
+		return;
+	*st = ADDR_DAD_FAILED;
+	r->cst.nd_dad_failed++;
+	dad_local_route(r, port, a, false);
+	memcpy(x.v6, a, 16);
+	router_say("fastroute: port %u: %s is in use on the link by %02x:%02x:%02x:%02x:%02x:%02x "
+		   "(duplicate address detection): not used; 'port %u address del' it, or free "
+		   "it and take the link down and up\n",
+		   port, fr_addr_fmt(&x, ip, sizeof(ip)), b[0], b[1], b[2], b[3], b[4], b[5], port);
+}
+
+bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t *ms)
+{
+	struct rte_mbuf *m;
+	char *frame;
+
+	if (*st == ADDR_DAD_OK)
+		return true;
+	if (*st != ADDR_DAD_WAIT)
+		return false;
+	/* optimistic (RFC 4429): the address serves from now on */
+	*st = ADDR_DAD_TENTATIVE;
+	*ms = control_now_ms() + ADDR_DAD_MS;
+	frame = control_frame(r, port, ND_FRAME_LEN, &m);
+	if (frame == NULL)
+		return false; /* a probe lost: the wait decides alone */
+	rte_pktmbuf_trim(
+		m, (uint16_t)(ND_FRAME_LEN - nd_build_dad_ns(frame, &r->dp_ports[port].mac, a)));
+	if (control_send(r, m, port) == 0)
+		r->cst.nd_dad_probes++;
+	return false;
+}
+
+void dad_due(struct router *r, uint16_t port, uint64_t now)
+{
+	struct fr_port *p = &r->ports[port];
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct port_addr *pa = &p->addrs[i];
+
+		if (pa->addr.family == AF_INET6 && pa->dad == ADDR_DAD_TENTATIVE &&
+		    now >= pa->dad_ms) {
+			pa->dad = ADDR_DAD_OK;
+			if (nd_announce(r, port, pa->addr.v6))
+				r->cst.addr_announced++;
+		}
+	}
+	if (p->ll_dad == ADDR_DAD_TENTATIVE && now >= p->ll_dad_ms) {
+		p->ll_dad = ADDR_DAD_OK;
+		if (nd_announce(r, port, r->dp_ports[port].ll6))
+			r->cst.addr_announced++;
+	}
+}
+
+void dad_reset(struct router *r, uint16_t port)
+{
+	struct fr_port *p = &r->ports[port];
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct port_addr *pa = &p->addrs[i];
+
+		if (pa->addr.family != AF_INET6)
+			continue;
+		/* a failed one is tried again: the other host may be gone */
+		if (pa->dad == ADDR_DAD_FAILED)
+			dad_local_route(r, port, pa->addr.v6, true);
+		pa->dad = ADDR_DAD_WAIT;
+	}
+	p->ll_dad = ADDR_DAD_WAIT;
 }
 
 bool router_owns6(const struct router *r, const uint8_t *a)
@@ -109,7 +257,8 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 		for (i = 0; i < p->nb_addrs; i++) {
 			struct fr_prefix pf;
 
-			if (p->addrs[i].addr.family != AF_INET6)
+			if (p->addrs[i].addr.family != AF_INET6 ||
+			    p->addrs[i].dad == ADDR_DAD_FAILED)
 				continue;
 			port_prefix(p, i, &pf);
 			if (fr_prefix_contains(&pf, &x)) {
@@ -138,11 +287,16 @@ void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8
 	 * N'): an error from it would not reach a distant host (RFC 4291
 	 * 2.5.6); a global address of another port will */
 	for (q = 0; q < r->nb_ports; q++) {
-		const uint8_t *a = port_any_addr6(&r->ports[q]);
+		const struct fr_port *p = &r->ports[q];
+		unsigned int i;
 
-		if (a != NULL) {
-			memcpy(src, a, 16);
-			return;
+		/* not one another host holds (DAD failed) */
+		for (i = 0; i < p->nb_addrs; i++) {
+			if (p->addrs[i].addr.family == AF_INET6 &&
+			    p->addrs[i].dad != ADDR_DAD_FAILED) {
+				memcpy(src, p->addrs[i].addr.v6, 16);
+				return;
+			}
 		}
 	}
 }
@@ -161,6 +315,17 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 	if (frame == NULL)
 		return;
 	port_src6(r, ni->port, ni->addr.v6, src);
+	{
+		/* never from a tentative address (RFC 4429 3.3: the NS would
+		 * put our MAC for it in the neighbours' caches): from the
+		 * link-local one, once that one is sure */
+		uint64_t *ms;
+		const uint8_t *st = dad_state(r, ni->port, src, &ms);
+
+		if (st != NULL && *st == ADDR_DAD_TENTATIVE &&
+		    r->ports[ni->port].ll_dad == ADDR_DAD_OK)
+			memcpy(src, r->dp_ports[ni->port].ll6, 16);
+	}
 	nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	if (control_send(r, m, ni->port) == 0)
 		r->cst.nd_probes++;
@@ -205,11 +370,20 @@ static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *n
 	struct fr_addr a = {.family = AF_INET6};
 
 	/* a link-local address is the link's: another port's is no conflict */
+	uint64_t *ms;
+	const uint8_t *st;
+
 	if (ip6_is_unspec(claimed) ||
 	    !(ip6_is_linklocal(claimed) ? port_owns6(r, port, claimed)
 					: router_owns6(r, claimed)) ||
 	    router_mac(r, mac) || router_mac(r, &nd->eth_src))
 		return false;
+	/* while ours is tentative, the other host keeps it (RFC 4862 5.4.4) */
+	st = dad_state(r, port, claimed, &ms);
+	if (st != NULL && *st == ADDR_DAD_TENTATIVE) {
+		dad_fail(r, port, claimed, mac);
+		return true;
+	}
 	memcpy(a.v6, claimed, 16);
 	router_say_conflict(r, port, mac, &a, "ND");
 	router_defend(r, port, &a);
@@ -221,7 +395,9 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	uint16_t port = m->port;
 	struct nd_info nd;
 	uint8_t target[16];
-	bool ours, onlink, learnt;
+	bool ours, onlink, learnt, tentative;
+	const uint8_t *st;
+	uint64_t *ms;
 
 	switch (nd_parse(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &nd)) {
 	case ND_OK:
@@ -245,6 +421,15 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_ND_CONFLICT);
 		return;
 	}
+	tentative = (st = dad_state(r, port, nd.target, &ms)) != NULL && *st == ADDR_DAD_TENTATIVE;
+	/* another host's DAD probe for our tentative address: both lose it
+	 * (RFC 4862 5.4.3; our own probe, looped back, is none) */
+	if (tentative && nd.type == ND_TYPE_NS && ip6_is_unspec(nd.src) &&
+	    !router_mac(r, &nd.eth_src)) {
+		dad_fail(r, port, nd.target, &nd.eth_src);
+		cdrop6(r, m, CDROP_ND_CONFLICT);
+		return;
+	}
 	ours = nd.type == ND_TYPE_NS && port_owns6(r, port, nd.target);
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
 	/* learnt: not needed here (an answered NS counts as answered either
@@ -254,14 +439,21 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		/* counted as answered, learnt from or not (nd_learnt counts
 		 * the NS/NA not answered, as arp_learnt does); the answer goes
 		 * to the solicitor at the address it gave, else where it sent from */
+		/* a tentative address is advertised without override (RFC
+		 * 4429 3.3): a host that holds it keeps its entries */
 		if (nd_answer(r, m, port, target, nd.src, nd.has_lla ? &nd.lla : &nd.eth_src,
-			      ND_NA_ROUTER | ND_NA_SOLICITED | ND_NA_OVERRIDE)) {
+			      ND_NA_ROUTER | ND_NA_SOLICITED | (tentative ? 0 : ND_NA_OVERRIDE))) {
 			r->cst.nd_answered++;
 			if (!onlink)
 				r->cst.nd_off_link_answered++; /* not learnt, still answered */
 		}
 		return;
 	case ND_V_DEFEND:
+		if (tentative) {
+			/* our own probe, looped back by the link */
+			cdrop6(r, m, CDROP_ND_DAD);
+			return;
+		}
 		/* someone tests an address we hold (RFC 4862 5.4.3): defend it
 		 * to all-nodes; the prober gets no entry */
 		if (nd_answer(r, m, port, target, all_nodes, &all_nodes_mac,
@@ -649,6 +841,12 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 	/* groups: the router joined them for ND only */
 	if (ip6_is_mcast(ip->dst_addr)) {
 		cdrop6(r, m, CDROP_LOCAL6_MCAST);
+		return;
+	}
+	if (dad_failed_any(r, ip->dst_addr)) {
+		/* another host holds it: not the router's (its local route is
+		 * out; one that came meanwhile ends here) */
+		cdrop6(r, m, CDROP_LOCAL6_DAD_FAILED);
 		return;
 	}
 	if (!router_port_ok(r, m->port) || !router_owns6(r, ip->dst_addr) ||

@@ -36,6 +36,18 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 /* For the router: ND, echo requests, the rest answered or counted. */
 void local_input6(struct router *r, struct rte_mbuf *m);
 
+/* Duplicate address detection (RFC 4862 5.4, optimistic: RFC 4429) of
+ * @port's address @a whose state is *@st (enum addr_dad) and deadline *@ms:
+ * true when it is done and the address may be announced; one waiting for
+ * it is probed now (tentative for ADDR_DAD_MS). */
+bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t *ms);
+/* The tentative addresses of @port whose wait ended at @now without
+ * another host's claim: kept, and announced. */
+void dad_due(struct router *r, uint16_t port, uint64_t now);
+/* @port's link went down: its IPv6 addresses are probed again when it is
+ * back (RFC 4862 5.4), a failed one too, its local route back meanwhile. */
+void dad_reset(struct router *r, uint16_t port);
+
 /* An unsolicited NA for our @addr to all-nodes on @port, override set
  * (RFC 4861 7.2.6). True: queued. */
 bool nd_announce(struct router *r, uint16_t port, const uint8_t *addr);

@@ -15,6 +15,7 @@
 #include <rte_mempool.h>
 
 #include "nd.h"
+#include "control6.h"
 #include "router.h"
 
 #define MBUF_CACHE 256
@@ -450,6 +451,9 @@ int port_down_sync(struct router *r, uint16_t pid)
 	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)down, __ATOMIC_RELAXED);
 	if (r->fib == NULL)
 		return 0;
+	/* back in service, its IPv6 addresses are probed again (RFC 4862 5.4) */
+	if (down)
+		dad_reset(r, pid);
 	/* the static routes through it wait for it (lib/fib): meanwhile their
 	 * traffic takes the covering route, if any */
 	rc = fib_port_set_down(r->fib, pid, down, &failed);

@@ -27,10 +27,29 @@
 
 struct cli_peer;
 
+/*
+ * Duplicate address detection of a port's IPv6 address (RFC 4862 5.4), run
+ * optimistically (RFC 4429): the address serves while it is tentative, its
+ * advertisements without the override flag and none unsolicited; another
+ * host's claim meanwhile fails it, and a failed address is not the
+ * router's (not answered for, not a source, packets to it dropped) until
+ * it is added again or its link comes back up.
+ */
+enum addr_dad {
+	ADDR_DAD_WAIT = 0,  /* run when its link is next announced on (added, link up) */
+	ADDR_DAD_TENTATIVE, /* probed, until dad_ms */
+	ADDR_DAD_OK,
+	ADDR_DAD_FAILED,
+};
+
+#define ADDR_DAD_MS 1000 /* RetransTimer x DupAddrDetectTransmits (RFC 4861 10) */
+
 /* An address configured on a port (the host address and its prefix length). */
 struct port_addr {
 	struct fr_addr addr;
 	uint8_t len;
+	uint8_t dad; /* enum addr_dad, IPv6 only */
+	uint64_t dad_ms;
 };
 
 struct fr_port {
@@ -59,6 +78,9 @@ struct fr_port {
 	/* when its addresses are announced again (RFC 5227 2.3: two
 	 * announcements, 2 s apart), 0 when none is due */
 	uint64_t announce_again_ms;
+	/* DAD of its link-local address, as port_addr's */
+	uint8_t ll_dad;
+	uint64_t ll_dad_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;

@@ -82,6 +82,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_LOCAL6_ICMP] = "local_icmp6",
 	[CDROP_LOCAL6_MCAST] = "local_multicast",
 	[CDROP_LOCAL6_EXT] = "local_ext_header",
+	[CDROP_LOCAL6_DAD_FAILED] = "local_dad_failed",
 };
 
 void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s)
@@ -236,6 +237,8 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "nd_na_received", r->cst.nd_na_rx);
 	v->kv(v->arg, "nd_answered", r->cst.nd_answered);
 	v->kv(v->arg, "nd_dad_defended", r->cst.nd_dad_defended);
+	v->kv(v->arg, "nd_dad_probes", r->cst.nd_dad_probes);
+	v->kv(v->arg, "nd_dad_failed", r->cst.nd_dad_failed);
 	v->kv(v->arg, "addr_announced", r->cst.addr_announced);
 	v->kv(v->arg, "addr_defended", r->cst.addr_defended);
 	v->kv(v->arg, "nd_learnt", r->cst.nd_learnt);

@@ -119,6 +119,7 @@ enum ctrl_drop {
 	/* for the router, extension headers malformed, or an option asking a
 	 * silent discard, or no upper layer (next header 59): consumed */
 	CDROP_LOCAL6_EXT,
+	CDROP_LOCAL6_DAD_FAILED, /* for an address of ours another host holds (DAD failed) */
 	CDROP_MAX
 };
 
@@ -152,6 +153,8 @@ struct ctrl_stats {
 	uint64_t nd_na_rx;	       /* neighbour advertisements received */
 	uint64_t nd_answered;	       /* advertisements sent for our addresses */
 	uint64_t nd_dad_defended;      /* DAD probes for our addresses, answered to all-nodes */
+	uint64_t nd_dad_probes;	       /* DAD probes sent for our own tentative addresses */
+	uint64_t nd_dad_failed;	       /* of our addresses, found held by another host */
 	uint64_t addr_announced;       /* gratuitous ARPs and unsolicited NAs for our addresses */
 	uint64_t addr_defended;	       /* of those, against another host's claim */
 	uint64_t nd_learnt;	       /* NS/NA (not answered) that updated the table */

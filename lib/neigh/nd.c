@@ -176,6 +176,25 @@ void nd_build_ns(void *frame, const struct rte_ether_addr *src_mac, const uint8_
 	memcpy(icmp + 2, &ck, 2);
 }
 
+uint32_t nd_build_dad_ns(void *frame, const struct rte_ether_addr *src_mac, const uint8_t *target)
+{
+	static const uint8_t unspec[16];
+	struct rte_ether_addr dmac;
+	struct rte_ipv6_hdr *ip;
+	uint8_t dst[16], *icmp;
+	uint16_t ck;
+
+	nd_solicited_node(target, dst);
+	nd_mcast_mac(dst, &dmac);
+	icmp = nd_header(frame, src_mac, &dmac, unspec, dst, &ip);
+	ip->payload_len = RTE_BE16(ND_MSG_LEN); /* no option (RFC 4862 5.4.2) */
+	icmp[0] = ND_TYPE_NS;
+	memcpy(icmp + 8, target, 16);
+	ck = rte_ipv6_udptcp_cksum(ip, icmp);
+	memcpy(icmp + 2, &ck, 2);
+	return ND_FRAME_LEN - 8;
+}
+
 void nd_build_na(void *frame, const struct rte_ether_addr *src_mac, const uint8_t *src,
 		 const struct rte_ether_addr *dst_mac, const uint8_t *dst, const uint8_t *target,
 		 uint8_t flags)

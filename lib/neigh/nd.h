@@ -107,6 +107,14 @@ void nd_build_ns(void *frame, const struct rte_ether_addr *src_mac, const uint8_
 		 const uint8_t *target, const struct rte_ether_addr *unicast_mac);
 
 /**
+ * Write the Neighbor Solicitation of duplicate address detection for our
+ * tentative @p target (RFC 4862 5.4.2): from ::, to its solicited-node
+ * group, no option. Writes ND_FRAME_LEN bytes; returns the frame's length
+ * (ND_FRAME_LEN - 8).
+ */
+uint32_t nd_build_dad_ns(void *frame, const struct rte_ether_addr *src_mac, const uint8_t *target);
+
+/**
  * Write a Neighbor Advertisement for @p target (ND_FRAME_LEN bytes) with the
  * target link-layer address option (@p src_mac), hop limit 255.
  */

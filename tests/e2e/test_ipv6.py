@@ -751,12 +751,79 @@ def test_na_announce(topo, r):
     ls = Listen(topo, 1)
     try:
         r.cli("port 1 address add %s/64" % new)
-        got = ls.collect(timeout=1.5, want=1, match=is_announce)
+        got = ls.collect(timeout=3.0, want=1, match=is_announce)
     finally:
         ls.close()
         r.cli("port 1 address del %s/64" % new, check=False)
     check(len(got) == 1 and got[0].src == ROUTER_MAC[1],
           "no unsolicited NA for %s after its add" % new)
+
+
+def is_dad_probe(target):
+    """The router's duplicate address detection probe for @target: an NS
+    from ::, to its solicited-node group, no option (RFC 4862 5.4.2)."""
+    return lambda p: (p.haslayer(s.ICMPv6ND_NS) and p[s.ICMPv6ND_NS].tgt == target and
+                      p[s.IPv6].src == "::" and p[s.IPv6].dst.startswith("ff02::1:ff") and
+                      not p.haslayer(s.ICMPv6NDOptSrcLLAddr))
+
+
+def is_na_override(target):
+    return lambda p: (p.haslayer(s.ICMPv6ND_NA) and p[s.ICMPv6ND_NA].tgt == target and
+                      p[s.ICMPv6ND_NA].O == 1)
+
+
+def test_dad(topo, r):
+    """Duplicate address detection (RFC 4862 5.4): an address added at run
+    time is probed first and announced only once no host claimed it within
+    a second; one a host on the link holds is given up, said, counted, and
+    not the router's: that host's traffic reaches it through the router."""
+    dup, free = "2001:db8:1::77", "2001:db8:1::78"
+    # h1 holds dup, and the router has never talked to it there
+    sh(["ip", "-6", "addr", "add", dup + "/64", "dev", "eth0", "nodad"], ns=topo.hosts[0])
+    ls = Listen(topo, 0)
+    before = r.stats()
+    try:
+        # /128: port 0's /64 is 2001:db8:1::1's (one address a subnet)
+        r.cli("port 0 address add %s/128" % dup)
+        got = ls.collect(timeout=2.5, match=lambda p: is_dad_probe(dup)(p) or
+                         is_na_override(dup)(p))
+        info = r.cli("show port info 0")
+        d = {k: delta(before, r.stats(), k) for k in ("nd_dad_probes", "nd_dad_failed")}
+        check(any(is_dad_probe(dup)(p) for p in got), "no DAD probe for %s" % dup)
+        check(not any(is_na_override(dup)(p) for p in got),
+              "the router announced %s, which h1 holds" % dup)
+        check("%s/128 (duplicate" % dup in info, "show port info 0:\n%s" % info)
+        check(d == {"nd_dad_probes": 1, "nd_dad_failed": 1}, "counters %s" % d)
+        # h2 reaches h1 at dup through the router, which no longer
+        # answers for it (its local route is out)
+        local = r.stats()["local_dad_failed"]
+        out = sh(["ping", "-6", "-c", "2", "-W", "2", dup], ns=topo.hosts[1], check=False)
+        check(" 0% packet loss" in out, "h2 cannot reach h1 at %s:\n%s" % (dup, out))
+        check(r.stats()["local_dad_failed"] == local, "the router took h1's packets")
+    finally:
+        ls.close()
+        r.cli("port 0 address del %s/128" % dup, check=False)
+        sh(["ip", "-6", "addr", "del", dup + "/64", "dev", "eth0"], ns=topo.hosts[0],
+           check=False)
+    # an address nobody holds: the probe, then after a second the
+    # announcement, and the router answers for it
+    ls = Listen(topo, 0)
+    try:
+        r.cli("port 0 address add %s/128" % free)
+        got = ls.collect(timeout=3.0, want=2, match=lambda p: is_dad_probe(free)(p) or
+                         is_na_override(free)(p))
+        info = r.cli("show port info 0")
+        check(len(got) == 2 and is_dad_probe(free)(got[0]) and is_na_override(free)(got[1]),
+              "want the DAD probe then the announcement of %s, got %s" %
+              (free, [p.summary() for p in got]))
+        gap = float(got[1].time - got[0].time)
+        check(0.9 <= gap <= 2.0, "announced %.2f s after its probe, not after 1 s" % gap)
+        check("%s/128\n" % free in info, "show port info 0:\n%s" % info)
+        out = sh(["ping", "-6", "-c", "1", "-W", "2", free], ns=topo.hosts[0], check=False)
+        check("1 received" in out, "no answer from the router at %s" % free)
+    finally:
+        ls.close()
+        r.cli("port 0 address del %s/128" % free, check=False)
 
 
 def main():
@@ -766,6 +833,7 @@ def main():
         r = frlib.Router(topo, CONFIG)
         try:
             for name, fn in [("ping6_nd_resolves", test_ping),
+                             ("duplicate_address_detection", test_dad),
                              ("traceroute6", test_traceroute),
                              ("iperf3_ipv6", test_iperf3),
                              ("ping6_ptb_1280", test_ptb_ping),

@@ -929,6 +929,17 @@ static void test_nd_frames(void **state)
 		assert_true(ip6_is_unspec(nd.src) && !nd.has_lla);
 	}
 
+	/* our own DAD probe (RFC 4862 5.4.2): parses as one, from ::, to the
+	 * target's solicited-node group, no option */
+	memset(f, 0xee, sizeof(f));
+	assert_int_equal(nd_build_dad_ns(f, &mac1, host_g), ND_FRAME_LEN - 8);
+	assert_int_equal(nd_parse(f, ND_FRAME_LEN - 8, &nd), ND_OK);
+	assert_int_equal(nd.type, ND_TYPE_NS);
+	assert_true(ip6_is_unspec(nd.src) && !nd.has_lla);
+	assert_memory_equal(nd.dst, g, 16);
+	assert_memory_equal(nd.target, host_g, 16);
+	assert_int_equal(f[0], 0x33); /* to the group's MAC */
+
 	/* NA: flags and TLLA; solicited to a group is refused */
 	nd_build_na(f, &mac2, host_g, &mac1, rtr_ll, host_g, ND_NA_SOLICITED | ND_NA_OVERRIDE);
 	assert_int_equal(nd_parse(f, sizeof(f), &nd), ND_OK);
