@@ -690,9 +690,13 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		ll.addr.family = AF_INET6;
 		memcpy(ll.addr.v6, dp->ll6, 16);
 		fr_prefix_fmt(&ll, a, sizeof(a));
-		if (o->json)
+		if (o->json) {
+			static const char *const dad[] = {"not_probed", "tentative", "ok",
+							  "duplicate"};
+
 			jw_str(o, "link_local", a);
-		else
+			jw_str(o, "link_local_dad", dad[p->ll_dad & 3]);
+		} else
 			out_printf(o, "  address %s (link-local)%s\n", a,
 				   dad_note(&ll.addr, p->ll_dad));
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "control6.h"
 #include "ip6.h"
 #include "nd.h"
 
@@ -238,6 +239,12 @@ void txn_commit(struct txn *t)
 	r = t->r;
 	for (i = 0; i < RTE_DIM(said); i++)
 		said[i] = t->addr_added[i] | t->admin_changed[i];
+	/* a port the operator took out of service probes its IPv6 addresses
+	 * again when back (RFC 4862 5.4); not before the change is kept: a
+	 * rollback leaves them as they were */
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (((t->admin_changed[pid / 64] >> (pid % 64)) & 1) && r->ports[pid].admin_down)
+			dad_reset(r, pid);
 	txn_end(t);
 	/* new addresses, and the addresses of a port back in service, said
 	 * on their links (RFC 5227 2.3, RFC 4861 7.2.6): once kept, never for

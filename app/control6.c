@@ -89,12 +89,12 @@ static bool dad_failed_any(const struct router *r, const uint8_t *a)
 /* The local route of @port's address @a (not the link-local one, which
  * has none), taken out while another host holds the address (its traffic
  * then goes to that host by the connected route) or put back. */
-static void dad_local_route(struct router *r, uint16_t port, const uint8_t *a, bool on)
+static bool dad_local_route(struct router *r, uint16_t port, const uint8_t *a, bool on)
 {
 	struct fib_route rt, cur;
 
 	if (ip6_is_linklocal(a))
-		return;
+		return true;
 	memset(&rt, 0, sizeof(rt));
 	rt.prefix.addr.family = AF_INET6;
 	memcpy(rt.prefix.addr.v6, a, 16);
@@ -106,15 +106,17 @@ static void dad_local_route(struct router *r, uint16_t port, const uint8_t *a, b
 		/* a static route of the operator's in its place: not ours to move */
 		if (!on && cur.origin == FIB_ORIGIN_PORT && cur.type == FIB_NH_LOCAL)
 			fib_route_del(r->fib, &rt.prefix, NULL);
-		return;
+		return true;
 	}
 	if (on && fib_route_add(r->fib, &rt) != 0) {
 		char b[FR_ADDR_STRLEN];
 
 		router_say("fastroute: port %u: %s: its local route could not be put back "
-			   "(table full): packets to it are not the router's\n",
-			   port, fr_addr_fmt(&rt.prefix.addr, b, sizeof(b)));
+			   "(table full): it stays given up; 'port %u address del' it\n",
+			   port, fr_addr_fmt(&rt.prefix.addr, b, sizeof(b)), port);
+		return false;
 	}
+	return true;
 }
 
 /* RFC 4862 5.4.5: another host holds our tentative @a on @port (its NA,
@@ -134,10 +136,19 @@ static void dad_fail(struct router *r, uint16_t port, const uint8_t *a,
 	r->cst.nd_dad_failed++;
 	dad_local_route(r, port, a, false);
 	memcpy(x.v6, a, 16);
-	router_say("fastroute: port %u: %s is in use on the link by %02x:%02x:%02x:%02x:%02x:%02x "
-		   "(duplicate address detection): not used; 'port %u address del' it, or free "
-		   "it and take the link down and up\n",
-		   port, fr_addr_fmt(&x, ip, sizeof(ip)), b[0], b[1], b[2], b[3], b[4], b[5], port);
+	if (ip6_is_linklocal(a))
+		router_say("fastroute: port %u: its link-local address %s (from its MAC) is in use "
+			   "on the link by %02x:%02x:%02x:%02x:%02x:%02x (duplicate address "
+			   "detection): not answered for; free it and take the port down and up\n",
+			   port, fr_addr_fmt(&x, ip, sizeof(ip)), b[0], b[1], b[2], b[3], b[4],
+			   b[5]);
+	else
+		router_say("fastroute: port %u: %s is in use on the link by "
+			   "%02x:%02x:%02x:%02x:%02x:%02x (duplicate address detection): not "
+			   "used; 'port %u address del' it, or free it and take the port down "
+			   "and up\n",
+			   port, fr_addr_fmt(&x, ip, sizeof(ip)), b[0], b[1], b[2], b[3], b[4],
+			   b[5], port);
 }
 
 bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t *ms)
@@ -194,9 +205,10 @@ void dad_reset(struct router *r, uint16_t port)
 
 		if (pa->addr.family != AF_INET6)
 			continue;
-		/* a failed one is tried again: the other host may be gone */
-		if (pa->dad == ADDR_DAD_FAILED)
-			dad_local_route(r, port, pa->addr.v6, true);
+		/* a failed one is tried again (the other host may be gone)
+		 * once its local route is back */
+		if (pa->dad == ADDR_DAD_FAILED && !dad_local_route(r, port, pa->addr.v6, true))
+			continue;
 		pa->dad = ADDR_DAD_WAIT;
 	}
 	p->ll_dad = ADDR_DAD_WAIT;
@@ -316,17 +328,22 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 		return;
 	port_src6(r, ni->port, ni->addr.v6, src);
 	{
-		/* never from a tentative address (RFC 4429 3.3: the NS would
-		 * put our MAC for it in the neighbours' caches): from the
-		 * link-local one, once that one is sure */
+		/* a source DAD has not kept (tentative, or another host's):
+		 * the link-local address once that one is sure (RFC 4429 3.3:
+		 * an NS from a tentative address puts our MAC for it in the
+		 * neighbours' caches). Within the first second of a port's
+		 * service the link-local one is tentative too: the NS goes
+		 * from the tentative address all the same (without our
+		 * link-layer address a host must resolve ours before it
+		 * answers: in the e2e tests Linux hosts did not, within the
+		 * probes a resolution sends) */
 		uint64_t *ms;
 		const uint8_t *st = dad_state(r, ni->port, src, &ms);
 
-		if (st != NULL && *st == ADDR_DAD_TENTATIVE &&
-		    r->ports[ni->port].ll_dad == ADDR_DAD_OK)
+		if (st != NULL && *st != ADDR_DAD_OK && r->ports[ni->port].ll_dad == ADDR_DAD_OK)
 			memcpy(src, r->dp_ports[ni->port].ll6, 16);
+		nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	}
-	nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	if (control_send(r, m, ni->port) == 0)
 		r->cst.nd_probes++;
 }

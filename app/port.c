@@ -419,6 +419,9 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	p->link_hold_bypass_ms = 0;
 	p->link_down = down;
 	port_down_sync(r, pid);
+	/* back, its IPv6 addresses are probed again (RFC 4862 5.4) */
+	if (down)
+		dad_reset(r, pid);
 	/* up, or up at start: our addresses said on the link, for neighbours
 	 * that cached another MAC for them meanwhile (a NIC or a router
 	 * swapped, a failover) */
@@ -451,9 +454,6 @@ int port_down_sync(struct router *r, uint16_t pid)
 	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)down, __ATOMIC_RELAXED);
 	if (r->fib == NULL)
 		return 0;
-	/* back in service, its IPv6 addresses are probed again (RFC 4862 5.4) */
-	if (down)
-		dad_reset(r, pid);
 	/* the static routes through it wait for it (lib/fib): meanwhile their
 	 * traffic takes the covering route, if any */
 	rc = fib_port_set_down(r->fib, pid, down, &failed);
