@@ -13,7 +13,7 @@ libpcap-dev iproute2 ethtool iputils-ping procps"
 TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump clang dpdk-doc
 libclang-rt-14-dev"
 
-BENCH_PKGS="dpdk-doc gnuplot-nox python3"
+BENCH_PKGS="dpdk-doc gnuplot-nox python3 make git"
 
 want="$RUN_PKGS"
 test_mode=0

@@ -289,8 +289,12 @@ def machine():
         pass
     dpdk = subprocess.run(["pkg-config", "--modversion", "libdpdk"], stdout=subprocess.PIPE,
                           text=True).stdout.strip()
-    git = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
-                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    try:
+        git = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True).stdout.strip() or "unknown"
+    except OSError:  # no git: a tree from a tarball
+        git = "unknown"
     return {"cpu": model, "cpus": os.cpu_count(), "kernel": platform.release(),
             "dpdk": dpdk, "git": git}
 
@@ -367,15 +371,17 @@ def chart(summary, cache, png):
     data = png + ".dat"
     with open(data, "w") as fh:
         fh.write("\n".join(lines) + "\n")
-    script = """set terminal png size 1000,480
+    # noenhanced: net_memif's '_' is no subscript; the key outside the bars
+    script = """set terminal png noenhanced size 1100,480
 set output '%s'
-set title 'Mpps, 64-byte frames, over net_memif (median of interleaved rounds)'
+set title "Mpps, 64-byte frames, over net_memif (median of interleaved rounds)\n\
+a bar whose every run was generator-bound is the generator's rate: a lower bound (>= in the table)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set ylabel 'Mpps'
 set yrange [0:*]
-set key top right
+set key outside right top
 set xtics font ',9'
 plot %s
 """ % (png, ", ".join("'%s' using %d:xtic(1) title '%s'" % (data, i + 2, d)
@@ -597,8 +603,10 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
       "bound (the denominator's), `[x]` no bound (both were); bounds are left out of the "
       "median, and count toward a target only when they lie past it (see Targets). The last two columns count the runs per DUT, in the order "
       "of the Mpps columns. Cycles are each DUT's own TSC cycles in polls "
-      "that carried packets, per packet (fastroute: `show stats`; testpmd: "
-      "`--record-core-cycles`; l3fwd counts none). " + tp["header"] + ".")
+      "that carried packets, per packet (fastroute: `show stats`, its whole poll of every "
+      "port, the transmit flushes and the control ring included; testpmd: "
+      "`--record-core-cycles`, the bursts that carried packets only, so its figure leaves "
+      "out what a poll costs around them; l3fwd counts none). " + tp["header"] + ".")
     w("")
     w(PROFILES_TEXT)
     w("")

@@ -148,7 +148,11 @@ echo "bench: IPv6 rows (100,000 IPv4 routes vs 100,000 IPv6 /48 and /64, random 
 step scripts/bench/throughput.sh --wait-idle 20 --duration 1.0 --routes 100000 --profiles random1m --sizes 64 \
 	--duts fastroute,fastroute6 --out "$T/ipv6.jsonl" --summary "$T/ipv6.json"
 echo "bench: kbench (one core, no PMD, CPU1)"
-kill -0 "$kbpid" 2>/dev/null || { cat "$T/kbench.err" >&2; echo "bench: kbench died" >&2; exit 1; }
+# alive and waiting for its go line: kill -0 would also pass an exited,
+# unreaped kbench (a zombie), and the go line then dies of SIGPIPE
+case "$(ps -o stat= -p "$kbpid" 2>/dev/null || true)" in
+"" | Z*) cat "$T/kbench.err" >&2; echo "bench: kbench died" >&2; exit 1 ;;
+esac
 taskset -pc 1 "$kbpid" > /dev/null
 echo go >&3
 exec 3>&-

@@ -40,6 +40,9 @@ for p = 0, 1 do
 	range4(pktgen.range.src_port, port, 1024, 0, 1024, 1024)
 	range4(pktgen.range.dst_port, port, 1024, 0, 1024, 1024)
 	pktgen.set_proto(port, "udp")
+	-- the range's own protocol (set_proto sets the single-packet one;
+	-- the range keeps the default, TCP)
+	pktgen.range.ip_proto(port, "udp")
 	pktgen.set(port, "count", 0)
 	pktgen.set(port, "rate", 100)
 end
