@@ -374,8 +374,7 @@ def chart(summary, cache, png):
     # noenhanced: net_memif's '_' is no subscript; the key outside the bars
     script = """set terminal png noenhanced size 1100,480
 set output '%s'
-set title "Mpps, 64-byte frames, over net_memif (median of interleaved rounds)\n\
-a bar whose every run was generator-bound is the generator's rate: a lower bound (>= in the table)"
+set title "Mpps, 64-byte frames, over net_memif (median of interleaved rounds)\\na bar whose every run was generator-bound is the generator's rate: a lower bound (>= in the table)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -463,6 +462,10 @@ def main():
             fail("the rendered page has no comparison with the previous run")
         if len(glob.glob(os.path.join(hist, "*.json"))) != len(prev[-1:]) + 1:
             fail("the render wrote no history entry")
+        # gnuplot writes its output file before it reads the plot: the
+        # page's link to the chart says it was drawn
+        if shutil.which("gnuplot") and "](benchmarks.png)" not in text:
+            fail("gnuplot failed: the page has no chart")
         print("report: rendered %d lines%s and a history entry (in a temporary directory)"
               % (text.count("\n"), ", a PNG chart" if os.path.exists(png) else
                  " (no PNG: gnuplot missing)"))
