@@ -340,8 +340,24 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 		uint64_t *ms;
 		const uint8_t *st = dad_state(r, ni->port, src, &ms);
 
-		if (st != NULL && *st != ADDR_DAD_OK && r->ports[ni->port].ll_dad == ADDR_DAD_OK)
-			memcpy(src, r->dp_ports[ni->port].ll6, 16);
+		if (st != NULL && (*st == ADDR_DAD_TENTATIVE || *st == ADDR_DAD_FAILED)) {
+			const struct fr_port *p = &r->ports[ni->port];
+			unsigned int i;
+
+			if (p->ll_dad == ADDR_DAD_OK) {
+				memcpy(src, r->dp_ports[ni->port].ll6, 16);
+			} else {
+				/* the link-local one another host's (or tentative):
+				 * an address of the port's DAD kept, if any */
+				for (i = 0; i < p->nb_addrs; i++) {
+					if (p->addrs[i].addr.family == AF_INET6 &&
+					    p->addrs[i].dad == ADDR_DAD_OK) {
+						memcpy(src, p->addrs[i].addr.v6, 16);
+						break;
+					}
+				}
+			}
+		}
 		nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	}
 	if (control_send(r, m, ni->port) == 0)
