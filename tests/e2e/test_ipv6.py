@@ -546,14 +546,16 @@ def test_nd_abuse(topo, r):
     na = got[0][s.ICMPv6ND_NA]
     check(na.R == 1 and na.S == 1 and na.O == 1 and na.tgt == ROUTER_IP6[0], na.summary())
     check(got[0][s.IPv6].hlim == 255 and got[0][s.IPv6].dst == HOST_IP6[0], "NA header")
-    check(d("nd_answered") == 1, "nd_answered")
+    # counted: at least this one (a host's own NUD probe of the router may
+    # be answered in the same window, a slow ASan run showed: 2)
+    check(d("nd_answered") >= 1, "nd_answered")
     # h1's global address is on port 0's prefix: learnt from, not off-link
     check(d("nd_off_link_answered") == 0, "an on-link solicitor counted off-link")
     # from a new on-link address: learnt from (an entry) and answered, and
     # counted as answered only (nd_learnt: NS/NA not answered, as for ARP)
     got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:1::99")),
                     match=is_na, want=1)
-    check(len(got) == 1 and d("nd_answered") == 1, "no NA for a new on-link solicitor")
+    check(len(got) == 1 and d("nd_answered") >= 1, "no NA for a new on-link solicitor")
     # (an NA in the window, a neighbour answering the router's own probe,
     # may be learnt: only NAs may account for nd_learnt here)
     check(d("nd_learnt") <= d("nd_na_received"),
