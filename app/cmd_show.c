@@ -229,6 +229,9 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 static int show_summary(struct router *r, struct cmd_out *o)
 {
 	static const uint8_t fam[2] = {AF_INET, AF_INET6};
+	/* each a walk of the waiting routes: once */
+	const uint32_t full4 = fib_route_stranded_count(r->fib, AF_INET),
+		       full6 = fib_route_stranded_count(r->fib, AF_INET6);
 	unsigned int len, f;
 
 	if (o->json) {
@@ -238,8 +241,8 @@ static int show_summary(struct router *r, struct cmd_out *o)
 		jw_u64(o, "routes6", fib_route_count(r->fib, AF_INET6));
 		jw_u64(o, "routes_port_down", fib_route_down_count(r->fib, AF_INET));
 		jw_u64(o, "routes6_port_down", fib_route_down_count(r->fib, AF_INET6));
-		jw_u64(o, "routes_table_full", fib_route_stranded_count(r->fib, AF_INET));
-		jw_u64(o, "routes6_table_full", fib_route_stranded_count(r->fib, AF_INET6));
+		jw_u64(o, "routes_table_full", full4);
+		jw_u64(o, "routes6_table_full", full6);
 		jw_u64(o, "nexthops", fib_nh_count(r->fib));
 		jw_u64(o, "generation", fib_generation(r->fib));
 		jw_u64(o, "memory_bytes", fib_memory(r->fib));
@@ -267,12 +270,11 @@ static int show_summary(struct router *r, struct cmd_out *o)
 		   fib_route_count(r->fib, AF_INET6), fib_route_down_count(r->fib, AF_INET),
 		   fib_route_down_count(r->fib, AF_INET6), fib_nh_count(r->fib),
 		   fib_generation(r->fib), (double)fib_memory(r->fib) / (1 << 20));
-	if (fib_route_stranded_count(r->fib, AF_INET) + fib_route_stranded_count(r->fib, AF_INET6))
+	if (full4 + full6)
 		out_printf(o,
 			   "table full   %u IPv4, %u IPv6 of the withdrawn: their port is up, no "
 			   "room to put them back (retried as routes leave)\n",
-			   fib_route_stranded_count(r->fib, AF_INET),
-			   fib_route_stranded_count(r->fib, AF_INET6));
+			   full4, full6);
 	for (f = 0; f < 2; f++) {
 		if (fib_route_count(r->fib, fam[f]) == 0)
 			continue;

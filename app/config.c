@@ -145,6 +145,25 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	return 0;
 }
 
+/* Wait in polls of 200 ms until @fd has bytes to read or its end: 1, or 0
+ * when the router is told to stop meanwhile (a blocking open or read
+ * restarts after the signal: SIGTERM would not stop a router whose writer
+ * never comes, or stalls), or -errno. */
+static int readable(struct router *r, int fd)
+{
+	struct pollfd pf = {.fd = fd, .events = POLLIN};
+	int n;
+
+	while (!r->quit) {
+		n = poll(&pf, 1, 200);
+		if (n > 0)
+			return 1;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
 /* Replace the unseekable stream *@f (closed) by an unlinked temporary copy
  * of all it holds. Read in polls of 200 ms, as config_open() waits for a
  * FIFO's writer: a writer that stalls (a generator that hangs, a terminal
@@ -153,10 +172,9 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 static int spool(struct router *r, FILE **f, const char *path, char *err, size_t errlen)
 {
 	FILE *tmp = tmpfile();
-	struct pollfd pf = {.fd = fileno(*f), .events = POLLIN};
+	int fd = fileno(*f), rc = 0;
 	char buf[65536];
 	ssize_t n;
-	int rc = 0;
 
 	if (tmp == NULL) {
 		rc = -errno;
@@ -168,20 +186,14 @@ static int spool(struct router *r, FILE **f, const char *path, char *err, size_t
 	/* nothing was read through *f yet: its buffer is empty, the
 	 * descriptor is read directly */
 	while (rc == 0) {
-		if (r->quit) {
-			rc = -EINTR;
-			snprintf(err, errlen, "%s: stopped while reading it", path);
+		n = readable(r, fd);
+		if (n <= 0) {
+			rc = n < 0 ? (int)n : -EINTR;
+			snprintf(err, errlen, "%s: %s", path,
+				 n < 0 ? strerror((int)-n) : "stopped while reading it");
 			break;
 		}
-		n = poll(&pf, 1, 200);
-		if (n == 0 || (n < 0 && errno == EINTR))
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			break;
-		}
-		n = read(pf.fd, buf, sizeof(buf));
+		n = read(fd, buf, sizeof(buf));
 		if (n == 0)
 			break; /* its end */
 		if (n < 0) {
@@ -503,25 +515,13 @@ static FILE *config_open(struct router *r, const char *path, int *rc, char *err,
 		goto out;
 	}
 	if (S_ISFIFO(st.st_mode)) {
-		/* at start (-f): wait for its writer's first bytes (or its
-		 * end) in polls, so that SIGTERM stops a router whose writer
-		 * never comes (a blocking open restarts after the signal) */
-		struct pollfd pf = {.fd = fd, .events = POLLIN};
-		int n;
+		/* at start (-f): wait for its writer's first bytes (or its end) */
+		int n = readable(r, fd);
 
-		while (!r->quit) {
-			n = poll(&pf, 1, 200);
-			if (n > 0)
-				break;
-			if (n < 0 && errno != EINTR) {
-				*rc = -errno;
-				snprintf(err, errlen, "%s: %s", path, strerror(errno));
-				goto out;
-			}
-		}
-		if (r->quit) {
-			*rc = -EINTR;
-			snprintf(err, errlen, "%s: stopped while waiting for its writer", path);
+		if (n <= 0) {
+			*rc = n < 0 ? n : -EINTR;
+			snprintf(err, errlen, "%s: %s", path,
+				 n < 0 ? strerror(-n) : "stopped while waiting for its writer");
 			goto out;
 		}
 	}

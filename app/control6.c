@@ -42,29 +42,36 @@ static void cdrop6(struct router *r, struct rte_mbuf *m, enum ctrl_drop why)
 /* ---- the port's IPv6 addresses -------------------------------------------- */
 
 /* The DAD state of @a among @port's addresses (its link-local one
- * included), *@ms its deadline; NULL when @a is none of them. */
-static uint8_t *dad_state(const struct router *r, uint16_t port, const uint8_t *a, uint64_t **ms)
+ * included); NULL when @a is none of them. */
+static uint8_t *dad_state(const struct router *r, uint16_t port, const uint8_t *a)
 {
 	struct fr_port *p = (struct fr_port *)(uintptr_t)&r->ports[port];
 	unsigned int i;
 
-	if (memcmp(r->dp_ports[port].ll6, a, 16) == 0) {
-		*ms = &p->ll_dad_ms;
+	if (memcmp(r->dp_ports[port].ll6, a, 16) == 0)
 		return &p->ll_dad;
-	}
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6 && memcmp(p->addrs[i].addr.v6, a, 16) == 0)
+			return &p->addrs[i].dad;
+	return NULL;
+}
+
+/* The first IPv6 address of @p another host does not hold (DAD failed),
+ * or with @kept only one DAD kept; NULL when there is none. */
+static const uint8_t *port_addr6_usable(const struct fr_port *p, bool kept)
+{
+	unsigned int i;
+
 	for (i = 0; i < p->nb_addrs; i++)
 		if (p->addrs[i].addr.family == AF_INET6 &&
-		    memcmp(p->addrs[i].addr.v6, a, 16) == 0) {
-			*ms = &p->addrs[i].dad_ms;
-			return &p->addrs[i].dad;
-		}
+		    (kept ? p->addrs[i].dad == ADDR_DAD_OK : p->addrs[i].dad != ADDR_DAD_FAILED))
+			return p->addrs[i].addr.v6;
 	return NULL;
 }
 
 bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a)
 {
-	uint64_t *ms;
-	const uint8_t *st = dad_state(r, port, a, &ms);
+	const uint8_t *st = dad_state(r, port, a);
 
 	/* an address another host holds (DAD failed) is not the router's */
 	return st != NULL && *st != ADDR_DAD_FAILED;
@@ -74,11 +81,10 @@ bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a)
  * found another host holds (on any port). */
 static bool dad_failed_any(const struct router *r, const uint8_t *a)
 {
-	uint64_t *ms;
 	uint16_t p;
 
 	for (p = 0; p < r->nb_ports; p++) {
-		const uint8_t *st = dad_state(r, p, a, &ms);
+		const uint8_t *st = dad_state(r, p, a);
 
 		if (st != NULL && *st == ADDR_DAD_FAILED)
 			return true;
@@ -124,8 +130,7 @@ static bool dad_local_route(struct router *r, uint16_t port, const uint8_t *a, b
 static void dad_fail(struct router *r, uint16_t port, const uint8_t *a,
 		     const struct rte_ether_addr *mac)
 {
-	uint64_t *ms;
-	uint8_t *st = dad_state(r, port, a, &ms);
+	uint8_t *st = dad_state(r, port, a);
 	const uint8_t *b = mac->addr_bytes;
 	struct fr_addr x = {.family = AF_INET6};
 	char ip[FR_ADDR_STRLEN];
@@ -173,26 +178,28 @@ bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, u
 	return false;
 }
 
+/* @port's tentative address @a (state *@st, wait until @ms): kept, and
+ * announced, once @now is past its wait. */
+static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t ms,
+		     uint64_t now)
+{
+	if (*st != ADDR_DAD_TENTATIVE || now < ms)
+		return;
+	*st = ADDR_DAD_OK;
+	if (nd_announce(r, port, a))
+		r->cst.addr_announced++;
+}
+
 void dad_due(struct router *r, uint16_t port, uint64_t now)
 {
 	struct fr_port *p = &r->ports[port];
 	unsigned int i;
 
-	for (i = 0; i < p->nb_addrs; i++) {
-		struct port_addr *pa = &p->addrs[i];
-
-		if (pa->addr.family == AF_INET6 && pa->dad == ADDR_DAD_TENTATIVE &&
-		    now >= pa->dad_ms) {
-			pa->dad = ADDR_DAD_OK;
-			if (nd_announce(r, port, pa->addr.v6))
-				r->cst.addr_announced++;
-		}
-	}
-	if (p->ll_dad == ADDR_DAD_TENTATIVE && now >= p->ll_dad_ms) {
-		p->ll_dad = ADDR_DAD_OK;
-		if (nd_announce(r, port, r->dp_ports[port].ll6))
-			r->cst.addr_announced++;
-	}
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6)
+			dad_kept(r, port, p->addrs[i].addr.v6, &p->addrs[i].dad, p->addrs[i].dad_ms,
+				 now);
+	dad_kept(r, port, r->dp_ports[port].ll6, &p->ll_dad, p->ll_dad_ms, now);
 }
 
 void dad_reset(struct router *r, uint16_t port)
@@ -299,16 +306,12 @@ void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8
 	 * N'): an error from it would not reach a distant host (RFC 4291
 	 * 2.5.6); a global address of another port will */
 	for (q = 0; q < r->nb_ports; q++) {
-		const struct fr_port *p = &r->ports[q];
-		unsigned int i;
-
 		/* not one another host holds (DAD failed) */
-		for (i = 0; i < p->nb_addrs; i++) {
-			if (p->addrs[i].addr.family == AF_INET6 &&
-			    p->addrs[i].dad != ADDR_DAD_FAILED) {
-				memcpy(src, p->addrs[i].addr.v6, 16);
-				return;
-			}
+		const uint8_t *a = port_addr6_usable(&r->ports[q], false);
+
+		if (a != NULL) {
+			memcpy(src, a, 16);
+			return;
 		}
 	}
 }
@@ -337,26 +340,18 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 		 * link-layer address a host must resolve ours before it
 		 * answers: in the e2e tests Linux hosts did not, within the
 		 * probes a resolution sends) */
-		uint64_t *ms;
-		const uint8_t *st = dad_state(r, ni->port, src, &ms);
+		const uint8_t *st = dad_state(r, ni->port, src);
 
 		if (st != NULL && (*st == ADDR_DAD_TENTATIVE || *st == ADDR_DAD_FAILED)) {
-			const struct fr_port *p = &r->ports[ni->port];
-			unsigned int i;
+			/* the link-local one another host's (or tentative): an
+			 * address of the port's DAD kept, if any */
+			const uint8_t *kept =
+				r->ports[ni->port].ll_dad == ADDR_DAD_OK
+					? r->dp_ports[ni->port].ll6
+					: port_addr6_usable(&r->ports[ni->port], true);
 
-			if (p->ll_dad == ADDR_DAD_OK) {
-				memcpy(src, r->dp_ports[ni->port].ll6, 16);
-			} else {
-				/* the link-local one another host's (or tentative):
-				 * an address of the port's DAD kept, if any */
-				for (i = 0; i < p->nb_addrs; i++) {
-					if (p->addrs[i].addr.family == AF_INET6 &&
-					    p->addrs[i].dad == ADDR_DAD_OK) {
-						memcpy(src, p->addrs[i].addr.v6, 16);
-						break;
-					}
-				}
-			}
+			if (kept != NULL)
+				memcpy(src, kept, 16);
 		}
 		nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	}
@@ -403,7 +398,6 @@ static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *n
 	struct fr_addr a = {.family = AF_INET6};
 
 	/* a link-local address is the link's: another port's is no conflict */
-	uint64_t *ms;
 	const uint8_t *st;
 
 	if (ip6_is_unspec(claimed) ||
@@ -412,7 +406,7 @@ static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *n
 	    router_mac(r, mac) || router_mac(r, &nd->eth_src))
 		return false;
 	/* while ours is tentative, the other host keeps it (RFC 4862 5.4.4) */
-	st = dad_state(r, port, claimed, &ms);
+	st = dad_state(r, port, claimed);
 	if (st != NULL && *st == ADDR_DAD_TENTATIVE) {
 		dad_fail(r, port, claimed, mac);
 		return true;
@@ -430,7 +424,6 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	uint8_t target[16];
 	bool ours, onlink, learnt, tentative;
 	const uint8_t *st;
-	uint64_t *ms;
 
 	switch (nd_parse(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &nd)) {
 	case ND_OK:
@@ -454,7 +447,7 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_ND_CONFLICT);
 		return;
 	}
-	tentative = (st = dad_state(r, port, nd.target, &ms)) != NULL && *st == ADDR_DAD_TENTATIVE;
+	tentative = (st = dad_state(r, port, nd.target)) != NULL && *st == ADDR_DAD_TENTATIVE;
 	/* another host's DAD probe for our tentative address: both lose it
 	 * (RFC 4862 5.4.3; our own probe, looped back, is none) */
 	if (tentative && nd.type == ND_TYPE_NS && ip6_is_unspec(nd.src) &&
