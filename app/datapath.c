@@ -108,13 +108,20 @@ static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t 
 /*
  * The neighbour @ni of a packet to forward: usable, read into @v and marked
  * used (the control thread re-probes the STALE neighbours in use); or the
- * packet goes to the control thread to resolve it.
+ * packet goes to the control thread to resolve it. @all: all of @v is
+ * wanted (a route cache fill keeps its generation); else only its word and
+ * state, read in one load.
  */
-static inline bool neigh_ready(struct dp_ctx *c, uint32_t ni, struct rte_mbuf *m,
-			       struct neigh_view *v, uint16_t *out)
+static __rte_always_inline bool neigh_ready(struct dp_ctx *c, uint32_t ni, struct rte_mbuf *m,
+					    struct neigh_view *v, uint16_t *out, const bool all)
 {
 	if (likely(ni != NEIGH_IDX_NONE)) {
-		neigh_read(c->neigh_hot, ni, v);
+		if (all) {
+			neigh_read(c->neigh_hot, ni, v);
+		} else {
+			v->word = neigh_word(c->neigh_hot, ni);
+			v->state = neigh_word_state(v->word);
+		}
 		if (likely(neigh_state_usable(v->state))) {
 			if (c->neigh_used != NULL)
 				neigh_mark_used(c->neigh_used, ni);
@@ -124,6 +131,33 @@ static inline bool neigh_ready(struct dp_ctx *c, uint32_t ni, struct rte_mbuf *m
 	dp_ctrl_reason_set(m, CTRL_RESOLVE);
 	*out = DP_OUT_CTRL;
 	return false;
+}
+
+/*
+ * The common frame: to this port's MAC (@mac_w, its 6 bytes under @mask in
+ * an 8-byte word), IPv4, version 4 and IHL 5 (no options). Two loads and
+ * two compares where the separate tests take about twice as many; the
+ * frame holds the whole IPv4 header (the caller checked). Byte order does
+ * not matter: each side is read as it lies in memory.
+ */
+static inline bool frame_ours4(const struct rte_ether_hdr *eth, uint64_t mac_w, uint64_t mask)
+{
+	static const uint8_t want[4] = {0x08, 0x00, 0x45, 0}, wmask[4] = {0xff, 0xff, 0xff, 0};
+	uint32_t t, tw, tm;
+	uint64_t d;
+
+	memcpy(&d, eth, sizeof(d));		 /* the destination and 2 bytes of the source */
+	memcpy(&t, &eth->ether_type, sizeof(t)); /* the type, version and IHL, TOS */
+	memcpy(&tw, want, sizeof(tw));
+	memcpy(&tm, wmask, sizeof(tm));
+	return ((d ^ mac_w) & mask) == 0 && (t & tm) == tw;
+}
+
+/* Packet @i's frame was L2 broadcast or multicast, by the burst's word of
+ * them (@l2g, bit i; nearly always 0). */
+static inline bool l2_group(uint32_t l2g, unsigned int i)
+{
+	return unlikely(l2g != 0) && ((l2g >> i) & 1);
 }
 
 /* rte_is_same_ether_addr() in two loads a side instead of three. */
@@ -650,7 +684,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PORT_DOWN, 1, 3, 0);
 			continue;
 		}
-		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
+		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], true)))
 			continue;
 		if (unlikely(ip6_size(ip) > ports[port].mtu)) {
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_TOO_BIG, 2, 0,
@@ -678,14 +712,15 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 /*
  * The burst's work, with the three per-burst choices that steer it as
  * constants (@use_cache: the route cache is probed; @rpf_on: the port has
- * rpf on; @own_lookup: the FIB's DIR-24-8 is read here): dp_input_burst()
- * calls one copy per combination, so each packet pays only for the steps
- * its burst takes, not for a test of each choice at each step.
+ * rpf on; @own_lookup: 0, one bulk lookup call, else the FIB's DIR-24-8 is
+ * read here and its entries are 2^own_lookup bytes): dp_input_burst() calls
+ * one copy per combination, so each packet pays only for the steps its
+ * burst takes, not for a test of each choice at each step.
  */
 static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf_mode,
 					 struct rte_mbuf **pkts, uint16_t n, uint16_t *out,
 					 const bool use_cache, const bool rpf_on,
-					 const bool own_lookup)
+					 const unsigned int own_lookup)
 {
 	static const uint8_t bcast[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	/* a local copy: the compiler cannot know that the packet writes
@@ -707,11 +742,22 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	struct rtcache *rtc = c->rtc;
 	unsigned int i, j, k = 0, k6 = 0;
 	struct dp_probe pr = {.pend = DP_BURST};
-	const struct fib4_tbl24 t24 = c->tbl24;
+	/* own_lookup, when set, is the log2 of the entry size: a constant in
+	 * each copy, so the lookups' shifts and loads are fixed */
+	const struct fib4_tbl24 t24 = {c->tbl24.base, c->tbl24.tbl8,
+				       own_lookup ? (uint8_t)own_lookup : c->tbl24.shift};
 	struct rtcache_hasher hk = {0};
 	bool warm = false;
 	enum dp_drop why;
+	/* the common frame's test (frame_ours4()): this port's MAC */
+	uint64_t mac_w = 0, mac_mask = 0;
+	/* the packets whose frame was L2 broadcast or multicast (F_L2_GROUP):
+	 * the forwarding loop tests this word, not a load per packet */
+	uint32_t l2g = 0;
 
+	memset(flags, 0, sizeof(flags));
+	memcpy(&mac_w, &pp->mac, RTE_ETHER_ADDR_LEN);
+	memset(&mac_mask, 0xff, RTE_ETHER_ADDR_LEN);
 	if (own_lookup && t24.base == NULL)
 		__builtin_unreachable(); /* fib4_tbl24(): tbl8 is known only with base */
 	if (use_cache) {
@@ -726,35 +772,44 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		if (unlikely(rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN)) {
-			drop(c, m, &out[i], DROP_ETH_TOO_SHORT);
-			continue;
-		}
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		flags[i] = 0;
-		if (unlikely(!mac_is(&eth->dst_addr, &pp->mac))) {
-			if (!rte_is_multicast_ether_addr(&eth->dst_addr)) {
-				drop(c, m, &out[i], DROP_L2_OTHER_HOST);
+		if (likely(rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip)) &&
+		    likely(frame_ours4(eth, mac_w, mac_mask))) {
+			ip = (struct rte_ipv4_hdr *)(eth + 1);
+			if (unlikely(!ip4_validate20(m, ip, &why))) {
+				drop(c, m, &out[i], why);
 				continue;
 			}
-			flags[i] = F_L2_GROUP;
-		}
-		if (unlikely(eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
-			if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
-				idx6[k6++] = (uint8_t)i;
-				out[i] = DP_OUT_DROP; /* decided by dp6_burst() */
-			} else if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
-				dp_ctrl_reason_set(m, CTRL_ARP);
-				out[i] = DP_OUT_CTRL;
-			} else {
-				drop(c, m, &out[i], DROP_ETHERTYPE);
+		} else {
+			if (unlikely(rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN)) {
+				drop(c, m, &out[i], DROP_ETH_TOO_SHORT);
+				continue;
 			}
-			continue;
-		}
-		ip = (struct rte_ipv4_hdr *)(eth + 1);
-		if (unlikely(!ip4_validate(m, ip, &why))) {
-			drop(c, m, &out[i], why);
-			continue;
+			if (unlikely(!mac_is(&eth->dst_addr, &pp->mac))) {
+				if (!rte_is_multicast_ether_addr(&eth->dst_addr)) {
+					drop(c, m, &out[i], DROP_L2_OTHER_HOST);
+					continue;
+				}
+				flags[i] = F_L2_GROUP;
+				l2g |= 1u << i;
+			}
+			if (unlikely(eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
+				if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+					idx6[k6++] = (uint8_t)i;
+					out[i] = DP_OUT_DROP; /* decided by dp6_burst() */
+				} else if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
+					dp_ctrl_reason_set(m, CTRL_ARP);
+					out[i] = DP_OUT_CTRL;
+				} else {
+					drop(c, m, &out[i], DROP_ETHERTYPE);
+				}
+				continue;
+			}
+			ip = (struct rte_ipv4_hdr *)(eth + 1);
+			if (unlikely(!ip4_validate(m, ip, &why))) {
+				drop(c, m, &out[i], why);
+				continue;
+			}
 		}
 		s = dp_ntohl(ip->src_addr);
 		d = dp_ntohl(ip->dst_addr);
@@ -826,10 +881,11 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		}
 		if (!addr_checks(c, t24, m, loc, rpf_on, martians, s, d, &out[i]))
 			continue;
+		/* out[i] is set by the forwarding loop, on every path */
 		dst[k] = d;
-		src[k] = s;
+		if (rpf_on || use_cache)
+			src[k] = s;
 		idx[k++] = (uint8_t)i;
-		out[i] = DP_OUT_DROP; /* decided below */
 	}
 	if (use_cache) {
 		if (pr.pend < DP_BURST) {
@@ -915,7 +971,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		/* RFC 3704; broadcasts are exempt here (a directed one to
 		 * forward is checked below; multicast never reaches here:
 		 * bad_dst()) */
-		if (rpf_on && h->type != FIB_NH_BROADCAST && !(flags[i] & F_L2_GROUP) &&
+		if (rpf_on && h->type != FIB_NH_BROADCAST && !l2_group(l2g, i) &&
 		    unlikely(!rpf_pass(c, pp, rpf,
 				       own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j], in_port,
 				       m, &out[i])))
@@ -935,7 +991,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			case FIB_NH_BROADCAST:
 				/* directed broadcast (RFC 1812 5.3.5.2): off by default */
 				if (cf->directed_bcast && h->port != FIB_PORT_NONE &&
-				    h->port != in_port && !(flags[i] & F_L2_GROUP)) {
+				    h->port != in_port && !l2_group(l2g, i)) {
 					uint64_t bw;
 
 					big = dp_ntohs(ip->total_length) > ports[h->port].mtu;
@@ -985,7 +1041,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		}
 		/* forwarding from here on (no multicast destination gets
 		 * here: bad_dst()) */
-		if (unlikely(flags[i] & F_L2_GROUP)) {
+		if (l2_group(l2g, i)) {
 			drop(c, m, &out[i], DROP_L2_BCAST_FORWARD);
 			continue;
 		}
@@ -1009,7 +1065,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 				  ports[port].mtu);
 			continue;
 		}
-		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i])))
+		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], use_cache)))
 			continue;
 		if (unlikely(big)) {
 			/* fragmenting allocates: the control thread does it */
@@ -1043,7 +1099,7 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false, timed = false;
 	uint64_t t0 = 0;
-	unsigned int how;
+	unsigned int how, own;
 	uint8_t rpf;
 
 	c->st->rx += n;
@@ -1060,32 +1116,45 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 			t0 = rte_rdtsc();
 	}
 	rpf = __atomic_load_n(&c->ports[in_port].rpf, __ATOMIC_RELAXED);
-	how = (use_cache ? 4u : 0u) | (rpf != DP_RPF_OFF ? 2u : 0u) |
-	      (c->tbl24.tbl8 != NULL ? 1u : 0u);
+	/* the FIB's DIR-24-8 read here: own 1 (2-byte entries) or 2 (4-byte) */
+	own = c->tbl24.tbl8 == NULL ? 0u : c->tbl24.shift == 1 ? 1u : 2u;
+	how = (use_cache ? 6u : 0u) + (rpf != DP_RPF_OFF ? 3u : 0u) + own;
 	switch (how) {
 	case 0:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, false, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, false, 0);
 		break;
 	case 1:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, false, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, false, 1);
 		break;
 	case 2:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, true, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, false, 2);
 		break;
 	case 3:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, true, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, true, 0);
 		break;
 	case 4:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, false, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, true, 1);
 		break;
 	case 5:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, false, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, false, true, 2);
 		break;
 	case 6:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, true, false);
+		dp_burst(c, in_port, rpf, pkts, n, out, true, false, 0);
+		break;
+	case 7:
+		dp_burst(c, in_port, rpf, pkts, n, out, true, false, 1);
+		break;
+	case 8:
+		dp_burst(c, in_port, rpf, pkts, n, out, true, false, 2);
+		break;
+	case 9:
+		dp_burst(c, in_port, rpf, pkts, n, out, true, true, 0);
+		break;
+	case 10:
+		dp_burst(c, in_port, rpf, pkts, n, out, true, true, 1);
 		break;
 	default:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, true, true);
+		dp_burst(c, in_port, rpf, pkts, n, out, true, true, 2);
 		break;
 	}
 	if (rtc != NULL)

@@ -20,25 +20,34 @@
 
 /*
  * True when a 20-byte header's checksum is right: its 16-bit one's-complement
- * sum is 0xffff (RFC 1071), without rte_raw_cksum()'s generic loop. 2^16 is
- * 1 modulo 65535, so that sum is congruent modulo 65535 to the plain sum of
- * the header's five 32-bit words (which cannot overflow 64 bits); it is
- * 0xffff exactly when the plain sum is a nonzero multiple of 65535 (the
- * folded sum is 0 only for an all-zero header). The compiler tests the
- * multiple with one multiplication, no division.
+ * sum is 0xffff (RFC 1071), without rte_raw_cksum()'s generic loop. The
+ * header is read as two 64-bit words and a 32-bit one, added with the carry
+ * out of the top added back: a one's-complement sum modulo 2^64 - 1, of which
+ * 65535 is a divisor, so it is congruent modulo 65535 to the sum of the
+ * header's 16-bit words (2^16 is 1 modulo 65535; the byte order of the loads
+ * multiplies it by 256, which keeps a multiple of 65535 one). The folded sum
+ * is 0xffff exactly when that sum is a nonzero multiple of 65535 (it is 0
+ * only for an all-zero header, and the added carries never make 0 of
+ * anything else). The compiler tests the multiple with one multiplication,
+ * no division.
  */
 static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 {
 	const uint8_t *b = (const uint8_t *)ip;
-	uint32_t w0, w1, w2, w3, w4; /* five scalars: an array went through the stack */
-	uint64_t sum;
+	uint64_t w0, w1, sum, w2c;
+	uint32_t w2;
+	bool carry;
 
-	memcpy(&w0, b, 4);
-	memcpy(&w1, b + 4, 4);
-	memcpy(&w2, b + 8, 4);
-	memcpy(&w3, b + 12, 4);
-	memcpy(&w4, b + 16, 4);
-	sum = (uint64_t)w0 + w1 + w2 + w3 + w4;
+	memcpy(&w0, b, 8);
+	memcpy(&w1, b + 8, 8);
+	memcpy(&w2, b + 16, 4);
+	/* the carry of the first add rides with the 32-bit word (at most
+	 * 2^32 together); the carry of that add is added back last, and
+	 * cannot carry again (what wrapped is below 2^32) */
+	carry = __builtin_add_overflow(w0, w1, &sum);
+	w2c = (uint64_t)w2 + carry;
+	sum += w2c;
+	sum += sum < w2c;
 	return sum % 65535 == 0 && sum != 0;
 }
 
@@ -73,6 +82,48 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len)
 }
 
 /*
+ * The total length of a header of @ihl bytes that fits the first segment:
+ * at least the header, at most the frame; a frame longer than the packet
+ * (Ethernet padding) is trimmed. The common packet fills its frame exactly:
+ * one compare (the header fits, so that length is at least @ihl).
+ */
+static inline bool ip4_length_ok(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t ihl,
+				 enum dp_drop *why)
+{
+	uint32_t frame = rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN;
+	uint32_t tot = dp_ntohs(ip->total_length);
+
+	if (likely(tot == frame))
+		return true;
+	if (unlikely(tot < ihl || tot > frame)) {
+		*why = DROP_IP4_LENGTH;
+		return false;
+	}
+	if (rte_pktmbuf_trim(m, (uint16_t)(frame - tot)) != 0) {
+		*why = DROP_IP4_LENGTH; /* padding spread over segments: not ours to fix */
+		return false;
+	}
+	return true;
+}
+
+/*
+ * ip4_validate() for a header that starts version 4, IHL 5 (0x45) and lies
+ * whole in the first segment: the checksum (unless the NIC checked it),
+ * then the length.
+ */
+static inline bool ip4_validate20(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enum dp_drop *why)
+{
+	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+	if (unlikely(ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		     (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || !ip4_cksum20_ok(ip)))) {
+		*why = DROP_IP4_CHECKSUM;
+		return false;
+	}
+	return ip4_length_ok(m, ip, sizeof(*ip), why);
+}
+
+/*
  * RFC 1812 5.2.2: validate before forwarding, in the order the issue and the
  * RFC list the checks: the frame holds a minimal header, version 4, IHL >= 5
  * (and the header fits), header checksum, total length >= header and <= the
@@ -84,58 +135,41 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len)
 static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enum dp_drop *why)
 {
 	uint32_t first = rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN;
-	uint32_t frame = rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN;
-	uint32_t ihl, tot;
+	uint32_t ihl;
 	uint64_t ck;
 
 	if (unlikely(first < sizeof(struct rte_ipv4_hdr))) {
 		*why = DROP_IP4_TOO_SHORT;
 		return false;
 	}
+	/* version 4, no options: the header fits (first >= 20) */
+	if (likely(ip->version_ihl == 0x45))
+		return ip4_validate20(m, ip, why);
+	if (unlikely((ip->version_ihl >> 4) != 4)) {
+		*why = DROP_IP4_VERSION;
+		return false;
+	}
+	ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
+	if (unlikely(ihl < sizeof(struct rte_ipv4_hdr) || ihl > first)) {
+		*why = DROP_IP4_IHL;
+		return false;
+	}
 	ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
-	if (likely(ip->version_ihl == 0x45)) {
-		/* version 4, no options: the header fits (first >= 20) */
-		ihl = sizeof(*ip);
-		if (unlikely(ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-			     (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || !ip4_cksum20_ok(ip)))) {
-			*why = DROP_IP4_CHECKSUM;
-			return false;
-		}
-	} else {
-		if (unlikely((ip->version_ihl >> 4) != 4)) {
-			*why = DROP_IP4_VERSION;
-			return false;
-		}
-		ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
-		if (unlikely(ihl < sizeof(struct rte_ipv4_hdr) || ihl > first)) {
-			*why = DROP_IP4_IHL;
-			return false;
-		}
-		if (ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-		    (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || rte_raw_cksum(ip, ihl) != 0xffff)) {
-			*why = DROP_IP4_CHECKSUM;
-			return false;
-		}
-		if (ihl > sizeof(*ip)) {
-			enum dp_drop w = ip4_options_check((const uint8_t *)(ip + 1),
-							   ihl - (uint32_t)sizeof(*ip));
+	if (ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	    (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || rte_raw_cksum(ip, ihl) != 0xffff)) {
+		*why = DROP_IP4_CHECKSUM;
+		return false;
+	}
+	if (ihl > sizeof(*ip)) {
+		enum dp_drop w =
+			ip4_options_check((const uint8_t *)(ip + 1), ihl - (uint32_t)sizeof(*ip));
 
-			if (unlikely(w != DROP_MAX)) {
-				*why = w;
-				return false;
-			}
+		if (unlikely(w != DROP_MAX)) {
+			*why = w;
+			return false;
 		}
 	}
-	tot = dp_ntohs(ip->total_length);
-	if (unlikely(tot < ihl || tot > frame)) {
-		*why = DROP_IP4_LENGTH;
-		return false;
-	}
-	if (unlikely(tot < frame) && rte_pktmbuf_trim(m, (uint16_t)(frame - tot)) != 0) {
-		*why = DROP_IP4_LENGTH; /* padding spread over segments: not ours to fix */
-		return false;
-	}
-	return true;
+	return ip4_length_ok(m, ip, ihl, why);
 }
 
 /*
@@ -152,8 +186,10 @@ static inline void ip4_ttl_dec(struct rte_ipv4_hdr *ip)
 {
 	uint32_t sum = ip->hdr_checksum;
 
+	/* sum + 0x0100, plus 1 when that is 0xffff or more: the carry of
+	 * sum + 0x0100 + 1 out of 16 bits says so, without a compare */
 	sum += RTE_BE16(0x0100);
-	ip->hdr_checksum = (uint16_t)(sum + (sum >= 0xffff));
+	ip->hdr_checksum = (uint16_t)(sum + ((sum + 1) >> 16));
 	ip->time_to_live--;
 }
 

@@ -198,6 +198,11 @@ static void test_ttl_checksum(void **state)
 
 			memcpy((uint8_t *)&h + j, &r, RTE_MIN(sizeof(r), sizeof(h) - j));
 		}
+		if (i % 3 == 0) /* high bytes: the word sums carry out of 64 bits */
+			for (j = 0; j < sizeof(h); j++)
+				((uint8_t *)&h)[j] |= 0xf0;
+		if (i % 3001 == 0) /* all ones, but for the fields set below */
+			memset(&h, 0xff, sizeof(h));
 		h.version_ihl = 0x45;
 		h.time_to_live = (uint8_t)(2 + test_rand() % 254);
 		if (i % 1000 == 0) /* corner: header words that sum to 0xffff */
