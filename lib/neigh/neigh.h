@@ -44,6 +44,8 @@ enum neigh_state {
 	NEIGH_S_MAX
 };
 
+_Static_assert(NEIGH_S_MAX <= 32, "neigh_state_usable() tests a 32-bit mask");
+
 /** State names, for show commands and tests. */
 extern const char *const neigh_state_names[NEIGH_S_MAX];
 
@@ -70,7 +72,8 @@ struct neigh_view {
 /** True when a neighbour in state @p s can be used to forward. */
 static inline bool neigh_state_usable(uint8_t s)
 {
-	/* one shift and test instead of five compares (per forwarded packet) */
+	/* one shift and test instead of five compares (per forwarded packet);
+	 * states are written from the enum only (below 32, asserted) */
 	return ((1u << NEIGH_S_REACHABLE | 1u << NEIGH_S_STALE | 1u << NEIGH_S_DELAY |
 		 1u << NEIGH_S_PROBE | 1u << NEIGH_S_STATIC) >>
 		(s & 31)) &
@@ -108,10 +111,6 @@ static inline void neigh_read(const struct neigh_hot *hot, uint32_t idx, struct 
 }
 
 /**
- * Current generation of entry @p idx (for cache validation).
- * Datapath-safe.
- */
-/**
  * The MAC address (bytes 0-5) and state (byte 6) of entry @p idx, as one
  * word: always consistent, one load. For readers that keep no generation
  * (neigh_read() also gives the one the word belongs to, for a cache).
@@ -128,6 +127,10 @@ static inline uint8_t neigh_word_state(uint64_t w)
 	return ((const uint8_t *)&w)[6];
 }
 
+/**
+ * Current generation of entry @p idx (for cache validation).
+ * Datapath-safe.
+ */
 static inline uint32_t neigh_gen(const struct neigh_hot *hot, uint32_t idx)
 {
 	return __atomic_load_n(&hot[idx].seq, __ATOMIC_ACQUIRE);

@@ -289,7 +289,9 @@ static struct fib_route gw_route_add(struct fib *f, const char *pfx, const char 
 	return r;
 }
 
-static int pipe_setup(void **state)
+/* The pipeline's tables; @max_nh next hops (0: the default, which gives
+ * rte_fib 2-byte entries; more than 32,768 give 4-byte ones). */
+static int pipe_setup_nh(void **state, uint32_t max_nh)
 {
 	static int k;
 	struct pctx *p = calloc(1, sizeof(*p));
@@ -304,6 +306,7 @@ static int pipe_setup(void **state)
 	p->n = neigh_create(name, &nc);
 	fc.max_routes4 = 1024;
 	fc.tbl8s4 = 64;
+	fc.max_nexthops = max_nh;
 	fc.neigh = p->n;
 	p->fib = fib_create(name, &fc);
 	assert_non_null(p->fib);
@@ -340,6 +343,24 @@ static int pipe_setup(void **state)
 	p->c.nb_ports = 2;
 	p->c.st = &p->st;
 	*state = p;
+	return 0;
+}
+
+static int pipe_setup(void **state)
+{
+	return pipe_setup_nh(state, 0);
+}
+
+/* The same tables with 4-byte DIR-24-8 entries: the data path's copies
+ * that read them (dp_burst()'s own_lookup 2) */
+static int pipe_setup_4b(void **state)
+{
+	struct pctx *p;
+
+	pipe_setup_nh(state, 40000);
+	p = *state;
+	assert_int_equal(p->c.tbl24.shift, 2);
+	assert_non_null(p->c.tbl24.tbl8);
 	return 0;
 }
 
@@ -1400,6 +1421,10 @@ int main(void)
 		cmocka_unit_test(test_martian_table),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_bulk, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_4b, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup_4b, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup_4b,
+						pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_icmp_handover_mtu, pipe_setup, pipe_teardown),
