@@ -296,8 +296,10 @@ static inline void rewrite(const struct dp_port *out, struct rte_ether_hdr *eth,
  * cases (rare) return false and take the full path, which also sends
  * their ICMP.
  */
-static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struct rtcache_entry *e,
-			       uint16_t *out)
+/* (always inline: as a call, with the copies of dp_burst() that probe, a
+ * hit cost as many instructions as the whole path without the cache) */
+static __rte_always_inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m,
+					    const struct rtcache_entry *e, uint16_t *out)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
@@ -320,9 +322,9 @@ static inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m, const struc
  * NULL: a miss, or an entry built under a FIB, a neighbour or an rpf mode
  * that no longer holds (forgotten and counted stale).
  */
-static inline const struct rtcache_entry *cache_probe(struct dp_ctx *c, struct rtcache *rtc,
-						      uint32_t bkt, uint32_t d, uint32_t s,
-						      uint16_t in_port, uint8_t rpf, bool rpf_on)
+static __rte_always_inline const struct rtcache_entry *
+cache_probe(struct dp_ctx *c, struct rtcache *rtc, uint32_t bkt, uint32_t d, uint32_t s,
+	    uint16_t in_port, uint8_t rpf, bool rpf_on)
 {
 	struct rtcache_entry *e = rtcache_find_at(rtc, bkt, d, rpf_on ? s : 0, in_port);
 
