@@ -4,8 +4,9 @@
 #   formatting, unit (cmocka), integration (daemon with net_null ports),
 #   end-to-end (root: netns + veth + net_af_packet + kernel hosts), then unit,
 #   integration and end-to-end again under ASan + UBSan, a smoke run of the
-#   benchmark tools (root), then each fuzz target for 30 s. Fails when a
-#   build directory lacks a suite rather than run fewer.
+#   benchmark tools and one stopped by its deadline (root), then each fuzz
+#   target for 30 s. Fails when a build directory lacks a suite rather than
+#   run fewer.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -80,6 +81,23 @@ fi
 if [ "$(id -u)" -eq 0 ]; then
 	step "benchmark tools: a smoke run of each (well-formed output, never a speed)"
 	scripts/bench/run.sh --quick
+	step "benchmark tools: a run past its deadline stops, says so, leaves nothing behind"
+	rc=0
+	BENCH_DEADLINE=3 scripts/bench/run.sh --quick >/dev/null 2>"${FASTROUTE_SKIPS}.dl" || rc=$?
+	if [ "$rc" -ne 143 ] || ! grep -q "still running after 3 s (BENCH_DEADLINE)" "${FASTROUTE_SKIPS}.dl"; then
+		cat "${FASTROUTE_SKIPS}.dl" >&2
+		echo "FAIL: BENCH_DEADLINE=3 run.sh --quick: exit $rc, not 143 with its message" >&2
+		exit 1
+	fi
+	sleep 1
+	if pgrep -f "fastroute-pktgen|fastroute-kbench|dpdk-testpmd|file-prefix frb" >/dev/null ||
+		ls -d /tmp/fastroute-bench.* >/dev/null 2>&1; then
+		pgrep -af "fastroute-pktgen|fastroute-kbench|dpdk-testpmd|file-prefix frb" >&2 || true
+		echo "FAIL: a run stopped at its deadline left processes or /tmp/fastroute-bench.*" >&2
+		exit 1
+	fi
+	rm -f "${FASTROUTE_SKIPS}.dl"
+	echo "stopped at its deadline (exit 143), nothing left running"
 else
 	step "benchmark tools: SKIPPED, they need root (memif, DPDK)"
 	skipped "benchmark tools' smoke run: needs root"

@@ -791,8 +791,11 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
                 text = text[1:]
             md.extend(line if not line.startswith("#") else "#" + line for line in text)
             w("")
-    with open(out_path, "w") as fh:
+    # whole or not at all: a run stopped here (its deadline, ^C) leaves the
+    # last complete page
+    with open(out_path + ".tmp", "w") as fh:
         fh.write("\n".join(md) + "\n")
+    os.replace(out_path + ".tmp", out_path)
     if history:
         os.makedirs(history, exist_ok=True)
         with open(os.path.join(history, now.strftime("%Y%m%dT%H%M%SZ") + ".json"), "w") as fh:

@@ -9,6 +9,11 @@
 #   scripts/bench/run.sh            everything
 #   scripts/bench/run.sh --quick    a smoke run of each tool (make test uses it):
 #                                   fails unless every DUT run forwarded packets
+#
+# A run still going after BENCH_DEADLINE seconds (default 1800, about twice
+# a normal run on a busy machine) is stopped as by SIGTERM: its processes
+# end, the hugepages are given back, docs/benchmarks.md stays the last
+# complete page, and it exits 143 saying so.
 set -eu
 cd "$(dirname "$0")/../.."
 t_start=$(date +%s)
@@ -27,11 +32,21 @@ orig_huge=
 kbpid=
 child=
 mounted_huge=
+watchdog=
+deadline=${BENCH_DEADLINE:-1800}
+case "$deadline" in
+'' | *[!0-9]* | 0)
+	echo "bench: BENCH_DEADLINE must be a number of seconds above 0, not '$deadline'" >&2
+	exit 2
+	;;
+esac
 cleanup() {
 	# every step of it runs: under set -e, a failing 'wait' (a step that a
 	# signal ended) would end the trap there
 	set +e
 	trap '' PIPE # a reader gone (make bench | head) must not stop the cleanup
+	# the deadline's timer (its TERM trap takes its sleep with it)
+	[ -n "$watchdog" ] && kill "$watchdog" 2>/dev/null
 	# the step running (see step()): throughput.sh stops what it started on TERM
 	[ -n "$child" ] && kill "$child" 2>/dev/null && wait "$child" 2>/dev/null
 	[ -n "$kbpid" ] && kill "$kbpid" 2>/dev/null && wait "$kbpid" 2>/dev/null
@@ -67,6 +82,17 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 141' PIPE
 trap 'exit 143' TERM
+# the deadline: a timer that sends this script SIGTERM ($$ is the script's
+# PID in the subshell too); the trap above then stops the run
+(
+	trap 'kill "$s" 2>/dev/null; exit 0' TERM
+	sleep "$deadline" &
+	s=$!
+	wait "$s" || exit 0
+	echo "bench: stopped: still running after $deadline s (BENCH_DEADLINE)" >&2
+	kill -TERM $$
+) &
+watchdog=$!
 
 # hugepages where the machine can give them (the harness says which it used)
 # (the route cache rows run three 1M-route routers at once, about 7 GiB,
