@@ -12,8 +12,8 @@
 #
 # A run still going after BENCH_DEADLINE seconds (default 1800, about twice
 # a normal run on a busy machine) is stopped as by SIGTERM: its processes
-# end, the hugepages are given back, docs/benchmarks.md stays the last
-# complete page, and it exits 143 saying so.
+# end, the hugepages are given back, docs/benchmarks.md is never left
+# half-written, and it exits 143 saying so.
 set -eu
 cd "$(dirname "$0")/../.."
 t_start=$(date +%s)
@@ -24,6 +24,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "bench: needs root (memif sockets, hugepages, DPDK)" >&2
 	exit 1
 fi
+deadline=${BENCH_DEADLINE:-1800}
+case "$deadline" in
+'' | *[!0-9]* | 0*)
+	echo "bench: BENCH_DEADLINE must be a number of seconds above 0, not '$deadline'" >&2
+	exit 2
+	;;
+esac
 T=$(mktemp -d /tmp/fastroute-bench.XXXXXX)
 # the measurements outlive the run: report.py can be run on them again
 RAW=build/bench-raw
@@ -33,17 +40,13 @@ kbpid=
 child=
 mounted_huge=
 watchdog=
-deadline=${BENCH_DEADLINE:-1800}
-case "$deadline" in
-'' | *[!0-9]* | 0)
-	echo "bench: BENCH_DEADLINE must be a number of seconds above 0, not '$deadline'" >&2
-	exit 2
-	;;
-esac
 cleanup() {
 	# every step of it runs: under set -e, a failing 'wait' (a step that a
 	# signal ended) would end the trap there
 	set +e
+	# a second ^C, or the deadline's signal arriving now, must not cut it
+	# short (an 'exit' in a trap here would end the shell at once)
+	trap '' HUP INT TERM
 	trap '' PIPE # a reader gone (make bench | head) must not stop the cleanup
 	# the deadline's timer (its TERM trap takes its sleep with it)
 	[ -n "$watchdog" ] && kill "$watchdog" 2>/dev/null
@@ -83,12 +86,24 @@ trap 'exit 130' INT
 trap 'exit 141' PIPE
 trap 'exit 143' TERM
 # the deadline: a timer that sends this script SIGTERM ($$ is the script's
-# PID in the subshell too); the trap above then stops the run
+# PID in the subshell too); the trap above then stops the run. It sleeps
+# in slices of 5 s and ends when the script is no longer its parent (killed
+# without its EXIT trap): it never outlives the run by more than a slice,
+# nor signals a process that took the script's PID.
 (
+	s=
 	trap 'kill "$s" 2>/dev/null; exit 0' TERM
-	sleep "$deadline" &
-	s=$!
-	wait "$s" || exit 0
+	left=$deadline
+	while [ "$left" -gt 0 ]; do
+		n=5
+		[ "$left" -lt 5 ] && n=$left
+		sleep "$n" &
+		s=$!
+		wait "$s" || exit 0
+		read -r _ _ _ pp _ </proc/self/stat
+		[ "$pp" = "$$" ] || exit 0
+		left=$((left - n))
+	done
 	echo "bench: stopped: still running after $deadline s (BENCH_DEADLINE)" >&2
 	kill -TERM $$
 ) &
