@@ -294,10 +294,10 @@ static inline void rewrite(const struct dp_port *out, struct rte_ether_hdr *eth,
  * Forward with a cached decision. Per-packet checks the cache cannot hold
  * stay here: TTL, the size against the egress MTU, the egress link. Those
  * cases (rare) return false and take the full path, which also sends
- * their ICMP.
+ * their ICMP. Always inline: as a call, with the copies of dp_burst() that
+ * probe, a hit cost as many instructions as the whole path without the
+ * cache.
  */
-/* (always inline: as a call, with the copies of dp_burst() that probe, a
- * hit cost as many instructions as the whole path without the cache) */
 static __rte_always_inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m,
 					    const struct rtcache_entry *e, uint16_t *out)
 {

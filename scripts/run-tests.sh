@@ -82,6 +82,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	step "benchmark tools: a smoke run of each (well-formed output, never a speed)"
 	scripts/bench/run.sh --quick
 	step "benchmark tools: a run past its deadline stops, says so, leaves nothing behind"
+	# the bench's DPDK processes: kbench (frkb), the harness's (frb)
+	bench_procs="file-prefix frkb|file-prefix frb|fastroute-pktgen"
 	dl=$(mktemp /tmp/fastroute-deadline.XXXXXX)
 	ls -d /tmp/fastroute-bench.* >"$dl.before" 2>/dev/null || true
 	rc=0
@@ -91,12 +93,12 @@ if [ "$(id -u)" -eq 0 ]; then
 	why=
 	if [ "$rc" -ne 143 ] || ! grep -q "still running after 3 s (BENCH_DEADLINE)" "$dl"; then
 		why="BENCH_DEADLINE=3 run.sh --quick: exit $rc, not 143 with its message"
-	elif pgrep -f "file-prefix frkb|file-prefix frb|fastroute-pktgen" >/dev/null; then
+	elif pgrep -f "$bench_procs" >/dev/null; then
 		why="a run stopped at its deadline left its DPDK processes running"
 	elif ! cmp -s "$dl.before" "$dl.after"; then
 		why="a run stopped at its deadline left its /tmp/fastroute-bench.* directory"
 	fi
-	[ -z "$why" ] || { cat "$dl" >&2; pgrep -af "file-prefix frkb|file-prefix frb|fastroute-pktgen" >&2; }
+	[ -z "$why" ] || { cat "$dl" >&2; pgrep -af "$bench_procs" >&2; }
 	rm -f "$dl" "$dl.before" "$dl.after"
 	[ -z "$why" ] || { echo "FAIL: $why" >&2; exit 1; }
 	echo "stopped at its deadline (exit 143), nothing left running"
