@@ -742,7 +742,11 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	uint8_t flags[DP_BURST];
 	uint32_t bkt[DP_BURST]; /* route cache buckets of the misses, for their fill */
 	struct rtcache *rtc = c->rtc;
-	unsigned int i, j, k = 0, k6 = 0;
+	unsigned int i, j, k = 0, k6 = 0, w, nlate = 0;
+	/* the packets whose second FIB level is read last, and their tbl24
+	 * entries (see the forwarding loop) */
+	uint8_t late[DP_BURST];
+	uint32_t late_e[DP_BURST];
 	struct dp_probe pr = {.pend = DP_BURST};
 	/* own_lookup, when set, is the log2 of the entry size: a constant in
 	 * each copy, so the lookups' shifts and loads are fixed */
@@ -952,7 +956,12 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		snh = NULL;
 	}
 
-	for (j = 0; j < k; j++) {
+	/* Reading in place, a destination whose tbl24 entry points into a
+	 * second-level group (a /24 holding longer prefixes) has that line
+	 * prefetched and waits at the end of the loop (late[]): its second
+	 * miss loads under the other packets' work instead of stalling the
+	 * loop. The verdicts are the same in any order (out[] is by index). */
+	for (w = 0; w < k + nlate; w++) {
 		struct rte_mbuf *m;
 		struct rte_ether_hdr *eth;
 		struct rte_ipv4_hdr *ip;
@@ -963,9 +972,28 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		uint32_t ni;
 		bool big;
 
+		if (!own_lookup) {
+			j = w;
+			dnh = nh[j];
+		} else if (w < k) {
+			uint32_t e;
+
+			j = w;
+			e = fib4_first(t24, dst[j]);
+			if (unlikely(e & 1)) {
+				/* rte_prefetch0(): asm, which the compiler keeps */
+				rte_prefetch0(fib4_second_at(t24, e, dst[j]));
+				late_e[nlate] = e;
+				late[nlate++] = (uint8_t)j;
+				continue;
+			}
+			dnh = e >> 1;
+		} else {
+			j = late[w - k];
+			dnh = fib4_second(t24, late_e[w - k], dst[j]);
+		}
 		i = idx[j];
 		m = pkts[i];
-		dnh = own_lookup ? fib4_lookup_one(t24, dst[j]) : nh[j];
 		h = &c->nh[dnh];
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		ip = (struct rte_ipv4_hdr *)(eth + 1);

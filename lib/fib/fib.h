@@ -293,6 +293,35 @@ static inline uint32_t fib4_entry(const uint8_t *tbl, size_t i, uint8_t shift)
 	return __atomic_load_n((const uint32_t *)(const void *)tbl + i, __ATOMIC_RELAXED);
 }
 
+/*
+ * fib4_lookup_one() below in two steps, for a caller that starts loading the
+ * second level and reads it later: fib4_first() reads the tbl24 entry;
+ * when it is odd, fib4_second_at() is where the second-level entry lies
+ * and fib4_second() reads it, else the next hop is the entry >> 1. The
+ * group read must be the one the entry named (one load of each level, as
+ * fib4_lookup_one()). Only when @p t.tbl8 is set. Datapath-safe.
+ */
+static inline uint32_t fib4_first(struct fib4_tbl24 t, uint32_t ip)
+{
+	return fib4_entry(t.base, ip >> 8, t.shift);
+}
+
+/* the index of @p ip's entry in the group that tbl24 entry @p e names */
+static inline size_t fib4_second_idx(uint32_t e, uint32_t ip)
+{
+	return ((size_t)(e >> 1) << 8) + (ip & 0xff);
+}
+
+static inline const void *fib4_second_at(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
+{
+	return t.tbl8 + (fib4_second_idx(e, ip) << t.shift);
+}
+
+static inline uint64_t fib4_second(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
+{
+	return fib4_entry(t.tbl8, fib4_second_idx(e, ip), t.shift) >> 1;
+}
+
 /**
  * The next-hop index of @p ip (host order), as fib4_lookup_bulk() gives it;
  * only when @p t.tbl8 is set. DIR-24-8: the tbl24 entry of the top 24 bits
@@ -303,10 +332,10 @@ static inline uint32_t fib4_entry(const uint8_t *tbl, size_t i, uint8_t shift)
  */
 static inline uint64_t fib4_lookup_one(struct fib4_tbl24 t, uint32_t ip)
 {
-	uint32_t e = fib4_entry(t.base, ip >> 8, t.shift);
+	uint32_t e = fib4_first(t, ip);
 
 	if (__builtin_expect(e & 1, 0))
-		e = fib4_entry(t.tbl8, ((size_t)(e >> 1) << 8) + (ip & 0xff), t.shift);
+		return fib4_second(t, e, ip);
 	return e >> 1;
 }
 

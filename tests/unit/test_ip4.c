@@ -464,6 +464,50 @@ static void test_pipeline(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/* A destination whose /24 holds a longer prefix takes the FIB's second
+ * level, which the forwarding loop reads after the burst's other packets
+ * (dp_burst()'s late[]). In one full burst of both kinds, each packet must
+ * still leave by its own route, with its own bytes. */
+static void test_second_level(void **state)
+{
+	static const struct rte_ether_addr h3_mac = {{0x02, 0, 0, 0, 0x01, 0x03}};
+	/* by fives: in 10.9.1.128/25 (second level, out port 0 to h3), in
+	 * the rest of its /24 (second level, port 1 to h2), in a /24 of the
+	 * /16 alone (first level, port 1 to h2), in 10.9.3.64/26 (another
+	 * group, port 0 to h3), in the rest of that /24 (port 1 to h2) */
+	static const uint32_t dst[5] = {0x0a0901c8, 0x0a090105, 0x0a090205, 0x0a090346, 0x0a090305};
+	struct pctx *p = *state;
+	struct rte_mbuf *m[DP_BURST];
+	uint16_t out[DP_BURST];
+	struct fr_addr a;
+	unsigned int i;
+
+	gw_route_add(p->fib, "10.9.0.0/16", "198.51.100.2");
+	gw_route_add(p->fib, "10.9.1.128/25", "192.0.2.3");
+	gw_route_add(p->fib, "10.9.3.64/26", "192.0.2.3");
+	fr_addr_parse("192.0.2.3", &a);
+	assert_int_equal(neigh_static_set(p->n, &a, 0, &h3_mac), 0);
+	for (i = 0; i < DP_BURST; i++)
+		m[i] = pkt(0xc0000202, dst[i % 5], (uint8_t)(100 - i), 10);
+	dp_input_burst(&p->c, 0, m, DP_BURST, out);
+	for (i = 0; i < DP_BURST; i++) {
+		struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m[i], struct rte_ether_hdr *);
+		bool h3 = i % 5 == 0 || i % 5 == 3;
+
+		assert_int_equal(out[i], h3 ? 0 : 1);
+		assert_true(rte_is_same_ether_addr(&eth->dst_addr, h3 ? &h3_mac : &h2_mac));
+		assert_true(rte_is_same_ether_addr(&eth->src_addr, &port_mac[out[i]]));
+		assert_int_equal(iph(m[i])->dst_addr, rte_cpu_to_be_32(dst[i % 5]));
+		assert_int_equal(iph(m[i])->time_to_live, 99 - i);
+		assert_int_equal(rte_raw_cksum(iph(m[i]), sizeof(struct rte_ipv4_hdr)), 0xffff);
+		rte_pktmbuf_free(m[i]);
+	}
+	assert_int_equal(p->st.rx, DP_BURST);
+	for (i = 0; i < DROP_MAX; i++)
+		assert_int_equal(p->st.drop[i], 0);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 /* The first-octet table behind the martian checks says what RFC 1812 5.3.7
  * says, for every octet (and both ends of each /8). */
 static void test_martian_table(void **state)
@@ -1422,6 +1466,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_4b, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup_4b, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup_4b, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup_4b,
 						pipe_teardown),
