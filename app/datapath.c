@@ -746,7 +746,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	/* the packets whose second FIB level is read last, and their tbl24
 	 * entries (see the forwarding loop) */
 	uint8_t late[DP_BURST];
-	uint32_t late_e[DP_BURST];
+	uint32_t late_e[DP_BURST], late_se[DP_BURST];
 	struct dp_probe pr = {.pend = DP_BURST};
 	/* own_lookup, when set, is the log2 of the entry size: a constant in
 	 * each copy, so the lookups' shifts and loads are fixed */
@@ -956,18 +956,19 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		snh = NULL;
 	}
 
-	/* Reading in place, a destination whose tbl24 entry points into a
-	 * second-level group (a /24 holding longer prefixes) has that line
-	 * prefetched and waits at the end of the loop (late[]): its second
-	 * miss loads under the other packets' work instead of stalling the
-	 * loop. The verdicts are the same in any order (out[] is by index). */
+	/* Reading in place, a packet whose destination (or, rpf on, source)
+	 * has a tbl24 entry that points into a second-level group (a /24
+	 * holding longer prefixes) has that line prefetched and waits at the
+	 * end of the loop (late[]): its second miss loads under the other
+	 * packets' work instead of stalling the loop. The verdicts are the
+	 * same in any order (out[] is by index). */
 	for (w = 0; w < k + nlate; w++) {
 		struct rte_mbuf *m;
 		struct rte_ether_hdr *eth;
 		struct rte_ipv4_hdr *ip;
 		const struct fib_nh *h;
 		struct neigh_view v;
-		uint64_t dnh;
+		uint64_t dnh, shop = 0; /* shop: the source's, read in place */
 		uint16_t port;
 		uint32_t ni;
 		bool big;
@@ -975,22 +976,35 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		if (!own_lookup) {
 			j = w;
 			dnh = nh[j];
-		} else if (w < k) {
-			uint32_t e;
-
-			j = w;
-			e = fib4_first(t24, dst[j]);
-			if (unlikely(e & 1)) {
-				/* rte_prefetch0(): asm, which the compiler keeps */
-				rte_prefetch0(fib4_second_at(t24, e, dst[j]));
-				late_e[nlate] = e;
-				late[nlate++] = (uint8_t)j;
-				continue;
-			}
-			dnh = e >> 1;
 		} else {
-			j = late[w - k];
-			dnh = fib4_second(t24, late_e[w - k], dst[j]);
+			uint32_t e, se = 0;
+
+			if (w < k) {
+				j = w;
+				e = fib4_first(t24, dst[j]);
+				if (rpf_on)
+					se = fib4_first(t24, src[j]);
+				if (unlikely((e | se) & 1)) {
+					/* rte_prefetch0(): asm, which the compiler
+					 * keeps (a __builtin_prefetch() of an
+					 * address loaded only for it, it drops) */
+					if (e & 1)
+						rte_prefetch0(fib4_second_at(t24, e, dst[j]));
+					if (se & 1)
+						rte_prefetch0(fib4_second_at(t24, se, src[j]));
+					late_e[nlate] = e;
+					late_se[nlate] = se;
+					late[nlate++] = (uint8_t)j;
+					continue;
+				}
+			} else {
+				j = late[w - k];
+				e = late_e[w - k];
+				se = late_se[w - k];
+			}
+			dnh = fib4_hop(t24, e, dst[j]);
+			if (rpf_on)
+				shop = fib4_hop(t24, se, src[j]);
 		}
 		i = idx[j];
 		m = pkts[i];
@@ -1002,9 +1016,8 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		 * forward is checked below; multicast never reaches here:
 		 * bad_dst()) */
 		if (rpf_on && h->type != FIB_NH_BROADCAST && !l2_group(l2g, i) &&
-		    unlikely(!rpf_pass(c, pp, rpf,
-				       own_lookup ? fib4_lookup_one(t24, src[j]) : snh[j], in_port,
-				       m, &out[i])))
+		    unlikely(
+			    !rpf_pass(c, pp, rpf, own_lookup ? shop : snh[j], in_port, m, &out[i])))
 			continue;
 
 		/* by a gateway, the common case, before the switch's jump table */
@@ -1031,9 +1044,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 					 * rpf first: a spoofed source sent to a
 					 * whole subnet is the smurf attack */
 					if (rpf_on &&
-					    !rpf_pass(c, pp, rpf,
-						      own_lookup ? fib4_lookup_one(t24, src[j])
-								 : snh[j],
+					    !rpf_pass(c, pp, rpf, own_lookup ? shop : snh[j],
 						      in_port, m, &out[i]))
 						continue;
 					if (ports[h->port].down) {

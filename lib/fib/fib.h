@@ -297,7 +297,8 @@ static inline uint32_t fib4_entry(const uint8_t *tbl, size_t i, uint8_t shift)
  * fib4_lookup_one() below in two steps, for a caller that starts loading the
  * second level and reads it later: fib4_first() reads the tbl24 entry;
  * when it is odd, fib4_second_at() is where the second-level entry lies
- * and fib4_second() reads it, else the next hop is the entry >> 1. The
+ * and fib4_second() reads it, else the next hop is the entry >> 1
+ * (fib4_hop() does either). The
  * group read must be the one the entry named (one load of each level, as
  * fib4_lookup_one()). Only when @p t.tbl8 is set. Datapath-safe.
  */
@@ -322,6 +323,14 @@ static inline uint64_t fib4_second(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
 	return fib4_entry(t.tbl8, fib4_second_idx(e, ip), t.shift) >> 1;
 }
 
+/* the next hop of @p ip, whose tbl24 entry is @p e */
+static inline uint64_t fib4_hop(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
+{
+	if (__builtin_expect(e & 1, 0))
+		return fib4_second(t, e, ip);
+	return e >> 1;
+}
+
 /**
  * The next-hop index of @p ip (host order), as fib4_lookup_bulk() gives it;
  * only when @p t.tbl8 is set. DIR-24-8: the tbl24 entry of the top 24 bits
@@ -332,11 +341,7 @@ static inline uint64_t fib4_second(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
  */
 static inline uint64_t fib4_lookup_one(struct fib4_tbl24 t, uint32_t ip)
 {
-	uint32_t e = fib4_first(t, ip);
-
-	if (__builtin_expect(e & 1, 0))
-		return fib4_second(t, e, ip);
-	return e >> 1;
+	return fib4_hop(t, fib4_first(t, ip), ip);
 }
 
 /**

@@ -508,6 +508,53 @@ static void test_second_level(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/* The same with strict rpf on the arrival port: a source in a group is
+ * read last too, with the destination; each packet passes or fails on its
+ * own source. */
+static void test_second_level_rpf(void **state)
+{
+	static const struct rte_ether_addr h3_mac = {{0x02, 0, 0, 0, 0x01, 0x03}};
+	/* by fours: 192.0.2.2 (a group: the /24 holds 192.0.2.1/32; back
+	 * through port 0, passes), 10.9.1.5 (a group, back through port 1,
+	 * fails), 10.9.2.5 (first level, port 1, fails), 10.9.1.200 (a group,
+	 * port 0, passes) */
+	static const uint32_t src[4] = {0xc0000202, 0x0a090105, 0x0a090205, 0x0a0901c8};
+	/* by threes: first level to h2, a group to h2, a group to h3 */
+	static const uint32_t dst[3] = {0x0a090205, 0x0a090105, 0x0a090346};
+	struct pctx *p = *state;
+	struct rte_mbuf *m[DP_BURST];
+	uint16_t out[DP_BURST];
+	struct fr_addr a;
+	unsigned int i, fails = 0;
+
+	gw_route_add(p->fib, "10.9.0.0/16", "198.51.100.2");
+	gw_route_add(p->fib, "10.9.1.128/25", "192.0.2.3");
+	gw_route_add(p->fib, "10.9.3.64/26", "192.0.2.3");
+	fr_addr_parse("192.0.2.3", &a);
+	assert_int_equal(neigh_static_set(p->n, &a, 0, &h3_mac), 0);
+	p->ports[0].rpf = DP_RPF_STRICT;
+	for (i = 0; i < DP_BURST; i++)
+		m[i] = pkt(src[i % 4], dst[i % 3], 64, 10);
+	dp_input_burst(&p->c, 0, m, DP_BURST, out);
+	for (i = 0; i < DP_BURST; i++) {
+		struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m[i], struct rte_ether_hdr *);
+		bool h3 = i % 3 == 2;
+
+		if (i % 4 == 1 || i % 4 == 2) {
+			assert_int_equal(out[i], DP_OUT_DROP);
+			fails++;
+			continue;
+		}
+		assert_int_equal(out[i], h3 ? 0 : 1);
+		assert_true(rte_is_same_ether_addr(&eth->dst_addr, h3 ? &h3_mac : &h2_mac));
+		assert_int_equal(iph(m[i])->src_addr, rte_cpu_to_be_32(src[i % 4]));
+		rte_pktmbuf_free(m[i]);
+	}
+	assert_int_equal(p->st.drop[DROP_RPF_STRICT], fails);
+	assert_int_equal(p->st.rpf_drop[0][0], fails);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 /* The first-octet table behind the martian checks says what RFC 1812 5.3.7
  * says, for every octet (and both ends of each /8). */
 static void test_martian_table(void **state)
@@ -1469,6 +1516,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup_4b, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup_bulk, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level_rpf, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level_rpf, pipe_setup_4b,
+						pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level_rpf, pipe_setup_bulk,
+						pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_martians_rpf, pipe_setup_4b, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup_4b,
 						pipe_teardown),
