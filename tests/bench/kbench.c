@@ -6,10 +6,11 @@
  *   bare      rte_lpm_lookup_bulk() over the destinations, in bursts of 32:
  *             the reference, the cheapest a longest-prefix match gets
  *   decision  fastroute's input route decision as the data path makes it:
- *             each burst's tbl24 lines prefetched, then each destination
- *             read through both levels (fib4_lookup_one(); where rte_fib's
- *             layout is not known, fib4_lookup_bulk()), plus reading each
- *             packet's next hop (type, port, neighbour)
+ *             each burst's tbl24 lines prefetched, then each destination's
+ *             entry read, those that name a second-level group read after
+ *             the others, their line prefetched (where rte_fib's layout is
+ *             not known, fib4_lookup_bulk()), plus reading each packet's
+ *             next hop (type, port, neighbour)
  *   pipeline  dp_input_burst() on pre-built mbuf bursts of 32: validation,
  *             decision, neighbour read, TTL/checksum and Ethernet rewrite,
  *             minus the cost of restoring the packets between passes
@@ -63,6 +64,7 @@
 #include <rte_lpm.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "datapath.h"
 #include "fib.h"
@@ -296,11 +298,28 @@ static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 			if (t24.tbl8 != NULL) {
 				/* as dp_input_burst() decides: every line of the
 				 * burst prefetched (its first pass), then each
-				 * destination read through both levels */
+				 * destination's tbl24 entry read; one that names
+				 * a second-level group has that line prefetched
+				 * and is read after the others */
+				uint32_t le[BURST];
+				uint8_t lj[BURST];
+				unsigned int nl = 0, x;
+
 				for (j = 0; j < k; j++)
 					fib4_prefetch(t24, d[i + j]);
-				for (j = 0; j < k; j++)
-					hop[j] = fib4_lookup_one(t24, d[i + j]);
+				for (j = 0; j < k; j++) {
+					uint32_t e = fib4_first(t24, d[i + j]);
+
+					if (e & 1) {
+						rte_prefetch0(fib4_second_at(t24, e, d[i + j]));
+						le[nl] = e;
+						lj[nl++] = (uint8_t)j;
+						continue;
+					}
+					hop[j] = e >> 1;
+				}
+				for (x = 0; x < nl; x++)
+					hop[lj[x]] = fib4_second(t24, le[x], d[i + lj[x]]);
 			} else {
 				fib4_lookup_bulk(t->fib, d + i, hop, k);
 			}
