@@ -985,9 +985,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 				if (rpf_on)
 					se = fib4_first(t24, src[j]);
 				if (unlikely((e | se) & 1)) {
-					/* rte_prefetch0(): asm, which the compiler
-					 * keeps (a __builtin_prefetch() of an
-					 * address loaded only for it, it drops) */
+					/* rte_prefetch0(): inline assembly, which
+					 * GCC always emits (in this loop it once
+					 * emitted nothing for a __builtin_prefetch()
+					 * of the next burst's lines) */
 					if (e & 1)
 						rte_prefetch0(fib4_second_at(t24, e, dst[j]));
 					if (se & 1)
