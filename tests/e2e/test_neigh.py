@@ -396,7 +396,8 @@ def test_poisoning(topo, r):
         check(r.ctrl_drops() == cdrops0, "an answered request counted as a control drop")
         # the same from port 0's subnet broadcast and network addresses,
         # which no host has: answered as from off the link, never learnt
-        # (the neighbour check at the end)
+        # (no entry for it; arp_learnt is no test here: the ping above
+        # leaves h2's entry in DELAY, and its confirmation counts there)
         for edge in ("192.0.2.255", "192.0.2.0"):
             st0 = r.stats()
             sock.send(s.Ether(src=evil, dst=bc) /
@@ -404,8 +405,8 @@ def test_poisoning(topo, r):
             st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_off_link_answered"] >
                                           st0["arp_off_link_answered"] else None)(r.stats()),
                                  timeout=2)
-            check(st1 is not None and st1["arp_learnt"] == st0["arp_learnt"],
-                  "a request from %s: not answered as off-link, or learnt" % edge)
+            check(st1 is not None, "a request from %s: not answered as off-link" % edge)
+            check((edge, 0) not in neigh(r), "a request from %s: learnt" % edge)
         # an unsolicited reply for an address on port 0's subnet
         sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
                   s.ARP(op=2, hwsrc=evil, psrc="192.0.2.90", hwdst=ROUTER_MAC[0],
