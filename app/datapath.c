@@ -7,9 +7,12 @@
  *   the burst's checks while it misses: see dp_probe) ->
  *   martian source/destination checks (5.3.7; a source without rpf before
  *   the probe), the tbl24 lines of the destination (and of the source
- *   when the port has rpf on, RFC 3704) prefetched while the burst is
- *   checked -> per packet: FIB lookup (rte_fib's DIR-24-8 read here; one
- *   bulk call per burst with rte_lpm) -> verdict from the route type ->
+ *   when the port has rpf on, RFC 3704) prefetched: at the burst's start
+ *   where rte_fib's DIR-24-8 is read here and no route cache answers
+ *   first, else while the burst is checked -> per packet: FIB lookup
+ *   (the DIR-24-8 read here, a second level after the burst's other
+ *   packets; one bulk call per burst with rte_lpm) -> verdict from the
+ *   route type ->
  *   neighbour read (lock-free) -> MTU -> TTL decrement (RFC 1624) and
  *   Ethernet rewrite -> cache fill.
  * Packets for the router, ARP, unresolved next hops and packets to fragment
@@ -253,7 +256,7 @@ static inline enum dp_drop bad_dst(const struct dp_local *loc, uint8_t martians,
  */
 static inline bool addr_checks(struct dp_ctx *c, struct fib4_tbl24 t24, struct rte_mbuf *m,
 			       const struct dp_local *loc, bool rpf_on, uint8_t martians,
-			       uint32_t s, uint32_t d, uint16_t *out)
+			       uint32_t s, uint32_t d, uint16_t *out, const bool fetched)
 {
 	enum dp_drop why;
 
@@ -266,10 +269,12 @@ static inline bool addr_checks(struct dp_ctx *c, struct fib4_tbl24 t24, struct r
 		return false;
 	}
 	/* the lookups read these lines: start loading them now, under the
-	 * work on the packets that follow */
-	fib4_prefetch(t24, d);
-	if (rpf_on)
-		fib4_prefetch(t24, s);
+	 * work on the packets that follow (unless the burst's start did) */
+	if (!fetched) {
+		fib4_prefetch(t24, d);
+		if (rpf_on)
+			fib4_prefetch(t24, s);
+	}
 	return true;
 }
 
@@ -385,7 +390,7 @@ cache_resolve(struct dp_ctx *c, struct dp_probe *pr, struct rte_mbuf *m, unsigne
 		if (forward_hit(c, m, pr->last, &out[i]))
 			return k;
 	}
-	if (!addr_checks(c, c->tbl24, m, loc, rpf_on, martians, s, d, &out[i]))
+	if (!addr_checks(c, c->tbl24, m, loc, rpf_on, martians, s, d, &out[i], false))
 		return k;
 	bkt[k] = b; /* a miss fills the bucket it probed */
 	dst[k] = d;
@@ -754,6 +759,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 				       own_lookup ? (uint8_t)own_lookup : c->tbl24.shift};
 	struct rtcache_hasher hk = {0};
 	bool warm = false;
+	/* the lookups' lines prefetched at the burst's start (below), not as
+	 * each packet is checked: where the FIB is read in place and no route
+	 * cache may answer first */
+	const bool early = own_lookup && !use_cache;
 	enum dp_drop why;
 	/* the common frame's test (frame_ours4()): this port's MAC */
 	uint64_t mac_w = 0, mac_mask = 0;
@@ -770,13 +779,33 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		hk = rtcache_hasher(rtc, in_port);
 		warm = rtc->warm;
 	}
+	if (early) {
+		/* Every packet's tbl24 lines asked for before any is checked,
+		 * from where an IPv4 header would hold its addresses: a frame
+		 * that turns out not to be one costs a useless prefetch, never
+		 * a fault (any 32-bit value >> 8 indexes inside tbl24), and a
+		 * first segment too short is left out. */
+		for (i = 0; i < n; i++) {
+			const struct rte_mbuf *m = pkts[i];
+			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+				m, const struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+
+			if (unlikely(rte_pktmbuf_data_len(m) <
+				     RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)))
+				continue;
+			/* rte_prefetch0(), as for the second level below */
+			rte_prefetch0(fib4_first_at(t24, dp_ntohl(ip->dst_addr)));
+			if (rpf_on)
+				rte_prefetch0(fib4_first_at(t24, dp_ntohl(ip->src_addr)));
+		}
+	}
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct rte_ether_hdr *eth;
 		struct rte_ipv4_hdr *ip;
 		uint32_t s, d;
 
-		if (i + 1 < n)
+		if (!early && i + 1 < n) /* early: the loop above read them all */
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		if (likely(rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip)) &&
@@ -885,7 +914,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 					  idx, bkt, k);
 			pr.pend = DP_BURST;
 		}
-		if (!addr_checks(c, t24, m, loc, rpf_on, martians, s, d, &out[i]))
+		if (!addr_checks(c, t24, m, loc, rpf_on, martians, s, d, &out[i], early))
 			continue;
 		/* out[i] is set by the forwarding loop, on every path */
 		dst[k] = d;
@@ -940,9 +969,9 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	/* One lookup per packet; rpf adds exactly one more. Where the FIB's
 	 * two levels are known (rte_fib's DIR-24-8), each packet is looked up
 	 * in the loop below as it is forwarded: the tbl24 lines prefetched
-	 * last in the first loop keep loading under the first packets' work
-	 * instead of stalling a bulk lookup. Otherwise one call per burst
-	 * (the sources right after the destinations: their misses overlap). */
+	 * last keep loading under the first packets' work instead of
+	 * stalling a bulk lookup. Otherwise one call per burst (the sources
+	 * right after the destinations: their misses overlap). */
 	if (own_lookup) {
 		nh = snh = NULL;
 	} else if (rpf_on) {

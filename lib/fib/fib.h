@@ -278,11 +278,18 @@ struct fib4_tbl24 {
 /** The tbl24 of @p f (base NULL when its layout cannot be vouched for). */
 struct fib4_tbl24 fib4_tbl24(const struct fib *f);
 
+/** Where the tbl24 entry of @p ip (host order) lies; @p t.base set. Any
+ * @p ip gives an address inside the table. */
+static inline const void *fib4_first_at(struct fib4_tbl24 t, uint32_t ip)
+{
+	return t.base + ((size_t)(ip >> 8) << t.shift);
+}
+
 /** Start loading the entry fib4_lookup_bulk() will read for @p ip (host order). */
 static inline void fib4_prefetch(struct fib4_tbl24 t, uint32_t ip)
 {
 	if (t.base != NULL)
-		__builtin_prefetch(t.base + ((size_t)(ip >> 8) << t.shift));
+		__builtin_prefetch(fib4_first_at(t, ip));
 }
 
 /* Entry @p i of a DIR-24-8 table of 2-byte (@p shift 1) or 4-byte entries. */

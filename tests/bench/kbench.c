@@ -297,7 +297,7 @@ static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 
 			if (t24.tbl8 != NULL) {
 				/* as dp_input_burst() decides: every line of the
-				 * burst prefetched (its first pass), then each
+				 * burst prefetched (before its checks), then each
 				 * destination's tbl24 entry read; one that names
 				 * a second-level group has that line prefetched
 				 * and is read after the others */
