@@ -748,10 +748,9 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	uint32_t bkt[DP_BURST]; /* route cache buckets of the misses, for their fill */
 	struct rtcache *rtc = c->rtc;
 	unsigned int i, j, k = 0, k6 = 0, w, nlate = 0;
-	/* the packets whose second FIB level is read last, and their tbl24
-	 * entries (see the forwarding loop) */
+	/* the packets whose second FIB level is read last (see the
+	 * forwarding loop) */
 	uint8_t late[DP_BURST];
-	uint32_t late_e[DP_BURST], late_se[DP_BURST];
 	struct dp_probe pr = {.pend = DP_BURST};
 	/* own_lookup, when set, is the log2 of the entry size: a constant in
 	 * each copy, so the lookups' shifts and loads are fixed */
@@ -968,10 +967,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 
 	/* One lookup per packet; rpf adds exactly one more. Where the FIB's
 	 * two levels are known (rte_fib's DIR-24-8), each packet is looked up
-	 * in the loop below as it is forwarded: the tbl24 lines prefetched
-	 * last keep loading under the first packets' work instead of
-	 * stalling a bulk lookup. Otherwise one call per burst (the sources
-	 * right after the destinations: their misses overlap). */
+	 * in the loop below as it is forwarded: the tbl24 lines, prefetched
+	 * before this loop, keep loading under the first packets' work
+	 * instead of stalling a bulk lookup. Otherwise one call per burst
+	 * (the sources right after the destinations: their misses overlap). */
 	if (own_lookup) {
 		nh = snh = NULL;
 	} else if (rpf_on) {
@@ -989,8 +988,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	 * has a tbl24 entry that points into a second-level group (a /24
 	 * holding longer prefixes) has that line prefetched and waits at the
 	 * end of the loop (late[]): its second miss loads under the other
-	 * packets' work instead of stalling the loop. The verdicts are the
-	 * same in any order (out[] is by index). */
+	 * packets' work instead of stalling the loop. Each packet's verdict
+	 * is the same in any order (out[] is by index); when ICMP tokens run
+	 * out mid-burst, or two packets fill one route cache bucket, which
+	 * packet gets the token or keeps its entry may differ. */
 	for (w = 0; w < k + nlate; w++) {
 		struct rte_mbuf *m;
 		struct rte_ether_hdr *eth;
@@ -1008,29 +1009,26 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		} else {
 			uint32_t e, se = 0;
 
-			if (w < k) {
-				j = w;
-				e = fib4_first(t24, dst[j]);
-				if (rpf_on)
-					se = fib4_first(t24, src[j]);
-				if (unlikely((e | se) & 1)) {
-					/* rte_prefetch0(): inline assembly, which
-					 * GCC always emits (in this loop it once
-					 * emitted nothing for a __builtin_prefetch()
-					 * of the next burst's lines) */
-					if (e & 1)
-						rte_prefetch0(fib4_second_at(t24, e, dst[j]));
-					if (se & 1)
-						rte_prefetch0(fib4_second_at(t24, se, src[j]));
-					late_e[nlate] = e;
-					late_se[nlate] = se;
-					late[nlate++] = (uint8_t)j;
-					continue;
-				}
-			} else {
-				j = late[w - k];
-				e = late_e[w - k];
-				se = late_se[w - k];
+			/* a late packet's entries are read again (in L1 by
+			 * now): the gap between a tbl24 read and its group's
+			 * stays two loads, as fib4_lookup_one() has it (a
+			 * group the control thread collapses or hands on
+			 * meanwhile: docs/design.md, Concurrency) */
+			j = w < k ? w : late[w - k];
+			e = fib4_first(t24, dst[j]);
+			if (rpf_on)
+				se = fib4_first(t24, src[j]);
+			if (w < k && unlikely((e | se) & 1)) {
+				/* rte_prefetch0(): inline assembly, which GCC
+				 * always emits (in this loop it once emitted
+				 * nothing for a __builtin_prefetch() of the
+				 * next burst's lines) */
+				if (e & 1)
+					rte_prefetch0(fib4_second_at(t24, e, dst[j]));
+				if (se & 1)
+					rte_prefetch0(fib4_second_at(t24, se, src[j]));
+				late[nlate++] = (uint8_t)j;
+				continue;
 			}
 			dnh = fib4_hop(t24, e, dst[j]);
 			if (rpf_on)

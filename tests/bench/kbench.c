@@ -306,7 +306,7 @@ static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 				unsigned int nl = 0, x;
 
 				for (j = 0; j < k; j++)
-					fib4_prefetch(t24, d[i + j]);
+					rte_prefetch0(fib4_first_at(t24, d[i + j]));
 				for (j = 0; j < k; j++) {
 					uint32_t e = fib4_first(t24, d[i + j]);
 

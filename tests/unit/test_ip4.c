@@ -348,7 +348,10 @@ static int pipe_setup_nh(void **state, uint32_t max_nh)
 
 static int pipe_setup(void **state)
 {
-	return pipe_setup_nh(state, 0);
+	pipe_setup_nh(state, 0);
+	/* 2-byte entries: the copies with own_lookup 1 */
+	assert_int_equal(((struct pctx *)*state)->c.tbl24.shift, 1);
+	return 0;
 }
 
 /* The same tables with 4-byte DIR-24-8 entries: the data path's copies
@@ -468,7 +471,7 @@ static void test_pipeline(void **state)
  * level, which the forwarding loop reads after the burst's other packets
  * (dp_burst()'s late[]). In one full burst of both kinds, each packet must
  * still leave by its own route, with its own bytes. */
-static void test_second_level(void **state)
+static void second_level(void **state, bool cache)
 {
 	static const struct rte_ether_addr h3_mac = {{0x02, 0, 0, 0, 0x01, 0x03}};
 	/* by fives: in 10.9.1.128/25 (second level, out port 0 to h3), in
@@ -479,6 +482,7 @@ static void test_second_level(void **state)
 	struct pctx *p = *state;
 	struct rte_mbuf *m[DP_BURST];
 	uint16_t out[DP_BURST];
+	struct rtcache *rc = NULL;
 	struct fr_addr a;
 	unsigned int i;
 
@@ -487,10 +491,21 @@ static void test_second_level(void **state)
 	gw_route_add(p->fib, "10.9.3.64/26", "192.0.2.3");
 	fr_addr_parse("192.0.2.3", &a);
 	assert_int_equal(neigh_static_set(p->n, &a, 0, &h3_mac), 0);
+	if (cache) {
+		/* the misses of a cold cache take the same loop, and fill */
+		rc = rtcache_create(1024, 0, 0);
+		assert_non_null(rc);
+		p->c.rtc = rc;
+		p->conf.rtcache_mode = RTCACHE_ON;
+	}
+	/* the last one, to a group, with TTL 1: dropped, counted, late too */
 	for (i = 0; i < DP_BURST; i++)
-		m[i] = pkt(0xc0000202, dst[i % 5], (uint8_t)(100 - i), 10);
+		m[i] = pkt(0xc0000202, dst[i % 5], (uint8_t)(i == DP_BURST - 1 ? 1 : 100 - i), 10);
 	dp_input_burst(&p->c, 0, m, DP_BURST, out);
-	for (i = 0; i < DP_BURST; i++) {
+	assert_int_equal(dst[(DP_BURST - 1) % 5], 0x0a090105);
+	assert_int_equal(out[DP_BURST - 1], DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], 1);
+	for (i = 0; i < DP_BURST - 1; i++) {
 		struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m[i], struct rte_ether_hdr *);
 		bool h3 = i % 5 == 0 || i % 5 == 3;
 
@@ -504,8 +519,36 @@ static void test_second_level(void **state)
 	}
 	assert_int_equal(p->st.rx, DP_BURST);
 	for (i = 0; i < DROP_MAX; i++)
-		assert_int_equal(p->st.drop[i], 0);
+		assert_int_equal(p->st.drop[i], i == DROP_TTL_EXCEEDED ? 1 : 0);
+	if (cache) {
+		/* every forwarded packet probed, missed and filled: the
+		 * second burst of the same flows hits */
+		for (i = 0; i < DP_BURST; i++)
+			m[i] = pkt(0xc0000202, dst[i % 5], 64, 10);
+		dp_input_burst(&p->c, 0, m, DP_BURST, out);
+		for (i = 0; i < DP_BURST; i++) {
+			struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m[i], struct rte_ether_hdr *);
+			bool h3 = i % 5 == 0 || i % 5 == 3;
+
+			assert_int_equal(out[i], h3 ? 0 : 1);
+			assert_true(rte_is_same_ether_addr(&eth->dst_addr, h3 ? &h3_mac : &h2_mac));
+			rte_pktmbuf_free(m[i]);
+		}
+		assert_int_equal(rc->st.hits, DP_BURST);
+		p->c.rtc = NULL;
+		rtcache_free(rc);
+	}
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+static void test_second_level(void **state)
+{
+	second_level(state, false);
+}
+
+static void test_second_level_cache(void **state)
+{
+	second_level(state, true);
 }
 
 /* The same with strict rpf on the arrival port: a source in a group is
@@ -1516,6 +1559,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup_4b, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_second_level, pipe_setup_bulk, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level_cache, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_second_level_cache, pipe_setup_4b,
+						pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_second_level_rpf, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_second_level_rpf, pipe_setup_4b,
 						pipe_teardown),
