@@ -467,13 +467,28 @@ static void test_pipeline(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/* h3, a neighbour on port 0, and the second-level tests' routes: 10.9.0.0/16
+ * by h2 (port 1), and by h3 10.9.1.128/25 and 10.9.3.64/26, whose /24s
+ * each become a second-level group */
+static const struct rte_ether_addr h3_mac = {{0x02, 0, 0, 0, 0x01, 0x03}};
+
+static void second_level_tables(struct pctx *p)
+{
+	struct fr_addr a;
+
+	gw_route_add(p->fib, "10.9.0.0/16", "198.51.100.2");
+	gw_route_add(p->fib, "10.9.1.128/25", "192.0.2.3");
+	gw_route_add(p->fib, "10.9.3.64/26", "192.0.2.3");
+	fr_addr_parse("192.0.2.3", &a);
+	assert_int_equal(neigh_static_set(p->n, &a, 0, &h3_mac), 0);
+}
+
 /* A destination whose /24 holds a longer prefix takes the FIB's second
  * level, which the forwarding loop reads after the burst's other packets
  * (dp_burst()'s late[]). In one full burst of both kinds, each packet must
  * still leave by its own route, with its own bytes. */
 static void second_level(void **state, bool cache)
 {
-	static const struct rte_ether_addr h3_mac = {{0x02, 0, 0, 0, 0x01, 0x03}};
 	/* by fives: in 10.9.1.128/25 (second level, out port 0 to h3), in
 	 * the rest of its /24 (second level, port 1 to h2), in a /24 of the
 	 * /16 alone (first level, port 1 to h2), in 10.9.3.64/26 (another
@@ -483,14 +498,9 @@ static void second_level(void **state, bool cache)
 	struct rte_mbuf *m[DP_BURST];
 	uint16_t out[DP_BURST];
 	struct rtcache *rc = NULL;
-	struct fr_addr a;
 	unsigned int i;
 
-	gw_route_add(p->fib, "10.9.0.0/16", "198.51.100.2");
-	gw_route_add(p->fib, "10.9.1.128/25", "192.0.2.3");
-	gw_route_add(p->fib, "10.9.3.64/26", "192.0.2.3");
-	fr_addr_parse("192.0.2.3", &a);
-	assert_int_equal(neigh_static_set(p->n, &a, 0, &h3_mac), 0);
+	second_level_tables(p);
 	if (cache) {
 		/* the misses of a cold cache take the same loop, and fill */
 		rc = rtcache_create(1024, 0, 0);
@@ -556,7 +566,6 @@ static void test_second_level_cache(void **state)
  * own source. */
 static void test_second_level_rpf(void **state)
 {
-	static const struct rte_ether_addr h3_mac = {{0x02, 0, 0, 0, 0x01, 0x03}};
 	/* by fours: 192.0.2.2 (a group: the /24 holds 192.0.2.1/32; back
 	 * through port 0, passes), 10.9.1.5 (a group, back through port 1,
 	 * fails), 10.9.2.5 (first level, port 1, fails), 10.9.1.200 (a group,
@@ -567,14 +576,9 @@ static void test_second_level_rpf(void **state)
 	struct pctx *p = *state;
 	struct rte_mbuf *m[DP_BURST];
 	uint16_t out[DP_BURST];
-	struct fr_addr a;
 	unsigned int i, fails = 0;
 
-	gw_route_add(p->fib, "10.9.0.0/16", "198.51.100.2");
-	gw_route_add(p->fib, "10.9.1.128/25", "192.0.2.3");
-	gw_route_add(p->fib, "10.9.3.64/26", "192.0.2.3");
-	fr_addr_parse("192.0.2.3", &a);
-	assert_int_equal(neigh_static_set(p->n, &a, 0, &h3_mac), 0);
+	second_level_tables(p);
 	p->ports[0].rpf = DP_RPF_STRICT;
 	for (i = 0; i < DP_BURST; i++)
 		m[i] = pkt(src[i % 4], dst[i % 3], 64, 10);
