@@ -305,8 +305,8 @@ static inline uint32_t fib4_entry(const uint8_t *tbl, size_t i, uint8_t shift)
  * second level and reads it later: fib4_first() reads the tbl24 entry;
  * when it is odd, fib4_second_at() is where the second-level entry lies
  * and fib4_second() reads it, else the next hop is the entry >> 1
- * (fib4_hop() does either). The
- * group read must be the one the entry named (one load of each level, as
+ * (fib4_hop() does either). The group read must be the one the entry
+ * named, read right after it (one load of each level, as
  * fib4_lookup_one()). Only when @p t.tbl8 is set. Datapath-safe.
  */
 static inline uint32_t fib4_first(struct fib4_tbl24 t, uint32_t ip)

@@ -300,8 +300,7 @@ static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 				 * burst prefetched (before its checks), then each
 				 * destination's tbl24 entry read; one that names
 				 * a second-level group has that line prefetched
-				 * and is read after the others */
-				uint32_t le[BURST];
+				 * and is looked up again after the others */
 				uint8_t lj[BURST];
 				unsigned int nl = 0, x;
 
@@ -312,14 +311,13 @@ static double run_decision(struct tables *t, uint32_t *d, uint32_t n, uint64_t m
 
 					if (e & 1) {
 						rte_prefetch0(fib4_second_at(t24, e, d[i + j]));
-						le[nl] = e;
 						lj[nl++] = (uint8_t)j;
 						continue;
 					}
 					hop[j] = e >> 1;
 				}
 				for (x = 0; x < nl; x++)
-					hop[lj[x]] = fib4_second(t24, le[x], d[i + lj[x]]);
+					hop[lj[x]] = fib4_lookup_one(t24, d[i + lj[x]]);
 			} else {
 				fib4_lookup_bulk(t->fib, d + i, hop, k);
 			}
