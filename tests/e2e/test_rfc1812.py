@@ -213,6 +213,9 @@ def test_held_rerouted(topo, r):
     # say now (nowhere), not to the gateway it waited for
     gw = "198.51.100.78"
     r.cli("route add 10.78.0.0/16 via " + gw)
+    # the gateway must still be resolving when it appears: with this
+    # config's 2 probes 200 ms apart, a slow run (ASan) failed it first
+    r.cli("set neigh mcast-probes 20")
     try:
         def held():
             return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
@@ -229,6 +232,7 @@ def test_held_rerouted(topo, r):
         sh(["ip", "addr", "del", gw + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
         r.cli("route del 10.78.0.0/16", check=False)
         r.cli("neigh del %s port 1" % gw, check=False)
+        r.cli("set neigh mcast-probes 2", check=False)
     out = [p for p in got if p.haslayer(s.Raw) and b"held-then-rerouted" in p[s.Raw].load]
     check(not out, "the held packet went to the gateway whose route was replaced")
     check(delta(before, after, "held_rerouted") == 1 and
