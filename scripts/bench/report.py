@@ -119,6 +119,28 @@ def check_kbench(rows):
     return kb
 
 
+XLAT_SPANS = (1, 32, 256)
+
+
+def check_kbench_xlat(rows, required):
+    """kbench's translation probe: one row per span (raw results of runs
+    before kbench had the probe have none)"""
+    kx = [r for r in rows if r.get("bench") == "kbench_xlat"]
+    if not kx and not required:
+        return kx
+    for r in kx:
+        for k in ("span_mib", "lines", "pages", "cycles", "min", "max", "ratio_to_packed"):
+            if k not in r:
+                fail("kbench_xlat row without %s: %s" % (k, r))
+        if not (r["cycles"] > 0 and r["min"] <= r["cycles"] <= r["max"] and
+                r["ratio_to_packed"] > 0):
+            fail("kbench_xlat row out of shape: %s" % r)
+    spans = sorted(r["span_mib"] for r in kx)
+    if spans != list(XLAT_SPANS):
+        fail("kbench_xlat rows for spans %s MiB, want %s" % (spans, list(XLAT_SPANS)))
+    return sorted(kx, key=lambda r: r["span_mib"])
+
+
 def check_throughput(summary, runs):
     for k in ("header", "memory", "rows", "wall_seconds"):
         if k not in summary:
@@ -417,6 +439,7 @@ def main():
     kb = check_kbench(kb_rows)
     kb6 = check_kbench6(kb_rows)
     ka = check_kbench_auto(kb_rows, kb, a.check)
+    kx = check_kbench_xlat(kb_rows, a.check)
     runs = load_jsonl(a.runs) if a.runs else []
     tp = load_summary(a.throughput, runs)
     cache = ipv6 = None
@@ -429,7 +452,7 @@ def main():
     if not a.check:
         if not a.out:
             fail("--out (or --check) is needed")
-        render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, a.out, a.png, a.history)
+        render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, a.out, a.png, a.history)
         return 0
 
     if not kb6:
@@ -451,7 +474,7 @@ def main():
         if prev:  # the comparison with a previous run is rendered too
             shutil.copy(prev[-1], hist)
         out, png = os.path.join(tmp, "benchmarks.md"), os.path.join(tmp, "benchmarks.png")
-        render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out, png, hist)
+        render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out, png, hist)
         with open(out) as fh:
             text = fh.read()
         for want in ("## Targets", "## Throughput: fastroute against the alternatives",
@@ -474,7 +497,7 @@ def main():
     return 0
 
 
-def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
+def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history):
     """docs/benchmarks.md (at @out_path), its chart (@png) and a history entry (@history)."""
     now = datetime.datetime.now(datetime.timezone.utc)
     mach = machine()
@@ -552,6 +575,9 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
         if r["metric"] in ("pipeline", "decision", "cache_on"):
             headline["kbench %s/%s %s cyc" % (r["routes"], r["dests"], r["metric"])] = \
                 r["cycles"]
+    for r in kx:
+        if r["span_mib"] > 1:
+            headline["kbench translation %d MiB / packed" % r["span_mib"]] = r["ratio_to_packed"]
 
     previous = None
     if history:
@@ -695,6 +721,24 @@ def render(a, kb_rows, kb, kb6, ka, tp, cache, ipv6, out_path, png, history):
           (r["routes"], r["dests"], r["metric"], r["cycles"], r["min"], r["max"],
            r["ratio_to_bare"]))
     w("")
+    if kx:
+        w("Address translation on this machine, measured by kbench before the rows above: "
+          "the same %s cache lines (1 MiB, which the caches hold), read in bursts of 32, "
+          "each burst's lines prefetched one burst ahead, with a fixed load-and-store loop "
+          "on L1-resident data between them, packed into 1 MiB or spread over 32 MiB (the "
+          "span of fastroute's tbl24) or 256 MiB, in %s. The data read is the same in each; "
+          "only the pages differ, so what a spread adds over the packed run is translation "
+          "(TLB misses and page walks) that the prefetch did not hide. It is part of what "
+          "a packet with a random destination costs beyond the pipeline's own work; "
+          "docs/design.md (\"What a random line costs on this VM\") says how it was found."
+          % ("{:,}".format(kx[0]["lines"]), kx[0]["pages"]))
+        w("")
+        w("| lines spread over | cycles an item | spread | vs packed |")
+        w("|---|---|---|---|")
+        for r in kx:
+            w("| %d MiB | %.1f | %.1f - %.1f | %.2f |" %
+              (r["span_mib"], r["cycles"], r["min"], r["max"], r["ratio_to_packed"]))
+        w("")
     if kb6:
         w("## kbench: IPv6")
         w("")

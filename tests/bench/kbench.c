@@ -32,6 +32,10 @@
  *             row of the same metric and destination count measured in the
  *             same run on the last IPv4 table
  *
+ *   translation   first, what this machine's address translation costs
+ *             (xlat_probe()): the same lines read with the same work
+ *             between, packed into 1 MiB or spread over 32 or 256 MiB
+ *
  * Each timed run follows an untimed pass of its own over the destinations,
  * so it starts with the caches as warm as a long run keeps them.
  *
@@ -56,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -841,6 +846,134 @@ static struct {
 } v4ref[MAX_DESTS];
 static unsigned int nv4ref;
 
+/* ---- address translation ---------------------------------------------------- */
+
+/*
+ * What this machine's address translation costs, to read the rows with a
+ * million destinations by: the same XLAT_LINES cache lines (1 MiB, which
+ * the caches hold after a pass), read in bursts of 32, each burst's lines
+ * prefetched one burst ahead and XLAT_WORK rounds of load-and-store work
+ * on L1-resident data done an item between, with the lines packed into
+ * 1 MiB or spread over 32 MiB (fastroute's tbl24) or 256 MiB. The data
+ * read is the same in each; only the pages it lies in differ, so what a
+ * spread adds over the packed run is translation (TLB misses, page walks)
+ * that the prefetch did not hide. On a VM whose host maps its memory in
+ * small pages the guest's hugepages do not spare it (docs/design.md).
+ */
+#define XLAT_LINES 16384u
+#define XLAT_WORK  8u
+#define XLAT_SPANS 3
+
+static const unsigned int xlat_span_mib[XLAT_SPANS] = {1, 32, 256};
+
+static double xlat_run(const char *mem, const uint32_t *off, uint64_t items)
+{
+	static uint32_t scratch[1024]; /* the work's own data */
+	uint64_t acc = 1, sum = 0, done = 0, t0;
+	unsigned int b, i, w;
+
+	t0 = rte_rdtsc();
+	while (done < items) {
+		for (b = 0; b < XLAT_LINES; b += 32) {
+			const uint32_t *next = off + (b + 32) % XLAT_LINES;
+
+			for (i = 0; i < 32; i++)
+				rte_prefetch0(mem + next[i]);
+			for (i = 0; i < 32; i++)
+				for (w = 0; w < XLAT_WORK; w++) {
+					acc += scratch[(acc + w * 7) & 1023];
+					scratch[(w * 13 + i) & 1023] += (uint32_t)acc;
+				}
+			for (i = 0; i < 32; i++)
+				sum += (unsigned char)mem[off[b + i]];
+		}
+		done += XLAT_LINES;
+	}
+	sink += sum + acc;
+	return (double)(rte_rdtsc() - t0) / (double)done;
+}
+
+static int xlat_probe(int json, unsigned int reps)
+{
+	const size_t size = (size_t)xlat_span_mib[XLAT_SPANS - 1] << 20;
+	/* its own generator: the destinations drawn later stay those of any run */
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	uint32_t *off[XLAT_SPANS];
+	double *v[XLAT_SPANS], ratio[XLAT_SPANS];
+	const char *pages = "hugepages";
+	unsigned int s, k, i;
+	char *mem = MAP_FAILED;
+
+	/* the kind of pages kbench's own tables are in */
+	if (rte_eal_has_hugepages())
+		mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (mem == MAP_FAILED) {
+		pages = "4 KiB pages";
+		mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED) {
+			fprintf(stderr, "kbench: translation probe: no memory: %s\n",
+				strerror(errno));
+			return -1;
+		}
+	}
+	memset(mem, 1, size);
+	for (s = 0; s < XLAT_SPANS; s++) {
+		/* one line in each of XLAT_LINES equal slices of the span, in
+		 * a shuffled order: distinct lines, as many in each span */
+		uint32_t slice = (uint32_t)(((size_t)xlat_span_mib[s] << 20) / 64 / XLAT_LINES);
+
+		off[s] = malloc(sizeof(*off[s]) * XLAT_LINES);
+		v[s] = calloc(reps, sizeof(double));
+		if (off[s] == NULL || v[s] == NULL)
+			return -1;
+		for (i = 0; i < XLAT_LINES; i++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			off[s][i] = (uint32_t)((i * slice + r % slice) * 64);
+		}
+		for (i = XLAT_LINES - 1; i > 0; i--) {
+			uint32_t j, t;
+
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			j = (uint32_t)(r % (i + 1));
+			t = off[s][i];
+			off[s][i] = off[s][j];
+			off[s][j] = t;
+		}
+	}
+	/* the spans interleaved rep by rep; an untimed pass before each run */
+	for (k = 0; k < reps; k++)
+		for (s = 0; s < XLAT_SPANS; s++) {
+			xlat_run(mem, off[s], XLAT_LINES);
+			v[s][k] = xlat_run(mem, off[s], 64 * XLAT_LINES);
+		}
+	/* the ratios first: summarize() sorts */
+	for (s = 0; s < XLAT_SPANS; s++)
+		ratio[s] = ratio_med(v[s], v[0], reps);
+	for (s = 0; s < XLAT_SPANS; s++) {
+		struct stat3 st = summarize(v[s], reps);
+
+		if (json)
+			printf("{\"bench\":\"kbench_xlat\",\"span_mib\":%u,\"lines\":%u,"
+			       "\"pages\":\"%s\",\"cycles\":%.2f,\"min\":%.2f,\"max\":%.2f,"
+			       "\"ratio_to_packed\":%.3f}\n",
+			       xlat_span_mib[s], XLAT_LINES, pages, st.med, st.min, st.max,
+			       ratio[s]);
+		else
+			printf("# translation: %u lines over %3u MiB (%s): %6.1f cycles an item "
+			       "[%.1f - %.1f], %.2fx packed\n",
+			       XLAT_LINES, xlat_span_mib[s], pages, st.med, st.min, st.max,
+			       ratio[s]);
+	}
+	for (s = 0; s < XLAT_SPANS; s++) {
+		free(off[s]);
+		free(v[s]);
+	}
+	munmap(mem, size);
+	fflush(stdout);
+	return 0;
+}
+
 static int bench6(const char *path, const char *dests_s, unsigned int reps, uint64_t min_pkts,
 		  int json)
 {
@@ -1027,6 +1160,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (xlat_probe(json, reps) != 0)
+		return 1;
 	for (ti = 0; ti < nt; ti++) {
 		struct route *rt = tab[ti].rt;
 		struct tables t = tab[ti].t;
