@@ -704,6 +704,13 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	}
 }
 
+/* A device counter since the last 'clear stats' (its base then); one below
+ * its base (a device that reset its own) is shown whole. */
+static uint64_t since_clear(uint64_t v, uint64_t base)
+{
+	return v >= base ? v - base : v;
+}
+
 static void port_stats(const struct fr_port *p, struct cmd_out *o)
 {
 	struct rte_eth_stats es;
@@ -720,14 +727,14 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 	}
 	if (o->json)
 		jw_bool(o, "started", true);
-	kv(o, "rx_packets", es.ipackets);
-	kv(o, "rx_bytes", es.ibytes);
-	kv(o, "rx_missed", es.imissed);
-	kv(o, "rx_errors", es.ierrors);
-	kv(o, "rx_nombuf", es.rx_nombuf);
-	kv(o, "tx_packets", es.opackets);
-	kv(o, "tx_bytes", es.obytes);
-	kv(o, "tx_errors", es.oerrors);
+	kv(o, "rx_packets", since_clear(es.ipackets, p->stats_base.ipackets));
+	kv(o, "rx_bytes", since_clear(es.ibytes, p->stats_base.ibytes));
+	kv(o, "rx_missed", since_clear(es.imissed, p->stats_base.imissed));
+	kv(o, "rx_errors", since_clear(es.ierrors, p->stats_base.ierrors));
+	kv(o, "rx_nombuf", since_clear(es.rx_nombuf, p->stats_base.rx_nombuf));
+	kv(o, "tx_packets", since_clear(es.opackets, p->stats_base.opackets));
+	kv(o, "tx_bytes", since_clear(es.obytes, p->stats_base.obytes));
+	kv(o, "tx_errors", since_clear(es.oerrors, p->stats_base.oerrors));
 	nx = rte_eth_xstats_get_names(p->id, NULL, 0);
 	if (nx > 0) {
 		names = calloc((size_t)nx, sizeof(*names));
@@ -737,11 +744,14 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 	    rte_eth_xstats_get(p->id, xs, (unsigned int)nx) == nx) {
 		section(o, "xstats", true);
 		for (i = 0; i < nx; i++) {
+			uint64_t v = xs[i].value;
+
+			if (xs[i].id < p->nb_xstats_base)
+				v = since_clear(v, p->xstats_base[xs[i].id]);
 			if (o->json)
-				jw_u64(o, names[xs[i].id].name, xs[i].value);
+				jw_u64(o, names[xs[i].id].name, v);
 			else
-				out_printf(o, "    %-32s %" PRIu64 "\n", names[xs[i].id].name,
-					   xs[i].value);
+				out_printf(o, "    %-32s %" PRIu64 "\n", names[xs[i].id].name, v);
 		}
 		section(o, "xstats", false);
 	}

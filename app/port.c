@@ -514,6 +514,39 @@ void port_link_poll(struct router *r)
 	}
 }
 
+/*
+ * The device's counters now, as the base 'show port stats' subtracts
+ * (struct fr_port). Reading them has no second writer; only the control
+ * thread writes the base.
+ */
+static void port_stats_base_take(struct fr_port *p)
+{
+	struct rte_eth_xstat *xs = NULL;
+	uint64_t *base;
+	int nx, i;
+
+	if (rte_eth_stats_get(p->id, &p->stats_base) != 0)
+		memset(&p->stats_base, 0, sizeof(p->stats_base));
+	nx = rte_eth_xstats_get(p->id, NULL, 0);
+	if (nx <= 0)
+		return;
+	xs = calloc((size_t)nx, sizeof(*xs));
+	base = calloc((size_t)nx, sizeof(*base));
+	if (xs == NULL || base == NULL || rte_eth_xstats_get(p->id, xs, (unsigned int)nx) != nx) {
+		/* the xstats keep the last base (none: shown whole) */
+		free(xs);
+		free(base);
+		return;
+	}
+	for (i = 0; i < nx; i++)
+		if (xs[i].id < (uint64_t)nx)
+			base[xs[i].id] = xs[i].value;
+	free(xs);
+	free(p->xstats_base);
+	p->xstats_base = base;
+	p->nb_xstats_base = (unsigned int)nx;
+}
+
 void port_stats_clear(struct router *r)
 {
 	uint16_t pid;
@@ -525,9 +558,7 @@ void port_stats_clear(struct router *r)
 		p->link_flaps_ignored = 0;
 		if (!p->started)
 			continue;
-		/* a device without one (-ENOTSUP) keeps its own, as DPDK says */
-		rte_eth_stats_reset(pid);
-		rte_eth_xstats_reset(pid);
+		port_stats_base_take(p);
 	}
 }
 
@@ -545,5 +576,8 @@ void port_stop_all(struct router *r)
 		rte_eth_dev_stop(pid);
 		rte_eth_dev_close(pid);
 		r->ports[pid].started = false;
+		free(r->ports[pid].xstats_base);
+		r->ports[pid].xstats_base = NULL;
+		r->ports[pid].nb_xstats_base = 0;
 	}
 }

@@ -69,7 +69,14 @@ struct fr_port {
 	uint64_t link_hold_bypass_ms;
 	bool link_bypass_down;
 	uint64_t link_flaps_ignored; /* readings that changed back within their hold */
-	bool admin_down;	     /* 'port N down' */
+	/* the device's counters at the last 'clear stats', which 'show port
+	 * stats' subtracts: a reset of its own (rte_eth_stats_reset) would
+	 * give a software device's per-queue counters, which the workers
+	 * write, a second writer, and could be lost to a worker's update */
+	struct rte_eth_stats stats_base;
+	uint64_t *xstats_base; /* by xstat id; nb_xstats_base of them */
+	unsigned int nb_xstats_base;
+	bool admin_down; /* 'port N down' */
 	/* 'port N down' also sets the link down where the driver can
 	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
 	bool link_held_down;

@@ -134,6 +134,16 @@ def test_commands(topo, r):
     check(ports[0]["rx_packets"] < ports0[0]["rx_packets"],
           "clear stats left the device's: %s (before: rx_packets %d)" %
           (ports, ports0[0]["rx_packets"]))
+    good0 = ports0[0]["xstats"].get("rx_good_packets")
+    check(good0 is None or ports[0]["xstats"]["rx_good_packets"] < good0,
+          "clear stats left the device's xstats: %s (before: rx_good_packets %s)" %
+          (ports[0]["xstats"], good0))
+    # and they count on from zero: 3 more echo requests arrive on port 0
+    sh(["ping", "-c", "3", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    after = json.loads(r.cli("show port stats 0", json=True))
+    check(after[0]["rx_packets"] >= ports[0]["rx_packets"] + 3,
+          "the device's counters after clear stats did not count on: %s, then %s" %
+          (ports[0]["rx_packets"], after[0]["rx_packets"]))
 
     # quit ends the session, not the router
     ok, body = raw_cmd(r, "quit")
