@@ -129,7 +129,8 @@ def check_kbench_xlat(rows, required):
     if not kx and not required:
         return kx
     for r in kx:
-        for k in ("span_mib", "lines", "pages", "cycles", "min", "max", "ratio_to_packed"):
+        for k in ("span_mib", "lines", "pages", "cycles", "min", "max", "ratio_to_packed",
+                  "extra_cycles"):
             if k not in r:
                 fail("kbench_xlat row without %s: %s" % (k, r))
         if not (r["cycles"] > 0 and r["min"] <= r["cycles"] <= r["max"] and
@@ -478,7 +479,8 @@ def main():
         with open(out) as fh:
             text = fh.read()
         for want in ("## Targets", "## Throughput: fastroute against the alternatives",
-                     "## kbench: the lookup and the pipeline, on one core"):
+                     "## kbench: the lookup and the pipeline, on one core",
+                     "Address translation on this machine"):
             if want not in text:
                 fail("the rendered page has no '%s'" % want)
         if prev and "## Against the previous run" not in text:
@@ -577,7 +579,7 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
                 r["cycles"]
     for r in kx:
         if r["span_mib"] > 1:
-            headline["kbench translation %d MiB / packed" % r["span_mib"]] = r["ratio_to_packed"]
+            headline["kbench translation %d MiB extra cyc" % r["span_mib"]] = r["extra_cycles"]
 
     previous = None
     if history:
@@ -722,22 +724,29 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
            r["ratio_to_bare"]))
     w("")
     if kx:
-        w("Address translation on this machine, measured by kbench before the rows above: "
-          "the same %s cache lines (1 MiB, which the caches hold), read in bursts of 32, "
+        w("Address translation on this machine, as kbench measured it before the rows above: "
+          "the same %s cache lines (%s MiB, which L2 and L3 hold), read in bursts of 32, "
           "each burst's lines prefetched one burst ahead, with a fixed load-and-store loop "
-          "on L1-resident data between them, packed into 1 MiB or spread over 32 MiB (the "
-          "span of fastroute's tbl24) or 256 MiB, in %s. The data read is the same in each; "
-          "only the pages differ, so what a spread adds over the packed run is translation "
-          "(TLB misses and page walks) that the prefetch did not hide. It is part of what "
-          "a packet with a random destination costs beyond the pipeline's own work; "
-          "docs/design.md (\"What a random line costs on this VM\") says how it was found."
-          % ("{:,}".format(kx[0]["lines"]), kx[0]["pages"]))
+          "on L1-resident data between them, packed or spread over 32 MiB (the span of "
+          "fastroute's tbl24) or 256 MiB, in %s. The data read is the same in each (and, in "
+          "hugepages, so is the number of lines in each L2 set); what a spread changes is "
+          "the pages the "
+          "lines lie in (and what the hardware prefetchers find next to them). So what it "
+          "adds over the packed run is most likely translation (TLB misses and page walks) "
+          "that the prefetch did not hide; kbench reads no performance counters to confirm "
+          "it. The "
+          "pipeline's lookups read their tbl24 entries and use them at once, so they may "
+          "pay more of it than this loop does. docs/design.md (\"What a random line costs "
+          "on this VM\") says how it was found."
+          % ("{:,}".format(kx[0]["lines"]), "{:g}".format(kx[0]["lines"] * 64 / 2 ** 20),
+             kx[0]["pages"]))
         w("")
-        w("| lines spread over | cycles an item | spread | vs packed |")
-        w("|---|---|---|---|")
+        w("| lines over | cycles an item | min - max | vs packed | cycles added |")
+        w("|---|---|---|---|---|")
         for r in kx:
-            w("| %d MiB | %.1f | %.1f - %.1f | %.2f |" %
-              (r["span_mib"], r["cycles"], r["min"], r["max"], r["ratio_to_packed"]))
+            w("| %d MiB | %.1f | %.1f - %.1f | %.2f | %+.1f |" %
+              (r["span_mib"], r["cycles"], r["min"], r["max"], r["ratio_to_packed"],
+               r["extra_cycles"]))
         w("")
     if kb6:
         w("## kbench: IPv6")
