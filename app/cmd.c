@@ -560,13 +560,14 @@ static const struct cmd_syntax {
 	 "forwarding and drop counters, summed or per worker lcore"},
 	{"clear stats", CMD_CLEAR_STATS, a_none, "",
 	 "zero the router's counters: workers', control thread's, neighbours', route\n"
-	 "caches', the ports' (device statistics, link changes)"},
+	 "caches', the ports' (link changes; device statistics as show port stats\n"
+	 "shows them: counted from the clear, the devices' own not reset)"},
 	{"show port info", CMD_SHOW_PORT_INFO, a_opt_port, "[N|all]",
 	 "MAC, NUMA socket, queues, link, forwarding state (down: port_down and\n"
 	 "rx_port_down drops) and\n"
 	 "link changes, addresses"},
 	{"show port stats", CMD_SHOW_PORT_STATS, a_opt_port, "[N|all]",
-	 "port counters and DPDK extended stats"},
+	 "port counters and DPDK extended stats, since the last clear stats"},
 	{"show rtcache stats", CMD_SHOW_RTCACHE, a_none, "",
 	 "route cache counters per worker and summed: lookups, hits, misses, stale,\n"
 	 "inserts, evictions, bypassed; mode, state, window hit rate, auto's last\n"
@@ -907,22 +908,28 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_RTCACHE_SIZE:
 		return exec_setting(t, c, err, errlen);
 	case CMD_CLEAR_STATS: {
-		unsigned int late = router_stats_clear(r);
+		unsigned int late = router_stats_clear(r), unread;
+		int n = 0;
 
 		neigh_stats_clear(r->neigh);
-		port_stats_clear(r);
-		if (late > 0) {
-			/* the rest is cleared; say so rather than show a total
-			 * that no longer adds up as if it did */
-			snprintf(
+		unread = port_stats_clear(r);
+		/* the rest is cleared; say what is not rather than show a
+		 * total that no longer adds up as if it did */
+		if (late > 0)
+			n = snprintf(
 				err, errlen,
 				"%u worker(s) did not zero their counters within a second (busy or "
 				"descheduled); they will at their next loop: show stats may not "
 				"add up until then",
 				late);
+		if (unread > 0 && n >= 0 && (size_t)n < errlen)
+			snprintf(err + n, errlen - (size_t)n,
+				 "%s%u port(s) did not give all their device counters to record: "
+				 "show port stats shows those as the device counts them",
+				 n > 0 ? "; " : "", unread);
+		if (late > 0)
 			return -ETIMEDOUT;
-		}
-		return 0;
+		return unread > 0 ? -EIO : 0;
 	}
 	case CMD_LOAD: {
 		/* its errors say the command: "load: FILE: why", "load: FILE:LINE: ..." */

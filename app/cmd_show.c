@@ -704,19 +704,22 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	}
 }
 
-/* A device counter since the last 'clear stats' (its base then); one below
- * its base (a device that reset its own) is shown whole. */
-static uint64_t since_clear(uint64_t v, uint64_t base)
-{
-	return v >= base ? v - base : v;
-}
-
+/*
+ * The device's counters since the last 'clear stats': less its record
+ * then (struct fr_port). A set in which any counter is below its record
+ * (reset outside fastroute: a secondary process, the driver) is shown
+ * whole, as the device counts it: every counter of the set, not only that
+ * one, so that the set stays one reading.
+ */
 static void port_stats(const struct fr_port *p, struct cmd_out *o)
 {
+	static const struct rte_eth_stats none;
+	const struct rte_eth_stats *b = &p->stats_base;
 	struct rte_eth_stats es;
 	struct rte_eth_xstat_name *names = NULL;
 	struct rte_eth_xstat *xs = NULL;
 	int nx, i;
+	bool whole;
 
 	if (!p->started || rte_eth_stats_get(p->id, &es) != 0) {
 		if (o->json)
@@ -727,14 +730,19 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 	}
 	if (o->json)
 		jw_bool(o, "started", true);
-	kv(o, "rx_packets", since_clear(es.ipackets, p->stats_base.ipackets));
-	kv(o, "rx_bytes", since_clear(es.ibytes, p->stats_base.ibytes));
-	kv(o, "rx_missed", since_clear(es.imissed, p->stats_base.imissed));
-	kv(o, "rx_errors", since_clear(es.ierrors, p->stats_base.ierrors));
-	kv(o, "rx_nombuf", since_clear(es.rx_nombuf, p->stats_base.rx_nombuf));
-	kv(o, "tx_packets", since_clear(es.opackets, p->stats_base.opackets));
-	kv(o, "tx_bytes", since_clear(es.obytes, p->stats_base.obytes));
-	kv(o, "tx_errors", since_clear(es.oerrors, p->stats_base.oerrors));
+	whole = es.ipackets < b->ipackets || es.ibytes < b->ibytes || es.imissed < b->imissed ||
+		es.ierrors < b->ierrors || es.rx_nombuf < b->rx_nombuf ||
+		es.opackets < b->opackets || es.obytes < b->obytes || es.oerrors < b->oerrors;
+	if (whole)
+		b = &none;
+	kv(o, "rx_packets", es.ipackets - b->ipackets);
+	kv(o, "rx_bytes", es.ibytes - b->ibytes);
+	kv(o, "rx_missed", es.imissed - b->imissed);
+	kv(o, "rx_errors", es.ierrors - b->ierrors);
+	kv(o, "rx_nombuf", es.rx_nombuf - b->rx_nombuf);
+	kv(o, "tx_packets", es.opackets - b->opackets);
+	kv(o, "tx_bytes", es.obytes - b->obytes);
+	kv(o, "tx_errors", es.oerrors - b->oerrors);
 	nx = rte_eth_xstats_get_names(p->id, NULL, 0);
 	if (nx > 0) {
 		names = calloc((size_t)nx, sizeof(*names));
@@ -742,12 +750,15 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 	}
 	if (names && xs && rte_eth_xstats_get_names(p->id, names, (unsigned int)nx) == nx &&
 	    rte_eth_xstats_get(p->id, xs, (unsigned int)nx) == nx) {
+		/* the record applies to the list it was taken from (xs[i].id
+		 * is i, so a list of another length is another list) */
+		whole = (unsigned int)nx != p->nb_xstats_base;
+		for (i = 0; i < nx && !whole; i++)
+			whole = xs[i].id >= (uint64_t)nx || xs[i].value < p->xstats_base[xs[i].id];
 		section(o, "xstats", true);
 		for (i = 0; i < nx; i++) {
-			uint64_t v = xs[i].value;
+			uint64_t v = xs[i].value - (whole ? 0 : p->xstats_base[xs[i].id]);
 
-			if (xs[i].id < p->nb_xstats_base)
-				v = since_clear(v, p->xstats_base[xs[i].id]);
 			if (o->json)
 				jw_u64(o, names[xs[i].id].name, v);
 			else

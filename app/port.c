@@ -515,40 +515,56 @@ void port_link_poll(struct router *r)
 }
 
 /*
- * The device's counters now, as the base 'show port stats' subtracts
- * (struct fr_port). Reading them has no second writer; only the control
- * thread writes the base.
+ * The device's counters now, as the record 'show port stats' subtracts
+ * (struct fr_port): the xstats, then the basic counters right after. Only
+ * the control thread writes the record; reading the counters adds no
+ * writer. Returns 0, or -1 when they could not all be read: what could
+ * not keeps no record (shown as the device counts them).
  */
-static void port_stats_base_take(struct fr_port *p)
+static int port_stats_base_take(struct fr_port *p)
 {
 	struct rte_eth_xstat *xs = NULL;
-	uint64_t *base;
-	int nx, i;
+	uint64_t *base = NULL;
+	int nx = 0, got = -1, i, tries, rc = 0;
 
-	if (rte_eth_stats_get(p->id, &p->stats_base) != 0)
-		memset(&p->stats_base, 0, sizeof(p->stats_base));
-	nx = rte_eth_xstats_get(p->id, NULL, 0);
-	if (nx <= 0)
-		return;
-	xs = calloc((size_t)nx, sizeof(*xs));
-	base = calloc((size_t)nx, sizeof(*base));
-	if (xs == NULL || base == NULL || rte_eth_xstats_get(p->id, xs, (unsigned int)nx) != nx) {
-		/* the xstats keep the last base (none: shown whole) */
+	/* a count that changes between the two calls: once more */
+	for (tries = 0; tries < 2 && got != nx; tries++) {
+		nx = rte_eth_xstats_get(p->id, NULL, 0);
+		if (nx <= 0)
+			break;
 		free(xs);
 		free(base);
-		return;
+		xs = calloc((size_t)nx, sizeof(*xs));
+		base = calloc((size_t)nx, sizeof(*base));
+		if (xs == NULL || base == NULL)
+			break;
+		got = rte_eth_xstats_get(p->id, xs, (unsigned int)nx);
 	}
-	for (i = 0; i < nx; i++)
-		if (xs[i].id < (uint64_t)nx)
-			base[xs[i].id] = xs[i].value;
-	free(xs);
 	free(p->xstats_base);
-	p->xstats_base = base;
-	p->nb_xstats_base = (unsigned int)nx;
+	p->xstats_base = NULL;
+	p->nb_xstats_base = 0;
+	if (nx > 0 && got == nx && xs != NULL && base != NULL) {
+		for (i = 0; i < nx; i++)
+			if (xs[i].id < (uint64_t)nx) /* DPDK: xs[i].id == i */
+				base[xs[i].id] = xs[i].value;
+		p->xstats_base = base;
+		p->nb_xstats_base = (unsigned int)nx;
+		base = NULL;
+	} else if (nx != 0) {
+		rc = -1;
+	}
+	free(xs);
+	free(base);
+	if (rte_eth_stats_get(p->id, &p->stats_base) != 0) {
+		memset(&p->stats_base, 0, sizeof(p->stats_base));
+		rc = -1;
+	}
+	return rc;
 }
 
-void port_stats_clear(struct router *r)
+unsigned int port_stats_clear(struct router *r)
 {
+	unsigned int unread = 0;
 	uint16_t pid;
 
 	for (pid = 0; pid < r->nb_ports; pid++) {
@@ -558,8 +574,9 @@ void port_stats_clear(struct router *r)
 		p->link_flaps_ignored = 0;
 		if (!p->started)
 			continue;
-		port_stats_base_take(p);
+		unread += port_stats_base_take(p) != 0;
 	}
+	return unread;
 }
 
 void port_stop_all(struct router *r)

@@ -199,7 +199,10 @@ void port_link_admin(struct router *r, uint16_t pid);
 void port_stop_all(struct router *r);
 /* clear stats for the ports: the devices' statistics and extended
  * statistics, link changes and flaps ignored. Control thread. */
-void port_stats_clear(struct router *r);
+/* 'clear stats' for the ports: their link counters zeroed, their devices'
+ * counters recorded (struct fr_port); returns how many ports' could not
+ * all be read */
+unsigned int port_stats_clear(struct router *r);
 
 /* worker.c */
 int worker_main(void *arg);
