@@ -2,6 +2,7 @@
 /* show commands: aligned text, or JSON when the client asked with -j. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -704,6 +705,29 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	}
 }
 
+/* The basic device counters 'show port stats' shows, by name. */
+static const struct {
+	const char *name;
+	size_t off; /* in struct rte_eth_stats */
+} basic_stats[] = {
+	{"rx_packets", offsetof(struct rte_eth_stats, ipackets)},
+	{"rx_bytes", offsetof(struct rte_eth_stats, ibytes)},
+	{"rx_missed", offsetof(struct rte_eth_stats, imissed)},
+	{"rx_errors", offsetof(struct rte_eth_stats, ierrors)},
+	{"rx_nombuf", offsetof(struct rte_eth_stats, rx_nombuf)},
+	{"tx_packets", offsetof(struct rte_eth_stats, opackets)},
+	{"tx_bytes", offsetof(struct rte_eth_stats, obytes)},
+	{"tx_errors", offsetof(struct rte_eth_stats, oerrors)},
+};
+
+static uint64_t basic_stat(const struct rte_eth_stats *es, unsigned int i)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)es + basic_stats[i].off, sizeof(v));
+	return v;
+}
+
 /*
  * The device's counters since the last 'clear stats': less its record
  * then (struct fr_port). A set in which any counter is below its record
@@ -713,13 +737,12 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
  */
 static void port_stats(const struct fr_port *p, struct cmd_out *o)
 {
-	static const struct rte_eth_stats none;
-	const struct rte_eth_stats *b = &p->stats_base;
 	struct rte_eth_stats es;
 	struct rte_eth_xstat_name *names = NULL;
 	struct rte_eth_xstat *xs = NULL;
 	int nx, i;
-	bool whole;
+	unsigned int b;
+	bool whole = false;
 
 	if (!p->started || rte_eth_stats_get(p->id, &es) != 0) {
 		if (o->json)
@@ -730,19 +753,11 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 	}
 	if (o->json)
 		jw_bool(o, "started", true);
-	whole = es.ipackets < b->ipackets || es.ibytes < b->ibytes || es.imissed < b->imissed ||
-		es.ierrors < b->ierrors || es.rx_nombuf < b->rx_nombuf ||
-		es.opackets < b->opackets || es.obytes < b->obytes || es.oerrors < b->oerrors;
-	if (whole)
-		b = &none;
-	kv(o, "rx_packets", es.ipackets - b->ipackets);
-	kv(o, "rx_bytes", es.ibytes - b->ibytes);
-	kv(o, "rx_missed", es.imissed - b->imissed);
-	kv(o, "rx_errors", es.ierrors - b->ierrors);
-	kv(o, "rx_nombuf", es.rx_nombuf - b->rx_nombuf);
-	kv(o, "tx_packets", es.opackets - b->opackets);
-	kv(o, "tx_bytes", es.obytes - b->obytes);
-	kv(o, "tx_errors", es.oerrors - b->oerrors);
+	for (b = 0; b < RTE_DIM(basic_stats); b++)
+		whole |= basic_stat(&es, b) < basic_stat(&p->stats_base, b);
+	for (b = 0; b < RTE_DIM(basic_stats); b++)
+		kv(o, basic_stats[b].name,
+		   basic_stat(&es, b) - (whole ? 0 : basic_stat(&p->stats_base, b)));
 	nx = rte_eth_xstats_get_names(p->id, NULL, 0);
 	if (nx > 0) {
 		names = calloc((size_t)nx, sizeof(*names));

@@ -197,11 +197,9 @@ int port_down_sync(struct router *r, uint16_t pid);
  * the error is kept for show port info. Control thread. */
 void port_link_admin(struct router *r, uint16_t pid);
 void port_stop_all(struct router *r);
-/* clear stats for the ports: the devices' statistics and extended
- * statistics, link changes and flaps ignored. Control thread. */
-/* 'clear stats' for the ports: their link counters zeroed, their devices'
- * counters recorded (struct fr_port); returns how many ports' could not
- * all be read */
+/* 'clear stats' for the ports: link changes and flaps ignored zeroed, the
+ * devices' statistics and extended statistics recorded (struct fr_port);
+ * returns how many ports' could not all be read. Control thread. */
 unsigned int port_stats_clear(struct router *r);
 
 /* worker.c */

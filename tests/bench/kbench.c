@@ -94,12 +94,18 @@ static const uint32_t gw_ip[2] = {0xc0000202, 0xc6336402}; /* 192.0.2.2, 198.51.
 
 static uint64_t rng = 88172645463325252ull;
 
+/* Marsaglia's xorshift64 step on the generator @p s */
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
 static uint64_t xrand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift(&rng);
 }
 
 /*
@@ -954,10 +960,8 @@ static void xlat_probe(int json, unsigned int reps)
 		for (i = 0; i < XLAT_LINES; i++)
 			off[s][i] = (uint32_t)((i * slice + (i / per) % slice) * 64);
 		for (i = XLAT_LINES - 1; i > 0; i--) {
-			uint32_t j, t;
+			uint32_t j = (uint32_t)(xorshift(&r) % (i + 1)), t;
 
-			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
-			j = (uint32_t)(r % (i + 1));
 			t = off[s][i];
 			off[s][i] = off[s][j];
 			off[s][j] = t;

@@ -348,7 +348,10 @@ static int pipe_setup_nh(void **state, uint32_t max_nh)
 
 static int pipe_setup(void **state)
 {
-	pipe_setup_nh(state, 0);
+	int rc = pipe_setup_nh(state, 0);
+
+	if (rc != 0)
+		return rc;
 	/* 2-byte entries: the copies with own_lookup 1 */
 	assert_int_equal(((struct pctx *)*state)->c.tbl24.shift, 1);
 	return 0;
