@@ -16,8 +16,8 @@
 #     port setup fails otherwise;
 #   - "LPM: Adding route" is printed for the first 4 routes only (not for
 #     a million).
-# Note: rte_lpm inserts a 1M-route table slowly (274 s on the 2-vCPU VM in
-# the last make bench): the harness waits for it once per table.
+# Note: rte_lpm inserts a 1M-route table slowly (181 to 274 s on the 2-vCPU VM in
+# make bench runs): the harness waits for it once per table.
 # Prints the path of the binary on the last line of stdout.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-o) out=$2; shift 2 ;;
 	-f) force=1; shift ;;
-	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "l3fwd-build: unknown option '$1' (-o OUTDIR, -f)" >&2; exit 2 ;;
 	esac
 done

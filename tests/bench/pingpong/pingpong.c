@@ -9,7 +9,7 @@
  * ~380-440 ns ("far"), flipping every 0.5-5 minutes, and two-process
  * throughput over memif is ~2.5x higher when near. The throughput harness
  * runs this before and after each measurement and discards runs whose
- * placement changed in between (docs: ../../../../shared/BENCH-NOTES.md).
+ * placement changed in between (scripts/bench/fastbench.py's header).
  *
  *   fastroute-pingpong [-n ROUND_TRIPS] [-c CPU_A,CPU_B] [-t THRESHOLD_NS] [--json]
  *
