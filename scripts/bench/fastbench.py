@@ -9,7 +9,7 @@ Throughput method:
     is the memif SERVER of one port pair per DUT. Every DUT (fastroute,
     dpdk-testpmd io, dpdk-testpmd mac, DPDK l3fwd-LPM) is a memif CLIENT of
     its own pair, forwarding on CPU1, and is started once per route table:
-    l3fwd took 274 s to insert a million routes in the last make bench, and a
+    l3fwd takes 3 to 5 minutes to insert a million routes, and a
     memif client never reconnects once its server went away, so nothing is
     restarted between measurements. A DUT whose route load times out (l3fwd)
     is n/a for that table; the other DUTs are measured.
@@ -53,9 +53,9 @@ Throughput method:
   * Budget on the 2-vCPU VM, as make bench runs it (--duration 1.0): about
     1.6 s per run (0.3 s warmup + 1.0 s window + probes), 168 runs (three
     tables; the 1-route table has only 1flow), plus table loads: l3fwd
-    inserts 1M routes into rte_lpm in about 270 s (274 s in the last make
-    bench, while kbench loaded its own rte_lpm on CPU0; its rule insert scans
-    every rule of the same length), fastroute in ~9 s: 567 s in all. The
+    inserts 1M routes into rte_lpm in 3 to 5 minutes (181 to 274 s in make
+    bench runs, while kbench loaded its own rte_lpm on CPU0; its rule insert
+    scans every rule of the same length), fastroute in ~9 s: 567 s in all. The
     default window (--duration 1.5) adds about 85 s.
 """
 import argparse
@@ -265,12 +265,24 @@ def pid_alive(pid):
     return True
 
 
+def hugetlbfs_mounts():
+    """Where hugetlbfs is mounted (DPDK keeps its hugepage files there)."""
+    try:
+        with open("/proc/mounts") as f:
+            return [line.split()[1] for line in f
+                    if len(line.split()) > 2 and line.split()[2] == "hugetlbfs"]
+    except OSError:
+        return []
+
+
 def remove_stale():
     """What harnesses that were killed (SIGKILL: no cleanup ran) left: EAL
     runtime directories and hugepage files of their prefixes (frb<pid>-),
     temp dirs (frbench.<pid>.), for pids no longer running."""
-    for d, rx in (("/var/run/dpdk", r"^frb(\d+)-"), ("/dev/hugepages", r"^frb(\d+)-"),
-                  (tempfile.gettempdir(), r"^frbench\.(\d+)\.")):
+    places = [("/var/run/dpdk", r"^frb(\d+)-")]
+    places += [(d, r"^frb(\d+)-") for d in hugetlbfs_mounts()]
+    places += [(tempfile.gettempdir(), r"^frbench\.(\d+)\.")]
+    for d, rx in places:
         try:
             names = os.listdir(d)
         except OSError:
@@ -329,8 +341,7 @@ class Session:
                         free = int(line.split()[1])
                     elif line.startswith("Hugepagesize:"):
                         size_kb = int(line.split()[1])
-            with open("/proc/mounts") as f:
-                mounted = any(line.split()[2] == "hugetlbfs" for line in f)
+            mounted = bool(hugetlbfs_mounts())
         except (OSError, IndexError, ValueError):
             mounted = False
         free_mb = free * size_kb // 1024
@@ -342,22 +353,31 @@ class Session:
         return "--no-huge (%s)" % why
 
     def cleanup(self):
+        """Stop every process started, remove the EAL's files. Called once, at
+        the end: nothing may cut it short, not the time limit, nor a second
+        ^C (the terminal's, then timeout's), nor a TERM."""
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(s, signal.SIG_IGN)
         for p in reversed(self.procs):
             try:
                 p.terminate()
             except Exception as e:  # keep cleaning up
                 log("cleanup: %s: %s" % (p.name, e))
         self.procs = []
+        # the hugepage files of a process that did not unlink its own (a
+        # generator on real NICs runs with the user's EAL options), in every
+        # hugetlbfs: the prefixes are this run's alone
+        huge_dirs = hugetlbfs_mounts()
         for pfx in self.prefixes:
             shutil.rmtree("/var/run/dpdk/" + pfx, ignore_errors=True)
-            if self.hugepages:
-                for d in ("/dev/hugepages",):
-                    try:
-                        for f in os.listdir(d):
-                            if f.startswith(pfx):
-                                os.unlink(os.path.join(d, f))
-                    except OSError:
-                        pass
+            for d in huge_dirs:
+                try:
+                    for f in os.listdir(d):
+                        if f.startswith(pfx):
+                            os.unlink(os.path.join(d, f))
+                except OSError:
+                    pass
         if self.keep:
             log("kept %s" % self.work)
         else:
@@ -810,7 +830,7 @@ def run_table(a, ses, nroutes, results, out):
     gen = Generator(ses, len(a.duts), plain, a.seed, need["gen"], nroutes,
                     routes6_plain=plain6)
     duts = []
-    # l3fwd took 274 s for a million routes in the last make bench; past
+    # l3fwd takes 3 to 5 minutes for a million routes (181 to 274 s); past
     # this it is n/a for the table (the others are measured all the same)
     load_timeout = 60 + nroutes / 1e6 * 400
     failed = set()
@@ -981,23 +1001,26 @@ def ratio_kind(num_bound, den_bound):
 
 
 RATIO_MARK = {"measured": "%.3f", "lower_bound": ">=%.3f", "upper_bound": "<=%.3f",
-              "unbounded": "[%.3f]"}
+              "unbounded": "[%.3f]", "placement": "~%.3f"}
+GEN_BOUND_KINDS = ("lower_bound", "upper_bound", "unbounded")
 
 
 def ratio_rounds_text(rt):
     """A ratio's pairs in round order: 0.950 measured, >=x / <=x a bound (one
-    run generator-bound), [x] both generator-bound. Summaries of older
-    harnesses hold only per_round."""
+    run generator-bound), [x] both generator-bound, ~x the two runs on
+    different vCPU placements (not compared). Summaries of older harnesses
+    hold only per_round."""
     rounds = rt.get("rounds")
     if rounds is None:
         return ["%.3f" % x for x in rt["per_round"]]
     return [RATIO_MARK[p["kind"]] % p["ratio"] for p in rounds]
 
 
-def ratio_excluded(rt):
-    """Pairs left out of a ratio's median as generator-bound (None: not recorded)."""
+def ratio_excluded(rt, kinds=GEN_BOUND_KINDS):
+    """Pairs left out of a ratio's median as generator-bound, or of @kinds
+    (None: not recorded)."""
     rounds = rt.get("rounds")
-    return None if rounds is None else sum(1 for p in rounds if p["kind"] != "measured")
+    return None if rounds is None else sum(1 for p in rounds if p["kind"] in kinds)
 
 
 def summarize(runs, duts):
@@ -1045,10 +1068,15 @@ def summarize(runs, duts):
                 ot = [r for r in rs if r["dut"] == other and r["round"] == rnd]
                 if not fr or not ot or fr[0]["discarded"] or ot[0]["discarded"]:
                     continue
-                if fr[0]["placement"] != ot[0]["placement"] or ot[0]["mpps"] <= 0:
+                if ot[0]["mpps"] <= 0:
                     continue
                 x = round(fr[0]["mpps"] / ot[0]["mpps"], 4)
-                kind = ratio_kind(run_generator_bound(fr[0]), run_generator_bound(ot[0]))
+                if fr[0]["placement"] != ot[0]["placement"]:
+                    # the vCPUs were placed otherwise for one of the two:
+                    # shown, never compared (memif's rate moves ~2x with it)
+                    kind = "placement"
+                else:
+                    kind = ratio_kind(run_generator_bound(fr[0]), run_generator_bound(ot[0]))
                 rounds.append({"round": rnd, "ratio": x, "kind": kind})
                 if kind == "measured":
                     per_round.append(x)
@@ -1086,8 +1114,10 @@ def print_table(rows, duts, memory, header):
                     rt = row["ratios"]["fastroute/" + o] if o != "fastroute6" else \
                         row["ratios"]["fastroute6/fastroute"]
                     g = ratio_excluded(rt)
-                    line.append("%s (%d%s)" % (fmt(rt["median"], "%.3f"), len(rt["per_round"]),
-                                               "+%dg" % g if g else ""))
+                    pl = ratio_excluded(rt, ("placement",))
+                    line.append("%s (%d%s%s)" % (fmt(rt["median"], "%.3f"), len(rt["per_round"]),
+                                                 "+%dg" % g if g else "",
+                                                 "+%dp" % pl if pl else ""))
         for d in duts:
             c = row["duts"][d]["cycles_per_pkt"]
             line.append("n/a" if d == "l3fwd" else fmt(c, "%.1f"))
@@ -1108,7 +1138,8 @@ def print_table(rows, duts, memory, header):
           ">=: every valid run was generator-bound.")
     print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid, on "
           "the same vCPU placement and neither generator-bound (count in parentheses; +Ng: "
-          "pairs left out because a run in them was generator-bound).")
+          "pairs left out because a run in them was generator-bound; +Np: pairs whose two runs "
+          "found the vCPUs placed differently).")
     print("gen-bound: valid runs per DUT that were generator-bound: " + GEN_BOUND_RULE + ".")
     if "fastroute6" in duts:
         print("fastroute6/fr: the ratio fastroute6/fastroute (IPv6 Mpps over IPv4 Mpps, same "
@@ -1151,6 +1182,9 @@ def parse_list(s, allowed=None, conv=str):
     return out
 
 
+DEFAULT_DUTS = ("fastroute", "io", "mac", "l3fwd")
+
+
 def throughput_main(argv):
     ap = argparse.ArgumentParser(
         prog="throughput.sh",
@@ -1166,7 +1200,7 @@ def throughput_main(argv):
                          "random1m need tables of 256 routes or more)")
     ap.add_argument("--sizes", default="64,1518", type=lambda s: parse_list(s, conv=int),
                     help="frame sizes with FCS, 64..1518 (default 64,1518)")
-    ap.add_argument("--duts", default="fastroute,io,mac,l3fwd",
+    ap.add_argument("--duts", default=",".join(DEFAULT_DUTS),
                     type=lambda s: parse_list(s, ALL_DUTS),
                     help="devices under test, run in this order each round (default "
                          "fastroute,io,mac,l3fwd; also fastroute6: IPv6 with the random1m "
@@ -1184,8 +1218,9 @@ def throughput_main(argv):
     ap.add_argument("--out", help="JSON lines, one object per measurement")
     ap.add_argument("--summary", help="JSON summary (medians and ratios per configuration)")
     ap.add_argument("--quick", action="store_true",
-                    help="smoke run (~10 s): 1 route, 1flow, 64 B, fastroute + io, 1 round, "
-                         "0.3 s warmup + 1 s window")
+                    help="smoke run (~30 s): 1 route, 1flow, 64 B, every DUT (fastroute, io, "
+                         "mac, l3fwd, which is built first), 1 round, 0.3 s warmup + 1 s "
+                         "window")
     ap.add_argument("--time-limit", type=float, default=None,
                     help="abort (and clean up) after this many seconds (default 1800, "
                          "quick 180)")
@@ -1197,7 +1232,7 @@ def throughput_main(argv):
     a = ap.parse_args(argv)
     if a.quick:
         a.routes, a.profiles, a.sizes = [1], ["1flow"], [64]
-        a.duts, a.rounds, a.warmup, a.duration = ["fastroute", "io"], 1, 0.3, 1.0
+        a.duts, a.rounds, a.warmup, a.duration = list(DEFAULT_DUTS), 1, 0.3, 1.0
     if a.time_limit is None:
         a.time_limit = 180 if a.quick else 1800
     for s in a.sizes:
@@ -1486,7 +1521,7 @@ def main():
             limit = float(x.split("=", 1)[1])
     if limit is None:
         limit = (180 if "--quick" in argv else 1800) if cmd == "throughput" else 900
-    signal.alarm(int(limit))
+    signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         return throughput_main(argv) if cmd == "throughput" else rfc2544_main(argv)
     except BenchError as e:

@@ -44,6 +44,8 @@ PROFILES_TEXT = (
     "256 routes, one address in each, round-robin, both directions. `1kflows`: 1,000 and "
     "`random1m`: 1,000,000 destinations, each a random address inside a uniformly chosen "
     "route (the same ones in every run: seeded), walked in order, both directions.")
+# the issue's budget for make bench from a clean clone
+BENCH_BUDGET_S = 15 * 60
 RUN_KEYS = ("routes", "profile", "size", "dut", "round", "mpps", "busy_cycles_per_pkt",
             "memory", "pingpong_before_ns", "pingpong_after_ns", "placement", "discarded")
 
@@ -94,7 +96,7 @@ def check_kbench6(rows):
         for k in ("routes", "dests", "metric", "cycles", "min", "max", "ratio_to_ipv4"):
             if k not in r:
                 fail("kbench IPv6 row without %s: %s" % (k, r))
-        if r["metric"] not in KB6_METRICS or not r["cycles"] > 0 or r["min"] > r["max"] or \
+        if r["metric"] not in KB6_METRICS or not 0 < r["min"] <= r["cycles"] <= r["max"] or \
                 not r["ratio_to_ipv4"] > 0:
             fail("kbench IPv6 row out of shape: %s" % r)
     if kb6 and set(r["metric"] for r in kb6) != set(KB6_METRICS):
@@ -111,7 +113,8 @@ def check_kbench(rows):
         for k in ("routes", "dests", "metric", "cycles", "min", "max", "ratio_to_bare"):
             if k not in r:
                 fail("kbench row without %s: %s" % (k, r))
-        if r["metric"] not in KB_METRICS or not r["cycles"] > 0 or r["min"] > r["max"]:
+        if r["metric"] not in KB_METRICS or not 0 < r["min"] <= r["cycles"] <= r["max"] or \
+                not r["ratio_to_bare"] > 0:
             fail("kbench row out of shape: %s" % r)
     metrics = set(r["metric"] for r in kb)
     if metrics != set(KB_METRICS):
@@ -158,6 +161,35 @@ def check_throughput(summary, runs):
                 fail("throughput run without %s: %s" % (k, r))
 
 
+def check_rfc2544(path):
+    """The zero-loss search's --out: one line per trial, then its result, and
+    the result agreeing with the trials (the smoke run's check)."""
+    rows = load_jsonl(path)
+    if not rows or "result" not in rows[-1]:
+        fail("rfc2544: %s ends without a result line" % path)
+    res, trials = rows[-1], rows[:-1]
+    for k in ("throughput_mpps", "upper_bound_mpps", "trials", "dut", "generator_limited"):
+        if k not in res:
+            fail("rfc2544 result without %s: %s" % (k, res))
+    for t in trials:
+        for k in ("trial_rate_mpps", "offered_mpps", "tx_pkts", "rx_pkts", "loss_pkts",
+                  "loss_ratio", "pass"):
+            if k not in t:
+                fail("rfc2544 trial without %s: %s" % (k, t))
+        if t["pass"] and res["result"] == "zero-loss" and t["loss_pkts"] != 0:
+            fail("rfc2544: a zero-loss trial passed with %d lost: %s" % (t["loss_pkts"], t))
+    if len(trials) != res["trials"] or not trials:
+        fail("rfc2544: %d trial lines for a result of %s trials" % (len(trials), res["trials"]))
+    passed = [t for t in trials if t["pass"]]
+    best = res["throughput_mpps"]
+    if (best is None) != (not passed):
+        fail("rfc2544: throughput %s from %d passing trials" % (best, len(passed)))
+    if best is not None and not 0 < best <= res["upper_bound_mpps"] + 1e-3:
+        fail("rfc2544: throughput %s outside (0, upper bound %s]" %
+             (best, res["upper_bound_mpps"]))
+    return res
+
+
 def check_forwarded(summary, runs, what):
     """The smoke run: every DUT run, discarded or not, got packets back, and
     fastroute forwarded (nearly) all it received."""
@@ -173,6 +205,12 @@ def check_forwarded(summary, runs, what):
                                                           r["profile"], r["size"], r["round"])
         if not r.get("rx_pkts"):
             fail("%s: nothing came back (%s)" % (where, r.get("discard_reason") or "not discarded"))
+        if r["memory"] not in ("hugepages", "no-huge"):
+            fail("%s: memory %r is neither hugepages nor no-huge" % (where, r["memory"]))
+        # every DUT but l3fwd counts its busy cycles: a page without them
+        # would not say what a packet cost
+        if r["dut"] != "l3fwd" and not (r["busy_cycles_per_pkt"] or 0) > 0:
+            fail("%s: no busy cycles per packet (%r)" % (where, r["busy_cycles_per_pkt"]))
         if r["dut"] in FR_DUTS:
             rx, fwd = r.get("dut_rx"), r.get("dut_forwarded")
             if rx is None or fwd is None:
@@ -182,21 +220,23 @@ def check_forwarded(summary, runs, what):
 
 
 def load_summary(path, runs):
-    """A throughput.sh --summary; one written by an older harness (no
-    generator-bound rule in it) is summarized again from its runs when they
-    are given, so the pairs with generator-bound runs are told apart."""
+    """A throughput.sh --summary, summarized again from its runs when they
+    are given, so that the page follows this code's rules (generator-bound
+    pairs, pairs on different placements) whatever harness wrote it; an
+    older summary without its runs is shown as it was."""
     with open(path) as fh:
         summary = json.load(fh)
     check_throughput(summary, runs)
-    if "generator_bound_rule" in summary:
+    if "generator_bound_rule" in summary and not runs:
         return summary
     if runs:
         duts = []
         for row in summary["rows"]:
             duts += [d for d in row["duts"] if d not in duts]
         summary["rows"] = fastbench.summarize(runs, duts)
+        if "generator_bound_rule" not in summary:
+            summary["resummarized"] = True
         summary["generator_bound_rule"] = fastbench.GEN_BOUND_RULE
-        summary["resummarized"] = True
     else:
         summary["generator_unknown"] = True
     return summary
@@ -250,15 +290,23 @@ def ratio_verdict(rt, ok, why_na=None):
         return "n/a" + (" (%s)" % why_na if why_na else "")
     vals = rt["per_round"]
     sides = [ok(x) for x in vals]
-    bounds = [bound_side(p, ok) for p in rt.get("rounds", []) if p["kind"] != "measured"]
+    rounds = rt.get("rounds", [])
+    bounds = [bound_side(p, ok) for p in rounds if p["kind"] in fastbench.GEN_BOUND_KINDS]
     told = [x for x in bounds if x is not None]
     left = len(bounds) - len(told)
+    moved = sum(1 for p in rounds if p["kind"] == "placement")
     sides += told
     if len(sides) < MIN_PAIRS:
+        why = []
+        if left:
+            why.append("%d generator-bound pair%s telling neither side" %
+                       (left, "" if left == 1 else "s"))
+        if moved:
+            why.append("%d pair%s on different vCPU placements" %
+                       (moved, "" if moved == 1 else "s"))
         return "**inconclusive** (%d pair%s telling, %d needed%s)" % (
             len(sides), "" if len(sides) == 1 else "s", MIN_PAIRS,
-            "; %d generator-bound bound%s short of the target" % (left, "" if left == 1 else "s")
-            if left else "")
+            "".join("; " + x for x in why))
     if len(set(sides)) > 1:
         return "**inconclusive** (rounds straddle the target)"
     return verdict(sides[0]) + (" (%d of them bounds)" % len(told) if told else "")
@@ -282,7 +330,7 @@ def check_verdict_rule():
         (rt((0.90, M), (0.95, M), (0.85, M)), ge1, "**not met**"),
         # a lower bound past a >= target tells; one short of it does not
         (rt((1.017, M), (0.765, LB), (1.407, LB)), ge1,
-         "**inconclusive** (2 pairs telling, 3 needed; 1 generator-bound bound short"),
+         "**inconclusive** (2 pairs telling, 3 needed; 1 generator-bound pair telling neither"),
         (rt((1.017, M), (1.2, LB), (1.407, LB)), ge1, "**met** (2 of them bounds)"),
         # an upper bound below a >= target says not met; above it, nothing
         (rt((0.9, UB), (0.95, M), (0.8, UB)), ge1, "**not met** (2 of them bounds)"),
@@ -293,6 +341,10 @@ def check_verdict_rule():
         (rt((1.4, LB), (1.5, M), (1.6, M)), le13, "**not met** (1 of them bounds)"),
         (rt((1.2, UB), (1.1, M), (1.0, M)), le13, "**met** (1 of them bounds)"),
         (rt((1.1, LB), (1.1, M), (1.0, M)), le13, "**inconclusive** (2 pairs telling"),
+        # a pair on different vCPU placements is never compared
+        (rt((1.2, "placement"), (1.1, M), (1.05, M)), ge1,
+         "**inconclusive** (2 pairs telling, 3 needed; 1 pair on different vCPU placements)"),
+        (rt((0.5, "placement"), (1.1, M), (1.05, M), (1.2, M)), ge1, "**met**"),
     ]
     for r, ok, want in cases:
         got = ratio_verdict(r, ok)
@@ -427,9 +479,13 @@ def main():
     ap.add_argument("--kbench-min-pkts", type=int, help="packets a timed kbench run makes at "
                     "least (its --min-pkts)")
     ap.add_argument("--wall-seconds", type=float, help="make bench's wall time, for the header")
+    ap.add_argument("--wall-from", choices=("make", "run"), default="run",
+                    help="what --wall-seconds covers: make (make bench: setup and build "
+                         "included) or run (scripts/bench/run.sh alone; default)")
     ap.add_argument("--out")
     ap.add_argument("--png")
     ap.add_argument("--history")
+    ap.add_argument("--rfc2544", help="--check: the zero-loss search's --out file, checked")
     ap.add_argument("--check", action="store_true",
                     help="the smoke run's checks, then a render into a temporary directory")
     a = ap.parse_args()
@@ -463,6 +519,17 @@ def main():
         check_forwarded(ipv6, ipv6_runs, "IPv6 rows")
     if cache is not None:
         check_forwarded(cache, cache_runs, "route cache rows")
+    for d in fastbench.DEFAULT_DUTS:
+        if not any(r["dut"] == d for r in runs):
+            fail("throughput: no run of %s (the smoke run measures every DUT)" % d)
+    for sm in (tp, ipv6, cache):
+        if sm is not None and not sm["memory"].startswith(("hugepages (", "--no-huge (")):
+            fail("throughput summary: memory %r is neither hugepages nor --no-huge" %
+                 sm["memory"])
+    if a.rfc2544:
+        res = check_rfc2544(a.rfc2544)
+        print("report: rfc2544 %d trials, zero-loss throughput %s Mpps: well formed" %
+              (res["trials"], res["throughput_mpps"]))
     print("report: kbench %d rows (%d IPv6), throughput %d rows, %d runs (%d IPv6): well "
           "formed, every DUT run forwarded" % (len(kb), len(kb6), len(tp["rows"]), len(runs),
                                                len(ipv6_runs)))
@@ -536,6 +603,14 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
          f(strict and strict["ratio_to_bare"], "%.2f"),
          verdict(None if strict is None else strict["ratio_to_bare"] <= 1.35)),
     ]
+    if a.wall_seconds is not None:
+        whole = a.wall_from == "make"
+        targets.append((
+            "make bench, wall time (%s)" % ("setup and build included" if whole else
+                                            "scripts/bench/run.sh alone"),
+            "<= 15 min", "%dm%02ds" % divmod(round(a.wall_seconds), 60),
+            verdict(a.wall_seconds <= BENCH_BUDGET_S) if whole else
+            "n/a (setup and build not timed)"))
     for dests in (1, 1000):
         on = kb_get(kb, big, dests, "cache_on")
         sp = None if on is None else 1 / on["ratio_to_bare"]
@@ -594,8 +669,10 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
     w("")
     w("Written by `make bench` (scripts/bench/run.sh) on %s UTC, fastroute %s, DPDK %s%s." %
       (now.strftime("%Y-%m-%d %H:%M"), mach["git"], mach["dpdk"],
-       "" if a.wall_seconds is None else "; the whole run took %dm%02ds (wall time)"
-       % divmod(round(a.wall_seconds), 60)))
+       "" if a.wall_seconds is None else "; %s took %dm%02ds (wall time%s)"
+       % (("make bench" if a.wall_from == "make" else "scripts/bench/run.sh",) +
+          divmod(round(a.wall_seconds), 60) +
+          (", setup and build included" if a.wall_from == "make" else "",))))
     w("Machine: %s, %d vCPUs, Linux %s. %s." % (mach["cpu"], mach["cpus"], mach["kernel"],
                                                tp["memory"]))
     w("This page is regenerated whole by each run; the previous run's headline figures are "
@@ -609,7 +686,10 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "above a `>=` target proves the ratio above it as a measured pair would; a lower bound "
       "below it proves nothing and is left out). It is **met** or **not met** when at least %d "
       "such pairs all fall on the same side of the target, and **inconclusive** when fewer "
-      "pairs tell or they straddle it. The figure is the median of the pairs in which neither "
+      "pairs tell or they straddle it. An upper bound (the denominator's run generator-bound) "
+      "tells in the same way when it lies below a `>=` target. A pair whose two runs found "
+      "the vCPUs placed differently is never compared (memif's rate moves about 2x with the "
+      "placement). The figure is the median of the pairs in which neither "
       "run was generator-bound, followed by every pair in round order (see the throughput "
       "section for the marks). The kbench ratios are judged on their medians over the "
       "repetitions, as kbench reports only those."
@@ -631,7 +711,8 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "pair within a round; the median over the pairs in which neither run was "
       "generator-bound is shown, then every pair in round order: a plain figure is one of "
       "those, `>=x` a lower bound (the numerator's run was generator-bound), `<=x` an upper "
-      "bound (the denominator's), `[x]` no bound (both were); bounds are left out of the "
+      "bound (the denominator's), `[x]` no bound (both were), `~x` a pair whose two runs "
+      "found the vCPUs placed differently (not compared); bounds are left out of the "
       "median, and count toward a target only when they lie past it (see Targets). The last two columns count the runs per DUT, in the order "
       "of the Mpps columns. Cycles are each DUT's own TSC cycles in polls "
       "that carried packets, per packet (fastroute: `show stats`, its whole poll of every "
@@ -754,7 +835,10 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
         w("The same work on an IPv6 table of /48 and /64 prefixes (`scripts/gen-routes 100000 --ipv6`) "
           "(rte_fib6 trie), with the ratio to the IPv4 row of the same metric and "
           "destination count measured in this run on the last IPv4 table (100,000 "
-          "Internet-like routes; 1.00: as fast as IPv4, above: slower).")
+          "Internet-like routes; 1.00: as fast as IPv4, above: slower). Unlike the IPv4 "
+          "ratios, which are taken repetition by repetition, this one is the IPv6 median "
+          "over the IPv4 median: the IPv6 rows run after all the IPv4 ones, so a change of "
+          "the machine's phase between the two goes into it (the spread of each shows it).")
         w("")
         for r in loads6:
             w("- %d IPv6 routes loaded: fastroute FIB %.2f s" % (r["routes"], r["fib_s"]))

@@ -5,7 +5,7 @@
 # with vCPU placement probes before and after every run. Bounded in time; every
 # process it starts is stopped and its files removed on exit.
 #
-#   scripts/bench/throughput.sh --quick                  # smoke run, ~10 s
+#   scripts/bench/throughput.sh --quick                  # smoke run, ~30 s
 #   scripts/bench/throughput.sh --out runs.jsonl         # default run, ~11 min
 #   scripts/bench/throughput.sh --routes 1,10000 --profiles 1flow,random1m \
 #       --sizes 64 --rounds 2
