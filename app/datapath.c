@@ -691,13 +691,18 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_PORT_DOWN, 1, 3, 0);
 			continue;
 		}
-		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], true)))
-			continue;
+		/* RFC 8200 5: too big is refused at once, before the
+		 * neighbour, as IPv4 with DF: held for a neighbour not yet
+		 * resolved, it would take a hold slot for nothing, and one
+		 * that fails would answer unreachable where path MTU
+		 * discovery needs Packet Too Big */
 		if (unlikely(ip6_size(ip) > ports[port].mtu)) {
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_TOO_BIG, 2, 0,
 				   ports[port].mtu);
 			continue;
 		}
+		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], true)))
+			continue;
 		ip->hop_limits--;
 		eth_rewrite(&ports[port], eth, v.word);
 		out[i] = port;

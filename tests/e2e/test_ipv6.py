@@ -73,7 +73,10 @@ def around(topo, r, fn, h=0, timeout=1.5, match=is_icmp6_err, want=None, linger=
     return got, (lambda name: delta(before, after, name))
 
 
-def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, src=ROUTER_IP6[0], value=None):
+def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, src=ROUTER_IP6[0], value=None,
+                 still=()):
+    """One ICMPv6 @typ/@code back for @pkt, @counter and @icmp_counter +1,
+    the counters in @still unchanged."""
     got, d = around(topo, r, lambda: send(topo, pkt), want=1, linger=0.3)
     check(len(got) == 1, "want one ICMPv6 %d/%d, got %d" % (typ, code, len(got)))
     e = got[0][s.IPv6]
@@ -97,6 +100,8 @@ def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, src=ROUTER_IP6[
     for c in (counter, icmp_counter):
         if c:
             check(d(c) == 1, "%s rose by %d" % (c, d(c)))
+    for c in still:
+        check(d(c) == 0, "%s rose by %d" % (c, d(c)))
     return got[0]
 
 
@@ -319,13 +324,19 @@ def test_packet_too_big(topo, r):
     got, d = around(topo, r, lambda: send(topo, e))
     check(not got, "an error about an ICMPv6 error")
     check(d("ip6_too_big") == 1 and d("icmp_not_sent") == 1, "counters")
-    # to an address of h3 not resolved yet: held until ND answers, then
-    # refused by the control thread as the worker would, counted ctrl_too_big
+    # to an address of h3 not resolved yet: refused at once, as to a
+    # resolved one, never held for its neighbour (a hold slot taken for
+    # nothing; a neighbour that failed would answer 1/3, not 2/0)
     fresh = "2001:db8:3::99"
     sh(["ip", "-6", "addr", "add", fresh + "/64", "dev", "eth0", "nodad"], ns=topo.hosts[2])
     try:
-        expect_error(topo, r, udp6(fresh, payload=b"h" * 1300), 2, 0, "ctrl_too_big",
-                     "icmp6_too_big", value=1280)
+        unknown = "2001:db8:3::98"  # nobody's: held, it would fail 1/3
+        for a in (fresh, unknown):
+            expect_error(topo, r, udp6(a, payload=b"h" * 1300), 2, 0, "ip6_too_big",
+                         "icmp6_too_big", value=1280, still=("ctrl_too_big",))
+            # held, it would have made the neighbour's entry
+            check(not any(l.split()[:1] == [a] for l in r.cli("show neigh").splitlines()),
+                  "a neighbour entry for %s: the packet was held for it" % a)
     finally:
         sh(["ip", "-6", "addr", "del", fresh + "/64", "dev", "eth0"], ns=topo.hosts[2],
            check=False)
