@@ -33,6 +33,9 @@
  * big shows answers in a few bytes: a change is never refused its answer),
  * and so is any answer while no other waits (a table of millions) */
 #define PENDING_SMALL ((size_t)1 << 20)
+/* how long one client's stream of commands may hold the control loop in
+ * one go, as a load checks in every 20 ms (control_service()) */
+#define CLI_READ_SHARE_MS 20
 
 struct client {
 	int fd;
@@ -317,6 +320,8 @@ static int client_run(struct router *r, struct client *c)
 
 static void client_read(struct router *r, struct client *c)
 {
+	const uint64_t start = now_ms();
+
 	for (;;) {
 		ssize_t n;
 
@@ -355,6 +360,14 @@ static void client_read(struct router *r, struct client *c)
 		c->inlen += (size_t)n;
 		c->last_ms = now_ms();
 		if (client_run(r, c) != 0 || c->closing)
+			return;
+		/* a client that streams commands (socat < file) would keep the
+		 * socket readable for as long as its file lasts: after its
+		 * share, back to the control loop (ARP, ND, timers, links, the
+		 * other clients, a signal); what it sent next waits in the
+		 * socket, which stays readable (the lines already read have
+		 * all run) */
+		if (now_ms() - start >= CLI_READ_SHARE_MS)
 			return;
 	}
 }
