@@ -225,7 +225,10 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 				tok[i]);
 		errno = 0;
 		v = strtoul(tok[i + 1], &end, 10);
-		if (*end || errno || v < neigh_param_names[k].min || v > neigh_param_names[k].max)
+		/* digits only: strtoul() would take a sign (and wrap a negative
+		 * number round to a valid one) */
+		if (tok[i + 1][0] < '0' || tok[i + 1][0] > '9' || *end || errno ||
+		    v < neigh_param_names[k].min || v > neigh_param_names[k].max)
 			return ERR("%s: '%s' is not a number in %u-%u", tok[i], tok[i + 1],
 				   neigh_param_names[k].min, neigh_param_names[k].max);
 		*(uint32_t *)((char *)&c->nparams + neigh_param_names[k].off) = (uint32_t)v;

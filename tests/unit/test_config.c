@@ -280,6 +280,12 @@ static void test_bad_cases(void **state)
 		 "0\n",
 		 2, "not of the prefix's address family"},
 		{"port 0 address 2001:db8:1::1/64\nroute del 2001:db8:1::/64\n", 2, "installed by"},
+		/* a number is digits: no sign (strtoul() takes one, and wraps
+		 * a negative one round) */
+		{"set neigh hold +4\n", 1, "hold: '+4' is not a number"},
+		{"set neigh failed-time -0\n", 1, "failed-time: '-0' is not a number"},
+		{"set neigh reachable-time -18446744073709521616\n", 1,
+		 "reachable-time: '-18446744073709521616' is not a number"},
 	};
 	struct snapshot before, after;
 	unsigned int i;
