@@ -849,8 +849,11 @@ static unsigned int packets_and_timers(struct router *r, uint64_t now)
 
 void control_service(struct router *r)
 {
-	if (r->running)
-		packets_and_timers(r, control_now_ms());
+	if (!r->running)
+		return;
+	r->in_command = true;
+	packets_and_timers(r, control_now_ms());
+	r->in_command = false;
 }
 
 unsigned int control_poll(struct router *r)
@@ -862,6 +865,8 @@ unsigned int control_poll(struct router *r)
 		port_link_poll(r);
 		r->next_link_ms = now + LINK_POLL_MS;
 	}
+	if (r->dad_routes_due)
+		dad_routes_sync(r);
 	fib_reclaim(r->fib);
 	neigh_reclaim(r->neigh);
 	return work;

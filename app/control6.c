@@ -139,7 +139,13 @@ static void dad_fail(struct router *r, uint16_t port, const uint8_t *a,
 		return;
 	*st = ADDR_DAD_FAILED;
 	r->cst.nd_dad_failed++;
-	dad_local_route(r, port, a, false);
+	/* in a command (a walk of the routes that serves packets every 8 Ki,
+	 * a load's transaction): the route goes once it has ended, not under
+	 * the walk's feet nor into the transaction's journal */
+	if (r->in_command)
+		r->dad_routes_due = true;
+	else
+		dad_local_route(r, port, a, false);
 	memcpy(x.v6, a, 16);
 	if (ip6_is_linklocal(a))
 		router_say("fastroute: port %u: its link-local address %s (from its MAC) is in use "
@@ -219,6 +225,22 @@ void dad_reset(struct router *r, uint16_t port)
 		pa->dad = ADDR_DAD_WAIT;
 	}
 	p->ll_dad = ADDR_DAD_WAIT;
+}
+
+void dad_routes_sync(struct router *r)
+{
+	uint16_t port;
+	unsigned int i;
+
+	r->dad_routes_due = false;
+	for (port = 0; port < r->nb_ports; port++) {
+		struct fr_port *p = &r->ports[port];
+
+		for (i = 0; i < p->nb_addrs; i++)
+			if (p->addrs[i].addr.family == AF_INET6 &&
+			    p->addrs[i].dad == ADDR_DAD_FAILED)
+				dad_local_route(r, port, p->addrs[i].addr.v6, false);
+	}
 }
 
 bool router_owns6(const struct router *r, const uint8_t *a)

@@ -47,6 +47,9 @@ void dad_due(struct router *r, uint16_t port, uint64_t now);
 /* @port's link went down: its IPv6 addresses are probed again when it is
  * back (RFC 4862 5.4), a failed one too, its local route back meanwhile. */
 void dad_reset(struct router *r, uint16_t port);
+/* The local routes of the addresses whose detection failed while a command
+ * held the tables (r->in_command): taken out now. Main loop only. */
+void dad_routes_sync(struct router *r);
 
 /* An unsolicited NA for our @addr to all-nodes on @port, override set
  * (RFC 4861 7.2.6). True: queued. */

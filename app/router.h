@@ -160,6 +160,11 @@ struct router {
 	 * the line): a load reads as that client may; NULL for the router's
 	 * own terminal and -f at start */
 	const struct cli_peer *cli_peer;
+	/* control_service() runs: a command (a walk of the routes, a load)
+	 * holds the tables, so what packets would change in them waits for
+	 * control_poll() (dad_routes_due) */
+	bool in_command;
+	bool dad_routes_due; /* a failed address's local route still to take out */
 };
 
 /* Rebuild the list of the router's addresses workers check sources

@@ -12,8 +12,10 @@ check looks at what leaves the router and at the counter named for it.
     2001:db8:99::1 lives on h2, reached via h2's link-local address.
 """
 import json
+import os
 import socket
 import subprocess
+import time
 
 import frlib
 from frlib import (HOST_IP6, HOST_LL, HOST_MAC, ROUTER_IP6, ROUTER_LL, ROUTER_MAC, check, delta,
@@ -846,6 +848,70 @@ def test_dad(topo, r):
         r.cli("port 0 address del %s/128" % free, check=False)
 
 
+def cli_lines(r, lines, timeout=60):
+    """Send @lines in one write on one connection (the router runs them
+    back to back); their answers as (ok, body)."""
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    c.settimeout(timeout)
+    c.connect(r.sock)
+    c.sendall("".join(x + "\n" for x in lines).encode())
+    buf, out = b"", []
+    try:
+        while len(out) < len(lines):
+            while b"\n" not in buf:
+                b = c.recv(1 << 20)
+                check(b, "the router hung up after %d answers" % len(out))
+                buf += b
+            head, rest = buf.split(b"\n", 1)
+            word, n = head.split()
+            while len(rest) < int(n):
+                b = c.recv(1 << 20)
+                check(b, "the router hung up in an answer")
+                rest += b
+            out.append((word == b"OK", rest[:int(n)].decode()))
+            buf = rest[int(n):]
+    finally:
+        c.close()
+    return out
+
+
+def test_dad_during_walk(topo, r):
+    """An address found duplicate while 'show route' walks a large table
+    (it serves packets every 8 Ki routes): its local route goes once the
+    walk has ended, not under it, and the listing is whole."""
+    dup, n = "2001:db8:1::79", 20000
+    path = os.path.join(r.dir, "walk-routes.conf")
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write("route add 2001:db9:%x::/48 via %s\n" % (i, HOST_IP6[1]))
+    r.cli("load " + path)
+    sh(["ip", "-6", "addr", "add", dup + "/64", "dev", "eth0", "nodad"], ns=topo.hosts[0])
+    before = r.stats()
+    try:
+        # the probe leaves as the add ends; h1's answer comes back while
+        # the walk that follows at once runs
+        (ok1, a1), (ok2, listing) = cli_lines(r, ["port 0 address add %s/128" % dup,
+                                                  "show route"])
+        check(ok1 and ok2, "answers: %r, %r" % (a1, listing[:200]))
+        got = sum(1 for line in listing.splitlines() if line.startswith("2001:db9:"))
+        check(got == n, "show route listed %d of the %d routes" % (got, n))
+        t0 = time.time()
+        while delta(before, r.stats(), "nd_dad_failed") < 1 and time.time() - t0 < 3:
+            time.sleep(0.1)
+        check(delta(before, r.stats(), "nd_dad_failed") == 1, "h1's claim not seen")
+        time.sleep(0.2)  # a main loop or two
+        check("%s/128" % dup not in r.cli("show route"),
+              "%s/128's local route is still there" % dup)
+    finally:
+        r.cli("port 0 address del %s/128" % dup, check=False)
+        sh(["ip", "-6", "addr", "del", dup + "/64", "dev", "eth0"], ns=topo.hosts[0],
+           check=False)
+        with open(path, "w") as f:
+            for i in range(n):
+                f.write("route del 2001:db9:%x::/48\n" % i)
+        r.cli("load " + path, check=False)
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3, ipv6=True) as topo:
@@ -854,6 +920,7 @@ def main():
         try:
             for name, fn in [("ping6_nd_resolves", test_ping),
                              ("duplicate_address_detection", test_dad),
+                             ("dad_during_a_walk", test_dad_during_walk),
                              ("traceroute6", test_traceroute),
                              ("iperf3_ipv6", test_iperf3),
                              ("ping6_ptb_1280", test_ptb_ping),
