@@ -188,8 +188,6 @@ struct txn *txn_begin(struct router *r)
 	if (t == NULL)
 		return NULL;
 	t->r = r;
-	/* the whole transaction becomes one FIB generation */
-	fib_batch_begin(r->fib);
 	return t;
 }
 
@@ -216,7 +214,6 @@ static void txn_end(struct txn *t)
 
 	if (t->addr_changed)
 		router_local_update(t->r);
-	fib_batch_end(t->r->fib);
 	/* committed or rolled back, the links of the ports it took down or
 	 * up to their final state (nothing to do where it is there already),
 	 * after the routes are published: a driver may take a while */

@@ -224,12 +224,10 @@ const char *fib_backend_name(const struct fib *f)
 
 void fib_gen_bump(struct fib *f)
 {
-	if (f->batch > 0) {
-		f->dirty = true;
-		return;
-	}
 	/* release: a worker that loads the new generation (acquire) also sees
-	 * every table store made for this change */
+	 * every table store made for this change. Each change, even one of
+	 * many (a load, a port going down): the tables the workers read have
+	 * it at once, so the route cache must drop what it decided before */
 	__atomic_store_n(&f->gen, f->gen + 1, __ATOMIC_RELEASE);
 }
 
@@ -238,24 +236,9 @@ uint64_t fib_generation(const struct fib *f)
 	return __atomic_load_n(&f->gen, __ATOMIC_ACQUIRE);
 }
 
-void fib_batch_begin(struct fib *f)
-{
-	f->batch++;
-}
-
 void fib_invalidate(struct fib *f)
 {
 	fib_gen_bump(f);
-}
-
-void fib_batch_end(struct fib *f)
-{
-	if (f->batch == 0)
-		return;
-	if (--f->batch == 0 && f->dirty) {
-		f->dirty = false;
-		fib_gen_bump(f);
-	}
 }
 
 static struct rte_rib_node *rib4_exact(const struct fib *f, const struct fr_prefix *p)

@@ -17,7 +17,7 @@
  *
  * Concurrency: one writer (the control thread); any number of workers read
  * through fib4_lookup_bulk() and fib_nh_table() without locks. Every change
- * adds 1 to a 64-bit generation (once per batch inside fib_batch_begin/end).
+ * adds 1 to a 64-bit generation, at once (the route cache checks it).
  * Next hops that a worker may still hold are reused only after an RCU grace
  * period when fib_conf.qsv is set.
  */
@@ -378,10 +378,6 @@ uint64_t fib_generation(const struct fib *f);
  */
 void fib_invalidate(struct fib *f);
 
-/** Group changes so that they bump the generation once. Nestable. Control thread. */
-void fib_batch_begin(struct fib *f);
-/** End a group started with fib_batch_begin(). Control thread. */
-void fib_batch_end(struct fib *f);
 
 /** Recycle next hops whose grace period has ended. Control thread. */
 void fib_reclaim(struct fib *f);

@@ -291,10 +291,8 @@ int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed)
 		return -ENOSPC;
 	}
 	f->down.retry_dels = f->dels;
-	fib_batch_begin(f);
 	bad = put_back(f, FIB_DOWN_PORTS, &done);
 	f->down.stranded = bad; /* exact again */
-	fib_batch_end(f);
 	*restored = done;
 	*failed = bad;
 	return bad ? -ENOSPC : 0;
@@ -317,7 +315,6 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 		d->ports[port >> 6] &= ~(1ull << (port & 63));
 		d->nports--;
 	}
-	fib_batch_begin(f);
 	if (down) {
 		struct collect c = {f, port, 0, 0};
 
@@ -362,7 +359,6 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 		rc = bad ? -ENOSPC : 0;
 	}
 	fib_gen_bump(f);
-	fib_batch_end(f);
 	if (failed != NULL)
 		*failed = bad;
 	return rc;

@@ -98,8 +98,6 @@ struct fib {
 		int rc;
 		struct fib_route via;
 	} gw_cache;
-	unsigned int batch; /* nesting of fib_batch_begin() */
-	bool dirty;	    /* a change was made inside the batch */
 	uint32_t count4[33];
 	uint32_t total4;
 	struct fib_down down;
