@@ -565,10 +565,16 @@ int main(int argc, char **argv)
 				"vfio-pci\n");
 		goto out;
 	}
-	if (r->opts.config != NULL &&
-	    config_load(r, r->opts.config, true, NULL, err, sizeof(err)) != 0 && !r->quit) {
-		fprintf(stderr, "%s\n", err);
-		goto out;
+	/* a bad file says where and fails even when a signal came meanwhile
+	 * (the load runs to its end or its first error); only a load the
+	 * signal cut short (a FIFO's writer awaited) is a plain stop */
+	if (r->opts.config != NULL) {
+		int lrc = config_load(r, r->opts.config, true, NULL, err, sizeof(err));
+
+		if (lrc != 0 && !(lrc == -EINTR && r->quit)) {
+			fprintf(stderr, "%s\n", err);
+			goto out;
+		}
 	}
 	if (r->quit) {
 		fprintf(stderr, "fastroute: stopped by a signal before starting\n");

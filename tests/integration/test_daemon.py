@@ -303,17 +303,15 @@ def _():
         check(bad not in err, err)
 
 
-@t("sigterm_while_loading")
-def _():
-    # a signal during the configuration load stops the router cleanly once
-    # the load is done (before, it killed the process: its runtime files
-    # and socket stayed), whether it lands before 'ready' or after
-    sock = os.path.join(TMP, "load.sock")
+def sigterm_during_load(name, last=()):
+    """A router started on a file of 262,144 routes (a load of about a
+    second, a wide window for the signal) and the lines @last, sent
+    SIGTERM as soon as its socket appears: (process, out, err, file, lines)."""
+    sock = os.path.join(TMP, name + ".sock")
     lines = ["port 0 address 192.0.2.1/24"]
-    # 262,144 routes: a load of about a second, a wide window for the
-    # signal sent as soon as the socket appears
     lines += ["route add %d.%d.%d.0/24 via 192.0.2.2" % (10 + (i >> 16), (i >> 8) & 255, i & 255)
               for i in range(1 << 18)]
+    lines += list(last)
     c = conf("\n".join(lines) + "\n")
     p = subprocess.Popen(eal() + ["-f", c, "-s", sock, "--max-routes", "300000", "--tbl8", "64"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -322,11 +320,30 @@ def _():
         time.sleep(0.01)
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=60)
+    check(not os.path.exists(sock), "socket file left behind")
+    return p, out, err, c, lines
+
+
+@t("sigterm_while_loading")
+def _():
+    # a signal during the configuration load stops the router cleanly once
+    # the load is done (before, it killed the process: its runtime files
+    # and socket stayed), whether it lands before 'ready' or after
+    p, out, err, _, _ = sigterm_during_load("load")
     check(p.returncode == 0, "exit %d after SIGTERM while loading: %s" % (p.returncode, err))
     # the socket is open before the tables are made and the file loaded:
     # the signal lands during the start, always
     check("stopped by a signal before starting" in err and "ready" not in out, out + err)
-    check(not os.path.exists(sock), "socket file left behind")
+
+
+@t("sigterm_while_loading_a_bad_file")
+def _():
+    # the same signal during the load of a file whose last line is bad:
+    # the file's error is said, with its line, and the exit is 1 (the
+    # signal does not hide it)
+    p, out, err, c, lines = sigterm_during_load("loadbad", ["route add 10.0.0.0/33 blackhole"])
+    check(p.returncode == 1, "exit %d for a bad file, SIGTERM meanwhile: %s" % (p.returncode, err))
+    check("%s:%d: " % (c, len(lines)) in err, "no FILE:LINE error: " + err)
 
 
 @t("sighup_stops_unless_nohup")
