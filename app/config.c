@@ -90,6 +90,46 @@ static void progress_line(struct load *l)
 		s > 0 ? (double)l->done / s : 0.0);
 }
 
+/* A line no command needs, comment and all: a file without newlines (a
+ * binary, an image) is refused at its first line, not read whole first */
+#define CONF_LINE_MAX (64 * 1024)
+
+/* getline() that stops at CONF_LINE_MAX bytes: the line's length (its NUL
+ * bytes kept, for cmd_line_check()), -1 at the file's end, -E2BIG for a
+ * longer line, -ENOMEM. */
+static ssize_t line_read(FILE *f, char **line, size_t *cap)
+{
+	size_t len = 0;
+	int ch;
+
+	for (;;) {
+		if (len + 2 > *cap) {
+			size_t nc = *cap ? *cap * 2 : 256;
+			char *nl;
+
+			if (nc > CONF_LINE_MAX + 2)
+				nc = CONF_LINE_MAX + 2;
+			if (len + 2 > nc)
+				return -E2BIG;
+			nl = realloc(*line, nc);
+			if (nl == NULL)
+				return -ENOMEM;
+			*line = nl;
+			*cap = nc;
+		}
+		ch = getc_unlocked(f);
+		if (ch == EOF)
+			break;
+		(*line)[len++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	if (len == 0)
+		return -1;
+	(*line)[len] = '\0';
+	return (ssize_t)len;
+}
+
 /* One pass over the file: parse each line, and run it when applying. */
 static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 {
@@ -104,8 +144,16 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 		snprintf(l->err, l->errlen, "%s: %s", l->path, strerror(errno));
 		return -EIO;
 	}
-	while ((len = getline(line, cap, f)) >= 0) {
+	while ((len = line_read(f, line, cap)) >= 0 || len < -1) {
 		lineno++;
+		if (len < 0) {
+			snprintf(l->err, l->errlen, "%s:%u: %s", l->path, lineno,
+				 len == -E2BIG ? "a line of more than 65536 bytes (not a "
+						 "configuration file?)"
+					       : "out of memory");
+			out_free(&o);
+			return (int)len;
+		}
 		serve(l);
 		/* as on the socket, its "\n" aside: a NUL would cut the line
 		 * short, and run another command than the one written */

@@ -692,6 +692,30 @@ static void test_line_length(void **state)
 	out_free(&o);
 	unlink(write_tmp(""));
 	free(text);
+	/* a comment of 65,536 bytes and its newline is a line; one more byte,
+	 * or a file of no newline at all (a binary), is refused at that
+	 * line, not read whole first */
+	text = malloc(70002);
+	memset(text, 'x', 70000);
+	text[0] = '#';
+	strcpy(text + 65536, "\nroute add 15.0.0.0/8 blackhole\n");
+	if (config_load(r, write_tmp(text), false, NULL, err, sizeof(err)) != 0)
+		fail_msg("a comment line of 65536 bytes: %s", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 5);
+	memset(text, 'x', 70000);
+	text[0] = '#';
+	strcpy(text + 65537, "\nroute add 16.0.0.0/8 blackhole\n");
+	assert_int_not_equal(config_load(r, write_tmp(text), false, NULL, err, sizeof(err)), 0);
+	if (strstr(err, ":1: a line of more than 65536 bytes") == NULL)
+		fail_msg("a comment of 65537 bytes: got \"%s\"", err);
+	memset(text, 'x', 70000);
+	text[70000] = '\0';
+	assert_int_not_equal(config_load(r, write_tmp(text), false, NULL, err, sizeof(err)), 0);
+	if (strstr(err, ":1: a line of more than 65536 bytes") == NULL)
+		fail_msg("70000 bytes, no newline: got \"%s\"", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 5);
+	unlink(write_tmp(""));
+	free(text);
 }
 
 /*
