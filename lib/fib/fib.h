@@ -378,7 +378,6 @@ uint64_t fib_generation(const struct fib *f);
  */
 void fib_invalidate(struct fib *f);
 
-
 /** Recycle next hops whose grace period has ended. Control thread. */
 void fib_reclaim(struct fib *f);
 
