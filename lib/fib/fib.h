@@ -200,7 +200,8 @@ uint32_t fib_route_down_count(const struct fib *f, uint8_t family);
  * see them, flagged FIB_RTF_DOWN), and routes added through the port
  * meanwhile wait with them. Up again, they are put back. Routes the port's
  * addresses installed (local, connected, broadcast) stay: the subnet is
- * reachable by no other port. One generation for the whole change. No-op
+ * reachable by no other port. A generation for each route moved, and one
+ * for the port's state. No-op
  * when the port already is in that state. Control thread.
  * @param failed when not NULL, receives how many routes could not be put
  *   back (or taken out): they stay as they were.
