@@ -528,8 +528,9 @@ def main():
                  sm["memory"])
     if a.rfc2544:
         res = check_rfc2544(a.rfc2544)
-        print("report: rfc2544 %d trials, zero-loss throughput %s Mpps: well formed" %
-              (res["trials"], res["throughput_mpps"]))
+        print("report: rfc2544 %d trials, zero-loss throughput %s: well formed" %
+              (res["trials"], "none of its rates" if res["throughput_mpps"] is None
+               else "%s Mpps" % res["throughput_mpps"]))
     print("report: kbench %d rows (%d IPv6), throughput %d rows, %d runs (%d IPv6): well "
           "formed, every DUT run forwarded" % (len(kb), len(kb6), len(tp["rows"]), len(runs),
                                                len(ipv6_runs)))
