@@ -203,6 +203,22 @@ static const struct {
 	{"delay-time", offsetof(struct neigh_params, delay_ms), 0, 3600000},
 };
 
+static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, char *err,
+		     size_t errlen)
+{
+	char *end;
+	unsigned long x;
+
+	if (s == NULL)
+		return ERR("missing number");
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
+		return ERR("'%s' is not a number in %u-%u", s, min, max);
+	*v = (uint32_t)x;
+	return 0;
+}
+
 static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	int i;
@@ -211,9 +227,6 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 	if (n == 0 || n % 2)
 		return ERR("usage: set neigh PARAM VALUE [PARAM VALUE ...]");
 	for (i = 0; i < n; i += 2) {
-		char *end;
-		unsigned long v;
-
 		for (k = 0; k < RTE_DIM(neigh_param_names); k++)
 			if (strcmp(tok[i], neigh_param_names[k].name) == 0)
 				break;
@@ -223,15 +236,13 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 				"mcast-probes, ucast-probes, stale-time, failed-time, hold, "
 				"hold-total, max-incomplete, delay-time)",
 				tok[i]);
-		errno = 0;
-		v = strtoul(tok[i + 1], &end, 10);
-		/* digits only: strtoul() would take a sign (and wrap a negative
-		 * number round to a valid one) */
-		if (tok[i + 1][0] < '0' || tok[i + 1][0] > '9' || *end || errno ||
-		    v < neigh_param_names[k].min || v > neigh_param_names[k].max)
+		/* digits only, as every number of the CLI (strtoul() alone
+		 * would take a sign, and wrap a negative number round) */
+		if (parse_u32(tok[i + 1], neigh_param_names[k].min, neigh_param_names[k].max,
+			      (uint32_t *)((char *)&c->nparams + neigh_param_names[k].off), err,
+			      errlen) != 0)
 			return ERR("%s: '%s' is not a number in %u-%u", tok[i], tok[i + 1],
 				   neigh_param_names[k].min, neigh_param_names[k].max);
-		*(uint32_t *)((char *)&c->nparams + neigh_param_names[k].off) = (uint32_t)v;
 		c->nparams_set |= 1u << k;
 	}
 	return 0;
@@ -257,22 +268,6 @@ void cmd_neigh_params_apply(const struct cmd *c, struct neigh_params *p)
 			*(uint32_t *)((char *)p + neigh_param_names[k].off) =
 				*(const uint32_t *)((const char *)&c->nparams +
 						    neigh_param_names[k].off);
-}
-
-static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, char *err,
-		     size_t errlen)
-{
-	char *end;
-	unsigned long x;
-
-	if (s == NULL)
-		return ERR("missing number");
-	errno = 0;
-	x = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
-		return ERR("'%s' is not a number in %u-%u", s, min, max);
-	*v = (uint32_t)x;
-	return 0;
 }
 
 static int a_mtu(char **tok, int n, struct cmd *c, char *err, size_t errlen)
