@@ -16,18 +16,28 @@ typedef int (*args_fn)(char **tok, int n, struct cmd *c, char *err, size_t errle
 
 /* ---- argument parsers -------------------------------------------------- */
 
-static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
+static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, char *err,
+		     size_t errlen)
 {
 	char *end;
-	unsigned long v;
+	unsigned long x;
 
 	if (s == NULL)
-		return ERR("missing port number");
+		return ERR("missing number");
 	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || v >= FIB_PORT_NONE)
+	x = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
+		return ERR("'%s' is not a number in %u-%u", s, min, max);
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
+{
+	if (s == NULL)
+		return ERR("missing port number");
+	if (parse_u32(s, 0, FIB_PORT_NONE - 1, port, err, errlen) != 0)
 		return ERR("bad port number '%s'", s);
-	*port = (uint32_t)v;
 	return 0;
 }
 
@@ -202,22 +212,6 @@ static const struct {
 	{"max-incomplete", offsetof(struct neigh_params, max_incomplete), 1, 1u << 24},
 	{"delay-time", offsetof(struct neigh_params, delay_ms), 0, 3600000},
 };
-
-static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, char *err,
-		     size_t errlen)
-{
-	char *end;
-	unsigned long x;
-
-	if (s == NULL)
-		return ERR("missing number");
-	errno = 0;
-	x = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
-		return ERR("'%s' is not a number in %u-%u", s, min, max);
-	*v = (uint32_t)x;
-	return 0;
-}
 
 static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
