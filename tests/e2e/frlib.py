@@ -16,6 +16,7 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -349,6 +350,26 @@ class Router:
     def stdout(self):
         self.out.seek(0)
         return self.out.read()
+
+    def raw(self, lines, timeout=10):
+        """@lines over the CLI socket's own protocol, in one write on one
+        connection (the router runs them back to back): their answers as
+        (ok, body). A hung router fails the test after @timeout seconds."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(timeout)
+        try:
+            s.connect(self.sock)
+            s.sendall("".join(x + "\n" for x in lines).encode())
+            f = s.makefile("rb")
+            out = []
+            for _ in lines:
+                hdr = f.readline().decode()
+                if not hdr:
+                    raise RuntimeError("the router hung up after %d answers" % len(out))
+                out.append((hdr.startswith("OK"), f.read(int(hdr.split()[1])).decode()))
+            return out
+        finally:
+            s.close()
 
     def cli(self, cmd, check=True, json=False):
         args = [os.path.join(BUILD, "app/fastroute-cli"), "-s", self.sock]

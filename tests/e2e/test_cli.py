@@ -27,20 +27,6 @@ route add 198.18.0.0/15 dev 1
 """
 
 
-def raw_cmd(r, line):
-    """One request over the raw protocol: (ok, body)."""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(10)  # a hung router fails the test, not hangs it
-    s.connect(r.sock)
-    s.sendall(line.encode() + b"\n")
-    f = s.makefile("rb")
-    hdr = f.readline().decode()
-    n = int(hdr.split()[1])
-    body = f.read(n).decode()
-    s.close()
-    return hdr.startswith("OK"), body
-
-
 def cli_fails(r, cmd):
     p = subprocess.run([os.path.join(frlib.BUILD, "app/fastroute-cli"), "-s", r.sock] +
                        cmd.split(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -151,7 +137,7 @@ def test_commands(topo, r):
                                         tx1, after[1]["tx_packets"]))
 
     # quit ends the session, not the router
-    ok, body = raw_cmd(r, "quit")
+    (ok, body), = r.raw(["quit"])
     check(ok, body)
     check(r.p.poll() is None, "quit stopped the router")
 

@@ -848,33 +848,6 @@ def test_dad(topo, r):
         r.cli("port 0 address del %s/128" % free, check=False)
 
 
-def cli_lines(r, lines, timeout=60):
-    """Send @lines in one write on one connection (the router runs them
-    back to back); their answers as (ok, body)."""
-    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    c.settimeout(timeout)
-    c.connect(r.sock)
-    c.sendall("".join(x + "\n" for x in lines).encode())
-    buf, out = b"", []
-    try:
-        while len(out) < len(lines):
-            while b"\n" not in buf:
-                b = c.recv(1 << 20)
-                check(b, "the router hung up after %d answers" % len(out))
-                buf += b
-            head, rest = buf.split(b"\n", 1)
-            word, n = head.split()
-            while len(rest) < int(n):
-                b = c.recv(1 << 20)
-                check(b, "the router hung up in an answer")
-                rest += b
-            out.append((word == b"OK", rest[:int(n)].decode()))
-            buf = rest[int(n):]
-    finally:
-        c.close()
-    return out
-
-
 def test_dad_during_walk(topo, r):
     """An address found duplicate while 'show route' walks a large table
     (it serves packets every 8 Ki routes): its local route goes once the
@@ -890,8 +863,8 @@ def test_dad_during_walk(topo, r):
     try:
         # the probe leaves as the add ends; h1's answer comes back while
         # the walk that follows at once runs
-        (ok1, a1), (ok2, listing) = cli_lines(r, ["port 0 address add %s/128" % dup,
-                                                  "show route"])
+        (ok1, a1), (ok2, listing) = r.raw(["port 0 address add %s/128" % dup, "show route"],
+                                          timeout=60)
         check(ok1 and ok2, "answers: %r, %r" % (a1, listing[:200]))
         got = sum(1 for line in listing.splitlines() if line.startswith("2001:db9:"))
         check(got == n, "show route listed %d of the %d routes" % (got, n))
