@@ -269,10 +269,10 @@ def hugetlbfs_mounts():
     """Where hugetlbfs is mounted (DPDK keeps its hugepage files there)."""
     try:
         with open("/proc/mounts") as f:
-            return [line.split()[1] for line in f
-                    if len(line.split()) > 2 and line.split()[2] == "hugetlbfs"]
+            fields = [line.split() for line in f]
     except OSError:
         return []
+    return [x[1] for x in fields if len(x) > 2 and x[2] == "hugetlbfs"]
 
 
 def remove_stale():
@@ -1203,7 +1203,7 @@ def throughput_main(argv):
     ap.add_argument("--duts", default=",".join(DEFAULT_DUTS),
                     type=lambda s: parse_list(s, ALL_DUTS),
                     help="devices under test, run in this order each round (default "
-                         "fastroute,io,mac,l3fwd; also fastroute6: IPv6 with the random1m "
+                         + ",".join(DEFAULT_DUTS) + "; also fastroute6: IPv6 with the random1m "
                          "profile's IPv6 twin, and fr-strict-off/on/auto: rpf strict with the "
                          "route cache off/on/auto)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")

@@ -604,13 +604,14 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
          f(strict and strict["ratio_to_bare"], "%.2f"),
          verdict(None if strict is None else strict["ratio_to_bare"] <= 1.35)),
     ]
-    if a.wall_seconds is not None:
-        whole = a.wall_from == "make"
+    # what the wall time covers: make bench's whole, or run.sh's alone
+    whole = a.wall_from == "make"
+    wall = None if a.wall_seconds is None else "%dm%02ds" % divmod(round(a.wall_seconds), 60)
+    if wall is not None:
         targets.append((
             "make bench, wall time (%s)" % ("setup and build included" if whole else
                                             "scripts/bench/run.sh alone"),
-            "<= 15 min", "%dm%02ds" % divmod(round(a.wall_seconds), 60),
-            verdict(a.wall_seconds <= BENCH_BUDGET_S) if whole else
+            "<= 15 min", wall, verdict(a.wall_seconds <= BENCH_BUDGET_S) if whole else
             "n/a (setup and build not timed)"))
     for dests in (1, 1000):
         on = kb_get(kb, big, dests, "cache_on")
@@ -670,10 +671,9 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
     w("")
     w("Written by `make bench` (scripts/bench/run.sh) on %s UTC, fastroute %s, DPDK %s%s." %
       (now.strftime("%Y-%m-%d %H:%M"), mach["git"], mach["dpdk"],
-       "" if a.wall_seconds is None else "; %s took %dm%02ds (wall time%s)"
-       % (("make bench" if a.wall_from == "make" else "scripts/bench/run.sh",) +
-          divmod(round(a.wall_seconds), 60) +
-          (", setup and build included" if a.wall_from == "make" else "",))))
+       "" if wall is None else "; %s took %s (wall time%s)"
+       % ("make bench" if whole else "scripts/bench/run.sh", wall,
+          ", setup and build included" if whole else "")))
     w("Machine: %s, %d vCPUs, Linux %s. %s." % (mach["cpu"], mach["cpus"], mach["kernel"],
                                                tp["memory"]))
     w("This page is regenerated whole by each run; the previous run's headline figures are "
