@@ -569,15 +569,17 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 		icmp_count_sent(r, type, code);
 }
 
-/* A packet whose neighbour did not answer: counted, and answered with
- * host (address) unreachable when it was forwarded and the rate allows. */
-static void neigh_failed(struct router *r, struct rte_mbuf *m, bool forwarded)
+/* A packet that cannot reach its next hop (@why: the neighbour did not
+ * answer, its port is down): counted, and answered with host (address)
+ * unreachable when it was forwarded and the rate allows. */
+static void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded,
+			     enum ctrl_drop why)
 {
 	if (!forwarded || !icmp_ctrl_error_due(r, m, 1)) {
-		cdrop(r, m, CDROP_NEIGH_FAILED);
+		cdrop(r, m, why);
 		return;
 	}
-	r->cst.drop[CDROP_NEIGH_FAILED]++;
+	r->cst.drop[why]++;
 	if (frame_is_ip6(m))
 		icmp6_error(r, m, 1, 3, 0);
 	else
@@ -619,7 +621,7 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 	if (mac == NULL || !router_port_ok(r, ni->port)) {
 		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
 		 * unreachable) for what we could not deliver */
-		neigh_failed(r, m, forwarded);
+		host_unreachable(r, m, forwarded, CDROP_NEIGH_FAILED);
 		return;
 	}
 	/* a route changed while the packet waited (replaced, deleted, a
@@ -653,6 +655,13 @@ void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr 
 {
 	void *old = NULL;
 
+	/* a port out of service resolves nothing: no entry made, no probe
+	 * refused on the way out (probes a neighbour would count as
+	 * unanswered, to find it FAILED when the port is back) */
+	if (port < FR_MAX_PORTS && __atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED)) {
+		host_unreachable(r, m, dp_ctrl_reason(m) != CTRL_ORIGINATED, CDROP_PORT_DOWN);
+		return;
+	}
 	switch (neigh_resolve(r->neigh, nb, port, m, control_now_ms(), &old)) {
 	case 0:
 		break;
@@ -670,7 +679,7 @@ void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr 
 		cdrop(r, m, CDROP_NEIGH_INCOMPLETE_CAP);
 		break;
 	case -EHOSTUNREACH:
-		neigh_failed(r, m, dp_ctrl_reason(m) != CTRL_ORIGINATED);
+		host_unreachable(r, m, dp_ctrl_reason(m) != CTRL_ORIGINATED, CDROP_NEIGH_FAILED);
 		break;
 	default:
 		cdrop(r, m, CDROP_NEIGH_TABLE_FULL);

@@ -285,7 +285,7 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "updated", s.updated);
 	v->kv(v->arg, "expired", s.expired);
 	v->kv(v->arg, "failed", s.failed);
-	v->kv(v->arg, "flushed_link_down", s.flushed);
+	v->kv(v->arg, "flushed_port_down", s.flushed);
 	v->kv(v->arg, "probes_broadcast", s.probes_bcast);
 	v->kv(v->arg, "probes_unicast", s.probes_ucast);
 	v->kv(v->arg, "requests_sent", r->cst.arp_probes);

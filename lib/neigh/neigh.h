@@ -278,7 +278,7 @@ struct neigh_stats {
 	uint64_t updated;	     /**< MAC changed by a reply, request or gratuitous */
 	uint64_t expired;	     /**< unused entries forgotten */
 	uint64_t failed;	     /**< resolutions that failed, and PROBEs unanswered */
-	uint64_t flushed;	     /**< entries forgotten: their port's link went down */
+	uint64_t flushed;	     /**< entries forgotten: their port went out of service */
 	uint64_t refused_learn;	     /**< entries a request would have made, refused:
 					  the table is 3/4 full (the rest is kept for
 					  next hops and resolution) */
@@ -316,9 +316,10 @@ void neigh_ops_set(struct neigh_table *t, const struct neigh_ops *ops);
 void neigh_hold_flush(struct neigh_table *t);
 
 /**
- * Port @p port lost its link: its learnt entries are forgotten (unresolved
- * while next hops refer to them), as a router forgets a link's neighbours
- * with its carrier; static ones stay. Control thread.
+ * Port @p port went out of service (its link lost, or taken down by the
+ * operator): its learnt entries are forgotten (unresolved while next hops
+ * refer to them), as a router forgets a link's neighbours with its carrier;
+ * static ones stay. Control thread.
  * @return how many.
  */
 uint32_t neigh_port_flush(struct neigh_table *t, uint16_t port);

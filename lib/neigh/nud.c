@@ -13,7 +13,7 @@
  *   again by broadcast (RFC 4861 7.3.3; the neighbour may have a new MAC)
  *   STALE --(unused for stale_ms)--> gone
  *   request for us / gratuitous ARP with a new MAC --> STALE
- *   its port's link lost --> gone (neigh_port_flush())
+ *   its port out of service (link lost, port down) --> gone (neigh_port_flush())
  *
  * "gone" keeps the entry in state NONE while next hops refer to it. Time is
  * passed in (milliseconds), so tests drive the machine with a fake clock.

@@ -541,6 +541,13 @@ def test_rpf_flip(topo, r):
 def test_port_down_failover(topo, r):
     # a static route through a port that goes down leaves the lookups: its
     # traffic takes the covering route (a default by h3) until it is up
+    def h2_neigh():
+        """h2's entry on port 1 in 'show neigh' (its state), or None."""
+        for e in json.loads(r.cli("show neigh", json=True)):
+            if e["address"] == HOST_IP[1] and e["port"] == 1 and e["state"] != "NONE":
+                return e["state"]
+        return None
+
     def where(tag):
         """Which hosts (1: h2, 2: h3) got one datagram to 10.88.1.1."""
         pkt = udp("10.88.1.1", payload=tag)
@@ -559,8 +566,14 @@ def test_port_down_failover(topo, r):
     r.cli("route add 10.88.0.0/16 via %s" % HOST_IP[1])
     r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[2])
     try:
-        check(where(b"up-1") == [1], "10.88/16 not forwarded to h2 with port 1 up")
+        got = where(b"up-1")
+        check(got == [1], "10.88/16 not forwarded to h2 with port 1 up (got by %s)" %
+              ["h%d" % (h + 1) for h in got])
+        check(h2_neigh() is not None, "h2 not resolved with port 1 up")
         r.cli("port 1 down")
+        # out of service, its learnt neighbours are forgotten (the link of
+        # af_packet stays up: the command did it)
+        check(h2_neigh() is None, "h2's entry outlived 'port 1 down': %s" % h2_neigh())
         # (port_down itself may rise meanwhile: what h2 sends to the down
         # port, ARP or ND, is dropped as it arrives)
         st0 = r.stats()
@@ -575,8 +588,7 @@ def test_port_down_failover(topo, r):
         summ = json.loads(r.cli("show route summary", json=True))
         check(summ["routes_port_down"] == 2, "summary: %s" % summ)
         # an answer the router owes through the down port (to h2's
-        # address, resolved): refused by the control thread, not counted
-        # as sent
+        # address): refused by the control thread, not counted as sent
         st0 = r.stats()
         send(topo, s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
              s.IP(src=HOST_IP[1], dst=ROUTER_IP[0]) / s.ICMP(type=8, id=0x52))
@@ -585,11 +597,22 @@ def test_port_down_failover(topo, r):
         check(st1 is not None, "no ctrl_port_down for an echo reply through port 1")
         check(delta(st0, st1, "icmp_echo_replies") == 0, "an echo reply to a down port "
               "counted as sent")
+        # and it asked nothing of h2 there: no request the port refused,
+        # so no entry left FAILED for the port's return
+        time.sleep(0.6)  # the config's two probes, 200 ms apart
+        check(h2_neigh() is None, "h2 resolved through a down port: %s" % h2_neigh())
+        st2 = r.stats()
+        check(delta(st0, st2, "ctrl_port_down") == 1 and delta(st0, st2, "neigh_failed") == 0,
+              "the echo reply alone refused: ctrl_port_down rose by %d, neigh_failed by %d" %
+              (delta(st0, st2, "ctrl_port_down"), delta(st0, st2, "neigh_failed")))
         # a route added through the down port waits too
         r.cli("route add 10.89.0.0/16 via %s" % HOST_IP[1])
         check("0.0.0.0/0" in r.cli("show route lookup 10.89.0.1"), "10.89/16 was installed")
         r.cli("port 1 up")
-        check(where(b"up-2") == [1], "10.88/16 not back on h2 after port 1 up")
+        # at once; h2 asked afresh, its datagram held meanwhile
+        got = where(b"up-2")
+        check(got == [1], "10.88/16 not back on h2 after port 1 up (got by %s)" %
+              ["h%d" % (h + 1) for h in got])
         check("10.89.0.0/16" in r.cli("show route lookup 10.89.0.1"), "10.89/16 not put back")
         summ = json.loads(r.cli("show route summary", json=True))
         check(summ["routes_port_down"] == 0, "summary: %s" % summ)
