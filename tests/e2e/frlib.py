@@ -391,6 +391,15 @@ class Router:
                 d[m.group(1)] = int(m.group(2))
         return d
 
+    def port_info(self, port):
+        """'show port info PORT' as the one port's JSON object."""
+        o = json.loads(self.cli("show port info %d" % port, json=True))
+        if isinstance(o, dict) and "ports" in o:
+            o = o["ports"][0]
+        elif isinstance(o, list):
+            o = o[0]
+        return o
+
     def ctrl_drops(self):
         """The control thread's drops, all reasons together."""
         return sum(json.loads(self.cli("show stats", json=True))["control drops"].values())

@@ -29,44 +29,30 @@ def tap_up(topo, name):
     return "UP" in json.loads(out)[0]["flags"]
 
 
-def info(r, port):
-    return json.loads(r.cli("show port info %d" % port, json=True))
-
-
-def port_info(r, port):
-    """The one port's object, whatever the JSON wraps it in."""
-    o = info(r, port)
-    if isinstance(o, dict) and "ports" in o:
-        o = o["ports"][0]
-    elif isinstance(o, list):
-        o = o[0]
-    return o
-
-
 def test_tap_down_up(topo, r, tap):
     check(tap_up(topo, tap), "the tap interface is not up to start with")
     r.cli("port 2 down")
     check(not tap_up(topo, tap), "'port 2 down' left the tap interface up")
-    p = port_info(r, 2)
+    p = r.port_info(2)
     check(p["admin_down"] and p["link_held_down"] and p["link_set_error"] is None, str(p))
     # the link poll sees it: the link is down, as the peer sees it
-    check(frlib.wait_for(lambda: port_info(r, 2).get("link_up") is False, timeout=5),
-          "the port's link is not down: %s" % port_info(r, 2))
+    check(frlib.wait_for(lambda: r.port_info(2).get("link_up") is False, timeout=5),
+          "the port's link is not down: %s" % r.port_info(2))
     check("link set down by 'port 2 down'" in r.cli("show port info 2"),
           r.cli("show port info 2"))
     r.cli("port 2 up")
     check(tap_up(topo, tap), "'port 2 up' did not bring the tap interface back")
-    p = port_info(r, 2)
+    p = r.port_info(2)
     check(not p["admin_down"] and not p["link_held_down"], str(p))
-    check(frlib.wait_for(lambda: port_info(r, 2).get("link_up") is True, timeout=5),
-          "the port's link is not up again: %s" % port_info(r, 2))
+    check(frlib.wait_for(lambda: r.port_info(2).get("link_up") is True, timeout=5),
+          "the port's link is not up again: %s" % r.port_info(2))
 
 
 def test_failed_load_leaves_link(topo, r, tap):
     """Changes are all or nothing, the link too: a file whose 'port 2 down'
     is followed by a bad line never takes the link down (no flap)."""
     time.sleep(0.3)  # the link poll (every 100 ms) has seen the last change
-    changes = port_info(r, 2)["link_changes"]
+    changes = r.port_info(2)["link_changes"]
     path = os.path.join(r.dir, "bad.conf")
     with open(path, "w") as f:
         # parses, fails when applied: the gateway is on no connected network
@@ -94,15 +80,15 @@ def test_failed_load_leaves_link(topo, r, tap):
     # refused when applied (after 'port 2 down' ran), not when parsed
     check("bad.conf:2:" in out and "not on a connected network" in out,
           "the bad line was not refused as meant: " + out)
-    p = port_info(r, 2)
+    p = r.port_info(2)
     check(not p["admin_down"] and not p["link_held_down"], str(p))
     check(tap_up(topo, tap), "a failed load left the tap interface down")
     # a line for the tap whose flags lack UP: it was set down
     flaps = [ln for ln in events.splitlines() if (tap + ":") in ln and
              "UP" not in ln.split("<", 1)[-1].split(">", 1)[0].split(",")]
     check(not flaps, "the link went down during the failed load:\n" + "\n".join(flaps))
-    check(port_info(r, 2)["link_changes"] == changes,
-          "the link changed: %d changes, was %d" % (port_info(r, 2)["link_changes"], changes))
+    check(r.port_info(2)["link_changes"] == changes,
+          "the link changed: %d changes, was %d" % (r.port_info(2)["link_changes"], changes))
 
 
 def test_hold_time(topo, r, tap):
@@ -125,46 +111,46 @@ def test_hold_time(topo, r, tap):
 
     try:
         time.sleep(0.3)
-        p0 = port_info(r, 2)
+        p0 = r.port_info(2)
         check(not p0["forwarding_down"] and not withdrawn(), str(p0))
         # a 0.5 s flap (five link polls): inside the 2 s down hold
         link("down")
         time.sleep(0.5)
         link("up")
         time.sleep(0.4)
-        p = port_info(r, 2)
+        p = r.port_info(2)
         check(p["link_changes"] == p0["link_changes"] and not p["forwarding_down"] and
               p["link_flaps_ignored"] == p0["link_flaps_ignored"] + 1 and not withdrawn(),
               "a flap within the hold was acted on: %s" % p)
         # down for good: out of service 2 s after, not before
         t0 = link("down")
-        check(frlib.wait_for(lambda: port_info(r, 2)["link_held"], timeout=2),
+        check(frlib.wait_for(lambda: r.port_info(2)["link_held"], timeout=2),
               "the hold is not shown while it runs")
-        dt = until(lambda: port_info(r, 2)["forwarding_down"], t0, "out of service")
+        dt = until(lambda: r.port_info(2)["forwarding_down"], t0, "out of service")
         check(1.95 <= dt <= 4.0, "out of service %.2f s after the link went down, want 2" % dt)
         check(withdrawn(), "the route through the port was not withdrawn")
         # up again: back 1.5 s after
         t0 = link("up")
-        dt = until(lambda: not port_info(r, 2)["forwarding_down"], t0, "back in service")
+        dt = until(lambda: not r.port_info(2)["forwarding_down"], t0, "back in service")
         check(1.45 <= dt <= 3.5, "back in service %.2f s after the link came up, want 1.5" % dt)
         check(not withdrawn(), "the route through the port did not come back")
-        check(port_info(r, 2)["link_changes"] == p0["link_changes"] + 2, str(port_info(r, 2)))
+        check(r.port_info(2)["link_changes"] == p0["link_changes"] + 2, str(r.port_info(2)))
         check("port 2 hold-time up 1500 down 2000" in r.cli("show config"),
               "show config lacks the hold-time")
         # the operator's 'port 2 down' and 'up' act at once, though the
         # router set the tap's link down and up with them
         time.sleep(0.3)
-        flaps = port_info(r, 2)["link_flaps_ignored"]
+        flaps = r.port_info(2)["link_flaps_ignored"]
         r.cli("port 2 down")
-        check(port_info(r, 2)["forwarding_down"], "'port 2 down' did not act at once")
+        check(r.port_info(2)["forwarding_down"], "'port 2 down' did not act at once")
         time.sleep(0.5)
         t0 = time.time()
         r.cli("port 2 up")
-        dt = until(lambda: not port_info(r, 2)["forwarding_down"], t0, "back after 'port 2 up'")
+        dt = until(lambda: not r.port_info(2)["forwarding_down"], t0, "back after 'port 2 up'")
         check(dt < 1.0, "'port 2 up' waited %.2f s, the up hold (1.5 s)" % dt)
         time.sleep(0.3)
-        check(port_info(r, 2)["link_flaps_ignored"] == flaps and not port_info(r, 2)["link_held"],
-              "the operator's down/up counted as a flap: %s" % port_info(r, 2))
+        check(r.port_info(2)["link_flaps_ignored"] == flaps and not r.port_info(2)["link_held"],
+              "the operator's down/up counted as a flap: %s" % r.port_info(2))
     finally:
         link("up")
         r.cli("route del 10.77.0.0/16")
@@ -174,7 +160,7 @@ def test_hold_time(topo, r, tap):
 def test_af_packet_cannot(topo, r):
     r.cli("port 0 down")
     try:
-        p = port_info(r, 0)
+        p = r.port_info(0)
         check(p["admin_down"] and p["forwarding_down"] and not p["link_held_down"], str(p))
         check(p["link_set_error"] is not None, "no reason given for the link left up: %s" % p)
         text = r.cli("show port info 0")
@@ -186,7 +172,7 @@ def test_af_packet_cannot(topo, r):
         check(" 0 received" in res, "a ping went through a port taken down:\n" + res)
     finally:
         r.cli("port 0 up")
-    p = port_info(r, 0)
+    p = r.port_info(0)
     check(not p["admin_down"] and p["link_set_error"] is None, str(p))
     sh(["ping", "-c", "1", "-W", "2", frlib.HOST_IP[1]], ns=topo.hosts[0])
 
@@ -197,7 +183,7 @@ def test_down_from_config(topo):
                      vdevs=["net_tap1,iface=%s" % tap])
     try:
         check(not tap_up(topo, tap), "the configuration's 'port 2 down' left the link up")
-        check(port_info(r, 2)["link_held_down"], str(port_info(r, 2)))
+        check(r.port_info(2)["link_held_down"], str(r.port_info(2)))
         r.cli("port 2 up")
         check(tap_up(topo, tap), "'port 2 up' did not bring it back")
     finally:
