@@ -487,7 +487,7 @@ static const struct cmd_syntax {
 	{"port * down", CMD_PORT_ADMIN, a_port_down, "",
 	 "take port N out of service: what would leave by it is dropped and counted\n"
 	 "port_down (the sender told unreachable), what arrives on it rx_port_down;\n"
-	 "the static routes through it are withdrawn\n"
+	 "its learnt neighbours are forgotten; the static routes through it are withdrawn\n"
 	 "until it is up (as with a down link), so their traffic takes the covering\n"
 	 "route; its link is set down too where the driver can (show port info says)"},
 	{"port * up", CMD_PORT_ADMIN, a_port_up, "",

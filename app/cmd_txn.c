@@ -57,7 +57,9 @@ static int setting_apply(struct router *r, const struct setting *s)
 		break;
 	case CMD_PORT_ADMIN:
 		/* the link itself follows once the transaction ends
-		 * (txn_end): a rolled-back one never flaps it */
+		 * (txn_end): a rolled-back one never flaps it. Its learnt
+		 * neighbours go at once (port_down_sync()), and are asked
+		 * afresh if a rollback puts it back */
 		r->ports[s->port].admin_down = s->value != 0;
 		rc = port_down_sync(r, s->port);
 		break;
@@ -217,16 +219,9 @@ static void txn_end(struct txn *t)
 	/* committed or rolled back, the links of the ports it took down or
 	 * up to their final state (nothing to do where it is there already),
 	 * after the routes are published: a driver may take a while */
-	for (pid = 0; pid < t->r->nb_ports; pid++) {
-		if (!((t->admin_changed[pid / 64] >> (pid % 64)) & 1))
-			continue;
-		/* out of service: its learnt neighbours forgotten, as with a
-		 * link lost (resolved afresh once it is back, a host moved
-		 * or swapped meanwhile; static ones stay) */
-		if (t->r->ports[pid].admin_down && t->r->neigh != NULL)
-			neigh_port_flush(t->r->neigh, pid);
-		port_link_admin(t->r, pid);
-	}
+	for (pid = 0; pid < t->r->nb_ports; pid++)
+		if ((t->admin_changed[pid / 64] >> (pid % 64)) & 1)
+			port_link_admin(t->r, pid);
 	free(t->u);
 	free(t);
 }

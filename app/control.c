@@ -50,13 +50,19 @@ static void cdrop(struct router *r, struct rte_mbuf *m, enum ctrl_drop why)
 	rte_pktmbuf_free(m);
 }
 
+/* Out of service: its link down, or 'port N down' (what the workers read). */
+static bool port_is_down(const struct router *r, uint16_t port)
+{
+	return port < FR_MAX_PORTS && __atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED);
+}
+
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 {
 	m->port = port;
 	/* a port out of service sends nothing: refused here, so that what
 	 * is counted as sent (an answer, a probe, an ICMP message) was at
 	 * least queued for a port that is up */
-	if (port < FR_MAX_PORTS && __atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED)) {
+	if (port_is_down(r, port)) {
 		cdrop(r, m, CDROP_PORT_DOWN);
 		return -ENETDOWN;
 	}
@@ -301,7 +307,7 @@ static bool announce_one(struct router *r, uint16_t port, const struct fr_addr *
 static bool can_announce(const struct router *r, uint16_t port)
 {
 	return r->running && router_port_ok(r, port) && r->ports[port].started &&
-	       !__atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED);
+	       !port_is_down(r, port);
 }
 
 /* RFC 5227 2.3: ANNOUNCE_NUM announcements, ANNOUNCE_INTERVAL apart */
@@ -611,14 +617,18 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 	struct router *r = arg;
 	struct rte_mbuf *m = pkt;
 	bool forwarded = dp_ctrl_reason(m) != CTRL_ORIGINATED;
+	/* its port went out of service while it waited (its entry forgotten
+	 * then): where the routes send it now, or refused as the workers
+	 * refuse a down port's traffic, below */
+	const bool down = port_is_down(r, ni->port);
 
-	if (mac == NULL && ni->state != NEIGH_S_FAILED) {
-		/* its entry went away (deleted, its port's link lost): not
-		 * the neighbour's silence; dropped, no error said */
+	if (mac == NULL && !down && ni->state != NEIGH_S_FAILED) {
+		/* its entry went away ('neigh del'): not the neighbour's
+		 * silence; dropped, no error said */
 		cdrop(r, m, CDROP_NEIGH_FLUSHED);
 		return;
 	}
-	if (mac == NULL || !router_port_ok(r, ni->port)) {
+	if (!down && (mac == NULL || !router_port_ok(r, ni->port))) {
 		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
 		 * unreachable) for what we could not deliver */
 		host_unreachable(r, m, forwarded, CDROP_NEIGH_FAILED);
@@ -643,6 +653,10 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 		}
 		return;
 	}
+	if (down) {
+		host_unreachable(r, m, forwarded, CDROP_PORT_DOWN);
+		return;
+	}
 	/* the neighbour's family is the packet's */
 	if (ni->addr.family == AF_INET6)
 		send_ip6(r, m, ni->port, mac, forwarded);
@@ -658,7 +672,7 @@ void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr 
 	/* a port out of service resolves nothing: no entry made, no probe
 	 * refused on the way out (probes a neighbour would count as
 	 * unanswered, to find it FAILED when the port is back) */
-	if (port < FR_MAX_PORTS && __atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED)) {
+	if (port_is_down(r, port)) {
 		host_unreachable(r, m, dp_ctrl_reason(m) != CTRL_ORIGINATED, CDROP_PORT_DOWN);
 		return;
 	}
@@ -796,7 +810,12 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 		r->cst.rx++;
 		switch (dp_ctrl_reason(m)) {
 		case CTRL_ARP:
-			arp_input(r, m);
+			/* queued before its port went down: nothing learnt on
+			 * a port out of service (its entries are forgotten) */
+			if (port_is_down(r, m->port))
+				cdrop(r, m, CDROP_PORT_DOWN);
+			else
+				arp_input(r, m);
 			break;
 		case CTRL_RESOLVE:
 			if (frame_is_ip6(m))
@@ -821,7 +840,9 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 			break;
 		case CTRL_LOCAL:
 		default:
-			if (frame_is_ip6(m))
+			if (port_is_down(r, m->port))
+				cdrop(r, m, CDROP_PORT_DOWN); /* as CTRL_ARP: ND too */
+			else if (frame_is_ip6(m))
 				local_input6(r, m);
 			else
 				local_input(r, m);

@@ -429,10 +429,6 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 		router_announce(r, pid, NULL);
 	if (change)
 		p->link_changes++;
-	/* a lost carrier: what was learnt on the link may be elsewhere when
-	 * it is back (a cable moved, a device swapped) */
-	if (change && down && r->neigh != NULL)
-		neigh_port_flush(r->neigh, pid);
 	if (change || down) {
 		char by[48] = "";
 
@@ -447,17 +443,15 @@ int port_down_sync(struct router *r, uint16_t pid)
 {
 	const struct fr_port *p = &r->ports[pid];
 	const bool down = p->link_down || p->admin_down;
+	const bool was = r->dp_ports[pid].down != 0;
 	uint32_t failed;
-	int rc;
+	int rc = 0;
 
 	/* workers read it per packet; any order with other fields is fine */
 	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)down, __ATOMIC_RELAXED);
-	if (r->fib == NULL)
-		return 0;
 	/* the static routes through it wait for it (lib/fib): meanwhile their
 	 * traffic takes the covering route, if any */
-	rc = fib_port_set_down(r->fib, pid, down, &failed);
-	if (rc != 0) {
+	if (r->fib != NULL && (rc = fib_port_set_down(r->fib, pid, down, &failed)) != 0) {
 		fprintf(stderr, "fastroute: port %u %s: %u routes %s: %s\n", pid,
 			down ? "down" : "up", failed,
 			down ? "could not be withdrawn"
@@ -465,6 +459,15 @@ int port_down_sync(struct router *r, uint16_t pid)
 			strerror(-rc));
 		fflush(stderr);
 	}
+	/* out of service (a lost carrier, 'port N down'): what was learnt on
+	 * the link may be elsewhere when it is back (a cable moved, a device
+	 * swapped). Forgotten at once, so that no timer probes them through
+	 * the down port meanwhile (refused, counted unanswered: FAILED once
+	 * it is back), and nothing is resolved there until then
+	 * (control_resolve()). Static entries stay. After the routes: a held
+	 * packet goes where they send it now (held_release()) */
+	if (down && !was && r->neigh != NULL)
+		neigh_port_flush(r->neigh, pid);
 	return rc;
 }
 

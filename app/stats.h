@@ -102,20 +102,20 @@ enum ctrl_drop {
 	CDROP_NEIGH_INCOMPLETE_CAP, /* too many neighbours being resolved */
 	CDROP_NEIGH_TABLE_FULL,	    /* no room for a new neighbour */
 	CDROP_NEIGH_FAILED,	    /* its neighbour did not answer (held, or while FAILED) */
-	CDROP_NEIGH_FLUSHED,	    /* held for an entry that went away (neigh del, link lost) */
+	CDROP_NEIGH_FLUSHED,	    /* held for an entry that went away (neigh del) */
 	CDROP_NO_MBUF,		    /* could not allocate a packet to send */
 	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
 	CDROP_TX_RING_RESERVED,	    /* down to its last quarter, kept for ARP and ND */
-	CDROP_PORT_DOWN,	    /* for a port out of service (port_down: the workers') */
-	CDROP_ND_MALFORMED,	    /* NS/NA failing RFC 4861 7.1 (length, code, options...) */
-	CDROP_ND_HOP_LIMIT,	    /* NS/NA with hop limit != 255: may come from off-link */
-	CDROP_ND_CHECKSUM,	    /* NS/NA with a wrong ICMPv6 checksum */
-	CDROP_ND_NOT_FOR_US,	    /* NS for an address we do not own */
-	CDROP_ND_DAD,		    /* duplicate address detection for another address: no entry */
-	CDROP_ND_IGNORED,   /* NA that changed nothing (unknown entry, static, no override) */
-	CDROP_ND_CONFLICT,  /* NS from, or NA for, one of our addresses by another host */
-	CDROP_LOCAL6_ICMP,  /* ICMPv6 for the router other than echo/NS/NA: consumed */
-	CDROP_LOCAL6_MCAST, /* to a group the router joined, but not ND: consumed */
+	CDROP_PORT_DOWN,     /* for, or from, a port out of service (port_down: the workers') */
+	CDROP_ND_MALFORMED,  /* NS/NA failing RFC 4861 7.1 (length, code, options...) */
+	CDROP_ND_HOP_LIMIT,  /* NS/NA with hop limit != 255: may come from off-link */
+	CDROP_ND_CHECKSUM,   /* NS/NA with a wrong ICMPv6 checksum */
+	CDROP_ND_NOT_FOR_US, /* NS for an address we do not own */
+	CDROP_ND_DAD,	     /* duplicate address detection for another address: no entry */
+	CDROP_ND_IGNORED,    /* NA that changed nothing (unknown entry, static, no override) */
+	CDROP_ND_CONFLICT,   /* NS from, or NA for, one of our addresses by another host */
+	CDROP_LOCAL6_ICMP,   /* ICMPv6 for the router other than echo/NS/NA: consumed */
+	CDROP_LOCAL6_MCAST,  /* to a group the router joined, but not ND: consumed */
 	/* for the router, extension headers malformed, or an option asking a
 	 * silent discard, or no upper layer (next header 59): consumed */
 	CDROP_LOCAL6_EXT,

@@ -291,7 +291,7 @@ struct neigh_stats {
 	uint64_t hold_total_dropped; /**< packets refused: all queues together full */
 	uint64_t hold_failed;	     /**< held packets dropped: resolution failed */
 	uint64_t hold_flushed;	     /**< held packets dropped: the entry went away (deleted,
-				      *   its port's link lost, the router stopping) */
+				      *   its port out of service, the router stopping) */
 	uint64_t refused_incomplete; /**< new entries refused: INCOMPLETE cap reached */
 	uint64_t refused_full;	     /**< new entries refused: table full */
 	uint64_t ignored;	     /**< ARP/ND that changed nothing (unsolicited, static) */

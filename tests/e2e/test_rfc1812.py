@@ -241,6 +241,42 @@ def test_held_rerouted(topo, r):
                                                     delta(before, after, "route_changed")))
 
 
+def test_held_port_down(topo, r):
+    # held for a gateway still resolving when its port goes down: the
+    # port's neighbours are forgotten at once, and the packet goes where the
+    # routes say now (the default by h3), not dropped as the entry goes
+    gw = "198.51.100.79"
+    r.cli("route add 10.79.0.0/16 via " + gw)
+    r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[2])
+    r.cli("set neigh mcast-probes 20")
+    try:
+        def held():
+            return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
+
+        before, held0 = r.stats(), held()
+        lsn = frlib.Listen(topo, 2)
+        try:
+            send(topo, udp("10.79.1.1", payload=b"held-port-down"))
+            check(frlib.wait_for(lambda: held() > held0, timeout=2), "the packet was not held")
+            r.cli("port 1 down")
+            got = lsn.collect(timeout=1.0, want=1, match=lambda p: p.haslayer(s.Raw) and
+                              p[s.Raw].load == b"held-port-down")
+        finally:
+            lsn.close()
+        after = r.stats()
+    finally:
+        r.cli("port 1 up", check=False)
+        for p in ("10.79.0.0/16", "0.0.0.0/0"):
+            r.cli("route del " + p, check=False)
+        r.cli("set neigh mcast-probes 2", check=False)
+    check(len(got) == 1, "the held packet did not take the default route to h3 (%s)" %
+          {k: delta(before, after, k) for k in ("held_rerouted", "neigh_flushed",
+                                                "neigh_failed", "ctrl_port_down")})
+    check(delta(before, after, "held_rerouted") == 1 and delta(before, after, "neigh_flushed") == 0,
+          "held_rerouted +%d, neigh_flushed +%d" % (delta(before, after, "held_rerouted"),
+                                                    delta(before, after, "neigh_flushed")))
+
+
 def test_host_unreachable(topo, r):
     # the gateway does not exist: ARP fails after two probes 200 ms apart
     ic = Icmp(topo)
@@ -642,6 +678,7 @@ def main():
                              ("unreachable_3_0_3_13_blackhole", test_unreachables),
                              ("host_unreachable_3_1", test_host_unreachable),
                              ("held_rerouted", test_held_rerouted),
+                             ("held_port_down", test_held_port_down),
                              ("echo_broadcast_frame_and_ids", test_echo_broadcast_frame_and_ids),
                              ("echo_reply_3_3_3_2", test_local),
                              ("answer_lost_not_counted_sent", test_answer_lost),

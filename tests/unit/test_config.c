@@ -849,6 +849,64 @@ static void test_stranded(void **state)
 	out_free(&o);
 }
 
+/* 'port N down' forgets the port's learnt neighbours at once, so that no
+ * timer probes them through the down port (refused, counted unanswered)
+ * while a load goes on, and none is FAILED when the port is back, a
+ * rollback's return included; static ones stay. */
+static void test_port_down_neigh(void **state)
+{
+	struct router *r = *state;
+	const struct rte_ether_addr mac = {{0x02, 0, 0, 0, 0, 0x22}};
+	const struct fr_addr a = fr_addr4(0xc6336402), b = fr_addr4(0xc6336403),
+			     st = fr_addr4(0xc6336404);
+	int held = 0, held2 = 0;
+	struct neigh_stats s0, s1;
+	struct neigh_info ni;
+	char err[512] = "";
+
+	if (config_load(r,
+			write_tmp("port 1 address 198.51.100.1/24\n"
+				  "neigh add 198.51.100.4 lladdr 02:00:00:00:00:44 port 1\n"),
+			false, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	/* b resolving (a packet held), a resolved */
+	assert_int_equal(neigh_resolve(r->neigh, &a, 1, &held, 1000, NULL), 0);
+	assert_int_equal(neigh_learn(r->neigh, &a, 1, &mac, NEIGH_LEARN_REPLY, 1001), 1);
+	assert_int_equal(neigh_resolve(r->neigh, &b, 1, &held2, 1002, NULL), 0);
+	neigh_stats_get(r->neigh, &s0);
+
+	/* taken down by a load that fails further on: forgotten as the line
+	 * applies, and the rollback's port back up finds none FAILED */
+	assert_int_not_equal(config_load(r,
+					 write_tmp("port 1 down\n"
+						   "port 1 address 198.51.100.4/24\n"),
+					 false, NULL, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, ":2:"));
+	assert_int_equal(r->dp_ports[1].down, 0);
+	neigh_stats_get(r->neigh, &s1);
+	assert_int_equal(s1.flushed - s0.flushed, 2);
+	assert_true(neigh_get(r->neigh, &a, 1, &ni) != 0 || ni.state == NEIGH_S_NONE);
+	assert_true(neigh_get(r->neigh, &b, 1, &ni) != 0 || ni.state == NEIGH_S_NONE);
+	assert_int_equal(neigh_get(r->neigh, &st, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_STATIC);
+	/* asked afresh: held, not refused as FAILED */
+	assert_int_equal(neigh_resolve(r->neigh, &b, 1, &held2, 1003, NULL), 0);
+
+	/* down for good: the timers find nothing of port 1 to probe */
+	if (config_load(r, write_tmp("port 1 down\n"), false, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(r->dp_ports[1].down, 1);
+	neigh_stats_get(r->neigh, &s0);
+	neigh_tick(r->neigh, 60000);
+	neigh_stats_get(r->neigh, &s1);
+	assert_int_equal(s1.probes_bcast + s1.probes_ucast, s0.probes_bcast + s0.probes_ucast);
+	assert_int_equal(s1.failed, s0.failed);
+	assert_true(neigh_get(r->neigh, &b, 1, &ni) != 0 || ni.state == NEIGH_S_NONE);
+	assert_int_equal(neigh_get(r->neigh, &st, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_STATIC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -865,6 +923,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_port_down_neigh, setup, teardown),
 	};
 
 	test_eal_init("config");
