@@ -610,7 +610,9 @@ static bool held_route_holds(struct router *r, const struct rte_mbuf *m,
 	return fr_addr_eq(rt.type == FIB_NH_GATEWAY ? &rt.gw : &dst, &ni->addr);
 }
 
-/* neigh_ops.release: a held packet is sent (mac) or dropped (NULL) */
+/* neigh_ops.release: a held packet is sent to @mac; without one (NULL), or
+ * for a port out of service, dropped with its reason or sent by another
+ * route */
 static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 			 const struct rte_ether_addr *mac)
 {

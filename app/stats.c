@@ -303,7 +303,7 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "held_dropped_queue_full", s.hold_dropped);
 	v->kv(v->arg, "held_dropped_total_full", s.hold_total_dropped);
 	v->kv(v->arg, "held_dropped_failed", s.hold_failed);
-	v->kv(v->arg, "held_dropped_flushed", s.hold_flushed);
+	v->kv(v->arg, "held_flushed", s.hold_flushed);
 	v->kv(v->arg, "refused_incomplete_cap", s.refused_incomplete);
 	v->kv(v->arg, "refused_table_full", s.refused_full);
 	v->kv(v->arg, "refused_learn_reserved", s.refused_learn);

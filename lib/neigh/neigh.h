@@ -256,8 +256,9 @@ struct neigh_params {
 struct neigh_ops {
 	/** Send a probe for entry @p ni: to @p mac (unicast) or broadcast (NULL). */
 	void (*probe)(void *arg, const struct neigh_info *ni, const struct rte_ether_addr *mac);
-	/** A held packet leaves the queue: send it to @p mac, or drop it (mac NULL:
-	 * resolution failed, or the entry went away). */
+	/** A held packet leaves the queue: send it to @p mac, or, mac NULL
+	 * (resolution failed, or the entry went away), the caller's to drop or
+	 * send another way (a port out of service: a covering route). */
 	void (*release)(void *arg, const struct neigh_info *ni, void *pkt,
 			const struct rte_ether_addr *mac);
 	void *arg;
@@ -290,7 +291,7 @@ struct neigh_stats {
 					  oldest held (or the new one, evicted NULL) */
 	uint64_t hold_total_dropped; /**< packets refused: all queues together full */
 	uint64_t hold_failed;	     /**< held packets dropped: resolution failed */
-	uint64_t hold_flushed;	     /**< held packets dropped: the entry went away (deleted,
+	uint64_t hold_flushed;	     /**< held packets handed back, the entry gone (deleted,
 				      *   its port out of service, the router stopping) */
 	uint64_t refused_incomplete; /**< new entries refused: INCOMPLETE cap reached */
 	uint64_t refused_full;	     /**< new entries refused: table full */

@@ -68,7 +68,7 @@ static uint64_t reachable_time(struct neigh_table *t)
 }
 
 /*
- * Hand every held packet back: to send to @mac, or to drop (mac NULL). The
+ * Hand every held packet back: to send to @mac, or without one (mac NULL). The
  * queue is emptied before the first hand-over: what release does with a
  * packet (an ICMP error about it) may be held on this very entry again.
  */

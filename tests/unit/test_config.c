@@ -861,8 +861,10 @@ static void test_port_down_neigh(void **state)
 			     st = fr_addr4(0xc6336404);
 	int held = 0, held2 = 0;
 	struct neigh_stats s0, s1;
+	struct neigh_params p;
 	struct neigh_info ni;
 	char err[512] = "";
+	uint64_t now;
 
 	if (config_load(r,
 			write_tmp("port 1 address 198.51.100.1/24\n"
@@ -890,21 +892,30 @@ static void test_port_down_neigh(void **state)
 	assert_true(neigh_get(r->neigh, &b, 1, &ni) != 0 || ni.state == NEIGH_S_NONE);
 	assert_int_equal(neigh_get(r->neigh, &st, 1, &ni), 0);
 	assert_int_equal(ni.state, NEIGH_S_STATIC);
-	/* asked afresh: held, not refused as FAILED */
+	/* b resolving again: held */
 	assert_int_equal(neigh_resolve(r->neigh, &b, 1, &held2, 1003, NULL), 0);
 
-	/* down for good: the timers find nothing of port 1 to probe */
+	/* down for a while: the timers find nothing of port 1 to probe, so
+	 * b is not FAILED (as three refused probes would make it) when the
+	 * port is back, and is asked afresh */
 	if (config_load(r, write_tmp("port 1 down\n"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_int_equal(r->dp_ports[1].down, 1);
+	neigh_params_get(r->neigh, &p);
 	neigh_stats_get(r->neigh, &s0);
-	neigh_tick(r->neigh, 60000);
+	for (now = 1003; now <= 1003 + (p.mcast_probes + 1) * p.retrans_ms; now += p.retrans_ms / 4)
+		neigh_tick(r->neigh, now);
 	neigh_stats_get(r->neigh, &s1);
 	assert_int_equal(s1.probes_bcast + s1.probes_ucast, s0.probes_bcast + s0.probes_ucast);
 	assert_int_equal(s1.failed, s0.failed);
 	assert_true(neigh_get(r->neigh, &b, 1, &ni) != 0 || ni.state == NEIGH_S_NONE);
 	assert_int_equal(neigh_get(r->neigh, &st, 1, &ni), 0);
 	assert_int_equal(ni.state, NEIGH_S_STATIC);
+	if (config_load(r, write_tmp("port 1 up\n"), false, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(neigh_resolve(r->neigh, &b, 1, &held2, now, NULL), 0);
+	assert_int_equal(neigh_get(r->neigh, &b, 1, &ni), 0);
+	assert_int_equal(ni.state, NEIGH_S_INCOMPLETE);
 }
 
 int main(void)
