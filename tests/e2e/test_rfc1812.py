@@ -392,7 +392,10 @@ def test_rate_limit(topo, r):
     before = r.stats()
     try:
         send(topo, [udp(ROUTER_IP[0])] * 10)
-        got = ic.collect(timeout=0.5)
+        # all ten taken in before the rate goes back (a slow run's control
+        # thread may still be at them), then their errors read
+        frlib.wait_for(lambda: delta(before, r.stats(), "local_unreachable") >= 10, timeout=3)
+        got = ic.collect(timeout=0.3)
     finally:
         ic.close()
         r.cli("set icmp rate 1000 burst 50")
