@@ -776,6 +776,14 @@ void router_local_update(struct router *r)
 	old = r->dpconf.local;
 	/* release: the list is complete before workers can see the pointer */
 	__atomic_store_n(&r->dpconf.local, nl, __ATOMIC_RELEASE);
+	/* a route cache hit skips the address checks this list feeds (a
+	 * destination of 169.254/16 ours or not, a source that is ours): what
+	 * was decided with the old list goes. The routes of the change moved
+	 * the generation before (a transaction publishes the list at its
+	 * end), so it moves once more now; a worker that loads the new
+	 * generation (acquire) reads the new list after it */
+	if (r->fib != NULL)
+		fib_invalidate(r->fib);
 	if (old != NULL) {
 		/* a worker may be scanning the old list: wait until none can be */
 		if (r->qsv != NULL)

@@ -918,6 +918,30 @@ static void test_port_down_neigh(void **state)
 	assert_int_equal(ni.state, NEIGH_S_INCOMPLETE);
 }
 
+/* The workers' list of the router's addresses (dpconf.local) feeds checks
+ * a route cache hit skips: its publication, at a transaction's end after
+ * the change's routes moved the generation, must move it again. */
+static void test_local_list_generation(void **state)
+{
+	struct router *r = *state;
+	char err[512] = "";
+	uint64_t g;
+
+	if (config_load(r, write_tmp("port 1 address 169.254.1.1/16\n"), false, NULL, err,
+			sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_non_null(r->dpconf.local);
+	assert_int_equal(r->dpconf.local->n_own, 1);
+	g = fib_generation(r->fib);
+	router_local_update(r);
+	assert_true(fib_generation(r->fib) > g);
+	/* and through a transaction: the address leaves the list */
+	if (config_load(r, write_tmp("port 1 address del 169.254.1.1/16\n"), false, NULL, err,
+			sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(r->dpconf.local->n_own, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -935,6 +959,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_down_neigh, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_local_list_generation, setup, teardown),
 	};
 
 	test_eal_init("config");
