@@ -5,6 +5,17 @@
 # to h2 through the router, the router's counters. Cleans up on exit.
 set -eu
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+-h | --help)
+	sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+	exit 0
+	;;
+'') ;;
+*)
+	echo "demo: takes no arguments (--help)" >&2
+	exit 2
+	;;
+esac
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "demo: needs root (it creates network namespaces and veth pairs); try: sudo make run" >&2

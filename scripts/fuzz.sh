@@ -10,6 +10,16 @@
 # a slow path worth a look) is named, not failed.
 set -eu
 cd "$(dirname "$0")/.."
+case "${1:-300}" in
+-h | --help)
+	sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+	exit 0
+	;;
+'' | *[!0-9]* | 0)
+	echo "fuzz: SECONDS must be a number above 0, not '$1' (scripts/fuzz.sh --help)" >&2
+	exit 2
+	;;
+esac
 secs=${1:-300}
 
 if [ ! -f build-fuzz/build.ninja ]; then

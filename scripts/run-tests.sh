@@ -9,6 +9,17 @@
 #   run fewer.
 set -eu
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+-h | --help)
+	sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+	exit 0
+	;;
+'') ;;
+*)
+	echo "run-tests: takes no arguments (--help)" >&2
+	exit 2
+	;;
+esac
 
 step() { printf '\n== %s\n' "$*"; }
 t0=$(date +%s)

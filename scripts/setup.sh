@@ -25,7 +25,20 @@ case "${1:-}" in
 --bench)
 	want="$RUN_PKGS $BENCH_PKGS"
 	;;
+-h | --help)
+	sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+	exit 0
+	;;
+'') ;;
+*)
+	echo "setup: unknown option '$1' (--test, --bench, --help)" >&2
+	exit 2
+	;;
 esac
+if [ $# -gt 1 ]; then
+	echo "setup: one option at most" >&2
+	exit 2
+fi
 
 missing=""
 for p in $want; do

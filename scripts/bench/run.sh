@@ -28,7 +28,22 @@ case "${BENCH_T0:-}" in
 *) [ "$BENCH_T0" -le "$t_start" ] && t_start=$BENCH_T0 && wall_from=make ;;
 esac
 quick=0
-[ "${1:-}" = "--quick" ] && quick=1
+case "${1:-}" in
+--quick) quick=1 ;;
+-h | --help)
+	sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+	exit 0
+	;;
+'') ;;
+*)
+	echo "bench: unknown option '$1' (--quick, --help)" >&2
+	exit 2
+	;;
+esac
+if [ $# -gt 1 ]; then
+	echo "bench: one option at most" >&2
+	exit 2
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "bench: needs root (memif sockets, hugepages, DPDK)" >&2
