@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		") and print its answer; with no COMMAND, read\n"
 		"commands from standard input, one per line.\n"
 		"  -s, --socket PATH   the router's CLI socket\n"
-		"  -j, --json          ask show commands for JSON\n"
+		"  -j, --json          ask show commands and load for JSON\n"
 		"  -t, --timeout SEC   give up (exit 2) when the router accepts no connection\n"
 		"                      or says nothing for SEC seconds (default 0: wait for\n"
 		"                      ever); a command sent may still run after\n"

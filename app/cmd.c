@@ -502,12 +502,13 @@ static const struct cmd_syntax {
 	 "forward packets to a connected subnet's broadcast address from another port\n"
 	 "(RFC 1812 5.3.5.2; default off)"},
 	{"set icmp rate", CMD_SET_ICMP_RATE, a_icmp_rate, "PPS burst N",
-	 "ICMP errors per second and burst, per lcore (token bucket; default 1000\n"
-	 "burst 50; rate 0 sends none); suppressed errors are counted"},
+	 "ICMP errors per second (0-1000000) and burst (1-100000), per lcore (token\n"
+	 "bucket; default 1000 burst 50; rate 0 sends none); suppressed errors are\n"
+	 "counted"},
 	{"rtcache size", CMD_RTCACHE_SIZE, a_rtcache_size, "N",
-	 "route cache entries per worker, rounded up to a power of two, fixed at\n"
-	 "startup (config file; later, only the size it has; default 65536; 64 bytes\n"
-	 "each for IPv4 and as many again for IPv6)"},
+	 "route cache entries per worker (64-2^24), rounded up to a power of two, fixed\n"
+	 "at startup (config file; later, only a size that rounds to the one it has;\n"
+	 "default 65536; 64 bytes each for IPv4 and as many again for IPv6)"},
 	{"rtcache", CMD_RTCACHE_MODE, a_rtcache_mode, "off|on|auto",
 	 "per-worker route cache, validated by generations: off, on, or auto (default:\n"
 	 "time bursts with the cache probed and bypassed, keep the cheaper for 2^20\n"
@@ -536,7 +537,10 @@ static const struct cmd_syntax {
 	 "for at start), max-incomplete (1024 neighbours being resolved at once; the\n"
 	 "gateways of routes are resolved past it),\n"
 	 "delay-time (5000: a STALE entry in use waits this long in DELAY before it is\n"
-	 "probed; 0: probe at once)"},
+	 "probed; 0: probe at once). Ranges: reachable-time 100-3600000, retrans-time\n"
+	 "10-60000, mcast- and ucast-probes 1-100, stale-time 100-86400000, failed-time\n"
+	 "and delay-time 0-3600000, hold-total 0-2^20, max-incomplete 1-2^24, hold\n"
+	 "0-" RTE_STR(NEIGH_HOLD_MAX)},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_addr, "ADDR",
 	 "longest-prefix match: which route forwards ADDR, its type, gateway and port\n"
 	 "(or the drop counter of an address the workers never forward)"},

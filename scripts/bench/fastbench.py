@@ -1197,7 +1197,8 @@ def throughput_main(argv):
     ap.add_argument("--profiles", default="1flow,256nets,random1m",
                     type=lambda s: parse_list(s, ALL_PROFILES),
                     help="traffic: 1flow, 256nets, random1m (default all three; 256nets and "
-                         "random1m need tables of 256 routes or more)")
+                         "random1m need tables of 256 routes or more), or 1kflows (1,000 "
+                         "flows, for the route cache rows)")
     ap.add_argument("--sizes", default="64,1518", type=lambda s: parse_list(s, conv=int),
                     help="frame sizes with FCS, 64..1518 (default 64,1518)")
     ap.add_argument("--duts", default=",".join(DEFAULT_DUTS),
@@ -1220,10 +1221,11 @@ def throughput_main(argv):
     ap.add_argument("--quick", action="store_true",
                     help="smoke run (~30 s): 1 route, 1flow, 64 B, every DUT (fastroute, io, "
                          "mac, l3fwd, which is built first), 1 round, 0.3 s warmup + 1 s "
-                         "window")
+                         "window; it replaces --routes, --profiles, --sizes, --duts, --rounds, "
+                         "--warmup and --duration")
     ap.add_argument("--time-limit", type=float, default=None,
                     help="abort (and clean up) after this many seconds (default 1800, "
-                         "quick 180)")
+                         "quick 180; throughput.sh's own timeout ends any run at 7200)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
                     help="before each run, wait up to SEC for other processes to leave the "
                          "CPUs idle (shared machines; default 0: measure at once, discard "
@@ -1332,7 +1334,9 @@ def rfc2544_main(argv):
     ap.add_argument("--loss", type=float, default=0.0,
                     help="acceptable loss ratio (default 0: zero loss)")
     ap.add_argument("--out", help="JSON lines: one object per trial, then the result")
-    ap.add_argument("--time-limit", type=float, default=900)
+    ap.add_argument("--time-limit", type=float, default=900,
+                    help="abort (and clean up) after this many seconds (default 900; "
+                         "rfc2544.sh's own timeout ends any run at 7200)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
                     help="memif demo on a shared machine: before each trial, wait up to SEC "
                          "for other processes to leave the CPUs idle")
