@@ -256,9 +256,10 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
 /* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
  * group (L3 or L2), except Packet Too Big; never to a source that does not
  * name one node (those were dropped before). The upper-layer header is
- * found past hop-by-hop, routing and destination options headers and a
- * first fragment's header (2.4 (e.1) holds behind them too); a later
- * fragment carries none, and may have an error. Only the slow path (a
+ * found past hop-by-hop, routing, destination options and authentication
+ * (AH, its length in 4-byte units) headers and a first fragment's header
+ * (2.4 (e.1) holds behind them too); a later fragment carries none, and may
+ * have an error. ESP hides what follows: taken as an upper layer. Only the slow path (a
  * packet that earns an error) comes here. */
 static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				    bool l2_group, uint8_t type)
@@ -274,7 +275,7 @@ static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_i
 	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip))
 		return false;
 	for (n = 0; nh != IPPROTO_ICMPV6; n++) {
-		if (nh != 0 && nh != 43 && nh != 44 && nh != 60)
+		if (nh != 0 && nh != 43 && nh != 44 && nh != 51 && nh != 60)
 			return true; /* another upper layer */
 		if (n == DP_ICMP6_EXT_MAX || off + 8 > have)
 			return false;
@@ -284,6 +285,9 @@ static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_i
 				return true;
 			nh = p[off];
 			off += 8;
+		} else if (nh == 51) {
+			nh = p[off];
+			off += ((uint32_t)p[off + 1] + 2) * 4;
 		} else {
 			nh = p[off];
 			off += ((uint32_t)p[off + 1] + 1) * 8;

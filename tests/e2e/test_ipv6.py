@@ -429,6 +429,21 @@ def test_no_error_about(topo, r):
     red = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=1) /
            s.ICMPv6ND_Redirect(tgt="fe80::1", dst="3fff::2"))
     expect_nothing(topo, r, red, "ip6_hop_limit_exceeded")
+    # behind an authentication header (AH, RFC 4302: its length in 4-byte
+    # units, less 2), which the router can walk without its keys
+    icmp = bytes(s.IPv6(src=HOST_IP6[1], dst=HOST_IP6[0]) / s.ICMPv6DestUnreach() /
+                 s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1]) / s.UDP())[40:]
+    ah = bytes([58, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1]) + b"\x00" * 12
+    err = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=1, nh=51) /
+           s.Raw(ah + icmp))
+    expect_nothing(topo, r, err, "ip6_hop_limit_exceeded")
+    # the same for the router's own: an unknown option whose type asks for
+    # 4/2, in front of an ICMPv6 error to the router (and of a Redirect)
+    opt = s.IPv6ExtHdrDestOpt(options=[s.HBHOptUnknown(otype=0x88, optdata=b"\x00" * 4)])
+    for msg in (s.ICMPv6DestUnreach() / s.IPv6(src=ROUTER_IP6[0], dst=HOST_IP6[0]) / s.UDP(),
+                s.ICMPv6ND_Redirect(tgt="fe80::1", dst="3fff::2")):
+        expect_nothing(topo, r, eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0]) / opt / msg,
+                       "ctrl_icmp_not_sent")
     # a unicast packet in an L2 multicast frame
     p = udp6("3fff::1")
     p[s.Ether].dst = "33:33:00:00:00:01"
