@@ -591,6 +591,14 @@ static int dp4_set(struct fib *f, const struct fib_route *r, uint32_t nh, bool e
 			rc = 0;
 		} else {
 			rc = rte_lpm_add(f->lpm4, ip, depth, nh);
+			/* every tbl8 group taken, or waiting on rte_lpm's defer
+			 * queue (a delete a moment ago: a rollback putting back
+			 * what it deleted), which it reclaims without waiting:
+			 * once the workers have been quiescent, once more */
+			if (rc == -ENOSPC && depth > 24 && f->qsv != NULL) {
+				rte_rcu_qsbr_synchronize(f->qsv, RTE_QSBR_THRID_INVALID);
+				rc = rte_lpm_add(f->lpm4, ip, depth, nh);
+			}
 		}
 		if (rc != 0) {
 			if (!exists)

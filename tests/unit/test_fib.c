@@ -1434,6 +1434,64 @@ static void test_tbl8_grace(void **state)
 }
 
 /*
+ * The lpm backend: a tbl8 group a delete gave back waits on rte_lpm's defer
+ * queue for the workers' grace period. With every group taken, a route
+ * longer than /24 added a moment after (a rollback putting back the route
+ * it deleted) waits for it instead of failing with ENOSPC, which left the
+ * route lost (review of the rollbacks).
+ */
+static void test_lpm_tbl8_grace(void **state)
+{
+	struct ctx *c = *state;
+	struct fib_conf conf = {0};
+	struct pausing_reader pr = {0};
+	struct rte_rcu_qsbr *v;
+	struct fib_route r;
+	struct fib *f;
+	char pfx[32];
+	pthread_t th;
+	int i;
+
+	v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	assert_non_null(v);
+	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
+	conf.backend = FIB_BACKEND_LPM;
+	conf.max_routes4 = 256;
+	conf.tbl8s4 = 64;
+	conf.neigh = c->n;
+	conf.qsv = v;
+	f = fib_create("lgrace4", &conf);
+	assert_non_null(f);
+	pr.v = v;
+	assert_int_equal(pthread_create(&th, NULL, pausing_reader_run, &pr), 0);
+	while (!pr.online)
+		usleep(1000);
+	/* every group taken: one /25 in each of 64 /24s */
+	for (i = 0; i < 64; i++) {
+		snprintf(pfx, sizeof(pfx), "10.0.%d.0/25", i);
+		add(f, pfx, FIB_NH_CONNECTED, 1);
+	}
+	snprintf(pfx, sizeof(pfx), "10.0.64.0/25");
+	r = mk(pfx, FIB_NH_CONNECTED, 1);
+	assert_int_equal(fib_route_add(f, &r), -ENOSPC);
+	pr.pause = true;
+	while (!pr.paused)
+		usleep(100);
+	r = mk("10.0.7.0/25", FIB_NH_CONNECTED, 1);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	/* put back at once: its group is free only once the reader is quiescent */
+	r = mk("10.0.7.0/25", FIB_NH_CONNECTED, 2);
+	assert_int_equal(fib_route_add(f, &r), 0);
+	assert_true(pr.resumed);
+	expect(f, ip("10.0.7.1"), FIB_NH_CONNECTED, 2);
+	expect(f, ip("10.0.7.129"), FIB_NH_NONE, FIB_PORT_NONE);
+	pr.stop = true;
+	pthread_join(th, NULL);
+	fib_free(f);
+	rte_free(v);
+}
+
+/*
  * Indexes given back wait for the workers' grace period before reuse. With
  * every other index taken, one given back a moment ago is waited for, not
  * refused: a transaction's rollback needs the next hop or neighbour entry
@@ -1574,6 +1632,7 @@ int main(void)
 		cmocka_unit_test(test_idxpool_grace),
 		cmocka_unit_test(test_memory_estimate),
 		cmocka_unit_test_setup_teardown(test_tbl8_grace, setup_fib, teardown),
+		cmocka_unit_test_setup_teardown(test_lpm_tbl8_grace, setup_fib, teardown),
 	};
 
 	test_eal_init("fib");
