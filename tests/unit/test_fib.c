@@ -1377,6 +1377,38 @@ static void *pausing_reader_run(void *arg)
 	return NULL;
 }
 
+/* A FIB of @backend (256 routes, 64 tbl8 groups) whose workers are one
+ * pausing reader, started and online; grace_fib_end() stops it all. */
+static struct fib *grace_fib(struct ctx *c, enum fib_backend backend, const char *name,
+			     struct pausing_reader *pr, pthread_t *th)
+{
+	struct fib_conf conf = {0};
+	struct fib *f;
+
+	pr->v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	assert_non_null(pr->v);
+	assert_int_equal(rte_rcu_qsbr_init(pr->v, 1), 0);
+	conf.backend = backend;
+	conf.max_routes4 = 256;
+	conf.tbl8s4 = 64;
+	conf.neigh = c->n;
+	conf.qsv = pr->v;
+	f = fib_create(name, &conf);
+	assert_non_null(f);
+	assert_int_equal(pthread_create(th, NULL, pausing_reader_run, pr), 0);
+	while (!pr->online)
+		usleep(1000);
+	return f;
+}
+
+static void grace_fib_end(struct fib *f, struct pausing_reader *pr, pthread_t th)
+{
+	pr->stop = true;
+	pthread_join(th, NULL);
+	fib_free(f);
+	rte_free(pr->v);
+}
+
 /*
  * A tbl8 group freed by a change that takes another (a cover replaced:
  * one /24 gains a group, another collapses) is not handed to the next
@@ -1387,30 +1419,14 @@ static void *pausing_reader_run(void *arg)
  */
 static void test_tbl8_grace(void **state)
 {
-	struct ctx *c = *state;
-	struct fib_conf conf = {0};
 	struct pausing_reader pr = {0};
-	struct rte_rcu_qsbr *v;
 	struct fib_route r;
 	struct fib *f;
 	pthread_t th;
 
 	if (!FIB4_DIR24_8_KNOWN)
 		skip();
-	v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
-	assert_non_null(v);
-	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
-	conf.backend = FIB_BACKEND_FIB;
-	conf.max_routes4 = 256;
-	conf.tbl8s4 = 64;
-	conf.neigh = c->n;
-	conf.qsv = v;
-	f = fib_create("tgrace4", &conf);
-	assert_non_null(f);
-	pr.v = v;
-	assert_int_equal(pthread_create(&th, NULL, pausing_reader_run, &pr), 0);
-	while (!pr.online)
-		usleep(1000);
+	f = grace_fib(*state, FIB_BACKEND_FIB, "tgrace4", &pr, &th);
 	add(f, "10.0.0.0/8", FIB_NH_CONNECTED, 1);
 	add(f, "10.1.1.0/25", FIB_NH_CONNECTED, 1); /* its cover's next hop: no group */
 	add(f, "10.2.2.0/25", FIB_NH_CONNECTED, 2); /* a group, g */
@@ -1427,10 +1443,7 @@ static void test_tbl8_grace(void **state)
 	expect(f, ip("10.1.1.1"), FIB_NH_CONNECTED, 1);
 	expect(f, ip("10.1.1.129"), FIB_NH_CONNECTED, 2);
 	expect(f, ip("10.3.3.1"), FIB_NH_CONNECTED, 3);
-	pr.stop = true;
-	pthread_join(th, NULL);
-	fib_free(f);
-	rte_free(v);
+	grace_fib_end(f, &pr, th);
 }
 
 /*
@@ -1442,30 +1455,14 @@ static void test_tbl8_grace(void **state)
  */
 static void test_lpm_tbl8_grace(void **state)
 {
-	struct ctx *c = *state;
-	struct fib_conf conf = {0};
 	struct pausing_reader pr = {0};
-	struct rte_rcu_qsbr *v;
 	struct fib_route r;
 	struct fib *f;
 	char pfx[32];
 	pthread_t th;
 	int i;
 
-	v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
-	assert_non_null(v);
-	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
-	conf.backend = FIB_BACKEND_LPM;
-	conf.max_routes4 = 256;
-	conf.tbl8s4 = 64;
-	conf.neigh = c->n;
-	conf.qsv = v;
-	f = fib_create("lgrace4", &conf);
-	assert_non_null(f);
-	pr.v = v;
-	assert_int_equal(pthread_create(&th, NULL, pausing_reader_run, &pr), 0);
-	while (!pr.online)
-		usleep(1000);
+	f = grace_fib(*state, FIB_BACKEND_LPM, "lgrace4", &pr, &th);
 	/* every group taken: one /25 in each of 64 /24s */
 	for (i = 0; i < 64; i++) {
 		snprintf(pfx, sizeof(pfx), "10.0.%d.0/25", i);
@@ -1485,10 +1482,7 @@ static void test_lpm_tbl8_grace(void **state)
 	assert_true(pr.resumed);
 	expect(f, ip("10.0.7.1"), FIB_NH_CONNECTED, 2);
 	expect(f, ip("10.0.7.129"), FIB_NH_NONE, FIB_PORT_NONE);
-	pr.stop = true;
-	pthread_join(th, NULL);
-	fib_free(f);
-	rte_free(v);
+	grace_fib_end(f, &pr, th);
 }
 
 /*
