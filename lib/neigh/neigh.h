@@ -373,7 +373,8 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 /**
  * Put back a learnt entry (@p addr on @p port at @p mac) that an operator's
  * change a rollback undoes replaced or deleted: learnt again, STALE (its
- * next use re-confirms it), no longer static. @return 0 or -errno.
+ * next use re-confirms it), no longer static. One learnt again meanwhile
+ * (resolved, not static) is newer, and stays as it is. @return 0 or -errno.
  */
 int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
 			 const struct rte_ether_addr *mac, uint64_t now);

@@ -96,7 +96,8 @@ static void test_static(void **state)
 }
 
 /* A learnt entry put back by a rollback (neigh_learnt_restore): STALE with
- * its MAC, not static; a deleted one comes back too; a bad MAC is refused. */
+ * its MAC, not static; a deleted one comes back too, unless learnt again
+ * meanwhile (newer: kept); a bad MAC is refused. */
 static void test_learnt_restore(void **state)
 {
 	struct neigh_table *t = *state;
@@ -112,6 +113,12 @@ static void test_learnt_restore(void **state)
 	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
 	/* learnt again: an ARP reply now may change it (a static one not) */
 	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_REPLY, 1001), 1);
+	assert_int_equal(neigh_del(t, &a, 0), 0);
+	/* deleted, then learnt again at another MAC before the rollback */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_REQUEST, 1001), 1);
+	assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac1, 1002), 0);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
 	assert_int_equal(neigh_del(t, &a, 0), 0);
 	assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac1, 1002), 0);
 	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
