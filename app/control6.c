@@ -773,24 +773,19 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 }
 
 /* The error @type/@code (@aux: the pointer of 4/x) about @m, a packet for
- * the router that no service takes, where one is due (never about a frame
+ * the router that no service takes, where one is due: what any error the
+ * control thread sends is asked (icmp_ctrl_error_due(): never about a frame
  * to an L2 group, nor about an ICMPv6 error or a Redirect behind the
  * extension headers, RFC 4443 2.4 (e.1), (e.2); within the rate); @m is
  * consumed either way. */
 static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uint8_t code,
 			 uint32_t aux)
 {
-	const struct rte_ipv6_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
-
-	if (!frame_l2_group(m) && !dp_icmp6_allowed(m, ip, false, type)) {
-		r->cst.drop[CDROP_LOCAL_UNREACH]++;
-		r->cst.icmp_not_sent++;
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (local_error_due(r, m))
+	r->cst.drop[CDROP_LOCAL_UNREACH]++;
+	if (icmp_ctrl_error_due(r, m, type))
 		icmp6_error(r, m, type, code, aux);
+	else
+		rte_pktmbuf_free(m);
 }
 
 /*

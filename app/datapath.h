@@ -259,8 +259,8 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
  * found past hop-by-hop, routing, destination options and authentication
  * (AH, its length in 4-byte units) headers and a first fragment's header
  * (2.4 (e.1) holds behind them too); a later fragment carries none, and may
- * have an error. ESP hides what follows: taken as an upper layer. Only the slow path (a
- * packet that earns an error) comes here. */
+ * have an error. ESP hides what follows: taken as an upper layer. Only the
+ * slow path (a packet that earns an error) comes here. */
 static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				    bool l2_group, uint8_t type)
 {

@@ -185,7 +185,15 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 	control_output(r, m);
 }
 
-bool local_error_due(struct router *r, struct rte_mbuf *m)
+/*
+ * An IPv4 packet for the router that no service takes (@m), counted
+ * local_unreachable: is an error due about it? Not about a frame to an L2
+ * group (counted ctrl_icmp_not_sent), nor over the rate
+ * (ctrl_icmp_over_rate): @m freed, false. Else true, @m the caller's to
+ * send the error about. (IPv6's: local_error6(), which asks all of
+ * icmp_ctrl_error_due(), its extension headers in front of an error.)
+ */
+static bool local_error_due(struct router *r, struct rte_mbuf *m)
 {
 	r->cst.drop[CDROP_LOCAL_UNREACH]++;
 	if (frame_l2_group(m)) { /* to our address, in a broadcast/multicast frame */

@@ -39,15 +39,6 @@ static inline bool frame_l2_group(const struct rte_mbuf *m)
 		&rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->dst_addr);
 }
 
-/*
- * A packet for the router that no service takes (@m), counted
- * local_unreachable: is an error due about it? Not about a frame to an L2
- * group (counted ctrl_icmp_not_sent), nor over the rate
- * (ctrl_icmp_over_rate): @m freed, false. Else true, @m the caller's to
- * send the error about. Both families.
- */
-bool local_error_due(struct router *r, struct rte_mbuf *m);
-
 /* The control thread's own token bucket for errors it originates. */
 int icmp_ctrl_allowed(struct router *r);
 
