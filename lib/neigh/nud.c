@@ -256,19 +256,16 @@ void neigh_use(struct neigh_table *t, const struct fr_addr *addr, uint16_t port)
 int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
 			 const struct rte_ether_addr *mac, uint64_t now)
 {
-	uint32_t idx = neigh_find(t, addr, port);
-	int rc;
+	uint32_t idx;
+	int rc = neigh_entry_set(t, addr, port, mac, &idx);
 
+	if (rc != 0)
+		return rc;
 	/* learnt again since it was deleted (a load serves packets as it
 	 * goes): what the link said since is newer than what the rollback
 	 * holds (a NIC swapped, a failover), and stays */
-	if (idx != NEIGH_IDX_NONE && !t->cold[idx].configured &&
-	    neigh_state_usable(t->cold[idx].state) && mac != NULL &&
-	    rte_is_valid_assigned_ether_addr(mac))
+	if (!t->cold[idx].configured && neigh_state_usable(t->cold[idx].state))
 		return 0;
-	rc = neigh_entry_set(t, addr, port, mac, &idx);
-	if (rc != 0)
-		return rc;
 	t->cold[idx].configured = 0;
 	stale(t, idx, mac, now);
 	return 0;
