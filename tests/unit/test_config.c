@@ -89,6 +89,15 @@ static char *write_tmp(const char *text)
 	return write_tmp_n(text, strlen(text));
 }
 
+/* @text applied as a file; the test fails with the router's error if not */
+static void load_ok(struct router *r, const char *text)
+{
+	char err[512] = "";
+
+	if (config_load(r, write_tmp(text), false, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
 static const char *src_path(const char *rel)
 {
 	static char path[512];
@@ -488,7 +497,6 @@ static void test_src6(void **state)
 {
 	struct router *r = *state;
 	static const uint8_t ll1[16] = {0xfe, 0x80, [15] = 0x11};
-	char err[256] = "";
 	struct fr_addr want, dst;
 	uint8_t src[16];
 
@@ -496,11 +504,8 @@ static void test_src6(void **state)
 	fr_addr_parse("2001:db8:9::5", &dst);
 	error_src6(r, 1, dst.v6, src); /* no global address anywhere yet */
 	assert_memory_equal(src, ll1, 16);
-	if (config_load(r,
-			write_tmp("port 0 address 2001:db8:1::1/64\n"
-				  "port 0 address add 2001:db8:2::1/64\n"),
-			false, NULL, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_ok(r, "port 0 address 2001:db8:1::1/64\n"
+		   "port 0 address add 2001:db8:2::1/64\n");
 	error_src6(r, 1, dst.v6, src);
 	fr_addr_parse("2001:db8:1::1", &want);
 	assert_memory_equal(src, want.v6, 16);
@@ -525,11 +530,8 @@ static void test_addr_order_rollback(void **state)
 	char err[256] = "";
 	struct fr_addr a, b;
 
-	if (config_load(r,
-			write_tmp("port 0 address 192.0.2.1/24\n"
-				  "port 0 address add 198.51.100.1/24\n"),
-			false, NULL, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_ok(r, "port 0 address 192.0.2.1/24\n"
+		   "port 0 address add 198.51.100.1/24\n");
 	assert_int_not_equal(config_load(r,
 					 write_tmp("port 0 address del 192.0.2.1/24\n"
 						   "route add 10.0.0.0/8 via 203.0.113.1\n"),
@@ -866,11 +868,8 @@ static void test_port_down_neigh(void **state)
 	char err[512] = "";
 	uint64_t now;
 
-	if (config_load(r,
-			write_tmp("port 1 address 198.51.100.1/24\n"
-				  "neigh add 198.51.100.4 lladdr 02:00:00:00:00:44 port 1\n"),
-			false, NULL, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_ok(r, "port 1 address 198.51.100.1/24\n"
+		   "neigh add 198.51.100.4 lladdr 02:00:00:00:00:44 port 1\n");
 	/* b resolving (a packet held), a resolved */
 	assert_int_equal(neigh_resolve(r->neigh, &a, 1, &held, 1000, NULL), 0);
 	assert_int_equal(neigh_learn(r->neigh, &a, 1, &mac, NEIGH_LEARN_REPLY, 1001), 1);
@@ -898,8 +897,7 @@ static void test_port_down_neigh(void **state)
 	/* down for a while: the timers find nothing of port 1 to probe, so
 	 * b is not FAILED (as three refused probes would make it) when the
 	 * port is back, and is asked afresh */
-	if (config_load(r, write_tmp("port 1 down\n"), false, NULL, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_ok(r, "port 1 down\n");
 	assert_int_equal(r->dp_ports[1].down, 1);
 	neigh_params_get(r->neigh, &p);
 	neigh_stats_get(r->neigh, &s0);
@@ -911,8 +909,7 @@ static void test_port_down_neigh(void **state)
 	assert_true(neigh_get(r->neigh, &b, 1, &ni) != 0 || ni.state == NEIGH_S_NONE);
 	assert_int_equal(neigh_get(r->neigh, &st, 1, &ni), 0);
 	assert_int_equal(ni.state, NEIGH_S_STATIC);
-	if (config_load(r, write_tmp("port 1 up\n"), false, NULL, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_ok(r, "port 1 up\n");
 	assert_int_equal(neigh_resolve(r->neigh, &b, 1, &held2, now, NULL), 0);
 	assert_int_equal(neigh_get(r->neigh, &b, 1, &ni), 0);
 	assert_int_equal(ni.state, NEIGH_S_INCOMPLETE);
@@ -924,21 +921,16 @@ static void test_port_down_neigh(void **state)
 static void test_local_list_generation(void **state)
 {
 	struct router *r = *state;
-	char err[512] = "";
 	uint64_t g;
 
-	if (config_load(r, write_tmp("port 1 address 169.254.1.1/16\n"), false, NULL, err,
-			sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_ok(r, "port 1 address 169.254.1.1/16\n");
 	assert_non_null(r->dpconf.local);
 	assert_int_equal(r->dpconf.local->n_own, 1);
 	g = fib_generation(r->fib);
 	router_local_update(r);
 	assert_true(fib_generation(r->fib) > g);
 	/* and through a transaction: the address leaves the list */
-	if (config_load(r, write_tmp("port 1 address del 169.254.1.1/16\n"), false, NULL, err,
-			sizeof(err)) != 0)
-		fail_msg("%s", err);
+	load_ok(r, "port 1 address del 169.254.1.1/16\n");
 	assert_int_equal(r->dpconf.local->n_own, 0);
 }
 
