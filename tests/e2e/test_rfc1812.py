@@ -207,6 +207,11 @@ def test_echo_broadcast_frame_and_ids(topo, r):
     check(steps != {1}, "echo reply IP IDs count up: %s" % ids)
 
 
+def held(r):
+    """Packets the router's neighbour table has held, all told."""
+    return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
+
+
 def test_held_rerouted(topo, r):
     # held for a gateway still resolving, then its route replaced by a
     # blackhole: when the gateway answers, the packet goes where the routes
@@ -217,12 +222,9 @@ def test_held_rerouted(topo, r):
     # config's 2 probes 200 ms apart, a slow run (ASan) failed it first
     r.cli("set neigh mcast-probes 20")
     try:
-        def held():
-            return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
-
-        before, held0 = r.stats(), held()
+        before, held0 = r.stats(), held(r)
         send(topo, udp("10.78.1.1", payload=b"held-then-rerouted"))
-        check(frlib.wait_for(lambda: held() > held0, timeout=2), "the packet was not held")
+        check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
         r.cli("route replace 10.78.0.0/16 blackhole")
         sh(["ip", "addr", "add", gw + "/24", "dev", "eth0"], ns=topo.hosts[1])
         got = at_host(topo, 1, lambda: frlib.wait_for(
@@ -250,14 +252,11 @@ def test_held_port_down(topo, r):
     r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[2])
     r.cli("set neigh mcast-probes 20")
     try:
-        def held():
-            return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
-
-        before, held0 = r.stats(), held()
+        before, held0 = r.stats(), held(r)
         lsn = frlib.Listen(topo, 2)
         try:
             send(topo, udp("10.79.1.1", payload=b"held-port-down"))
-            check(frlib.wait_for(lambda: held() > held0, timeout=2), "the packet was not held")
+            check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
             r.cli("port 1 down")
             got = lsn.collect(timeout=1.0, want=1, match=lambda p: p.haslayer(s.Raw) and
                               p[s.Raw].load == b"held-port-down")
