@@ -211,6 +211,13 @@ unsigned int port_stats_clear(struct router *r);
 int worker_main(void *arg);
 /* Worker 0: send what the control thread queued on r->ctrl_tx. */
 void worker_ctrl_tx_drain(struct router *r, struct worker *w);
+/* Send a burst of @n packets received on @in_port as dp_input_burst()
+ * decided in @out: to a port (TX buffer, or at once when the whole burst
+ * goes to one port with nothing buffered), to the control thread, or
+ * nowhere (dropped, already freed). What a TX queue refuses is freed and
+ * counted tx_full, or port_down once the port is known down. */
+void worker_output(struct worker *w, uint16_t in_port, struct rte_mbuf **pkts, const uint16_t *out,
+		   uint16_t n);
 /* Hand @n packets to the control thread (@errors: dropped ones due an ICMP
  * error), keeping the ring's last quarter for ARP and ND; what the ring
  * does not take is freed and counted. */

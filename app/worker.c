@@ -179,11 +179,58 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 	}
 }
 
+/* True when all @n verdicts in @out are the port @o. */
+static inline bool all_to(const uint16_t *out, uint16_t n, uint16_t o)
+{
+	uint16_t diff = 0, i;
+
+	for (i = 0; i < n; i++)
+		diff |= (uint16_t)(out[i] ^ o);
+	return diff == 0;
+}
+
+void worker_output(struct worker *w, uint16_t in_port, struct rte_mbuf **pkts, const uint16_t *out,
+		   uint16_t n)
+{
+	struct rte_mbuf *ctrl[DP_BURST], *err[DP_BURST];
+	const uint16_t q = (uint16_t)w->idx;
+	uint16_t i, nctrl = 0, nerr = 0, o = out[0];
+
+	/* the whole burst to one port whose buffer is empty (the common
+	 * case under load): one TX burst from the array, nothing copied
+	 * into the buffer first; the order holds, as nothing waits before */
+	if (likely(o < FR_MAX_PORTS) && w->txb[o]->length == 0 && all_to(out, n, o)) {
+		uint16_t sent = rte_eth_tx_burst(o, q, pkts, n);
+
+		w->st.tx += sent;
+		if (unlikely(sent < n))
+			tx_error_cb(pkts + sent, (uint16_t)(n - sent),
+				    RTE_PTR_ADD(w->txb[o], TXB_SIZE));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		o = out[i];
+		if (likely(o < FR_MAX_PORTS)) {
+			w->st.tx += rte_eth_tx_buffer(o, q, w->txb[o], pkts[i]);
+		} else if (o == DP_OUT_CTRL) {
+			pkts[i]->port = in_port;
+			ctrl[nctrl++] = pkts[i];
+		} else if (o == DP_OUT_CTRL_ERR) {
+			pkts[i]->port = in_port;
+			err[nerr++] = pkts[i];
+		}
+	}
+	if (nctrl)
+		worker_to_control(w, ctrl, nctrl, false);
+	if (nerr)
+		worker_to_control(w, err, nerr, true);
+}
+
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct router *r = fr_router;
-	struct rte_mbuf *pkts[DP_BURST], *ctrl[DP_BURST], *err[DP_BURST];
+	struct rte_mbuf *pkts[DP_BURST];
 	uint16_t out[DP_BURST];
 	uint16_t ports[FR_MAX_PORTS];
 	uint16_t nb_ports = 0, pid, q = (uint16_t)w->idx;
@@ -215,7 +262,7 @@ int worker_main(void *arg)
 		unsigned int total = 0;
 
 		for (p = 0; p < nb_ports; p++) {
-			uint16_t n, i, nctrl = 0, nerr = 0;
+			uint16_t n;
 
 			pid = ports[p];
 			n = rte_eth_rx_burst(pid, q, pkts, DP_BURST);
@@ -230,23 +277,7 @@ int worker_main(void *arg)
 				continue;
 			}
 			dp_input_burst(&c, pid, pkts, n, out);
-			for (i = 0; i < n; i++) {
-				uint16_t o = out[i];
-
-				if (likely(o < FR_MAX_PORTS)) {
-					w->st.tx += rte_eth_tx_buffer(o, q, w->txb[o], pkts[i]);
-				} else if (o == DP_OUT_CTRL) {
-					pkts[i]->port = pid;
-					ctrl[nctrl++] = pkts[i];
-				} else if (o == DP_OUT_CTRL_ERR) {
-					pkts[i]->port = pid;
-					err[nerr++] = pkts[i];
-				}
-			}
-			if (nctrl)
-				worker_to_control(w, ctrl, nctrl, false);
-			if (nerr)
-				worker_to_control(w, err, nerr, true);
+			worker_output(w, pid, pkts, out, n);
 		}
 		if (w->idx == 0)
 			worker_ctrl_tx_drain(r, w);

@@ -8,8 +8,9 @@
  * thread's link poll follows the port's link (set down and up here), and
  * what it queued for a port whose link is down is dropped, ctrl_tx_port_down.
  * None of those is a worker's drop (never received, they are in no rx).
- * What the worker's own TX buffer has refused counts tx_full, or port_down
- * once the port is known down.
+ * What the worker's own TX buffer, or its TX burst of a whole burst to one
+ * port, has refused counts tx_full, or port_down once the port is known
+ * down; worker_output() keeps the order of what it sends.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -237,14 +238,25 @@ static void test_link_down(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
-/* @n frames forwarded by the worker's TX buffer to a full TX queue: none
- * taken. */
-static void forward(unsigned int n, uint8_t mark)
+/* @n frames forwarded by worker_output() to a full TX queue: none taken.
+ * @direct: the whole burst goes to the port (one TX burst from the array);
+ * else a dropped packet's verdict comes first, and they go through the
+ * port's TX buffer. */
+static void forward(unsigned int n, uint8_t mark, bool direct)
 {
+	struct rte_mbuf *pkts[DP_BURST];
+	uint16_t out[DP_BURST], k = 0;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		w->st.tx += rte_eth_tx_buffer(port, 0, w->txb[port], frame(mark, port));
+	if (!direct) {
+		pkts[k] = NULL; /* dropped: freed by the data path */
+		out[k++] = DP_OUT_DROP;
+	}
+	for (i = 0; i < n; i++) {
+		pkts[k] = frame(mark, port);
+		out[k++] = port;
+	}
+	worker_output(w, port, pkts, out, k);
 	w->st.tx += rte_eth_tx_buffer_flush(port, 0, w->txb[port]);
 	assert_int_equal(w->st.tx, 0);
 }
@@ -261,14 +273,16 @@ static void test_tx_buffer_refused(void **state)
 	(void)state;
 	memset(&w->st, 0, sizeof(w->st));
 	filled = fill_tx();
-	forward(3, 0x50);
+	forward(2, 0x50, true);
+	forward(1, 0x50, false);
 	assert_int_equal(shown("tx_full"), 3);
 	assert_int_equal(shown("port_down"), 0);
 	/* the link goes down, the poll sees it; the queue still refuses */
 	assert_int_equal(rte_eth_dev_set_link_down(port), 0);
 	port_link_poll(&rt);
 	assert_int_equal(rt.dp_ports[port].down, 1);
-	forward(2, 0x51);
+	forward(1, 0x51, true);
+	forward(1, 0x51, false);
 	assert_int_equal(shown("tx_full"), 3);
 	assert_int_equal(shown("port_down"), 2);
 	assert_int_equal(shown("rx_port_down"), 0);
@@ -278,6 +292,60 @@ static void test_tx_buffer_refused(void **state)
 	port_link_poll(&rt);
 	assert_int_equal(rt.dp_ports[port].down, 0);
 	assert_int_equal(read_back(marks, sizeof(marks)), filled);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
+/*
+ * worker_output(): a burst that goes all to one port leaves at once, in one
+ * TX burst; a mixed one goes through the port's TX buffer, what is for the
+ * control thread onto its ring with the arrival port; a burst all to a
+ * port whose buffer still holds packets waits behind them. In order, each
+ * counted once.
+ */
+static void test_output(void **state)
+{
+	const uint8_t want[] = {0x60, 0x62, 0x63, 0x64, 0x65, 0x66};
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), i;
+	const uint16_t in_port = 3;
+	struct rte_mbuf *pkts[4], *m = NULL;
+	uint16_t out[4];
+	uint8_t marks[16];
+
+	(void)state;
+	memset(&w->st, 0, sizeof(w->st));
+	/* to the port, to the control thread, dropped, to the port */
+	pkts[0] = frame(0x60, port);
+	pkts[1] = frame(0x61, port);
+	pkts[2] = NULL;
+	pkts[3] = frame(0x62, port);
+	out[0] = out[3] = port;
+	out[1] = DP_OUT_CTRL;
+	out[2] = DP_OUT_DROP;
+	worker_output(w, in_port, pkts, out, 4);
+	assert_int_equal(w->txb[port]->length, 2); /* buffered, not sent yet */
+	assert_int_equal(w->st.to_control, 1);
+	assert_int_equal(rte_ring_dequeue(w->to_ctrl, (void **)&m), 0);
+	assert_ptr_equal(m, pkts[1]);
+	assert_int_equal(m->port, in_port);
+	rte_pktmbuf_free(m);
+	/* all to the port, whose buffer holds two: behind them */
+	pkts[0] = frame(0x63, port);
+	pkts[1] = frame(0x64, port);
+	out[0] = out[1] = port;
+	worker_output(w, in_port, pkts, out, 2);
+	assert_int_equal(w->txb[port]->length, 4);
+	assert_int_equal(w->st.tx, 0);
+	w->st.tx += rte_eth_tx_buffer_flush(port, 0, w->txb[port]);
+	/* all to the port, nothing buffered: sent at once, no flush */
+	pkts[0] = frame(0x65, port);
+	pkts[1] = frame(0x66, port);
+	worker_output(w, in_port, pkts, out, 2);
+	assert_int_equal(w->txb[port]->length, 0);
+	assert_int_equal(w->st.tx, 6);
+	assert_int_equal(read_back(marks, sizeof(marks)), 6);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(marks[i], want[i]);
+	assert_int_equal(shown("tx_full"), 0);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
@@ -429,7 +497,7 @@ int main(void)
 		cmocka_unit_test(test_sent_in_order),	  cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_no_such_port),	  cmocka_unit_test(test_link_down),
 		cmocka_unit_test(test_ctrl_reserve),	  cmocka_unit_test(test_ctrl_tx_reserve),
-		cmocka_unit_test(test_tx_buffer_refused),
+		cmocka_unit_test(test_tx_buffer_refused), cmocka_unit_test(test_output),
 	};
 
 	test_eal_init_vdev("worker", "net_ring0");
