@@ -230,7 +230,9 @@ static void stale(struct neigh_table *t, uint32_t idx, const struct rte_ether_ad
 
 	neigh_state_write(t, idx, NEIGH_S_STALE, mac);
 	c->probes = 0;
-	c->used = 0;
+	/* the packets held for it go now: it is in use, DELAY at the next
+	 * tick (RFC 4861 7.3.3), as a packet to a STALE entry makes it */
+	c->used = c->nheld > 0;
 	c->deadline = now + t->params.stale_ms;
 	neigh_hold_release(t, idx, mac);
 }

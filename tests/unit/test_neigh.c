@@ -517,6 +517,25 @@ static void test_nud_delay(void **state)
 	neigh_tick(t, now + 2620);
 	assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_DELAY);
 	neigh_unref(t, idx);
+	/* INCOMPLETE, learnt STALE from a request: the packet held for it is
+	 * sent, so it is in use, DELAY at the next tick; without one held,
+	 * a request's STALE entry stays STALE */
+	{
+		struct fr_addr b = a4("198.51.100.10"), c = a4("198.51.100.11");
+
+		assert_int_equal(neigh_resolve(t, &b, 1, &pkt_tag[0], now + 3000, NULL), 0);
+		assert_int_equal(neigh_resolve(t, &c, 1, &pkt_tag[1], now + 3000, NULL), 0);
+		assert_int_equal(neigh_learn(t, &b, 1, &mac1, NEIGH_LEARN_REQUEST, now + 3010), 1);
+		assert_int_equal(ev.sent, 1);
+		assert_ptr_equal(ev.last_pkt, &pkt_tag[0]);
+		assert_int_equal(state_of(t, "198.51.100.10", 1), NEIGH_S_STALE);
+		assert_int_equal(neigh_learn(t, &a, 1, &mac2, NEIGH_LEARN_REQUEST, now + 3010), 1);
+		assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+		neigh_tick(t, now + 3020);
+		assert_int_equal(state_of(t, "198.51.100.10", 1), NEIGH_S_DELAY);
+		assert_int_equal(state_of(t, "198.51.100.9", 1), NEIGH_S_STALE);
+		assert_int_equal(state_of(t, "198.51.100.11", 1), NEIGH_S_INCOMPLETE);
+	}
 }
 
 /* What ARP may change: only our traffic creates, only the same port updates,
