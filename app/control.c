@@ -473,6 +473,13 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return;
 	}
+	/* to the sender's hardware address: a host's, never a group or zero
+	 * (a forged one would make the router reflect to the whole link;
+	 * nothing was learnt from it, neigh_learn() refuses it) */
+	if (!rte_is_valid_assigned_ether_addr(&a.sha)) {
+		cdrop(r, m, CDROP_ARP_MALFORMED);
+		return;
+	}
 	/* answer in place, the frame trimmed or padded to the Ethernet minimum */
 	rte_pktmbuf_reset(m);
 	if (rte_pktmbuf_append(m, ARP_FRAME_MIN) == NULL) {

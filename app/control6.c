@@ -445,6 +445,7 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	struct nd_info nd;
 	uint8_t target[16];
 	bool ours, onlink, learnt, tentative;
+	const struct rte_ether_addr *lla;
 	const uint8_t *st;
 
 	switch (nd_parse(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &nd)) {
@@ -480,16 +481,33 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	}
 	ours = nd.type == ND_TYPE_NS && port_owns6(r, port, nd.target);
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
+	/* a neighbour the configuration puts on this port off its prefixes
+	 * ('via GW port N', a 'dev N' route's hosts) exists once resolved:
+	 * its solicitations are learnt from as an on-link one's (RFC 4861
+	 * 7.2.3; a gateway whose NIC was swapped says so this way) */
+	if (nd.type == ND_TYPE_NS && !onlink && !ip6_is_unspec(nd.src)) {
+		struct fr_addr s = {.family = AF_INET6};
+
+		memcpy(s.v6, nd.src, 16);
+		onlink = neigh_find(r->neigh, &s, port) != NEIGH_IDX_NONE;
+	}
 	/* learnt: not needed here (an answered NS counts as answered either
 	 * way, an NA that updated the table returns ND_V_LEARNT) */
 	switch (nd_process(r->neigh, &nd, port, ours, onlink, control_now_ms(), &learnt)) {
 	case ND_V_ANSWER:
 		/* counted as answered, learnt from or not (nd_learnt counts
 		 * the NS/NA not answered, as arp_learnt does); the answer goes
-		 * to the solicitor at the address it gave, else where it sent from */
+		 * to the solicitor at the address it gave, else where it sent
+		 * from: a host's, never a group or zero (a forged one would
+		 * make the router reflect to the whole link) */
+		lla = nd.has_lla ? &nd.lla : &nd.eth_src;
+		if (!rte_is_valid_assigned_ether_addr(lla)) {
+			cdrop6(r, m, CDROP_ND_MALFORMED);
+			return;
+		}
 		/* a tentative address is advertised without override (RFC
 		 * 4429 3.3): a host that holds it keeps its entries */
-		if (nd_answer(r, m, port, target, nd.src, nd.has_lla ? &nd.lla : &nd.eth_src,
+		if (nd_answer(r, m, port, target, nd.src, lla,
 			      ND_NA_ROUTER | ND_NA_SOLICITED | (tentative ? 0 : ND_NA_OVERRIDE))) {
 			r->cst.nd_answered++;
 			if (!onlink)

@@ -82,7 +82,8 @@ struct dp_stats {
 
 /* Why the control thread dropped a packet (slow path). */
 enum ctrl_drop {
-	CDROP_ARP_MALFORMED = 0,    /* not Ethernet/IPv4 ARP, or too short */
+	CDROP_ARP_MALFORMED = 0,    /* not Ethernet/IPv4 ARP, too short, or a request to answer
+				     * from a group or zero sender hardware address */
 	CDROP_ARP_NOT_FOR_US,	    /* ARP request for an address we do not own */
 	CDROP_ARP_OFF_LINK,	    /* reply or announcement from outside the port's subnets */
 	CDROP_ARP_IGNORED,	    /* changed nothing: unsolicited reply, static entry */
@@ -107,7 +108,8 @@ enum ctrl_drop {
 	CDROP_TX_RING_FULL,	    /* the ring to the transmitting worker was full */
 	CDROP_TX_RING_RESERVED,	    /* down to its last quarter, kept for ARP and ND */
 	CDROP_PORT_DOWN,     /* for, or from, a port out of service (port_down: the workers') */
-	CDROP_ND_MALFORMED,  /* NS/NA failing RFC 4861 7.1 (length, code, options...) */
+	CDROP_ND_MALFORMED,  /* NS/NA failing RFC 4861 7.1 (length, code, options...), or an
+			      * NS to answer from a group or zero link-layer address */
 	CDROP_ND_HOP_LIMIT,  /* NS/NA with hop limit != 255: may come from off-link */
 	CDROP_ND_CHECKSUM,   /* NS/NA with a wrong ICMPv6 checksum */
 	CDROP_ND_NOT_FOR_US, /* NS for an address we do not own */

@@ -556,13 +556,13 @@ def test_rpf_matrix(topo, r):
 
 
 def test_nd_abuse(topo, r):
-    def ns(target, src=HOST_IP6[0], hlim=255, dst=None, lla=True):
+    def ns(target, src=HOST_IP6[0], hlim=255, dst=None, lla=True, lladdr=HOST_MAC[0]):
         dst = dst or s.in6_getnsma(s.inet_pton(socket.AF_INET6, target))
         dst = dst if isinstance(dst, str) else s.inet_ntop(socket.AF_INET6, dst)
         p = (eth(dst=s.in6_getnsmac(s.inet_pton(socket.AF_INET6, dst))) /
              s.IPv6(src=src, dst=dst, hlim=hlim) / s.ICMPv6ND_NS(tgt=target))
         if lla:
-            p = p / s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0])
+            p = p / s.ICMPv6NDOptSrcLLAddr(lladdr=lladdr)
         return p
 
     def is_na(p):
@@ -599,6 +599,29 @@ def test_nd_abuse(topo, r):
     check(r.ctrl_drops() == cdrops0, "an answered solicitation counted as a control drop")
     check(not any(l.split()[:1] == ["2001:db8:77::9"] for l in r.cli("show neigh").splitlines()),
           "an entry for an off-link solicitor")
+    # from outside the port's prefixes, but a gateway a route puts on the
+    # port (an entry for it): learnt from, as an on-link solicitor is
+    # (RFC 4861 7.2.3: a gateway whose NIC was swapped says so this way)
+    gw, gw_mac = "2001:db8:78::9", "02:00:00:00:78:09"
+    r.cli("route add 2001:db8:98::/48 via %s port 0" % gw)
+    try:
+        got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src=gw, lladdr=gw_mac)),
+                        match=is_na, want=1)
+        check(len(got) == 1 and d("nd_off_link_answered") == 0,
+              "a route's gateway off the prefixes: answered %d, nd_off_link_answered +%d" %
+              (len(got), d("nd_off_link_answered")))
+        e = [l.split() for l in r.cli("show neigh").splitlines() if l.split()[:2] == [gw, "0"]]
+        check(e and gw_mac in e[0], "the gateway's solicitation not learnt: %s" % e)
+    finally:
+        r.cli("route del 2001:db8:98::/48")
+    # a solicitation whose link-layer address is a group or zero: never
+    # answered (the NA would go to the whole link), counted malformed
+    for bad in ("ff:ff:ff:ff:ff:ff", "33:33:00:00:00:01", "00:00:00:00:00:00"):
+        got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:1::98",
+                                                       lladdr=bad)), match=is_na)
+        check(not got and d("nd_malformed") == 1,
+              "an NS with link-layer address %s: answered %d, nd_malformed +%d" %
+              (bad, len(got), d("nd_malformed")))
     # for its link-local address too
     got, _ = around(topo, r, lambda: send(topo, ns(ROUTER_LL[0], src=HOST_LL[0])), match=is_na,
                     want=1)

@@ -435,6 +435,22 @@ def test_poisoning(topo, r):
         check(st1 is not None and st1["arp_addr_conflict"] == st0["arp_addr_conflict"] + 1 and
               st1["arp_off_link_answered"] == st0["arp_off_link_answered"],
               "a request claiming our address: want arp_addr_conflict +1, not answered")
+        # a request whose sender hardware address is a group or zero:
+        # never answered (the reply would go to the whole link), counted
+        # malformed; from off the subnets, so an answer would show as
+        # arp_off_link_answered (the hosts' own ARP may be answered)
+        for bad in ("ff:ff:ff:ff:ff:ff", "01:00:5e:00:00:01", "00:00:00:00:00:00"):
+            st0 = r.stats()
+            sock.send(s.Ether(src=evil, dst=bc) /
+                      s.ARP(op=1, hwsrc=bad, psrc="203.0.113.51", pdst=ROUTER_IP[0]))
+            st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_malformed"] >
+                                          st0["arp_malformed"] else None)(r.stats()),
+                                 timeout=2)
+            check(st1 is not None and st1["arp_malformed"] == st0["arp_malformed"] + 1 and
+                  st1["arp_off_link_answered"] == st0["arp_off_link_answered"],
+                  "a request from MAC %s: want arp_malformed +1, not answered, got %s -> %s" %
+                  (bad, {k: st0[k] for k in ("arp_malformed", "arp_off_link_answered")},
+                   st1 and {k: st1[k] for k in ("arp_malformed", "arp_off_link_answered")}))
         sock.close()
     time.sleep(0.5)
     after = neigh(r)
