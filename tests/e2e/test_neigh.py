@@ -48,6 +48,12 @@ def incomplete_gone(r, timeout=8):
     return frlib.wait_for(lambda: nstats(r)["table"]["incomplete"] == 0, timeout=timeout)
 
 
+def rose(r, st0, name, timeout=2):
+    """The router's counters once @name has risen past @st0's, else None."""
+    return frlib.wait_for(lambda: (lambda st: st if st[name] > st0[name] else None)(r.stats()),
+                          timeout=timeout)
+
+
 def host_mac(topo, h):
     out = sh(["ip", "-j", "link", "show", "eth0"], ns=topo.hosts[h])
     return json.loads(out)[0]["address"]
@@ -393,9 +399,7 @@ def test_poisoning(topo, r):
         st0 = r.stats()
         sock.send(s.Ether(src=evil, dst=bc) /
                   s.ARP(op=1, hwsrc=evil, psrc="203.0.113.50", pdst=ROUTER_IP[0]))
-        st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_off_link_answered"] >
-                                      st0["arp_off_link_answered"] else None)(r.stats()),
-                             timeout=2)
+        st1 = rose(r, st0, "arp_off_link_answered")
         check(st1 is not None and
               st1["arp_off_link_answered"] == st0["arp_off_link_answered"] + 1 and
               st1["arp_answered"] > st0["arp_answered"] and
@@ -413,9 +417,7 @@ def test_poisoning(topo, r):
             st0 = r.stats()
             sock.send(s.Ether(src=evil, dst=bc) /
                       s.ARP(op=1, hwsrc=evil, psrc=edge, pdst=ROUTER_IP[0]))
-            st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_off_link_answered"] >
-                                          st0["arp_off_link_answered"] else None)(r.stats()),
-                                 timeout=2)
+            st1 = rose(r, st0, "arp_off_link_answered")
             check(st1 is not None, "a request from %s: not answered as off-link" % edge)
             check((edge, 0) not in neigh(r), "a request from %s: learnt" % edge)
         # an unsolicited reply for an address on port 0's subnet
@@ -427,9 +429,7 @@ def test_poisoning(topo, r):
         st0 = r.stats()
         sock.send(s.Ether(src=evil, dst=bc) /
                   s.ARP(op=1, hwsrc=evil, psrc=ROUTER_IP[1], pdst=ROUTER_IP[0]))
-        st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_addr_conflict"] >
-                                      st0["arp_addr_conflict"] else None)(r.stats()),
-                             timeout=2)
+        st1 = rose(r, st0, "arp_addr_conflict")
         # (an answer would be an off-link one: the sender is port 1's
         # address; the hosts' own ARP may be answered meanwhile)
         check(st1 is not None and st1["arp_addr_conflict"] == st0["arp_addr_conflict"] + 1 and
@@ -443,9 +443,7 @@ def test_poisoning(topo, r):
             st0 = r.stats()
             sock.send(s.Ether(src=evil, dst=bc) /
                       s.ARP(op=1, hwsrc=bad, psrc="203.0.113.51", pdst=ROUTER_IP[0]))
-            st1 = frlib.wait_for(lambda: (lambda st: st if st["arp_malformed"] >
-                                          st0["arp_malformed"] else None)(r.stats()),
-                                 timeout=2)
+            st1 = rose(r, st0, "arp_malformed")
             check(st1 is not None and st1["arp_malformed"] == st0["arp_malformed"] + 1 and
                   st1["arp_off_link_answered"] == st0["arp_off_link_answered"],
                   "a request from MAC %s: want arp_malformed +1, not answered, got %s -> %s" %
