@@ -370,22 +370,39 @@ void router_announce_due(struct router *r, uint64_t now)
 	}
 }
 
+/* When @port's address @a was last defended: its own clock, so that a
+ * claim on one address holds back no other's; NULL when @a is not one. */
+static uint64_t *defended_at(struct router *r, uint16_t port, const struct fr_addr *a)
+{
+	struct fr_port *p = &r->ports[port];
+	unsigned int i;
+
+	if (a->family == AF_INET6 && memcmp(r->dp_ports[port].ll6, a->v6, 16) == 0)
+		return &p->ll_defended_ms;
+	for (i = 0; i < p->nb_addrs; i++)
+		if (fr_addr_eq(&p->addrs[i].addr, a))
+			return &p->addrs[i].defended_ms;
+	return NULL;
+}
+
 void router_defend(struct router *r, uint16_t port, const struct fr_addr *ours)
 {
 	struct fr_port *p = &r->ports[port];
-	uint64_t now = control_now_ms();
+	uint64_t now = control_now_ms(), *last;
 
 	/* only an address of this link's: another port's is not this
 	 * link's to claim back (the conflict is counted all the same) */
 	if (!can_announce(r, port) ||
 	    !(ours->family == AF_INET ? port_owns4(p, ours->v4) : port_owns6(r, port, ours->v6)))
 		return;
-	/* RFC 5227 2.4 (b): one announcement, then none for 10 s */
-	if (p->defended_ms != 0 && now - p->defended_ms < 10000)
+	last = defended_at(r, port, ours);
+	/* RFC 5227 2.4 (b): one announcement, then none for 10 s, address
+	 * by address */
+	if (last == NULL || (*last != 0 && now - *last < 10000))
 		return;
 	if (!announce_one(r, port, ours))
 		return;
-	p->defended_ms = now;
+	*last = now;
 	r->cst.addr_defended++;
 }
 

@@ -50,6 +50,7 @@ struct port_addr {
 	uint8_t len;
 	uint8_t dad; /* enum addr_dad, IPv6 only */
 	uint64_t dad_ms;
+	uint64_t defended_ms; /* when it was last announced against another host's claim */
 };
 
 struct fr_port {
@@ -80,8 +81,8 @@ struct fr_port {
 	/* 'port N down' also sets the link down where the driver can
 	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
 	bool link_held_down;
-	int link_set_err;     /* 0, or a negative errno */
-	uint64_t defended_ms; /* when it last announced an address another host claimed */
+	int link_set_err;	 /* 0, or a negative errno */
+	uint64_t ll_defended_ms; /* port_addr's defended_ms, of its link-local address */
 	/* when its addresses are announced again (RFC 5227 2.3: two
 	 * announcements, 2 s apart), 0 when none is due */
 	uint64_t announce_again_ms;

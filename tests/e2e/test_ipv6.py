@@ -616,9 +616,13 @@ def test_nd_abuse(topo, r):
         r.cli("route del 2001:db8:98::/48")
     # a solicitation whose link-layer address is a group or zero: never
     # answered (the NA would go to the whole link), counted malformed
+    # (only an answer to it counts: h1's own NUD of the router may be
+    # answered in the window)
     for bad in ("ff:ff:ff:ff:ff:ff", "33:33:00:00:00:01", "00:00:00:00:00:00"):
         got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:1::98",
-                                                       lladdr=bad)), match=is_na)
+                                                       lladdr=bad)),
+                        match=lambda p: is_na(p) and p[s.IPv6].dst == "2001:db8:1::98",
+                        timeout=1.0)
         check(not got and d("nd_malformed") == 1,
               "an NS with link-layer address %s: answered %d, nd_malformed +%d" %
               (bad, len(got), d("nd_malformed")))
@@ -662,11 +666,23 @@ def test_nd_abuse(topo, r):
     check(len(defended) == d("addr_defended") == 1,
           "NS from our address: %d defending NAs, addr_defended +%d" %
           (len(defended), d("addr_defended")))
-    # from its link-local address too (a duplicate link-local)
+    # from its link-local address too (a duplicate link-local): defended
+    # as well, within the 10 s, each address on its own clock
     _, d = around(topo, r, lambda: send(topo, ns(HOST_IP6[0], src=ROUTER_LL[0])), match=is_na)
-    check(d("nd_addr_conflict") == 1 and d("ip6_bad_source") == 0,
-          "NS from our link-local: nd_addr_conflict +%d, ip6_bad_source +%d" % (
-              d("nd_addr_conflict"), d("ip6_bad_source")))
+    check(d("nd_addr_conflict") == 1 and d("ip6_bad_source") == 0 and
+          d("addr_defended") == 1,
+          "NS from our link-local: nd_addr_conflict +%d, ip6_bad_source +%d, "
+          "addr_defended +%d" % (d("nd_addr_conflict"), d("ip6_bad_source"),
+                                 d("addr_defended")))
+    # and the port's IPv4 address, claimed by ARP in the same 10 s: a
+    # claim on one address never holds back another's defence
+    arp_claim = (s.Ether(src=HOST_MAC[0], dst="ff:ff:ff:ff:ff:ff") /
+                 s.ARP(op=1, hwsrc=HOST_MAC[0], psrc=frlib.ROUTER_IP[0],
+                       pdst=frlib.ROUTER_IP[0]))
+    _, d = around(topo, r, lambda: send(topo, arp_claim), match=lambda p: False, timeout=1.0)
+    check(d("arp_addr_conflict") == 1 and d("addr_defended") == 1,
+          "ARP claiming our IPv4 address: arp_addr_conflict +%d, addr_defended +%d" %
+          (d("arp_addr_conflict"), d("addr_defended")))
     claim = (eth(dst=ALL_NODES_MAC) / s.IPv6(src=HOST_LL[0], dst="ff02::1", hlim=255) /
              s.ICMPv6ND_NA(tgt=ROUTER_IP6[0], R=0, S=0, O=1) /
              s.ICMPv6NDOptDstLLAddr(lladdr=HOST_MAC[0]))
