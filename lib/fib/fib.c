@@ -774,6 +774,7 @@ int fib_route_restore(struct fib *f, struct fib_route *r)
 		if (f->down.stranded == 0)
 			f->down.retry_dels = f->dels;
 		f->down.stranded++;
+		f->down.r[fib_down_find(f, &r->prefix)].flags |= FIB_RTF_TRIED;
 	}
 	return rc;
 }

@@ -110,6 +110,7 @@ int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_rou
 		i = fib_down_find(f, &p);
 		if (i >= 0) {
 			*r = d->r[i];
+			r->flags &= (uint8_t)~FIB_RTF_TRIED;
 			return 0;
 		}
 	}
@@ -217,13 +218,15 @@ static int collect_cb(const struct fib_route *r, void *arg)
 }
 
 /* Put back the waiting routes through @port (FIB_DOWN_PORTS: every port
- * that is up); returns how many could not be, *@done how many were. */
-static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done)
+ * that is up); returns how many could not be, *@done how many were. A
+ * port's own (@port set) are those its going down withdrew, or added while
+ * it was down: *@older counts its routes stranded before, left out. */
+static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done, uint32_t *older)
 {
 	struct fib_down *d = &f->down;
 	uint32_t i, bad = 0;
 
-	*done = 0;
+	*done = *older = 0;
 	for (i = 0; i < d->n;) {
 		struct fib_route r = d->r[i];
 
@@ -231,10 +234,16 @@ static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done)
 			i++;
 			continue;
 		}
+		if (port < FIB_DOWN_PORTS && (r.flags & FIB_RTF_TRIED)) {
+			(*older)++;
+			i++;
+			continue;
+		}
 		r.flags = 0;
 		/* not in the lookup structures: an add, its next hop found
 		 * again by its key (the list's reference goes with its entry) */
 		if (fib_route_set_installed(f, &r) != 0) {
+			d->r[i].flags |= FIB_RTF_TRIED;
 			bad++;
 			i++;
 			continue;
@@ -258,6 +267,7 @@ bool fib_table_full(const struct fib *f, const struct fr_prefix *p)
 void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r)
 {
 	*r = f->down.r[i];
+	r->flags &= (uint8_t)~FIB_RTF_TRIED;
 	if (!fib_port_is_down(f, r->port))
 		r->flags |= FIB_RTF_STRANDED;
 }
@@ -279,19 +289,20 @@ uint32_t fib_route_stranded_count(const struct fib *f, uint8_t family)
 
 int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed)
 {
-	uint32_t bad, done = 0;
+	uint32_t bad, done = 0, older;
 
 	*restored = *failed = 0;
 	if (f->down.stranded == 0)
 		return 0;
 	/* nothing has left the tables since: no more room than then (rte_lpm
 	 * frees groups a grace period after the delete: it is tried anyway) */
-	if (f->dels == f->down.retry_dels && f->backend != FIB_BACKEND_LPM) {
+	if (f->dels == f->down.retry_dels && !f->down.retry_due && f->backend != FIB_BACKEND_LPM) {
 		*failed = f->down.stranded;
 		return -ENOSPC;
 	}
 	f->down.retry_dels = f->dels;
-	bad = put_back(f, FIB_DOWN_PORTS, &done);
+	f->down.retry_due = false;
+	bad = put_back(f, FIB_DOWN_PORTS, &done, &older);
 	f->down.stranded = bad; /* exact again */
 	*restored = done;
 	*failed = bad;
@@ -347,15 +358,21 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 		rc = c.rc != 0 ? c.rc : bad ? -EIO : 0;
 	} else {
 		/* what cannot go back (the tables filled meanwhile) waits,
-		 * stranded, for fib_down_retry() */
-		uint32_t done;
+		 * stranded, for fib_down_retry(); so do the port's routes
+		 * stranded before it went down, not to take the room another
+		 * route's withdrawal left (a rollback would not find it) */
+		uint32_t done, older;
 
-		bad = put_back(f, port, &done);
+		bad = put_back(f, port, &done, &older);
 		/* the room seen now is this port's; older stranded routes
 		 * keep their claim on any made since their last try */
 		if (d->stranded == 0)
 			d->retry_dels = f->dels;
-		d->stranded += bad;
+		/* counted again: a retry while the port was down left them
+		 * out (an over-count, the next retry sets it right) */
+		d->stranded += bad + older;
+		if (older > 0)
+			d->retry_due = true;
 		rc = bad ? -ENOSPC : 0;
 	}
 	fib_gen_bump(f);

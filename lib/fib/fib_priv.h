@@ -49,7 +49,16 @@ struct fib_down {
 	uint32_t count4[33], count6[129];
 	uint32_t stranded;   /* waiting with their port up: could not be put back */
 	uint64_t retry_dels; /* fib.dels at the last put-back that left some out */
+	/* older stranded routes of a port that came up wait for the next
+	 * retry, which then tries whatever the deletes since */
+	bool retry_due;
 };
+
+/* fib_route.flags in the list of waiting routes only (never shown): its
+ * port came up and it could not go back. A port coming up again puts back
+ * only those without it (what its going down withdrew, into the room they
+ * left); the retry tries the rest. */
+#define FIB_RTF_TRIED 0x80
 
 struct fib {
 	char name[16]; /* fib_create() checks the length */

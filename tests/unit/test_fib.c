@@ -1204,6 +1204,19 @@ static void test_port_down(void **state)
 	assert_int_equal(neigh_get(c->n, &gw, 1, &ni), -ENOENT);
 }
 
+/* Ports 1 and 2 with their connected subnets, 192.0.2.0/24 and
+ * 198.51.100.0/24. */
+static void two_ports(struct fib *f)
+{
+	struct fib_route r = mk("192.0.2.0/24", FIB_NH_CONNECTED, 1);
+
+	r.origin = FIB_ORIGIN_PORT;
+	assert_int_equal(fib_route_add(f, &r), 0);
+	r = mk("198.51.100.0/24", FIB_NH_CONNECTED, 2);
+	r.origin = FIB_ORIGIN_PORT;
+	assert_int_equal(fib_route_add(f, &r), 0);
+}
+
 /*
  * Limits while a port is down: waiting routes count against the table's
  * capacity (so each fits back); a route that cannot go back all the same
@@ -1218,12 +1231,7 @@ static void test_port_down_limits(void **state)
 	char p[32];
 	unsigned int i;
 
-	r = mk("192.0.2.0/24", FIB_NH_CONNECTED, 1);
-	r.origin = FIB_ORIGIN_PORT;
-	assert_int_equal(fib_route_add(f, &r), 0);
-	r = mk("198.51.100.0/24", FIB_NH_CONNECTED, 2);
-	r.origin = FIB_ORIGIN_PORT;
-	assert_int_equal(fib_route_add(f, &r), 0);
+	two_ports(f);
 	route_gw(f, "10.1.2.0/25", "192.0.2.9", false, 0);
 	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
 	/* a gateway inside a waiting dev route resolves to its port */
@@ -1277,6 +1285,76 @@ static void test_port_down_limits(void **state)
 	assert_int_equal(left, 0);
 	assert_int_equal(fib_route_stranded(f), 0);
 	expect(f, ip("10.1.2.5"), FIB_NH_GATEWAY, 1);
+	fib_free(f);
+}
+
+/*
+ * A port coming up puts back what its going down withdrew, each route into
+ * the room it left, before any older stranded route of the port, which the
+ * retry tries after: 'port N down' then 'up' (a rollback's undo of a down)
+ * leaves the same routes installed, even with every tbl8 group taken.
+ */
+static void test_port_up_order(void **state)
+{
+	struct fib *f = small_fib(*state, "tuporder", 200);
+	struct fib_route r, got, s = mk("10.1.0.0/25", 0, 0);
+	uint32_t back = 9, left = 9, n;
+	char p[32];
+
+	two_ports(f);
+	/* R through port 1, then port 2's /25s until no group is left */
+	route_gw(f, "10.2.0.0/25", "192.0.2.9", false, 0);
+	for (n = 0;; n++) {
+		r = mk("11.0.0.0/25", FIB_NH_GATEWAY, FIB_PORT_NONE);
+		r.prefix.addr.v4 += n << 8;
+		assert_int_equal(fr_addr_parse("198.51.100.7", &r.gw), 0);
+		if (fib_route_add(f, &r) != 0)
+			break;
+		assert_true(n < 100);
+	}
+	/* down: R waits, its group free; S waits; the group is taken */
+	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
+	route_gw(f, "10.1.0.0/25", "192.0.2.9", false, 0);
+	snprintf(p, sizeof(p), "11.0.%u.0/25", n);
+	route_gw(f, p, "198.51.100.7", false, 0);
+	assert_int_equal(fib_port_set_down(f, 1, false, &left), -ENOSPC);
+	assert_int_equal(left, 2);
+	/* room for one: the retry puts R back (the first to wait) */
+	r = mk(p, 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	assert_int_equal(fib_down_retry(f, &back, &left), -ENOSPC);
+	assert_int_equal(back, 1);
+	assert_int_equal(left, 1);
+	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
+	/* down and up: R goes back into its own group, S stays stranded */
+	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
+	assert_int_equal(fib_port_set_down(f, 1, false, &left), 0);
+	assert_int_equal(left, 0);
+	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
+	assert_int_equal(fib_route_get(f, &s.prefix, &got), 0);
+	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
+	assert_int_equal(fib_route_stranded_count(f, AF_INET), 1);
+	/* S is still retried: no room, R stays */
+	assert_true(fib_route_stranded(f) > 0);
+	assert_int_equal(fib_down_retry(f, &back, &left), -ENOSPC);
+	assert_int_equal(back, 0);
+	assert_int_equal(left, 1);
+	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
+	/* a retry while the port is down again leaves S for the port's up,
+	 * which leaves it for the next retry, which finds room */
+	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
+	assert_int_equal(fib_down_retry(f, &back, &left), 0);
+	assert_int_equal(fib_port_set_down(f, 1, false, &left), 0);
+	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
+	r = mk("11.0.0.0/25", 0, 0);
+	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
+	assert_true(fib_route_stranded(f) > 0);
+	assert_int_equal(fib_down_retry(f, &back, &left), 0);
+	assert_int_equal(back, 1);
+	assert_int_equal(left, 0);
+	assert_int_equal(fib_route_stranded(f), 0);
+	expect(f, ip("10.1.0.5"), FIB_NH_GATEWAY, 1);
+	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
 	fib_free(f);
 }
 
@@ -1612,6 +1690,7 @@ int main(void)
 		BOTH(test_walk),
 		BOTH(test_port_down),
 		BOTH(test_port_down_limits),
+		BOTH(test_port_up_order),
 		BOTH(test_tbl8_reservation),
 		BOTH(test_tbl8_pool_full),
 		BOTH(test_tbl8_usage),
