@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -102,8 +103,11 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 	}
 	/*
 	 * The index is not reachable from any lookup structure yet; the route
-	 * update that publishes it (rte_fib/rte_lpm store) comes after these
-	 * stores, and the generation bump after that is a release store.
+	 * update that publishes it (a plain rte_fib/rte_lpm store) comes after
+	 * these stores. A worker reads the generation before its lookup, so
+	 * that bump orders nothing here: the fence below does (a compiler
+	 * barrier on x86; on weaker memory a worker that sees the index could
+	 * otherwise read the recycled entry's previous port and neighbour).
 	 */
 	nh = &f->nh[i];
 	nh->type = k->type;
@@ -114,6 +118,7 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 	f->nhc[i].refcnt = 1;
 	f->nhc[i].in_use = 1;
 	f->nh_count++;
+	rte_atomic_thread_fence(__ATOMIC_RELEASE);
 	*idx = i;
 	return 0;
 }
