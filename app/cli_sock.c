@@ -33,8 +33,9 @@
  * big shows answers in a few bytes: a change is never refused its answer),
  * and so is any answer while no other waits (a table of millions) */
 #define PENDING_SMALL ((size_t)1 << 20)
-/* how long one client's stream of commands may hold the control loop in
- * one go, as a load checks in every 20 ms (control_service()) */
+/* how long the clients' commands, all of them together, may hold the
+ * control loop in one poll, as a load checks in every 20 ms
+ * (control_service()) */
 #define CLI_READ_SHARE_MS 20
 
 struct client {
@@ -318,10 +319,10 @@ static int client_run(struct router *r, struct client *c)
 	return 0;
 }
 
-static void client_read(struct router *r, struct client *c)
+/* Read and run what @c sent, until the poll's share of the control loop,
+ * begun at @start, is spent. */
+static void client_read(struct router *r, struct client *c, uint64_t start)
 {
-	const uint64_t start = now_ms();
-
 	for (;;) {
 		ssize_t n;
 
@@ -362,11 +363,11 @@ static void client_read(struct router *r, struct client *c)
 		if (client_run(r, c) != 0 || c->closing)
 			return;
 		/* a client that streams commands (socat < file) would keep the
-		 * socket readable for as long as its file lasts: after its
-		 * share, back to the control loop (ARP, ND, timers, links, the
-		 * other clients, a signal); what it sent next waits in the
-		 * socket, which stays readable (the lines already read have
-		 * all run) */
+		 * socket readable for as long as its file lasts: once the
+		 * poll's share is spent, back to the control loop (ARP, ND,
+		 * timers, links, a signal; the other clients next poll); what
+		 * it sent next waits in the socket, which stays readable (the
+		 * lines already read have all run) */
 		if (now_ms() - start >= CLI_READ_SHARE_MS)
 			return;
 	}
@@ -507,16 +508,25 @@ static void clients_sweep(uint64_t start)
 
 int cli_sock_poll(struct router *r, int timeout_ms)
 {
+	/* where the next poll starts in what epoll reports, which comes in
+	 * the same order while the same clients stay ready */
+	static unsigned int turn;
 	struct epoll_event evs[32];
 	uint64_t start = now_ms();
-	int n, i;
+	int n, k;
 
 	if (efd < 0)
 		return 0;
 	n = epoll_wait(efd, evs, RTE_DIM(evs), timeout_ms);
-	for (i = 0; i < n; i++) {
+	for (k = 0; k < n; k++) {
+		int i = (int)((k + turn) % (unsigned int)n);
 		struct client *c = evs[i].data.ptr;
 
+		/* one share of the control loop for all clients: spent, the
+		 * rest wait for the next poll (epoll reports them again),
+		 * which starts one further on */
+		if (now_ms() - start >= CLI_READ_SHARE_MS)
+			break;
 		if (c == NULL) {
 			accept_all();
 			continue;
@@ -527,9 +537,17 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 			client_run(r, c);
 			continue;
 		}
+		if ((evs[i].events & (EPOLLHUP | EPOLLERR)) && c->out != NULL) {
+			/* hung up (or failed) with an answer it can no longer
+			 * read: no EPOLLOUT will come, and the hang-up would be
+			 * reported at every wait */
+			client_close(c);
+			continue;
+		}
 		if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-			client_read(r, c);
+			client_read(r, c, start);
 	}
+	turn++;
 	clients_sweep(start);
 	return n > 0 ? n : 0;
 }
