@@ -61,9 +61,27 @@ static int read_full(int fd, char *buf, size_t len)
 	return 0;
 }
 
-/* Send one line; the answer's body goes to *body (caller frees) or is printed.
- * 0 ok, 1 error answer, 2 connection lost. */
-static int transact_ex(int fd, const char *line, int json, char **body_out)
+/* Write all @len bytes of @buf: 0, or -1 with errno. */
+static int write_full(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Send one line of @n bytes (a NUL in it is sent too: the router refuses
+ * such a line and says why, where "%s" would send a shorter command); the
+ * answer's body goes to *body (caller frees) or is printed. 0 ok, 1 error
+ * answer, 2 connection lost. */
+static int transact_ex(int fd, const char *line, size_t n, int json, char **body_out)
 {
 	char hdr[64];
 	size_t hl = 0, len;
@@ -74,7 +92,8 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 	/* a failed write is not the end: a router that refused the
 	 * connection (too many clients) said why before it hung up; one
 	 * that took nothing for --timeout seconds is */
-	if ((json && dprintf(fd, "json ") < 0) || dprintf(fd, "%s\n", line) < 0) {
+	if ((json && write_full(fd, "json ", 5) != 0) || write_full(fd, line, n) != 0 ||
+	    write_full(fd, "\n", 1) != 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK) {
 			timed_out = 1;
 			return 2;
@@ -124,7 +143,7 @@ static int transact_ex(int fd, const char *line, int json, char **body_out)
 
 static int transact(int fd, const char *line, int json)
 {
-	return transact_ex(fd, line, json, NULL);
+	return transact_ex(fd, line, strlen(line), json, NULL);
 }
 
 /* The line ends the session at the router (quit or exit, as its parser
@@ -167,7 +186,7 @@ static int interactive(int fd, int json)
 	struct cli_term *t = cli_term_new("fastroute> ", term_run, &ctx);
 	char *kw = NULL, *line, *save;
 
-	if (t == NULL || transact_ex(fd, "help --keywords", 0, &kw) != 0) {
+	if (t == NULL || transact_ex(fd, "help --keywords", strlen("help --keywords"), 0, &kw) != 0) {
 		fprintf(stderr, "fastroute-cli: the router did not list its commands\n");
 		free(kw);
 		cli_term_free(t);
@@ -299,8 +318,8 @@ int main(int argc, char **argv)
 			if (n < 0)
 				break;
 			if (n > 0 && line[n - 1] == '\n')
-				line[n - 1] = '\0';
-			c = transact(fd, line, json);
+				line[--n] = '\0';
+			c = transact_ex(fd, line, (size_t)n, json, NULL);
 			if (c == 2) {
 				rc = 2;
 				break;
