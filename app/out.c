@@ -56,16 +56,57 @@ void out_free(struct cmd_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* The length of the well-formed UTF-8 sequence (RFC 3629 4) of 2 to 4
+ * bytes at @s, or 0: no overlong form, no surrogate, nothing past U+10FFFF. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* A JSON string (RFC 8259 7): quotes, backslashes and control bytes
+ * escaped; a byte that is not part of well-formed UTF-8 (a file or device
+ * name may hold any) as U+FFFD, so that the answer stays valid JSON. */
 static void json_string(struct cmd_out *o, const char *s)
 {
 	out_printf(o, "\"");
 	while (*s) {
 		/* the run of characters that need no escape, in one piece */
-		size_t run = 0;
+		const unsigned char *u = (const unsigned char *)s;
+		size_t run = 0, n;
 		unsigned char c;
 
-		while ((c = (unsigned char)s[run]) != '\0' && c != '"' && c != '\\' && c >= 0x20)
-			run++;
+		while ((c = u[run]) != '\0' && c != '"' && c != '\\' && c >= 0x20) {
+			if (c < 0x80)
+				run++;
+			else if ((n = utf8_len(u + run)) > 0)
+				run += n;
+			else
+				break;
+		}
 		if (run > 0)
 			out_printf(o, "%.*s", (int)run, s);
 		s += run;
@@ -74,8 +115,10 @@ static void json_string(struct cmd_out *o, const char *s)
 			break;
 		if (c == '"' || c == '\\')
 			out_printf(o, "\\%c", c);
-		else
+		else if (c < 0x20)
 			out_printf(o, "\\u%04x", c);
+		else
+			out_printf(o, "\\ufffd");
 		s++;
 	}
 	out_printf(o, "\"");

@@ -770,6 +770,38 @@ static void test_mtu_range(void **state)
 	out_free(&o);
 }
 
+/* A JSON answer's strings: quotes, backslashes and control bytes escaped,
+ * well-formed UTF-8 kept, any other byte (a file name may hold any) one
+ * U+FFFD each: the answer stays valid JSON. */
+static void test_json_string(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} c[] = {
+		{"a\"b\\c\x01\x1f", "a\\\"b\\\\c\\u0001\\u001f"},
+		{"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf\x7f",
+		 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf\x7f"},
+		{"\xff.conf", "\\ufffd.conf"},
+		{"\xc0\xaf", "\\ufffd\\ufffd"},		  /* overlong '/' */
+		{"\xed\xa0\x80", "\\ufffd\\ufffd\\ufffd"}, /* a surrogate */
+		{"\xf4\x90\x80\x80", "\\ufffd\\ufffd\\ufffd\\ufffd"}, /* past U+10FFFF */
+		{"x\xe2\x82", "x\\ufffd\\ufffd"},		  /* cut short at the end */
+		{"\xe2\x82\"", "\\ufffd\\ufffd\\\""},
+	};
+	struct cmd_out o = {0};
+	char want[128];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(c); i++) {
+		out_reset(&o);
+		jw_str(&o, "k", c[i].in);
+		snprintf(want, sizeof(want), "\"k\":\"%s\"", c[i].want);
+		assert_string_equal(o.buf, want);
+	}
+	out_free(&o);
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -952,6 +984,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_down_neigh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_local_list_generation, setup, teardown),
+		cmocka_unit_test(test_json_string),
 	};
 
 	test_eal_init("config");
