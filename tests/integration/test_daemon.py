@@ -831,6 +831,71 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+def cpu_seconds(pid, tid):
+    """utime + stime of thread @tid of process @pid, in seconds."""
+    with open("/proc/%d/task/%d/stat" % (pid, tid)) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@t("cli_hangup_with_answer_pending")
+def _():
+    # a client hangs up both ways (shutdown, its descriptor kept) while an
+    # answer too big for the socket waits: it can never be read, no
+    # EPOLLOUT comes, and the hang-up is reported at every wait: the
+    # client goes, the control thread does not spin on it
+    import socket
+    sock = os.path.join(TMP, "hup.sock")
+    c = conf("".join("route add 10.%d.%d.0/24 blackhole\n" % (i // 256, i % 256)
+                     for i in range(12000)))
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock, "--max-routes", "16384"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    so = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        wait_serving(p, sock)
+        so.connect(sock)
+        so.sendall(b"show route\n")
+        time.sleep(0.5)  # the answer fills the socket; the rest waits
+        so.shutdown(socket.SHUT_RDWR)
+        time.sleep(0.2)
+        # the control thread is the main one (the worker spins anyway)
+        c0, t0 = cpu_seconds(p.pid, p.pid), time.time()
+        time.sleep(2)
+        used = (cpu_seconds(p.pid, p.pid) - c0) / (time.time() - t0)
+        check(used < 0.5, "the control thread used %.0f%% of a CPU beside a hung-up client" %
+              (100 * used))
+        q = run([CLI, "-s", sock, "-t", "10", "show", "version"])
+        check(q.returncode == 0, "the router stopped serving: %s" % q.stderr)
+    finally:
+        so.close()
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
+@t("cli_nul_on_stdin")
+def _():
+    # a NUL in a line that fastroute-cli reads from its input reaches the
+    # router, which refuses the line and says why: not a shorter command
+    # run in its place (a route by another port than the one written)
+    sock = os.path.join(TMP, "nul.sock")
+    c = conf("port 0 address 192.0.2.1/24\n")
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        q = subprocess.run([CLI, "-s", sock, "-t", "10"], input=b"route add 10.0.0.0/8 via "
+                           b"192.0.2.9\0 port 1\nshow route 10.0.0.0/8\n",
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        err = q.stderr.decode(errors="replace")
+        check(q.returncode == 1 and "control byte 0x00 at byte 35 of the line; not run" in err,
+              "exit %d: %s" % (q.returncode, err))
+        check("10.0.0.0/8" not in q.stdout.decode(errors="replace"),
+              "the line ran cut short: %s" % q.stdout)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 def stats_json(sock):
     q = run([CLI, "-s", sock, "-j", "-t", "10", "show", "stats"])
     check(q.returncode == 0, "show stats: " + q.stderr)
