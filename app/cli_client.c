@@ -186,7 +186,8 @@ static int interactive(int fd, int json)
 	struct cli_term *t = cli_term_new("fastroute> ", term_run, &ctx);
 	char *kw = NULL, *line, *save;
 
-	if (t == NULL || transact_ex(fd, "help --keywords", strlen("help --keywords"), 0, &kw) != 0) {
+	if (t == NULL ||
+	    transact_ex(fd, "help --keywords", strlen("help --keywords"), 0, &kw) != 0) {
 		fprintf(stderr, "fastroute-cli: the router did not list its commands\n");
 		free(kw);
 		cli_term_free(t);

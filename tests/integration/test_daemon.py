@@ -838,6 +838,15 @@ def cpu_seconds(pid, tid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def router(name, text, extra=SMALL):
+    """A router with the config @text on the socket TMP/@name.sock, started
+    (wait_serving() is the caller's): (process, socket path)."""
+    sock = os.path.join(TMP, name + ".sock")
+    p = subprocess.Popen(eal() + ["-f", conf(text), "-s", sock] + list(extra),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p, sock
+
+
 @t("cli_hangup_with_answer_pending")
 def _():
     # a client hangs up both ways (shutdown, its descriptor kept) while an
@@ -845,11 +854,8 @@ def _():
     # EPOLLOUT comes, and the hang-up is reported at every wait: the
     # client goes, the control thread does not spin on it
     import socket
-    sock = os.path.join(TMP, "hup.sock")
-    c = conf("".join("route add 10.%d.%d.0/24 blackhole\n" % (i // 256, i % 256)
-                     for i in range(12000)))
-    p = subprocess.Popen(eal() + ["-f", c, "-s", sock, "--max-routes", "16384"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p, sock = router("hup", "".join("route add 10.%d.%d.0/24 blackhole\n" % (i // 256, i % 256)
+                                    for i in range(12000)), extra=("--max-routes", "16384"))
     so = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         wait_serving(p, sock)
@@ -877,10 +883,7 @@ def _():
     # a NUL in a line that fastroute-cli reads from its input reaches the
     # router, which refuses the line and says why: not a shorter command
     # run in its place (a route by another port than the one written)
-    sock = os.path.join(TMP, "nul.sock")
-    c = conf("port 0 address 192.0.2.1/24\n")
-    p = subprocess.Popen(eal() + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p, sock = router("nul", "port 0 address 192.0.2.1/24\n")
     try:
         wait_serving(p, sock)
         q = subprocess.run([CLI, "-s", sock, "-t", "10"], input=b"route add 10.0.0.0/8 via "
