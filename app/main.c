@@ -601,6 +601,13 @@ int main(int argc, char **argv)
 	}
 	if (port_setup(r) != 0)
 		goto out;
+	/* a signal while the ports started (--link-wait waits up to 60 s):
+	 * no worker runs, nothing is announced */
+	if (r->quit) {
+		fprintf(stderr, "fastroute: stopped by a signal before starting\n");
+		ret = 0;
+		goto out;
+	}
 	/* dpdk-dumpcap / dpdk-pdump attach as secondary processes (needs
 	 * hugepages: a --no-huge primary cannot share its memory) */
 	if (rte_pdump_init() != 0)

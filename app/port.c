@@ -80,9 +80,9 @@ static void port_desc(const struct router *r, uint16_t pid, uint16_t *rxd, uint1
  * mempool's flush threshold (1.5 times its size) and a burst, and the
  * control thread's own work (answers, errors, fragments).
  */
-static uint32_t pool_need(const struct router *r, int socket)
+static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor)
 {
-	uint32_t n = 0, lcores = rte_lcore_count();
+	uint32_t n = 0, rx = 0, lcores = rte_lcore_count();
 	bool any = false;
 	uint16_t pid, rxd, txd;
 
@@ -91,13 +91,17 @@ static uint32_t pool_need(const struct router *r, int socket)
 			continue;
 		port_desc(r, pid, &rxd, &txd);
 		if (r->ports[pid].socket == socket) {
-			n += r->nb_workers * rxd;
+			rx += r->nb_workers * rxd;
 			any = true;
 		}
 		n += r->nb_workers * (txd + DP_BURST);
 	}
+	/* what a start takes at once: drivers (tap, virtio, PCI NICs) fill
+	 * their RX rings as the queues are set up; the caches, as they fill */
+	*rx_floor = rx + lcores * (MBUF_CACHE * 3 / 2 + DP_BURST);
 	if (!any)
 		return 0;
+	n += rx;
 	n += r->nb_workers * FR_CTRL_RING_SIZE + FR_CTRL_RING_SIZE; /* rings */
 	n += lcores * (MBUF_CACHE * 3 / 2 + DP_BURST);
 	n += 1024; /* the control thread's own, in flight */
@@ -114,19 +118,32 @@ static int pools_create(struct router *r)
 	r->hold_room = UINT32_MAX;
 	for (pid = 0; pid < r->nb_ports; pid++) {
 		int s = r->ports[pid].socket;
-		uint32_t need, n;
+		uint32_t need, n, floor;
 
 		if (!r->ports[pid].present || r->pools[s] != NULL)
 			continue;
-		need = pool_need(r, s);
+		need = pool_need(r, s, &floor);
 		if (r->opts.nb_mbufs != 0) {
 			n = r->opts.nb_mbufs;
-			if (n < need + np.hold_total)
+			if (n < floor) {
+				/* a driver would fail its RX queue's setup, with
+				 * an error that names neither option */
+				fprintf(stderr,
+					"fastroute: --mbufs %u: socket %d's RX rings (--rx-desc, "
+					"one queue a worker a port) and the lcores' caches take "
+					"%u at start: give --mbufs %u or more, or a smaller "
+					"--rx-desc\n",
+					n, s, floor, need + np.hold_total);
+				return -EINVAL;
+			}
+			if (n < need + np.hold_total) {
 				printf("fastroute: --mbufs %u: socket %d's ports, rings and caches "
 				       "may hold %u, and hold-total %u packets wait for "
 				       "neighbours: receiving stops (rx_nombuf in 'show port "
 				       "stats') if they all fill\n",
 				       n, s, need, np.hold_total);
+				fflush(stdout); /* before any error of the start */
+			}
 		} else {
 			/* the largest count of the pool's best size (2^k - 1) */
 			n = rte_align32pow2(need + np.hold_total + 1) - 1;

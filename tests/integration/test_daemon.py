@@ -878,6 +878,53 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+@t("mbufs_floor")
+def _():
+    # --mbufs below what the RX rings and the caches take at start: refused
+    # with the options to change (a driver that fills its rings at setup
+    # failed with a bare "Cannot allocate memory"); above it but below the
+    # need: a warning, and the router runs
+    q = run(eal() + ["-s", "none", "--mbufs", "1024"] + SMALL, timeout=60)
+    check(q.returncode != 0 and "--mbufs 1024: socket" in q.stderr and
+          "give --mbufs" in q.stderr and "--rx-desc" in q.stderr,
+          "exit %d: %s" % (q.returncode, q.stderr))
+    p = subprocess.Popen(eal() + ["-s", "none", "--mbufs", "1024", "--rx-desc", "64"] + SMALL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line, warned = "", False
+        t0 = time.time()
+        while "ready" not in line and time.time() - t0 < 30 and p.poll() is None:
+            line = p.stdout.readline()
+            warned = warned or ("--mbufs 1024" in line and "receiving stops" in line)
+        check("ready" in line and warned, "not started, or no warning: %s" % line)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
+@t("signal_while_links_awaited")
+def _():
+    # SIGTERM while the start waits for a link (a memif server with no
+    # peer: its link stays down): a stop before starting, no worker run,
+    # nothing announced and left queued, no "ready"
+    a = eal(ports=0)
+    a[-1:-1] = ["--vdev", "net_memif0,role=server,socket=%s" % os.path.join(TMP, "lw.memif")]
+    p = subprocess.Popen(a + ["-s", "none", "--link-wait", "20", "-f",
+                              conf("port 0 address 192.0.2.1/24\n")] + SMALL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        t0 = time.time()
+        while "waiting up to" not in line and time.time() - t0 < 30 and p.poll() is None:
+            line = p.stdout.readline()
+        check("waiting up to 20 s for the link of port 0" in line, "no wait: %s" % line)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0 and "stopped by a signal before starting" in err,
+          "exit %s: %s" % (p.returncode, err))
+    check("ready" not in out and "left_queued" not in out, "started all the same: %s" % out)
+
+
 @t("cli_nul_on_stdin")
 def _():
     # a NUL in a line that fastroute-cli reads from its input reaches the
