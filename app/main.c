@@ -272,8 +272,20 @@ static void stop_on(int sig)
 }
 
 /* Tables, before ports: the config is applied to them before anything runs. */
+/* The NUMA node of the tables the workers read for every packet (the
+ * FIB, the neighbours, the RCU variable they report to): the workers',
+ * not the main lcore's, which may sit on another; workers on several
+ * nodes, the first worker's. */
+static int tables_socket(void)
+{
+	unsigned int lc = rte_get_next_lcore(-1, 1, 0);
+
+	return (int)rte_lcore_to_socket_id(lc < RTE_MAX_LCORE ? lc : rte_get_main_lcore());
+}
+
 static int tables_create(struct router *r)
 {
+	const int socket = tables_socket();
 	struct neigh_conf nc = {0};
 	struct fib_conf fc = {0};
 	struct fib_route bcast = {0};
@@ -281,13 +293,13 @@ static int tables_create(struct router *r)
 	int rc;
 
 	sz = rte_rcu_qsbr_get_memsize(r->nb_workers);
-	r->qsv = rte_zmalloc("qsbr", sz, RTE_CACHE_LINE_SIZE);
+	r->qsv = rte_zmalloc_socket("qsbr", sz, RTE_CACHE_LINE_SIZE, socket);
 	if (r->qsv == NULL || rte_rcu_qsbr_init(r->qsv, r->nb_workers) != 0) {
 		fprintf(stderr, "fastroute: cannot allocate the RCU variable\n");
 		return -ENOMEM;
 	}
 	nc.capacity = r->opts.neigh_size;
-	nc.socket_id = (int)rte_socket_id();
+	nc.socket_id = socket;
 	nc.qsv = r->qsv;
 	nc.nb_readers = r->nb_workers;
 	r->neigh = neigh_create("main", &nc);
@@ -302,7 +314,7 @@ static int tables_create(struct router *r)
 	fc.max_routes6 = r->opts.max_routes6;
 	fc.tbl8s6 = r->opts.tbl8s6;
 	fc.max_nexthops = r->opts.max_nexthops;
-	fc.socket_id = (int)rte_socket_id();
+	fc.socket_id = socket;
 	fc.neigh = r->neigh;
 	fc.qsv = r->qsv;
 	r->fib = fib_create("main", &fc);
