@@ -48,7 +48,7 @@ static void usage(FILE *f, const char *prog)
 		"(--vdev or PCI NICs bound to vfio-pci). So -l 0-2 gives two workers and needs\n"
 		"two queue pairs per port (net_af_packet: exactly qpairs=2).\n"
 		"\n"
-		"Options:\n"
+		"Options (each at most once):\n"
 		"  -f, --config FILE      apply FILE at startup: configuration commands (port,\n"
 		"                         route, neigh, set, rtcache), one per line, '#'\n"
 		"                         comments. Any bad line: 'FILE:LINE: reason' on stderr,\n"
@@ -56,7 +56,8 @@ static void usage(FILE *f, const char *prog)
 		"  -s, --socket PATH      CLI socket (default %s;\n"
 		"                         'none' disables it). Use fastroute-cli -s PATH.\n"
 		"      --socket-group G   the socket's group, a name or a number (default: the\n"
-		"                         router's): its members may run every command\n"
+		"                         router's): its members may run every command (not\n"
+		"                         with -s none)\n"
 		"      --fib-backend B    'fib' (rte_fib DIR-24-8, default: fast inserts) or "
 		"'lpm'\n"
 		"                         (librte_lpm: slow inserts at Internet scale)\n"
@@ -122,6 +123,7 @@ enum {
 	OPT_TX_DESC,
 	OPT_LINK_WAIT,
 	OPT_SOCK_GROUP,
+	OPT_END,
 };
 
 static int parse_args(int argc, char **argv, struct router_opts *o)
@@ -144,27 +146,32 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		{"socket-group", required_argument, NULL, OPT_SOCK_GROUP},
 		{NULL, 0, NULL, 0},
 	};
-	bool sock_given = false;
+	bool sock_given = false, seen[OPT_END] = {false};
 	uint32_t v;
-	int c;
+	int c, li;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:s:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (o->config != NULL) {
-				/* the last one alone would be applied, silently */
+	while ((c = getopt_long(argc, argv, "f:s:h", longopts, &li)) != -1) {
+		/* the last of two would be taken, silently */
+		const bool once = c == 'f' || c == 's' || (c >= OPT_BACKEND && c < OPT_END);
+
+		if (once && seen[c]) {
+			if (c == 'f')
 				fprintf(stderr, "fastroute: -f given twice: one config file (it "
 						"may be a pipe: -f <(cat a.conf b.conf))\n");
-				return -1;
-			}
+			else if (c == 's')
+				fprintf(stderr, "fastroute: -s given twice\n");
+			else
+				fprintf(stderr, "fastroute: --%s given twice\n", longopts[li].name);
+			return -1;
+		}
+		if (once)
+			seen[c] = true;
+		switch (c) {
+		case 'f':
 			o->config = optarg;
 			break;
 		case 's':
-			if (sock_given) {
-				fprintf(stderr, "fastroute: -s given twice\n");
-				return -1;
-			}
 			sock_given = true;
 			o->sock_path = strcmp(optarg, "none") == 0 ? NULL : optarg;
 			break;
@@ -246,6 +253,11 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 			fprintf(stderr, "Try '%s -- --help'.\n", argv[0]);
 			return -1;
 		}
+	}
+	if (seen[OPT_SOCK_GROUP] && sock_given && o->sock_path == NULL) {
+		fprintf(stderr, "fastroute: --socket-group with -s none: there is no socket to "
+				"give a group\n");
+		return -1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fastroute: unexpected argument '%s'\n", argv[optind]);
@@ -481,10 +493,21 @@ static bool wants_help(int argc, char **argv)
 	while (i < argc && strcmp(argv[i], "--") != 0)
 		i++;
 	for (i++; i < argc; i++) {
+		const char *p;
+
 		if (strcmp(argv[i], "--") == 0)
 			break; /* getopt stops there too */
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+		if (strcmp(argv[i], "--help") == 0)
 			return true;
+		if (argv[i][0] != '-' || argv[i][1] == '-')
+			continue;
+		/* short options, maybe several in one word (-hf x): an h before
+		 * the f or s that takes the rest, or the next word, as its value */
+		for (p = argv[i] + 1; *p != '\0' && *p != 'f' && *p != 's'; p++)
+			if (*p == 'h')
+				return true;
+		if (*p != '\0' && p[1] == '\0')
+			i++; /* "-f FILE": FILE is no option, even "-h" */
 	}
 	return false;
 }

@@ -186,6 +186,19 @@ def _():
     check(p.returncode == 1 and "-f given twice" in p.stderr, p.stderr)
     p = run(eal() + ["-f", a, "-s", "none", "-s", "none"] + SMALL)
     check(p.returncode == 1 and "-s given twice" in p.stderr, p.stderr)
+    # any option: the last of two would be taken, silently
+    p = run(eal() + ["-s", "none", "--mbufs", "9000"] + SMALL + ["--max-routes", "8192"])
+    check(p.returncode == 1 and "--max-routes given twice" in p.stderr, p.stderr)
+    # a group for no socket
+    p = run(eal() + ["-s", "none", "--socket-group", "0"] + SMALL)
+    check(p.returncode == 1 and "--socket-group with -s none" in p.stderr, p.stderr)
+    # -h among short options (-hf x) is --help, before EAL takes anything;
+    # a file named -h is not
+    p = run(eal() + ["-hf", a])
+    check(p.returncode == 0 and "usage:" in p.stdout.lower(), p.stdout + p.stderr)
+    p = run(eal() + ["-s", "none", "-f", "-h"] + SMALL)
+    check(p.returncode == 1 and "-h" in p.stderr and "usage" not in p.stdout.lower(),
+          p.stdout + p.stderr)
 
 
 @t("cli_one_line_per_argument")
