@@ -31,8 +31,10 @@
 #define PENDING_MAX ((size_t)256 << 20)
 /* an answer this large or smaller is always kept (every command but the
  * big shows answers in a few bytes: a change is never refused its answer),
- * and so is any answer while no other waits (a table of millions) */
-#define PENDING_SMALL ((size_t)1 << 20)
+ * and so is any answer while no other waits (a table of millions); small
+ * enough that those beyond PENDING_MAX stay bounded: 64 MiB for 1024
+ * clients */
+#define PENDING_SMALL ((size_t)64 << 10)
 /* how long the clients' commands, all of them together, may hold the
  * control loop in one poll, as a load checks in every 20 ms
  * (control_service()) */
@@ -246,10 +248,10 @@ static void client_answer(struct client *c, int ok, const char *body, size_t len
 		 * not kept while others wait to be read */
 		ok = 0;
 		len = (size_t)snprintf(refused, sizeof(refused),
-				       "error: the answer (%zu MiB) is not kept: %zu MiB of "
+				       "error: the answer (%zu KiB) is not kept: %zu MiB of "
 				       "answers wait for their clients to read them (at most "
 				       "%zu MiB); try again\n",
-				       len >> 20, pending >> 20, PENDING_MAX >> 20);
+				       len >> 10, pending >> 20, PENDING_MAX >> 20);
 		body = refused;
 	}
 	h = snprintf(hdr, sizeof(hdr), "%s %zu\n", ok ? "OK" : "ERR", len);
