@@ -278,8 +278,11 @@ class Router:
         # more ports after the hosts' (port len(hosts) onwards)
         for v in vdevs:
             args += ["--vdev", v]
-        args += ["--", "-f", self.conf, "-s", self.sock, "--max-routes", "65536",
-                 "--tbl8", "1024"] + list(extra)
+        # the table sizes, unless the test gives its own (an option the
+        # router takes at most once)
+        sizes = [x for k, v in (("--max-routes", "65536"), ("--tbl8", "1024"))
+                 if k not in extra for x in (k, v)]
+        args += ["--", "-f", self.conf, "-s", self.sock] + sizes + list(extra)
         self.args = args
         self.out = open(os.path.join(self.dir, "stdout"), "w+")
         self.err = open(os.path.join(self.dir, "stderr"), "w+")
