@@ -214,8 +214,9 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 bool fib_port_is_down(const struct fib *f, uint16_t port);
 
 /** Waiting routes whose port is up again but that could not be put back
- * (the tables filled while they waited); may count too many (one since
- * deleted, or whose port went down again) until the next retry. */
+ * (the tables filled while they waited), and those of them whose port went
+ * down again (its coming up leaves them to the next retry); may count one
+ * since deleted too, until the next retry. */
 uint32_t fib_route_stranded(const struct fib *f);
 
 /** Waiting routes of @p family whose port is up (stranded), counted

@@ -220,7 +220,8 @@ static int collect_cb(const struct fib_route *r, void *arg)
 /* Put back the waiting routes through @port (FIB_DOWN_PORTS: every port
  * that is up); returns how many could not be, *@done how many were. A
  * port's own (@port set) are those its going down withdrew, or added while
- * it was down: *@older counts its routes stranded before, left out. */
+ * it was down: *@older counts its routes stranded before, left out (every
+ * port: the stranded ones of the ports down, left out). */
 static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done, uint32_t *older)
 {
 	struct fib_down *d = &f->down;
@@ -231,6 +232,7 @@ static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done, uint32_t 
 		struct fib_route r = d->r[i];
 
 		if (port < FIB_DOWN_PORTS ? r.port != port : fib_port_is_down(f, r.port)) {
+			*older += port == FIB_DOWN_PORTS && (r.flags & FIB_RTF_TRIED);
 			i++;
 			continue;
 		}
@@ -303,7 +305,9 @@ int fib_down_retry(struct fib *f, uint32_t *restored, uint32_t *failed)
 	f->down.retry_dels = f->dels;
 	f->down.retry_due = false;
 	bad = put_back(f, FIB_DOWN_PORTS, &done, &older);
-	f->down.stranded = bad; /* exact again */
+	/* exact again: those left out, and those of ports now down, which
+	 * their port's coming up leaves to the next retry */
+	f->down.stranded = bad + older;
 	*restored = done;
 	*failed = bad;
 	return bad ? -ENOSPC : 0;
@@ -368,9 +372,10 @@ int fib_port_set_down(struct fib *f, uint16_t port, bool down, uint32_t *failed)
 		 * keep their claim on any made since their last try */
 		if (d->stranded == 0)
 			d->retry_dels = f->dels;
-		/* counted again: a retry while the port was down left them
-		 * out (an over-count, the next retry sets it right) */
-		d->stranded += bad + older;
+		/* the older ones are counted already (since they failed, and
+		 * by every retry since): due for the next retry, not said
+		 * again as this port's */
+		d->stranded += bad;
 		if (older > 0)
 			d->retry_due = true;
 		rc = bad ? -ENOSPC : 0;

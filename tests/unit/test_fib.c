@@ -1326,10 +1326,13 @@ static void test_port_up_order(void **state)
 	assert_int_equal(back, 1);
 	assert_int_equal(left, 1);
 	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
-	/* down and up: R goes back into its own group, S stays stranded */
+	/* down and up: R goes back into its own group, S stays stranded,
+	 * not counted again (the warning of 'port N up' reads the count) */
+	assert_int_equal(fib_route_stranded(f), 1);
 	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
 	assert_int_equal(fib_port_set_down(f, 1, false, &left), 0);
 	assert_int_equal(left, 0);
+	assert_int_equal(fib_route_stranded(f), 1);
 	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
 	assert_int_equal(fib_route_get(f, &s.prefix, &got), 0);
 	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
@@ -1344,7 +1347,9 @@ static void test_port_up_order(void **state)
 	 * which leaves it for the next retry, which finds room */
 	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
 	assert_int_equal(fib_down_retry(f, &back, &left), 0);
+	assert_int_equal(fib_route_stranded(f), 1);
 	assert_int_equal(fib_port_set_down(f, 1, false, &left), 0);
+	assert_int_equal(fib_route_stranded(f), 1);
 	expect(f, ip("10.2.0.5"), FIB_NH_GATEWAY, 1);
 	r = mk("11.0.0.0/25", 0, 0);
 	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
