@@ -327,7 +327,8 @@ int main(int argc, char **argv)
 			}
 			if (c == 1)
 				rc = 1;
-			if (ends_session(line))
+			/* a line holding a NUL was refused: it ended nothing */
+			if (strlen(line) == (size_t)n && ends_session(line))
 				break;
 		}
 		free(line);

@@ -497,10 +497,19 @@ static bool wants_help(int argc, char **argv)
 
 		if (strcmp(argv[i], "--") == 0)
 			break; /* getopt stops there too */
-		if (strcmp(argv[i], "--help") == 0)
+		/* --help, or what getopt_long takes for it (--h, --he, --hel:
+		 * no other option starts with h) */
+		if (strncmp(argv[i], "--h", 3) == 0 && strncmp(argv[i], "--help", strlen(argv[i])) == 0)
 			return true;
-		if (argv[i][0] != '-' || argv[i][1] == '-')
+		if (argv[i][0] != '-')
 			continue;
+		if (argv[i][1] == '-') {
+			/* every other long option takes a value: "--config FILE",
+			 * FILE no option, even "-h"; "--config=FILE" is one word */
+			if (strchr(argv[i], '=') == NULL)
+				i++;
+			continue;
+		}
 		/* short options, maybe several in one word (-hf x): an h before
 		 * the f or s that takes the rest, or the next word, as its value */
 		for (p = argv[i] + 1; *p != '\0' && *p != 'f' && *p != 's'; p++)

@@ -192,13 +192,15 @@ def _():
     # a group for no socket
     p = run(eal() + ["-s", "none", "--socket-group", "0"] + SMALL)
     check(p.returncode == 1 and "--socket-group with -s none" in p.stderr, p.stderr)
-    # -h among short options (-hf x) is --help, before EAL takes anything;
-    # a file named -h is not
-    p = run(eal() + ["-hf", a])
-    check(p.returncode == 0 and "usage:" in p.stdout.lower(), p.stdout + p.stderr)
-    p = run(eal() + ["-s", "none", "-f", "-h"] + SMALL)
-    check(p.returncode == 1 and "-h" in p.stderr and "usage" not in p.stdout.lower(),
-          p.stdout + p.stderr)
+    # -h among short options (-hf x), or --help abbreviated, is --help,
+    # before EAL takes anything; a file named -h, or -h..., is not
+    for h in (["-hf", a], ["--hel"]):
+        p = run(eal() + h)
+        check(p.returncode == 0 and "usage:" in p.stdout.lower(), p.stdout + p.stderr)
+    for f in (["-f", "-h"], ["--config", "-hosts.conf"]):
+        p = run(eal() + ["-s", "none"] + f + SMALL)
+        check(p.returncode == 1 and f[1] in p.stderr and "usage" not in p.stdout.lower(),
+              p.stdout + p.stderr)
 
 
 @t("cli_one_line_per_argument")
@@ -954,6 +956,11 @@ def _():
               "exit %d: %s" % (q.returncode, err))
         check("10.0.0.0/8" not in q.stdout.decode(errors="replace"),
               "the line ran cut short: %s" % q.stdout)
+        # a refused "quit" ends nothing: the lines after it are sent
+        q = subprocess.run([CLI, "-s", sock, "-t", "10"], input=b"quit\0 now\nshow version\n",
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        check(q.returncode == 1 and "fastroute" in q.stdout.decode(errors="replace"),
+              "exit %d: %s %s" % (q.returncode, q.stdout, q.stderr))
     finally:
         out, err = stop(p)
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
