@@ -499,7 +499,8 @@ static bool wants_help(int argc, char **argv)
 			break; /* getopt stops there too */
 		/* --help, or what getopt_long takes for it (--h, --he, --hel:
 		 * no other option starts with h) */
-		if (strncmp(argv[i], "--h", 3) == 0 && strncmp(argv[i], "--help", strlen(argv[i])) == 0)
+		if (strncmp(argv[i], "--h", 3) == 0 &&
+		    strncmp(argv[i], "--help", strlen(argv[i])) == 0)
 			return true;
 		if (argv[i][0] != '-')
 			continue;
