@@ -482,9 +482,10 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	ours = nd.type == ND_TYPE_NS && port_owns6(r, port, nd.target);
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
 	/* a neighbour the configuration puts on this port off its prefixes
-	 * ('via GW port N', a 'dev N' route's hosts) exists once resolved:
-	 * its solicitations are learnt from as an on-link one's (RFC 4861
-	 * 7.2.3; a gateway whose NIC was swapped says so this way) */
+	 * (a 'via GW port N' route's gateway, from the route on; a 'dev N'
+	 * route's hosts, once resolved) has an entry: its solicitations are
+	 * learnt from as an on-link one's (RFC 4861 7.2.3; a gateway whose
+	 * NIC was swapped says so this way) */
 	if (nd.type == ND_TYPE_NS && !onlink && !ip6_is_unspec(nd.src)) {
 		struct fr_addr s = {.family = AF_INET6};
 
