@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <rte_cycles.h>
 #include <rte_hash_crc.h>
+#include <rte_random.h>
 
 #include "fr_addr.h"
 
@@ -157,4 +159,48 @@ uint32_t fr_hash_crc(const void *key, uint32_t len, uint32_t init)
 	for (; len > 0; len--, p++)
 		init = rte_hash_crc_1byte(*p, init);
 	return init;
+}
+
+/* fr_hash_keyed()'s secret: one multiplier a word, and the sum's start */
+static uint64_t hash_key[FR_HASH_KEYED_MAX / 4 + 1];
+static bool hash_key_set;
+
+void fr_hash_keyed_init(uint64_t seed)
+{
+	unsigned int i;
+
+	if (hash_key_set)
+		return;
+	if (seed == 0)
+		seed = rte_rand() ^ rte_rdtsc();
+	for (i = 0; i < RTE_DIM(hash_key); i++) {
+		/* splitmix64 */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		hash_key[i] = z ^ (z >> 31);
+	}
+	hash_key_set = true;
+}
+
+uint32_t fr_hash_keyed(const void *key, uint32_t len, uint32_t init)
+{
+	const uint8_t *p = key;
+	uint64_t h = hash_key[0] + init;
+	unsigned int i;
+	uint32_t w;
+
+	if (len > FR_HASH_KEYED_MAX)
+		len = FR_HASH_KEYED_MAX;
+	for (i = 1; len >= 4; len -= 4, p += 4, i++) {
+		memcpy(&w, p, 4);
+		h += hash_key[i] * w;
+	}
+	if (len > 0) {
+		w = 0;
+		memcpy(&w, p, len);
+		h += hash_key[i] * w;
+	}
+	return (uint32_t)(h >> 32);
 }

@@ -105,4 +105,25 @@ char *fr_prefix_fmt(const struct fr_prefix *p, char *buf, size_t len);
  */
 uint32_t fr_hash_crc(const void *key, uint32_t len, uint32_t init);
 
+/** Longest key fr_hash_keyed() takes whole (longer: its first bytes). */
+#define FR_HASH_KEYED_MAX 32
+
+/**
+ * Set fr_hash_keyed()'s secret, once (later calls keep it): from @p seed,
+ * or, seed 0, from rte_rand() and the TSC. Before any table that uses it
+ * is read by another thread.
+ */
+void fr_hash_keyed_init(uint64_t seed);
+
+/**
+ * rte_hash hash function for keys whose content others choose (a neighbour
+ * table's addresses): multilinear hashing with a secret 64-bit multiplier a
+ * 32-bit word (Lemire and Kaser, strongly universal), the sum's high 32
+ * bits. CRC32 is linear: anyone can compute addresses that all share one
+ * value and one rte_hash chain, which every worker lookup then walks; not
+ * knowing the secret, nobody can. Keys up to FR_HASH_KEYED_MAX bytes.
+ * Datapath-safe.
+ */
+uint32_t fr_hash_keyed(const void *key, uint32_t len, uint32_t init);
+
 #endif /* FR_ADDR_H */

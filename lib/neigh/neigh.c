@@ -147,7 +147,9 @@ struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf
 	/* rte_hash needs at least 8 entries and rounds up to a bucket multiple */
 	hp.entries = cap < 8 ? 8 : cap;
 	hp.key_len = sizeof(struct neigh_key);
-	hp.hash_func = fr_hash_crc;
+	/* keyed: the addresses are chosen by whoever sends (fr_hash_keyed()) */
+	fr_hash_keyed_init(0);
+	hp.hash_func = fr_hash_keyed;
 	hp.socket_id = conf->socket_id;
 	/* one writer (control thread), lock-free readers (workers) */
 	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF | RTE_HASH_EXTRA_FLAGS_EXT_TABLE;

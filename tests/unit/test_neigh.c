@@ -14,9 +14,13 @@
 
 #include <cmocka.h>
 
+#include <rte_hash.h>
+
 #include "eal_helper.h"
+#include "fr_addr.h"
 #include "nd.h"
 #include "neigh.h"
+#include "neigh_priv.h"
 
 static int counter;
 
@@ -1094,6 +1098,66 @@ static void test_nd_state_machine(void **state)
 	assert_int_equal(neigh_count(t), 0);
 }
 
+/*
+ * Addresses chosen to collide: CRC32 is linear, so the interface IDs of a
+ * /64 whose keys share one CRC form a subspace of some 2^32 (found here by
+ * elimination over GF(2), as anyone can). Under CRC they would all share
+ * one rte_hash chain, which every worker lookup of them walks; the table's
+ * keyed hash spreads them.
+ */
+static void test_hash_flood(void **state)
+{
+	struct neigh_table *t = *state;
+	uint64_t piv_val[32] = {0}, piv_iid[32] = {0}, kern[48];
+	struct neigh_key k;
+	unsigned int nk = 0, i, j, distinct;
+	uint32_t base, h[48];
+
+	memset(&k, 0, sizeof(k));
+	k.family = AF_INET6;
+	k.port = 1;
+	k.addr[0] = 0x20;
+	k.addr[1] = 0x01;
+	k.addr[2] = 0x0d;
+	k.addr[3] = 0xb8;
+	k.addr[5] = 0x01;
+	base = fr_hash_crc(&k, sizeof(k), 0);
+	/* each IID bit's effect on the CRC; a bit whose effect the pivots
+	 * already span gives an IID in the kernel: same CRC as IID 0 */
+	for (j = 0; j < 64 && nk < RTE_DIM(kern); j++) {
+		uint64_t iid = 1ull << j, v;
+
+		memcpy(&k.addr[8], &iid, 8);
+		v = fr_hash_crc(&k, sizeof(k), 0) ^ base;
+		for (i = 32; i-- > 0;) {
+			if (!((v >> i) & 1))
+				continue;
+			if (piv_val[i] == 0) {
+				piv_val[i] = v;
+				piv_iid[i] = iid;
+				break;
+			}
+			v ^= piv_val[i];
+			iid ^= piv_iid[i];
+		}
+		if (v == 0)
+			kern[nk++] = iid;
+	}
+	assert_true(nk >= 32);
+	for (i = 0; i < nk; i++) {
+		memcpy(&k.addr[8], &kern[i], 8);
+		assert_int_equal(fr_hash_crc(&k, sizeof(k), 0), base); /* the flood */
+		h[i] = rte_hash_hash(t->hash, &k);
+	}
+	for (i = 0, distinct = 0; i < nk; i++) {
+		for (j = 0; j < i && h[j] != h[i]; j++)
+			;
+		distinct += j == i;
+	}
+	/* two of 32 or more alike: about one chance in ten million */
+	assert_true(distinct >= nk - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1113,6 +1177,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_port_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_rehold_on_release, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
+		cmocka_unit_test_setup_teardown(test_hash_flood, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nd_state_machine, nud_setup, teardown),
 	};
 
