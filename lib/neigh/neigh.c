@@ -256,6 +256,7 @@ uint32_t neigh_entry_new(struct neigh_table *t, const struct fr_addr *addr, uint
 {
 	struct neigh_cold *c;
 	struct neigh_hot *h;
+	unsigned int r;
 	uint32_t idx;
 
 	if (addr->family != AF_INET && addr->family != AF_INET6) {
@@ -269,6 +270,12 @@ uint32_t neigh_entry_new(struct neigh_table *t, const struct fr_addr *addr, uint
 	c = &t->cold[idx];
 	h = &t->hot[idx];
 	memset(c, 0, sizeof(*c));
+	/* the workers' marks of the index's last entry, not collected yet
+	 * (every 20 ms), are not this one's: it would be probed, unused. No
+	 * worker marks that entry any more: the index came back after a
+	 * grace period */
+	for (r = 0; r < t->nb_readers; r++)
+		__atomic_fetch_and(&t->used[r][idx / 64], ~(1ull << (idx % 64)), __ATOMIC_RELAXED);
 	key_make(&c->key, addr, port);
 	c->in_use = 1;
 	c->state = NEIGH_S_NONE;

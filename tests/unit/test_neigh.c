@@ -542,6 +542,32 @@ static void test_nud_delay(void **state)
 	}
 }
 
+/* An index reused while a worker's mark of its last entry waits for the
+ * next tick: the new entry is not taken for used (it would go DELAY, then
+ * be probed, with no traffic). */
+static void test_nud_used_reuse(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("198.51.100.9"), b = a4("198.51.100.10");
+	uint64_t *used = neigh_used_map(t, 0);
+	uint32_t ia, ib;
+
+	assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REQUEST, 1000), 1);
+	ia = neigh_find(t, &a, 1);
+	assert_int_not_equal(ia, NEIGH_IDX_NONE);
+	neigh_mark_used(used, ia); /* a worker forwards through it */
+	assert_int_equal(neigh_del(t, &a, 1), 0);
+	assert_int_equal(neigh_learn(t, &b, 1, &mac2, NEIGH_LEARN_REQUEST, 1010), 1);
+	ib = neigh_find(t, &b, 1);
+	assert_int_equal(ib, ia); /* the same index, at once (no readers' grace here) */
+	neigh_tick(t, 1020);
+	assert_int_equal(state_of(t, "198.51.100.10", 1), NEIGH_S_STALE);
+	/* a mark of its own still counts */
+	neigh_mark_used(used, ib);
+	neigh_tick(t, 1040);
+	assert_int_equal(state_of(t, "198.51.100.10", 1), NEIGH_S_PROBE); /* delay_ms 0 */
+}
+
 /* What ARP may change: only our traffic creates, only the same port updates,
  * static entries never change. */
 static void test_nud_learn_rules(void **state)
@@ -1171,6 +1197,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_nud_probe, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_delay, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_used_reuse, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
