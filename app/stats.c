@@ -278,6 +278,7 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "entries", neigh_count(r->neigh));
 	v->kv(v->arg, "capacity", neigh_capacity(r->neigh));
 	v->kv(v->arg, "incomplete", neigh_incomplete_count(r->neigh));
+	v->kv(v->arg, "held_waiting", neigh_held_count(r->neigh));
 	sec(v, "table", false);
 	sec(v, "counters", true);
 	v->kv(v->arg, "created", s.created);
@@ -300,6 +301,7 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "nd_advertisements_sent", r->cst.nd_answered + r->cst.nd_dad_defended);
 	v->kv(v->arg, "held", s.held);
 	v->kv(v->arg, "held_sent", s.released);
+	v->kv(v->arg, "held_evicted", s.hold_evicted);
 	v->kv(v->arg, "held_dropped_queue_full", s.hold_dropped);
 	v->kv(v->arg, "held_dropped_total_full", s.hold_total_dropped);
 	v->kv(v->arg, "held_dropped_failed", s.hold_failed);

@@ -231,6 +231,11 @@ uint32_t neigh_incomplete_count(const struct neigh_table *t)
 	return t->nb_incomplete;
 }
 
+uint32_t neigh_held_count(const struct neigh_table *t)
+{
+	return t->nb_held;
+}
+
 uint64_t *neigh_used_map(struct neigh_table *t, unsigned int reader)
 {
 	return reader < t->nb_readers ? t->used[reader] : NULL;

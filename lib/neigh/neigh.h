@@ -285,10 +285,14 @@ struct neigh_stats {
 					  next hops and resolution) */
 	uint64_t probes_bcast;	     /**< broadcast probes asked for */
 	uint64_t probes_ucast;	     /**< unicast probes asked for */
-	uint64_t held;		     /**< packets queued while resolving */
+	uint64_t held;		     /**< packets queued while resolving (or sent at once:
+				      *   resolved meanwhile); held = released +
+				      *   hold_evicted + hold_failed + hold_flushed +
+				      *   those waiting (neigh_held_count()) */
 	uint64_t released;	     /**< held packets sent once resolved */
-	uint64_t hold_dropped;	     /**< packets dropped, this entry's queue full: the
-					  oldest held (or the new one, evicted NULL) */
+	uint64_t hold_dropped;	     /**< new packets refused, this entry's queue full
+				      *   (evicted NULL): never held */
+	uint64_t hold_evicted;	     /**< held packets pushed out by a newer one */
 	uint64_t hold_total_dropped; /**< packets refused: all queues together full */
 	uint64_t hold_failed;	     /**< held packets dropped: resolution failed */
 	uint64_t hold_flushed;	     /**< held packets handed back, the entry gone (deleted,
@@ -393,6 +397,9 @@ void neigh_stats_clear(struct neigh_table *t);
 
 /** Entries in state INCOMPLETE now. */
 uint32_t neigh_incomplete_count(const struct neigh_table *t);
+
+/** Packets held for neighbours now, all entries together. */
+uint32_t neigh_held_count(const struct neigh_table *t);
 
 /**
  * The "used" bitmap of reader @p reader (0 .. neigh_conf.nb_readers-1):

@@ -184,18 +184,23 @@ int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t po
 		neigh_info_fill(t, idx, &ni);
 		if (t->ops.release != NULL)
 			t->ops.release(t->ops.arg, &ni, pkt, &c->mac);
+		/* held and sent at once: counted as both, so that held =
+		 * sent + evicted + failed + flushed + those waiting */
+		t->stats.held++;
 		t->stats.released++;
 		return 0;
 	}
 	if (c->nheld >= t->params.hold_pkts) {
-		t->stats.hold_dropped++;
-		if (evicted == NULL || c->nheld == 0)
+		if (evicted == NULL || c->nheld == 0) {
+			t->stats.hold_dropped++;
 			return -EBUSY;
+		}
 		/* the oldest goes, the newest waits: a retransmission is
 		 * worth more than what it repeats */
 		*evicted = c->held[0];
 		memmove(&c->held[0], &c->held[1], (c->nheld - 1) * sizeof(c->held[0]));
 		c->held[c->nheld - 1] = pkt;
+		t->stats.hold_evicted++;
 		t->stats.held++;
 		return 1;
 	}

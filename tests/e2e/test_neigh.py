@@ -366,6 +366,15 @@ def test_exhaustion(topo, r):
         json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]), timeout=8)
     check(mem is not None, "mbufs in use stayed at %s (baseline %d)" % (
         json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"], mem0))
+    # every packet the table held is accounted for (the counters were
+    # never cleared): sent, pushed out, failed, flushed, or waiting still
+    st = nstats(r)
+    c = st["counters"]
+    out = (c["held_sent"] + c["held_evicted"] + c["held_dropped_failed"] + c["held_flushed"] +
+           st["table"]["held_waiting"])
+    check(c["held"] > 0 and c["held"] == out,
+          "held %d, accounted for %d: %s" % (c["held"], out, {k: v for k, v in c.items()
+                                                              if k.startswith("held")}))
 
 
 def test_poisoning(topo, r):

@@ -693,18 +693,33 @@ static void test_nud_limits(void **state)
 		assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[12], 1, &old), 1);
 		assert_ptr_equal(old, &pkt_tag[1]);
 		neigh_stats_get(t, &st);
-		assert_int_equal(st.hold_dropped, 3);
+		/* one new packet refused (never held), two held ones pushed out */
+		assert_int_equal(st.hold_dropped, 1);
+		assert_int_equal(st.hold_evicted, 2);
 	}
 	/* a REACHABLE entry is never evicted for an INCOMPLETE one */
 	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_REPLY, 2), 1);
 	neigh_stats_get(t, &st);
-	assert_int_equal(st.hold_dropped, 3);
+	assert_int_equal(st.hold_dropped, 1);
+	assert_int_equal(st.hold_evicted, 2);
 	assert_int_equal(st.refused_incomplete, 1);
 	assert_int_equal(st.held, 7);
 	assert_int_equal(st.released, 3);
-	/* released in order, the newest kept: 2, then 11 and 12 */
+	assert_ptr_equal(ev.last_pkt, &pkt_tag[12]); /* 11 and 12 went last */
+	/* every packet held is accounted for: b's two still wait */
+	assert_int_equal(neigh_held_count(t), 2);
+	assert_int_equal(st.held, st.released + st.hold_evicted + st.hold_failed + st.hold_flushed +
+					  neigh_held_count(t));
+	/* one that resolved meanwhile is held and sent at once: both */
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[13], 3, NULL), 0);
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.held, 8);
+	assert_int_equal(st.released, 4);
+	assert_ptr_equal(ev.last_pkt, &pkt_tag[13]);
+	assert_int_equal(st.held, st.released + st.hold_evicted + st.hold_failed + st.hold_flushed +
+					  neigh_held_count(t));
+	/* released in order, the newest kept: 2, then 11 and 12 (then 13) */
 	assert_ptr_equal(ev.first_pkt, &pkt_tag[2]);
-	assert_ptr_equal(ev.last_pkt, &pkt_tag[12]);
 	/* requests from ever new senders (forged, say) learn entries up to
 	 * three quarters of the table, no further */
 	for (i = 0; i < 2 * neigh_capacity(t); i++) {
