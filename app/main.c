@@ -146,7 +146,7 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		{"socket-group", required_argument, NULL, OPT_SOCK_GROUP},
 		{NULL, 0, NULL, 0},
 	};
-	bool sock_given = false, seen[OPT_END] = {false};
+	bool seen[OPT_END] = {false};
 	uint32_t v;
 	int c, li;
 
@@ -172,7 +172,6 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 			o->config = optarg;
 			break;
 		case 's':
-			sock_given = true;
 			o->sock_path = strcmp(optarg, "none") == 0 ? NULL : optarg;
 			break;
 		case 'h':
@@ -254,7 +253,7 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 			return -1;
 		}
 	}
-	if (seen[OPT_SOCK_GROUP] && sock_given && o->sock_path == NULL) {
+	if (seen[OPT_SOCK_GROUP] && seen['s'] && o->sock_path == NULL) {
 		fprintf(stderr, "fastroute: --socket-group with -s none: there is no socket to "
 				"give a group\n");
 		return -1;

@@ -82,7 +82,9 @@ static void port_desc(const struct router *r, uint16_t pid, uint16_t *rxd, uint1
  */
 static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor)
 {
-	uint32_t n = 0, rx = 0, lcores = rte_lcore_count();
+	/* each lcore's cache, up to the mempool's flush threshold, and a burst */
+	const uint32_t caches = rte_lcore_count() * (MBUF_CACHE * 3 / 2 + DP_BURST);
+	uint32_t n = 0, rx = 0;
 	bool any = false;
 	uint16_t pid, rxd, txd;
 
@@ -98,12 +100,12 @@ static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor
 	}
 	/* what a start takes at once: drivers (tap, virtio, PCI NICs) fill
 	 * their RX rings as the queues are set up; the caches, as they fill */
-	*rx_floor = rx + lcores * (MBUF_CACHE * 3 / 2 + DP_BURST);
+	*rx_floor = rx + caches;
 	if (!any)
 		return 0;
 	n += rx;
 	n += r->nb_workers * FR_CTRL_RING_SIZE + FR_CTRL_RING_SIZE; /* rings */
-	n += lcores * (MBUF_CACHE * 3 / 2 + DP_BURST);
+	n += caches;
 	n += 1024; /* the control thread's own, in flight */
 	return n;
 }

@@ -165,14 +165,14 @@ uint32_t fr_hash_crc(const void *key, uint32_t len, uint32_t init)
 static uint64_t hash_key[FR_HASH_KEYED_MAX / 4 + 1];
 static bool hash_key_set;
 
-void fr_hash_keyed_init(uint64_t seed)
+void fr_hash_keyed_init(void)
 {
+	uint64_t seed;
 	unsigned int i;
 
 	if (hash_key_set)
 		return;
-	if (seed == 0)
-		seed = rte_rand() ^ rte_rdtsc();
+	seed = rte_rand() ^ rte_rdtsc();
 	for (i = 0; i < RTE_DIM(hash_key); i++) {
 		/* splitmix64 */
 		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);

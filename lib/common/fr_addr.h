@@ -109,11 +109,10 @@ uint32_t fr_hash_crc(const void *key, uint32_t len, uint32_t init);
 #define FR_HASH_KEYED_MAX 32
 
 /**
- * Set fr_hash_keyed()'s secret, once (later calls keep it): from @p seed,
- * or, seed 0, from rte_rand() and the TSC. Before any table that uses it
- * is read by another thread.
+ * Set fr_hash_keyed()'s secret, once (later calls keep it), from rte_rand()
+ * and the TSC. Before any table that uses it is read by another thread.
  */
-void fr_hash_keyed_init(uint64_t seed);
+void fr_hash_keyed_init(void);
 
 /**
  * rte_hash hash function for keys whose content others choose (a neighbour

@@ -230,14 +230,12 @@ static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done, uint32_t 
 	*done = *older = 0;
 	for (i = 0; i < d->n;) {
 		struct fib_route r = d->r[i];
+		const bool tried = (r.flags & FIB_RTF_TRIED) != 0;
 
-		if (port < FIB_DOWN_PORTS ? r.port != port : fib_port_is_down(f, r.port)) {
-			*older += port == FIB_DOWN_PORTS && (r.flags & FIB_RTF_TRIED);
-			i++;
-			continue;
-		}
-		if (port < FIB_DOWN_PORTS && (r.flags & FIB_RTF_TRIED)) {
-			(*older)++;
+		if (port < FIB_DOWN_PORTS ? r.port != port || tried : fib_port_is_down(f, r.port)) {
+			/* left out: one stranded before, of this port, or of a
+			 * port down */
+			*older += tried && (port == FIB_DOWN_PORTS || r.port == port);
 			i++;
 			continue;
 		}

@@ -148,7 +148,7 @@ struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf
 	hp.entries = cap < 8 ? 8 : cap;
 	hp.key_len = sizeof(struct neigh_key);
 	/* keyed: the addresses are chosen by whoever sends (fr_hash_keyed()) */
-	fr_hash_keyed_init(0);
+	fr_hash_keyed_init();
 	hp.hash_func = fr_hash_keyed;
 	hp.socket_id = conf->socket_id;
 	/* one writer (control thread), lock-free readers (workers) */
