@@ -77,13 +77,14 @@ static void port_desc(const struct router *r, uint16_t pid, uint16_t *rxd, uint1
  * the packets held for neighbours aside: its own ports' RX rings, every
  * port's TX rings and TX buffers (a packet from this pool may leave by any
  * port), the rings between the threads, each lcore's cache up to the
- * mempool's flush threshold (1.5 times its size) and a burst, and the
+ * mempool's flush threshold (1.5 times its size) and a poll's packets, and the
  * control thread's own work (answers, errors, fragments).
  */
 static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor)
 {
-	/* each lcore's cache, up to the mempool's flush threshold, and a burst */
-	const uint32_t caches = rte_lcore_count() * (MBUF_CACHE * 3 / 2 + DP_BURST);
+	/* each lcore's cache, up to the mempool's flush threshold, and a poll's
+	 * packets */
+	const uint32_t caches = rte_lcore_count() * (MBUF_CACHE * 3 / 2 + FR_RX_BURST);
 	uint32_t n = 0, rx = 0;
 	bool any = false;
 	uint16_t pid, rxd, txd;

@@ -24,6 +24,12 @@
 #define FR_DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
 #define FR_ICMP_RATE	  1000 /* ICMP errors per second per lcore, by default */
 #define FR_ICMP_BURST	  50
+/* Packets a worker takes from a port in one poll, decided in bursts of
+ * DP_BURST and sent with one TX call per port: what a poll costs apart
+ * from its packets (a NIC's doorbell, memif's ring index written by the
+ * other core, the loop's own checks) is paid once for up to this many.
+ * An idle link is not waited for: a poll takes what has arrived. */
+#define FR_RX_BURST (4 * DP_BURST)
 
 struct cli_peer;
 
@@ -212,7 +218,7 @@ unsigned int port_stats_clear(struct router *r);
 int worker_main(void *arg);
 /* Worker 0: send what the control thread queued on r->ctrl_tx. */
 void worker_ctrl_tx_drain(struct router *r, struct worker *w);
-/* Send a burst of @n packets received on @in_port as dp_input_burst()
+/* Send @n <= FR_RX_BURST packets received on @in_port as dp_input_burst()
  * decided in @out: to a port (TX buffer, or at once when the whole burst
  * goes to one port with nothing buffered), to the control thread, or
  * nowhere (dropped, already freed). What a TX queue refuses is freed and

@@ -192,7 +192,7 @@ static inline bool all_to(const uint16_t *out, uint16_t n, uint16_t o)
 void worker_output(struct worker *w, uint16_t in_port, struct rte_mbuf **pkts, const uint16_t *out,
 		   uint16_t n)
 {
-	struct rte_mbuf *ctrl[DP_BURST], *err[DP_BURST];
+	struct rte_mbuf *ctrl[FR_RX_BURST], *err[FR_RX_BURST];
 	const uint16_t q = (uint16_t)w->idx;
 	uint16_t i, nctrl = 0, nerr = 0, o = out[0];
 
@@ -230,8 +230,8 @@ int worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct router *r = fr_router;
-	struct rte_mbuf *pkts[DP_BURST];
-	uint16_t out[DP_BURST];
+	struct rte_mbuf *pkts[FR_RX_BURST];
+	uint16_t out[FR_RX_BURST];
 	uint16_t ports[FR_MAX_PORTS];
 	uint16_t nb_ports = 0, pid, q = (uint16_t)w->idx;
 	unsigned int p;
@@ -262,10 +262,10 @@ int worker_main(void *arg)
 		unsigned int total = 0;
 
 		for (p = 0; p < nb_ports; p++) {
-			uint16_t n;
+			uint16_t n, off;
 
 			pid = ports[p];
-			n = rte_eth_rx_burst(pid, q, pkts, DP_BURST);
+			n = rte_eth_rx_burst(pid, q, pkts, FR_RX_BURST);
 			if (n == 0)
 				continue;
 			total += n;
@@ -276,7 +276,9 @@ int worker_main(void *arg)
 				rte_pktmbuf_free_bulk(pkts, n);
 				continue;
 			}
-			dp_input_burst(&c, pid, pkts, n, out);
+			for (off = 0; off < n; off += DP_BURST)
+				dp_input_burst(&c, pid, pkts + off,
+					       (uint16_t)RTE_MIN(n - off, DP_BURST), out + off);
 			worker_output(w, pid, pkts, out, n);
 		}
 		if (w->idx == 0)

@@ -11,6 +11,7 @@ import shutil
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -903,14 +904,14 @@ def _():
     check(q.returncode != 0 and "--mbufs 1024: socket" in q.stderr and
           "give --mbufs" in q.stderr and "--rx-desc" in q.stderr,
           "exit %d: %s" % (q.returncode, q.stderr))
-    p = subprocess.Popen(eal() + ["-s", "none", "--mbufs", "1024", "--rx-desc", "64"] + SMALL,
+    p = subprocess.Popen(eal() + ["-s", "none", "--mbufs", "1536", "--rx-desc", "64"] + SMALL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line, warned = "", False
         t0 = time.time()
         while "ready" not in line and time.time() - t0 < 30 and p.poll() is None:
             line = p.stdout.readline()
-            warned = warned or ("--mbufs 1024" in line and "receiving stops" in line)
+            warned = warned or ("--mbufs 1536" in line and "receiving stops" in line)
         check("ready" in line and warned, "not started, or no warning: %s" % line)
     finally:
         out, err = stop(p)
@@ -1005,6 +1006,93 @@ def _():
     finally:
         out, err = stop(p)
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
+def ip4_sum(h):
+    s = sum(struct.unpack("!10H", h))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return (~s) & 0xffff
+
+
+def udp4(eth_dst, eth_src, src, dst, ttl, ident):
+    """A UDP/IPv4 frame of 60 bytes, its header checksum right."""
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 46, ident, 0, ttl, 17, 0,
+                     socket.inet_aton(src), socket.inet_aton(dst))
+    ip = ip[:10] + struct.pack("!H", ip4_sum(ip)) + ip[12:]
+    return eth_dst + eth_src + b"\x08\x00" + ip + struct.pack("!HHHH", 1024, 9, 26, 0) + bytes(18)
+
+
+def pcap_write(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", i, 0, len(fr), len(fr)) + fr)
+
+
+def pcap_read(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    frames, off = [], 24
+    while off + 16 <= len(data):
+        caplen = struct.unpack_from("<I", data, off + 8)[0]
+        frames.append(data[off + 16:off + 16 + caplen])
+        off += 16 + caplen
+    return frames
+
+
+@t("poll_of_many_in_order")
+def _():
+    # a pcap file read at once: a worker's poll takes more packets than a
+    # burst (4 bursts of 32 and a short one), each burst decided on its own
+    # and the poll's packets sent in one go: every packet forwarded once,
+    # in order, with its own rewrite; the others counted by their reason
+    rx_pcap, tx_pcap = os.path.join(TMP, "many-in.pcap"), os.path.join(TMP, "many-out.pcap")
+    # net_pcap's MAC: 02:70:63:61:70 ("pcap") and the device's index
+    ours0, ours1 = bytes.fromhex("027063617000"), bytes.fromhex("027063617001")
+    gw = bytes.fromhex("020000000102")
+    frames, want, why = [], [], {"ttl_exceeded": 0, "no_route": 0, "l2_other_host": 0}
+    for i in range(300):
+        dst, ttl, to = "10.1.%d.%d" % (i // 200, i % 200 + 1), 64, ours0
+        if i % 10 == 9:
+            ttl = 1
+            why["ttl_exceeded"] += 1
+        elif i % 10 == 7:
+            dst = "10.2.0.%d" % (i % 200 + 1)
+            why["no_route"] += 1
+        elif i % 50 == 5:
+            to = gw  # another host's frame
+            why["l2_other_host"] += 1
+        frames.append(udp4(to, bytes.fromhex("020000000001"), "192.0.2.10", dst, ttl, i))
+        if ttl > 1 and dst.startswith("10.1.") and to == ours0:
+            want.append(udp4(gw, ours1, "192.0.2.10", dst, ttl - 1, i))
+    pcap_write(rx_pcap, frames)
+    args = eal(ports=0)[:-1] + ["--vdev", "net_pcap0,rx_pcap=%s" % rx_pcap,
+                                "--vdev", "net_pcap1,tx_pcap=%s" % tx_pcap, "--"]
+    sock = os.path.join(TMP, "many.sock")
+    text = ("port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/24\n"
+            "neigh add 198.51.100.2 lladdr 02:00:00:00:01:02 port 1\n"
+            "route add 10.1.0.0/16 via 198.51.100.2\n")
+    p = subprocess.Popen(args + ["-f", conf(text), "-s", sock] + SMALL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        t0, st = time.time(), stats_json(sock)
+        while st["rx"] < len(frames) and time.time() - t0 < 20:
+            time.sleep(0.1)
+            st = stats_json(sock)
+        check(st["rx"] == len(frames), "rx %d of %d" % (st["rx"], len(frames)))
+        check(st["forwarded"] == len(want), "forwarded %d of %d" % (st["forwarded"], len(want)))
+        for k, n in why.items():
+            check(st["drops"][k] == n, "%s %d, not %d" % (k, st["drops"][k], n))
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+    # the router's own frames aside (its announcement: ARP)
+    got = [f for f in pcap_read(tx_pcap) if f[12:14] == b"\x08\x00"]
+    check(len(got) == len(want), "%d IPv4 frames out of port 1, not %d" % (len(got), len(want)))
+    for i, (g, w) in enumerate(zip(got, want)):
+        check(g == w, "frame %d out of port 1:\n%s, not\n%s" % (i, g.hex(), w.hex()))
 
 
 if skipped:
