@@ -704,7 +704,8 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
     w("## Throughput: fastroute against the alternatives")
     w("")
     w("Two processes on the two vCPUs, joined by `net_memif`: our generator "
-      "(`fastroute-pktgen`, one core) and the device under test. DUTs run interleaved, "
+      "(`fastroute-pktgen`, one core, TX bursts of %d) and the device under test. DUTs run "
+      "interleaved, " % fastbench.GEN_BURST +
       "A B C D per round, short windows; a cache-line ping-pong probes the vCPU placement "
       "before and after each run and runs whose placement changed, or that other processes "
       "disturbed, are discarded. A valid run is generator-bound when " +
