@@ -90,7 +90,11 @@ echo "demo: fastroute-cli -s $SOCK show neigh (resolved by ARP and ND, no static
 build/app/fastroute-cli -s "$SOCK" show neigh
 echo
 echo "demo: fastroute-cli -s $SOCK show stats (non-zero counters)"
-build/app/fastroute-cli -s "$SOCK" show stats | awk '/:$/ || $NF != 0'
+stats=$(build/app/fastroute-cli -s "$SOCK" show stats) || {
+	echo "demo: FAILED: show stats: the router did not answer" >&2
+	exit 1
+}
+echo "$stats" | awk '/:$/ || $NF != 0'
 if [ "$ok" != 1 ] || [ "$ok6" != 1 ]; then
 	echo "demo: FAILED: no reply through the router (IPv4 ok=$ok, IPv6 ok=$ok6)" >&2
 	exit 1

@@ -30,6 +30,10 @@ ninja -C build-fuzz
 python3 scripts/fuzz-seeds.py build-fuzz/corpus
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# dash runs the EXIT trap on exit only: signals end the script through it
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 for t in packet config; do
 	mkdir -p "build-fuzz/corpus/$t.run"
 	# this run's verdict only: artifacts of an earlier run go first

@@ -8,6 +8,18 @@ if ! command -v clang-format >/dev/null 2>&1; then
 	exit 1
 fi
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find app lib tests -name '*.[ch]')
+case "${1:-}" in
+"" | --fix) ;;
+-h | --help)
+	echo "usage: scripts/lint.sh [--fix]: check the C sources' formatting against"
+	echo ".clang-format (exit 1 naming the files that differ); --fix rewrites them"
+	exit 0
+	;;
+*)
+	echo "lint: unknown argument '$1' (usage: scripts/lint.sh [--fix])" >&2
+	exit 2
+	;;
+esac
 if [ "${1:-}" = "--fix" ]; then
 	# shellcheck disable=SC2086
 	clang-format -i $files

@@ -7,8 +7,19 @@
 # MACs are fixed, so a capture of the demo reads the same every run (the
 # router still finds the hosts with ARP and ND: demo.conf has no neighbours).
 set -eu
-cmd=${1:?usage: topo.sh up|down NAME}
-n=${2:?usage: topo.sh up|down NAME}
+case "${1:-}" in
+-h | --help)
+	echo "usage: scripts/topo.sh up|down NAME: make (or remove) the namespaces NAME-r,"
+	echo "NAME-h1, NAME-h2 and their veth links drawn at the top of this file"
+	exit 0
+	;;
+esac
+if [ $# -ne 2 ]; then
+	echo "usage: topo.sh up|down NAME" >&2
+	exit 2
+fi
+cmd=$1
+n=$2
 
 down() {
 	for ns in "$n-r" "$n-h1" "$n-h2"; do

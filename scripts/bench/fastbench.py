@@ -400,7 +400,7 @@ def check_tools(need_l3fwd=False, need_testpmd=False, need_fastroute=True):
     if missing:
         raise BenchError("not built: %s (run 'ninja -C %s')" % (", ".join(missing), BUILD))
     if need_testpmd and shutil.which("dpdk-testpmd") is None:
-        raise BenchError("dpdk-testpmd not found (apt-get install dpdk)")
+        raise BenchError("dpdk-testpmd not found (apt-get install dpdk-dev)")
     if shutil.which("stdbuf") is None:
         raise BenchError("stdbuf not found (coreutils)")
 

@@ -15,7 +15,7 @@
 # --warmup, --duration, --seed, --out FILE (JSON lines), --summary FILE,
 # --quick, --wait-idle SEC (shared machines), --time-limit SEC, --keep (logs).
 # Needs root (memif sockets, DPDK), 2 CPUs, 'ninja -C build' done, dpdk-testpmd
-# (Debian 'dpdk') and dpdk-doc (l3fwd sources) for the reference DUTs.
+# (Debian 'dpdk-dev') and dpdk-doc (l3fwd sources) for the reference DUTs.
 # The logic lives in scripts/bench/fastbench.py (see its header for the method).
 set -eu
 here=$(dirname "$0")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Packet capture the DPDK way: dpdk-dumpcap (Debian's dpdk package)
+"""Packet capture the DPDK way: dpdk-dumpcap (Debian's dpdk-dev package)
 attaches to a running router as a secondary process and writes the pings
 crossing it to a pcapng file, which the test reads back. dumpcap needs a
 hugepage-backed primary, so this test reserves hugepages for the router
