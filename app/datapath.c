@@ -725,13 +725,14 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
  * The burst's work, with the three per-burst choices that steer it as
  * constants (@use_cache: the route cache is probed; @rpf_on: the port has
  * rpf on; @own_lookup: 0, one bulk lookup call, else the FIB's DIR-24-8 is
- * read here and its entries are 2^own_lookup bytes): dp_input_burst() calls
- * one copy per combination, so each packet pays only for the steps its
- * burst takes, not for a test of each choice at each step.
+ * read here and its entries are 2^own_lookup bytes; @nx: how many packets
+ * follow @pkts[@n - 1] in the poll, up to a burst, whose lines are
+ * prefetched too): dp_input_burst() calls one copy per combination, so each packet pays only for
+ * the steps its burst takes, not for a test of each choice at each step.
  */
 static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf_mode,
-					 struct rte_mbuf **pkts, uint16_t n, uint16_t *out,
-					 const bool use_cache, const bool rpf_on,
+					 struct rte_mbuf **pkts, uint16_t n, uint16_t nx,
+					 uint16_t *out, const bool use_cache, const bool rpf_on,
 					 const unsigned int own_lookup)
 {
 	static const uint8_t bcast[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
@@ -788,8 +789,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		 * from where an IPv4 header would hold its addresses: a frame
 		 * that turns out not to be one costs a useless prefetch, never
 		 * a fault (any 32-bit value >> 8 indexes inside tbl24), and a
-		 * first segment too short is left out. */
-		for (i = 0; i < n; i++) {
+		 * first segment too short is left out. The @nx packets after
+		 * this burst (the next of the poll) too: their lines load
+		 * while this one is decided, a whole burst ahead. */
+		for (i = 0; i < n + nx; i++) {
 			const struct rte_mbuf *m = pkts[i];
 			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 				m, const struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
@@ -1166,8 +1169,8 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	}
 }
 
-void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
-		    uint16_t *out)
+static void dp_input_chunk(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
+			   uint16_t nx, uint16_t *out)
 {
 	const struct dp_conf *cf = c->conf;
 	struct rtcache *rtc = c->rtc;
@@ -1195,42 +1198,54 @@ void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, 
 	how = (use_cache ? 6u : 0u) + (rpf != DP_RPF_OFF ? 3u : 0u) + own;
 	switch (how) {
 	case 0:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, false, 0);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, false, false, 0);
 		break;
 	case 1:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, false, 1);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, false, false, 1);
 		break;
 	case 2:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, false, 2);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, false, false, 2);
 		break;
 	case 3:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, true, 0);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, false, true, 0);
 		break;
 	case 4:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, true, 1);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, false, true, 1);
 		break;
 	case 5:
-		dp_burst(c, in_port, rpf, pkts, n, out, false, true, 2);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, false, true, 2);
 		break;
 	case 6:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, false, 0);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, true, false, 0);
 		break;
 	case 7:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, false, 1);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, true, false, 1);
 		break;
 	case 8:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, false, 2);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, true, false, 2);
 		break;
 	case 9:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, true, 0);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, true, true, 0);
 		break;
 	case 10:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, true, 1);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, true, true, 1);
 		break;
 	default:
-		dp_burst(c, in_port, rpf, pkts, n, out, true, true, 2);
+		dp_burst(c, in_port, rpf, pkts, n, nx, out, true, true, 2);
 		break;
 	}
 	if (rtc != NULL)
 		rtcache_auto_end(rtc, n, timed, timed ? rte_rdtsc() - t0 : 0);
+}
+
+void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
+		    uint16_t *out)
+{
+	uint16_t off, k;
+
+	for (off = 0; off < n; off += k) {
+		k = (uint16_t)RTE_MIN(n - off, DP_BURST);
+		dp_input_chunk(c, in_port, pkts + off, k, (uint16_t)RTE_MIN(n - off - k, DP_BURST),
+			       out + off);
+	}
 }

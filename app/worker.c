@@ -262,7 +262,7 @@ int worker_main(void *arg)
 		unsigned int total = 0;
 
 		for (p = 0; p < nb_ports; p++) {
-			uint16_t n, off;
+			uint16_t n;
 
 			pid = ports[p];
 			n = rte_eth_rx_burst(pid, q, pkts, FR_RX_BURST);
@@ -276,9 +276,7 @@ int worker_main(void *arg)
 				rte_pktmbuf_free_bulk(pkts, n);
 				continue;
 			}
-			for (off = 0; off < n; off += DP_BURST)
-				dp_input_burst(&c, pid, pkts + off,
-					       (uint16_t)RTE_MIN(n - off, DP_BURST), out + off);
+			dp_input_burst(&c, pid, pkts, n, out);
 			worker_output(w, pid, pkts, out, n);
 		}
 		if (w->idx == 0)
