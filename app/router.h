@@ -247,7 +247,8 @@ static inline unsigned int fr_ring_reserve(const struct rte_ring *ring)
 
 /* An ARP frame, or an ICMPv6 neighbour solicitation or advertisement
  * without extension headers (not router discovery nor redirects: the
- * router acts on neither). */
+ * router acts on neither) and with hop limit 255, as RFC 4861 7.1 wants
+ * it: only a sender on the link can reach the reserve, as with ARP. */
 static inline bool frame_neigh(const struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
@@ -258,7 +259,7 @@ static inline bool frame_neigh(const struct rte_mbuf *m)
 		return true;
 	if (eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
 	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip6) + 1 ||
-	    ip6->proto != IPPROTO_ICMPV6)
+	    ip6->proto != IPPROTO_ICMPV6 || ip6->hop_limits != 255)
 		return false;
 	type = *(const uint8_t *)(ip6 + 1);
 	return type == ND_TYPE_NS || type == ND_TYPE_NA;

@@ -124,9 +124,13 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
 
 			/* the reserve: ARP and ND; its first half also
 			 * packets to resolve (a ping flood must not stop new
-			 * neighbours, gateways among them, being resolved) */
-			if (room <= reserve && (errors || !frame_neigh(m)) &&
-			    (room <= reserve / 2 || dp_ctrl_reason(m) != CTRL_RESOLVE)) {
+			 * neighbours, gateways among them, being resolved),
+			 * an ND message among them (to forward: not ND for
+			 * the router) */
+			const bool resolve = dp_ctrl_reason(m) == CTRL_RESOLVE;
+
+			if (room <= reserve && (errors || resolve || !frame_neigh(m)) &&
+			    (room <= reserve / 2 || !resolve)) {
 				(*reserved)++;
 			} else if (rte_ring_sp_enqueue(w->to_ctrl, m) == 0) {
 				sent++;

@@ -384,6 +384,7 @@ static struct rte_mbuf *for_ctrl(enum dp_ctrl_reason reason, uint16_t ethertype,
 	m->data_len = m->pkt_len = sizeof(*eth) + sizeof(*ip6) + 8;
 	eth->ether_type = rte_cpu_to_be_16(ethertype);
 	ip6->proto = IPPROTO_ICMPV6;
+	ip6->hop_limits = 255; /* as ND has it: from the link */
 	*(uint8_t *)(ip6 + 1) = icmp6_type;
 	dp_ctrl_reason_set(m, reason);
 	return m;
@@ -465,6 +466,49 @@ static void test_ctrl_reserve(void **state)
 
 /* The control thread's ring to worker 0 keeps its last quarter for ARP and
  * ND too: control_send() refuses the rest there (ctrl_tx_ring_reserved). */
+/*
+ * What only looks like ND gets no more of the reserve than any packet: an
+ * NS or NA from off the link (hop limit below 255, which the control
+ * thread drops anyway) none of it, a packet to forward typed 135 or 136
+ * that waits for its neighbour only the first half, as any packet to
+ * resolve (a scan of a connected /64 with one byte changed).
+ */
+static void test_ctrl_reserve_nd_lookalikes(void **state)
+{
+	const unsigned int cap = rte_ring_get_capacity(w->to_ctrl), quarter = cap / 4;
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), i;
+	struct rte_mbuf *m[1];
+
+	(void)state;
+	memset(&w->st, 0, sizeof(w->st));
+	for (i = 0; i < cap - quarter; i++) {
+		m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
+		worker_to_control(w, m, 1, false);
+	}
+	/* an NS from off the link: refused */
+	m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, ND_TYPE_NS);
+	rte_pktmbuf_mtod_offset(m[0], struct rte_ipv6_hdr *, sizeof(struct rte_ether_hdr))
+		->hop_limits = 64;
+	worker_to_control(w, m, 1, false);
+	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 1);
+	/* packets to resolve typed NA take the first half of the reserve
+	 * and no more */
+	for (i = 0; i < quarter; i++) {
+		m[0] = for_ctrl(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV6, ND_TYPE_NA);
+		worker_to_control(w, m, 1, false);
+	}
+	assert_int_equal(rte_ring_free_count(w->to_ctrl), quarter / 2);
+	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 1 + quarter - (quarter - quarter / 2));
+	/* the router's own ND still gets in */
+	m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, ND_TYPE_NA);
+	worker_to_control(w, m, 1, false);
+	assert_int_equal(w->st.to_control, cap - quarter + (quarter - quarter / 2) + 1);
+	assert_int_equal(w->st.drop[DROP_CTRL_RING_FULL], 0);
+	while (rte_ring_dequeue(w->to_ctrl, (void **)&m[0]) == 0)
+		rte_pktmbuf_free(m[0]);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
 static void test_ctrl_tx_reserve(void **state)
 {
 	const unsigned int cap = rte_ring_get_capacity(rt.ctrl_tx), quarter = cap / 4;
@@ -494,10 +538,15 @@ static void test_ctrl_tx_reserve(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sent_in_order),	  cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_no_such_port),	  cmocka_unit_test(test_link_down),
-		cmocka_unit_test(test_ctrl_reserve),	  cmocka_unit_test(test_ctrl_tx_reserve),
-		cmocka_unit_test(test_tx_buffer_refused), cmocka_unit_test(test_output),
+		cmocka_unit_test(test_sent_in_order),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_no_such_port),
+		cmocka_unit_test(test_link_down),
+		cmocka_unit_test(test_ctrl_reserve),
+		cmocka_unit_test(test_ctrl_tx_reserve),
+		cmocka_unit_test(test_ctrl_reserve_nd_lookalikes),
+		cmocka_unit_test(test_tx_buffer_refused),
+		cmocka_unit_test(test_output),
 	};
 
 	test_eal_init_vdev("worker", "net_ring0");
