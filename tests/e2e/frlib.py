@@ -73,9 +73,30 @@ def skip(why, env=False):
     sys.exit(SKIP)
 
 
+# what a SIGTERM must take away at once (see _terminated())
+_live_routers = []
+_live_topos = []
+
+
 def _terminated(sig, frame):
-    # meson's timeout (or a Ctrl-C'd make) sends SIGTERM: unwinding runs
-    # every 'with' block's cleanup (namespaces, routers, hugepages)
+    # meson's timeout (or a Ctrl-C'd make) sends SIGTERM, and SIGKILL half a
+    # second later: the routers (those in a session of their own too), the
+    # namespaces, the routers' directories and DPDK runtime files go first,
+    # at once; unwinding then runs every 'with' block's cleanup (hugepages)
+    # with nothing left to wait for
+    signal.signal(sig, signal.SIG_IGN)
+    for r in list(_live_routers):
+        try:
+            if getattr(r, "p", None) is not None:  # None: not started yet
+                r.p.kill()
+        except OSError:
+            pass
+    for t in list(_live_topos):
+        t.down()
+    for r in list(_live_routers):
+        if getattr(r, "dir", None):
+            shutil.rmtree(r.dir, ignore_errors=True)
+        shutil.rmtree("/var/run/dpdk/" + r.prefix, ignore_errors=True)
     sys.exit(128 + sig)
 
 
@@ -161,6 +182,7 @@ class Topo:
         self.hosts = [self.tag + "h%d" % (i + 1) for i in range(hosts)]
         self.qpairs = qpairs
         self.made = []  # the namespaces this topology created: only those go
+        _live_topos.append(self)
         try:
             self.up()
         except BaseException:
@@ -221,6 +243,8 @@ class Topo:
                     pass
             sh(["ip", "netns", "del", n], check=False)
         self.made = []
+        if self in _live_topos:
+            _live_topos.remove(self)
 
     def __enter__(self):
         return self
@@ -253,12 +277,14 @@ class Router:
         tty_write() types into it, tty_read() reads what it printed."""
         Router.count += 1
         self.topo = topo
+        self.p = None
+        self.prefix = "%s-%d" % (topo.tag, Router.count)
+        _live_routers.append(self)  # its directory too, before it starts
         self.dir = tempfile.mkdtemp(prefix="fr-e2e-")
         self.sock = sock or os.path.join(self.dir, "cli.sock")
         self.conf = os.path.join(self.dir, "router.conf")
         with open(self.conf, "w") as f:
             f.write(config)
-        self.prefix = "%s-%d" % (topo.tag, Router.count)
         if lcores is None:
             lcores = "0-%d" % workers
         args = [os.path.join(BUILD, "app/fastroute"), "--no-pci"]
@@ -426,6 +452,8 @@ class Router:
         if self.tty is not None:
             os.close(self.tty)
             self.tty = None
+        if self in _live_routers:
+            _live_routers.remove(self)
         err = self.stderr()
         for bad in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
             if bad in err:
