@@ -7,6 +7,7 @@ router in its own namespace on net_af_packet ports, kernel hosts around it.
 Tests run as root; without root (or without the tools) they exit 77, which
 meson reports as SKIP, after saying why.
 """
+import atexit
 import ctypes
 import fcntl
 import json
@@ -76,6 +77,23 @@ def skip(why, env=False):
 # what a SIGTERM must take away at once (see _terminated())
 _live_routers = []
 _live_topos = []
+_tmpdirs = []
+
+
+def tmpdir():
+    """A temporary directory of the test's, removed when the test exits
+    however it ends (a failed check, SIGTERM), not only on success."""
+    d = tempfile.mkdtemp(prefix="fr-e2e-t-")
+    _tmpdirs.append(d)
+    return d
+
+
+def _remove_tmpdirs():
+    for d in _tmpdirs:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+atexit.register(_remove_tmpdirs)
 
 
 def _terminated(sig, frame):

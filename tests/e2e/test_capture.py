@@ -8,7 +8,6 @@ hugepage-backed primary, so this test reserves hugepages for the router
 import os
 import shutil
 import subprocess
-import tempfile
 import threading
 
 import frlib
@@ -23,7 +22,7 @@ def text_of(chunks):
 
 
 def test_dumpcap(topo, r):
-    d = tempfile.mkdtemp()
+    d = frlib.tmpdir()
     out = os.path.join(d, "cap.pcapng")
     # -p: leave promiscuous mode alone; capture what port 1 sends and gets
     # for 6 s (a count would also take the router's ARP: its announcements

@@ -14,7 +14,6 @@ import select
 import shutil
 import socket
 import struct
-import tempfile
 import threading
 import time
 
@@ -157,7 +156,7 @@ def probe_churned(topo):
 
 
 def test_churn(topo, r):
-    d = tempfile.mkdtemp()
+    d = frlib.tmpdir()
     adds, dels = churn_files(d)
     rx = [Receiver(topo, h) for h in range(3)]
     tx = Sender(topo)
@@ -235,7 +234,7 @@ def test_churn(topo, r):
     check(after == base, "memory did not return to baseline:\n  before %s\n  after  %s" %
           (base, after))
     # the add rate operators care about: /24s while traffic flows
-    p24 = os.path.join(tempfile.mkdtemp(), "p24.conf")
+    p24 = os.path.join(frlib.tmpdir(), "p24.conf")
     with open(p24, "w") as f:
         f.write("".join("route add %d.%d.%d.0/24 via %s\n" % (30 + i // 65536, (i // 256) % 256,
                                                              i % 256, GW2)

@@ -11,7 +11,6 @@ import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import time
 
 import frlib
@@ -209,7 +208,7 @@ def test_bad_commands_change_nothing(topo, r):
 
 
 def test_load_all_or_nothing(topo, r):
-    d = tempfile.mkdtemp()
+    d = frlib.tmpdir()
     good = os.path.join(d, "good.conf")
     bad = os.path.join(d, "bad.conf")
     with open(good, "w") as f:

@@ -16,7 +16,7 @@ import subprocess
 import time
 
 import frlib
-from frlib import check, log, sh
+from frlib import check, sh
 
 frlib.require_root()
 
