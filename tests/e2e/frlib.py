@@ -115,6 +115,7 @@ def _terminated(sig, frame):
         if getattr(r, "dir", None):
             shutil.rmtree(r.dir, ignore_errors=True)
         shutil.rmtree("/var/run/dpdk/" + r.prefix, ignore_errors=True)
+    _remove_tmpdirs()
     sys.exit(128 + sig)
 
 
