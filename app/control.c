@@ -779,9 +779,21 @@ void router_local_update(struct router *r)
 
 	for (p = 0; p < r->nb_ports; p++)
 		n += 2 * r->ports[p].nb_addrs;
-	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]), RTE_CACHE_LINE_SIZE);
+	/* IPv4: up to n (an address and a broadcast each); IPv6: up to
+	 * n / 2, 16-byte aligned after them */
+	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]) + 16 + n / 2 * 16,
+			 RTE_CACHE_LINE_SIZE);
 	if (nl == NULL)
 		return; /* keep the old list: the check errs on the side of the old addresses */
+	nl->addr6 = (uint8_t(*)[16])RTE_PTR_ALIGN_CEIL(&nl->addr[n], 16);
+	/* the router's own IPv6 addresses, never a source of a packet that
+	 * arrives: a failed one (duplicate address detection) is another
+	 * host's, whose packets are forwarded */
+	for (p = 0; p < r->nb_ports; p++)
+		for (i = 0; i < r->ports[p].nb_addrs; i++)
+			if (r->ports[p].addrs[i].addr.family == AF_INET6 &&
+			    r->ports[p].addrs[i].dad != ADDR_DAD_FAILED)
+				dp_local6_add(nl, r->ports[p].addrs[i].addr.v6);
 	/* the router's own addresses first, then its subnets' broadcast
 	 * addresses: never a source either (RFC 1812 4.2.2.11 (d), 5.3.7) */
 	for (p = 0; p < r->nb_ports; p++)

@@ -142,10 +142,12 @@ static void dad_fail(struct router *r, uint16_t port, const uint8_t *a,
 	/* in a command (a walk of the routes that serves packets every 8 Ki,
 	 * a load's transaction): the route goes once it has ended, not under
 	 * the walk's feet nor into the transaction's journal */
-	if (r->in_command)
+	if (r->in_command) {
 		r->dad_routes_due = true;
-	else
+	} else {
 		dad_local_route(r, port, a, false);
+		router_local_update(r); /* no longer ours as a source either */
+	}
 	memcpy(x.v6, a, 16);
 	if (ip6_is_linklocal(a))
 		router_say("fastroute: port %u: its link-local address %s (from its MAC) is in use "
@@ -211,6 +213,7 @@ void dad_due(struct router *r, uint16_t port, uint64_t now)
 void dad_reset(struct router *r, uint16_t port)
 {
 	struct fr_port *p = &r->ports[port];
+	bool back = false;
 	unsigned int i;
 
 	for (i = 0; i < p->nb_addrs; i++) {
@@ -220,11 +223,16 @@ void dad_reset(struct router *r, uint16_t port)
 			continue;
 		/* a failed one is tried again (the other host may be gone)
 		 * once its local route is back */
-		if (pa->dad == ADDR_DAD_FAILED && !dad_local_route(r, port, pa->addr.v6, true))
-			continue;
+		if (pa->dad == ADDR_DAD_FAILED) {
+			if (!dad_local_route(r, port, pa->addr.v6, true))
+				continue;
+			back = true;
+		}
 		pa->dad = ADDR_DAD_WAIT;
 	}
 	p->ll_dad = ADDR_DAD_WAIT;
+	if (back)
+		router_local_update(r); /* ours again as a source too */
 }
 
 void dad_routes_sync(struct router *r)
@@ -241,6 +249,7 @@ void dad_routes_sync(struct router *r)
 			    p->addrs[i].dad == ADDR_DAD_FAILED)
 				dad_local_route(r, port, p->addrs[i].addr.v6, false);
 	}
+	router_local_update(r); /* the failed ones are no longer ours as sources */
 }
 
 bool router_owns6(const struct router *r, const uint8_t *a)

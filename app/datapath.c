@@ -202,6 +202,20 @@ static inline bool is_own(const struct dp_local *loc, uint32_t a)
 	return false;
 }
 
+/* @a is one of the router's own IPv6 addresses (link-local ones aside). */
+static inline bool is_own6(const struct dp_local *loc, const uint8_t *a)
+{
+	unsigned int b = dp_local6_bit(a);
+	uint32_t i;
+
+	if (loc == NULL || !((loc->filter6[b >> 6] >> (b & 63)) & 1))
+		return false;
+	for (i = 0; i < loc->n6; i++)
+		if (memcmp(loc->addr6[i], a, 16) == 0)
+			return true;
+	return false;
+}
+
 /* RFC 3927 2.7: a packet from or to 169.254/16 is never forwarded; one to
  * the router's own address there (a link numbered in it, a BGP peering) is
  * the router's. Only looked at for addresses in 169/8. */
@@ -511,6 +525,8 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 	/* a local copy: the packet writes would reload c->ports (dp_burst) */
 	const struct dp_port *ports = c->ports;
 	const struct dp_port *pp = &ports[in_port];
+	/* acquire: the list is complete before the pointer to it is seen */
+	const struct dp_local *loc = __atomic_load_n(&c->conf->local, __ATOMIC_ACQUIRE);
 	struct rtcache *rtc = c->rtc;
 	bool use_cache = false;
 	uint8_t dst[DP_BURST][16], src[DP_BURST][16];
@@ -531,20 +547,24 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			continue;
 		}
 		/* global unicast (2000::/3), nearly all traffic: none of the
-		 * checks below can refuse it */
-		if (likely(ip6_is_global(ip->src_addr) && ip6_is_global(ip->dst_addr)))
+		 * checks below can refuse it but the router's own address as
+		 * the source */
+		if (likely(ip6_is_global(ip->src_addr) && ip6_is_global(ip->dst_addr)) &&
+		    likely(!is_own6(loc, ip->src_addr)))
 			goto checked;
 		/* never from these, to the router's groups too (an NS from ::1
-		 * would have its NA sent to ::1 on the link); :: and the
-		 * router's own link-local addresses only to a group (a DAD
-		 * probe; another host's NS with our address is a conflict the
-		 * control thread counts), else an ICMPv6 error would be sent
-		 * to the router itself, resolving its own address */
+		 * would have its NA sent to ::1 on the link); ::, the router's
+		 * own link-local addresses and its own addresses only to a
+		 * group (a DAD probe; another host's NS with our address is a
+		 * conflict the control thread counts), else an ICMPv6 error
+		 * would be sent to the router itself, resolving its own
+		 * address (IPv4: martian_source) */
 		if (unlikely(ip6_is_loopback(ip->src_addr) || ip6_is_mcast(ip->src_addr) ||
 			     ip6_is_v4mapped(ip->src_addr) ||
 			     (!ip6_is_mcast(ip->dst_addr) &&
 			      (ip6_is_unspec(ip->src_addr) ||
-			       (ip6_is_linklocal(ip->src_addr) && ll6_ours(c, ip->src_addr)))))) {
+			       (ip6_is_linklocal(ip->src_addr) && ll6_ours(c, ip->src_addr)) ||
+			       is_own6(loc, ip->src_addr))))) {
 			drop(c, m, &out[i], DROP_IP6_BAD_SRC);
 			continue;
 		}

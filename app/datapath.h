@@ -12,6 +12,7 @@
 #define FR_DATAPATH_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ether.h>
@@ -78,6 +79,11 @@ struct dp_local {
 	 * is none of them, one load instead of a pass over the list (which
 	 * every packet without rpf took, once per address) */
 	uint64_t filter[4];
+	/* the router's own IPv6 addresses (not link-local ones, which are
+	 * per port: dp_port.ll6), one bit each at dp_local6_bit() */
+	uint64_t filter6[4];
+	uint8_t (*addr6)[16]; /* n6 of them, in the same allocation after addr[] */
+	uint32_t n6;
 	uint32_t n;
 	uint32_t n_own;	 /* addr[0, n_own): the router's own; then broadcasts */
 	uint32_t addr[]; /* host order */
@@ -88,6 +94,26 @@ struct dp_local {
 static inline unsigned int dp_local_bit(uint32_t a)
 {
 	return (a * 0x9e3779b1u) >> 24;
+}
+
+/* An IPv6 address's bit in dp_local.filter6: both halves folded, hashed
+ * as dp_local_bit() does. */
+static inline unsigned int dp_local6_bit(const uint8_t *a)
+{
+	uint64_t hi, lo;
+
+	memcpy(&hi, a, 8);
+	memcpy(&lo, a + 8, 8);
+	return (unsigned int)(((hi ^ lo) * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* Append IPv6 address @a to @l (room for it allocated), its filter bit set. */
+static inline void dp_local6_add(struct dp_local *l, const uint8_t *a)
+{
+	unsigned int b = dp_local6_bit(a);
+
+	memcpy(l->addr6[l->n6++], a, 16);
+	l->filter6[b >> 6] |= 1ull << (b & 63);
 }
 
 /* Append @a to @l (room for it allocated) and set its filter bit. */

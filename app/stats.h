@@ -40,7 +40,7 @@ enum dp_drop {
 	DROP_IP6_TOO_SHORT,    /* frame too short for an IPv6 header */
 	DROP_IP6_VERSION,      /* version is not 6 */
 	DROP_IP6_LENGTH,       /* payload length beyond the frame */
-	DROP_IP6_BAD_SRC,      /* source ::, ::1 or multicast (RFC 4291 2.5.2, 2.5.3, 2.7) */
+	DROP_IP6_BAD_SRC,      /* source ::, ::1, multicast (RFC 4291 2.5.2, 2.5.3, 2.7), ours */
 	DROP_IP6_BAD_DST,      /* destination ::, ::1 or interface-local multicast */
 	DROP_IP6_LINKLOCAL,    /* link-local source or destination that would leave the link */
 	DROP_IP6_MCAST,	       /* multicast destination the router does not listen to: not routed */

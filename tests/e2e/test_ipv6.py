@@ -465,6 +465,9 @@ def test_scopes(topo, r):
     expect_nothing(topo, r, udp6(HOST_IP6[1], src=ROUTER_LL[0]), "ip6_bad_source", to=1)
     check(not any(l.split()[:1] == [ROUTER_LL[0]] for l in r.cli("show neigh").splitlines()),
           "a neighbour entry for the router's own address")
+    # its own addresses, this port's and another's (IPv4: martian_source)
+    expect_nothing(topo, r, udp6(HOST_IP6[1], src=ROUTER_IP6[0]), "ip6_bad_source", to=1)
+    expect_nothing(topo, r, udp6(HOST_IP6[1], src=ROUTER_IP6[1]), "ip6_bad_source", to=1)
     expect_nothing(topo, r, udp6("::1"), "ip6_bad_dest")
     expect_nothing(topo, r, udp6("::ffff:10.1.2.3"), "ip6_bad_dest")
     expect_nothing(topo, r, udp6("::"), "ip6_bad_dest")

@@ -211,15 +211,32 @@ static void run1(struct pctx *p, struct rte_mbuf *m, uint16_t in, uint16_t *out)
 /* ------------------------------------------------------------------------ */
 /* One random packet, made the same way twice from the same seed. */
 static const char *const srcs[] = {
-	"2001:db8:1::5", "2001:db8:1::6", "2001:db8:2::9", "2001:db8:9::9", "fe80::99",
-	"::",		 "::1",		  "ff02::1",	   "::ffff:1.2.3.4", "fe80::1",
-	"fd00::5",	 "2001:db8:1::1",
+	"2001:db8:1::5", "2001:db8:1::6", "2001:db8:2::9",
+	"2001:db8:9::9", "fe80::99",	  "::",
+	"::1",		 "ff02::1",	  "::ffff:1.2.3.4",
+	"fe80::1",	 "fd00::5",	  "2001:db8:1::1",
 };
 static const char *const dsts[] = {
-	"2001:db8:5::7",  "2001:db8:5::8", "2001:db8:2::2", "2001:db8:2::77", "2001:db8:1::1",
-	"2001:db8:9::1",  "fe80::1",	   "fe80::2",	    "fe80::55",	      "ff02::1",
-	"ff02::1:ff00:1", "ff05::2",	   "ff01::1",	    "::",	      "::1",
-	"2001:db8:b::1",  "2001:db8:c::1", "2001:db8:d::1", "2001:db8:1::5",  "::ffff:1.2.3.4",
+	"2001:db8:5::7",
+	"2001:db8:5::8",
+	"2001:db8:2::2",
+	"2001:db8:2::77",
+	"2001:db8:1::1",
+	"2001:db8:9::1",
+	"fe80::1",
+	"fe80::2",
+	"fe80::55",
+	"ff02::1",
+	"ff02::1:ff00:1",
+	"ff05::2",
+	"ff01::1",
+	"::",
+	"::1",
+	"2001:db8:b::1",
+	"2001:db8:c::1",
+	"2001:db8:d::1",
+	"2001:db8:1::5",
+	"::ffff:1.2.3.4",
 };
 
 static struct rte_mbuf *random_pkt(uint64_t seed)
@@ -393,7 +410,6 @@ static void test_basic(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
-
 static void test_edges(void **state)
 {
 	struct pctx *p = *state;
@@ -435,6 +451,58 @@ static void test_edges(void **state)
 	assert_int_equal(out, DP_OUT_CTRL);
 	assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
 	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/* Sends a packet from @src to @dst: its verdict (the packet freed). */
+static uint16_t verdict6(struct pctx *p, const char *src, const char *dst, uint8_t proto)
+{
+	struct rte_mbuf *m = pkt6(src, dst, 64, 24, proto, 128, 0, 0);
+	uint16_t out;
+
+	run1(p, m, 0, &out);
+	if (out != DP_OUT_DROP)
+		rte_pktmbuf_free(m);
+	return out;
+}
+
+/*
+ * A packet from one of the router's own addresses is never forwarded nor
+ * delivered (ip6_bad_source, as IPv4's martian_source): a spoof, or the
+ * router's own packet come back; to a group it goes to the control
+ * thread, where a conflict is seen. Not the router's, an address of the
+ * same subnet is forwarded.
+ */
+static void test_own_source(void **state)
+{
+	struct pctx *p = *state;
+	struct dp_local *loc = calloc(1, sizeof(*loc) + 2 * 16 + 16);
+	uint8_t a[16];
+
+	assert_non_null(loc);
+	loc->addr6 = (uint8_t(*)[16])RTE_PTR_ALIGN_CEIL((uintptr_t)&loc->addr[0], 16);
+	v6("2001:db8:1::1", a);
+	dp_local6_add(loc, a);
+	v6("2001:db8:2::1", a);
+	dp_local6_add(loc, a);
+	/* no list yet: forwarded */
+	assert_int_equal(verdict6(p, "2001:db8:1::1", "2001:db8:5::7", IPPROTO_UDP), 1);
+	p->conf.local = loc;
+	assert_int_equal(verdict6(p, "2001:db8:1::1", "2001:db8:5::7", IPPROTO_UDP), DP_OUT_DROP);
+	assert_int_equal(verdict6(p, "2001:db8:2::1", "2001:db8:5::7", IPPROTO_UDP), DP_OUT_DROP);
+	assert_int_equal(verdict6(p, "2001:db8:2::1", "2001:db8:1::1", IPPROTO_ICMPV6),
+			 DP_OUT_DROP);
+	assert_int_equal(p->st.drop[DROP_IP6_BAD_SRC], 3);
+	/* to a group the router listens to: the control thread's */
+	assert_int_equal(verdict6(p, "2001:db8:1::1", "ff02::1", IPPROTO_ICMPV6), DP_OUT_CTRL);
+	/* another host of the subnet, and the router's address as the
+	 * destination: as before */
+	assert_int_equal(verdict6(p, "2001:db8:1::2", "2001:db8:5::7", IPPROTO_UDP), 1);
+	assert_int_equal(verdict6(p, "2001:db8:1::5", "2001:db8:1::1", IPPROTO_ICMPV6),
+			 DP_OUT_CTRL);
+	assert_int_equal(p->st.drop[DROP_IP6_BAD_SRC], 3);
+	p->conf.local = NULL;
+	free(loc);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
@@ -520,6 +588,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_basic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_differential, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_edges, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_own_source, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache6, setup, teardown),
 	};
 
