@@ -82,9 +82,9 @@ static void port_desc(const struct router *r, uint16_t pid, uint16_t *rxd, uint1
  */
 static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor)
 {
-	/* each lcore's cache, up to the mempool's flush threshold, and a poll's
-	 * packets */
-	const uint32_t caches = rte_lcore_count() * (MBUF_CACHE * 3 / 2 + FR_RX_BURST);
+	/* each lcore's cache, up to the mempool's flush threshold, and a burst
+	 * (at start), a poll's packets (running) */
+	const uint32_t caches = rte_lcore_count() * (MBUF_CACHE * 3 / 2 + DP_BURST);
 	uint32_t n = 0, rx = 0;
 	bool any = false;
 	uint16_t pid, rxd, txd;
@@ -106,7 +106,7 @@ static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor
 		return 0;
 	n += rx;
 	n += r->nb_workers * FR_CTRL_RING_SIZE + FR_CTRL_RING_SIZE; /* rings */
-	n += caches;
+	n += caches + rte_lcore_count() * (FR_RX_BURST - DP_BURST);
 	n += 1024; /* the control thread's own, in flight */
 	return n;
 }

@@ -25,10 +25,12 @@
 #define FR_ICMP_RATE	  1000 /* ICMP errors per second per lcore, by default */
 #define FR_ICMP_BURST	  50
 /* Packets a worker takes from a port in one poll, decided in bursts of
- * DP_BURST and sent with one TX call per port: what a poll costs apart
- * from its packets (a NIC's doorbell, memif's ring index written by the
- * other core, the loop's own checks) is paid once for up to this many.
- * An idle link is not waited for: a poll takes what has arrived. */
+ * DP_BURST and, when all go to one port whose TX buffer is empty, sent in
+ * one TX call: what a poll costs apart from its packets (a NIC's
+ * doorbell, memif's ring index written by the other core, the loop's own
+ * checks) is paid once for up to this many. An idle link is not waited
+ * for: a poll takes what has arrived. At most a quarter of a TX ring
+ * (--tx-desc), never less than a burst: worker_poll_size(). */
 #define FR_RX_BURST (4 * DP_BURST)
 
 struct cli_peer;

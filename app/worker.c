@@ -230,6 +230,15 @@ void worker_output(struct worker *w, uint16_t in_port, struct rte_mbuf **pkts, c
 		worker_to_control(w, err, nerr, true);
 }
 
+/* What a poll takes: FR_RX_BURST, or less with TX rings too small for four
+ * polls of it (a poll's packets may all go to one queue at once). */
+static uint16_t worker_poll_size(const struct router *r)
+{
+	uint16_t quarter = (uint16_t)(r->opts.tx_desc / 4 / DP_BURST * DP_BURST);
+
+	return RTE_MAX((uint16_t)DP_BURST, RTE_MIN(quarter, (uint16_t)FR_RX_BURST));
+}
+
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -238,6 +247,7 @@ int worker_main(void *arg)
 	uint16_t out[FR_RX_BURST];
 	uint16_t ports[FR_MAX_PORTS];
 	uint16_t nb_ports = 0, pid, q = (uint16_t)w->idx;
+	const uint16_t poll = worker_poll_size(r);
 	unsigned int p;
 	struct dp_ctx c;
 
@@ -269,7 +279,7 @@ int worker_main(void *arg)
 			uint16_t n;
 
 			pid = ports[p];
-			n = rte_eth_rx_burst(pid, q, pkts, FR_RX_BURST);
+			n = rte_eth_rx_burst(pid, q, pkts, poll);
 			if (n == 0)
 				continue;
 			total += n;

@@ -3,11 +3,6 @@
 # Check C formatting against .clang-format (make lint); --fix rewrites files.
 set -eu
 cd "$(dirname "$0")/.."
-if ! command -v clang-format >/dev/null 2>&1; then
-	echo "lint: clang-format is not installed (apt-get install clang-format)" >&2
-	exit 1
-fi
-files=$(git ls-files '*.c' '*.h' 2>/dev/null || find app lib tests -name '*.[ch]')
 case "${1:-}" in
 "" | --fix) ;;
 -h | --help)
@@ -20,6 +15,11 @@ case "${1:-}" in
 	exit 2
 	;;
 esac
+if ! command -v clang-format >/dev/null 2>&1; then
+	echo "lint: clang-format is not installed (apt-get install clang-format)" >&2
+	exit 1
+fi
+files=$(git ls-files '*.c' '*.h' 2>/dev/null || find app lib tests -name '*.[ch]')
 if [ "${1:-}" = "--fix" ]; then
 	# shellcheck disable=SC2086
 	clang-format -i $files

@@ -30,7 +30,8 @@ t0=$(date +%s)
 # this script skips without root.
 FASTROUTE_SKIPS=$(mktemp /tmp/fastroute-skips.XXXXXX)
 export FASTROUTE_SKIPS
-trap 'rm -f "$FASTROUTE_SKIPS"' EXIT
+dl=
+trap 'rm -f "$FASTROUTE_SKIPS"; [ -z "$dl" ] || rm -f "$dl" "$dl.before" "$dl.after"' EXIT
 # dash runs the EXIT trap on exit only: signals end the script through it
 trap 'exit 129' HUP
 trap 'exit 130' INT

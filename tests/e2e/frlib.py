@@ -209,8 +209,8 @@ class Topo:
             raise
 
     def netns_add(self, name):
+        self.made.append(name)  # first: a SIGTERM meanwhile still removes it
         sh(["ip", "netns", "add", name])
-        self.made.append(name)
 
     def up(self):
         self.netns_add(self.r)
@@ -256,6 +256,10 @@ class Topo:
             pids = subprocess.run(["ip", "netns", "pids", n], stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, text=True).stdout.split()
             for pid in pids:
+                # not the test itself: its main thread may be inside the
+                # namespace (with netns(...)) when a SIGTERM calls this
+                if pid == str(os.getpid()):
+                    continue
                 try:
                     os.kill(int(pid), signal.SIGKILL)
                 except (OSError, ValueError):
