@@ -1507,8 +1507,11 @@ static void test_tbl8_grace(void **state)
 	struct fib *f;
 	pthread_t th;
 
-	if (!FIB4_DIR24_8_KNOWN)
+	if (!FIB4_DIR24_8_KNOWN) {
+		test_skipped("test_fib tbl8_grace",
+			     "rte_fib's DIR-24-8 layout unknown in this DPDK");
 		skip();
+	}
 	f = grace_fib(*state, FIB_BACKEND_FIB, "tgrace4", &pr, &th);
 	add(f, "10.0.0.0/8", FIB_NH_CONNECTED, 1);
 	add(f, "10.1.1.0/25", FIB_NH_CONNECTED, 1); /* its cover's next hop: no group */
