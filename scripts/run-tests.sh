@@ -132,3 +132,8 @@ if [ -s "$FASTROUTE_SKIPS" ]; then
 else
 	step "all suites passed in $(($(date +%s) - t0)) s"
 fi
+# the suite is kept under 20 minutes (CI allows 90): past that, said
+# loudly, not failed (a slow or shared machine is not a fault of the code)
+if [ $(($(date +%s) - t0)) -gt 1200 ]; then
+	step "WARNING: the suites took $(($(date +%s) - t0)) s, over their 20-minute budget"
+fi
