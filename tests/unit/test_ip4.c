@@ -18,17 +18,13 @@
 #include <rte_mbuf.h>
 
 #include "datapath.h"
+#include "dp_fixture.h"
 #include "eal_helper.h"
 #include "fib.h"
 #include "ip4.h"
 #include "ip4_frag.h"
 #include "ip6_frag.h"
 #include "neigh.h"
-
-static const struct rte_ether_addr port_mac[2] = {{{0x02, 0, 0, 0, 0x01, 0x01}},
-						  {{0x02, 0, 0, 0, 0x02, 0x01}}};
-static const struct rte_ether_addr h1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
-static const struct rte_ether_addr h2_mac = {{0x02, 0, 0, 0, 0x02, 0x02}};
 
 /* Ethernet + IPv4 (+ payload) from h1 to the router's port 0 */
 static struct rte_mbuf *pkt(uint32_t src, uint32_t dst, uint8_t ttl, uint16_t payload)
@@ -254,15 +250,6 @@ static void test_ttl_checksum(void **state)
 
 /* ---- pipeline ------------------------------------------------------- */
 
-struct pctx {
-	struct dp_conf conf;
-	struct fib *fib;
-	struct neigh_table *n;
-	struct dp_port ports[2];
-	struct dp_stats st;
-	struct dp_ctx c;
-};
-
 /* Add @pfx of @type out of (or owned by) @port to @f. */
 static void add_route(struct fib *f, const char *pfx, uint8_t type, uint16_t port)
 {
@@ -293,23 +280,11 @@ static struct fib_route gw_route_add(struct fib *f, const char *pfx, const char 
  * rte_fib 2-byte entries; more than 32,768 give 4-byte ones). */
 static int pipe_setup_nh(void **state, uint32_t max_nh)
 {
-	static int k;
-	struct pctx *p = calloc(1, sizeof(*p));
-	struct fib_conf fc = {0};
-	struct neigh_conf nc = {0};
+	struct fib_conf fc = {.max_routes4 = 1024, .tbl8s4 = 64, .max_nexthops = max_nh};
+	struct pctx *p = pctx_create(&fc);
 	struct fib_route r;
 	struct fr_addr a;
-	char name[16];
 
-	snprintf(name, sizeof(name), "p%d", k++);
-	nc.capacity = 64;
-	p->n = neigh_create(name, &nc);
-	fc.max_routes4 = 1024;
-	fc.tbl8s4 = 64;
-	fc.max_nexthops = max_nh;
-	fc.neigh = p->n;
-	p->fib = fib_create(name, &fc);
-	assert_non_null(p->fib);
 #define R(pfx, t, prt)                                          \
 	do {                                                    \
 		memset(&r, 0, sizeof(r));                       \
@@ -329,19 +304,6 @@ static int pipe_setup_nh(void **state, uint32_t max_nh)
 	gw_route_add(p->fib, "10.0.0.0/8", "198.51.100.2");
 	fr_addr_parse("198.51.100.2", &a);
 	assert_int_equal(neigh_static_set(p->n, &a, 1, &h2_mac), 0);
-	p->ports[0].mac = port_mac[0];
-	p->ports[1].mac = port_mac[1];
-	p->c.fib = p->fib;
-	p->c.nh = fib_nh_table(p->fib);
-	p->c.neigh = p->n;
-	p->c.neigh_hot = neigh_hot_table(p->n);
-	p->c.tbl24 = fib4_tbl24(p->fib);
-	p->conf.martians = 1;
-	p->c.conf = &p->conf;
-	p->ports[0].mtu = p->ports[1].mtu = 1500;
-	p->c.ports = p->ports;
-	p->c.nb_ports = 2;
-	p->c.st = &p->st;
 	*state = p;
 	return 0;
 }
@@ -386,11 +348,7 @@ static int pipe_setup_bulk(void **state)
 
 static int pipe_teardown(void **state)
 {
-	struct pctx *p = *state;
-
-	fib_free(p->fib);
-	neigh_free(p->n);
-	free(p);
+	pctx_free(*state);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include <rte_mbuf.h>
 
 #include "datapath.h"
+#include "dp_fixture.h"
 #include "eal_helper.h"
 #include "fib.h"
 #include "ip4.h"
@@ -30,21 +31,8 @@
 #include "neigh.h"
 #include "rtcache.h"
 
-static const struct rte_ether_addr port_mac[2] = {{{0x02, 0, 0, 0, 0x01, 0x01}},
-						  {{0x02, 0, 0, 0, 0x02, 0x01}}};
-static const struct rte_ether_addr h1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
-static const struct rte_ether_addr h2_mac = {{0x02, 0, 0, 0, 0x02, 0x02}};
 static const struct rte_ether_addr other_mac = {{0x02, 0, 0, 0, 0x07, 0x07}};
 static const struct rte_ether_addr grp_mac = {{0x33, 0x33, 0, 0, 0, 1}};
-
-struct pctx {
-	struct dp_conf conf;
-	struct fib *fib;
-	struct neigh_table *n;
-	struct dp_port ports[2];
-	struct dp_stats st;
-	struct dp_ctx c;
-};
 
 static void v6(const char *s, uint8_t *a)
 {
@@ -70,23 +58,11 @@ static void R(struct fib *f, const char *pfx, uint8_t t, uint16_t port, const ch
 
 static int setup(void **state)
 {
-	static int k;
-	struct pctx *p = calloc(1, sizeof(*p));
-	struct fib_conf fc = {0};
-	struct neigh_conf nc = {0};
+	const struct fib_conf fc = {
+		.max_routes4 = 1024, .tbl8s4 = 64, .max_routes6 = 1024, .tbl8s6 = 256};
+	struct pctx *p = pctx_create(&fc);
 	struct fr_addr a;
-	char name[16];
 
-	snprintf(name, sizeof(name), "r%d", k++);
-	nc.capacity = 64;
-	p->n = neigh_create(name, &nc);
-	fc.max_routes4 = 1024;
-	fc.tbl8s4 = 64;
-	fc.max_routes6 = 1024;
-	fc.tbl8s6 = 256;
-	fc.neigh = p->n;
-	p->fib = fib_create(name, &fc);
-	assert_non_null(p->fib);
 	R(p->fib, "192.0.2.0/24", FIB_NH_CONNECTED, 0, NULL);
 	R(p->fib, "192.0.2.1/32", FIB_NH_LOCAL, 0, NULL);
 	R(p->fib, "198.51.100.0/24", FIB_NH_CONNECTED, 1, NULL);
@@ -108,39 +84,20 @@ static int setup(void **state)
 	fr_addr_parse("2001:db8:1::5", &a);
 	assert_int_equal(neigh_static_set(p->n, &a, 0, &h1_mac), 0);
 
-	p->ports[0].mac = port_mac[0];
-	p->ports[1].mac = port_mac[1];
 	v6("fe80::1", p->ports[0].ll6);
 	v6("fe80::2", p->ports[1].ll6);
-	p->ports[0].mtu = 1500;
 	p->ports[1].mtu = 1400;
-	p->c.fib = p->fib;
-	p->c.nh = fib_nh_table(p->fib);
-	p->c.neigh = p->n;
-	p->c.neigh_hot = neigh_hot_table(p->n);
-	p->c.tbl24 = fib4_tbl24(p->fib);
-	p->conf.martians = 1;
 	/* ICMP tokens never run out: every due error is handed over */
 	p->conf.icmp_cost = 1;
 	p->conf.icmp_burst = 1ull << 60;
 	p->c.icmp.left = p->c.icmp_pmtu.left = 1ull << 60;
-	p->c.conf = &p->conf;
-	p->c.ports = p->ports;
-	p->c.nb_ports = 2;
-	p->c.st = &p->st;
 	*state = p;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct pctx *p = *state;
-
-	if (p->c.rtc != NULL)
-		rtcache_free(p->c.rtc);
-	fib_free(p->fib);
-	neigh_free(p->n);
-	free(p);
+	pctx_free(*state);
 	return 0;
 }
 
