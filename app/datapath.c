@@ -747,8 +747,9 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
  * rpf on; @own_lookup: 0, one bulk lookup call, else the FIB's DIR-24-8 is
  * read here and its entries are 2^own_lookup bytes; @nx: how many packets
  * follow @pkts[@n - 1] in the poll, up to a burst, whose lines are
- * prefetched too): dp_input_burst() calls one copy per combination, so each packet pays only for
- * the steps its burst takes, not for a test of each choice at each step.
+ * prefetched too): dp_input_burst() calls one copy per combination, so
+ * each packet pays only for the steps its burst takes, not for a test of
+ * each choice at each step.
  */
 static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf_mode,
 					 struct rte_mbuf **pkts, uint16_t n, uint16_t nx,

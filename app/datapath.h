@@ -329,8 +329,9 @@ static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_i
  * Classify, validate, look up (one FIB lookup per packet, one more for the
  * source when the port has rpf on) and rewrite @n packets received on
  * @in_port, DP_BURST at a time (a worker's poll takes up to four bursts:
- * the next one's table lines are asked for as one is decided). out[i] receives pkts[i]'s verdict:
- * an egress port, DP_OUT_CTRL, DP_OUT_CTRL_ERR or DP_OUT_DROP (already freed). Datapath-safe.
+ * the next one's table lines are asked for as one is decided). out[i]
+ * receives pkts[i]'s verdict: an egress port, DP_OUT_CTRL, DP_OUT_CTRL_ERR
+ * or DP_OUT_DROP (already freed). Datapath-safe.
  */
 void dp_input_burst(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
 		    uint16_t *out);

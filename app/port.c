@@ -77,8 +77,8 @@ static void port_desc(const struct router *r, uint16_t pid, uint16_t *rxd, uint1
  * the packets held for neighbours aside: its own ports' RX rings, every
  * port's TX rings and TX buffers (a packet from this pool may leave by any
  * port), the rings between the threads, each lcore's cache up to the
- * mempool's flush threshold (1.5 times its size) and a poll's packets, and the
- * control thread's own work (answers, errors, fragments).
+ * mempool's flush threshold (1.5 times its size) and a poll's packets,
+ * and the control thread's own work (answers, errors, fragments).
  */
 static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor)
 {
