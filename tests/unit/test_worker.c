@@ -390,6 +390,14 @@ static struct rte_mbuf *for_ctrl(enum dp_ctrl_reason reason, uint16_t ethertype,
 	return m;
 }
 
+/* One such frame handed to the control thread's ring by worker_to_control(). */
+static void to_ctrl1(enum dp_ctrl_reason reason, uint16_t ethertype, uint8_t icmp6_type)
+{
+	struct rte_mbuf *m = for_ctrl(reason, ethertype, icmp6_type);
+
+	worker_to_control(w, &m, 1, false);
+}
+
 /*
  * The ring to the control thread keeps its last quarter for ARP and ND: a
  * flood for the router (pings, packets for hosts that never answer) cannot
@@ -406,10 +414,8 @@ static void test_ctrl_reserve(void **state)
 	(void)state;
 	memset(&w->st, 0, sizeof(w->st));
 	/* three quarters fill with local packets (a ping flood) */
-	for (i = 0; i < cap - quarter; i++) {
-		m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
-		worker_to_control(w, m, 1, false);
-	}
+	for (i = 0; i < cap - quarter; i++)
+		to_ctrl1(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
 	assert_int_equal(w->st.to_control, cap - quarter);
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 0);
 	/* then: a local packet and an echo request over IPv6 are refused,
@@ -430,20 +436,14 @@ static void test_ctrl_reserve(void **state)
 	/* ARP fills the reserve: past its first half no packet to resolve
 	 * (a scan must leave ARP and ND room); beyond it, even ARP is refused
 	 * as full */
-	while (rte_ring_free_count(w->to_ctrl) > quarter / 2) {
-		m[0] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
-		worker_to_control(w, m, 1, false);
-	}
-	m[0] = for_ctrl(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV4, 0);
-	worker_to_control(w, m, 1, false);
+	while (rte_ring_free_count(w->to_ctrl) > quarter / 2)
+		to_ctrl1(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
+	to_ctrl1(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV4, 0);
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 3);
-	while (rte_ring_free_count(w->to_ctrl) > 0) {
-		m[0] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
-		worker_to_control(w, m, 1, false);
-	}
+	while (rte_ring_free_count(w->to_ctrl) > 0)
+		to_ctrl1(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
 	assert_int_equal(w->st.to_control, cap);
-	m[0] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
-	worker_to_control(w, m, 1, false);
+	to_ctrl1(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
 	assert_int_equal(w->st.drop[DROP_CTRL_RING_FULL], 1);
 	/* in the order they came: the ARP after the flood */
 	for (i = 0; i < cap; i++) {
@@ -481,10 +481,8 @@ static void test_ctrl_reserve_nd_lookalikes(void **state)
 
 	(void)state;
 	memset(&w->st, 0, sizeof(w->st));
-	for (i = 0; i < cap - quarter; i++) {
-		m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
-		worker_to_control(w, m, 1, false);
-	}
+	for (i = 0; i < cap - quarter; i++)
+		to_ctrl1(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
 	/* an NS from off the link: refused */
 	m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, ND_TYPE_NS);
 	rte_pktmbuf_mtod_offset(m[0], struct rte_ipv6_hdr *, sizeof(struct rte_ether_hdr))
@@ -493,15 +491,12 @@ static void test_ctrl_reserve_nd_lookalikes(void **state)
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 1);
 	/* packets to resolve typed NA take the first half of the reserve
 	 * and no more */
-	for (i = 0; i < quarter; i++) {
-		m[0] = for_ctrl(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV6, ND_TYPE_NA);
-		worker_to_control(w, m, 1, false);
-	}
+	for (i = 0; i < quarter; i++)
+		to_ctrl1(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV6, ND_TYPE_NA);
 	assert_int_equal(rte_ring_free_count(w->to_ctrl), quarter / 2);
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 1 + quarter - (quarter - quarter / 2));
 	/* the router's own ND still gets in */
-	m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, ND_TYPE_NA);
-	worker_to_control(w, m, 1, false);
+	to_ctrl1(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, ND_TYPE_NA);
 	assert_int_equal(w->st.to_control, cap - quarter + (quarter - quarter / 2) + 1);
 	assert_int_equal(w->st.drop[DROP_CTRL_RING_FULL], 0);
 	while (rte_ring_dequeue(w->to_ctrl, (void **)&m[0]) == 0)
