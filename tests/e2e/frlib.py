@@ -105,7 +105,7 @@ def _terminated(sig, frame):
     signal.signal(sig, signal.SIG_IGN)
     for r in list(_live_routers):
         try:
-            if getattr(r, "p", None) is not None:  # None: not started yet
+            if r.p is not None:  # None: not started yet
                 r.p.kill()
         except OSError:
             pass
