@@ -161,6 +161,12 @@ struct config_result {
 int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
 		char *err, size_t errlen);
 
+/* The most config_load() copies from a pipe or FIFO before it refuses the
+ * file: 1 GiB, some forty times a million routes' file (a writer that never
+ * ends must not fill the temporary directory). Tests lower it. */
+#define CONFIG_SPOOL_MAX (1ull << 30)
+extern uint64_t config_spool_max;
+
 /* The help text (all commands, or those starting with @topic); how many
  * commands it gave (0: none starts so, nothing printed). */
 unsigned int cmd_help(struct cmd_out *o, const char *topic);

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/magic.h>
 #include <poll.h>
@@ -212,6 +213,8 @@ static int readable(struct router *r, int fd)
 	return 0;
 }
 
+uint64_t config_spool_max = CONFIG_SPOOL_MAX;
+
 /* Replace the unseekable stream *@f (closed) by an unlinked temporary copy
  * of all it holds. Read in polls of 200 ms, as config_open() waits for a
  * FIFO's writer: a writer that stalls (a generator that hangs, a terminal
@@ -221,6 +224,7 @@ static int spool(struct router *r, FILE **f, const char *path, char *err, size_t
 {
 	FILE *tmp = tmpfile();
 	int fd = fileno(*f), rc = 0;
+	uint64_t total = 0;
 	char buf[65536];
 	ssize_t n;
 
@@ -249,6 +253,15 @@ static int spool(struct router *r, FILE **f, const char *path, char *err, size_t
 				continue;
 			rc = -EIO;
 			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+			break;
+		}
+		total += (uint64_t)n;
+		if (total > config_spool_max) {
+			rc = -EFBIG;
+			snprintf(err, errlen,
+				 "%s: more than %" PRIu64
+				 " bytes from a pipe: refused, nothing applied",
+				 path, config_spool_max);
 			break;
 		}
 		if (fwrite(buf, 1, (size_t)n, tmp) != (size_t)n) {

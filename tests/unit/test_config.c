@@ -15,6 +15,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -482,6 +483,58 @@ static void test_pipe(void **state)
 	}
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
 	unlink(write_tmp(""));
+	free(text);
+}
+
+/* A pipe that gives more than config_spool_max bytes (a writer that never
+ * ends) is refused with its path and nothing applied, not copied until the
+ * disk fills; the writer then sees the pipe closed. */
+static void test_pipe_bounded(void **state)
+{
+	struct router *r = *state;
+	char *text = malloc(1 << 20), path[64], err[512] = "";
+	size_t len = 0;
+	struct feeder fd;
+	pthread_t th;
+	unsigned int i;
+	int p[2];
+
+	len += (size_t)sprintf(text + len, "port 0 address 192.0.2.1/24\n");
+	for (i = 0; i < 3000; i++) /* about 120 kB */
+		len += (size_t)sprintf(text + len, "route add 10.%u.%u.0/24 via 192.0.2.%u\n",
+				       i / 256, i % 256, 2 + i % 200);
+	signal(SIGPIPE, SIG_IGN); /* the feeder's write fails, it is not killed */
+	config_spool_max = 64 * 1024;
+	assert_int_equal(pipe(p), 0);
+	fd.fd = p[1];
+	fd.text = text;
+	assert_int_equal(pthread_create(&th, NULL, feed, &fd), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+	assert_int_equal(config_load(r, path, false, NULL, err, sizeof(err)), -EFBIG);
+	config_spool_max = CONFIG_SPOOL_MAX;
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "more than 65536 bytes from a pipe"));
+	/* with the last read end closed, the feeder's write fails */
+	close(p[0]);
+	pthread_join(th, NULL);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	assert_int_equal(r->ports[0].nb_addrs, 0);
+	/* under the bound, the same file loads */
+	text[64 * 1024 - 100] = '\0';
+	*strrchr(text, '\n') = '\0';
+	strcat(text, "\n");
+	assert_int_equal(pipe(p), 0);
+	fd.fd = p[1];
+	assert_int_equal(pthread_create(&th, NULL, feed, &fd), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+	config_spool_max = 64 * 1024;
+	if (config_load(r, path, false, NULL, err, sizeof(err)) != 0)
+		fail_msg("under the bound: %s", err);
+	config_spool_max = CONFIG_SPOOL_MAX;
+	pthread_join(th, NULL);
+	close(p[0]);
+	assert_int_equal(r->ports[0].nb_addrs, 1);
+	assert_true(fib_route_count(r->fib, AF_INET) > 1000);
 	free(text);
 }
 
@@ -975,6 +1028,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_atomic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checked_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_src6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
