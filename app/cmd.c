@@ -577,7 +577,8 @@ static const struct cmd_syntax {
 	{"load", CMD_LOAD, a_file, "FILE",
 	 "apply FILE (on the router's filesystem) as one transaction: a line that fails\n"
 	 "rolls every earlier one back; not an atomic switch: the workers forward by\n"
-	 "each line as it is applied until the file commits or rolls back"},
+	 "each line as it is applied until the file commits or rolls back; FILE is one\n"
+	 "word: no spaces, and a '#' in it starts a comment as on every line"},
 	{"help", CMD_HELP, a_topic, "[WORDS]",
 	 "this text, or the commands starting with WORDS ('help --keywords': one line per\n"
 	 "command, tab-separated, for completion in clients)"},
