@@ -22,8 +22,11 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-NAME=frdemo
-SOCK=/run/fastroute/demo.sock
+# this run's own names: a second demo at the same time (or the tests) keeps
+# its namespaces, DPDK prefix and socket (topo.sh up first removes whatever
+# holds NAME's namespaces, a router in them included)
+NAME=frdemo$$
+SOCK=/run/fastroute/demo-$$.sock
 LOG=$(mktemp /tmp/fastroute-demo.XXXXXX)
 PID=
 
@@ -41,7 +44,9 @@ cleanup() {
 		wait "$PID" 2>/dev/null || true
 	fi
 	scripts/topo.sh down "$NAME"
-	rm -f "$LOG"
+	rm -f "$LOG" "$SOCK"
+	# the runtime directory DPDK leaves for this run's own prefix
+	rm -rf "/var/run/dpdk/$NAME"
 }
 # signals end the script through its EXIT trap, which cleans up once
 trap cleanup EXIT
