@@ -725,6 +725,7 @@ class Hugepages:
     def __init__(self, n):
         self.n = n
         self.orig = None
+        self.mounted = False  # ours to unmount after
 
     @staticmethod
     def free():
@@ -739,6 +740,7 @@ class Hugepages:
             if not os.path.ismount("/dev/hugepages"):
                 os.makedirs("/dev/hugepages", exist_ok=True)
                 sh(["mount", "-t", "hugetlbfs", "nodev", "/dev/hugepages"])
+                self.mounted = True
             have = self.free()
             if have < self.n:
                 with open(self.PATH) as f:
@@ -758,3 +760,8 @@ class Hugepages:
             with open(self.PATH, "w") as f:
                 f.write(str(self.orig))
             self.orig = None
+        if self.mounted:
+            # the machine as it was: no hugetlbfs where there was none
+            subprocess.run(["umount", "/dev/hugepages"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False)
+            self.mounted = False
