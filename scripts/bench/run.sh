@@ -78,6 +78,9 @@ cleanup() {
 	# the step running (see step()): throughput.sh stops what it started on TERM
 	[ -n "$child" ] && kill "$child" 2>/dev/null && wait "$child" 2>/dev/null
 	[ -n "$kbpid" ] && kill "$kbpid" 2>/dev/null && wait "$kbpid" 2>/dev/null
+	# a signal between a step's start and its '$!' leaves it unnamed: any
+	# child still running is stopped too (pkill spares itself)
+	pkill -TERM -P $$ 2>/dev/null && sleep 1
 	# kbench stopped by a signal (ours, or the quick run's timeout) leaves
 	# its EAL runtime directory behind
 	rm -rf "/var/run/dpdk/frkb$$" 2>/dev/null || true
