@@ -471,14 +471,18 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
 	return 0;
 }
 
-/* Routes a port address installs: local /32 (/128), connected subnet,
- * subnet broadcast (IPv4). */
+/* Routes a port address installs: local /32 (/128), connected subnet, and
+ * (IPv4, /30 and shorter) the subnet's broadcast and network addresses as
+ * broadcast: RFC 1812 4.2.3.1 has a packet to { prefix, 0 } discarded or
+ * treated as a broadcast, never sent to a host (no host has it: the
+ * router would ask the link for it, and learn whoever answers). */
+#define ADDR_ROUTES_MAX 4
 static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_route *rts)
 {
 	unsigned int bits = fr_family_bits(pa->addr.family);
 	int n = 0;
 
-	memset(rts, 0, 3 * sizeof(*rts));
+	memset(rts, 0, ADDR_ROUTES_MAX * sizeof(*rts));
 	rts[n].prefix.addr = pa->addr;
 	rts[n].prefix.len = (uint8_t)bits;
 	rts[n].type = FIB_NH_LOCAL;
@@ -495,6 +499,11 @@ static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_rou
 	/* RFC 3021: /31 has no broadcast address; IPv6 has none at all */
 	if (pa->addr.family == AF_INET && pa->len <= 30) {
 		rts[n].prefix.addr = fr_addr4(pa->addr.v4 | (UINT32_MAX >> pa->len));
+		rts[n].prefix.len = 32;
+		rts[n].type = FIB_NH_BROADCAST;
+		rts[n].port = port;
+		rts[n++].origin = FIB_ORIGIN_PORT;
+		rts[n].prefix.addr = fr_addr4(pa->addr.v4 & ~(UINT32_MAX >> pa->len));
 		rts[n].prefix.len = 32;
 		rts[n].type = FIB_NH_BROADCAST;
 		rts[n].port = port;
@@ -553,7 +562,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	struct router *r = t->r;
 	struct fr_port *p;
 	struct port_addr pa;
-	struct fib_route rts[3];
+	struct fib_route rts[ADDR_ROUTES_MAX];
 	char buf[FR_ADDR_STRLEN];
 	struct undo u = {.op = UNDO_ADDR_DEL};
 	uint32_t a, net = 0, bcast = 0;
@@ -709,7 +718,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	struct router *r = t->r;
 	struct fr_port *p;
 	struct port_addr pa;
-	struct fib_route rts[3], cur;
+	struct fib_route rts[ADDR_ROUTES_MAX], cur;
 	char buf[FR_ADDR_STRLEN];
 	struct undo u = {.op = UNDO_ADDR_ADD};
 	unsigned int i;

@@ -40,6 +40,8 @@ def test_commands(topo, r):
     for want in ("10.0.0.0/8           unicast      198.51.100.2       1     static",
                  "192.0.2.1/32         local", "198.51.100.0/24      connected",
                  "203.0.113.0/24       blackhole", "255.255.255.255/32   broadcast",
+                 # a subnet's network address is a broadcast's, never a host's
+                 "192.0.2.0/32         broadcast", "192.0.2.255/32       broadcast",
                  "198.18.0.0/15        connected    -                  1     static"):
         check(want in out, "show route lacks %r:\n%s" % (want, out))
     out = r.cli("show route 10.0.0.0/8")
@@ -62,7 +64,7 @@ def test_commands(topo, r):
     out = r.cli("show route lookup 8.8.8.8")
     check("no route" in out, out)
     out = r.cli("show route summary")
-    check("routes       11" in out and "/8           1" in out, out)
+    check("routes       13" in out and "/8           1" in out, out)
     out = r.cli("show neigh")
     check("198.51.100.2       1     02:00:00:00:02:02  STATIC" in out, out)
     out = r.cli("show port info all")

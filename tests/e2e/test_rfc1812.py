@@ -511,6 +511,16 @@ def test_directed_broadcast(topo, r):
         return at_host(topo, 1, lambda: send(topo, udp("198.51.100.255")), timeout=0.4)
     got = [p for p in go() if p.haslayer(s.UDP)]
     check(not got, "directed broadcast forwarded while off")
+    # the subnet's network address is a broadcast's (RFC 1812 4.2.3.1):
+    # nothing forwarded, no host asked for it (who answered would be
+    # learnt), and no error about it
+    before = r.stats()
+    net = at_host(topo, 1, lambda: send(topo, udp("198.51.100.0")), timeout=0.6)
+    check(not [p for p in net if p.haslayer(s.UDP) or
+               (p.haslayer(s.ARP) and p[s.ARP].pdst == "198.51.100.0")],
+          "to the network address: %s" % [p.summary() for p in net])
+    check(delta(before, r.stats(), "local_broadcast") == 1, "local_broadcast")
+    expect_no_error(topo, r, udp("198.51.100.0", ttl=1), "local_broadcast")
     r.cli("set ip directed-broadcast on")
     try:
         got = [p for p in go() if p.haslayer(s.UDP)]
@@ -522,6 +532,7 @@ def test_directed_broadcast(topo, r):
         # TTL 1: dropped without an error (RFC 1812 4.3.2.7), the error
         # not sent counted as README says
         expect_no_error(topo, r, udp("198.51.100.255", ttl=1), ("ttl_exceeded", "icmp_not_sent"))
+        expect_no_error(topo, r, udp("198.51.100.0", ttl=1), ("ttl_exceeded", "icmp_not_sent"))
     finally:
         r.cli("set ip directed-broadcast off")
     check(len(got) == 1 and got[0].dst == "ff:ff:ff:ff:ff:ff", "not sent as L2 broadcast")

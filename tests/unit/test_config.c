@@ -118,8 +118,8 @@ static void test_examples(void **state)
 
 	if (config_load(r, src_path("config/demo.conf"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("demo.conf: %s", err);
-	/* 2 addresses x (local, connected, broadcast) + 2 static routes */
-	assert_int_equal(fib_route_count(r->fib, AF_INET), 8);
+	/* 2 addresses x (local, connected, broadcast, network) + 2 static routes */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 10);
 	/* 2 IPv6 addresses x (local /128, connected /64) */
 	assert_int_equal(fib_route_count(r->fib, AF_INET6), 4);
 	assert_int_equal(r->ports[0].nb_addrs, 2);
@@ -465,7 +465,7 @@ static void test_pipe(void **state)
 		close(p[0]);
 		if (round == 0) {
 			assert_int_equal(fib_route_count(r->fib, AF_INET),
-					 3000 + 3); /* + connected, local, broadcast */
+					 3000 + 4); /* + connected, local, broadcast, network */
 			assert_int_equal(r->ports[0].nb_addrs, 1);
 			/* back to empty for the second round */
 			assert_int_equal(config_load(r,
@@ -596,8 +596,8 @@ static void test_addr_order_rollback(void **state)
 	assert_int_equal(r->ports[0].nb_addrs, 2);
 	assert_true(fr_addr_eq(&r->ports[0].addrs[0].addr, &a));
 	assert_true(fr_addr_eq(&r->ports[0].addrs[1].addr, &b));
-	/* and its routes are back */
-	assert_int_equal(fib_route_count(r->fib, AF_INET), 6);
+	/* and its routes are back (4 each) */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 8);
 	unlink(write_tmp(""));
 }
 
@@ -936,6 +936,46 @@ static void test_stranded(void **state)
 	out_free(&o);
 }
 
+/* RFC 1812 4.2.3.1: a port's IPv4 subnet (/30 and shorter) installs its
+ * network address as a broadcast route, as its broadcast address, so that
+ * a packet to it is never resolved as a host's (no ARP for it, nothing
+ * learnt from whoever answers, no ICMP error about it); a /31 has neither
+ * (RFC 3021); the routes go with the address. */
+static void test_subnet_edges(void **state)
+{
+	struct router *r = *state;
+	struct fr_prefix net = {.len = 32}, bc = {.len = 32}, p31 = {.len = 32};
+	struct cmd_out o = {0};
+	struct fib_route rt;
+
+	fr_addr_parse("192.0.2.0", &net.addr);
+	fr_addr_parse("192.0.2.255", &bc.addr);
+	fr_addr_parse("198.51.100.0", &p31.addr);
+	assert_int_equal(cmd_run_line(r, "port 0 address add 192.0.2.1/24", &o), 0);
+	assert_int_equal(cmd_run_line(r, "port 1 address add 198.51.100.1/31", &o), 0);
+	assert_int_equal(fib_route_get(r->fib, &net, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_BROADCAST);
+	assert_int_equal(rt.port, 0);
+	assert_int_equal(rt.origin, FIB_ORIGIN_PORT);
+	assert_int_equal(fib_route_get(r->fib, &bc, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_BROADCAST);
+	/* 198.51.100.0 is a host of the /31 */
+	assert_int_not_equal(fib_route_get(r->fib, &p31, &rt), 0);
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "show route lookup 192.0.2.0", &o), 0);
+	if (strstr(o.buf, "broadcast") == NULL)
+		fail_msg("show route lookup 192.0.2.0: '%s'", o.buf);
+	/* a route there belongs to the address: not a user's to delete */
+	out_reset(&o);
+	assert_int_not_equal(cmd_run_line(r, "route del 192.0.2.0/32", &o), 0);
+	/* 4 for the /24, 2 for the /31 (local, connected) */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 6);
+	assert_int_equal(cmd_run_line(r, "port 0 address del 192.0.2.1/24", &o), 0);
+	assert_int_not_equal(fib_route_get(r->fib, &net, &rt), 0);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 2);
+	out_free(&o);
+}
+
 /* 'port N down' forgets the port's learnt neighbours at once, so that no
  * timer probes them through the down port (refused, counted unanswered)
  * while a load goes on, and none is FAILED when the port is back, a
@@ -1029,6 +1069,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_checked_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subnet_edges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_src6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
