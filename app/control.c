@@ -528,6 +528,8 @@ static int fragment_send(struct router *r, struct rte_mbuf *m, uint16_t port)
 
 int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_t port)
 {
+	enum ctrl_drop why = CDROP_MAX;
+	unsigned int room;
 	int i, sent = 0;
 
 	if (n < 0) {
@@ -537,10 +539,20 @@ int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_
 		return 0;
 	}
 	/* all the fragments or none: a train the ring cuts short can never
-	 * be reassembled, and would only take the link */
-	if (rte_ring_free_count(r->ctrl_tx) < (unsigned int)n + fr_ring_reserve(r->ctrl_tx)) {
+	 * be reassembled, and would only take the link. Refused, it is one
+	 * packet dropped, counted once under its reason, as control_send()
+	 * would count the packet whole: its port down, the ring full, or
+	 * down to the last quarter kept for ARP and ND. */
+	room = rte_ring_free_count(r->ctrl_tx);
+	if (port_is_down(r, port))
+		why = CDROP_PORT_DOWN;
+	else if (room < (unsigned int)n)
+		why = CDROP_TX_RING_FULL;
+	else if (room < (unsigned int)n + fr_ring_reserve(r->ctrl_tx))
+		why = CDROP_TX_RING_RESERVED;
+	if (why != CDROP_MAX) {
 		rte_pktmbuf_free_bulk(frags, (unsigned int)n);
-		r->cst.drop[CDROP_TX_RING_FULL] += (uint64_t)n;
+		r->cst.drop[why]++;
 		return 0;
 	}
 	for (i = 0; i < n; i++)

@@ -230,6 +230,21 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		r->cst.drop[CDROP_LOCAL_FRAGMENT]++;
 		return;
 	}
+	/* no answer to a source no host has (with the martian checks off,
+	 * the workers let them through): an echo reply or an error to 0/8,
+	 * 127/8, a group or the limited broadcast must never be sent (RFC
+	 * 1812 4.2.2.11, RFC 1122 3.2.1.3); an error was owed for what is
+	 * not ICMP, and is counted not sent */
+	if (ip4_martian_src(src)) {
+		if (ip->next_proto_id == IPPROTO_ICMP) {
+			r->cst.drop[CDROP_LOCAL_ICMP]++;
+		} else {
+			r->cst.drop[CDROP_LOCAL_UNREACH]++;
+			r->cst.icmp_not_sent++;
+		}
+		rte_pktmbuf_free(m);
+		return;
+	}
 	if (ip->next_proto_id == IPPROTO_ICMP) {
 		if (tot >= ihl + sizeof(*ic) &&
 		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + tot) {
@@ -254,11 +269,6 @@ void local_input(struct router *r, struct rte_mbuf *m)
 	}
 	/* no UDP or TCP service, no other protocol: say so (TCP gets 3/3 rather
 	 * than a reset; the router terminates no TCP) */
-	if (ip4_martian_src(src)) {		    /* the limited broadcast among them */
-		r->cst.drop[CDROP_LOCAL_UNREACH]++; /* no error to a non-host source */
-		rte_pktmbuf_free(m);
-		return;
-	}
 	if (!local_error_due(r, m))
 		return;
 	if (ip->next_proto_id == IPPROTO_UDP || ip->next_proto_id == IPPROTO_TCP)

@@ -498,6 +498,30 @@ def test_martians(topo, r):
         check(not [g for g in got if g.haslayer(s.UDP)], "%s -> %s forwarded" % (src, dst))
         check(delta(before, after, counter) == 1, "%s -> %s: %s rose by %d" %
               (src, dst, counter, delta(before, after, counter)))
+    # with the martian checks off, the router itself still answers no
+    # source no host has (RFC 1812 4.2.2.11): neither an echo reply nor an
+    # error to 127/8 or 0/8, even with a default route to send them by
+    r.cli("set ip martians off")
+    r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[1])
+    try:
+        for src in ("127.0.0.1", "0.0.0.0"):
+            for pkt, counter in ((s.ICMP(type=8) / s.Raw(b"m" * 8), "local_icmp"),
+                                 (s.UDP(sport=7, dport=33434) / s.Raw(b"m" * 8),
+                                  "local_unreachable")):
+                p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+                     s.IP(src=src, dst=ROUTER_IP[0]) / pkt)
+                before = r.stats()
+                got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+                after = r.stats()
+                check(not [g for g in got if g.haslayer(s.IP)],
+                      "from %s: sent %s" % (src, [g.summary() for g in got]))
+                check(delta(before, after, counter) == 1, "from %s: %s" % (src, counter))
+                check(delta(before, after, "icmp_echo_replies") == 0 and
+                      delta(before, after, "icmp_unreach_port") == 0,
+                      "from %s: an answer was counted sent" % src)
+    finally:
+        r.cli("route del 0.0.0.0/0")
+        r.cli("set ip martians on")
     # the limited broadcast is never forwarded
     before = r.stats()
     got = at_host(topo, 1, lambda: send(topo, udp("255.255.255.255")), timeout=0.3)

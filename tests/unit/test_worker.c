@@ -530,6 +530,61 @@ static void test_ctrl_tx_reserve(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
+/* A train of fragments the control thread cannot queue whole is one packet
+ * refused: dropped and counted once, under its reason (the port down, the
+ * ring full, or down to the quarter kept for ARP and ND), not once a
+ * fragment; none of it is queued, every mbuf freed. */
+static void test_train_counted_once(void **state)
+{
+	const unsigned int cap = rte_ring_get_capacity(rt.ctrl_tx);
+	const unsigned int reserve = fr_ring_reserve(rt.ctrl_tx);
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), i, k;
+	static const struct {
+		unsigned int room; /* left in the ring before the train */
+		bool down;
+		enum ctrl_drop why;
+	} cases[] = {
+		{64, true, CDROP_PORT_DOWN},
+		{2, false, CDROP_TX_RING_FULL},
+		{0, false, CDROP_TX_RING_RESERVED}, /* room: 3 + reserve - 1 */
+	};
+	struct rte_mbuf *m, *train[3];
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(cases); k++) {
+		unsigned int room = k == 2 ? 3 + reserve - 1 : RTE_MIN(cases[k].room, cap);
+
+		memset(&rt.cst, 0, sizeof(rt.cst));
+		for (i = 0; i < cap - room; i++)
+			assert_int_equal(rte_ring_enqueue(rt.ctrl_tx, frame(0, port)), 0);
+		rt.dp_ports[port].down = cases[k].down;
+		for (i = 0; i < 3; i++)
+			train[i] = for_ctrl(CTRL_ORIGINATED, RTE_ETHER_TYPE_IPV4, 0);
+		assert_int_equal(control_send_train(&rt, train, 3, port), 0);
+		rt.dp_ports[port].down = 0;
+		assert_int_equal(rt.cst.drop[cases[k].why], 1);
+		assert_int_equal(rt.cst.drop[CDROP_PORT_DOWN] + rt.cst.drop[CDROP_TX_RING_FULL] +
+					 rt.cst.drop[CDROP_TX_RING_RESERVED],
+				 1);
+		assert_int_equal(rt.cst.tx, 0);
+		assert_int_equal(rt.cst.fragmented, 0);
+		assert_int_equal(rte_ring_count(rt.ctrl_tx), cap - room);
+		while (rte_ring_dequeue(rt.ctrl_tx, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+	}
+	/* with room, the train goes whole */
+	memset(&rt.cst, 0, sizeof(rt.cst));
+	for (i = 0; i < 3; i++)
+		train[i] = for_ctrl(CTRL_ORIGINATED, RTE_ETHER_TYPE_IPV4, 0);
+	assert_int_equal(control_send_train(&rt, train, 3, port), 3);
+	assert_int_equal(rt.cst.fragments, 3);
+	assert_int_equal(rt.cst.fragmented, 1);
+	while (rte_ring_dequeue(rt.ctrl_tx, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -539,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_link_down),
 		cmocka_unit_test(test_ctrl_reserve),
 		cmocka_unit_test(test_ctrl_tx_reserve),
+		cmocka_unit_test(test_train_counted_once),
 		cmocka_unit_test(test_ctrl_reserve_nd_lookalikes),
 		cmocka_unit_test(test_tx_buffer_refused),
 		cmocka_unit_test(test_output),
