@@ -557,7 +557,9 @@ static const struct cmd_syntax {
 	{"clear stats", CMD_CLEAR_STATS, a_none, "",
 	 "zero the router's counters: workers', control thread's, neighbours', route\n"
 	 "caches', the ports' (link changes; device statistics as show port stats\n"
-	 "shows them: counted from the clear, the devices' own not reset)"},
+	 "shows them: counted from the clear, the devices' own not reset); under\n"
+	 "traffic, what is in flight between threads at the clear may count on one\n"
+	 "side of the README's equations only"},
 	{"show port info", CMD_SHOW_PORT_INFO, a_opt_port, "[N|all]",
 	 "MAC, NUMA socket, queues, link, forwarding state (down: port_down and\n"
 	 "rx_port_down drops) and\n"

@@ -375,7 +375,7 @@ static void kv(struct cmd_out *o, const char *name, uint64_t val)
 	if (o->json)
 		jw_u64(o, name, val);
 	else
-		out_printf(o, "  %-22s %" PRIu64 "\n", name, val);
+		out_printf(o, "  %-26s %" PRIu64 "\n", name, val);
 }
 
 static void section(struct cmd_out *o, const char *name, bool open)
@@ -438,7 +438,7 @@ static uint64_t lc_val(const struct dp_stats *s, unsigned int row)
 	case LC_FORWARDED:
 		return dp_stats_forwarded(s);
 	case LC_TX:
-		return s->tx;
+		return dp_stats_tx(s);
 	case LC_TO_CONTROL:
 		return s->to_control;
 	case LC_CTRL_TX:
@@ -546,7 +546,7 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	}
 	kv(o, "rx", s.rx);
 	kv(o, "forwarded", dp_stats_forwarded(&s));
-	kv(o, "tx", s.tx);
+	kv(o, "tx", dp_stats_tx(&s));
 	kv(o, "to_control", s.to_control);
 	kv(o, "ctrl_tx", s.ctrl_tx);
 	kv(o, "dropped", dp_stats_dropped(&s));
@@ -556,7 +556,7 @@ static int show_stats(struct router *r, const struct cmd *c, struct cmd_out *o)
 	if (o->json)
 		jw_dbl(o, "busy_cycles_per_pkt", s.rx ? (double)s.busy_cycles / (double)s.rx : 0);
 	else
-		out_printf(o, "  %-22s %.1f\n", "busy_cycles_per_pkt",
+		out_printf(o, "  %-26s %.1f\n", "busy_cycles_per_pkt",
 			   s.rx ? (double)s.busy_cycles / (double)s.rx : 0.0);
 	{
 		const struct stats_visitor v = {kv_cb, section_cb, o};

@@ -479,7 +479,7 @@ static void print_summary(struct router *r)
 	router_stats_sum(r, &s);
 	printf("fastroute: stopped: rx %" PRIu64 " forwarded %" PRIu64 " to_control %" PRIu64
 	       " dropped %" PRIu64 " left_queued %" PRIu64 "\n",
-	       s.rx, s.tx - s.ctrl_tx, s.to_control, dp_stats_dropped(&s), left);
+	       s.rx, dp_stats_forwarded(&s), s.to_control, dp_stats_dropped(&s), left);
 }
 
 /*

@@ -90,7 +90,7 @@ void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s)
 	unsigned int i;
 
 	sum->rx += s->rx;
-	sum->tx += s->tx;
+	sum->fwd += s->fwd;
 	sum->to_control += s->to_control;
 	sum->ctrl_tx += s->ctrl_tx;
 	sum->busy_cycles += s->busy_cycles;
@@ -122,8 +122,12 @@ void router_stats_sum(const struct router *r, struct dp_stats *sum)
 
 uint64_t dp_stats_forwarded(const struct dp_stats *s)
 {
-	/* read while the worker counts: a ctrl_tx may show before its tx */
-	return s->tx > s->ctrl_tx ? s->tx - s->ctrl_tx : 0;
+	return s->fwd;
+}
+
+uint64_t dp_stats_tx(const struct dp_stats *s)
+{
+	return s->fwd + s->ctrl_tx;
 }
 
 uint64_t dp_stats_dropped(const struct dp_stats *s)

@@ -61,7 +61,7 @@ extern const char *const dp_drop_names[DROP_MAX];
 /* Per-worker counters; one cache-aligned block per worker. */
 struct dp_stats {
 	uint64_t rx;		   /* packets received */
-	uint64_t tx;		   /* accepted by a TX queue (forwarded + ctrl_tx) */
+	uint64_t fwd;		   /* forwarded: accepted by a TX queue (tx = fwd + ctrl_tx) */
 	uint64_t to_control;	   /* handed to the control thread */
 	uint64_t ctrl_tx;	   /* sent on behalf of the control thread */
 	uint64_t busy_cycles;	   /* TSC cycles in loop iterations that received packets */
@@ -188,8 +188,12 @@ unsigned int router_stats_clear(struct router *r);
 
 /* All of @s's drops, whatever the reason ('dropped' in show stats). */
 uint64_t dp_stats_dropped(const struct dp_stats *s);
-/* What the workers forwarded: tx less what they sent for the control thread. */
+/* What the workers forwarded, counted apart from what they sent for the
+ * control thread (so that neither, nor their sum, is ever read going back
+ * while a worker counts). */
 uint64_t dp_stats_forwarded(const struct dp_stats *s);
+/* All the workers' TX queues accepted: forwarded + ctrl_tx. */
+uint64_t dp_stats_tx(const struct dp_stats *s);
 
 /* Visit the counters 'show stats' lists after its head (drops, ICMP,
  * rpf per port, control, control drops); @section may be NULL. */

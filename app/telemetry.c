@@ -43,7 +43,7 @@ static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "forwarded", dp_stats_forwarded(&s));
 	rte_tel_data_add_dict_u64(d, "to_control", s.to_control);
 	rte_tel_data_add_dict_u64(d, "ctrl_tx", s.ctrl_tx);
-	rte_tel_data_add_dict_u64(d, "tx", s.tx);
+	rte_tel_data_add_dict_u64(d, "tx", dp_stats_tx(&s));
 	rte_tel_data_add_dict_u64(d, "busy_cycles", s.busy_cycles);
 	rte_tel_data_add_dict_u64(d, "busy_polls", s.busy_polls);
 	rte_tel_data_add_dict_u64(d, "idle_polls", s.idle_polls);

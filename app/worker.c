@@ -28,7 +28,7 @@ struct txb_ctx {
 
 /* TX refused packets: free them and count them tx_full, or port_down when
  * the port is out of service by now (the driver refused them for that, or
- * they would have been dropped for it a moment later; tx counts what the
+ * they would have been dropped for it a moment later; fwd counts what the
  * queue took, from what the buffer's flushes return: it only grows). */
 static void tx_error_cb(struct rte_mbuf **unsent, uint16_t count, void *userdata)
 {
@@ -149,8 +149,10 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
  * Worker 0 transmits what the control thread built (ARP replies, ICMP
  * errors, released held packets), straight to the TX queue rather than
  * through the TX buffer: what the queue refuses is then known to be the
- * control thread's, so ctrl_tx (and forwarded = tx - ctrl_tx) count only
- * what the queue took. What it does not send is counted apart from the
+ * control thread's, so ctrl_tx counts only what the queue took (and fwd,
+ * the forwarded packets, none of it: tx = fwd + ctrl_tx is summed when
+ * shown, so no read finds either going back). What it does not send is
+ * counted apart from the
  * worker's drops (never received, it is in no rx): ctrl_tx_full,
  * ctrl_tx_port_down, ctrl_tx_no_port. Runs of packets for one port go in
  * one call.
@@ -174,7 +176,6 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 		else
 			sent = rte_eth_tx_burst(port, (uint16_t)w->idx, pkts + i,
 						(uint16_t)(j - i));
-		w->st.tx += sent;
 		w->st.ctrl_tx += sent;
 		if (unlikely(sent < j - i)) {
 			*lost += j - i - sent;
@@ -206,7 +207,7 @@ void worker_output(struct worker *w, uint16_t in_port, struct rte_mbuf **pkts, c
 	if (likely(o < FR_MAX_PORTS) && w->txb[o]->length == 0 && all_to(out, n, o)) {
 		uint16_t sent = rte_eth_tx_burst(o, q, pkts, n);
 
-		w->st.tx += sent;
+		w->st.fwd += sent;
 		if (unlikely(sent < n))
 			tx_error_cb(pkts + sent, (uint16_t)(n - sent),
 				    RTE_PTR_ADD(w->txb[o], TXB_SIZE));
@@ -215,7 +216,7 @@ void worker_output(struct worker *w, uint16_t in_port, struct rte_mbuf **pkts, c
 	for (i = 0; i < n; i++) {
 		o = out[i];
 		if (likely(o < FR_MAX_PORTS)) {
-			w->st.tx += rte_eth_tx_buffer(o, q, w->txb[o], pkts[i]);
+			w->st.fwd += rte_eth_tx_buffer(o, q, w->txb[o], pkts[i]);
 		} else if (o == DP_OUT_CTRL) {
 			pkts[i]->port = in_port;
 			ctrl[nctrl++] = pkts[i];
@@ -297,7 +298,7 @@ int worker_main(void *arg)
 			worker_ctrl_tx_drain(r, w);
 		for (p = 0; p < nb_ports; p++)
 			if (w->txb[ports[p]]->length)
-				w->st.tx += rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
+				w->st.fwd += rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
 		if (total) {
 			w->st.busy_cycles += rte_rdtsc() - t0;
 			w->st.busy_polls++;
