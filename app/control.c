@@ -755,6 +755,15 @@ void control_output(struct router *r, struct rte_mbuf *m)
 		cdrop(r, m, CDROP_NO_ROUTE_BACK);
 		return;
 	}
+	/* from one of our 169.254/16 addresses (an answer to a request sent
+	 * to it): only onto that address's own link, to a host there, never
+	 * to a router (RFC 3927 2.6.2, 2.7) */
+	if (ip4_is_link_local(rte_be_to_cpu_32(ip->src_addr)) &&
+	    (rt.type != FIB_NH_CONNECTED ||
+	     !port_owns4(&r->ports[rt.port], rte_be_to_cpu_32(ip->src_addr)))) {
+		cdrop(r, m, CDROP_NO_ROUTE_BACK);
+		return;
+	}
 	nb = rt.type == FIB_NH_GATEWAY ? rt.gw : dst;
 	if (neigh_get(r->neigh, &nb, rt.port, &ni) == 0 && neigh_state_usable(ni.state)) {
 		if (ni.state == NEIGH_S_STALE)

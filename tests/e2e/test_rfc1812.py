@@ -522,6 +522,22 @@ def test_martians(topo, r):
     finally:
         r.cli("route del 0.0.0.0/0")
         r.cli("set ip martians on")
+    # an echo request to the router's 169.254/16 address from another link:
+    # a reply from that address would leave its link (RFC 3927 2.6.2, 2.7):
+    # none is sent, the answer counted no_route_back
+    r.cli("port 0 address add 169.254.0.1/16")
+    try:
+        p = (s.Ether(src=HOST_MAC[1], dst=ROUTER_MAC[1]) /
+             s.IP(src=HOST_IP[1], dst="169.254.0.1") / s.ICMP(type=8) / s.Raw(b"l" * 8))
+        before = r.stats()
+        got = at_host(topo, 1, lambda: send(topo, p, h=1), timeout=0.4)
+        after = r.stats()
+    finally:
+        r.cli("port 0 address del 169.254.0.1/16")
+    check(not [g for g in got if g.haslayer(s.ICMP)],
+          "answered from 169.254.0.1: %s" % [g.summary() for g in got])
+    check(delta(before, after, "no_route_back") == 1 and
+          delta(before, after, "icmp_echo_replies") == 0, "169.254: no_route_back")
     # the limited broadcast is never forwarded
     before = r.stats()
     got = at_host(topo, 1, lambda: send(topo, udp("255.255.255.255")), timeout=0.3)
