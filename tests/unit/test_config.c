@@ -151,8 +151,11 @@ static void test_example_conf(void **state)
 
 	if (config_load(r, src_path("config/example.conf"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("example.conf: %s", err);
-	assert_true(fib_route_count(r->fib, AF_INET) > 8);
-	assert_true(fib_route_count(r->fib, AF_INET6) >= 7);
+	/* two /24s of 4 routes (local, connected, broadcast, network), the /31's
+	 * local and connected, 7 routes */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 17);
+	/* two addresses of 2 (local /128, connected), 3 routes */
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), 7);
 	/* the link-local gateway keeps the port it was given */
 	fr_addr_parse("2001:db8:1ab::1", &a);
 	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
@@ -203,6 +206,12 @@ static void test_bad_cases(void **state)
 		{"route del 10.0.0.0/8\n", 1, "no route 10.0.0.0/8"},
 		{"route add 10.0.0.0/8 blackhole extra\n", 1, "unexpected 'extra'"},
 		{"port 0 address 192.0.2.0/24\n", 1, "network address"},
+		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
+		/* the gateway's subnet gone with its address: a route via it is
+		 * refused, whatever an earlier route via it found then */
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.9\n"
+		 "port 0 address del 192.0.2.1/24\nroute add 11.0.0.0/8 via 192.0.2.9\n",
+		 4, "not on a connected network"},
 		{"port 0 address 192.0.2.1/24\nport 1 address 192.0.2.1/24\n", 2,
 		 "already on port 0"},
 		{"port 0 address 192.0.2.1/24\nroute del 192.0.2.0/24\n", 2, "installed by"},

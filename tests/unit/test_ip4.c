@@ -723,6 +723,7 @@ static void test_icmp_handover_mtu(void **state)
 	struct pctx *p = *state;
 	struct rte_ipv4_hdr *ip;
 	struct rte_mbuf *m;
+	unsigned int i;
 	uint16_t out;
 
 	/* a generous bucket: errors are handed over with their type and code */
@@ -746,15 +747,27 @@ static void test_icmp_handover_mtu(void **state)
 	run1(p, m, 0, &out);
 	assert_int_equal(dp_ctrl_icmp_code(m), 13);
 	rte_pktmbuf_free(m);
-	/* never about an ICMP error, nor a non-first fragment */
-	m = pkt(0xc0000202, 0x08080808, 64, 10);
-	ip = iph(m);
-	ip->next_proto_id = IPPROTO_ICMP;
-	*(uint8_t *)(ip + 1) = 3;
-	ip->hdr_checksum = 0;
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	run1(p, m, 0, &out);
-	assert_int_equal(out, DP_OUT_DROP);
+	/* never about an ICMP error (RFC 1812 4.3.2.7: destination
+	 * unreachable, source quench, redirect, time exceeded, parameter
+	 * problem), nor a non-first fragment; an echo request gets one */
+	for (i = 0; i < 6; i++) {
+		static const uint8_t types[6] = {3, 4, 5, 11, 12, 8};
+
+		m = pkt(0xc0000202, 0x08080808, 64, 10);
+		ip = iph(m);
+		ip->next_proto_id = IPPROTO_ICMP;
+		*(uint8_t *)(ip + 1) = types[i];
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		run1(p, m, 0, &out);
+		if (types[i] == 8) {
+			assert_int_equal(out, DP_OUT_CTRL_ERR);
+			rte_pktmbuf_free(m);
+		} else {
+			assert_int_equal(out, DP_OUT_DROP);
+		}
+	}
+	assert_int_equal(p->st.icmp_not_sent, 5);
 	m = pkt(0xc0000202, 0x08080808, 64, 10);
 	ip = iph(m);
 	ip->fragment_offset = RTE_BE16(100);
@@ -762,7 +775,7 @@ static void test_icmp_handover_mtu(void **state)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_DROP);
-	assert_int_equal(p->st.icmp_not_sent, 2);
+	assert_int_equal(p->st.icmp_not_sent, 6);
 	/* MTU: DF set -> 3/4 with the MTU; DF clear -> rewritten, to fragment */
 	p->ports[1].mtu = 576;
 	m = pkt(0xc0000202, 0x0a010203, 64, 1000);

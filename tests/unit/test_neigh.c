@@ -423,6 +423,42 @@ static void test_nud_reachable_stale_expire(void **state)
 	assert_int_equal(ev.probes_u, 0);
 }
 
+/* Neighbours learnt in the same instant do not all turn STALE in the same
+ * one: each REACHABLE time is drawn from x0.5-1.5 of reachable-time (RFC
+ * 4861 6.3.2), spread over that range. */
+static void test_nud_reachable_random(void **state)
+{
+	struct neigh_table *t = *state;
+	uint64_t now = 1000, lo = UINT64_MAX, hi = 0, seen[32];
+	unsigned int i, k, distinct = 0;
+	char name[32];
+
+	for (i = 0; i < RTE_DIM(seen); i++) {
+		struct fr_addr a;
+		struct neigh_info ni;
+
+		snprintf(name, sizeof(name), "198.51.100.%u", 10 + i);
+		a = a4(name);
+		assert_int_equal(neigh_resolve(t, &a, 1, &pkt_tag[0], now, NULL), 0);
+		assert_int_equal(neigh_learn(t, &a, 1, &mac1, NEIGH_LEARN_REPLY, now), 1);
+		assert_int_equal(neigh_get(t, &a, 1, &ni), 0);
+		assert_true(ni.deadline >= now + 500 && ni.deadline <= now + 1500);
+		lo = RTE_MIN(lo, ni.deadline);
+		hi = RTE_MAX(hi, ni.deadline);
+		for (k = 0; k < distinct; k++)
+			if (seen[k] == ni.deadline)
+				break;
+		if (k == distinct)
+			seen[distinct++] = ni.deadline;
+	}
+	/* 32 draws over 1001 values: a handful may meet, not most; and
+	 * both outer thirds of the range are reached (each fails by chance
+	 * with odds of (2/3)^32, about 2e-6, for a uniform draw) */
+	assert_true(distinct >= 24);
+	assert_true(lo < now + 833);
+	assert_true(hi > now + 1167);
+}
+
 /* STALE and used -> PROBE (unicast), reply -> REACHABLE; no reply -> FAILED.
  * A next hop's reference keeps the entry (as NONE) after expiry. */
 static void test_nud_probe(void **state)
@@ -1210,6 +1246,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_incomplete_fails, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_reachable_stale_expire, nud_setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_nud_reachable_random, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_probe, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_delay, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_used_reuse, nud_setup, teardown),
