@@ -845,6 +845,8 @@ static void test_json_string(void **state)
 		 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf\x7f"},
 		{"\xff.conf", "\\ufffd.conf"},
 		{"\xc0\xaf", "\\ufffd\\ufffd"},			      /* overlong '/' */
+		{"\xe0\x80\xaf", "\\ufffd\\ufffd\\ufffd"},	      /* overlong in 3 */
+		{"\xf0\x80\x80\xaf", "\\ufffd\\ufffd\\ufffd\\ufffd"}, /* overlong in 4 */
 		{"\xed\xa0\x80", "\\ufffd\\ufffd\\ufffd"},	      /* a surrogate */
 		{"\xf4\x90\x80\x80", "\\ufffd\\ufffd\\ufffd\\ufffd"}, /* past U+10FFFF */
 		{"x\xe2\x82", "x\\ufffd\\ufffd"},		      /* cut short at the end */
