@@ -73,6 +73,28 @@ def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, mtu=None):
     check(e[s.IP].src == ROUTER_IP[0], "error from %s, want %s" % (e[s.IP].src, ROUTER_IP[0]))
     check(e[s.IP].ttl == 64, "error TTL %d" % e[s.IP].ttl)
     check(len(e[s.IP]) <= 576, "error of %d bytes > 576" % len(e[s.IP]))
+    # precedence 6, internetwork control (RFC 1812 4.3.2.5; app/icmp.c)
+    check(e[s.IP].tos == 0xc0, "error TOS 0x%02x, want 0xc0" % e[s.IP].tos)
+    # both checksums right: each field deleted and the header rebuilt by
+    # scapy from the bytes as received (the quote kept raw, so scapy's
+    # parse of it cannot change what is summed)
+    raw = bytes(e[s.IP])
+    ihl = e[s.IP].ihl * 4
+    iph = s.IP(raw[:ihl])
+    del iph.chksum
+    want_ip = s.IP(bytes(iph)).chksum
+    check(e[s.IP].chksum == want_ip, "IP header checksum 0x%04x, want 0x%04x" %
+          (e[s.IP].chksum, want_ip))
+    ich = s.ICMP(raw[ihl:ihl + 8])
+    ich.remove_payload()
+    ich = ich / s.Raw(raw[ihl + 8:])
+    del ich.chksum
+    rebuilt = bytes(ich)
+    check(rebuilt[:2] + rebuilt[4:] == raw[ihl:ihl + 2] + raw[ihl + 4:],
+          "the ICMP message did not rebuild as received")
+    want_ic = s.ICMP(rebuilt).chksum
+    check(e[s.ICMP].chksum == want_ic, "ICMP checksum 0x%04x, want 0x%04x" %
+          (e[s.ICMP].chksum, want_ic))
     # it quotes the original header and payload as they arrived
     orig = bytes(pkt[s.IP])
     quoted = bytes(e[s.ICMP].payload)
@@ -180,9 +202,13 @@ def test_unreachables(topo, r):
 def test_echo_broadcast_frame_and_ids(topo, r):
     # an echo request to the router's address in a link-layer broadcast
     # frame is discarded (RFC 1122 3.3.6); in a unicast one it is
-    # answered, and the answers' IP IDs follow no counter
+    # answered, and the answers' IP IDs follow no counter, nor copy the
+    # requests' (each request carries its own known, irregular IP ID)
+    req_ids = {1: 0x0101, 2: 0x3a17, 3: 0x9c40, 4: 0x0f0f, 5: 0xd00d, 6: 0x5eed, 7: 0x7b21}
+
     def echo(seq, l2_dst):
-        p = (s.Ether(src=HOST_MAC[0], dst=l2_dst) / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0]) /
+        p = (s.Ether(src=HOST_MAC[0], dst=l2_dst) /
+             s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], id=req_ids[seq]) /
              s.ICMP(type=8, id=0x4242, seq=seq) / s.Raw(b"echo-l2"))
         return p
 
@@ -205,6 +231,14 @@ def test_echo_broadcast_frame_and_ids(topo, r):
     ids = [p[s.IP].id for p in got]
     steps = {(b - a) & 0xffff for a, b in zip(ids, ids[1:])}
     check(steps != {1}, "echo reply IP IDs count up: %s" % ids)
+    # (random 16-bit IDs may meet by chance once, about 1 run in 4000,
+    # twice about 1 in 10^7: a counter, a constant or the request's own ID
+    # fails every time)
+    check(len(set(ids)) >= len(ids) - 1, "echo reply IP IDs repeat: %s" % ids)
+    same = [(p[s.ICMP].seq, p[s.IP].id) for p in got
+            if p[s.IP].id == req_ids.get(p[s.ICMP].seq)]
+    check(len(same) <= 1, "echo replies reuse their request's IP ID (seq, id): %s" % same)
+    check(len(steps) > 1, "echo reply IP IDs step by a constant %s: %s" % (steps, ids))
 
 
 def held(r):
@@ -340,6 +374,25 @@ def test_no_error_about(topo, r):
            s.IP(src=HOST_IP[0], dst=NOROUTE) / s.ICMP(type=3, code=1) /
            s.IP(src=NOROUTE, dst=HOST_IP[0]) / s.UDP())
     expect_no_error(topo, r, err, "no_route")
+    # every ICMP error type (3, 4 source quench, 5 redirect, 11, 12) in
+    # transit with TTL 1, which would earn 11/0 were it not an error:
+    # dropped as ttl_exceeded, no error back, one icmp_not_sent each
+    types = (3, 4, 5, 11, 12)
+    before = r.stats()
+
+    def each_type():
+        for t in types:
+            p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+                 s.IP(src=HOST_IP[0], dst=HOST_IP[1], ttl=1) / s.ICMP(type=t, code=0) /
+                 s.IP(src=HOST_IP[1], dst=HOST_IP[0]) / s.UDP(sport=5678, dport=1234))
+            expect_no_error(topo, r, p, ("ttl_exceeded", "icmp_not_sent"))
+    fwd = at_host(topo, 1, each_type, timeout=0.3)
+    after = r.stats()
+    check(not [p for p in fwd if p.haslayer(s.ICMP)],
+          "an ICMP error with TTL 1 was forwarded: %s" % [p.summary() for p in fwd])
+    for c in ("ttl_exceeded", "icmp_not_sent"):
+        check(delta(before, after, c) == len(types), "%s rose by %d for %d ICMP errors" %
+              (c, delta(before, after, c), len(types)))
     # a multicast destination (never routed, whatever its TTL), an L2
     # broadcast frame
     expect_no_error(topo, r, udp("239.1.2.3", ttl=1), "ip4_multicast")
@@ -383,6 +436,17 @@ def test_rate_limit(topo, r):
     check(len(got) >= 5, "only %d errors: the burst was not honoured" % len(got))
     check(delta(before, after, "icmp_ratelimited") >= 200 - bound,
           "icmp_ratelimited rose by %d" % delta(before, after, "icmp_ratelimited"))
+    # the exact split: each of the 200 dropped as ttl_exceeded once, and
+    # each either got its error (counted sent, and seen at h1) or was
+    # counted over the rate; none forbidden, none lost on the ring
+    d = dict((n, delta(before, after, n)) for n in (
+        "ttl_exceeded", "icmp_time_exceeded", "icmp_ratelimited", "icmp_not_sent",
+        "icmp_ring_full"))
+    check(d["ttl_exceeded"] == 200, "ttl_exceeded rose by %d, want 200" % d["ttl_exceeded"])
+    check(d["icmp_time_exceeded"] == len(got), "%d errors seen, icmp_time_exceeded rose by %d" %
+          (len(got), d["icmp_time_exceeded"]))
+    check(len(got) + d["icmp_ratelimited"] == 200 and d["icmp_not_sent"] == 0 and
+          d["icmp_ring_full"] == 0, "200 TTL-1 packets: %d errors seen, %s" % (len(got), d))
     # the control thread's errors about packets for the router: the same
     # rate; each packet counted once, local_unreachable, whether its error
     # went or not
@@ -459,7 +523,12 @@ def test_fragmentation(topo, r):
     check(data == payload, "h2 did not get the original datagram back")
     check(len(frags) >= 2 and all(len(p[s.IP]) <= 1280 for p in frags),
           "fragments: %s" % [len(p[s.IP]) for p in frags])
+    # 1408 bytes of UDP after a 20-byte header: 1256 + 152, two exactly
+    check(len(frags) == 2, "%d fragments, want 2: %s" % (len(frags),
+                                                        [len(p[s.IP]) for p in frags]))
     check(delta(before, after, "fragmented") == 1, "fragmented counter")
+    check(delta(before, after, "fragments") == 2, "fragments rose by %d, want 2" %
+          delta(before, after, "fragments"))
 
 
 def test_fragments_in_transit(topo, r):
