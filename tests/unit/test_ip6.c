@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The IPv6 data path (dp6_burst() through dp_input_burst()): forwarding
- * by a gateway (hop limit, MACs), Time Exceeded and Packet Too Big handed
- * over with their type and MTU, padding trimmed, payload length 0, no
+ * The IPv6 data path (dp6_burst() through dp_input_burst()): the header
+ * checks, each under its own drop reason; forwarding by a gateway (hop
+ * limit, MACs), Time Exceeded (hop limit 1 and 0) and Packet Too Big
+ * handed over with their type, code and MTU, Packet Too Big's own token
+ * bucket against an empty general one, padding trimmed, payload length 0, no
  * error about an error, what goes to the control thread and why; the
  * route cache's IPv6 entries against a new route, its removal, a
  * gateway's new MAC, a port down, a lower MTU, rpf switched on and a
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
@@ -341,7 +344,9 @@ static void test_basic(void **state)
 {
 	struct pctx *p = *state;
 	struct rte_mbuf *m;
+	uint64_t hl_drops;
 	uint16_t out;
+	uint8_t hl;
 
 	/* via the gateway: hop limit 63, h2's MAC, port 1's MAC */
 	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 20, IPPROTO_UDP, 0, 0, 0);
@@ -351,12 +356,22 @@ static void test_basic(void **state)
 	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr,
 					   &h2_mac));
 	rte_pktmbuf_free(m);
-	/* hop limit 1 and 0: time exceeded */
-	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 1, 20, IPPROTO_UDP, 0, 0, 0);
-	run1(p, m, 0, &out);
-	assert_int_equal(out, DP_OUT_CTRL_ERR);
-	assert_int_equal(dp_ctrl_icmp_type(m), 3);
-	rte_pktmbuf_free(m);
+	/* hop limit 1 and 0: time exceeded, hop limit exceeded in transit
+	 * (RFC 4443 3.3: 3/0), each counted once; 0 as well as 1, so that a
+	 * check of == 1 (0 would wrap to 255 and be forwarded) is caught */
+	hl_drops = p->st.drop[DROP_IP6_HOP_LIMIT];
+	for (hl = 0; hl <= 1; hl++) {
+		m = pkt6("2001:db8:1::5", "2001:db8:5::7", hl, 20, IPPROTO_UDP, 0, 0, 0);
+		run1(p, m, 0, &out);
+		assert_int_equal(out, DP_OUT_CTRL_ERR);
+		assert_int_equal(dp_ctrl_reason(m), CTRL_ICMP_ERROR);
+		assert_int_equal(dp_ctrl_icmp_type(m), 3);
+		assert_int_equal(dp_ctrl_icmp_code(m), 0);
+		/* handed over untouched: the error quotes what was received */
+		assert_int_equal(ip6h(m)->hop_limits, hl);
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(p->st.drop[DROP_IP6_HOP_LIMIT], hl_drops + 2);
 	/* too big for port 1 (1400): Packet Too Big with 1400 */
 	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 1380, IPPROTO_UDP, 0, 0, 0);
 	run1(p, m, 0, &out);
@@ -408,6 +423,115 @@ static void test_edges(void **state)
 	assert_int_equal(out, DP_OUT_CTRL);
 	assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
 	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/* Sends @m alone on port 0: its verdict is @want, and of the drop
+ * counters only @why rose, by one (DROP_MAX: none rose). */
+static void expect_only(struct pctx *p, struct rte_mbuf *m, uint16_t want, enum dp_drop why)
+{
+	const struct dp_stats s0 = p->st;
+	unsigned int d;
+	uint16_t out;
+
+	run1(p, m, 0, &out);
+	assert_int_equal(out, want);
+	for (d = 0; d < DROP_MAX; d++)
+		if (p->st.drop[d] != s0.drop[d] + (d == why))
+			fail_msg("%s rose by %lu, not %u", dp_drop_names[d],
+				 (unsigned long)(p->st.drop[d] - s0.drop[d]), d == why);
+}
+
+/*
+ * RFC 8200's header checks (ip6_validate()), each packet alone through the
+ * pipeline: dropped under its own reason, and nothing else counted; a frame
+ * longer than its packet (Ethernet padding) trimmed and forwarded.
+ */
+static void test_validate6(void **state)
+{
+	struct pctx *p = *state;
+	struct rte_mbuf *m;
+
+	/* version 4 in an IPv6 frame */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 20, IPPROTO_UDP, 0, 0, 0);
+	ip6h(m)->vtc_flow = rte_cpu_to_be_32(4u << 28 | 0x12345);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_VERSION);
+	/* one byte short of an IPv6 header (14 + 39): a valid Ethernet
+	 * frame, not an IPv6 packet */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 0, 59, 0, 0, 0);
+	assert_int_equal(rte_pktmbuf_trim(m, 1), 0);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_TOO_SHORT);
+	/* payload length 4 bytes beyond the frame */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 20, IPPROTO_UDP, 0, 0, 4);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_LENGTH);
+	/* and by one byte: the bound is exact (payload length 20 in 19) */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 19, IPPROTO_UDP, 0, 0, 1);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_LENGTH);
+	/* exactly the frame: forwarded as it is */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 20, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, 1, DROP_MAX);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), 14 + 40 + 20);
+	rte_pktmbuf_free(m);
+	/* 10 bytes of padding: trimmed to the packet, forwarded, the bytes
+	 * kept and the hop limit the only change */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 20, IPPROTO_UDP, 0, 10, 0);
+	expect_only(p, m, 1, DROP_MAX);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), 14 + 40 + 20);
+	assert_int_equal(rte_pktmbuf_data_len(m), 14 + 40 + 20);
+	assert_int_equal(rte_be_to_cpu_16(ip6h(m)->payload_len), 20);
+	assert_int_equal(ip6h(m)->hop_limits, 63);
+	assert_int_equal(rte_pktmbuf_mtod_offset(m, uint8_t *, 14 + 40 + 19)[0], (uint8_t)(19 * 3));
+	rte_pktmbuf_free(m);
+	assert_int_equal(p->st.drop[DROP_IP6_VERSION], 1);
+	assert_int_equal(p->st.drop[DROP_IP6_TOO_SHORT], 1);
+	assert_int_equal(p->st.drop[DROP_IP6_LENGTH], 2);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/*
+ * Packet Too Big has a token bucket of its own per worker (c.icmp_pmtu):
+ * a flood of other errors (a loop's Time Exceeded) emptying the general
+ * one must not starve path MTU discovery (RFC 8201), which without the
+ * error black-holes the flow. IPv4's 3/4 twin: test_ip4.c.
+ */
+static void test_pmtu_bucket6(void **state)
+{
+	struct pctx *p = *state;
+	struct rte_mbuf *m;
+	uint64_t rl = p->st.icmp_ratelimited;
+
+	/* tokens that do not refill within the test: 2^40 cycles each */
+	p->conf.icmp_cost = 1ull << 40;
+	p->conf.icmp_burst = 1ull << 42;
+	p->c.icmp.left = 0;
+	p->c.icmp_pmtu.left = 1ull << 42;
+	p->c.icmp.last = p->c.icmp_pmtu.last = rte_rdtsc();
+	/* the general bucket empty: Time Exceeded rate-limited, still counted
+	 * under its drop reason */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 1, 20, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_HOP_LIMIT);
+	assert_int_equal(p->st.icmp_ratelimited, rl + 1);
+	/* too big for port 1 (1400): Packet Too Big handed over all the same,
+	 * its token taken from path MTU discovery's bucket */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 1380, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_CTRL_ERR, DROP_IP6_TOO_BIG);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_ICMP_ERROR);
+	assert_int_equal(dp_ctrl_icmp_type(m), 2);
+	assert_int_equal(dp_ctrl_icmp_code(m), 0);
+	assert_int_equal(dp_ctrl_aux(m), 1400);
+	rte_pktmbuf_free(m);
+	assert_int_equal(p->st.icmp_ratelimited, rl + 1);
+	assert_true(p->c.icmp_pmtu.left < 1ull << 42);
+	/* and a Time Exceeded at that moment: still rate-limited, the other
+	 * bucket's tokens not lent to it */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 1, 20, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_HOP_LIMIT);
+	assert_int_equal(p->st.icmp_ratelimited, rl + 2);
+	/* both empty: Packet Too Big too is dropped, counted rate-limited */
+	p->c.icmp_pmtu.left = 0;
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 64, 1380, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_TOO_BIG);
+	assert_int_equal(p->st.icmp_ratelimited, rl + 3);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
@@ -545,6 +669,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_basic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_differential, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_edges, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_validate6, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmtu_bucket6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_own_source, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache6, setup, teardown),
 	};
