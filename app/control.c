@@ -246,6 +246,17 @@ char *control_frame(struct router *r, uint16_t port, uint16_t len, struct rte_mb
 	return frame;
 }
 
+static const struct rte_ether_addr eth_bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+
+/* Where an ARP frame from our @spa goes: @eth_dst, or the broadcast when
+ * @spa is in 169.254/16 (RFC 3927 2.5: every ARP packet from such an
+ * address, replies and unicast probes too, is a link-layer broadcast, so
+ * that each host there sees a conflict with its own address). */
+static const struct rte_ether_addr *arp_eth_dst(uint32_t spa, const struct rte_ether_addr *eth_dst)
+{
+	return ip4_is_link_local(spa) ? &eth_bcast : eth_dst;
+}
+
 /* An ARP request on @port to @eth_dst from our @spa for @tpa. True: queued. */
 static bool arp_request(struct router *r, uint16_t port, const struct rte_ether_addr *eth_dst,
 			uint32_t spa, uint32_t tpa)
@@ -256,11 +267,10 @@ static bool arp_request(struct router *r, uint16_t port, const struct rte_ether_
 
 	if (frame == NULL)
 		return false;
-	arp_build(frame, RTE_ARP_OP_REQUEST, eth_dst, &r->dp_ports[port].mac, spa, &zero, tpa);
+	arp_build(frame, RTE_ARP_OP_REQUEST, arp_eth_dst(spa, eth_dst), &r->dp_ports[port].mac, spa,
+		  &zero, tpa);
 	return control_send(r, m, port) == 0;
 }
-
-static const struct rte_ether_addr eth_bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
 
 /* neigh_ops.probe: an ARP request, broadcast or unicast to @mac */
 static void arp_probe(void *arg, const struct neigh_info *ni, const struct rte_ether_addr *mac)
@@ -503,7 +513,8 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		cdrop(r, m, CDROP_NO_MBUF);
 		return;
 	}
-	arp_build(rte_pktmbuf_mtod(m, void *), RTE_ARP_OP_REPLY, &a.sha, own, a.tpa, &a.sha, a.spa);
+	arp_build(rte_pktmbuf_mtod(m, void *), RTE_ARP_OP_REPLY, arp_eth_dst(a.tpa, &a.sha), own,
+		  a.tpa, &a.sha, a.spa);
 	if (control_send(r, m, port) == 0) {
 		r->cst.arp_answered++;
 		if (off_link)

@@ -601,8 +601,17 @@ def test_martians(topo, r):
         before = r.stats()
         got = at_host(topo, 1, lambda: send(topo, p, h=1), timeout=0.4)
         after = r.stats()
+        # ARP from a 169.254/16 address is broadcast, replies too (RFC 3927
+        # 2.5): the answer to h1's request names h1 inside, not in its frame
+        req = (s.Ether(src=HOST_MAC[0], dst="ff:ff:ff:ff:ff:ff") /
+               s.ARP(op=1, hwsrc=HOST_MAC[0], psrc="169.254.7.7", pdst="169.254.0.1"))
+        arp = [g for g in at_host(topo, 0, lambda: send(topo, req), timeout=0.4)
+               if g.haslayer(s.ARP) and g[s.ARP].op == 2]
     finally:
         r.cli("port 0 address del 169.254.0.1/16")
+    check(len(arp) == 1 and arp[0].dst == "ff:ff:ff:ff:ff:ff" and
+          arp[0][s.ARP].hwdst == HOST_MAC[0] and arp[0][s.ARP].psrc == "169.254.0.1",
+          "ARP reply from 169.254.0.1: %s" % [g.summary() for g in arp])
     check(not [g for g in got if g.haslayer(s.ICMP)],
           "answered from 169.254.0.1: %s" % [g.summary() for g in got])
     check(delta(before, after, "no_route_back") == 1 and
