@@ -437,6 +437,28 @@ static void *feed(void *arg)
 	return NULL;
 }
 
+/* port 0's address and 3000 routes by it, about 120 kB, into @text;
+ * returns its length */
+static size_t pipe_text(char *text)
+{
+	size_t len = (size_t)sprintf(text, "port 0 address 192.0.2.1/24\n");
+	unsigned int i;
+
+	for (i = 0; i < 3000; i++)
+		len += (size_t)sprintf(text + len, "route add 10.%u.%u.0/24 via 192.0.2.%u\n",
+				       i / 256, i % 256, 2 + i % 200);
+	return len;
+}
+
+/* A pipe @p that a thread @th fills with @fd->text; @path names its read end. */
+static void pipe_start(int p[2], struct feeder *fd, pthread_t *th, char *path, size_t pathlen)
+{
+	assert_int_equal(pipe(p), 0);
+	fd->fd = p[1];
+	assert_int_equal(pthread_create(th, NULL, feed, fd), 0);
+	snprintf(path, pathlen, "/dev/fd/%d", p[0]);
+}
+
 /* A file read from a pipe (-f <(scripts/gen-routes N), a FIFO) cannot be
  * read twice as it is: it is checked and applied whole, as from disk,
  * including a bad line's rejection. More than a pipe's buffer holds. */
@@ -450,18 +472,12 @@ static void test_pipe(void **state)
 	unsigned int i, round;
 	int p[2];
 
-	len += (size_t)sprintf(text + len, "port 0 address 192.0.2.1/24\n");
-	for (i = 0; i < 3000; i++)
-		len += (size_t)sprintf(text + len, "route add 10.%u.%u.0/24 via 192.0.2.%u\n",
-				       i / 256, i % 256, 2 + i % 200);
+	len = pipe_text(text);
+	fd.text = text;
 	for (round = 0; round < 2; round++) {
 		if (round == 1) /* the same with a bad last line: nothing applied */
 			sprintf(text + len, "route add 11.0.0.0/8 via 203.0.113.1\n");
-		assert_int_equal(pipe(p), 0);
-		fd.fd = p[1];
-		fd.text = text;
-		assert_int_equal(pthread_create(&th, NULL, feed, &fd), 0);
-		snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+		pipe_start(p, &fd, &th, path, sizeof(path));
 		err[0] = '\0';
 		if (round == 0 && config_load(r, path, false, NULL, err, sizeof(err)) != 0)
 			fail_msg("from a pipe: %s", err);
@@ -502,23 +518,15 @@ static void test_pipe_bounded(void **state)
 {
 	struct router *r = *state;
 	char *text = malloc(1 << 20), path[64], err[512] = "";
-	size_t len = 0;
 	struct feeder fd;
 	pthread_t th;
-	unsigned int i;
 	int p[2];
 
-	len += (size_t)sprintf(text + len, "port 0 address 192.0.2.1/24\n");
-	for (i = 0; i < 3000; i++) /* about 120 kB */
-		len += (size_t)sprintf(text + len, "route add 10.%u.%u.0/24 via 192.0.2.%u\n",
-				       i / 256, i % 256, 2 + i % 200);
+	pipe_text(text);
+	fd.text = text;
 	signal(SIGPIPE, SIG_IGN); /* the feeder's write fails, it is not killed */
 	config_spool_max = 64 * 1024;
-	assert_int_equal(pipe(p), 0);
-	fd.fd = p[1];
-	fd.text = text;
-	assert_int_equal(pthread_create(&th, NULL, feed, &fd), 0);
-	snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+	pipe_start(p, &fd, &th, path, sizeof(path));
 	assert_int_equal(config_load(r, path, false, NULL, err, sizeof(err)), -EFBIG);
 	config_spool_max = CONFIG_SPOOL_MAX;
 	assert_non_null(strstr(err, path));
@@ -532,10 +540,7 @@ static void test_pipe_bounded(void **state)
 	text[64 * 1024 - 100] = '\0';
 	*strrchr(text, '\n') = '\0';
 	strcat(text, "\n");
-	assert_int_equal(pipe(p), 0);
-	fd.fd = p[1];
-	assert_int_equal(pthread_create(&th, NULL, feed, &fd), 0);
-	snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+	pipe_start(p, &fd, &th, path, sizeof(path));
 	config_spool_max = 64 * 1024;
 	if (config_load(r, path, false, NULL, err, sizeof(err)) != 0)
 		fail_msg("under the bound: %s", err);
