@@ -547,8 +547,14 @@ def test_rpf_matrix(topo, r):
         if counter:
             check(not fwd and d(counter) == 1, "rpf %s, source %s: want a %s drop" %
                   (port_mode, src, counter))
+            # and the arrival port's own counter of that mode, as IPv4's
+            check(d("port0_" + port_mode) == 1 and d("port1_" + port_mode) == 0,
+                  "rpf %s, source %s: per-port counters" % (port_mode, src))
         else:
             check(len(fwd) == 1, "rpf %s, source %s: want it forwarded" % (port_mode, src))
+            for m in ("strict", "loose"):
+                check(d("port0_" + m) == 0, "rpf %s, source %s: port0_%s rose" %
+                      (port_mode, src, m))
 
     one(HOST_IP6[0], "strict", None)              # the route back is port 0
     one("2001:db8:2::5", "strict", "rpf_strict")  # back via port 1
