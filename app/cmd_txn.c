@@ -477,37 +477,34 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
  * treated as a broadcast, never sent to a host (no host has it: the
  * router would ask the link for it, and learn whoever answers). */
 #define ADDR_ROUTES_MAX 4
+
+/* @rt: the port's own route to @addr/@len, of @type */
+static void port_route(struct fib_route *rt, struct fr_addr addr, uint8_t len, uint8_t type,
+		       uint16_t port)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->prefix.addr = addr;
+	fr_addr_mask(&rt->prefix.addr, len);
+	rt->prefix.len = len;
+	rt->type = type;
+	rt->port = port;
+	rt->origin = FIB_ORIGIN_PORT;
+}
+
 static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_route *rts)
 {
 	unsigned int bits = fr_family_bits(pa->addr.family);
 	int n = 0;
 
-	memset(rts, 0, ADDR_ROUTES_MAX * sizeof(*rts));
-	rts[n].prefix.addr = pa->addr;
-	rts[n].prefix.len = (uint8_t)bits;
-	rts[n].type = FIB_NH_LOCAL;
-	rts[n].port = port;
-	rts[n++].origin = FIB_ORIGIN_PORT;
-	if (pa->len < bits) {
-		rts[n].prefix.addr = pa->addr;
-		fr_addr_mask(&rts[n].prefix.addr, pa->len);
-		rts[n].prefix.len = pa->len;
-		rts[n].type = FIB_NH_CONNECTED;
-		rts[n].port = port;
-		rts[n++].origin = FIB_ORIGIN_PORT;
-	}
+	port_route(&rts[n++], pa->addr, (uint8_t)bits, FIB_NH_LOCAL, port);
+	if (pa->len < bits)
+		port_route(&rts[n++], pa->addr, pa->len, FIB_NH_CONNECTED, port);
 	/* RFC 3021: /31 has no broadcast address; IPv6 has none at all */
 	if (pa->addr.family == AF_INET && pa->len <= 30) {
-		rts[n].prefix.addr = fr_addr4(pa->addr.v4 | (UINT32_MAX >> pa->len));
-		rts[n].prefix.len = 32;
-		rts[n].type = FIB_NH_BROADCAST;
-		rts[n].port = port;
-		rts[n++].origin = FIB_ORIGIN_PORT;
-		rts[n].prefix.addr = fr_addr4(pa->addr.v4 & ~(UINT32_MAX >> pa->len));
-		rts[n].prefix.len = 32;
-		rts[n].type = FIB_NH_BROADCAST;
-		rts[n].port = port;
-		rts[n++].origin = FIB_ORIGIN_PORT;
+		port_route(&rts[n++], fr_addr4(pa->addr.v4 | (UINT32_MAX >> pa->len)), 32,
+			   FIB_NH_BROADCAST, port);
+		port_route(&rts[n++], fr_addr4(pa->addr.v4 & ~(UINT32_MAX >> pa->len)), 32,
+			   FIB_NH_BROADCAST, port);
 	}
 	return n;
 }

@@ -755,6 +755,7 @@ void control_output(struct router *r, struct rte_mbuf *m)
 	struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr)), nb;
+	const uint32_t src = rte_be_to_cpu_32(ip->src_addr);
 	struct fib_route rt;
 	struct neigh_info ni;
 
@@ -769,9 +770,8 @@ void control_output(struct router *r, struct rte_mbuf *m)
 	/* from one of our 169.254/16 addresses (an answer to a request sent
 	 * to it): only onto that address's own link, to a host there, never
 	 * to a router (RFC 3927 2.6.2, 2.7) */
-	if (ip4_is_link_local(rte_be_to_cpu_32(ip->src_addr)) &&
-	    (rt.type != FIB_NH_CONNECTED ||
-	     !port_owns4(&r->ports[rt.port], rte_be_to_cpu_32(ip->src_addr)))) {
+	if (ip4_is_link_local(src) &&
+	    (rt.type != FIB_NH_CONNECTED || !port_owns4(&r->ports[rt.port], src))) {
 		cdrop(r, m, CDROP_NO_ROUTE_BACK);
 		return;
 	}

@@ -152,10 +152,9 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
  * control thread's, so ctrl_tx counts only what the queue took (and fwd,
  * the forwarded packets, none of it: tx = fwd + ctrl_tx is summed when
  * shown, so no read finds either going back). What it does not send is
- * counted apart from the
- * worker's drops (never received, it is in no rx): ctrl_tx_full,
- * ctrl_tx_port_down, ctrl_tx_no_port. Runs of packets for one port go in
- * one call.
+ * counted apart from the worker's drops (never received, it is in no rx):
+ * ctrl_tx_full, ctrl_tx_port_down, ctrl_tx_no_port. Runs of packets for
+ * one port go in one call.
  */
 void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 {
