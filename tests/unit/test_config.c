@@ -871,6 +871,15 @@ static void test_json_string(void **state)
 	out_free(&o);
 }
 
+/* CLI @line runs, and its answer in @o holds @want. */
+static void run_says(struct router *r, struct cmd_out *o, const char *line, const char *want)
+{
+	out_reset(o);
+	assert_int_equal(cmd_run_line(r, line, o), 0);
+	if (strstr(o->buf, want) == NULL)
+		fail_msg("%s: '%s'", line, o->buf);
+}
+
 /* CLI lines: each command is its own transaction; errors are reported. */
 static void test_cli_lines(void **state)
 {
@@ -883,16 +892,10 @@ static void test_cli_lines(void **state)
 	out_reset(&o);
 	assert_int_not_equal(cmd_run_line(r, "route add 10.0.0.0/8 blackhole", &o), 0);
 	assert_non_null(strstr(o.buf, "error: route 10.0.0.0/8 exists"));
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "show route lookup 10.1.1.1", &o), 0);
-	assert_non_null(strstr(o.buf, "10.0.0.0/8"));
+	run_says(r, &o, "show route lookup 10.1.1.1", "10.0.0.0/8");
 	assert_non_null(strstr(o.buf, "198.51.100.2"));
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "show route", &o), 0);
-	assert_non_null(strstr(o.buf, "198.51.100.0/24      connected"));
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "help route", &o), 0);
-	assert_non_null(strstr(o.buf, "route del PREFIX"));
+	run_says(r, &o, "show route", "198.51.100.0/24      connected");
+	run_says(r, &o, "help route", "route del PREFIX");
 	assert_null(strstr(o.buf, "neigh add"));
 	out_reset(&o);
 	assert_int_equal(cmd_run_line(r, "port 1 address del 198.51.100.1/24", &o), 0);
@@ -929,26 +932,16 @@ static void test_stranded(void **state)
 	}
 	assert_true(i > 0 && i < 64);
 	assert_non_null(strstr(o.buf, "11.0."));
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "port 0 up", &o), 0);
-	if (strstr(o.buf, "warning: 1 routes could not be put back (table full)") == NULL)
-		fail_msg("port 0 up said: '%s'", o.buf);
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "show route summary", &o), 0);
-	if (strstr(o.buf, "table full   1 IPv4, 0 IPv6") == NULL)
-		fail_msg("show route summary: '%s'", o.buf);
+	run_says(r, &o, "port 0 up", "warning: 1 routes could not be put back (table full)");
+	run_says(r, &o, "show route summary", "table full   1 IPv4, 0 IPv6");
 	out_reset(&o);
 	snprintf(line, sizeof(line), "load %s",
 		 write_tmp("route del 10.1.2.0/25\nroute add 12.0.0.0/8 via 203.0.113.1\n"));
 	assert_int_not_equal(cmd_run_line(r, line, &o), 0);
 	assert_null(strstr(o.buf, "could not be undone"));
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "show route 10.1.2.0/25", &o), 0);
-	if (strstr(o.buf, "(withdrawn: table full, retried)") == NULL)
-		fail_msg("after the failed load: '%s'", o.buf);
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "show route summary", &o), 0);
-	assert_non_null(strstr(o.buf, "table full   1 IPv4, 0 IPv6"));
+	/* after the failed load */
+	run_says(r, &o, "show route 10.1.2.0/25", "(withdrawn: table full, retried)");
+	run_says(r, &o, "show route summary", "table full   1 IPv4, 0 IPv6");
 	out_free(&o);
 }
 
@@ -977,10 +970,7 @@ static void test_subnet_edges(void **state)
 	assert_int_equal(rt.type, FIB_NH_BROADCAST);
 	/* 198.51.100.0 is a host of the /31 */
 	assert_int_not_equal(fib_route_get(r->fib, &p31, &rt), 0);
-	out_reset(&o);
-	assert_int_equal(cmd_run_line(r, "show route lookup 192.0.2.0", &o), 0);
-	if (strstr(o.buf, "broadcast") == NULL)
-		fail_msg("show route lookup 192.0.2.0: '%s'", o.buf);
+	run_says(r, &o, "show route lookup 192.0.2.0", "broadcast");
 	/* a route there belongs to the address: not a user's to delete */
 	out_reset(&o);
 	assert_int_not_equal(cmd_run_line(r, "route del 192.0.2.0/32", &o), 0);
