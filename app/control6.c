@@ -603,29 +603,32 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 	const bool icmp = !forwarded && dp_ctrl_aux(m) == CTRL_ORIG_ICMP;
 	const uint8_t type = dp_ctrl_icmp_type(m), code = dp_ctrl_icmp_code(m);
 
+	/* the router's own packet over 1280 bytes (an echo reply to a large
+	 * request) is fragmented at its source (RFC 8200 4.5) */
+	const bool frag =
+		!forwarded && ip6_size(ip) > IP6_MIN_MTU && r->dp_ports[port].mtu >= IP6_MIN_MTU;
+
+	if (!frag && ip6_size(ip) > r->dp_ports[port].mtu) {
+		/* routers never fragment IPv6: a held packet too big for its
+		 * port is refused as the worker would, the frame and hop
+		 * limit as they arrived */
+		if (forwarded && icmp_ctrl_error_due(r, m, 2)) {
+			r->cst.drop[CDROP_TOO_BIG]++;
+			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
+		} else {
+			cdrop6(r, m, CDROP_TOO_BIG);
+		}
+		return;
+	}
 	if (forwarded)
 		ip->hop_limits--;
 	eth->dst_addr = *mac;
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
-	if (ip6_size(ip) > IP6_MIN_MTU && !forwarded && r->dp_ports[port].mtu >= IP6_MIN_MTU) {
-		/* the router's own packet over 1280 bytes (an echo reply to
-		 * a large request): fragmented at its source (RFC 8200 4.5),
-		 * all the fragments queued or none */
+	if (frag) {
+		/* all the fragments queued or none */
 		if (fragment6_send(r, m, port) > 0 && icmp)
 			icmp6_count_sent(r, type, code);
-		return;
-	}
-	if (ip6_size(ip) > r->dp_ports[port].mtu) {
-		/* routers never fragment IPv6: a held packet too big for its
-		 * port is refused as the worker would */
-		if (forwarded && icmp_ctrl_error_due(r, m, 2)) {
-			r->cst.drop[CDROP_TOO_BIG]++;
-			ip->hop_limits++;
-			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
-		} else {
-			cdrop6(r, m, CDROP_TOO_BIG);
-		}
 		return;
 	}
 	if (control_send(r, m, port) != 0)
