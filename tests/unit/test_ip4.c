@@ -690,6 +690,33 @@ static void test_martians_rpf(void **state)
 	run1(p, pkt(0x08080808, 0x0a010203, 64, 10), 0, &out); /* no route back */
 	assert_int_equal(p->st.drop[DROP_RPF_STRICT], 2);
 	assert_int_equal(p->st.rpf_drop[0][0], 2);
+	/* in a link-layer broadcast frame, rpf is not asked: to the router's
+	 * address the packet is the router's (an ARP-less host's broadcast),
+	 * to forward it is never forwarded, counted as that, not as rpf */
+	{
+		static const struct rte_ether_addr l2_bcast = {
+			{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+
+		m = pkt(0xc6336405, 0xc0000201, 64, 10); /* to 192.0.2.1, ours */
+		rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = l2_bcast;
+		run1(p, m, 0, &out);
+		assert_int_equal(out, DP_OUT_CTRL);
+		assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
+		rte_pktmbuf_free(m);
+		m = pkt(0xc6336405, 0x0a010203, 64, 10);
+		rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = l2_bcast;
+		run1(p, m, 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+		assert_int_equal(p->st.drop[DROP_L2_BCAST_FORWARD], 1);
+		assert_int_equal(p->st.drop[DROP_RPF_STRICT], 2);
+		assert_int_equal(p->st.rpf_drop[0][0], 2);
+		/* in a unicast frame, the same packet to the router is
+		 * refused by rpf */
+		run1(p, pkt(0xc6336405, 0xc0000201, 64, 10), 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+		assert_int_equal(p->st.drop[DROP_RPF_STRICT], 3);
+		assert_int_equal(p->st.rpf_drop[0][0], 3);
+	}
 	/* loose: any route that forwards will do, not a blackhole one */
 	p->ports[0].rpf = DP_RPF_LOOSE;
 	m = pkt(0xc6336405, 0x0a010203, 64, 10);

@@ -382,6 +382,8 @@ static void test_basic(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+static void expect_only(struct pctx *p, struct rte_mbuf *m, uint16_t want, enum dp_drop why);
+
 static void test_edges(void **state)
 {
 	struct pctx *p = *state;
@@ -409,6 +411,34 @@ static void test_edges(void **state)
 	run1(p, pkt6("2001:db8:1::5", "2001:db8:5::7", 1, 48, IPPROTO_ICMPV6, 1, 0, 0), 0, &out);
 	assert_int_equal(out, DP_OUT_DROP);
 	assert_int_equal(p->st.icmp_not_sent, ns + 1);
+	/* behind a fragment header: the first fragment of an ICMPv6 error
+	 * gets no error either; a later fragment holds no upper-layer header
+	 * (its first byte, 1 here, is data), and gets one (RFC 4443 2.4 e) */
+	{
+		uint16_t foff;
+
+		for (foff = 0; foff <= 8; foff += 8) {
+			uint8_t *fh;
+
+			m = pkt6("2001:db8:1::5", "2001:db8:5::7", 1, 56, 44, 0, 0, 0);
+			fh = (uint8_t *)(ip6h(m) + 1);
+			fh[0] = IPPROTO_ICMPV6;
+			fh[1] = 0;
+			fh[2] = (uint8_t)(foff >> 8);
+			fh[3] = (uint8_t)(foff | 1); /* more fragments */
+			fh[8] = 1; /* an ICMPv6 Destination Unreachable, or data */
+			run1(p, m, 0, &out);
+			if (foff == 0) {
+				assert_int_equal(out, DP_OUT_DROP);
+				assert_int_equal(p->st.icmp_not_sent, ns + 2);
+			} else {
+				assert_int_equal(out, DP_OUT_CTRL_ERR);
+				assert_int_equal(dp_ctrl_icmp_type(m), 3);
+				assert_int_equal(p->st.icmp_not_sent, ns + 2);
+				rte_pktmbuf_free(m);
+			}
+		}
+	}
 	/* an "NS" (ICMPv6 type 135) to forward to an unresolved on-link host:
 	 * a packet to resolve (worker_to_control() gives it no more of the
 	 * ring's reserve than any: test_worker) */
@@ -423,6 +453,24 @@ static void test_edges(void **state)
 	assert_int_equal(out, DP_OUT_CTRL);
 	assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
 	rte_pktmbuf_free(m);
+	/* strict rpf on port 0, a source behind port 1: in a link-layer
+	 * multicast frame rpf is not asked (to the router's address it is the
+	 * router's; to forward it is never forwarded, counted as that); in a
+	 * unicast frame to the router it is refused by rpf */
+	p->ports[0].rpf = DP_RPF_STRICT;
+	m = pkt6("2001:db8:2::9", "2001:db8:1::1", 64, 8, IPPROTO_UDP, 0, 0, 0);
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = grp_mac;
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
+	rte_pktmbuf_free(m);
+	m = pkt6("2001:db8:2::9", "2001:db8:5::7", 64, 8, IPPROTO_UDP, 0, 0, 0);
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = grp_mac;
+	expect_only(p, m, DP_OUT_DROP, DROP_L2_BCAST_FORWARD);
+	m = pkt6("2001:db8:2::9", "2001:db8:1::1", 64, 8, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_DROP, DROP_RPF_STRICT);
+	assert_int_equal(p->st.rpf_drop[0][0], 1);
+	p->ports[0].rpf = DP_RPF_OFF;
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 

@@ -113,6 +113,7 @@ static void test_auto(void **state)
 		       p80[4] = {80, 80, 80, 80};
 	const uint32_t p_spike[4] = {30, 30, 5000, 30}, b_spike[4] = {40, 9000, 40, 40};
 	const uint32_t p45[4] = {45, 45, 45, 45};
+	const uint32_t p_even[4] = {36, 90, 28, 30}, b_even[4] = {100, 35, 20, 31};
 	uint64_t bypassed, n;
 	unsigned int k;
 
@@ -184,6 +185,14 @@ static void test_auto(void **state)
 	measurement(c, b40, b40, 100);
 	assert_false(c->bypassing);
 	assert_int_equal(c->measurements, 8);
+	/* four samples a side: the median is the mean of the middle two, not
+	 * either of them (probed 30 and 36, bypassed 31 and 35: 33 both, a
+	 * tie, which keeps probing; by the upper one it would bypass) */
+	rtcache_measure_start(c);
+	measurement(c, p_even, b_even, 100);
+	assert_int_equal(c->probe_cpp16, 33 * 16);
+	assert_int_equal(c->bypass_cpp16, 33 * 16);
+	assert_false(c->bypassing);
 	/* on: always probed, never measured; off: never probed */
 	rtcache_mode_set(c, RTCACHE_ON);
 	assert_false(c->measuring);
