@@ -458,8 +458,10 @@ static const struct cmd_syntax {
 } syntax[] = {
 	{"port * address add", CMD_PORT_ADDR_ADD, a_ifaddr, "ADDR/LEN",
 	 "add an IPv4 or IPv6 address to port N: installs the local /32 (/128), the\n"
-	 "connected subnet and, for IPv4, its broadcast address (prefixes up to /30)\n"
-	 "as routes. Every port also has an EUI-64 link-local IPv6 address"},
+	 "connected subnet and, for IPv4, its broadcast and network addresses as\n"
+	 "broadcast (prefixes up to /30), for IPv6 its Subnet-Router anycast address\n"
+	 "(the prefix, host bits zero; up to /126) as local, as routes. Every port\n"
+	 "also has an EUI-64 link-local IPv6 address"},
 	{"port * address del", CMD_PORT_ADDR_DEL, a_ifaddr, "ADDR/LEN",
 	 "remove an address from port N, with the routes it installed"},
 	{"port * address", CMD_PORT_ADDR_ADD, a_ifaddr, "ADDR/LEN",

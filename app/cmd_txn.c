@@ -475,7 +475,10 @@ static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size
  * (IPv4, /30 and shorter) the subnet's broadcast and network addresses as
  * broadcast: RFC 1812 4.2.3.1 has a packet to { prefix, 0 } discarded or
  * treated as a broadcast, never sent to a host (no host has it: the
- * router would ask the link for it, and learn whoever answers). */
+ * router would ask the link for it, and learn whoever answers); (IPv6,
+ * /126 and shorter) the prefix's Subnet-Router anycast address { prefix,
+ * 0 } as local: RFC 4291 2.6.1 has routers answer it, RFC 6164 leaves a
+ * /127 without one. */
 #define ADDR_ROUTES_MAX 4
 
 /* @rt: the port's own route to @addr/@len, of @type */
@@ -505,8 +508,37 @@ static int addr_routes(const struct port_addr *pa, uint16_t port, struct fib_rou
 			   FIB_NH_BROADCAST, port);
 		port_route(&rts[n++], fr_addr4(pa->addr.v4 & ~(UINT32_MAX >> pa->len)), 32,
 			   FIB_NH_BROADCAST, port);
+	} else if (pa->addr.family == AF_INET6 && pa->len <= 126) {
+		struct fr_addr any = pa->addr;
+
+		fr_addr_mask(&any, pa->len);
+		port_route(&rts[n++], any, 128, FIB_NH_LOCAL, port);
 	}
 	return n;
+}
+
+/* @rt, one of the routes addr_routes() gives @pa, is its prefix's
+ * Subnet-Router anycast route, which another address of the port in
+ * the same prefix (a /64 and a /112 inside it) installs too: one route
+ * for both, kept while either is there. */
+static bool anycast_shared(const struct fr_port *p, const struct port_addr *pa,
+			   const struct fib_route *rt)
+{
+	unsigned int i;
+
+	if (rt->prefix.addr.family != AF_INET6 || rt->type != FIB_NH_LOCAL ||
+	    fr_addr_eq(&rt->prefix.addr, &pa->addr))
+		return false;
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct fr_addr any = p->addrs[i].addr;
+
+		if (any.family != AF_INET6 || p->addrs[i].len > 126 || fr_addr_eq(&any, &pa->addr))
+			continue;
+		fr_addr_mask(&any, p->addrs[i].len);
+		if (fr_addr_eq(&any, &rt->prefix.addr))
+			return true;
+	}
+	return false;
 }
 
 static int find_addr_owner(const struct router *r, const struct fr_addr *a)
@@ -536,12 +568,23 @@ static int ll6_owner(const struct router *r, const struct fr_addr *a)
 }
 
 /* @a is the network or broadcast address of a port's IPv4 subnet (of /30
- * or shorter): no host has it. Returns the port (and which in @what), or -1. */
+ * or shorter), or the Subnet-Router anycast address of a port's IPv6 prefix
+ * (port_anycast6()): no host has it. Returns the port (and which in
+ * @what), or -1. */
 static int subnet_edge_owner(const struct router *r, const struct fr_addr *a, const char **what)
 {
 	uint16_t p;
 	int e;
 
+	if (a->family == AF_INET6) {
+		for (p = 0; p < r->nb_ports; p++) {
+			if (port_anycast6(r, p, a->v6)) {
+				*what = "Subnet-Router anycast";
+				return p;
+			}
+		}
+		return -1;
+	}
 	if (a->family != AF_INET)
 		return -1;
 	for (p = 0; p < r->nb_ports; p++) {
@@ -588,6 +631,15 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (r->dp_ports[c->port].mtu < IP6_MIN_MTU)
 			return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)",
 				   c->port, r->dp_ports[c->port].mtu, IP6_MIN_MTU);
+		if (pa.len <= 126) {
+			struct fr_addr any = pa.addr;
+
+			fr_addr_mask(&any, pa.len);
+			if (fr_addr_eq(&any, &pa.addr))
+				return ERR("%s is the Subnet-Router anycast address of its prefix "
+					   "(RFC 4291 2.6.1), not a host address",
+					   buf);
+		}
 	} else {
 		a = pa.addr.v4;
 		if (fr_addr_not_host(&pa.addr) != NULL)
@@ -654,6 +706,9 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (pa.addr.family == AF_INET && pa.len <= 30) {
 			edge[ne++] = fr_addr4(net);
 			edge[ne++] = fr_addr4(bcast);
+		} else if (pa.addr.family == AF_INET6 && pa.len <= 126) {
+			edge[ne] = pa.addr;
+			fr_addr_mask(&edge[ne++], pa.len);
 		}
 		for (k = 0; k < ne; k++) {
 			struct neigh_info ni;
@@ -689,6 +744,8 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		}
 	}
 	for (i = 0; i < n; i++) {
+		if (anycast_shared(p, &pa, &rts[i]))
+			continue; /* there already, the other address's */
 		rc = t_route_add(t, &rts[i], err, errlen);
 		if (rc == -EEXIST) {
 			char pb[FR_ADDR_STRLEN];
@@ -736,7 +793,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	n = addr_routes(&pa, (uint16_t)c->port, rts);
 	for (j = 0; j < n; j++) {
 		if (fib_route_get(r->fib, &rts[j].prefix, &cur) != 0 ||
-		    cur.origin != FIB_ORIGIN_PORT)
+		    cur.origin != FIB_ORIGIN_PORT || anycast_shared(p, &pa, &rts[j]))
 			continue;
 		rc = t_route_del(t, &rts[j].prefix, err, errlen);
 		if (rc != 0)

@@ -270,6 +270,32 @@ static void port_prefix(const struct fr_port *p, unsigned int i, struct fr_prefi
 	fr_addr_mask(&pf->addr, pf->len);
 }
 
+bool port_anycast6(const struct router *r, uint16_t port, const uint8_t *a)
+{
+	const struct fr_port *p = &r->ports[port];
+	struct fr_prefix pf;
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++) {
+		if (p->addrs[i].addr.family != AF_INET6 || p->addrs[i].len >= 127)
+			continue;
+		port_prefix(p, i, &pf);
+		if (memcmp(pf.addr.v6, a, 16) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool router_anycast6(const struct router *r, const uint8_t *a)
+{
+	uint16_t p;
+
+	for (p = 0; p < r->nb_ports; p++)
+		if (r->ports[p].present && port_anycast6(r, p, a))
+			return true;
+	return false;
+}
+
 /* Is @a on one of the port's prefixes (link-local counts)? */
 static bool port_onlink6(const struct router *r, uint16_t port, const uint8_t *a)
 {
@@ -453,7 +479,7 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	uint16_t port = m->port;
 	struct nd_info nd;
 	uint8_t target[16];
-	bool ours, onlink, learnt, tentative;
+	bool ours, onlink, learnt, tentative, anycast;
 	const struct rte_ether_addr *lla;
 	const uint8_t *st;
 
@@ -488,7 +514,11 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_ND_CONFLICT);
 		return;
 	}
-	ours = nd.type == ND_TYPE_NS && port_owns6(r, port, nd.target);
+	/* the Subnet-Router anycast address of a prefix of this port is
+	 * solicited as ours, and advertised without override (RFC 4861
+	 * 7.2.7: another router of the link may answer for it too) */
+	anycast = nd.type == ND_TYPE_NS && port_anycast6(r, port, nd.target);
+	ours = nd.type == ND_TYPE_NS && (port_owns6(r, port, nd.target) || anycast);
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
 	/* a neighbour the configuration puts on this port off its prefixes
 	 * (a 'via GW port N' route's gateway, from the route on; a 'dev N'
@@ -518,7 +548,8 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		/* a tentative address is advertised without override (RFC
 		 * 4429 3.3): a host that holds it keeps its entries */
 		if (nd_answer(r, m, port, target, nd.src, lla,
-			      ND_NA_ROUTER | ND_NA_SOLICITED | (tentative ? 0 : ND_NA_OVERRIDE))) {
+			      ND_NA_ROUTER | ND_NA_SOLICITED |
+				      (tentative || anycast ? 0 : ND_NA_OVERRIDE))) {
 			r->cst.nd_answered++;
 			if (!onlink)
 				r->cst.nd_off_link_answered++; /* not learnt, still answered */
@@ -533,7 +564,7 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		/* someone tests an address we hold (RFC 4862 5.4.3): defend it
 		 * to all-nodes; the prober gets no entry */
 		if (nd_answer(r, m, port, target, all_nodes, &all_nodes_mac,
-			      ND_NA_ROUTER | ND_NA_OVERRIDE))
+			      ND_NA_ROUTER | (anycast ? 0 : ND_NA_OVERRIDE)))
 			r->cst.nd_dad_defended++;
 		return;
 	case ND_V_LEARNT:
@@ -794,7 +825,12 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	ic[0] = 129;
 	memcpy(ic + 2, &ck, 2);
 	memcpy(a, ip->src_addr, 16);
-	memcpy(ip->src_addr, ip->dst_addr, 16);
+	/* to a Subnet-Router anycast address: answered from a unicast
+	 * address of the port it came in by (RFC 4443 2.2 (b)) */
+	if (router_anycast6(r, ip->dst_addr))
+		error_src6(r, m->port, a, ip->src_addr);
+	else
+		memcpy(ip->src_addr, ip->dst_addr, 16);
 	memcpy(ip->dst_addr, a, 16);
 	ip->hop_limits = ICMP6_HOP_LIMIT;
 	ck = rte_ipv6_udptcp_cksum(ip, ic);
@@ -934,7 +970,8 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_LOCAL6_DAD_FAILED);
 		return;
 	}
-	if (!router_port_ok(r, m->port) || !router_owns6(r, ip->dst_addr) ||
+	if (!router_port_ok(r, m->port) ||
+	    !(router_owns6(r, ip->dst_addr) || router_anycast6(r, ip->dst_addr)) ||
 	    (ip6_is_linklocal(ip->dst_addr) && !port_owns6(r, m->port, ip->dst_addr))) {
 		cdrop6(r, m, CDROP_LOCAL_BROADCAST);
 		return;

@@ -21,6 +21,11 @@ struct fr_addr;
 bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a);
 /* Is @a an address of any port (link-local ones included)? */
 bool router_owns6(const struct router *r, const uint8_t *a);
+/* @a is the Subnet-Router anycast address (RFC 4291 2.6.1: the prefix, its
+ * host bits zero) of one of @port's IPv6 prefixes of /126 or shorter (RFC
+ * 6164 leaves a /127 without one); router_anycast6(): of any port's. */
+bool port_anycast6(const struct router *r, uint16_t port, const uint8_t *a);
+bool router_anycast6(const struct router *r, const uint8_t *a);
 
 /* Source address for a packet the router sends on @port to @dst. */
 void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);

@@ -371,6 +371,51 @@ def test_answer_lost(topo, r):
                       "local_unreachable")
 
 
+def test_anycast(topo, r):
+    """RFC 4291 2.6.1: the Subnet-Router anycast address of port 0's prefix
+    (2001:db8:1::) is the router's. An NS for it is answered, router flag
+    set, override clear (RFC 4861 7.2.7); an echo request to it is
+    answered from port 0's unicast address (RFC 4443 2.2); a UDP packet to
+    it earns 1/4 from that address too. Another port's prefix's anycast
+    address is routed to the router, not to a host of that link."""
+    any0 = "2001:db8:1::"
+    snm = s.in6_getnsma(s.inet_pton(socket.AF_INET6, any0))
+    snm = s.inet_ntop(socket.AF_INET6, snm)
+    ns = (eth(dst=s.in6_getnsmac(s.inet_pton(socket.AF_INET6, snm))) /
+          s.IPv6(src=HOST_IP6[0], dst=snm, hlim=255) / s.ICMPv6ND_NS(tgt=any0) /
+          s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
+    got, d = around(topo, r, lambda: send(topo, ns), match=lambda p: p.haslayer(s.ICMPv6ND_NA),
+                    want=1)
+    check(len(got) == 1, "no NA for the Subnet-Router anycast address")
+    na = got[0][s.ICMPv6ND_NA]
+    check(na.tgt == any0 and na.R == 1 and na.S == 1 and na.O == 0,
+          "NA for %s: %s (want R=1 S=1 O=0)" % (any0, na.summary()))
+    check(d("nd_answered") >= 1, "nd_answered")
+
+    def is_echo_reply(p):
+        return p.haslayer(s.ICMPv6EchoReply)
+
+    for dst, h in ((any0, 0), ("2001:db8:2::", 0)):
+        echo = (eth(h) / s.IPv6(src=HOST_IP6[h], dst=dst) /
+                s.ICMPv6EchoRequest(id=0x6a, seq=7, data=b"anycast"))
+        got, d = around(topo, r, lambda: send(topo, echo, h), h=h, match=is_echo_reply, want=1,
+                        linger=0.3)
+        check(len(got) == 1, "echo request to %s: %d replies" % (dst, len(got)))
+        e = got[0]
+        check(e[s.IPv6].src == ROUTER_IP6[h] and e[s.IPv6].dst == HOST_IP6[h],
+              "echo reply for %s from %s to %s, want from %s" %
+              (dst, e[s.IPv6].src, e[s.IPv6].dst, ROUTER_IP6[h]))
+        check(e[s.ICMPv6EchoReply].id == 0x6a and e[s.ICMPv6EchoReply].data == b"anycast",
+              "echo reply: %s" % e.summary())
+        c = s.IPv6(bytes(e[s.IPv6]))
+        ck = c[s.ICMPv6EchoReply].cksum
+        del c[s.ICMPv6EchoReply].cksum
+        check(s.IPv6(bytes(c))[s.ICMPv6EchoReply].cksum == ck, "echo reply checksum")
+        check(d("icmp6_echo_replies") == 1, "icmp6_echo_replies rose by %d" %
+              d("icmp6_echo_replies"))
+    expect_error(topo, r, udp6(any0), 1, 4, None, "icmp6_port_unreach")
+
+
 def test_local_ext_headers(topo, r):
     # RFC 8200 4: extension headers on packets for the router
     base = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
@@ -978,6 +1023,7 @@ def main():
                              ("packet_too_big_2_0", test_packet_too_big),
                              ("local_1_4_4_1", test_local),
                              ("local_extension_headers", test_local_ext_headers),
+                             ("subnet_router_anycast", test_anycast),
                              ("answer_lost_not_counted_sent", test_answer_lost),
                              ("no_error_about", test_no_error_about),
                              ("address_scopes", test_scopes),

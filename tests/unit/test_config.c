@@ -120,8 +120,9 @@ static void test_examples(void **state)
 		fail_msg("demo.conf: %s", err);
 	/* 2 addresses x (local, connected, broadcast, network) + 2 static routes */
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 10);
-	/* 2 IPv6 addresses x (local /128, connected /64) */
-	assert_int_equal(fib_route_count(r->fib, AF_INET6), 4);
+	/* 2 IPv6 addresses x (local /128, connected /64, Subnet-Router
+	 * anycast /128) */
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), 6);
 	assert_int_equal(r->ports[0].nb_addrs, 2);
 	fr_addr_parse("2001:db8:2::5", &a);
 	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
@@ -154,8 +155,9 @@ static void test_example_conf(void **state)
 	/* two /24s of 4 routes (local, connected, broadcast, network), the /31's
 	 * local and connected, 7 routes */
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 17);
-	/* two addresses of 2 (local /128, connected), 3 routes */
-	assert_int_equal(fib_route_count(r->fib, AF_INET6), 7);
+	/* two addresses of 3 (local /128, connected, Subnet-Router anycast
+	 * /128), 3 routes */
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), 9);
 	/* the link-local gateway keeps the port it was given */
 	fr_addr_parse("2001:db8:1ab::1", &a);
 	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
@@ -982,6 +984,71 @@ static void test_subnet_edges(void **state)
 	out_free(&o);
 }
 
+/* The run of @line fails, its error holding @want. */
+static void fails_saying(struct router *r, struct cmd_out *o, const char *line, const char *want)
+{
+	out_reset(o);
+	assert_int_not_equal(cmd_run_line(r, line, o), 0);
+	if (strstr(o->buf, want) == NULL)
+		fail_msg("%s: '%s'", line, o->buf);
+}
+
+/* An IPv6 prefix of /126 or shorter brings its Subnet-Router anycast
+ * address (RFC 4291 2.6.1) as a local route, shared by two addresses of the
+ * port in the same prefix and kept while either is there; none for a
+ * /127 (RFC 6164); no address, gateway or neighbour may be it. */
+static void test_anycast6(void **state)
+{
+	struct router *r = *state;
+	struct fr_prefix any = {.len = 128};
+	struct cmd_out o = {0};
+	struct fib_route rt;
+	char err[512] = "";
+	uint32_t n0 = fib_route_count(r->fib, AF_INET6);
+
+	fr_addr_parse("2001:db8:1::", &any.addr);
+	assert_int_equal(cmd_run_line(r, "port 0 address add 2001:db8:1::1/64", &o), 0);
+	assert_int_equal(fib_route_get(r->fib, &any, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_LOCAL);
+	assert_int_equal(rt.port, 0);
+	assert_int_equal(rt.origin, FIB_ORIGIN_PORT);
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 3);
+	/* a /112 inside it: its own local and connected routes, the
+	 * anycast route shared */
+	assert_int_equal(cmd_run_line(r, "port 0 address add 2001:db8:1::9/112", &o), 0);
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 5);
+	assert_int_equal(cmd_run_line(r, "port 0 address del 2001:db8:1::1/64", &o), 0);
+	assert_int_equal(fib_route_get(r->fib, &any, &rt), 0);
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 3);
+	/* a failed load's rollback takes back only what it added: the /64
+	 * again, and a bad line after it */
+	assert_int_not_equal(config_load(r,
+					 write_tmp("port 0 address add 2001:db8:1::1/64\n"
+						   "route add 10.0.0.0/33 blackhole\n"),
+					 false, NULL, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, ":2:"));
+	assert_int_equal(fib_route_get(r->fib, &any, &rt), 0);
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 3);
+	assert_int_equal(cmd_run_line(r, "port 0 address del 2001:db8:1::9/112", &o), 0);
+	assert_int_not_equal(fib_route_get(r->fib, &any, &rt), 0);
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0);
+	/* none for a /127 (its two addresses are both hosts') */
+	assert_int_equal(cmd_run_line(r, "port 1 address add 2001:db8:2::1/127", &o), 0);
+	fr_addr_parse("2001:db8:2::", &any.addr);
+	assert_int_not_equal(fib_route_get(r->fib, &any, &rt), 0);
+	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 2);
+	/* never an address, a gateway or a neighbour */
+	fails_saying(r, &o, "port 0 address add 2001:db8:1::/64", "Subnet-Router anycast");
+	assert_int_equal(cmd_run_line(r, "port 0 address add 2001:db8:1::1/64", &o), 0);
+	fails_saying(r, &o, "route add 2001:db8:9::/48 via 2001:db8:1::",
+		     "Subnet-Router anycast address of port 0");
+	fails_saying(r, &o, "neigh add 2001:db8:1:: lladdr 02:00:00:00:00:01 port 0",
+		     "Subnet-Router anycast address of port 0");
+	run_says(r, &o, "show route lookup 2001:db8:1::", "local");
+	out_free(&o);
+}
+
 /* 'port N down' forgets the port's learnt neighbours at once, so that no
  * timer probes them through the down port (refused, counted unanswered)
  * while a load goes on, and none is FAILED when the port is back, a
@@ -1076,6 +1143,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_subnet_edges, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anycast6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_src6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
