@@ -732,6 +732,16 @@ static void test_martians_rpf(void **state)
 	assert_int_equal(out, DP_OUT_CTRL);
 	rte_pktmbuf_free(m);
 	p->ports[0].rpf = DP_RPF_OFF;
+	/* back out of the port it came in by (its gateway is on the sender's
+	 * link): forwarded, nothing handed over (no Redirect is sent) */
+	m = pkt(0xc6336405, 0x0a010203, 64, 10);
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = port_mac[1];
+	run1(p, m, 1, &out);
+	assert_int_equal(out, 1);
+	assert_int_equal(iph(m)->time_to_live, 63);
+	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr,
+					   &h2_mac));
+	rte_pktmbuf_free(m);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
