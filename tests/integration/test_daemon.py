@@ -1108,6 +1108,125 @@ def _():
     poll_of_many(["--tx-desc", "64"], 10)
 
 
+def random_command(rnd):
+    """One configuration command from small pools of addresses, so that
+    commands collide: most refused, some applied."""
+    v4 = ["192.0.2.%d" % i for i in (0, 1, 2, 3, 4, 7, 254, 255)] + [
+        "198.51.100.%d" % i for i in (0, 1, 2, 128, 129, 255)] + [
+        "10.0.0.1", "169.254.0.1", "0.0.0.0", "224.0.0.5", "127.0.0.1"]
+    v6 = ["2001:db8:1::1", "2001:db8:1::2", "2001:db8:1::", "2001:db8:2::1", "fe80::1",
+          "::1", "ff02::1"]
+
+    def addr():
+        return rnd.choice(v4) if rnd.random() < 0.6 else rnd.choice(v6)
+
+    def pfx():
+        a = addr()
+        lens = (0, 8, 16, 24, 25, 30, 31, 32) if ":" not in a else (0, 48, 64, 112, 126, 127, 128)
+        return "%s/%d" % (a, rnd.choice(lens))
+
+    def port():
+        return rnd.choice("00112")  # no port 3: refused, with the others
+
+    mac = rnd.choice(["02:00:00:00:00:01", "02:00:00:00:00:02", "ff:ff:ff:ff:ff:ff",
+                      "00:00:00:00:00:00"])
+    return rnd.choice([
+        lambda: "port %s address add %s" % (port(), pfx()),
+        lambda: "port %s address del %s" % (port(), pfx()),
+        lambda: "route %s %s via %s" % (rnd.choice(["add", "replace"]), pfx(), addr()),
+        lambda: "route add %s via %s port %s" % (pfx(), addr(), port()),
+        lambda: "route %s %s dev %s" % (rnd.choice(["add", "replace"]), pfx(), port()),
+        lambda: "route add %s %s" % (pfx(), rnd.choice(["blackhole", "unreachable", "prohibit"])),
+        lambda: "route del %s" % pfx(),
+        lambda: "neigh add %s lladdr %s port %s" % (addr(), mac, port()),
+        lambda: "neigh del %s port %s" % (addr(), port()),
+        lambda: "port %s mtu %d" % (port(), rnd.choice([67, 68, 1279, 1280, 1500, 2030, 2031])),
+        lambda: "port %s rpf %s" % (port(), rnd.choice(["off", "loose", "strict ignore-default"])),
+        lambda: "port %s %s" % (port(), rnd.choice(["down", "up"])),
+        lambda: rnd.choice(["set ip martians off", "set ip martians on",
+                            "set neigh hold 2", "set icmp rate 10 burst 5"]),
+    ])()
+
+
+@t("refused_changes_nothing_random")
+def _():
+    # Random commands and loads, from small pools so that they collide.
+    # After every refused command, and every load whose last line is bad,
+    # show config, route and neigh are as before; a router started from
+    # the first one's show config shows the same tables (neighbours' ages
+    # and order aside).
+    rnd = __import__("random").Random(1812)
+    sock = os.path.join(TMP, "model.sock")
+    shows = ("show config", "show route", "show neigh")
+
+    def cli(sk, line):
+        return run([CLI, "-s", sk, "-t", "20", line])
+
+    def state(sk):
+        # the three at once, one client for them (fastroute-cli reads
+        # commands from stdin): the test's time is mostly clients' starts
+        q = subprocess.run([CLI, "-s", sk, "-t", "20"], input="\n".join(shows) + "\n",
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+        check(q.returncode == 0, "%s: %s" % (shows, q.stderr))
+        return q.stdout
+
+    def tables(sk):
+        out = [cli(sk, x).stdout for x in shows]
+        # a neighbour's address, port, MAC and state, not where the table
+        # keeps it nor its generation (another router's history)
+        out[2] = sorted(" ".join(l.split()[:4]) for l in out[2].splitlines()[1:])
+        return out
+
+    # the router's output to files: a pipe nobody reads would fill, and
+    # stop it mid-write
+    log = open(os.path.join(TMP, "model.log"), "w")
+    p = subprocess.Popen(eal(ports=3) + ["-s", sock] + SMALL, stdout=log, stderr=log)
+    counts = {"applied": 0, "refused": 0, "loads": 0}
+    try:
+        wait_serving(p, sock)
+        before = state(sock)
+        for step in range(240):
+            if step % 8 == 7:
+                lines = [random_command(rnd) for _ in range(rnd.randint(1, 5))]
+                f = conf("\n".join(lines + ["route add 10.0.0.0/33 blackhole"]) + "\n")
+                q = cli(sock, "load " + f)
+                check(q.returncode == 1, "load with a bad last line: exit %d" % q.returncode)
+                counts["loads"] += 1
+                what = "load of %s" % lines
+            else:
+                what = random_command(rnd)
+                q = cli(sock, what)
+                counts["applied" if q.returncode == 0 else "refused"] += 1
+                if q.returncode == 0:
+                    before = state(sock)
+                    continue
+                check(q.returncode == 1 and q.stderr.startswith("error: "),
+                      "%s: exit %d: %s" % (what, q.returncode, q.stderr))
+            after = state(sock)
+            if before != after:
+                diff = [l for l in after.splitlines() if l not in before.splitlines()]
+                diff += ["-" + l for l in before.splitlines() if l not in after.splitlines()]
+                raise AssertionError("%s (%s) changed the tables: %s" %
+                                     (what, q.stderr.strip(), diff[:6]))
+        # neither side vacuous
+        check(counts["applied"] >= 40 and counts["refused"] >= 40, str(counts))
+        text = cli(sock, "show config").stdout
+        sock2 = os.path.join(TMP, "model2.sock")
+        p2 = subprocess.Popen(eal(ports=3) + ["-f", conf(text), "-s", sock2] + SMALL,
+                              stdout=log, stderr=log)
+        try:
+            wait_serving(p2, sock2)
+            check(p2.poll() is None, "a router started from show config exited %s: see %s" %
+                  (p2.returncode, log.name))
+            for x, a, b in zip(shows, tables(sock), tables(sock2)):
+                check(a == b, "%s differs in a router started from show config" % x)
+        finally:
+            stop(p2)
+    finally:
+        stop(p)
+        log.close()
+
+
 if skipped:
     print("%d SKIPPED: %s" % (len(skipped), ", ".join(skipped)), flush=True)
     # as frlib's Runner does: scripts/run-tests.sh lists them at the end,
