@@ -48,7 +48,8 @@ const char *const fib_origin_names[FIB_ORIGIN_MAX] = {
 /* The width of a tbl24/tbl8 entry (rte_fib, rte_fib6) for these sizes. */
 static uint32_t entry_bytes(uint32_t nh, uint32_t tbl8s4, uint32_t tbl8s6)
 {
-	return nh <= MAX_NH_2B && tbl8s4 <= MAX_TBL8S_2B && tbl8s6 <= MAX_TBL8S_2B ? 2 : 4;
+	/* the IPv6 trie gets one group more (fib6_create()) */
+	return nh <= MAX_NH_2B && tbl8s4 <= MAX_TBL8S_2B && tbl8s6 + 1 <= MAX_TBL8S_2B ? 2 : 4;
 }
 
 /*
@@ -1024,7 +1025,7 @@ static uint64_t memory_of(enum fib_backend backend, uint32_t w, uint32_t routes4
 	}
 	m += pool_bytes(routes4 * 2, RIB_NODE_BYTES);
 	/* IPv6: the trie's tbl24, tbl8 groups and their free stack, its RIB */
-	m += (1ull << 24) * w + ((uint64_t)tbl8s6 + 1) * 256 * w + (uint64_t)tbl8s6 * 4;
+	m += (1ull << 24) * w + ((uint64_t)tbl8s6 + 2) * 256 * w + ((uint64_t)tbl8s6 + 1) * 4;
 	m += pool_bytes(routes6 * 2, RIB6_NODE_BYTES);
 	/* next hops: the table, the control half, the hash, the index pool */
 	m += (uint64_t)nh * (sizeof(struct fib_nh) + sizeof(struct nh_ctl) + sizeof(uint32_t));

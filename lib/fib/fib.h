@@ -240,7 +240,8 @@ struct fib_tbl8_usage {
 	uint32_t taken;	   /**< holding entries now */
 	uint32_t reserved; /**< set aside for the routes longer than /24 (IPv4) or
 			    *   the levels the IPv6 routes hold: what admits a route */
-	uint32_t total;	   /**< what may be reserved (--tbl8; --tbl8-6 less a spare) */
+	uint32_t total;	   /**< what may be reserved (--tbl8, --tbl8-6; the spare
+			    *   each keeps on top is not counted) */
 };
 
 /**

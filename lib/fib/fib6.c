@@ -24,7 +24,7 @@ int fib6_create(struct fib *f, int socket_id)
 	fc.default_nh = 0;
 	fc.max_routes = (int)f->max_routes6;
 	fc.trie.nh_sz = f->nh_bytes == 2 ? RTE_FIB6_TRIE_2B : RTE_FIB6_TRIE_4B;
-	fc.trie.num_tbl8 = f->tbl8s6;
+	fc.trie.num_tbl8 = f->tbl8s6 + 1; /* the routes' groups and the spare (below) */
 	snprintf(name, sizeof(name), "f6_%s", f->name);
 	f->fib6 = rte_fib6_create(name, socket_id, &fc);
 	if (f->fib6 == NULL)
@@ -96,14 +96,15 @@ int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_r
  * withdrawn while its port was down goes back whenever its groups are
  * free. The count is the second word of the trie's struct (number,
  * reserved, current tbl8s), used only where the first reads back as
- * configured.
+ * configured. The trie is created with one group more than the routes may
+ * take (f->tbl8s6), as DIR-24-8 is: the spare comes on top of them.
  */
 static uint32_t *trie_words(const struct fib *f)
 {
 #if RTE_VERSION >= RTE_VERSION_NUM(22, 11, 0, 0) && RTE_VERSION < RTE_VERSION_NUM(22, 12, 0, 0)
 	uint32_t *dp = rte_fib6_get_dp(f->fib6);
 
-	if (dp != NULL && dp[0] == f->tbl8s6 && dp[2] <= dp[0])
+	if (dp != NULL && dp[0] == f->tbl8s6 + 1 && dp[2] <= dp[0])
 		return dp;
 #else
 	RTE_SET_USED(f);
@@ -188,7 +189,8 @@ int fib6_tbl8_usage(const struct fib *f, struct fib_tbl8_usage *u)
 		return -ENOTSUP;
 	u->taken = n;
 	u->reserved = w[1] > 0 ? w[1] - 1 : 0; /* less the spare (fib6_reserve_init()) */
-	u->total = f->tbl8s6 - 1;
+	/* the spare is on top of them (fib6_create()) */
+	u->total = f->tbl8s6;
 	return 0;
 }
 

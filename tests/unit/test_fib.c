@@ -1007,7 +1007,7 @@ static void test_tbl8_reservation6(void **state)
 }
 
 /*
- * A tight IPv6 pool (6 groups, one kept spare): routes go in while their
+ * A tight IPv6 pool (5 groups, and the spare on top): routes go in while their
  * exact need fits, whatever 22.11's own estimate says; a route withdrawn
  * while its port is down goes back as soon as its group is free; a full
  * pool still lets a route at a byte boundary be deleted (its path is built
@@ -1018,10 +1018,11 @@ static void test_tbl8_pool6(void **state)
 	struct fib_conf conf = {0};
 	struct fib_route r;
 	uint32_t failed = 9;
+	struct fib_tbl8_usage u;
 	struct fib *f;
 
 	(void)state;
-	conf.tbl8s6 = 6;
+	conf.tbl8s6 = 5;
 	f = fib_create("t6pool", &conf);
 	assert_non_null(f);
 	/* 24, 32 and 40 under 2001:d00::/24: three groups */
@@ -1029,6 +1030,12 @@ static void test_tbl8_pool6(void **state)
 	/* shares 24 and 32, its own 40: one (22.11 estimates three) */
 	add(f, "2001:db8:200::/44", FIB_NH_CONNECTED, 1);
 	add(f, "2001:e00::/28", FIB_NH_CONNECTED, 2); /* its own 24: the last */
+	/* the five asked for, all the routes': show memory's figures */
+	if (fib_tbl8_usage(f, AF_INET6, &u) == 0) {
+		assert_int_equal(u.total, 5);
+		assert_int_equal(u.reserved, 5);
+		assert_int_equal(u.taken, 5);
+	}
 	r = mk("2001:f00::/28", FIB_NH_CONNECTED, 2);
 	assert_int_equal(fib_route_add(f, &r), -ENOSPC);
 	assert_int_equal(fib_port_set_down(f, 1, true, &failed), 0);
@@ -1402,6 +1409,7 @@ static void test_tbl8_usage(void **state)
 		assert_false(FIB4_DIR24_8_KNOWN); /* the same DPDK releases */
 		return;
 	}
+	assert_int_equal(u.total, 16384); /* the default --tbl8-6, its spare on top */
 	usage_round(c->f, AF_INET6, "2001:db8:1:2::/64", 5);
 }
 
@@ -1642,6 +1650,10 @@ static void test_memory_estimate(void **state)
 		{FIB_BACKEND_FIB, 1 << 16, 1024, 1024, 256, 1024, false},
 		{FIB_BACKEND_FIB, 100000, 40000, 20000, 2000, 0, true}, /* 4-byte */
 		{FIB_BACKEND_FIB, 16, 64, 16, 64, 2, false},
+		/* 4-byte: the trie's 32,768 groups (the spare on top) pass
+		 * the 2-byte entries' 32,767 */
+		{FIB_BACKEND_FIB, 1 << 10, 64, 16, 32767, 1024, false},
+		{FIB_BACKEND_FIB, 1 << 10, 64, 16, 32766, 1024, false},	   /* 2-byte */
 		{FIB_BACKEND_LPM, 1 << 15, 4096, 4096, 1024, 40000, true}, /* 4-byte */
 		{FIB_BACKEND_LPM, 50000, 512, 1000, 100, 1024, false},
 	};
