@@ -721,6 +721,15 @@ void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
 		cdrop6(r, m, CDROP_NO_ROUTE_BACK);
 		return;
 	}
+	/* from one of our link-local addresses (an echo reply to a request
+	 * sent to it, whatever its source claimed): only onto that address's
+	 * own link, to the destination itself, never through a router (RFC
+	 * 4291 2.5.6), as IPv4's 169.254/16 (control_output()) */
+	if (ip6_is_linklocal(ip->src_addr) &&
+	    (!port_owns6(r, port, ip->src_addr) || memcmp(nb.v6, ip->dst_addr, 16) != 0)) {
+		cdrop6(r, m, CDROP_NO_ROUTE_BACK);
+		return;
+	}
 	if (neigh_get(r->neigh, &nb, port, &ni) == 0 && neigh_state_usable(ni.state)) {
 		if (ni.state == NEIGH_S_STALE)
 			neigh_use(r->neigh, &nb, port);

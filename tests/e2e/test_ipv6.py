@@ -416,6 +416,39 @@ def test_anycast(topo, r):
     expect_error(topo, r, udp6(any0), 1, 4, None, "icmp6_port_unreach")
 
 
+def test_ll_reply_scope(topo, r):
+    """RFC 4291 2.5.6: the router's link-local address never leaves its
+    link. An echo request to port 0's link-local address is answered from
+    it on that link; the same request claiming a source that the routes put
+    behind port 1 gets no reply (one from fe80:: would go out port 1),
+    counted no_route_back."""
+    def echo(src):
+        return (eth() / s.IPv6(src=src, dst=ROUTER_LL[0]) /
+                s.ICMPv6EchoRequest(id=0x11, seq=3, data=b"ll-scope"))
+
+    def is_reply(p):
+        return p.haslayer(s.ICMPv6EchoReply) and p[s.ICMPv6EchoReply].id == 0x11
+
+    got, d = around(topo, r, lambda: send(topo, echo(HOST_IP6[0])), match=is_reply, want=1,
+                    linger=0.3)
+    check(len(got) == 1 and got[0][s.IPv6].src == ROUTER_LL[0] and
+          got[0][s.IPv6].dst == HOST_IP6[0], "echo to %s from %s: %s" %
+          (ROUTER_LL[0], HOST_IP6[0], [g.summary() for g in got]))
+    check(d("icmp6_echo_replies") == 1, "icmp6_echo_replies rose by %d" %
+          d("icmp6_echo_replies"))
+    lst = Listen(topo, 1)
+    try:
+        got, d = around(topo, r, lambda: send(topo, echo(HOST_IP6[1])), match=is_reply)
+        away = lst.collect(timeout=0.3, match=is_reply)
+    finally:
+        lst.close()
+    check(not got and not away, "echo to %s from %s (behind port 1) answered: %s" %
+          (ROUTER_LL[0], HOST_IP6[1], [g.summary() for g in got + away]))
+    check(d("no_route_back") == 1 and d("icmp6_echo_replies") == 0,
+          "no_route_back rose by %d, icmp6_echo_replies by %d" %
+          (d("no_route_back"), d("icmp6_echo_replies")))
+
+
 def test_local_ext_headers(topo, r):
     # RFC 8200 4: extension headers on packets for the router
     base = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
@@ -1024,6 +1057,7 @@ def main():
                              ("local_1_4_4_1", test_local),
                              ("local_extension_headers", test_local_ext_headers),
                              ("subnet_router_anycast", test_anycast),
+                             ("link_local_reply_scope", test_ll_reply_scope),
                              ("answer_lost_not_counted_sent", test_answer_lost),
                              ("no_error_about", test_no_error_about),
                              ("address_scopes", test_scopes),
