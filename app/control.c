@@ -329,6 +329,10 @@ static void announce(struct router *r, uint16_t port, const struct fr_addr *only
 	struct fr_addr ll = {.family = AF_INET6};
 	unsigned int i;
 
+	/* the groups ND needs first (RFC 3810 5.2.13, RFC 4862 5.4.2: before
+	 * a probe for a new address) */
+	if (only == NULL || only->family == AF_INET6)
+		mld_report(r, port);
 	if (only != NULL) {
 		announce_one(r, port, only);
 		return;

@@ -10,6 +10,8 @@
  *             (RFC 4443: at most 1280 bytes, from the address of the port
  *             they leave by); port unreachable / parameter problem for
  *             packets to the router that no service takes
+ *   MLD       report the groups the router listens to (RFC 3810), so that
+ *             a switch snooping MLD lets NS to them through
  *   output    route, resolve and send what the router originates
  */
 #include <stddef.h>
@@ -954,6 +956,200 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 	return ip;
 }
 
+/* ---- MLD (RFC 3810) ------------------------------------------------------ */
+
+/*
+ * The ports take every group frame (all-multicast), but a switch snooping
+ * MLD forwards a group's frames only to ports that reported listening to
+ * it: the router reports the groups ND needs of it (RFC 4861 7.2.1: the
+ * solicited-node group of each of its addresses, link-local and
+ * Subnet-Router anycast ones included; RFC 4291 2.8: all-routers; never
+ * all-nodes, RFC 3810 6), when a port's addresses are announced (in
+ * service, an address added: twice, 2 s apart, as the announcements) and
+ * in answer to a query. Reports are MLDv2 (RFC 3810 5.2), each group in
+ * EXCLUDE mode with no sources (listening to every source).
+ */
+#define MLD_QUERY	       130
+#define MLD_REPORT_V2	       143
+#define MLD_REC_IS_EXCLUDE     2 /* current state (answers) */
+#define MLD_REC_TO_EXCLUDE     4 /* state change (unsolicited) */
+#define MLD_HBH_LEN	       8 /* hop-by-hop header: router alert and padding */
+#define MLD_REC_LEN	       20
+#define MLD_QUERY_MIN	       24 /* an MLDv1 query; MLDv2's is 28 and more */
+#define MLD_GROUPS_MAX	       (2 * FR_PORT_MAX_ADDRS + 2)
+#define MLD_ANSWER_INTERVAL_MS 100
+
+static const struct rte_ether_addr mld_reports_mac = {{0x33, 0x33, 0, 0, 0, 0x16}};
+static const uint8_t mld_reports_group[16] = {0xff, 0x02, [15] = 0x16}; /* all MLDv2 routers */
+static const uint8_t all_routers[16] = {0xff, 0x02, [15] = 2};
+
+static unsigned int group_add(uint8_t (*g)[16], unsigned int n, const uint8_t *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (memcmp(g[i], a, 16) == 0)
+			return n;
+	memcpy(g[n], a, 16);
+	return n + 1;
+}
+
+/* The groups @port listens to (above), into @g: how many. */
+static unsigned int mld_groups(const struct router *r, uint16_t port,
+			       uint8_t (*g)[MLD_GROUPS_MAX][16])
+{
+	const struct fr_port *p = &r->ports[port];
+	uint8_t sn[16];
+	unsigned int i, n = 0;
+
+	n = group_add(*g, n, all_routers);
+	nd_solicited_node(r->dp_ports[port].ll6, sn);
+	n = group_add(*g, n, sn);
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct fr_prefix pf;
+
+		if (p->addrs[i].addr.family != AF_INET6)
+			continue;
+		nd_solicited_node(p->addrs[i].addr.v6, sn);
+		n = group_add(*g, n, sn);
+		if (p->addrs[i].len < 127) {
+			port_prefix(p, i, &pf);
+			nd_solicited_node(pf.addr.v6, sn);
+			n = group_add(*g, n, sn);
+		}
+	}
+	return n;
+}
+
+/* An MLDv2 report on @port of the @n groups @g, each a record of @type.
+ * From the link-local address once duplicate address detection kept it,
+ * before that from :: (RFC 3810 5.2.13). True: queued. */
+static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8_t (*g)[16],
+			    unsigned int n)
+{
+	uint16_t ilen = (uint16_t)(8 + n * MLD_REC_LEN);
+	struct rte_ipv6_hdr *ip, ph;
+	struct rte_ether_hdr *eth;
+	struct rte_mbuf *m;
+	uint8_t *hbh, *ic;
+	uint16_t ck;
+	unsigned int i;
+	char *frame = control_frame(
+		r, port, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + MLD_HBH_LEN + ilen), &m);
+
+	if (frame == NULL)
+		return false;
+	eth = (struct rte_ether_hdr *)frame;
+	eth->dst_addr = mld_reports_mac;
+	eth->src_addr = r->dp_ports[port].mac;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	ip = (struct rte_ipv6_hdr *)(eth + 1);
+	memset(ip, 0, sizeof(*ip) + MLD_HBH_LEN + ilen);
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(MLD_HBH_LEN + ilen));
+	ip->proto = 0; /* hop-by-hop options */
+	ip->hop_limits = 1;
+	if (r->ports[port].ll_dad == ADDR_DAD_OK)
+		memcpy(ip->src_addr, r->dp_ports[port].ll6, 16);
+	memcpy(ip->dst_addr, mld_reports_group, 16);
+	hbh = (uint8_t *)(ip + 1);
+	hbh[0] = IPPROTO_ICMPV6;
+	hbh[2] = 5; /* router alert (RFC 2711), value 0: MLD; */
+	hbh[3] = 2;
+	hbh[6] = 1; /* then PadN of no data */
+	ic = hbh + MLD_HBH_LEN;
+	ic[0] = MLD_REPORT_V2;
+	ic[6] = (uint8_t)(n >> 8);
+	ic[7] = (uint8_t)n;
+	for (i = 0; i < n; i++) {
+		uint8_t *rec = ic + 8 + i * MLD_REC_LEN;
+
+		rec[0] = type;
+		memcpy(rec + 4, g[i], 16);
+	}
+	/* the checksum's pseudo-header: the upper layer's length and type */
+	ph = *ip;
+	ph.payload_len = rte_cpu_to_be_16(ilen);
+	ph.proto = IPPROTO_ICMPV6;
+	ck = rte_ipv6_udptcp_cksum(&ph, ic);
+	memcpy(ic + 2, &ck, 2);
+	if (control_send(r, m, port) != 0)
+		return false;
+	r->cst.mld_reports++;
+	return true;
+}
+
+void mld_report(struct router *r, uint16_t port)
+{
+	uint8_t g[MLD_GROUPS_MAX][16];
+
+	if (port_any_addr6(&r->ports[port]) == NULL)
+		return; /* not speaking IPv6 on this link */
+	mld_report_send(r, port, MLD_REC_TO_EXCLUDE, g, mld_groups(r, port, &g));
+}
+
+/*
+ * An MLD query to a group frame (@ip, hop-by-hop options first, @plen bytes
+ * after the IPv6 header): answered with a report of the groups it asks
+ * about that the port listens to, or counted mld_query_ignored. False:
+ * not an MLD query (the caller has it). The answer goes at once, not after
+ * a random delay within the query's maximum response delay (RFC 3810 6.2),
+ * at most one per MLD_ANSWER_INTERVAL_MS on a port.
+ */
+static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
+			    uint32_t plen)
+{
+	const uint8_t *hbh = (const uint8_t *)(ip + 1), *ic;
+	uint8_t g[MLD_GROUPS_MAX][16];
+	uint16_t port = m->port;
+	struct rte_ipv6_hdr ph;
+	uint32_t hlen, ilen;
+	unsigned int n, i;
+	uint64_t now;
+
+	if (ip->proto != 0 || plen < 8 ||
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
+		return false;
+	hlen = (hbh[1] + 1u) * 8;
+	if (hbh[0] != IPPROTO_ICMPV6 || plen < hlen + MLD_QUERY_MIN)
+		return false;
+	ic = hbh + hlen;
+	if (ic[0] != MLD_QUERY)
+		return false;
+	ilen = plen - hlen;
+	ph = *ip;
+	ph.payload_len = rte_cpu_to_be_16((uint16_t)ilen);
+	ph.proto = IPPROTO_ICMPV6;
+	now = control_now_ms();
+	/* RFC 3810 5.1.14: a query from other than a link-local source, or
+	 * with a hop limit other than 1, is not one to answer */
+	if (ip->hop_limits != 1 || !ip6_is_linklocal(ip->src_addr) || !router_port_ok(r, port) ||
+	    __rte_ipv6_udptcp_cksum(&ph, ic) != 0xffff ||
+	    now - r->ports[port].mld_answered_ms < MLD_ANSWER_INTERVAL_MS) {
+		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
+		return true;
+	}
+	n = mld_groups(r, port, &g);
+	if (!ip6_is_unspec(ic + 8)) { /* about one group: answered if it is ours */
+		for (i = 0; i < n && memcmp(g[i], ic + 8, 16) != 0; i++)
+			;
+		if (i == n || port_any_addr6(&r->ports[port]) == NULL) {
+			cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
+			return true;
+		}
+		memmove(g[0], g[i], 16);
+		n = 1;
+	} else if (port_any_addr6(&r->ports[port]) == NULL) {
+		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
+		return true;
+	}
+	rte_pktmbuf_free(m);
+	r->ports[port].mld_answered_ms = now;
+	r->cst.mld_queries++;
+	mld_report_send(r, port, MLD_REC_IS_EXCLUDE, g, n);
+	return true;
+}
+
 void local_input6(struct router *r, struct rte_mbuf *m)
 {
 	struct rte_ipv6_hdr *ip =
@@ -968,8 +1164,10 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		nd_input(r, m);
 		return;
 	}
-	/* groups: the router joined them for ND only */
+	/* groups: the router listens to them for ND (and MLD) only */
 	if (ip6_is_mcast(ip->dst_addr)) {
+		if (mld_query_input(r, m, ip, plen))
+			return;
 		cdrop6(r, m, CDROP_LOCAL6_MCAST);
 		return;
 	}

@@ -570,11 +570,13 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		}
 		if (unlikely(ip6_is_mcast(ip->dst_addr))) {
 			/* interface-local groups never appear on a link; of the
-			 * others, the router listens to a few for ND and routes
-			 * none (no multicast routing) */
+			 * others, the router listens to a few for ND (and MLD's
+			 * queries, behind hop-by-hop options) and routes none
+			 * (no multicast routing) */
 			if (ip6_mcast_scope(ip->dst_addr) <= 1)
 				drop(c, m, &out[i], DROP_IP6_BAD_DST);
-			else if (ip6_group_ours(ip->dst_addr) && ip->proto == IPPROTO_ICMPV6) {
+			else if (ip6_group_ours(ip->dst_addr) &&
+				 (ip->proto == IPPROTO_ICMPV6 || ip->proto == IPPROTO_HOPOPTS)) {
 				dp_ctrl_reason_set(m, CTRL_LOCAL);
 				out[i] = DP_OUT_CTRL;
 			} else

@@ -97,6 +97,8 @@ struct fr_port {
 	/* DAD of its link-local address, as port_addr's */
 	uint8_t ll_dad;
 	uint64_t ll_dad_ms;
+	/* when it last answered an MLD query (mld_query_input()) */
+	uint64_t mld_answered_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;

@@ -81,6 +81,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ND_CONFLICT] = "nd_addr_conflict",
 	[CDROP_LOCAL6_ICMP] = "local_icmp6",
 	[CDROP_LOCAL6_MCAST] = "local_multicast",
+	[CDROP_MLD_QUERY_IGNORED] = "mld_query_ignored",
 	[CDROP_LOCAL6_EXT] = "local_ext_header",
 	[CDROP_LOCAL6_DAD_FAILED] = "local_dad_failed",
 };
@@ -257,6 +258,8 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "icmp6_port_unreach", r->cst.icmp6_port_unreach);
 	v->kv(v->arg, "icmp6_too_big", r->cst.icmp6_too_big);
 	v->kv(v->arg, "icmp6_param_problem", r->cst.icmp6_param_problem);
+	v->kv(v->arg, "mld_reports", r->cst.mld_reports);
+	v->kv(v->arg, "mld_queries", r->cst.mld_queries);
 	v->kv(v->arg, "ctrl_icmp_not_sent", r->cst.icmp_not_sent);
 	v->kv(v->arg, "ctrl_icmp_over_rate", r->cst.icmp_over_rate);
 	v->kv(v->arg, "ctrl_sent", r->cst.tx);

@@ -122,6 +122,10 @@ enum ctrl_drop {
 	 * silent discard, or no upper layer (next header 59): consumed */
 	CDROP_LOCAL6_EXT,
 	CDROP_LOCAL6_DAD_FAILED, /* for an address of ours another host holds (DAD failed) */
+	/* an MLD query not answered: malformed (hop limit, source, checksum,
+	 * length), about a group the router is not in, or within 100 ms of
+	 * the port's last answer */
+	CDROP_MLD_QUERY_IGNORED,
 	CDROP_MAX
 };
 
@@ -171,6 +175,8 @@ struct ctrl_stats {
 	uint64_t icmp6_port_unreach;   /* 1/4 */
 	uint64_t icmp6_too_big;	       /* 2/0 */
 	uint64_t icmp6_param_problem;  /* 4/x */
+	uint64_t mld_reports;	       /* MLDv2 reports sent (joined groups, answers) */
+	uint64_t mld_queries;	       /* MLD queries answered */
 	uint64_t icmp_not_sent;	 /* errors the control thread owed that RFC 1812/4443 forbid */
 	uint64_t icmp_over_rate; /* errors the control thread owed over the rate */
 	uint64_t tx;		 /* packets queued for transmission */

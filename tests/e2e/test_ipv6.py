@@ -449,6 +449,116 @@ def test_ll_reply_scope(topo, r):
           (d("no_route_back"), d("icmp6_echo_replies")))
 
 
+def sol_node(a):
+    return s.inet_ntop(socket.AF_INET6, s.in6_getnsma(s.inet_pton(socket.AF_INET6, a)))
+
+
+def mld_reports(got):
+    """The MLDv2 reports among @got from the router: [(IPv6 header,
+    [(record type, group)])]; each checked for RFC 3810 5.2's form."""
+    out = []
+    for p in got:
+        ip = p[s.IPv6]
+        raw = bytes(ip.payload)
+        check(ip.nh == 0 and raw[:8] == bytes.fromhex("3a00050200000100"),
+              "report without the router alert option: %s" % raw[:8].hex())
+        ic = raw[8:]
+        check(ic[0] == 143, "not an MLDv2 report: type %d" % ic[0])
+        c = s.IPv6(bytes(ip))
+        ck = bytes(c[s.IPv6ExtHdrHopByHop].payload)[2:4]
+        del c[s.IPv6ExtHdrHopByHop].payload.cksum
+        check(bytes(s.IPv6(bytes(c))[s.IPv6ExtHdrHopByHop].payload)[2:4] == ck,
+              "bad MLD report checksum")
+        n = int.from_bytes(ic[6:8], "big")
+        check(len(ic) == 8 + 20 * n, "report of %d bytes for %d records" % (len(ic), n))
+        recs = [(ic[8 + 20 * i], s.inet_ntop(socket.AF_INET6, ic[12 + 20 * i:28 + 20 * i]))
+                for i in range(n)]
+        check(all(raw_rec[1] == 0 and raw_rec[2:4] == b"\0\0" for raw_rec in
+                  (ic[8 + 20 * i:12 + 20 * i] for i in range(n))),
+              "a record with sources or auxiliary data")
+        check(ip.dst == "ff02::16" and ip.hlim == 1 and p[s.Ether].dst == "33:33:00:00:00:16",
+              "report to %s hop limit %d" % (ip.dst, ip.hlim))
+        out.append((ip, recs))
+    return out
+
+
+def test_mld(topo, r):
+    """RFC 3810: the router reports the groups ND needs of it (the
+    solicited-node groups of its addresses, link-local and Subnet-Router
+    anycast included, and all-routers; never all-nodes), so that a switch
+    snooping MLD lets NS to them through: in answer to a general query, to
+    a query about one of them (and not to one about another group, nor to
+    one that is malformed), and when an address is added."""
+    def reports_of(rtype):
+        # reports from the router whose first record is of @rtype: an
+        # answer (2), or a change (4) as the announcements of the port's
+        # addresses, which may come at any time, send
+        def match(p):
+            if not (p.haslayer(s.IPv6) and p[s.Ether].src == ROUTER_MAC[0] and
+                    p[s.IPv6].nh == 0):
+                return False
+            raw = bytes(p[s.IPv6].payload)
+            return raw[8:9] == b"\x8f" and raw[16:17] == bytes([rtype])
+        return match
+
+    is_report = reports_of(2)
+
+    def query(group="::", hlim=1, src=HOST_LL[0]):
+        return (s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:01") /
+                s.IPv6(src=src, dst="ff02::1", hlim=hlim) /
+                s.IPv6ExtHdrHopByHop(options=[s.RouterAlert(value=0)]) /
+                s.ICMPv6MLQuery2(mladdr=group))
+
+    want = {"ff02::2", sol_node(ROUTER_IP6[0]), sol_node(ROUTER_LL[0]), sol_node("2001:db8:1::")}
+    # the link-local address is tentative for a port's first second in
+    # service, and reports come from :: meanwhile (RFC 3810 5.2.13)
+    def ll_states(x):
+        if isinstance(x, dict):
+            return [x["link_local_dad"]] if "link_local_dad" in x else \
+                [v for y in x.values() for v in ll_states(y)]
+        return [v for y in x for v in ll_states(y)] if isinstance(x, list) else []
+
+    frlib.wait_for(lambda: ll_states(json.loads(r.cli("show port info", json=True)))[:1] == ["ok"],
+                   timeout=3)
+    got, d = around(topo, r, lambda: send(topo, query()), match=is_report, want=1, linger=0.3)
+    rep = mld_reports(got)
+    check(len(rep) == 1, "general query: %d reports" % len(rep))
+    ip, recs = rep[0]
+    check(ip.src == ROUTER_LL[0], "report from %s, want %s" % (ip.src, ROUTER_LL[0]))
+    check({g for _, g in recs} == want and len(recs) == len(want),
+          "groups reported %s, want %s" % (sorted(g for _, g in recs), sorted(want)))
+    check(all(t == 2 for t, _ in recs), "answer records of types %s, want 2 (IS_EX)" %
+          [t for t, _ in recs])
+    # (an announcement's report may come in the same window)
+    check(d("mld_queries") == 1 and d("mld_reports") >= 1,
+          "mld_queries rose by %d, mld_reports by %d" % (d("mld_queries"), d("mld_reports")))
+    time.sleep(0.15)
+    got, d = around(topo, r, lambda: send(topo, query("ff02::2")), match=is_report, want=1,
+                    linger=0.3)
+    rep = mld_reports(got)
+    check(len(rep) == 1 and rep[0][1] == [(2, "ff02::2")],
+          "query about ff02::2: %s" % [x[1] for x in rep])
+    for q, what in ((query("ff02::1:ff12:3456"), "another group"),
+                    (query(hlim=255), "hop limit 255"),
+                    (query(src=HOST_IP6[0]), "a global source")):
+        time.sleep(0.15)
+        got, d = around(topo, r, lambda: send(topo, q), match=is_report, timeout=0.5)
+        check(not got and d("mld_query_ignored") == 1 and d("mld_queries") == 0,
+              "query (%s): %d reports, mld_query_ignored rose by %d" %
+              (what, len(got), d("mld_query_ignored")))
+    # a new address: its group reported at once, as a change (TO_EX)
+    new = "2001:db8:1:7::77"
+    try:
+        got, d = around(topo, r, lambda: r.cli("port 0 address add %s/64" % new),
+                        match=reports_of(4), want=1)
+    finally:
+        r.cli("port 0 address del %s/64" % new)
+    rep = mld_reports(got)
+    check(len(rep) == 1 and (4, sol_node(new)) in rep[0][1] and
+          all(t == 4 for t, _ in rep[0][1]),
+          "address added: reports %s" % [x[1] for x in rep])
+
+
 def test_local_ext_headers(topo, r):
     # RFC 8200 4: extension headers on packets for the router
     base = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
@@ -1058,6 +1168,7 @@ def main():
                              ("local_extension_headers", test_local_ext_headers),
                              ("subnet_router_anycast", test_anycast),
                              ("link_local_reply_scope", test_ll_reply_scope),
+                             ("mld_reports", test_mld),
                              ("answer_lost_not_counted_sent", test_answer_lost),
                              ("no_error_about", test_no_error_about),
                              ("address_scopes", test_scopes),
