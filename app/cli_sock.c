@@ -25,6 +25,9 @@
 /* a client that leaves half a line, or does not read its answer, this long
  * gives its slot back (one that sends nothing is an idle session: kept) */
 #define STALL_MS 30000
+/* with every client slot taken, one idle this long (nothing half sent or
+ * unread) gives its slot to a new client */
+#define IDLE_EVICT_MS 60000
 /* Answers kept for clients that have not read them yet, all together: a
  * million routes' 'show route' is about 66 MB (96 MB in JSON), and clients
  * that ask and never read would otherwise take the router's memory */
@@ -48,7 +51,8 @@ struct client {
 	char *out; /* header + body being written */
 	size_t outlen, outoff;
 	int closing;	  /* close once the output is written */
-	uint64_t last_ms; /* the last bytes read or written */
+	int eof;	  /* sent all it will: close once its lines have run */
+	uint64_t last_ms; /* the last bytes read or written, or line run */
 	struct client *prev, *next;
 };
 
@@ -59,6 +63,13 @@ static int lfd = -1, efd = -1;
 static int spare_fd = -1;
 static unsigned int max_clients = MAX_CLIENTS;
 static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+/* the socket file this router made at sock_path: removed at the end only
+ * while the path still names it (another router may have taken the path
+ * since, once the file was deleted) */
+static dev_t sock_dev;
+static ino_t sock_ino;
+/* some client holds lines a poll left for the next (client_run()) */
+static bool backlog;
 static unsigned int nclients;
 static size_t pending;	       /* bytes of the clients' answers not yet sent */
 static struct client *clients; /* every open client, for cli_sock_close() */
@@ -117,11 +128,15 @@ int cli_sock_open(const char *path, int64_t gid)
 	if (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode))
 		return -ENOTSOCK;
 	/* A socket file that accepts connections belongs to a running router:
-	 * refuse. One that refuses them is stale: replace it. */
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	 * refuse. One that refuses them is stale: replace it. Non-blocking:
+	 * a router whose backlog is full (its control thread stopped) would
+	 * keep a blocking connect() waiting, signals and all; EAGAIN says it
+	 * is there */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN ||
+	    errno == EINPROGRESS) {
 		close(fd);
 		return -EADDRINUSE;
 	}
@@ -155,6 +170,10 @@ int cli_sock_open(const char *path, int64_t gid)
 		if (link(sa.sun_path, path) != 0)
 			goto fail_tmp;
 		unlink(sa.sun_path);
+	}
+	if (lstat(path, &st) == 0) {
+		sock_dev = st.st_dev;
+		sock_ino = st.st_ino;
 	}
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (efd < 0)
@@ -267,9 +286,19 @@ static void client_answer(struct client *c, int ok, const char *body, size_t len
 	pending += c->outlen;
 }
 
-/* Run complete lines from the input buffer while no answer is pending.
- * Returns -1 when the client was closed (and freed). */
-static int client_run(struct router *r, struct client *c)
+/* Does @c hold a whole line not run yet? */
+static bool client_has_line(const struct client *c)
+{
+	return memchr(c->in, '\n', c->inlen) != NULL;
+}
+
+/* Run complete lines from the input buffer while no answer is pending, until
+ * the poll's share of the control loop (begun at @start) is spent: one line
+ * at least (the lines left wait in the buffer for the next poll, which
+ * serves them: cli_sock_poll()). A client that sent all it will is closed
+ * once its lines have run and their answers gone. Returns -1 when the
+ * client was closed (and freed). */
+static int client_run(struct router *r, struct client *c, uint64_t start)
 {
 	struct cmd_out o = {0};
 	char *nl;
@@ -312,12 +341,21 @@ static int client_run(struct router *r, struct client *c)
 	next:
 		memmove(c->in, c->in + used, c->inlen - used);
 		c->inlen -= used;
+		c->last_ms = now_ms();
 		if (client_flush(c) != 0) {
 			out_free(&o);
 			return -1;
 		}
+		if (now_ms() - start >= CLI_READ_SHARE_MS) {
+			backlog = true;
+			break;
+		}
 	}
 	out_free(&o);
+	if (c->eof && c->out == NULL && !client_has_line(c)) {
+		client_close(c);
+		return -1;
+	}
 	return 0;
 }
 
@@ -342,15 +380,22 @@ static void client_read(struct router *r, struct client *c, uint64_t start)
 		}
 		if (c->out != NULL)
 			return; /* answer pending: read more once it is written */
+		if (client_has_line(c)) {
+			/* lines left from a poll whose share ran out: they
+			 * run before more is read */
+			if (client_run(r, c, start) != 0 || c->closing || client_has_line(c))
+				return;
+			continue;
+		}
 		n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - 1 - c->inlen, 0);
-		if (n == 0 && c->inlen > 0 && memchr(c->in, '\n', c->inlen) == NULL) {
+		if (n == 0 && (c->inlen > 0 || c->eof)) {
 			/* the last line came without its newline (printf 'show
 			 * stats' | socat ...): answered all the same, then
-			 * the connection ends */
-			c->in[c->inlen++] = '\n';
-			c->closing = 1;
-			if (client_run(r, c) == 0 && c->out == NULL)
-				client_close(c);
+			 * the connection ends (client_run()) */
+			if (c->inlen > 0)
+				c->in[c->inlen++] = '\n';
+			c->eof = 1;
+			client_run(r, c, start);
 			return;
 		}
 		if (n == 0 ||
@@ -362,7 +407,7 @@ static void client_read(struct router *r, struct client *c, uint64_t start)
 			return;
 		c->inlen += (size_t)n;
 		c->last_ms = now_ms();
-		if (client_run(r, c) != 0 || c->closing)
+		if (client_run(r, c, start) != 0 || c->closing || client_has_line(c))
 			return;
 		/* a client that streams commands (socat < file) would keep the
 		 * socket readable for as long as its file lasts: once the
@@ -431,6 +476,33 @@ static int peer_get(int fd, struct cli_peer *p)
 	return 0;
 }
 
+/* Every slot (or descriptor) taken: the client idle longest, when idle
+ * IDLE_EVICT_MS or more, is told why and closed (forgotten sessions and
+ * leaked connections would otherwise lock everyone out, root too, until a
+ * restart). True: one was. */
+static bool evict_idle(void)
+{
+	struct client *c, *old = NULL;
+	uint64_t now = now_ms();
+
+	for (c = clients; c != NULL; c = c->next)
+		if (c->out == NULL && c->inlen == 0 && !c->eof && !c->closing &&
+		    now - c->last_ms >= IDLE_EVICT_MS && (old == NULL || c->last_ms < old->last_ms))
+			old = c;
+	if (old == NULL)
+		return false;
+	{
+		static const char msg[] =
+			"ERR 49\nclosed: idle, and every CLI client slot is taken\n";
+
+		if (send(old->fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+			/* nothing more to tell it */
+		}
+	}
+	client_close(old);
+	return true;
+}
+
 static void accept_all(void)
 {
 	/* given back for a moment and taken by another thread meanwhile:
@@ -442,6 +514,8 @@ static void accept_all(void)
 		struct client *c;
 		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && evict_idle())
+			continue; /* a descriptor given back: accepted now */
 		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && spare_fd >= 0) {
 			close(spare_fd);
 			fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -457,6 +531,8 @@ static void accept_all(void)
 		}
 		if (fd < 0)
 			return;
+		if (nclients >= max_clients)
+			evict_idle();
 		if (nclients >= max_clients || (c = calloc(1, sizeof(*c))) == NULL) {
 			refuse(fd, "too many CLI clients now");
 			continue;
@@ -519,7 +595,7 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 
 	if (efd < 0)
 		return 0;
-	n = epoll_wait(efd, evs, RTE_DIM(evs), timeout_ms);
+	n = epoll_wait(efd, evs, RTE_DIM(evs), backlog ? 0 : timeout_ms);
 	for (k = 0; k < n; k++) {
 		int i = (int)((k + turn) % (unsigned int)n);
 		struct client *c = evs[i].data.ptr;
@@ -536,7 +612,7 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 		if (evs[i].events & EPOLLOUT) {
 			if (client_flush(c) != 0)
 				continue;
-			client_run(r, c);
+			client_run(r, c, start);
 			continue;
 		}
 		if ((evs[i].events & (EPOLLHUP | EPOLLERR)) && c->out != NULL) {
@@ -550,6 +626,23 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 			client_read(r, c, start);
 	}
 	turn++;
+	/* lines a poll left over when its share ran out: no event comes for
+	 * them (their bytes were read), so they are served here, while the
+	 * share lasts, and the next poll does not wait */
+	if (backlog) {
+		struct client *c, *nx;
+
+		backlog = false;
+		for (c = clients; c != NULL; c = nx) {
+			nx = c->next;
+			if (c->out != NULL || !client_has_line(c))
+				continue;
+			if (now_ms() - start < CLI_READ_SHARE_MS)
+				client_run(r, c, start);
+			else
+				backlog = true;
+		}
+	}
 	clients_sweep(start);
 	return n > 0 ? n : 0;
 }
@@ -561,8 +654,11 @@ void cli_sock_close(void)
 	if (efd >= 0)
 		close(efd);
 	if (lfd >= 0) {
+		struct stat st;
+
 		close(lfd);
-		unlink(sock_path);
+		if (lstat(sock_path, &st) == 0 && st.st_dev == sock_dev && st.st_ino == sock_ino)
+			unlink(sock_path);
 	}
 	if (spare_fd >= 0)
 		close(spare_fd);

@@ -30,7 +30,8 @@ struct cli_peer {
 	gid_t *groups;
 };
 
-/* Longest request line accepted (bytes, newline excluded). */
+/* Request lines are refused from this many bytes on (newline excluded):
+ * the longest accepted is one byte shorter. */
 #define CLI_MAX_LINE 4095
 
 /*

@@ -31,6 +31,26 @@ static inline void long_cmd_service(struct router *r, size_t i)
 		control_service(r);
 }
 
+/* neigh_walk(), the control thread's other work done every 8 Ki slots (a
+ * few ms, entries or not): a table of millions of slots is walked in
+ * seconds (ARP and ND answered meanwhile may add or take entries, which
+ * the listing then shows or not) */
+static int neigh_walk_serviced(struct router *r, int (*cb)(const struct neigh_info *, void *),
+			       void *arg)
+{
+	uint32_t cap = neigh_capacity(r->neigh), from;
+	int rc;
+
+	for (from = 0; from < cap; from += 0x2000) {
+		if (from > 0)
+			control_service(r);
+		rc = neigh_walk_slots(r->neigh, from, from + 0x2000, cb, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int route_collect_cb(const struct fib_route *rt, void *arg)
 {
 	struct route_list *l = arg;
@@ -319,13 +339,13 @@ static int show_neigh(struct router *r, struct cmd_out *o)
 {
 	if (o->json) {
 		jw_arr_open(o, NULL);
-		neigh_walk(r->neigh, neigh_out_cb, o);
+		neigh_walk_serviced(r, neigh_out_cb, o);
 		jw_arr_close(o);
 		return 0;
 	}
 	out_printf(o, "%-18s %-5s %-18s %-11s %-10s %-5s %s\n", "Address", "Port", "MAC", "State",
 		   "Generation", "Refs", "Held");
-	neigh_walk(r->neigh, neigh_out_cb, o);
+	neigh_walk_serviced(r, neigh_out_cb, o);
 	return 0;
 }
 
@@ -963,7 +983,7 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 
 	if (route_list_get(r, &rl) != 0)
 		return ERRC(-ENOMEM, "out of memory");
-	if (neigh_walk(r->neigh, neigh_collect_cb, &nl) != 0) {
+	if (neigh_walk_serviced(r, neigh_collect_cb, &nl) != 0) {
 		free(rl.v);
 		free(nl.v);
 		return ERRC(-ENOMEM, "out of memory");

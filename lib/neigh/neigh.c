@@ -433,11 +433,17 @@ int neigh_get(const struct neigh_table *t, const struct fr_addr *addr, uint16_t 
 
 int neigh_walk(const struct neigh_table *t, int (*cb)(const struct neigh_info *, void *), void *arg)
 {
+	return neigh_walk_slots(t, 0, t->capacity, cb, arg);
+}
+
+int neigh_walk_slots(const struct neigh_table *t, uint32_t from, uint32_t to,
+		     int (*cb)(const struct neigh_info *, void *), void *arg)
+{
 	struct neigh_info ni;
 	uint32_t i;
 	int rc;
 
-	for (i = 0; i < t->capacity; i++) {
+	for (i = from; i < to && i < t->capacity; i++) {
 		if (!t->cold[i].in_use)
 			continue;
 		neigh_info_fill(t, i, &ni);

@@ -220,6 +220,15 @@ int neigh_get(const struct neigh_table *t, const struct fr_addr *addr, uint16_t 
 int neigh_walk(const struct neigh_table *t, int (*cb)(const struct neigh_info *, void *),
 	       void *arg);
 
+/**
+ * neigh_walk() over the slots from index @p from up to (not including) @p to
+ * only (up to neigh_capacity()): a caller that walks a large table in
+ * strides, doing other work between them. An entry added or removed
+ * between two strides may be seen or not. Control thread.
+ */
+int neigh_walk_slots(const struct neigh_table *t, uint32_t from, uint32_t to,
+		     int (*cb)(const struct neigh_info *, void *), void *arg);
+
 /** Number of entries in use. Control thread. */
 uint32_t neigh_count(const struct neigh_table *t);
 

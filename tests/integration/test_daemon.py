@@ -759,6 +759,18 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+def timed_cli(sock, n, command, where, wait=5):
+    """@command run @n times on @sock by fastroute-cli (each must succeed
+    within @wait s): the seconds each took."""
+    took = []
+    for _ in range(n):
+        t1 = time.time()
+        q = run([CLI, "-s", sock, "-t", str(wait)] + command.split(), timeout=wait + 10)
+        took.append(time.time() - t1)
+        check(q.returncode == 0, "%s %s: %s" % (command, where, q.stderr.strip()))
+    return took
+
+
 @t("cli_stream_shares_the_loop")
 def _():
     # a client streaming commands without a pause (socat < a big file)
@@ -825,13 +837,7 @@ def _():
         # in about a share (20 ms) and its own start (a second or two
         # when the stream held the loop for as long as its socket stayed
         # readable)
-        took = []
-        for _ in range(5):
-            t1 = time.time()
-            q = run([CLI, "-s", sock, "-t", "5", "show", "stats"], timeout=10)
-            took.append(time.time() - t1)
-            check(q.returncode == 0, "show stats beside the stream: %s" % q.stderr.strip())
-        took.sort()
+        took = sorted(timed_cli(sock, 5, "show stats", "beside the stream"))
         check(took[2] < 0.5, "show stats took %s s beside the stream" %
               ", ".join("%.2f" % x for x in took))
         n = got[0]
@@ -861,6 +867,50 @@ def router(name, text, extra=SMALL):
     p = subprocess.Popen(eal() + ["-f", conf(text), "-s", sock] + list(extra),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return p, sock
+
+
+@t("cli_batch_shares_the_loop")
+def _():
+    # one write of many slow commands with short answers (each the load of
+    # a file that adds 5,000 routes and deletes them): they run a share
+    # (20 ms) of the control loop at a time, not all at once, so another
+    # client (and ARP, ND, timers) is served meanwhile; every line of the
+    # batch is answered, in order
+    p, sock = router("batch", "port 0 address 192.0.2.1/24\n")
+    f = conf("".join("route add 10.%d.%d.0/24 via 192.0.2.9\nroute del 10.%d.%d.0/24\n" %
+                     (i // 256, i % 256, i // 256, i % 256) for i in range(5000)))
+    so = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        wait_serving(p, sock)
+        t0 = time.time()
+        q = run([CLI, "-s", sock, "load", f], timeout=30)
+        one = time.time() - t0
+        check(q.returncode == 0, "load: %s" % q.stderr.strip())
+        line = b"load %s\n" % f.encode()
+        lines = [line] * ((4000 - 13) // len(line)) + [b"show version\n"]
+        so.connect(sock)
+        so.settimeout(60)
+        so.sendall(b"".join(lines))
+        time.sleep(0.1)
+        took = timed_cli(sock, 3, "show version", "beside the batch", wait=30)
+        buf = b""
+        deadline = time.time() + 60
+        while buf.count(b"OK ") < len(lines) and time.time() < deadline:
+            b = so.recv(1 << 16)
+            if not b:
+                break
+            buf += b
+        check(buf.count(b"OK ") == len(lines),
+              "the batch got %d answers of %d" % (buf.count(b"OK "), len(lines)))
+        check(b"fastroute " in buf.rsplit(b"OK ", 1)[1], "the last answer is not show version's")
+        # (the batch alone takes seconds: all its lines at once kept the
+        # first of these waiting for the rest)
+        check(max(took) < 1.0, "show version took %s s beside a batch of %d loads "
+              "(one alone %.2f s)" % (", ".join("%.2f" % x for x in took), len(lines) - 1, one))
+    finally:
+        so.close()
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
 @t("cli_hangup_with_answer_pending")

@@ -189,6 +189,47 @@ static void test_capacity(void **state)
 	}
 }
 
+/* neigh_walk_slots(): strides over the slots see each entry once, as one
+ * neigh_walk() does; a stride past the capacity ends there; a callback's
+ * non-zero return stops the walk with it. */
+static int walk_mark(const struct neigh_info *ni, void *arg)
+{
+	uint8_t *seen = arg;
+
+	seen[ni->addr.v4 - 0x0a000001]++;
+	return 0;
+}
+
+static int walk_stop(const struct neigh_info *ni, void *arg)
+{
+	(*(unsigned int *)arg)++;
+	return ni->addr.v4 == 0x0a000005 ? 7 : 0;
+}
+
+static void test_walk_slots(void **state)
+{
+	struct neigh_table *t = *state;
+	uint8_t seen[16] = {0}, once[16] = {0};
+	uint32_t i, from, n = neigh_capacity(t) - 3;
+	unsigned int calls = 0;
+
+	for (i = 0; i < n; i++) {
+		struct fr_addr a = fr_addr4(0x0a000001 + i);
+
+		assert_int_equal(neigh_static_set(t, &a, 0, &mac1), 0);
+	}
+	assert_int_equal(neigh_walk(t, walk_mark, once), 0);
+	for (from = 0; from < neigh_capacity(t); from += 5)
+		assert_int_equal(neigh_walk_slots(t, from, from + 5, walk_mark, seen), 0);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(once[i], 1);
+		assert_int_equal(seen[i], 1);
+	}
+	assert_int_equal(neigh_walk_slots(t, 0, UINT32_MAX, walk_stop, &calls), 7);
+	assert_true(calls >= 1 && calls <= n);
+	assert_int_equal(neigh_walk_slots(t, neigh_capacity(t), UINT32_MAX, walk_stop, &calls), 0);
+}
+
 /* One writer flips an entry between two MACs; readers must only ever see one
  * of the two, each with the generation parity it was written with. */
 struct flip {
@@ -1239,6 +1280,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_static, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_walk_slots, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_learnt_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_capacity, setup, teardown),
