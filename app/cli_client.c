@@ -180,8 +180,26 @@ static bool term_run(const char *line, void *arg)
 }
 
 /* Interactive, on a terminal: completion from the router's own command list. */
+/* the terminal's own settings while the session holds it raw: a signal
+ * that ends fastroute-cli (Ctrl-C, a hang-up) gives them back first */
+static struct termios term_saved;
+static volatile sig_atomic_t term_raw;
+
+static void term_signal(int sig)
+{
+	if (term_raw) {
+		tcsetattr(STDIN_FILENO, TCSANOW, &term_saved);
+		(void)!write(STDOUT_FILENO, "\n", 1);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static int interactive(int fd, int json)
 {
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	const struct termios *saved;
+	unsigned int i;
 	struct term_ctx ctx = {.fd = fd, .json = json};
 	struct cli_term *t = cli_term_new("fastroute> ", term_run, &ctx);
 	char *kw = NULL, *line, *save;
@@ -209,7 +227,15 @@ static int interactive(int fd, int json)
 		cli_term_free(t);
 		return 2;
 	}
+	saved = cli_term_saved(t);
+	if (saved != NULL) {
+		term_saved = *saved;
+		term_raw = 1;
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], term_signal);
+	}
 	cli_term_interact(t);
+	term_raw = 0;
 	cli_term_free(t);
 	return ctx.rc;
 }

@@ -224,6 +224,11 @@ int cli_term_start(struct cli_term *t)
 	return 0;
 }
 
+const struct termios *cli_term_saved(const struct cli_term *t)
+{
+	return t->raw ? &t->saved : NULL;
+}
+
 /* Feed one byte; false when the session ends. */
 static bool feed(struct cli_term *t, char c)
 {

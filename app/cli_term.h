@@ -9,6 +9,7 @@
 #define FR_CLI_TERM_H
 
 #include <stdbool.h>
+#include <termios.h>
 
 struct cli_term;
 
@@ -26,6 +27,10 @@ int cli_term_add(struct cli_term *t, const char *words, const char *usage, bool 
 
 /* Start reading the terminal on stdin (raw mode). @return 0 or -errno. */
 int cli_term_start(struct cli_term *t);
+/* The terminal's settings before cli_term_start() put it in raw mode, or
+ * NULL when it did not (not a terminal): for a signal handler to put them
+ * back. */
+const struct termios *cli_term_saved(const struct cli_term *t);
 
 /* Handle pending keystrokes without blocking. @return false once the session ended. */
 bool cli_term_poll(struct cli_term *t);

@@ -913,6 +913,53 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+@t("cli_ctrl_c_gives_the_terminal_back")
+def _():
+    # interactive fastroute-cli holds its terminal raw (no echo, a byte at
+    # a time); Ctrl-C ends it, and the terminal is as it was (echo and
+    # line editing on), whatever shell (or none) it ran under
+    import pty
+    import termios
+    p, sock = router("ctrlc", "")
+    pid = None
+    try:
+        wait_serving(p, sock)
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(CLI, [CLI, "-s", sock])
+        before = termios.tcgetattr(fd)[3]
+        out, end = b"", time.time() + 10
+        while b"fastroute> " not in out and time.time() < end:
+            r, _, _ = select.select([fd], [], [], 0.2)
+            if r:
+                out += os.read(fd, 4096)
+        check(b"fastroute> " in out, "no prompt: %r" % out[-200:])
+        raw = termios.tcgetattr(fd)[3]
+        check(not raw & (termios.ICANON | termios.ECHO), "the session's terminal is not raw")
+        os.write(fd, b"\x03")
+        end = time.time() + 10
+        while time.time() < end:
+            w, status = os.waitpid(pid, os.WNOHANG)
+            if w == pid:
+                pid = None
+                break
+            time.sleep(0.05)
+        check(pid is None, "fastroute-cli did not end on Ctrl-C")
+        check(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT,
+              "fastroute-cli ended with status %#x, not by SIGINT" % status)
+        after = termios.tcgetattr(fd)[3]
+        check(after & (termios.ICANON | termios.ECHO) == before & (termios.ICANON | termios.ECHO),
+              "the terminal was left without echo or line editing (lflag %#x, was %#x)" %
+              (after, before))
+        os.close(fd)
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 @t("cli_hangup_with_answer_pending")
 def _():
     # a client hangs up both ways (shutdown, its descriptor kept) while an
