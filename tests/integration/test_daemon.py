@@ -960,6 +960,62 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+@t("socket_file_of_another_router_kept")
+def _():
+    # the socket file deleted under router A and a router B started on the
+    # same path: A's exit leaves B's file (and B reachable)
+    pa, sock = router("shared", "")
+    pb = None
+    try:
+        wait_serving(pa, sock)
+        os.unlink(sock)
+        pb = subprocess.Popen(eal() + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        wait_serving(pb, sock)
+        stop(pa)
+        check(pa.returncode == 0, "router A: exit %s" % pa.returncode)
+        q = run([CLI, "-s", sock, "-t", "5", "show", "version"], timeout=15)
+        check(q.returncode == 0, "router B unreachable after A stopped: %s" % q.stderr.strip())
+    finally:
+        if pa.poll() is None:
+            stop(pa)
+        if pb is not None:
+            stop(pb)
+
+
+@t("socket_of_a_stuck_router_refused")
+def _():
+    # a router whose control thread is stopped (SIGSTOP) and whose listen
+    # backlog is full: a second router on its socket is refused at once
+    # ("another router is serving it"), not left waiting in connect() for ever
+    pa, sock = router("stuck", "")
+    conns = []
+    try:
+        wait_serving(pa, sock)
+        os.kill(pa.pid, signal.SIGSTOP)
+        for _ in range(200):  # past the backlog (128)
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            c.setblocking(False)
+            try:
+                c.connect(sock)
+            except (BlockingIOError, OSError):
+                c.close()
+                break
+            conns.append(c)
+        t0 = time.time()
+        q = run(eal() + ["-s", sock] + SMALL, timeout=60)
+        took = time.time() - t0
+        check(q.returncode != 0 and "another router is serving it" in q.stderr,
+              "a second router on a stuck one's socket: exit %s: %s" %
+              (q.returncode, q.stderr.strip()[-300:]))
+        check(took < 30, "refused after %.1f s" % took)
+    finally:
+        for c in conns:
+            c.close()
+        os.kill(pa.pid, signal.SIGCONT)
+        stop(pa)
+
+
 @t("cli_hangup_with_answer_pending")
 def _():
     # a client hangs up both ways (shutdown, its descriptor kept) while an
