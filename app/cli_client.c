@@ -199,6 +199,7 @@ static int interactive(int fd, int json)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 	const struct termios *saved;
+	sigset_t block, old;
 	unsigned int i;
 	struct term_ctx ctx = {.fd = fd, .json = json};
 	struct cli_term *t = cli_term_new("fastroute> ", term_run, &ctx);
@@ -223,7 +224,17 @@ static int interactive(int fd, int json)
 		cli_term_add(t, line, usage, args != NULL && *args == '1');
 	}
 	free(kw);
+	/* held back from the terminal going raw (and its prompt shown) until
+	 * the handler knows what to give back: a Ctrl-C typed at once comes
+	 * then */
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		sigaddset(&block, sigs[i]);
+		signal(sigs[i], term_signal);
+	}
+	sigprocmask(SIG_BLOCK, &block, &old);
 	if (cli_term_start(t) != 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		cli_term_free(t);
 		return 2;
 	}
@@ -231,9 +242,8 @@ static int interactive(int fd, int json)
 	if (saved != NULL) {
 		term_saved = *saved;
 		term_raw = 1;
-		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			signal(sigs[i], term_signal);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	cli_term_interact(t);
 	term_raw = 0;
 	cli_term_free(t);
