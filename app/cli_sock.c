@@ -420,17 +420,25 @@ static void client_read(struct router *r, struct client *c, uint64_t start)
 	}
 }
 
-/* Tell a client we cannot serve why, in one error answer whose body starts
- * "refused: " (fastroute-cli tells it from a command's error: nothing ran),
- * and hang up: the header's length is the reason's, counted here. */
-static void refuse(int fd, const char *why)
+/* Send @fd one error answer, "@word: @why", without waiting (what does not
+ * fit in its socket now is not said). */
+static void tell_error(int fd, const char *word, const char *why)
 {
 	char msg[128];
-	int n = snprintf(msg, sizeof(msg), "ERR %zu\nrefused: %s\n", strlen(why) + 10, why);
+	int n = snprintf(msg, sizeof(msg), "ERR %zu\n%s: %s\n", strlen(word) + strlen(why) + 3,
+			 word, why);
 
 	if (n > 0 && send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
 		/* nothing more to tell it */
 	}
+}
+
+/* Tell a client we cannot serve why, in one error answer whose body starts
+ * "refused: " (fastroute-cli tells it from a command's error: nothing ran),
+ * and hang up. */
+static void refuse(int fd, const char *why)
+{
+	tell_error(fd, "refused", why);
 	close(fd);
 }
 
@@ -491,14 +499,7 @@ static bool evict_idle(void)
 			old = c;
 	if (old == NULL)
 		return false;
-	{
-		static const char msg[] =
-			"ERR 49\nclosed: idle, and every CLI client slot is taken\n";
-
-		if (send(old->fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
-			/* nothing more to tell it */
-		}
-	}
+	tell_error(old->fd, "closed", "idle, and every CLI client slot is taken");
 	client_close(old);
 	return true;
 }

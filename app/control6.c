@@ -1021,6 +1021,17 @@ static unsigned int mld_groups(const struct router *r, uint16_t port,
 	return n;
 }
 
+/* The header the ICMPv6 checksum of an MLD message after @ip's hop-by-hop
+ * options is taken with: the upper layer's @len and type. */
+static struct rte_ipv6_hdr mld_pseudo(const struct rte_ipv6_hdr *ip, uint32_t len)
+{
+	struct rte_ipv6_hdr ph = *ip;
+
+	ph.payload_len = rte_cpu_to_be_16((uint16_t)len);
+	ph.proto = IPPROTO_ICMPV6;
+	return ph;
+}
+
 /* An MLDv2 report on @port of the @n groups @g, each a record of @type.
  * From the link-local address once duplicate address detection kept it,
  * before that from :: (RFC 3810 5.2.13). True: queued. */
@@ -1047,7 +1058,7 @@ static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8
 	memset(ip, 0, sizeof(*ip) + MLD_HBH_LEN + ilen);
 	ip->vtc_flow = RTE_BE32(6u << 28);
 	ip->payload_len = rte_cpu_to_be_16((uint16_t)(MLD_HBH_LEN + ilen));
-	ip->proto = 0; /* hop-by-hop options */
+	ip->proto = IPPROTO_HOPOPTS;
 	ip->hop_limits = 1;
 	if (r->ports[port].ll_dad == ADDR_DAD_OK)
 		memcpy(ip->src_addr, r->dp_ports[port].ll6, 16);
@@ -1067,10 +1078,7 @@ static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8
 		rec[0] = type;
 		memcpy(rec + 4, g[i], 16);
 	}
-	/* the checksum's pseudo-header: the upper layer's length and type */
-	ph = *ip;
-	ph.payload_len = rte_cpu_to_be_16(ilen);
-	ph.proto = IPPROTO_ICMPV6;
+	ph = mld_pseudo(ip, ilen);
 	ck = rte_ipv6_udptcp_cksum(&ph, ic);
 	memcpy(ic + 2, &ck, 2);
 	if (control_send(r, m, port) != 0)
@@ -1103,11 +1111,11 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	uint8_t g[MLD_GROUPS_MAX][16];
 	uint16_t port = m->port;
 	struct rte_ipv6_hdr ph;
-	uint32_t hlen, ilen;
+	uint32_t hlen;
 	unsigned int n, i;
 	uint64_t now;
 
-	if (ip->proto != 0 || plen < 8 ||
+	if (ip->proto != IPPROTO_HOPOPTS || plen < 8 ||
 	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
 		return false;
 	hlen = (hbh[1] + 1u) * 8;
@@ -1116,15 +1124,13 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	ic = hbh + hlen;
 	if (ic[0] != MLD_QUERY)
 		return false;
-	ilen = plen - hlen;
-	ph = *ip;
-	ph.payload_len = rte_cpu_to_be_16((uint16_t)ilen);
-	ph.proto = IPPROTO_ICMPV6;
+	ph = mld_pseudo(ip, plen - hlen);
 	now = control_now_ms();
 	/* RFC 3810 5.1.14: a query from other than a link-local source, or
-	 * with a hop limit other than 1, is not one to answer */
+	 * with a hop limit other than 1, is not one to answer; nor is one on
+	 * a port without IPv6 addresses (it reports no groups) */
 	if (ip->hop_limits != 1 || !ip6_is_linklocal(ip->src_addr) || !router_port_ok(r, port) ||
-	    __rte_ipv6_udptcp_cksum(&ph, ic) != 0xffff ||
+	    port_any_addr6(&r->ports[port]) == NULL || __rte_ipv6_udptcp_cksum(&ph, ic) != 0xffff ||
 	    now - r->ports[port].mld_answered_ms < MLD_ANSWER_INTERVAL_MS) {
 		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 		return true;
@@ -1133,15 +1139,12 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	if (!ip6_is_unspec(ic + 8)) { /* about one group: answered if it is ours */
 		for (i = 0; i < n && memcmp(g[i], ic + 8, 16) != 0; i++)
 			;
-		if (i == n || port_any_addr6(&r->ports[port]) == NULL) {
+		if (i == n) {
 			cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 			return true;
 		}
 		memmove(g[0], g[i], 16);
 		n = 1;
-	} else if (port_any_addr6(&r->ports[port]) == NULL) {
-		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
-		return true;
 	}
 	rte_pktmbuf_free(m);
 	r->ports[port].mld_answered_ms = now;
