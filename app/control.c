@@ -180,6 +180,11 @@ const uint8_t *port_any_addr6(const struct fr_port *p)
 	return NULL;
 }
 
+bool port_speaks6(const struct fr_port *p)
+{
+	return p->ll_used || port_any_addr6(p) != NULL;
+}
+
 /*
  * A line on stdout from the control thread, never waiting for it: written
  * now if stdout takes it (a terminal stopped with Ctrl-S, a slow session
@@ -348,11 +353,24 @@ static void announce(struct router *r, uint16_t port, const struct fr_addr *only
 		announce_one(r, port, &pa->addr);
 	}
 	/* the link-local address, when the port speaks IPv6 */
-	if (port_any_addr6(p) != NULL &&
+	if (port_speaks6(p) &&
 	    dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms)) {
 		memcpy(ll.v6, r->dp_ports[port].ll6, 16);
 		announce_one(r, port, &ll);
 	}
+}
+
+void ll_in_use(struct router *r, uint16_t port)
+{
+	struct fr_port *p = &r->ports[port];
+	const bool first = !port_speaks6(p);
+
+	p->ll_used = true;
+	/* out of service: announce() does it once the port is in service */
+	if (!first || !can_announce(r, port))
+		return;
+	mld_report(r, port);
+	dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms);
 }
 
 void router_announce(struct router *r, uint16_t port, const struct fr_addr *only)

@@ -389,6 +389,8 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 	if (frame == NULL)
 		return;
 	port_src6(r, ni->port, ni->addr.v6, src);
+	if (memcmp(src, r->dp_ports[ni->port].ll6, 16) == 0)
+		ll_in_use(r, ni->port); /* probed first, on a port new to IPv6 */
 	{
 		/* a source DAD has not kept (tentative, or another host's):
 		 * the link-local address once that one is sure (RFC 4429 3.3:
@@ -507,6 +509,12 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_ND_CONFLICT);
 		return;
 	}
+	/* a host solicits our link-local address (not a DAD probe, which is
+	 * defended as ever): the answer uses it, probed first on a port new
+	 * to IPv6, and tentative meanwhile */
+	if (nd.type == ND_TYPE_NS && !ip6_is_unspec(nd.src) &&
+	    memcmp(nd.target, r->dp_ports[port].ll6, 16) == 0)
+		ll_in_use(r, port);
 	tentative = (st = dad_state(r, port, nd.target)) != NULL && *st == ADDR_DAD_TENTATIVE;
 	/* another host's DAD probe for our tentative address: both lose it
 	 * (RFC 4862 5.4.3; our own probe, looped back, is none) */
@@ -732,6 +740,8 @@ void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
 		cdrop6(r, m, CDROP_NO_ROUTE_BACK);
 		return;
 	}
+	if (ip6_is_linklocal(ip->src_addr))
+		ll_in_use(r, port); /* probed first, on a port new to IPv6 */
 	if (neigh_get(r->neigh, &nb, port, &ni) == 0 && neigh_state_usable(ni.state)) {
 		if (ni.state == NEIGH_S_STALE)
 			neigh_use(r->neigh, &nb, port);
@@ -1091,7 +1101,7 @@ void mld_report(struct router *r, uint16_t port)
 {
 	uint8_t g[MLD_GROUPS_MAX][16];
 
-	if (port_any_addr6(&r->ports[port]) == NULL)
+	if (!port_speaks6(&r->ports[port]))
 		return; /* not speaking IPv6 on this link */
 	mld_report_send(r, port, MLD_REC_TO_EXCLUDE, g, mld_groups(r, port, &g));
 }
@@ -1128,9 +1138,9 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	now = control_now_ms();
 	/* RFC 3810 5.1.14: a query from other than a link-local source, or
 	 * with a hop limit other than 1, is not one to answer; nor is one on
-	 * a port without IPv6 addresses (it reports no groups) */
+	 * a port that does not speak IPv6 (it reports no groups) */
 	if (ip->hop_limits != 1 || !ip6_is_linklocal(ip->src_addr) || !router_port_ok(r, port) ||
-	    port_any_addr6(&r->ports[port]) == NULL || __rte_ipv6_udptcp_cksum(&ph, ic) != 0xffff ||
+	    !port_speaks6(&r->ports[port]) || __rte_ipv6_udptcp_cksum(&ph, ic) != 0xffff ||
 	    now - r->ports[port].mld_answered_ms < MLD_ANSWER_INTERVAL_MS) {
 		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 		return true;

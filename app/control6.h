@@ -28,7 +28,7 @@ bool port_anycast6(const struct router *r, uint16_t port, const uint8_t *a);
 bool router_anycast6(const struct router *r, const uint8_t *a);
 
 /* An MLDv2 report on @port of the groups it listens to (control6.c), when
- * it has an IPv6 address; sent as its addresses are announced. */
+ * it speaks IPv6 (port_speaks6()); sent as its addresses are announced. */
 void mld_report(struct router *r, uint16_t port);
 
 /* Source address for a packet the router sends on @port to @dst. */

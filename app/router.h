@@ -96,6 +96,8 @@ struct fr_port {
 	uint64_t announce_again_ms;
 	/* DAD of its link-local address, as port_addr's */
 	uint8_t ll_dad;
+	/* the router has used its link-local address here (ll_in_use()) */
+	bool ll_used;
 	uint64_t ll_dad_ms;
 	/* when it last answered an MLD query (mld_query_input()) */
 	uint64_t mld_answered_ms;
@@ -312,6 +314,17 @@ void router_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An IPv4 address of the router's for a port that has none (or 0). */
 uint32_t router_any_addr4(const struct router *r);
 const uint8_t *port_any_addr6(const struct fr_port *p);
+/* The port speaks IPv6: it has an IPv6 address, or the router has used
+ * its link-local one there (ll_in_use()). Such a port's link-local
+ * address is probed (DAD) and its groups reported (MLD). */
+bool port_speaks6(const struct fr_port *p);
+/* The router uses @port's link-local address (a packet from it, an answer
+ * for it). On a port that did not speak IPv6 (no IPv6 address of its own,
+ * numbered by its link-local one alone: 'via fe80::1 port N' routes), its
+ * groups are reported and the address probed now, before the packet (RFC
+ * 4862 5.4: DAD before an address is used; optimistic, as the others), and
+ * again each time the port comes back in service. */
+void ll_in_use(struct router *r, uint16_t port);
 /* The port's address whose subnet holds @addr (host order), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
 /* @a is the network (1) or broadcast (2) address of one of @p's IPv4

@@ -1146,6 +1146,90 @@ def test_dad_during_walk(topo, r):
         r.cli("load " + path, check=False)
 
 
+def test_ll_only_port(topo):
+    """A port numbered by its link-local address alone (no IPv6 address,
+    'via fe80::... port 1'): the router probes that address (RFC 4862 5.4)
+    and reports its groups (MLD) before its first packet from it there,
+    announces it once the probe's second has passed, answers MLD queries
+    there; a port with no IPv6 to carry (no address, no IPv6 route, no IPv6
+    packet to answer) sends none. A router of its own on the same links
+    (the main one has stopped)."""
+    config = frlib.base_config(nhosts=3, static_neigh=False) + \
+        "port 0 address %s/64\nroute add 2001:db8:99::/48 via %s port 1\n" % (ROUTER_IP6[0],
+                                                                              HOST_LL[1])
+    back = ["ip", "-6", "route", "replace", "2001:db8:1::/64", "via", ROUTER_LL[1], "dev",
+            "eth0"]
+    sh(back, ns=topo.hosts[1])
+    # h3 quiet in IPv6 (its default route was the main router's address,
+    # which a NUD probe would still ask for: an IPv6 packet the router
+    # would answer)
+    sh(["ip", "-6", "route", "del", "default"], ns=topo.hosts[2], check=False)
+    sh(["ip", "-6", "neigh", "flush", "dev", "eth0"], ns=topo.hosts[2], check=False)
+    l1, l2 = Listen(topo, 1), Listen(topo, 2)
+    r = None
+    try:
+        r = frlib.Router(topo, config)
+        out = sh(["ping", "-6", "-c", "2", "-W", "2", FAR], ns=topo.hosts[0], check=False)
+        check(" 0% packet loss" in out, "h1 cannot reach %s through port 1:\n%s" % (FAR, out))
+        ll = ROUTER_LL[1]
+        got = l1.collect(timeout=2.0, match=lambda p: p.haslayer(s.IPv6))
+        silent = l2.collect(timeout=0.1, match=lambda p: p.haslayer(s.IPv6))
+        check(not silent, "port 2 (IPv4 only) sent IPv6: %s" % [p.summary() for p in silent])
+        kinds = []
+        for p in got:
+            if p[s.IPv6].dst == "ff02::16":
+                kinds.append("mld")
+            elif is_dad_probe(ll)(p):
+                kinds.append("dad")
+            elif is_na_override(ll)(p) and p[s.IPv6].dst == "ff02::1":
+                kinds.append("announce")
+            elif p[s.IPv6].src == ll:
+                kinds.append("from_ll")
+            else:
+                kinds.append("other")
+        check("dad" in kinds and "mld" in kinds and "from_ll" in kinds,
+              "frames on port 1: %s" % kinds)
+        first = kinds.index("from_ll")
+        check(kinds.index("mld") < kinds.index("dad") < first,
+              "want the MLD report, then the DAD probe, then the first frame from %s: %s" %
+              (ll, kinds))
+        rep = mld_reports([got[kinds.index("mld")]])
+        ip, recs = rep[0]
+        want = {"ff02::2", sol_node(ll)}
+        check(ip.src == "::" and {g for _, g in recs} == want and len(recs) == 2,
+              "report from %s of %s, want :: (tentative) and %s" % (ip.src, recs, want))
+        check("announce" in kinds, "%s never announced: %s" % (ll, kinds))
+        gap = float(got[kinds.index("announce")].time - got[kinds.index("dad")].time)
+        check(0.9 <= gap <= 2.0, "announced %.2f s after its probe, not after 1 s" % gap)
+        info = json.loads(r.cli("show port info 1", json=True))
+        check('"link_local_dad": "ok"' in json.dumps(info), "show port info 1: %s" % info)
+        check(r.stats()["nd_dad_probes"] == 3, "nd_dad_probes %d, want 3 (port 0's two "
+              "addresses, port 1's link-local)" % r.stats()["nd_dad_probes"])
+        # queries are answered there now, from the link-local address
+        q = (s.Ether(src=HOST_MAC[1], dst="33:33:00:00:00:01") /
+             s.IPv6(src=HOST_LL[1], dst="ff02::1", hlim=1) /
+             s.IPv6ExtHdrHopByHop(options=[s.RouterAlert(value=0)]) / s.ICMPv6MLQuery2())
+        before = r.stats()
+        send(topo, [q], h=1)
+        # an answer: its records are IS_EX (2), an announcement's TO_EX
+        got = l1.collect(timeout=1.0, want=1, match=lambda p: p.haslayer(s.IPv6) and
+                         p[s.IPv6].dst == "ff02::16" and
+                         bytes(p[s.IPv6].payload)[16:17] == b"\x02")
+        rep = mld_reports(got)
+        check(len(rep) == 1 and rep[0][0].src == ll and {g for _, g in rep[0][1]} == want,
+              "query on port 1: %s" % [(x[0].src, x[1]) for x in rep])
+        check(delta(before, r.stats(), "mld_queries") == 1, "mld_queries did not rise")
+    finally:
+        l1.close()
+        l2.close()
+        sh(["ip", "-6", "route", "del", "2001:db8:1::/64", "dev", "eth0"], ns=topo.hosts[1],
+           check=False)
+        sh(["ip", "-6", "route", "replace", "default", "via", ROUTER_IP6[2], "dev", "eth0"],
+           ns=topo.hosts[2], check=False)
+        if r is not None:
+            r.stop()
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3, ipv6=True) as topo:
@@ -1182,6 +1266,7 @@ def main():
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
+        runner.run("link_local_only_port", test_ll_only_port, topo)
     runner.exit()
 
 
