@@ -567,7 +567,10 @@ static const struct cmd_syntax {
 	 "rx_port_down drops) and\n"
 	 "link changes, addresses"},
 	{"show port stats", CMD_SHOW_PORT_STATS, a_opt_port, "[N|all]",
-	 "port counters and DPDK extended stats, since the last clear stats"},
+	 "port counters and DPDK extended stats, since the last clear stats; and the\n"
+	 "packets and bits a second received and sent over the last second (rx_pps,\n"
+	 "rx_bps, tx_pps, tx_bps: the device's packet and byte counters, so no\n"
+	 "preamble, gap or, on most drivers, CRC in the bits)"},
 	{"show rtcache stats", CMD_SHOW_RTCACHE, a_none, "",
 	 "route cache counters per worker and summed: lookups, hits, misses, stale,\n"
 	 "inserts, evictions, bypassed; mode, state, window hit rate, auto's last\n"

@@ -778,6 +778,17 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 	for (b = 0; b < RTE_DIM(basic_stats); b++)
 		kv(o, basic_stats[b].name,
 		   basic_stat(&es, b) - (whole ? 0 : basic_stat(&p->stats_base, b)));
+	/* over the last second (port_rates_poll()), whatever the clear */
+	if (o->json)
+		jw_bool(o, "rates_known", p->rate_known);
+	if (p->rate_known) {
+		kv(o, "rx_pps", p->rx_pps);
+		kv(o, "rx_bps", p->rx_bps);
+		kv(o, "tx_pps", p->tx_pps);
+		kv(o, "tx_bps", p->tx_bps);
+	} else if (!o->json) {
+		out_printf(o, "  rates: not read yet (each second)\n");
+	}
 	nx = rte_eth_xstats_get_names(p->id, NULL, 0);
 	if (nx > 0) {
 		names = calloc((size_t)nx, sizeof(*names));

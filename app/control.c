@@ -995,6 +995,10 @@ unsigned int control_poll(struct router *r)
 		port_link_poll(r);
 		r->next_link_ms = now + LINK_POLL_MS;
 	}
+	if (now >= r->next_rate_ms) {
+		port_rates_poll(r, now);
+		r->next_rate_ms = now + PORT_RATE_MS;
+	}
 	if (r->dad_routes_due)
 		dad_routes_sync(r);
 	fib_reclaim(r->fib);

@@ -537,6 +537,43 @@ void port_link_poll(struct router *r)
 	}
 }
 
+/* @n events over @ms milliseconds, a second */
+static uint64_t per_second(uint64_t n, uint64_t ms)
+{
+	return (uint64_t)((double)n * 1000.0 / (double)ms + 0.5);
+}
+
+void port_rates_poll(struct router *r, uint64_t now_ms)
+{
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		struct fr_port *p = &r->ports[pid];
+		const struct rte_eth_stats *o = &p->rate_prev;
+		struct rte_eth_stats es;
+		uint64_t ms = now_ms - p->rate_prev_ms;
+
+		if (!p->started || rte_eth_stats_get(pid, &es) != 0) {
+			p->rate_prev_ms = 0;
+			p->rate_known = false;
+			continue;
+		}
+		/* a counter below its last reading was reset meanwhile (by
+		 * a secondary process, the driver): no rate this time */
+		p->rate_known = p->rate_prev_ms != 0 && ms > 0 && es.ipackets >= o->ipackets &&
+				es.opackets >= o->opackets && es.ibytes >= o->ibytes &&
+				es.obytes >= o->obytes;
+		if (p->rate_known) {
+			p->rx_pps = per_second(es.ipackets - o->ipackets, ms);
+			p->tx_pps = per_second(es.opackets - o->opackets, ms);
+			p->rx_bps = per_second((es.ibytes - o->ibytes) * 8, ms);
+			p->tx_bps = per_second((es.obytes - o->obytes) * 8, ms);
+		}
+		p->rate_prev = es;
+		p->rate_prev_ms = now_ms;
+	}
+}
+
 /*
  * The device's counters now, as the record 'show port stats' subtracts
  * (struct fr_port): the xstats, then the basic counters right after. Only

@@ -85,6 +85,14 @@ struct fr_port {
 	struct rte_eth_stats stats_base;
 	uint64_t *xstats_base; /* by xstat id; nb_xstats_base of them */
 	unsigned int nb_xstats_base;
+	/* 'show port stats' rates: the device's counters as port_rates_poll()
+	 * last read them (at rate_prev_ms, 0: not read), and the rates over
+	 * the interval before (rate_known: two readings in a row, neither
+	 * counter reset between them) */
+	struct rte_eth_stats rate_prev;
+	uint64_t rate_prev_ms;
+	uint64_t rx_pps, tx_pps, rx_bps, tx_bps;
+	bool rate_known;
 	bool admin_down; /* 'port N down' */
 	/* 'port N down' also sets the link down where the driver can
 	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
@@ -158,6 +166,7 @@ struct router {
 	struct ctrl_stats cst;
 	uint64_t next_tick_ms; /* neighbour timers */
 	uint64_t next_link_ms; /* port link poll */
+	uint64_t next_rate_ms; /* port_rates_poll() */
 	/* packets the mbuf pools were sized to hold for neighbours (set as
 	 * they are created; 0 before) */
 	uint32_t hold_room;
@@ -207,6 +216,11 @@ uint32_t port_mtu_max(uint16_t pid);
  * dp_ports[].down (workers drop what would leave by a down port,
  * port_down), counted in link_changes and said on stdout when it changes. */
 void port_link_poll(struct router *r);
+/* Control thread, every PORT_RATE_MS: each started port's packets and bits
+ * a second, received and sent, over the interval since the last reading
+ * (the device's counters: 'show port stats'). */
+#define PORT_RATE_MS 1000
+void port_rates_poll(struct router *r, uint64_t now_ms);
 /* dp_ports[@pid].down from the link and the operator's state. */
 int port_down_sync(struct router *r, uint16_t pid);
 /* The physical link after the operator's state of a started port: set down

@@ -557,6 +557,41 @@ def test_stopped_terminal(topo):
         r.stop()
 
 
+def test_port_rates(topo, r):
+    """show port stats gives each port's packets and bits a second over the
+    last second: under ping's 100 frames a second of 1014 bytes from h1
+    to h2, port 0 receives and port 1 sends about that many, of that size
+    (the bits are 8 times the bytes); once it stops, the rates fall to
+    nothing."""
+    def rates():
+        return {p["port"]: p for p in json.loads(r.cli("show port stats all", json=True))}
+
+    ping = subprocess.Popen(["ip", "netns", "exec", topo.hosts[0], "ping", "-q", "-c", "260",
+                             "-i", "0.01", "-s", "972", "-W", "2", HOST_IP[1]],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        time.sleep(2.2)  # a whole second of readings under the pings
+        now = rates()
+        text = r.cli("show port stats 0")
+    finally:
+        out, _ = ping.communicate(timeout=30)
+    check(ping.returncode == 0, "ping failed:\n%s" % out)
+    check(all(now[p]["rates_known"] for p in (0, 1)), "no rates: %s" % now)
+    check("rx_pps" in text and "tx_bps" in text, text)
+    for port, d in ((0, "rx"), (1, "tx")):
+        pps, bps = now[port][d + "_pps"], now[port][d + "_bps"]
+        # ping's pace, loosely: a loaded machine may hold it back
+        check(30 <= pps <= 150, "port %d %s_pps %d under 100 pings a second" % (port, d, pps))
+        size = bps / 8.0 / pps
+        check(990 <= size <= 1030, "port %d: %s_bps %d for %d packets a second: %.1f bytes "
+              "a frame, want about 1014" % (port, d, bps, pps, size))
+    # the replies come back the other way at the same pace
+    check(abs(now[1]["rx_pps"] - now[0]["tx_pps"]) <= 0.2 * now[0]["tx_pps"] + 2,
+          "port 1 rx_pps %d against port 0 tx_pps %d" % (now[1]["rx_pps"], now[0]["tx_pps"]))
+    quiet = frlib.wait_for(lambda: rates()[0]["rx_pps"] <= 2, timeout=4.0)
+    check(quiet, "port 0's rx_pps stayed at %d after the pings" % rates()[0]["rx_pps"])
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -568,6 +603,7 @@ def main():
                              ("config_roundtrip", test_config_roundtrip),
                              ("idle_clients_and_1MiB_line", test_idle_clients_and_huge_line),
                              ("answers_kept_bounded", test_answers_kept_bounded),
+                             ("port_rates", test_port_rates),
                              ("telemetry", test_telemetry)]:
                 runner.run(name, fn, topo, r)
         finally:
