@@ -174,6 +174,8 @@ struct txn {
 	bool addr_changed; /* port addresses changed: refresh what workers check */
 	/* 'port N down/up' of these ports: their links follow at the end */
 	uint64_t admin_changed[(FR_MAX_PORTS + 63) / 64];
+	/* ports 'port N down' took out of service, whatever followed */
+	uint64_t took_down[(FR_MAX_PORTS + 63) / 64];
 	/* ports given addresses: announced once committed */
 	uint64_t addr_added[(FR_MAX_PORTS + 63) / 64];
 };
@@ -239,10 +241,12 @@ void txn_commit(struct txn *t)
 	for (i = 0; i < RTE_DIM(said); i++)
 		said[i] = t->addr_added[i] | t->admin_changed[i];
 	/* a port the operator took out of service probes its IPv6 addresses
-	 * again when back (RFC 4862 5.4); not before the change is kept: a
+	 * again when back (RFC 4862 5.4), in this transaction too ('port N
+	 * down' then 'port N up': it was out of service between them, its
+	 * learnt neighbours forgotten); not before the change is kept: a
 	 * rollback leaves them as they were */
 	for (pid = 0; pid < r->nb_ports; pid++)
-		if (((t->admin_changed[pid / 64] >> (pid % 64)) & 1) && r->ports[pid].admin_down)
+		if ((t->took_down[pid / 64] >> (pid % 64)) & 1)
 			dad_reset(r, pid);
 	txn_end(t);
 	/* new addresses, and the addresses of a port back in service, said
@@ -856,6 +860,14 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return ERR("gateway %s is an address of this router (port %d's "
 				   "link-local)",
 				   fr_addr_fmt(&rt.gw, buf, sizeof(buf)), owner);
+		/* the configured ones, each checked here and not only by the
+		 * FIB's local route: an IPv6 address that duplicate address
+		 * detection found another host's has none, and is still ours
+		 * (show config lists it, and takes it back once DAD passes) */
+		owner = find_addr_owner(r, &rt.gw);
+		if (owner >= 0)
+			return ERR("gateway %s is an address of this router (port %d)",
+				   fr_addr_fmt(&rt.gw, buf, sizeof(buf)), owner);
 	}
 	/* routes a port address installed belong to that address */
 	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
@@ -1063,7 +1075,10 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	now.value2 = c->value2;
 	/* what could not be done is said on stderr; the setting stands */
 	(void)setting_apply(t->r, &now);
-	if (c->id == CMD_PORT_ADMIN)
+	if (c->id == CMD_PORT_ADMIN) {
 		t->admin_changed[port / 64] |= 1ull << (port % 64);
+		if (c->value != 0)
+			t->took_down[port / 64] |= 1ull << (port % 64);
+	}
 	return 0;
 }

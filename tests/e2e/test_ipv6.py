@@ -1083,6 +1083,20 @@ def test_dad(topo, r):
         out = sh(["ping", "-6", "-c", "2", "-W", "2", dup], ns=topo.hosts[1], check=False)
         check(" 0% packet loss" in out, "h2 cannot reach h1 at %s:\n%s" % (dup, out))
         check(r.stats()["local_dad_failed"] == local, "the router took h1's packets")
+        # still the router's address, if not in use: no route may go by it
+        # (show config would print a file no router starts with)
+        err = r.cli("route add 2001:db8:5:1::/64 via %s" % dup, check=False)
+        check("is an address of this router (port 0)" in err, "route via %s: %s" % (dup, err))
+        # h1 gives it up; the port taken down and up in one load probes
+        # it again, as two commands would, and keeps it
+        sh(["ip", "-6", "addr", "del", dup + "/64", "dev", "eth0"], ns=topo.hosts[0])
+        path = os.path.join(r.dir, "down-up.conf")
+        with open(path, "w") as f:
+            f.write("port 0 down\nport 0 up\n")
+        r.cli("load " + path)
+        kept = frlib.wait_for(lambda: "%s/128\n" % dup in r.cli("show port info 0"), timeout=3)
+        check(kept, "%s still not the router's after port 0 down and up in one load:\n%s" %
+              (dup, r.cli("show port info 0")))
     finally:
         ls.close()
         r.cli("port 0 address del %s/128" % dup, check=False)
