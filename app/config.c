@@ -479,21 +479,70 @@ static int peer_check(const struct cli_peer *p, int fd, const struct stat *st, c
 }
 
 /*
- * Before anything is said of @path to a client that is not root: the
- * directories its name goes through, as far as they exist, let the client
- * search them; else whether the file is there, or what it is, is not its
- * to learn (a missing file in /root said as the kernel would say it to
- * that user). The real path is checked again once opened (peer_check()).
+ * Before anything is said of @path to a client that is not root: its name
+ * followed as the kernel follows it, symbolic links included, as far as
+ * it exists; each directory looked into on the way must let the client
+ * search it, else whether the file is there, or what it is, is not its to
+ * learn (a missing file in /root, or behind a link into it, said as the
+ * kernel would say it to that user). 0: the open may speak for itself (a
+ * name missing past directories the client may search is its to know);
+ * -EACCES, said in @err. The real path is checked again once opened
+ * (peer_check()).
  */
 static int peer_reach_name(const struct cli_peer *p, const char *path, char *err, size_t errlen)
 {
-	char dir[PATH_MAX];
-	int rc;
+	char done[PATH_MAX], todo[PATH_MAX], cand[PATH_MAX], link[PATH_MAX], mode[160];
+	unsigned int links = 0;
+	struct stat ds, ls;
+	char *rest = todo, *c;
+	ssize_t n;
 
-	if (strlen(path) >= sizeof(dir))
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
 		return 0; /* the open says ENAMETOOLONG */
-	rc = peer_dirs(p, path, path, dir, sizeof(dir), err, errlen);
-	return rc == -EACCES ? rc : 0; /* nothing beyond one missing: the open says so */
+	snprintf(done, sizeof(done), "%s", path[0] == '/' ? "/" : ".");
+	for (;;) {
+		while (*rest == '/')
+			rest++;
+		if (*rest == '\0')
+			return 0;
+		c = rest;
+		rest = strchr(c, '/');
+		if (rest != NULL)
+			*rest++ = '\0';
+		else
+			rest = c + strlen(c);
+		if (strcmp(c, ".") == 0)
+			continue;
+		/* a name (".." too) is looked up in @done: searched */
+		if (stat(done, &ds) != 0 || !S_ISDIR(ds.st_mode))
+			return 0; /* the open says so, of a directory it may reach */
+		if (!peer_may(p, &ds, S_IXOTH)) {
+			say_mode(&ds, mode, sizeof(mode));
+			snprintf(err, errlen, "%s: user %u may not reach it (directory %s %s)",
+				 path, (unsigned int)p->uid, done, mode);
+			return -EACCES;
+		}
+		if (snprintf(cand, sizeof(cand), "%s%s%s", done, strcmp(done, "/") ? "/" : "", c) >=
+		    (int)sizeof(cand))
+			return 0;
+		if (lstat(cand, &ls) != 0)
+			return 0; /* missing: the open says so */
+		if (!S_ISLNK(ls.st_mode)) {
+			memcpy(done, cand, sizeof(done)); /* ".." kept as a name: stat() walks it */
+			continue;
+		}
+		/* a link: its target, then what followed it, from where it lies */
+		n = readlink(cand, link, sizeof(link) - 1);
+		if (++links > 40 || n <= 0)
+			return 0; /* ELOOP, or the open says what it is */
+		link[n] = '\0';
+		if (snprintf(cand, sizeof(cand), "%s/%s", link, rest) >= (int)sizeof(cand))
+			return 0;
+		memcpy(todo, cand, sizeof(todo));
+		rest = todo;
+		if (link[0] == '/')
+			snprintf(done, sizeof(done), "/");
+	}
 }
 
 /*

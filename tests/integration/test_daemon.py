@@ -729,6 +729,18 @@ def _():
     private = os.path.join(d, "private")
     os.mkdir(private, 0o700)
     hidden = mkfile("hidden.conf", "route add 10.5.0.0/16 via 192.0.2.2\n", 0o644, where=private)
+    os.mkdir(os.path.join(private, "sub"))
+    # links into the private directory, from one the client may search:
+    # what lies behind them is not its to learn either (a file, none, a
+    # directory; through a second link too)
+    links = {}
+    for name, target in (("l-file", "private/hidden.conf"), ("l-none", "private/nothere"),
+                         ("l-dir", "private/sub"), ("l-chain", os.path.join(d, "l-none"))):
+        links[name] = os.path.join(d, name)
+        os.symlink(target, links[name])
+    mkfile("public2.conf", "route add 10.7.0.0/16 via 192.0.2.2\n", 0o644)
+    pub_link = os.path.join(d, "l-public")
+    os.symlink("public2.conf", pub_link)
     c = conf("port 0 address 192.0.2.1/24\n")
     p = subprocess.Popen(eal() + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
@@ -754,13 +766,16 @@ def _():
                                    % private),
                                   # missing, where it may not look: not "No such file"
                                   (os.path.join(private, "none.conf"), (),
-                                   "may not reach it (directory %s mode 0700 root:" % private)):
+                                   "may not reach it (directory %s mode 0700 root:" % private)
+                                  ) + tuple((links[k], (), "may not reach it (directory %s mode "
+                                             "0700 root:" % private) for k in sorted(links)):
             q = nobody(path, groups)
             check(q.returncode == 1 and ("load: %s: user 65534 " % path) + why in q.stderr,
                   "%s: exit %d: %s" % (path, q.returncode, q.stderr))
         # what it may read: everyone's, its supplementary group's (also as
         # the last of more groups than the router first asks the kernel for)
-        for path, groups, route in ((public, (), "10.2.0.0/16"), (group, (4242,), "10.3.0.0/16"),
+        for path, groups, route in ((public, (), "10.2.0.0/16"), (pub_link, (), "10.7.0.0/16"),
+                                    (group, (4242,), "10.3.0.0/16"),
                                     (group2, tuple(range(5000, 5040)) + (4242,), "10.6.0.0/16")):
             q = nobody(path, groups)
             check(q.returncode == 0 and "loaded %s: 1 commands" % path in q.stdout,
