@@ -767,6 +767,7 @@ static void expected_words(char **tok, int depth, char *buf, size_t len)
 
 int cmd_line_check(const char *line, size_t len, char *err, size_t errlen)
 {
+	bool comment = false;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
@@ -774,6 +775,14 @@ int cmd_line_check(const char *line, size_t len, char *err, size_t errlen)
 
 		if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f)
 			return ERR("control byte 0x%02x at byte %zu of the line", b, i + 1);
+		comment |= b == '#';
+		/* no command or argument has one, and an error quoting it
+		 * would show nothing amiss ('route' is no command, say) */
+		if (b >= 0x80 && !comment)
+			return ERR("byte 0x%02x at byte %zu of the line is not ASCII: commands are "
+				   "(a UTF-8 no-break space or byte order mark from an editor?); "
+				   "a comment may hold any text",
+				   b, i + 1);
 	}
 	return 0;
 }

@@ -101,8 +101,9 @@ int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen);
 /*
  * Whether the @len bytes of @line (its "\n" not among them) are a line a
  * command may come in, from a file or a socket: no NUL (it would cut the
- * line short, and run another command than the one written) and no other
- * control byte (below 0x20 but a tab or a carriage return, 0x7f).
+ * line short, and run another command than the one written), no other
+ * control byte (below 0x20 but a tab or a carriage return, 0x7f), and
+ * before a comment, no byte that is not ASCII.
  * @return 0, or -EINVAL with @err saying which byte and where.
  */
 int cmd_line_check(const char *line, size_t len, char *err, size_t errlen);

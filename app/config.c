@@ -156,6 +156,12 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			return (int)len;
 		}
 		serve(l);
+		/* a UTF-8 byte order mark that an editor put at the start of
+		 * the file is none of its text */
+		if (lineno == 1 && len >= 3 && memcmp(*line, "\xef\xbb\xbf", 3) == 0) {
+			len -= 3;
+			memmove(*line, *line + 3, (size_t)len + 1);
+		}
 		/* as on the socket, its "\n" aside: a NUL would cut the line
 		 * short, and run another command than the one written */
 		if (len > 0 && (*line)[len - 1] == '\n')

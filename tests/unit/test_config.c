@@ -699,6 +699,42 @@ static void test_control_bytes(void **state)
 }
 
 /*
+ * Text from an editor: a UTF-8 byte order mark that starts the file is
+ * none of its text, and any other byte that is not ASCII, outside a
+ * comment, is said as such where it is (an error that quotes it shows
+ * nothing amiss: "unknown command 'route'"); a comment holds any text.
+ */
+static void test_editor_bytes(void **state)
+{
+	struct router *r = *state;
+	char err[512], want[512];
+	const char *path;
+
+	if (config_load(r,
+			write_tmp("\xef\xbb\xbfroute add 10.0.0.0/8 blackhole\n"
+				  "route add 11.0.0.0/8 blackhole # caf\xc3\xa9, \xe2\x82\xac\n"),
+			false, NULL, err, sizeof(err)) != 0)
+		fail_msg("a byte order mark, UTF-8 in a comment: %s", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 2);
+	/* a no-break space between two words; a mark not at the start */
+	path = write_tmp("route add 12.0.0.0/8 blackhole\nroute\xc2\xa0"
+			 "add 13.0.0.0/8 blackhole\n");
+	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:2: byte 0xc2 at byte 6 of the line is not ASCII", path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	path = write_tmp("route add 12.0.0.0/8 blackhole\n\xef\xbb\xbfroute add 13.0.0.0/8 "
+			 "blackhole\n");
+	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:2: byte 0xef at byte 1 of the line is not ASCII", path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	/* neither applied a line */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 2);
+	unlink(write_tmp(""));
+}
+
+/*
  * A command is at most 1023 bytes, as on the socket: not counting the
  * file line's end ("\n" or "\r\n") nor a comment. Before, a 1023-byte
  * command was refused as 1024 bytes with its newline, and a comment line
@@ -1148,6 +1184,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_editor_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
