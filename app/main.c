@@ -333,11 +333,20 @@ static int tables_create(struct router *r)
 	fc.qsv = r->qsv;
 	r->fib = fib_create("main", &fc);
 	if (r->fib == NULL) {
+		int e = errno;
+		uint64_t need = fib_memory_need(&fc);
+		struct rte_malloc_socket_stats ms;
+		/* rte_fib's and rte_lpm's failures leave errors of their
+		 * insides (ENOENT, EINVAL) where memory ran out: said as such
+		 * when the heap has less free than the tables need */
+		bool short_of = rte_malloc_get_socket_stats(socket, &ms) == 0 &&
+				(uint64_t)ms.heap_freesz_bytes < need;
+
 		fprintf(stderr,
 			"fastroute: cannot create the FIB: %s (it needs about %" PRIu64
 			" MiB: give EAL more memory with -m, or lower --max-routes/--tbl8)\n",
-			strerror(errno), fib_memory_need(&fc) >> 20);
-		return -errno;
+			short_of ? "out of DPDK memory" : strerror(e), need >> 20);
+		return -e;
 	}
 	/* RFC 1812 5.3.5.1: the limited broadcast is never forwarded */
 	bcast.prefix.addr = fr_addr4(UINT32_MAX);
@@ -539,8 +548,15 @@ int main(int argc, char **argv)
 	}
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
-		fprintf(stderr, "fastroute: EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
+		/* some of EAL's failures leave rte_errno 0 ("Success") */
+		if (rte_errno != 0)
+			fprintf(stderr, "fastroute: EAL initialisation failed: %s\n",
+				rte_strerror(rte_errno));
+		else
+			fprintf(stderr,
+				"fastroute: EAL initialisation failed (its messages above say "
+				"why; \"Cannot init config\": another DPDK process holds this "
+				"--file-prefix)\n");
 		return 1;
 	}
 	fr_eal_runtime_dir_remove_at_exit();

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_bus.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
@@ -20,10 +23,62 @@
 
 #define MBUF_CACHE 256
 
+/* A port of device @name (as EAL names it: "net_pcap1", "0000:01:00.0")? */
+static bool device_has_port(const char *name)
+{
+	struct rte_eth_dev_info info;
+	uint16_t pid;
+
+	RTE_ETH_FOREACH_DEV (pid)
+		if (rte_eth_dev_info_get(pid, &info) == 0 && info.device != NULL &&
+		    strcmp(rte_dev_name(info.device), name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Every network device EAL was given (--vdev net_..., -a/--allow) became a
+ * port. EAL goes on past a device whose probe failed (a pcap file missing,
+ * an interface misspelt, a NIC not bound to vfio-pci): the ports after it
+ * would be numbered one lower, and the configuration's 'port N' lines
+ * would give their addresses and routes to other devices than meant.
+ */
+static int port_devargs_check(void)
+{
+	const struct rte_devargs *da;
+	int missing = 0;
+
+	for (da = rte_devargs_next(NULL, NULL); da != NULL; da = rte_devargs_next(NULL, da)) {
+		const char *bus = da->bus != NULL ? rte_bus_name(da->bus) : "?";
+		bool pci = strcmp(bus, "pci") == 0;
+
+		if (da->policy != RTE_DEV_ALLOWED)
+			continue;
+		/* a virtual device of another class (crypto_..., event_...) is
+		 * no port of ours */
+		if (!pci && (strcmp(bus, "vdev") != 0 || (strncmp(da->name, "net_", 4) != 0 &&
+							  strncmp(da->name, "eth_", 4) != 0)))
+			continue;
+		if (device_has_port(da->name))
+			continue;
+		fprintf(stderr,
+			"fastroute: device %s was given to EAL but is no port: its probe failed "
+			"(EAL's messages above say why%s); the ports after it would be numbered "
+			"one lower, and the configuration's port numbers would name other "
+			"devices\n",
+			da->name, pci ? "; a NIC must be bound to vfio-pci (dpdk-devbind.py)" : "");
+		missing++;
+	}
+	return missing > 0 ? -ENODEV : 0;
+}
+
 int port_probe(struct router *r)
 {
 	uint16_t pid;
+	int rc = port_devargs_check();
 
+	if (rc != 0)
+		return rc;
 	r->nb_ports = 0;
 	RTE_ETH_FOREACH_DEV (pid) {
 		struct fr_port *p;

@@ -224,6 +224,43 @@ def _():
     check(p.returncode == 1 and "no ports" in p.stderr, p.stderr)
 
 
+@t("device_that_failed_its_probe")
+def _():
+    # EAL goes on past a --vdev whose probe failed: the router must not,
+    # or port 1's address would go to the device given third
+    a = eal(ports=1)[:-1] + ["--vdev", "net_pcap1,rx_pcap=%s/none.pcap,tx_pcap=/dev/null" % TMP,
+                             "--vdev", "net_null2", "--"]
+    p = run(a + ["-s", "none", "-f", conf("port 1 address 192.0.2.1/24\n")] + SMALL)
+    check(p.returncode == 1 and "device net_pcap1 was given to EAL but is no port" in p.stderr
+          and "ready" not in p.stdout, "exit %d: %s%s" % (p.returncode, p.stdout, p.stderr))
+
+
+@t("eal_failure_said")
+def _():
+    # a second router on a running one's --file-prefix: EAL fails leaving
+    # rte_errno 0, which said "EAL initialisation failed: Success"
+    a = eal(ports=1)
+    p = subprocess.Popen(a + ["-s", "none"] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        # EAL's runtime directory, where the first one's lock is
+        rt = "/var/run/dpdk" if os.geteuid() == 0 else os.path.join(
+            os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")
+        config = os.path.join(rt, a[a.index("--file-prefix") + 1], "config")
+        t0 = time.time()
+        while time.time() - t0 < 30 and p.poll() is None and not os.path.exists(config):
+            time.sleep(0.05)
+        time.sleep(0.5)  # its lock taken, right after the file is made
+        if p.poll() is not None:
+            raise AssertionError("the first router exited: " + p.stderr.read())
+        q = run(a + ["-s", "none"] + SMALL)
+        check(q.returncode == 1 and "Success" not in q.stderr and
+              "another DPDK process holds this --file-prefix" in q.stderr,
+              "exit %d: %s" % (q.returncode, q.stderr))
+    finally:
+        out, err = stop(p)
+
+
 @t("run_cli_sigterm")
 def _():
     sock = os.path.join(TMP, "cli.sock")
