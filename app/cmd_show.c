@@ -504,7 +504,8 @@ static int show_stats_lcores(struct router *r, struct cmd_out *o)
 	struct dp_stats *snap, total;
 	unsigned int row, w, n = r->nb_workers;
 
-	snap = calloc(n ? n : 1, sizeof(*snap));
+	/* cache-line aligned as the type is (sizeof is a multiple of it) */
+	snap = aligned_alloc(RTE_CACHE_LINE_SIZE, (n ? n : 1) * sizeof(*snap));
 	if (snap == NULL) {
 		o->oom = true;
 		return 0;

@@ -330,6 +330,8 @@ static int port_configure(struct router *r, struct fr_port *p)
 		printf("fastroute: port %u (%s): %u RX and %u TX descriptors a queue (the "
 		       "device's limits; asked %u and %u)\n",
 		       p->id, p->name, nb_rxd, nb_txd, r->opts.rx_desc, r->opts.tx_desc);
+	if (r->tx_desc_least == 0 || nb_txd < r->tx_desc_least)
+		r->tx_desc_least = nb_txd;
 	for (q = 0; q < nq; q++) {
 		struct rte_eth_rxconf rxc = info.default_rxconf;
 

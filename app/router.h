@@ -30,7 +30,8 @@
  * doorbell, memif's ring index written by the other core, the loop's own
  * checks) is paid once for up to this many. An idle link is not waited
  * for: a poll takes what has arrived. At most a quarter of a TX ring
- * (--tx-desc), never less than a burst: worker_poll_size(). */
+ * (--tx-desc, or less where a device gave less), never less than a
+ * burst: worker_poll_size(). */
 #define FR_RX_BURST (4 * DP_BURST)
 
 struct cli_peer;
@@ -154,6 +155,7 @@ struct router {
 	struct neigh_table *neigh;
 	struct rte_rcu_qsbr *qsv;
 	uint16_t nb_ports;
+	uint16_t tx_desc_least; /* the smallest TX ring a port's device gave */
 	struct fr_port ports[FR_MAX_PORTS];
 	struct dp_port dp_ports[FR_MAX_PORTS]; /* what workers read */
 	struct dp_conf dpconf;		       /* router-wide settings workers read */

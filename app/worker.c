@@ -231,10 +231,12 @@ void worker_output(struct worker *w, uint16_t in_port, struct rte_mbuf **pkts, c
 }
 
 /* What a poll takes: FR_RX_BURST, or less with TX rings too small for four
- * polls of it (a poll's packets may all go to one queue at once). */
+ * polls of it (a poll's packets may all go to one queue at once): the
+ * smallest ring a device gave, which may be under --tx-desc. */
 static uint16_t worker_poll_size(const struct router *r)
 {
-	uint16_t quarter = (uint16_t)(r->opts.tx_desc / 4 / DP_BURST * DP_BURST);
+	uint16_t txd = r->tx_desc_least != 0 ? r->tx_desc_least : r->opts.tx_desc;
+	uint16_t quarter = (uint16_t)(txd / 4 / DP_BURST * DP_BURST);
 
 	return RTE_MAX((uint16_t)DP_BURST, RTE_MIN(quarter, (uint16_t)FR_RX_BURST));
 }
