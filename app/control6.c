@@ -854,7 +854,7 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 		memcpy(ip->src_addr, ip->dst_addr, 16);
 	memcpy(ip->dst_addr, a, 16);
 	ip->hop_limits = ICMP6_HOP_LIMIT;
-	ck = rte_ipv6_udptcp_cksum(ip, ic);
+	ck = rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip));
 	memcpy(ic + 2, &ck, 2);
 	dp_ctrl_set(m, CTRL_ORIGINATED, 129, 0, CTRL_ORIG_ICMP);
 	control_output6(r, m, m->port);
@@ -893,8 +893,13 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 	uint8_t nh = ip->proto;
 	uint32_t o = 0, at = offsetof(struct rte_ipv6_hdr, proto);
 
+	/* the headers in the first segment (a jumbo packet's data may go on
+	 * in others): one that runs past it is malformed below */
 	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
-		plen = 0; /* not all in the first segment: malformed below, if used */
+		plen = rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip)
+			       ? 0
+			       : rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN -
+					 (uint32_t)sizeof(*ip);
 	while (nh == IPPROTO_HOPOPTS || nh == IPPROTO_DSTOPTS || nh == IPPROTO_ROUTING) {
 		uint32_t len, i;
 
@@ -1205,9 +1210,13 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 			plen -= off;
 			ic = (const uint8_t *)(ip + 1);
 		}
-		if (plen >= 8 &&
-		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
-		    ic[0] == 128 && ic[1] == 0 && __rte_ipv6_udptcp_cksum(ip, ic) == 0xffff) {
+		/* the ICMPv6 header in the first segment, the data in as many
+		 * as it took (a jumbo request a device received scattered) */
+		if (plen >= 8 && rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 &&
+		    rte_pktmbuf_pkt_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
+		    ic[0] == 128 && ic[1] == 0 &&
+		    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) ==
+			    0xffff) {
 			echo_reply6(r, m, ip);
 			return;
 		}

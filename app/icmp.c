@@ -158,16 +158,31 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 {
 	uint32_t len = tot - ihl;
 	struct rte_icmp_hdr *ic;
+	uint16_t sum;
 	uint32_t a;
 
-	if (ihl > sizeof(*ip)) /* options stay with the request */
-		memmove(ip + 1, (char *)ip + ihl, len);
-	rte_pktmbuf_trim(
-		m, (uint16_t)(rte_pktmbuf_pkt_len(m) - (RTE_ETHER_HDR_LEN + sizeof(*ip) + len)));
+	/* options stay with the request: the Ethernet and IPv4 headers move
+	 * up to the data, which stays where it is (in every segment) */
+	if (ihl > sizeof(*ip)) {
+		char *h = rte_pktmbuf_mtod(m, char *);
+
+		memmove(h + (ihl - sizeof(*ip)), h, RTE_ETHER_HDR_LEN + sizeof(*ip));
+		rte_pktmbuf_adj(m, (uint16_t)(ihl - sizeof(*ip)));
+		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	}
+	/* a frame's padding (the workers trim it; and past the last
+	 * segment, they drop the frame) */
 	ic = (struct rte_icmp_hdr *)(ip + 1);
 	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
 	ic->icmp_cksum = 0;
-	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, len);
+	if (rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) -
+					   (RTE_ETHER_HDR_LEN + sizeof(*ip) + len))) != 0 ||
+	    rte_raw_cksum_mbuf(m, RTE_ETHER_HDR_LEN + sizeof(*ip), len, &sum) != 0) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_LOCAL_ICMP]++;
+		return;
+	}
+	ic->icmp_cksum = (uint16_t)~sum;
 	a = ip->src_addr;
 	ip->src_addr = ip->dst_addr;
 	ip->dst_addr = a;
@@ -246,11 +261,17 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	if (ip->next_proto_id == IPPROTO_ICMP) {
+		uint16_t sum;
+
+		/* the ICMP header in the first segment, its data in as many as
+		 * it took (a jumbo request a device received scattered) */
 		if (tot >= ihl + sizeof(*ic) &&
-		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + tot) {
+		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + ihl + sizeof(*ic) &&
+		    rte_pktmbuf_pkt_len(m) >= RTE_ETHER_HDR_LEN + tot) {
 			ic = (const struct rte_icmp_hdr *)((const char *)ip + ihl);
 			if (ic->icmp_type == RTE_IP_ICMP_ECHO_REQUEST && ic->icmp_code == 0 &&
-			    rte_raw_cksum(ic, tot - ihl) == 0xffff) {
+			    rte_raw_cksum_mbuf(m, RTE_ETHER_HDR_LEN + ihl, tot - ihl, &sum) == 0 &&
+			    sum == 0xffff) {
 				/* to our address in a link-layer broadcast
 				 * frame: discarded (RFC 1122 3.3.6), as one
 				 * to a broadcast address is */
