@@ -893,13 +893,10 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 	uint8_t nh = ip->proto;
 	uint32_t o = 0, at = offsetof(struct rte_ipv6_hdr, proto);
 
-	/* the headers in the first segment (a jumbo packet's data may go on
-	 * in others): one that runs past it is malformed below */
-	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
-		plen = rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip)
-			       ? 0
-			       : rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN -
-					 (uint32_t)sizeof(*ip);
+	/* the headers in the first segment, which holds the IPv6 header
+	 * (ip6_validate()); a jumbo packet's data may go on in others: a
+	 * header that runs past it is malformed below */
+	plen = RTE_MIN(plen, rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN - (uint32_t)sizeof(*ip));
 	while (nh == IPPROTO_HOPOPTS || nh == IPPROTO_DSTOPTS || nh == IPPROTO_ROUTING) {
 		uint32_t len, i;
 
@@ -960,12 +957,12 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
  * @m; the upper layer @proto then follows it. */
 static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t proto)
 {
-	uint8_t *h = rte_pktmbuf_mtod(m, uint8_t *);
-	struct rte_ipv6_hdr *ip;
+	struct rte_ipv6_hdr *ip =
+		(struct rte_ipv6_hdr *)(frame_cut(m,
+						  RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv6_hdr),
+						  off) +
+					RTE_ETHER_HDR_LEN);
 
-	memmove(h + off, h, RTE_ETHER_HDR_LEN + sizeof(*ip));
-	rte_pktmbuf_adj(m, (uint16_t)off);
-	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 	ip->proto = proto;
 	ip->payload_len = rte_cpu_to_be_16((uint16_t)(rte_be_to_cpu_16(ip->payload_len) - off));
 	return ip;
@@ -1211,9 +1208,10 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 			ic = (const uint8_t *)(ip + 1);
 		}
 		/* the ICMPv6 header in the first segment, the data in as many
-		 * as it took (a jumbo request a device received scattered) */
+		 * as it took (a jumbo request a device received scattered; the
+		 * workers made the frame the packet's length, ip6_validate(),
+		 * and the sum reads no further than the frame) */
 		if (plen >= 8 && rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 &&
-		    rte_pktmbuf_pkt_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
 		    ic[0] == 128 && ic[1] == 0 &&
 		    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) ==
 			    0xffff) {

@@ -158,31 +158,21 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 {
 	uint32_t len = tot - ihl;
 	struct rte_icmp_hdr *ic;
-	uint16_t sum;
-	uint32_t a;
+	uint32_t a, sum;
 
 	/* options stay with the request: the Ethernet and IPv4 headers move
 	 * up to the data, which stays where it is (in every segment) */
-	if (ihl > sizeof(*ip)) {
-		char *h = rte_pktmbuf_mtod(m, char *);
-
-		memmove(h + (ihl - sizeof(*ip)), h, RTE_ETHER_HDR_LEN + sizeof(*ip));
-		rte_pktmbuf_adj(m, (uint16_t)(ihl - sizeof(*ip)));
-		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	}
-	/* a frame's padding (the workers trim it; and past the last
-	 * segment, they drop the frame) */
+	if (ihl > sizeof(*ip))
+		ip = (struct rte_ipv4_hdr *)(frame_cut(m, RTE_ETHER_HDR_LEN + sizeof(*ip),
+						       ihl - (uint32_t)sizeof(*ip)) +
+					     RTE_ETHER_HDR_LEN);
+	/* the type word drops from 0x0800 to 0, the rest is the request's,
+	 * whose sum local_input() checked: the checksum patched as
+	 * ip4_ttl_dec() patches it (RFC 1624 eqn. 3), not summed again */
 	ic = (struct rte_icmp_hdr *)(ip + 1);
 	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
-	ic->icmp_cksum = 0;
-	if (rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) -
-					   (RTE_ETHER_HDR_LEN + sizeof(*ip) + len))) != 0 ||
-	    rte_raw_cksum_mbuf(m, RTE_ETHER_HDR_LEN + sizeof(*ip), len, &sum) != 0) {
-		rte_pktmbuf_free(m);
-		r->cst.drop[CDROP_LOCAL_ICMP]++;
-		return;
-	}
-	ic->icmp_cksum = (uint16_t)~sum;
+	sum = (uint32_t)ic->icmp_cksum + RTE_BE16(0x0800);
+	ic->icmp_cksum = (uint16_t)(sum + ((sum + 1) >> 16));
 	a = ip->src_addr;
 	ip->src_addr = ip->dst_addr;
 	ip->dst_addr = a;
@@ -264,10 +254,11 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		uint16_t sum;
 
 		/* the ICMP header in the first segment, its data in as many as
-		 * it took (a jumbo request a device received scattered) */
+		 * it took (a jumbo request a device received scattered; the
+		 * workers made the frame the packet's length, ip4_length_ok(),
+		 * and the sum reads no further than the frame) */
 		if (tot >= ihl + sizeof(*ic) &&
-		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + ihl + sizeof(*ic) &&
-		    rte_pktmbuf_pkt_len(m) >= RTE_ETHER_HDR_LEN + tot) {
+		    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + ihl + sizeof(*ic)) {
 			ic = (const struct rte_icmp_hdr *)((const char *)ip + ihl);
 			if (ic->icmp_type == RTE_IP_ICMP_ECHO_REQUEST && ic->icmp_code == 0 &&
 			    rte_raw_cksum_mbuf(m, RTE_ETHER_HDR_LEN + ihl, tot - ihl, &sum) == 0 &&

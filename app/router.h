@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ethdev.h>
 #include <rte_ring.h>
@@ -285,6 +286,19 @@ static inline bool frame_neigh(const struct rte_mbuf *m)
 		return false;
 	type = *(const uint8_t *)(ip6 + 1);
 	return type == ND_TYPE_NS || type == ND_TYPE_NA;
+}
+
+/* Cut the @cut bytes that follow the first @keep of @m (IPv4 options,
+ * IPv6 extension headers behind the Ethernet and IP headers): the headers
+ * move up to what follows, which stays where it is, in every segment.
+ * Both ranges lie in the first segment. Returns the frame's new start. */
+static inline char *frame_cut(struct rte_mbuf *m, uint32_t keep, uint32_t cut)
+{
+	char *h = rte_pktmbuf_mtod(m, char *);
+
+	memmove(h + cut, h, keep);
+	rte_pktmbuf_adj(m, (uint16_t)cut);
+	return h + cut;
 }
 
 /* control.c */
