@@ -379,43 +379,48 @@ void error_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8
 
 void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_ether_addr *mac)
 {
+	const uint8_t *st;
 	struct rte_mbuf *m;
 	uint8_t src[16];
 	char *frame;
 
 	if (!router_port_ok(r, ni->port))
 		return;
-	frame = control_frame(r, ni->port, ND_FRAME_LEN, &m);
-	if (frame == NULL)
-		return;
 	port_src6(r, ni->port, ni->addr.v6, src);
 	if (memcmp(src, r->dp_ports[ni->port].ll6, 16) == 0)
 		ll_in_use(r, ni->port); /* probed first, on a port new to IPv6 */
-	{
-		/* a source DAD has not kept (tentative, or another host's):
-		 * the link-local address once that one is sure (RFC 4429 3.3:
-		 * an NS from a tentative address puts our MAC for it in the
-		 * neighbours' caches). Within the first second of a port's
-		 * service the link-local one is tentative too: the NS goes
-		 * from the tentative address all the same (without our
-		 * link-layer address a host must resolve ours before it
-		 * answers: in the e2e tests Linux hosts did not, within the
-		 * probes a resolution sends) */
-		const uint8_t *st = dad_state(r, ni->port, src);
+	/* a source DAD has not kept (tentative, or another host's): the
+	 * link-local address once that one is sure (RFC 4429 3.3: an NS from
+	 * a tentative address puts our MAC for it in the neighbours' caches).
+	 * Within the first second of a port's service the link-local one is
+	 * tentative too: the NS goes from the tentative address all the same
+	 * (without our link-layer address a host must resolve ours before it
+	 * answers: in the e2e tests Linux hosts did not, within the probes a
+	 * resolution sends) */
+	st = dad_state(r, ni->port, src);
+	if (st != NULL && (*st == ADDR_DAD_TENTATIVE || *st == ADDR_DAD_FAILED)) {
+		/* the link-local one another host's (or tentative): an
+		 * address of the port's DAD kept, if any */
+		const uint8_t *kept = r->ports[ni->port].ll_dad == ADDR_DAD_OK
+					      ? r->dp_ports[ni->port].ll6
+					      : port_addr6_usable(&r->ports[ni->port], true);
 
-		if (st != NULL && (*st == ADDR_DAD_TENTATIVE || *st == ADDR_DAD_FAILED)) {
-			/* the link-local one another host's (or tentative): an
-			 * address of the port's DAD kept, if any */
-			const uint8_t *kept =
-				r->ports[ni->port].ll_dad == ADDR_DAD_OK
-					? r->dp_ports[ni->port].ll6
-					: port_addr6_usable(&r->ports[ni->port], true);
-
-			if (kept != NULL)
-				memcpy(src, kept, 16);
+		if (kept != NULL) {
+			memcpy(src, kept, 16);
+		} else if (*st == ADDR_DAD_FAILED) {
+			/* another host's address, with our MAC as its
+			 * link-layer address: the neighbours would send that
+			 * host's traffic to us (RFC 4861 7.2.3). None goes:
+			 * the resolution fails, its packets dropped as
+			 * unresolved */
+			r->cst.nd_probes_no_source++;
+			return;
 		}
-		nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	}
+	frame = control_frame(r, ni->port, ND_FRAME_LEN, &m);
+	if (frame == NULL)
+		return;
+	nd_build_ns(frame, &r->dp_ports[ni->port].mac, src, ni->addr.v6, mac);
 	if (control_send(r, m, ni->port) == 0)
 		r->cst.nd_probes++;
 }

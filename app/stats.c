@@ -249,6 +249,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "nd_learnt", r->cst.nd_learnt);
 	v->kv(v->arg, "nd_off_link_answered", r->cst.nd_off_link_answered);
 	v->kv(v->arg, "nd_probes", r->cst.nd_probes);
+	v->kv(v->arg, "nd_probes_no_source", r->cst.nd_probes_no_source);
 	v->kv(v->arg, "icmp6_echo_replies", r->cst.icmp6_echo_replies);
 	v->kv(v->arg, "icmp6_time_exceeded", r->cst.icmp6_time_exceeded);
 	v->kv(v->arg, "icmp6_no_route", r->cst.icmp6_no_route);

@@ -166,20 +166,22 @@ struct ctrl_stats {
 	uint64_t nd_learnt;	       /* NS/NA (not answered) that updated the table */
 	uint64_t nd_off_link_answered; /* NS from off the port's prefixes: answered */
 	uint64_t nd_probes;	       /* solicitations sent to resolve neighbours */
-	uint64_t icmp6_echo_replies;   /* ICMPv6 messages: as the ICMP ones */
-	uint64_t icmp6_time_exceeded;  /* 3/0 */
-	uint64_t icmp6_no_route;       /* 1/0 */
-	uint64_t icmp6_prohibited;     /* 1/1 */
-	uint64_t icmp6_beyond_scope;   /* 1/2 */
-	uint64_t icmp6_addr_unreach;   /* 1/3 */
-	uint64_t icmp6_port_unreach;   /* 1/4 */
-	uint64_t icmp6_too_big;	       /* 2/0 */
-	uint64_t icmp6_param_problem;  /* 4/x */
-	uint64_t mld_reports;	       /* MLDv2 reports sent (joined groups, answers) */
-	uint64_t mld_queries;	       /* MLD queries answered */
-	uint64_t icmp_not_sent;	 /* errors the control thread owed that RFC 1812/4443 forbid */
-	uint64_t icmp_over_rate; /* errors the control thread owed over the rate */
-	uint64_t tx;		 /* packets queued for transmission */
+	/* solicitations not sent: the port's only source another host's */
+	uint64_t nd_probes_no_source;
+	uint64_t icmp6_echo_replies;  /* ICMPv6 messages: as the ICMP ones */
+	uint64_t icmp6_time_exceeded; /* 3/0 */
+	uint64_t icmp6_no_route;      /* 1/0 */
+	uint64_t icmp6_prohibited;    /* 1/1 */
+	uint64_t icmp6_beyond_scope;  /* 1/2 */
+	uint64_t icmp6_addr_unreach;  /* 1/3 */
+	uint64_t icmp6_port_unreach;  /* 1/4 */
+	uint64_t icmp6_too_big;	      /* 2/0 */
+	uint64_t icmp6_param_problem; /* 4/x */
+	uint64_t mld_reports;	      /* MLDv2 reports sent (joined groups, answers) */
+	uint64_t mld_queries;	      /* MLD queries answered */
+	uint64_t icmp_not_sent;	      /* errors the control thread owed that RFC 1812/4443 forbid */
+	uint64_t icmp_over_rate;      /* errors the control thread owed over the rate */
+	uint64_t tx;		      /* packets queued for transmission */
 	uint64_t drop[CDROP_MAX];
 };
 

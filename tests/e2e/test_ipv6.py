@@ -80,7 +80,9 @@ def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, src=ROUTER_IP6[
     """One ICMPv6 @typ/@code back for @pkt, @counter and @icmp_counter +1,
     the counters in @still unchanged."""
     got, d = around(topo, r, lambda: send(topo, pkt), want=1, linger=0.3)
-    check(len(got) == 1, "want one ICMPv6 %d/%d, got %d" % (typ, code, len(got)))
+    check(len(got) == 1, "want one ICMPv6 %d/%d, got %d: %s" %
+          (typ, code, len(got), [p[s.IPv6].summary() + " " + bytes(p[s.IPv6].payload)[:2].hex()
+                                 for p in got]))
     e = got[0][s.IPv6]
     raw = bytes(e.payload)
     check(raw[0] == typ and raw[1] == code, "got ICMPv6 %d/%d, want %d/%d" %
@@ -1244,6 +1246,52 @@ def test_ll_only_port(topo):
             r.stop()
 
 
+def test_ll_duplicate(topo):
+    """A port numbered by its link-local address alone, which another host
+    on the link holds: duplicate address detection gives the address up,
+    and from then the router solicits that port's neighbours from it no
+    more (an NS from it, the router's MAC its link-layer address, would
+    have the hosts send that host's traffic to the router: RFC 4861
+    7.2.3); the solicitations not sent are counted. A router of its own."""
+    ll = ROUTER_LL[1]
+    config = frlib.base_config(nhosts=3, static_neigh=False) + \
+        "port 0 address %s/64\nroute add 2001:db8:99::/48 via %s port 1\n" % (ROUTER_IP6[0],
+                                                                              HOST_LL[1])
+    sh(["ip", "-6", "addr", "add", ll + "/64", "dev", "eth0", "nodad"], ns=topo.hosts[1])
+    ls, r = None, None
+    try:
+        r = frlib.Router(topo, config)
+        # the first packet for h2's link-local address: port 1 starts to
+        # speak IPv6, its link-local address is probed, h2 answers
+        send(topo, [udp6(FAR)])
+        dup = frlib.wait_for(lambda: '"link_local_dad": "duplicate"' in
+                             json.dumps(json.loads(r.cli("show port info 1", json=True))),
+                             timeout=3)
+        check(dup, "port 1's link-local address not found duplicate: %s" %
+              r.cli("show port info 1"))
+        # h2 answered the NS that went from the address while it was
+        # tentative: forgotten, the neighbour is solicited again by the
+        # packets that follow, from no address
+        r.cli("neigh del %s port 1" % HOST_LL[1])
+        ls = Listen(topo, 1)
+        before = r.stats()
+        for _ in range(3):
+            send(topo, [udp6(FAR)])
+            time.sleep(0.5)
+        got = ls.collect(timeout=1.5, match=lambda p: p.haslayer(s.IPv6) and
+                         p[s.IPv6].src == ll)
+        d = {k: delta(before, r.stats(), k) for k in ("nd_probes", "nd_probes_no_source")}
+        check(not got, "sent from %s, which h2 holds: %s" % (ll, [p.summary() for p in got]))
+        check(d["nd_probes"] == 0 and d["nd_probes_no_source"] >= 1, "counters %s" % d)
+    finally:
+        if ls is not None:
+            ls.close()
+        if r is not None:
+            r.stop()
+        sh(["ip", "-6", "addr", "del", ll + "/64", "dev", "eth0"], ns=topo.hosts[1],
+           check=False)
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3, ipv6=True) as topo:
@@ -1281,6 +1329,7 @@ def main():
         finally:
             runner.run("clean_stop", r.stop)
         runner.run("link_local_only_port", test_ll_only_port, topo)
+        runner.run("link_local_held_by_another", test_ll_duplicate, topo)
     runner.exit()
 
 
