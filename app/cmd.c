@@ -95,9 +95,15 @@ static int a_none(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 
 static int a_ifaddr(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
+	int rc;
+
 	if (n < 1)
 		return ERR("missing address (port N address [add|del] ADDR/LEN)");
-	if (fr_prefix_parse(tok[0], &c->prefix, false) != 0)
+	rc = fr_prefix_parse(tok[0], &c->prefix, false);
+	if (rc == -ERANGE)
+		return ERR("prefix length out of range in '%s' (0-%u)", tok[0],
+			   fr_family_bits(c->prefix.addr.family));
+	if (rc != 0)
 		return ERR("bad interface address '%s' (expected ADDR/LEN)", tok[0]);
 	return expect_end(tok, n, 1, err, errlen);
 }

@@ -208,6 +208,11 @@ static void test_bad_cases(void **state)
 		{"route del 10.0.0.0/8\n", 1, "no route 10.0.0.0/8"},
 		{"route add 10.0.0.0/8 blackhole extra\n", 1, "unexpected 'extra'"},
 		{"port 0 address 192.0.2.0/24\n", 1, "network address"},
+		{"port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/33\n", 2,
+		 "prefix length out of range in '198.51.100.1/33' (0-32)"},
+		{"port 0 address 2001:db8::1/129\n", 1,
+		 "prefix length out of range in '2001:db8::1/129' (0-128)"},
+		{"port 0 address 192.0.2.1\n", 1, "bad interface address '192.0.2.1'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
 		/* the gateway's subnet gone with its address: a route via it is
 		 * refused, whatever an earlier route via it found then */
