@@ -169,6 +169,28 @@ uint32_t router_any_addr4(const struct router *r)
 	return 0;
 }
 
+/* The first of @p's IPv4 addresses outside 169.254/16, or 0. */
+static uint32_t port_routable_addr4(const struct fr_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET && !ip4_is_link_local(p->addrs[i].addr.v4))
+			return p->addrs[i].addr.v4;
+	return 0;
+}
+
+uint32_t router_routable_addr4(const struct router *r, uint16_t port)
+{
+	uint32_t a = port_routable_addr4(&r->ports[port]);
+	uint16_t pid;
+
+	for (pid = 0; a == 0 && pid < r->nb_ports; pid++)
+		if (r->ports[pid].present)
+			a = port_routable_addr4(&r->ports[pid]);
+	return a;
+}
+
 /* The first IPv6 (global) address of the port, or NULL. */
 const uint8_t *port_any_addr6(const struct fr_port *p)
 {

@@ -102,6 +102,14 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 	 * 4.3.2.4), or traceroute and path MTU discovery go blind there */
 	if (sa == 0)
 		sa = router_any_addr4(r);
+	/* a 169.254/16 address goes only to a host on its own link (RFC 3927
+	 * 2.6.2, 2.7; control_output() holds to it): an error that goes by a
+	 * gateway (a link-local /30 to a peer, as cloud VPN and direct links
+	 * number them), or out of another port, goes from a routable address,
+	 * or traceroute and path MTU discovery through that peer go blind */
+	if (ip4_is_link_local(sa) &&
+	    (back.type != FIB_NH_CONNECTED || !port_owns4(&r->ports[back.port], sa)))
+		sa = router_routable_addr4(r, back.port);
 	m = rte_pktmbuf_alloc(r->pools[r->ports[back.port].socket]);
 	p = m ? rte_pktmbuf_append(
 			m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote))

@@ -343,6 +343,10 @@ uint32_t port_any_addr4(const struct fr_port *p);
 void router_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An IPv4 address of the router's for a port that has none (or 0). */
 uint32_t router_any_addr4(const struct router *r);
+/* An IPv4 address of the router's outside 169.254/16 (one that may leave
+ * its link, RFC 3927 2.6.2): @port's first, else the first of the
+ * lowest-numbered port that has one; 0 if none. */
+uint32_t router_routable_addr4(const struct router *r, uint16_t port);
 const uint8_t *port_any_addr6(const struct fr_port *p);
 /* The port speaks IPv6: it has an IPv6 address, or the router has used
  * its link-local one there (ll_in_use()). Such a port's link-local

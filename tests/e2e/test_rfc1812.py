@@ -194,6 +194,43 @@ def test_unnumbered(topo, r):
           neigh)
 
 
+def test_link_local_gateway(topo, r):
+    """A peer numbered on a 169.254/16 /30 (as cloud VPN and direct links
+    number them), networks routed via it: an error about a packet from
+    behind it (time exceeded, fragmentation needed) goes back from a
+    routable address of the port (a 169.254/16 source never leaves its
+    link, RFC 3927 2.6.2), not dropped as no_route_back."""
+    far = "100.71.0.9"
+    sh(["ip", "addr", "add", "169.254.10.2/30", "dev", "eth0"], ns=topo.hosts[2])
+    r.cli("port 2 address add 169.254.10.1/30")
+    r.cli("route add 100.71.0.0/16 via 169.254.10.2")
+    got = {}
+    try:
+        for what, pkt, typ in (
+                ("ttl 1", s.IP(src=far, dst=HOST_IP[0], ttl=1) / s.UDP(dport=33434), 11),
+                ("df over port 1's mtu", s.IP(src=far, dst=HOST_IP[1], flags="DF") /
+                 s.UDP(dport=9) / s.Raw(b"L" * 1400), 3)):
+            ls = frlib.Listen(topo, 2)
+            before = r.stats()
+            try:
+                send(topo, s.Ether(src=HOST_MAC[2], dst=ROUTER_MAC[2]) / pkt, h=2)
+                got[what] = ls.collect(timeout=3.0, want=1, match=lambda p: (
+                    p.haslayer(s.ICMP) and p[s.ICMP].type == typ and p[s.IP].dst == far))
+            finally:
+                ls.close()
+            after = r.stats()
+            check(len(got[what]) == 1 and got[what][0][s.IP].src == ROUTER_IP[2] and
+                  got[what][0].dst == HOST_MAC[2],
+                  "%s: want ICMP %d from %s, got %s; no_route_back +%d" %
+                  (what, typ, ROUTER_IP[2], [p[s.IP].summary() for p in got[what]],
+                   delta(before, after, "no_route_back")))
+    finally:
+        r.cli("route del 100.71.0.0/16", check=False)
+        r.cli("port 2 address del 169.254.10.1/30", check=False)
+        sh(["ip", "addr", "del", "169.254.10.2/30", "dev", "eth0"], ns=topo.hosts[2],
+           check=False)
+
+
 def test_unreachables(topo, r):
     expect_error(topo, r, udp(NOROUTE), 3, 0, "no_route", "icmp_unreach_net")
     expect_error(topo, r, udp("198.18.0.9"), 3, 0, "unreachable", "icmp_unreach_net")
@@ -826,6 +863,7 @@ def main():
                              ("rpf_flips_on_route_delete", test_rpf_flip),
                              ("port_down_failover", test_port_down_failover),
                              ("unnumbered_port_errors", test_unnumbered),
+                             ("link_local_gateway_errors", test_link_local_gateway),
                              ("traceroute", test_traceroute)]:
                 runner.run(name, fn, topo, r)
         finally:
