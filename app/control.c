@@ -702,35 +702,21 @@ static bool held_route_holds(struct router *r, const struct rte_mbuf *m,
 }
 
 /* neigh_ops.release: a held packet is sent to @mac; without one (NULL), or
- * for a port out of service, dropped with its reason or sent by another
- * route */
+ * for a port out of service, dropped with its reason; by another route
+ * when the routes changed while it waited, whatever became of its
+ * neighbour */
 static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 			 const struct rte_ether_addr *mac)
 {
 	struct router *r = arg;
 	struct rte_mbuf *m = pkt;
 	bool forwarded = dp_ctrl_reason(m) != CTRL_ORIGINATED;
-	/* its port went out of service while it waited (its entry forgotten
-	 * then): where the routes send it now, or refused as the workers
-	 * refuse a down port's traffic, below */
-	const bool down = port_is_down(r, ni->port);
 
-	if (mac == NULL && !down && ni->state != NEIGH_S_FAILED) {
-		/* its entry went away ('neigh del'): not the neighbour's
-		 * silence; dropped, no error said */
-		cdrop(r, m, CDROP_NEIGH_FLUSHED);
-		return;
-	}
-	if (!down && (mac == NULL || !router_port_ok(r, ni->port))) {
-		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
-		 * unreachable) for what we could not deliver */
-		host_unreachable(r, m, forwarded, CDROP_NEIGH_FAILED);
-		return;
-	}
 	/* a route changed while the packet waited (replaced, deleted, a
 	 * more specific one, a blackhole over it): it goes where the routes
 	 * say now, held again or dropped as route_changed, never to the
-	 * neighbour it waited for */
+	 * neighbour it waited for, nor answered host unreachable when that
+	 * one failed, went away or its port went out of service */
 	if (!(ni->addr.family == AF_INET6 ? held_route_holds6(r, m, ni)
 					  : held_route_holds(r, m, ni))) {
 		r->cst.held_rerouted++;
@@ -746,8 +732,22 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 		}
 		return;
 	}
-	if (down) {
+	/* its port went out of service while it waited (its entry forgotten
+	 * then): refused as the workers refuse a down port's traffic */
+	if (port_is_down(r, ni->port)) {
 		host_unreachable(r, m, forwarded, CDROP_PORT_DOWN);
+		return;
+	}
+	if (mac == NULL && ni->state != NEIGH_S_FAILED) {
+		/* its entry went away ('neigh del'): not the neighbour's
+		 * silence; dropped, no error said */
+		cdrop(r, m, CDROP_NEIGH_FLUSHED);
+		return;
+	}
+	if (mac == NULL || !router_port_ok(r, ni->port)) {
+		/* RFC 1812 4.3.3.1 (host unreachable), RFC 4443 3.1 (address
+		 * unreachable) for what we could not deliver */
+		host_unreachable(r, m, forwarded, CDROP_NEIGH_FAILED);
 		return;
 	}
 	/* the neighbour's family is the packet's */

@@ -316,6 +316,38 @@ def test_held_rerouted(topo, r):
                                                     delta(before, after, "route_changed")))
 
 
+def test_held_rerouted_failed(topo, r):
+    # held for a gateway that never answers, its route replaced by one via
+    # h3 meanwhile: when the gateway fails, the packet goes to h3, as the
+    # routes say, not answered host unreachable for a gateway no route uses
+    gw = "198.51.100.80"
+    r.cli("route add 10.80.0.0/16 via " + gw)
+    r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
+    ic, lsn = Icmp(topo), frlib.Listen(topo, 2)
+    try:
+        before, held0 = r.stats(), held(r)
+        send(topo, udp("10.80.1.1", payload=b"held-then-failed"))
+        check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
+        r.cli("route replace 10.80.0.0/16 via " + HOST_IP[2])
+        got = lsn.collect(timeout=3.0, want=1, match=lambda p: p.haslayer(s.Raw) and
+                          p[s.Raw].load == b"held-then-failed")
+        errors = ic.collect(timeout=0.3)
+        after = r.stats()
+    finally:
+        ic.close()
+        lsn.close()
+        r.cli("route del 10.80.0.0/16", check=False)
+        r.cli("neigh del %s port 1" % gw, check=False)
+        r.cli("set neigh mcast-probes 2", check=False)
+    d = {k: delta(before, after, k) for k in ("held_rerouted", "neigh_failed",
+                                               "icmp_unreach_host")}
+    check(len(got) == 1 and got[0].dst == HOST_MAC[2] and got[0][s.IP].ttl == 63,
+          "the held packet did not go by its new route to h3: %s" % d)
+    check(not errors, "answered %s" % [p[s.IP].summary() for p in errors])
+    check(d == {"held_rerouted": 1, "neigh_failed": 0, "icmp_unreach_host": 0},
+          "counters %s" % d)
+
+
 def test_held_port_down(topo, r):
     # held for a gateway still resolving when its port goes down: the
     # port's neighbours are forgotten at once, and the packet goes where the
@@ -848,6 +880,7 @@ def main():
                              ("unreachable_3_0_3_13_blackhole", test_unreachables),
                              ("host_unreachable_3_1", test_host_unreachable),
                              ("held_rerouted", test_held_rerouted),
+                             ("held_rerouted_gateway_failed", test_held_rerouted_failed),
                              ("held_port_down", test_held_port_down),
                              ("echo_broadcast_frame_and_ids", test_echo_broadcast_frame_and_ids),
                              ("echo_reply_3_3_3_2", test_local),
