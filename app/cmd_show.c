@@ -1040,6 +1040,12 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 		long_cmd_service(r, k);
 		if (rt->origin != FIB_ORIGIN_STATIC)
 			continue;
+		/* one the table could not put back: a file that holds it may
+		 * not load (the room it needs taken by the routes after it,
+		 * all or nothing), so it is said, commented out */
+		if (rt->flags & FIB_RTF_STRANDED)
+			out_printf(o, "# withdrawn (table full): left out so that this file "
+				      "loads; add it once there is room\n# ");
 		fr_prefix_fmt(&rt->prefix, a, sizeof(a));
 		switch (rt->type) {
 		case FIB_NH_GATEWAY:
