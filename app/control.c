@@ -516,6 +516,19 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	sender = fr_addr4(a.spa);
 	answer = kind == NEIGH_LEARN_REQUEST;
 	if (kind == NEIGH_LEARN_OTHER) {
+		/* RFC 826's merge: a sender the port has an entry for is
+		 * updated by its request for another host, as by an
+		 * announcement (a host that moved to a new MAC, a failover
+		 * that announced nothing, would otherwise lose its traffic
+		 * until the entry's timers ran out); nothing is created */
+		if (a.op == RTE_ARP_OP_REQUEST && a.spa != 0 &&
+		    neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE &&
+		    neigh_learn(r->neigh, &sender, port, &a.sha, NEIGH_LEARN_GRATUITOUS,
+				control_now_ms()) != 0) {
+			r->cst.arp_learnt++;
+			rte_pktmbuf_free(m);
+			return;
+		}
 		cdrop(r, m, CDROP_ARP_NOT_FOR_US);
 		return;
 	}

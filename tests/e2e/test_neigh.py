@@ -5,6 +5,8 @@
     (held while resolving, not dropped) and h2 shows up REACHABLE with its
     real MAC;
   - h2 changes its MAC and announces it (gratuitous ARP): traffic follows;
+    so it does when h2 announces nothing but asks for another host (RFC
+    826's merge);
   - h2 goes silent: STALE -> DELAY -> PROBE on schedule (short timers),
     then forgotten and asked again by broadcast (INCOMPLETE, RFC 4861
     7.3.3: not refused as FAILED while a moved neighbour may answer), then
@@ -15,8 +17,8 @@
     whose lost pings are explained by as many packets the hosts sent and
     the router never read, lost in the kernel while the worker's vCPU did
     not run, is run once more; its other checks hold for both rounds);
-  - poisoning: requests for other hosts, gratuitous ARP for unknown
-    addresses, replies on the wrong port change nothing;
+  - poisoning: requests for other hosts from unknown senders, gratuitous
+    ARP for unknown addresses, replies on the wrong port change nothing;
   - a packet still held when the router stops is freed and counted in its
     final line (left_queued)."""
 import json
@@ -92,6 +94,41 @@ def test_mac_change(topo, r):
         check(e is not None, "the router did not take h2's new MAC: %s" %
               neigh(r).get((HOST_IP[1], 1)))
         check(e["generation"] > gen0, "MAC changed without a new generation")
+        out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+        check("3 received" in out, "traffic did not follow the new MAC:\n" + out)
+    finally:
+        sh(["ip", "link", "set", "dev", "eth0", "address", HOST_MAC[1]], ns=topo.hosts[1])
+        gratuitous(topo, 1, HOST_MAC[1])
+
+
+def test_mac_change_merge(topo, r):
+    """h2 moves to a new MAC and announces nothing, but asks for another
+    host: the router takes the new MAC from that request (RFC 826's
+    merge, as Linux does) and traffic follows at once; a request for
+    another host from a sender it does not know creates nothing."""
+    new = "02:00:00:00:02:98"
+    sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    sh(["ip", "link", "set", "dev", "eth0", "address", new], ns=topo.hosts[1])
+    try:
+        st0 = r.stats()
+        with frlib.netns(topo.hosts[1]):
+            sock = s.conf.L2socket(iface="eth0")
+            sock.send(s.Ether(src=new, dst="ff:ff:ff:ff:ff:ff") /
+                      s.ARP(op=1, hwsrc=new, psrc=HOST_IP[1], pdst="198.51.100.200"))
+            sock.send(s.Ether(src=new, dst="ff:ff:ff:ff:ff:ff") /
+                      s.ARP(op=1, hwsrc=new, psrc="198.51.100.201", pdst="198.51.100.200"))
+            sock.close()
+        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == new else None)
+                           (neigh(r).get((HOST_IP[1], 1))), timeout=3)
+        check(e is not None, "the router did not take h2's new MAC from its request: %s" %
+              neigh(r).get((HOST_IP[1], 1)))
+        st1 = rose(r, st0, "arp_not_for_us")
+        check(st1 is not None and st1["arp_not_for_us"] >= st0["arp_not_for_us"] + 1 and
+              st1["arp_learnt"] >= st0["arp_learnt"] + 1,
+              "want arp_learnt +1 (h2) and arp_not_for_us +1 (the unknown sender): %s" %
+              (st1 and {k: st1[k] - st0[k] for k in ("arp_learnt", "arp_not_for_us")}))
+        check(("198.51.100.201", 1) not in neigh(r),
+              "an entry was made for a request's unknown sender")
         out = sh(["ping", "-c", "3", "-i", "0.2", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
         check("3 received" in out, "traffic did not follow the new MAC:\n" + out)
     finally:
@@ -681,6 +718,7 @@ def main():
                 ls.close()
             for name, fn in [("first_ping_held_not_dropped", test_first_ping),
                              ("mac_change_gratuitous", test_mac_change),
+                             ("mac_change_request_merge", test_mac_change_merge),
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
                              ("poisoning", test_poisoning),
                              ("announce_defend", test_announce_defend),
