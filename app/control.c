@@ -145,50 +145,49 @@ int port_subnet_edge4(const struct fr_port *p, uint32_t a)
 	return 0;
 }
 
-/* The first IPv4 address of the port (source of probes off every subnet). */
-uint32_t port_any_addr4(const struct fr_port *p)
+/* The first IPv4 address of @p, with @routable the first outside
+ * 169.254/16 (one that may leave its link); 0 if none. */
+static uint32_t port_first_addr4(const struct fr_port *p, bool routable)
 {
 	unsigned int i;
 
 	for (i = 0; i < p->nb_addrs; i++)
-		if (p->addrs[i].addr.family == AF_INET)
+		if (p->addrs[i].addr.family == AF_INET &&
+		    !(routable && ip4_is_link_local(p->addrs[i].addr.v4)))
 			return p->addrs[i].addr.v4;
 	return 0;
+}
+
+/* The same of the lowest-numbered port that has one, or 0. */
+static uint32_t router_first_addr4(const struct router *r, bool routable)
+{
+	uint16_t pid;
+	uint32_t a;
+
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (r->ports[pid].present && (a = port_first_addr4(&r->ports[pid], routable)) != 0)
+			return a;
+	return 0;
+}
+
+/* The first IPv4 address of the port (source of probes off every subnet). */
+uint32_t port_any_addr4(const struct fr_port *p)
+{
+	return port_first_addr4(p, false);
 }
 
 /* The router's own IPv4 address for a port without one (RFC 1812 4.3.2.4:
  * its router-id): the first of the lowest-numbered port that has one, or 0. */
 uint32_t router_any_addr4(const struct router *r)
 {
-	uint16_t pid;
-	uint32_t a;
-
-	for (pid = 0; pid < r->nb_ports; pid++)
-		if (r->ports[pid].present && (a = port_any_addr4(&r->ports[pid])) != 0)
-			return a;
-	return 0;
-}
-
-/* The first of @p's IPv4 addresses outside 169.254/16, or 0. */
-static uint32_t port_routable_addr4(const struct fr_port *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nb_addrs; i++)
-		if (p->addrs[i].addr.family == AF_INET && !ip4_is_link_local(p->addrs[i].addr.v4))
-			return p->addrs[i].addr.v4;
-	return 0;
+	return router_first_addr4(r, false);
 }
 
 uint32_t router_routable_addr4(const struct router *r, uint16_t port)
 {
-	uint32_t a = port_routable_addr4(&r->ports[port]);
-	uint16_t pid;
+	uint32_t a = port_first_addr4(&r->ports[port], true);
 
-	for (pid = 0; a == 0 && pid < r->nb_ports; pid++)
-		if (r->ports[pid].present)
-			a = port_routable_addr4(&r->ports[pid]);
-	return a;
+	return a != 0 ? a : router_first_addr4(r, true);
 }
 
 /* The first IPv6 (global) address of the port, or NULL. */
