@@ -44,7 +44,10 @@ static int setting_apply(struct router *r, const struct setting *s)
 	switch (s->id) {
 	case CMD_PORT_MTU:
 		r->dp_ports[s->port].mtu = (uint16_t)s->value;
-		/* undo: the device's MTU as it was (value2; 0: unchanged) */
+		/* undo: the device's MTU as it was (value2; 0: unchanged).
+		 * A transaction only raises devices (port_mtu_fit()), so
+		 * this only lowers one: a device that refuses keeps taking
+		 * larger frames than the router sends */
 		if (s->value2 != 0 && s->value2 != r->ports[s->port].dev_mtu) {
 			if (r->ports[s->port].started &&
 			    (rc = rte_eth_dev_set_mtu(s->port, (uint16_t)s->value2)) != 0)
@@ -178,6 +181,8 @@ struct txn {
 	uint64_t took_down[(FR_MAX_PORTS + 63) / 64];
 	/* ports given addresses: announced once committed */
 	uint64_t addr_added[(FR_MAX_PORTS + 63) / 64];
+	/* ports whose MTU went down: their devices follow once committed */
+	uint64_t mtu_lowered[(FR_MAX_PORTS + 63) / 64];
 };
 
 bool txn_addr_changed(const struct txn *t)
@@ -228,6 +233,19 @@ static void txn_end(struct txn *t)
 	free(t);
 }
 
+/* A committed transaction lowered port @pid's MTU: its device goes down to
+ * it, or to what it reported when probed. A device that will not go down
+ * keeps taking larger frames: the router's own limit still holds for what
+ * it sends. */
+static void mtu_lower(struct router *r, uint16_t pid)
+{
+	struct fr_port *p = &r->ports[pid];
+	uint32_t want = RTE_MAX((uint32_t)r->dp_ports[pid].mtu, (uint32_t)p->dev_mtu_probed);
+
+	if (p->started && want < p->dev_mtu && rte_eth_dev_set_mtu(pid, (uint16_t)want) == 0)
+		p->dev_mtu = (uint16_t)want;
+}
+
 void txn_commit(struct txn *t)
 {
 	uint64_t said[(FR_MAX_PORTS + 63) / 64];
@@ -248,6 +266,9 @@ void txn_commit(struct txn *t)
 	for (pid = 0; pid < r->nb_ports; pid++)
 		if ((t->took_down[pid / 64] >> (pid % 64)) & 1)
 			dad_reset(r, pid);
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if ((t->mtu_lowered[pid / 64] >> (pid % 64)) & 1)
+			mtu_lower(r, pid);
 	txn_end(t);
 	/* new addresses, and the addresses of a port back in service, said
 	 * on their links (RFC 5227 2.3, RFC 4861 7.2.6): once kept, never for
@@ -986,25 +1007,22 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
  * carry it (a started port now, one not set up yet when it is: port.c), or
  * the command fails; the journal holds the device's MTU as it was. Below,
  * the router keeps it (it sends nothing larger), and a device an earlier
- * command raised goes back down to it, never below what the device
- * reported: as a router started from show config's file sets it up, so
- * the two take the same frames. Ports without a device (tests) pass.
+ * command raised goes back down to it once the transaction is kept
+ * (txn_commit(): mtu_lower()), never below what the device reported: as a
+ * router started from show config's file sets it up, so the two take the
+ * same frames. Lowered only then, a device is never raised back by a
+ * rollback, which it could refuse (some do while started), leaving the
+ * router's MTU above the device's. Ports without a device (tests) pass.
  */
-static int port_mtu_fit(struct router *r, uint16_t pid, uint32_t mtu, char *err, size_t errlen)
+static int port_mtu_fit(struct txn *t, uint16_t pid, uint32_t mtu, char *err, size_t errlen)
 {
-	struct fr_port *p = &r->ports[pid];
+	struct fr_port *p = &t->r->ports[pid];
 	int rc;
 
 	if (!rte_eth_dev_is_valid_port(pid))
 		return 0;
 	if (mtu <= p->dev_mtu) {
-		uint32_t want = RTE_MAX(mtu, (uint32_t)p->dev_mtu_probed);
-
-		/* a device that will not go down keeps taking larger frames:
-		 * the router's own limit still holds for what it sends */
-		if (p->started && want < p->dev_mtu &&
-		    rte_eth_dev_set_mtu(pid, (uint16_t)want) == 0)
-			p->dev_mtu = (uint16_t)want;
+		t->mtu_lowered[pid / 64] |= 1ull << (pid % 64);
 		return 0;
 	}
 	if (mtu > PORT_MTU_MAX)
@@ -1065,7 +1083,7 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");
 	if (c->id == CMD_PORT_MTU) {
-		rc = port_mtu_fit(t->r, port, c->value, err, errlen);
+		rc = port_mtu_fit(t, port, c->value, err, errlen);
 		if (rc != 0)
 			return rc;
 	}
