@@ -1045,9 +1045,16 @@ static int port_mtu_fit(struct txn *t, uint16_t pid, uint32_t mtu, char *err, si
 		return 0;
 	rc = rte_eth_dev_set_mtu(pid, (uint16_t)mtu);
 	if (rc != 0)
-		return ERRC(rc < 0 ? rc : -EIO,
-			    "port %u (%s): the device cannot take MTU %u (%s); it carries %u", pid,
-			    p->name, mtu, rte_strerror(rc < 0 ? -rc : EIO), p->dev_mtu);
+		/* busy: a driver that changes it only while the port is
+		 * stopped, which a configuration file's line does at start */
+		return ERRC(
+			rc < 0 ? rc : -EIO,
+			"port %u (%s): the device cannot take MTU %u (%s); it carries %u%s", pid,
+			p->name, mtu, rte_strerror(rc < 0 ? -rc : EIO), p->dev_mtu,
+			rc == -EBUSY
+				? " while started: put it in the file --config applies at start, "
+				  "before the port starts"
+				: "");
 	p->dev_mtu = (uint16_t)mtu;
 	return 0;
 }
