@@ -493,7 +493,10 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 		    control_now_ms() - p->link_read_ms < (down ? p->hold_down_ms : p->hold_up_ms))
 			return;
 	}
-	p->link_hold_bypass_ms = 0;
+	/* spent once the link went the operator's way; not by the start-up
+	 * reading of a carrier that has yet to follow 'port N down' */
+	if (change || down == p->link_bypass_down)
+		p->link_hold_bypass_ms = 0;
 	p->link_down = down;
 	port_down_sync(r, pid);
 	/* back, its IPv6 addresses are probed again (RFC 4862 5.4) */
