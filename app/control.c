@@ -391,6 +391,7 @@ void ll_in_use(struct router *r, uint16_t port)
 	if (!first || !can_announce(r, port))
 		return;
 	mld_report(r, port);
+	p->ll_mld_again = true;
 	dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms);
 }
 

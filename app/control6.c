@@ -193,11 +193,22 @@ bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, u
 static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t ms,
 		     uint64_t now)
 {
+	struct fr_port *p = &r->ports[port];
+
 	if (*st != ADDR_DAD_TENTATIVE || now < ms)
 		return;
 	*st = ADDR_DAD_OK;
 	if (nd_announce(r, port, a))
 		r->cst.addr_announced++;
+	/* a port new to IPv6 through its link-local address reported its
+	 * groups once, from :: (ll_in_use()): again now, from that address,
+	 * as a state change is reported twice (RFC 3810 6.1); a snooping
+	 * switch that lost the first still learns the solicited-node group
+	 * its neighbours' NS for us go to */
+	if (a == r->dp_ports[port].ll6 && p->ll_mld_again) {
+		p->ll_mld_again = false;
+		mld_report(r, port);
+	}
 }
 
 void dad_due(struct router *r, uint16_t port, uint64_t now)
@@ -233,6 +244,8 @@ void dad_reset(struct router *r, uint16_t port)
 		pa->dad = ADDR_DAD_WAIT;
 	}
 	p->ll_dad = ADDR_DAD_WAIT;
+	/* back in service, announce() reports twice */
+	p->ll_mld_again = false;
 	if (back)
 		router_local_update(r); /* ours again as a source too */
 }

@@ -108,6 +108,9 @@ struct fr_port {
 	uint8_t ll_dad;
 	/* the router has used its link-local address here (ll_in_use()) */
 	bool ll_used;
+	/* its one MLD report so far went from :: (ll_in_use()): the second
+	 * goes once DAD keeps the link-local address (dad_kept()) */
+	bool ll_mld_again;
 	uint64_t ll_dad_ms;
 	/* when it last answered an MLD query (mld_query_input()) */
 	uint64_t mld_answered_ms;
