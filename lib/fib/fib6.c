@@ -160,7 +160,9 @@ static uint32_t trie_estimate(const struct fib *f, const uint8_t *ip, uint8_t le
 /* As for IPv4 (tbl8_wait() in fib.c): 22.11's trie frees and reuses tbl8
  * groups at once, last freed first, and an IPv6 change of any length may
  * take one, so every change after a change waits for the workers' grace
- * period (the trie's free stack does not say which were freed). */
+ * period (the trie's free stack does not say which were freed). A group
+ * freed and taken again within one change (one that writes several ranges:
+ * a covering route's, around longer ones) is beyond this, as for IPv4. */
 static void tbl8_wait6(struct fib *f)
 {
 	if (f->tbl8_dirty6 && f->qsv != NULL) {
