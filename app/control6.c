@@ -997,19 +997,27 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
  * all-nodes, RFC 3810 6), when a port's addresses are announced (in
  * service, an address added: twice, 2 s apart, as the announcements) and
  * in answer to a query. Reports are MLDv2 (RFC 3810 5.2), each group in
- * EXCLUDE mode with no sources (listening to every source).
+ * EXCLUDE mode with no sources (listening to every source), but for
+ * MLD_V1_PRESENT_MS after an MLDv1 query on the port: then MLDv1 reports
+ * (RFC 2710 3), one per group, for a querier (and the switches snooping
+ * it) that knows no other (RFC 3810 8.2.1).
  */
-#define MLD_QUERY	       130
-#define MLD_REPORT_V2	       143
-#define MLD_REC_IS_EXCLUDE     2 /* current state (answers) */
-#define MLD_REC_TO_EXCLUDE     4 /* state change (unsolicited) */
-#define MLD_HBH_LEN	       8 /* hop-by-hop header: router alert and padding */
-#define MLD_REC_LEN	       20
-#define MLD_QUERY_MIN	       24 /* an MLDv1 query; MLDv2's is 28 and more */
+#define MLD_QUERY	   130
+#define MLD_REPORT_V1	   131
+#define MLD_REPORT_V2	   143
+#define MLD_REC_IS_EXCLUDE 2 /* current state (answers) */
+#define MLD_REC_TO_EXCLUDE 4 /* state change (unsolicited) */
+#define MLD_HBH_LEN	   8 /* hop-by-hop header: router alert and padding */
+#define MLD_REC_LEN	   20
+#define MLD_V1_LEN	   24 /* an MLDv1 query or report; MLDv2's query is 28 and more */
+#define MLD_V2_QUERY_MIN   28
+/* RFC 3810 9.12: Older Version Querier Present Timeout, the robustness
+ * variable (2) times the query interval (125 s) plus a query's response
+ * interval (10 s) */
+#define MLD_V1_PRESENT_MS      260000
 #define MLD_GROUPS_MAX	       (2 * FR_PORT_MAX_ADDRS + 2)
 #define MLD_ANSWER_INTERVAL_MS 100
 
-static const struct rte_ether_addr mld_reports_mac = {{0x33, 0x33, 0, 0, 0, 0x16}};
 static const uint8_t mld_reports_group[16] = {0xff, 0x02, [15] = 0x16}; /* all MLDv2 routers */
 static const uint8_t all_routers[16] = {0xff, 0x02, [15] = 2};
 
@@ -1062,26 +1070,26 @@ static struct rte_ipv6_hdr mld_pseudo(const struct rte_ipv6_hdr *ip, uint32_t le
 	return ph;
 }
 
-/* An MLDv2 report on @port of the @n groups @g, each a record of @type.
- * From the link-local address once duplicate address detection kept it,
- * before that from :: (RFC 3810 5.2.13). True: queued. */
-static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8_t (*g)[16],
-			    unsigned int n)
+/* An MLD message of @ilen bytes on @port to group @dst (its frame, the
+ * router alert's hop-by-hop header before it): where its ICMPv6 message
+ * goes, zeroed, or NULL when no mbuf was free. From the link-local address
+ * once duplicate address detection kept it, before that from :: (RFC 3810
+ * 5.2.13, RFC 3590 4). */
+static uint8_t *mld_frame(struct router *r, uint16_t port, const uint8_t *dst, uint16_t ilen,
+			  struct rte_mbuf **m)
 {
-	uint16_t ilen = (uint16_t)(8 + n * MLD_REC_LEN);
-	struct rte_ipv6_hdr *ip, ph;
+	struct rte_ipv6_hdr *ip;
 	struct rte_ether_hdr *eth;
-	struct rte_mbuf *m;
-	uint8_t *hbh, *ic;
-	uint16_t ck;
-	unsigned int i;
+	uint8_t *hbh;
 	char *frame = control_frame(
-		r, port, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + MLD_HBH_LEN + ilen), &m);
+		r, port, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + MLD_HBH_LEN + ilen), m);
 
 	if (frame == NULL)
-		return false;
+		return NULL;
 	eth = (struct rte_ether_hdr *)frame;
-	eth->dst_addr = mld_reports_mac;
+	/* 33:33 and the group's last 32 bits (RFC 2464 7) */
+	memset(&eth->dst_addr, 0x33, 2);
+	memcpy(&eth->dst_addr.addr_bytes[2], dst + 12, 4);
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
 	ip = (struct rte_ipv6_hdr *)(eth + 1);
@@ -1092,13 +1100,67 @@ static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8
 	ip->hop_limits = 1;
 	if (r->ports[port].ll_dad == ADDR_DAD_OK)
 		memcpy(ip->src_addr, r->dp_ports[port].ll6, 16);
-	memcpy(ip->dst_addr, mld_reports_group, 16);
+	memcpy(ip->dst_addr, dst, 16);
 	hbh = (uint8_t *)(ip + 1);
 	hbh[0] = IPPROTO_ICMPV6;
 	hbh[2] = 5; /* router alert (RFC 2711), value 0: MLD; */
 	hbh[3] = 2;
 	hbh[6] = 1; /* then PadN of no data */
-	ic = hbh + MLD_HBH_LEN;
+	return hbh + MLD_HBH_LEN;
+}
+
+/* @m's MLD message @ic of @ilen bytes: its checksum put in, and sent on
+ * @port. True: queued. */
+static bool mld_send(struct router *r, uint16_t port, struct rte_mbuf *m, uint8_t *ic,
+		     uint16_t ilen)
+{
+	const struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv6_hdr ph = mld_pseudo(ip, ilen);
+	uint16_t ck = rte_ipv6_udptcp_cksum(&ph, ic);
+
+	memcpy(ic + 2, &ck, 2);
+	if (control_send(r, m, port) != 0)
+		return false;
+	r->cst.mld_reports++;
+	return true;
+}
+
+/* In MLDv1 compatibility on @port: an MLDv1 query came within
+ * MLD_V1_PRESENT_MS. */
+static bool mld_v1(const struct router *r, uint16_t port)
+{
+	const struct fr_port *p = &r->ports[port];
+
+	return p->mld_v1_until_ms != 0 && control_now_ms() < p->mld_v1_until_ms;
+}
+
+/* A report on @port of the @n groups @g: MLDv2, each a record of @type,
+ * or in MLDv1 compatibility one MLDv1 report per group, to the group. True:
+ * all queued. */
+static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8_t (*g)[16],
+			    unsigned int n)
+{
+	uint16_t ilen = (uint16_t)(8 + n * MLD_REC_LEN);
+	struct rte_mbuf *m;
+	uint8_t *ic;
+	unsigned int i;
+	bool sent = true;
+
+	if (mld_v1(r, port)) {
+		for (i = 0; i < n; i++) {
+			ic = mld_frame(r, port, g[i], MLD_V1_LEN, &m);
+			if (ic == NULL)
+				return false;
+			ic[0] = MLD_REPORT_V1;
+			memcpy(ic + 8, g[i], 16);
+			sent &= mld_send(r, port, m, ic, MLD_V1_LEN);
+		}
+		return sent;
+	}
+	ic = mld_frame(r, port, mld_reports_group, ilen, &m);
+	if (ic == NULL)
+		return false;
 	ic[0] = MLD_REPORT_V2;
 	ic[6] = (uint8_t)(n >> 8);
 	ic[7] = (uint8_t)n;
@@ -1108,13 +1170,7 @@ static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8
 		rec[0] = type;
 		memcpy(rec + 4, g[i], 16);
 	}
-	ph = mld_pseudo(ip, ilen);
-	ck = rte_ipv6_udptcp_cksum(&ph, ic);
-	memcpy(ic + 2, &ck, 2);
-	if (control_send(r, m, port) != 0)
-		return false;
-	r->cst.mld_reports++;
-	return true;
+	return mld_send(r, port, m, ic, ilen);
 }
 
 void mld_report(struct router *r, uint16_t port)
@@ -1141,26 +1197,36 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	uint8_t g[MLD_GROUPS_MAX][16];
 	uint16_t port = m->port;
 	struct rte_ipv6_hdr ph;
-	uint32_t hlen;
+	uint32_t hlen, ilen;
 	unsigned int n, i;
 	uint64_t now;
+	bool ok;
 
 	if (ip->proto != IPPROTO_HOPOPTS || plen < 8 ||
 	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
 		return false;
 	hlen = (hbh[1] + 1u) * 8;
-	if (hbh[0] != IPPROTO_ICMPV6 || plen < hlen + MLD_QUERY_MIN)
+	if (hbh[0] != IPPROTO_ICMPV6 || plen < hlen + MLD_V1_LEN)
 		return false;
 	ic = hbh + hlen;
 	if (ic[0] != MLD_QUERY)
 		return false;
-	ph = mld_pseudo(ip, plen - hlen);
+	ilen = plen - hlen;
+	ph = mld_pseudo(ip, ilen);
 	now = control_now_ms();
 	/* RFC 3810 5.1.14: a query from other than a link-local source, or
-	 * with a hop limit other than 1, is not one to answer; nor is one on
-	 * a port that does not speak IPv6 (it reports no groups) */
-	if (ip->hop_limits != 1 || !ip6_is_linklocal(ip->src_addr) || !router_port_ok(r, port) ||
-	    !port_speaks6(&r->ports[port]) || __rte_ipv6_udptcp_cksum(&ph, ic) != 0xffff ||
+	 * with a hop limit other than 1, is not one to answer; 8.1: one of
+	 * 24 bytes is MLDv1's, of 28 and more MLDv2's, any other none */
+	ok = ip->hop_limits == 1 && ip6_is_linklocal(ip->src_addr) &&
+	     (ilen == MLD_V1_LEN || ilen >= MLD_V2_QUERY_MIN) &&
+	     __rte_ipv6_udptcp_cksum(&ph, ic) == 0xffff;
+	/* an MLDv1 querier: MLDv1 reports on the link for a while (8.2.1),
+	 * announcements too, answered or not */
+	if (ok && ilen == MLD_V1_LEN && router_port_ok(r, port))
+		r->ports[port].mld_v1_until_ms = now + MLD_V1_PRESENT_MS;
+	/* nor is one answered on a port that does not speak IPv6 (it reports
+	 * no groups), nor more than one a MLD_ANSWER_INTERVAL_MS */
+	if (!ok || !router_port_ok(r, port) || !port_speaks6(&r->ports[port]) ||
 	    now - r->ports[port].mld_answered_ms < MLD_ANSWER_INTERVAL_MS) {
 		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 		return true;

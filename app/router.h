@@ -114,6 +114,9 @@ struct fr_port {
 	uint64_t ll_dad_ms;
 	/* when it last answered an MLD query (mld_query_input()) */
 	uint64_t mld_answered_ms;
+	/* until then, MLDv1 reports: an MLDv1 querier is on the link
+	 * (mld_query_input(); 0: none heard) */
+	uint64_t mld_v1_until_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;

@@ -564,6 +564,112 @@ def test_mld(topo, r):
           "address added: reports %s" % [x[1] for x in rep])
 
 
+def announcements_over(r):
+    """Wait until @r's second round of announcements (2 s after a link
+    comes up, which may be a while after a start) is over: no address
+    announced for 2.5 s."""
+    since = [None, time.time()]
+
+    def quiet():
+        n = r.stats()["addr_announced"]
+        if n != since[0]:
+            since[:] = [n, time.time()]
+        return time.time() - since[1] >= 2.5
+    check(frlib.wait_for(quiet, timeout=15, step=0.25), "announcements never ended")
+
+
+def mld_v1_reports(got):
+    """The MLDv1 reports among @got: [(IPv6 header, group)], each checked
+    for RFC 2710 3's form: to the group itself, hop limit 1, router alert,
+    24 bytes, a good checksum."""
+    out = []
+    for p in got:
+        ip = p[s.IPv6]
+        raw = bytes(ip.payload)
+        check(ip.nh == 0 and raw[:8] == bytes.fromhex("3a00050200000100"),
+              "report without the router alert option: %s" % raw[:8].hex())
+        ic = raw[8:]
+        check(len(ic) == 24 and ic[0] == 131 and ic[1] == 0,
+              "not an MLDv1 report: %s" % ic.hex())
+        c = s.IPv6(bytes(ip))
+        ck = bytes(c[s.IPv6ExtHdrHopByHop].payload)[2:4]
+        del c[s.IPv6ExtHdrHopByHop].payload.cksum
+        check(bytes(s.IPv6(bytes(c))[s.IPv6ExtHdrHopByHop].payload)[2:4] == ck,
+              "bad MLDv1 report checksum")
+        group = s.inet_ntop(socket.AF_INET6, ic[8:24])
+        mac = "33:33:" + ":".join("%02x" % b for b in ic[20:24])
+        check(ip.dst == group and ip.hlim == 1 and p[s.Ether].dst == mac,
+              "report of %s to %s (%s) hop limit %d" % (group, ip.dst, p[s.Ether].dst, ip.hlim))
+        out.append((ip, group))
+    return out
+
+
+def test_mld_v1(topo):
+    """RFC 3810 8.2.1: after an MLDv1 query on a link (a querier, and the
+    switches snooping it, that know no MLDv2), the router reports in MLDv1,
+    one report per group sent to that group: in answer to that query, to an
+    MLDv2 query meanwhile, and when an address is added. A query of neither
+    version's length is ignored. A router of its own (the mode lasts 260 s)."""
+    def from_router(p):
+        return (p.haslayer(s.IPv6) and p[s.Ether].src == ROUTER_MAC[0] and
+                p[s.IPv6].nh == 0 and bytes(p[s.IPv6].payload)[8:9] in (b"\x83", b"\x8f"))
+
+    def v1(p):
+        return from_router(p) and bytes(p[s.IPv6].payload)[8:9] == b"\x83"
+
+    def query(icmp):
+        return (s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:01") /
+                s.IPv6(src=HOST_LL[0], dst="ff02::1", hlim=1) /
+                s.IPv6ExtHdrHopByHop(options=[s.RouterAlert(value=0)]) / icmp)
+
+    want = {"ff02::2", sol_node(ROUTER_IP6[0]), sol_node(ROUTER_LL[0]), sol_node("2001:db8:1::")}
+    r = frlib.Router(topo, CONFIG)
+    try:
+        # past the start's second round of announcements (MLDv2), the
+        # link-local address kept
+        announcements_over(r)
+        check('"link_local_dad": "ok"' in
+              json.dumps(json.loads(r.cli("show port info 0", json=True))),
+              "port 0's link-local address not kept")
+        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery())),
+                        match=from_router, want=len(want), linger=0.3)
+        check(all(v1(p) for p in got), "MLDv2 reports after an MLDv1 query: %s" %
+              [p.summary() for p in got])
+        rep = mld_v1_reports(got)
+        check(sorted(g for _, g in rep) == sorted(want) and
+              all(ip.src == ROUTER_LL[0] for ip, _ in rep),
+              "MLDv1 answer: %s, want one report of each of %s from %s" %
+              ([(ip.src, g) for ip, g in rep], sorted(want), ROUTER_LL[0]))
+        check(d("mld_queries") == 1 and d("mld_reports") == len(want),
+              "mld_queries rose by %d, mld_reports by %d (want 1, %d)" %
+              (d("mld_queries"), d("mld_reports"), len(want)))
+        # an MLDv2 query meanwhile: answered in MLDv1 still
+        time.sleep(0.15)
+        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery2(mladdr="ff02::2"))),
+                        match=from_router, want=1, linger=0.3)
+        check(len(got) == 1 and v1(got[0]) and mld_v1_reports(got)[0][1] == "ff02::2",
+              "MLDv2 query about ff02::2 in MLDv1 mode: %s" % [p.summary() for p in got])
+        # a query of 25 bytes is neither version's: ignored
+        time.sleep(0.15)
+        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery() / s.Raw(b"\0"))),
+                        match=from_router, timeout=0.5)
+        check(not got and d("mld_query_ignored") == 1 and d("mld_queries") == 0,
+              "25-byte query: %d reports, mld_query_ignored rose by %d" %
+              (len(got), d("mld_query_ignored")))
+        # a new address: its group reported in MLDv1, nothing in MLDv2
+        new = "2001:db8:1:7::77"
+        try:
+            got, d = around(topo, r, lambda: r.cli("port 0 address add %s/64" % new),
+                            match=from_router, want=1, linger=0.3)
+        finally:
+            r.cli("port 0 address del %s/64" % new)
+        check(got and all(v1(p) for p in got) and
+              sol_node(new) in [g for _, g in mld_v1_reports(got)],
+              "address added in MLDv1 mode: %s" % [p.summary() for p in got])
+    finally:
+        r.stop()
+
+
 def test_local_ext_headers(topo, r):
     # RFC 8200 4: extension headers on packets for the router
     base = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
@@ -1188,10 +1294,10 @@ def test_ll_only_port(topo):
     r = None
     try:
         r = frlib.Router(topo, config)
-        # past the start's second round of announcements (2 s), which
-        # would report the groups again by chance: a port's first use of
-        # its link-local address comes at any time
-        time.sleep(2.5)
+        # past the second round of announcements, which would report the
+        # groups again by chance: a port's first use of its link-local
+        # address comes at any time
+        announcements_over(r)
         out = sh(["ping", "-6", "-c", "2", "-W", "2", FAR], ns=topo.hosts[0], check=False)
         check(" 0% packet loss" in out, "h1 cannot reach %s through port 1:\n%s" % (FAR, out))
         ll = ROUTER_LL[1]
@@ -1345,6 +1451,7 @@ def main():
             runner.run("clean_stop", r.stop)
         runner.run("link_local_only_port", test_ll_only_port, topo)
         runner.run("link_local_held_by_another", test_ll_duplicate, topo)
+        runner.run("mld_v1_querier", test_mld_v1, topo)
     runner.exit()
 
 
