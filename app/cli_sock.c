@@ -598,8 +598,17 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 	bool connecting = false;
 	int n, k;
 
-	if (efd < 0)
+	if (efd < 0) {
+		/* no socket (-s none): the wait still paces the control loop,
+		 * which would otherwise spin a CPU */
+		if (timeout_ms > 0) {
+			struct timespec ts = {.tv_sec = timeout_ms / 1000,
+					      .tv_nsec = (long)(timeout_ms % 1000) * 1000000L};
+
+			nanosleep(&ts, NULL);
+		}
 		return 0;
+	}
 	n = epoll_wait(efd, evs, RTE_DIM(evs), backlog ? 0 : timeout_ms);
 	for (k = 0; k < n; k++) {
 		int i = (int)((k + turn) % (unsigned int)n);

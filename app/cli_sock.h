@@ -43,7 +43,8 @@ int cli_sock_open(const char *path, int64_t gid);
 
 /*
  * Serve clients: accept, read, run, write. Waits at most @timeout_ms for
- * something to do. Control thread. @return number of events handled.
+ * something to do (with no socket open, sleeps that long). Control thread.
+ * @return number of events handled.
  */
 int cli_sock_poll(struct router *r, int timeout_ms);
 

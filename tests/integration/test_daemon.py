@@ -235,6 +235,31 @@ def _():
           and "ready" not in p.stdout, "exit %d: %s%s" % (p.returncode, p.stdout, p.stderr))
 
 
+@t("no_socket_idles")
+def _():
+    # -s none: the control loop still waits up to 1 ms when idle; it spun
+    # a whole CPU (its wait was the socket's)
+    p = subprocess.Popen(eal() + ["-s", "none"] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        t0, out = time.time(), ""
+        while "ready" not in out and time.time() - t0 < 60 and p.poll() is None:
+            out += p.stdout.readline()
+        check("ready (CLI socket disabled)" in out, "not ready: " + out)
+        hz = os.sysconf("SC_CLK_TCK")
+
+        def cpu():  # the control thread's (the main thread) user + system ticks
+            with open("/proc/%d/task/%d/stat" % (p.pid, p.pid)) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])
+        c0, w0 = cpu(), time.time()
+        time.sleep(2.0)
+        used = (cpu() - c0) / hz / (time.time() - w0)
+        check(used < 0.5, "the control thread took %.0f%% of a CPU, idle" % (100 * used))
+    finally:
+        stop(p)
+
+
 @t("eal_failure_said")
 def _():
     # a second router on a running one's --file-prefix: EAL fails leaving
