@@ -51,6 +51,10 @@ static int read_full(int fd, char *buf, size_t len)
 	while (len > 0) {
 		ssize_t n = read(fd, buf, len);
 
+		/* stopped and continued (^Z, fg): a read under SO_RCVTIMEO
+		 * (--timeout) fails so, though no handler ran (signal(7)) */
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			timed_out = 1;
 		if (n <= 0)

@@ -452,6 +452,37 @@ def _():
         check(p.returncode == 0 and "stopped: rx" in out, "exit %s: %s" % (p.returncode, err))
 
 
+@t("cli_timeout_survives_stop")
+def _():
+    # fastroute-cli -t, stopped and continued (^Z, fg) while it waits for
+    # the answer: its read fails with EINTR, which it took for a lost
+    # router (exit 2, the answer thrown away)
+    sock = os.path.join(TMP, "stop.sock")
+    p = subprocess.Popen(eal() + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    q = None
+    try:
+        wait_serving(p, sock)
+        p.send_signal(signal.SIGSTOP)  # the answer waits for it
+        q = subprocess.Popen([CLI, "-s", sock, "-t", "20", "show", "version"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)  # sent, waiting
+        q.send_signal(signal.SIGSTOP)
+        time.sleep(0.2)
+        q.send_signal(signal.SIGCONT)
+        time.sleep(0.2)
+        p.send_signal(signal.SIGCONT)
+        out, err = q.communicate(timeout=30)
+        check(q.returncode == 0 and "fastroute" in out,
+              "exit %d: %s%s" % (q.returncode, out, err))
+    finally:
+        p.send_signal(signal.SIGCONT)
+        if q is not None and q.poll() is None:
+            q.kill()
+            q.communicate()
+        stop(p)
+
+
 @t("cli_out_of_descriptors")
 def _():
     # with 32 descriptors (21 the router's own), idle clients use up the
