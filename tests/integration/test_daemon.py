@@ -398,7 +398,12 @@ def sigterm_during_load(name, last=()):
     while not os.path.exists(sock) and time.time() - t0 < 30 and p.poll() is None:
         time.sleep(0.01)
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()  # never left polling a core for the suites after
+        p.communicate()
+        raise AssertionError("still running 60 s after SIGTERM")
     check(not os.path.exists(sock), "socket file left behind")
     return p, out, err, c, lines
 
