@@ -333,6 +333,10 @@ static int a_hold(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 		if (parse_u32(tok[i + 1], 0, 600000, v, err, errlen) != 0)
 			return -EINVAL;
 	}
+	if (i + 1 == n && i < 4 &&
+	    ((strcmp(tok[i], "up") == 0 && !up) || (strcmp(tok[i], "down") == 0 && !down)))
+		return ERR("missing MS after '%s' (usage: port N hold-time [up MS] [down MS])",
+			   tok[i]);
 	if (!up && !down)
 		return ERR("usage: port N hold-time [up MS] [down MS]");
 	return expect_end(tok, n, i, err, errlen);
@@ -761,7 +765,11 @@ static void expected_words(char **tok, int depth, char *buf, size_t len)
 		}
 		if (d < depth || !*w)
 			continue;
-		snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, " "), w);
+		/* the port number, as help writes it */
+		if (strcspn(w, " ") == 1 && *w == '*')
+			snprintf(word, sizeof(word), "N");
+		else
+			snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, " "), w);
 		if (strstr(buf, word) != NULL)
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? ", " : "", word);

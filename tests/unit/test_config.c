@@ -213,6 +213,9 @@ static void test_bad_cases(void **state)
 		{"port 0 address 2001:db8::1/129\n", 1,
 		 "prefix length out of range in '2001:db8::1/129' (0-128)"},
 		{"port 0 address 192.0.2.1\n", 1, "bad interface address '192.0.2.1'"},
+		{"port 0 hold-time up 5 down\n", 1, "missing MS after 'down'"},
+		{"port 0 hold-time up\n", 1, "missing MS after 'up'"},
+		{"port\n", 1, "expected N after 'port'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
 		/* the gateway's subnet gone with its address: a route via it is
 		 * refused, whatever an earlier route via it found then */
