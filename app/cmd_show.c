@@ -609,6 +609,11 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	char mac[RTE_ETHER_ADDR_FMT_SIZE], a[FR_ADDR_STRLEN + 8];
 	struct rte_eth_link link;
 	bool have_link = p->started && rte_eth_link_get_nowait(p->id, &link) == 0;
+	/* a driver that cannot tell says RTE_ETH_SPEED_NUM_UNKNOWN; a link
+	 * down has none */
+	bool speed_known = have_link && link.link_status &&
+			   link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN &&
+			   link.link_speed != RTE_ETH_SPEED_NUM_NONE;
 	unsigned int i, k;
 
 	static const char *const rpf[] = {"off", "loose", "strict"};
@@ -626,7 +631,10 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		jw_u64(o, "tx_queues", p->nb_txq);
 		if (have_link) {
 			jw_bool(o, "link_up", link.link_status);
-			jw_u64(o, "link_speed_mbps", link.link_speed);
+			if (speed_known)
+				jw_u64(o, "link_speed_mbps", link.link_speed);
+			else
+				jw_null(o, "link_speed_mbps");
 		}
 		jw_bool(o, "forwarding_down", dp->down);
 		jw_bool(o, "admin_down", p->admin_down);
@@ -651,9 +659,11 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 			mac, dp->mtu, p->dev_mtu, rpf[dp->rpf % 3],
 			dp->rpf_ignore_default ? " ignore-default" : "", p->socket, p->nb_rxq,
 			p->nb_txq);
-		if (have_link)
-			out_printf(o, "  link %s %u Mbps\n", link.link_status ? "up" : "down",
-				   link.link_speed);
+		if (have_link && speed_known)
+			out_printf(o, "  link up %u Mbps\n", link.link_speed);
+		else if (have_link)
+			out_printf(o, "  link %s\n",
+				   link.link_status ? "up (speed unknown)" : "down");
 		/* what the workers act on, as of the last poll */
 		out_printf(o, "  forwarding %s",
 			   dp->down ? "down (port_down, rx_port_down drops)" : "up");

@@ -10,6 +10,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import select
 import struct
 import subprocess
@@ -40,12 +41,18 @@ def test_tap_down_up(topo, r, tap):
           "the port's link is not down: %s" % r.port_info(2))
     check("link set down by 'port 2 down'" in r.cli("show port info 2"),
           r.cli("show port info 2"))
+    # a link down has no speed (it said "link down 10000 Mbps")
+    check(r.port_info(2)["link_speed_mbps"] is None and
+          "\n  link down\n" in r.cli("show port info 2"), r.cli("show port info 2"))
     r.cli("port 2 up")
     check(tap_up(topo, tap), "'port 2 up' did not bring the tap interface back")
     p = r.port_info(2)
     check(not p["admin_down"] and not p["link_held_down"], str(p))
     check(frlib.wait_for(lambda: r.port_info(2).get("link_up") is True, timeout=5),
           "the port's link is not up again: %s" % r.port_info(2))
+    check(r.port_info(2)["link_speed_mbps"] > 0 and
+          re.search(r"\n  link up \d+ Mbps\n", r.cli("show port info 2")),
+          r.cli("show port info 2"))
 
 
 def test_failed_load_leaves_link(topo, r, tap):
