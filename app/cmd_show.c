@@ -173,11 +173,14 @@ static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, 
 }
 
 /* The drop counter of the workers' checks that stop a packet to @a whatever
- * route matches it, or NULL: the route decides. */
-static const char *dest_dropped_as(const struct router *r, const struct fr_addr *a)
+ * route matches it, or NULL: the route decides. *@mine: what of it the
+ * router takes itself (the rest is dropped as said), or NULL. */
+static const char *dest_dropped_as(const struct router *r, const struct fr_addr *a,
+				   const char **mine)
 {
 	const uint8_t *v6 = a->v6;
 
+	*mine = NULL;
 	if (a->family == AF_INET) {
 		/* as the workers' bad_dst(): a group whatever the route (no
 		 * multicast routing), then with the martian checks on */
@@ -193,16 +196,16 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 		if ((v6[1] & 0xf) <= 1)
 			return dp_drop_names[DROP_IP6_BAD_DST];
 		if (ip6_group_ours(v6))
-			return "nothing: ICMPv6 to this group is for the router (ND), the rest "
-			       "ip6_multicast";
+			*mine = "its ICMPv6 (ND, MLD)";
 		return dp_drop_names[DROP_IP6_MCAST];
 	}
 	if (ip6_is_unspec(v6) || ip6_is_loopback(v6) || ip6_is_v4mapped(v6))
 		return dp_drop_names[DROP_IP6_BAD_DST];
 	if (ip6_is_linklocal(v6)) {
+		/* a port's link-local address: for the router on that port,
+		 * out of scope arriving on another */
 		if (router_owns6(r, v6))
-			return "nothing on its port: port's link-local address, for the "
-			       "router; arriving on another port, ip6_link_local_scope";
+			*mine = "what arrives on the port whose link-local address it is";
 		return dp_drop_names[DROP_IP6_LINKLOCAL];
 	}
 	return NULL;
@@ -210,14 +213,14 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 
 static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
-	const char *dropped;
+	const char *dropped, *mine;
 	struct fib_route rt;
 	char a[FR_ADDR_STRLEN];
 	bool found;
 
 	fr_addr_fmt(&c->addr, a, sizeof(a));
 	found = fib_route_lookup(r->fib, &c->addr, &rt) == 0;
-	dropped = dest_dropped_as(r, &c->addr);
+	dropped = dest_dropped_as(r, &c->addr, &mine);
 	if (o->json) {
 		jw_obj_open(o, NULL);
 		jw_str(o, "address", a);
@@ -226,9 +229,18 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 		} else {
 			jw_null(o, "route");
 		}
+		if (mine != NULL)
+			jw_str(o, "for_the_router", mine);
 		if (dropped != NULL)
 			jw_str(o, "dropped_as", dropped);
 		jw_obj_close(o);
+		return 0;
+	}
+	if (mine != NULL) {
+		out_printf(o,
+			   "%s: never forwarded: for the router, %s; the workers drop the rest as "
+			   "%s\n",
+			   a, mine, dropped);
 		return 0;
 	}
 	if (dropped != NULL) {

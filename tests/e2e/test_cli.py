@@ -60,7 +60,10 @@ def test_commands(topo, r):
     r.cli("route del 0.0.0.0/0")
     # the router's own: for it, not a route's
     out = r.cli("show route lookup ff02::1")
-    check("for the router" in out, out)
+    check("never forwarded: for the router, its ICMPv6 (ND, MLD); the workers drop the rest "
+          "as ip6_multicast" in out, out)
+    v = json.loads(r.cli("show route lookup ff02::1", json=True))
+    check(v.get("dropped_as") == "ip6_multicast" and "ICMPv6" in v.get("for_the_router", ""), v)
     out = r.cli("show route lookup 8.8.8.8")
     check("no route" in out, out)
     out = r.cli("show route summary")
