@@ -192,11 +192,16 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			return rc;
 		}
 	}
-	out_free(&o);
 	if (ferror(f)) {
-		snprintf(l->err, l->errlen, "%s: read error", l->path);
+		/* the read's own error (out_free() sets none) */
+		int e = errno;
+
+		out_free(&o);
+		snprintf(l->err, l->errlen, "%s:%u: read error: %s", l->path, lineno + 1,
+			 strerror(e));
 		return -EIO;
 	}
+	out_free(&o);
 	return 0;
 }
 
