@@ -684,9 +684,13 @@ class Listen:
         import select
         got = []
         end = time.time() + timeout
+        # past the timeout, what is queued already is still read (a loaded
+        # machine reads late), but a stream never ending holds it no
+        # longer than this
+        hard = end + max(1.0, timeout)
         while True:
             r, _, _ = select.select([self.rx], [], [], max(0.0, end - time.time()))
-            if not r:
+            if not r or time.time() >= hard:
                 break
             p = self.rx.recv()
             if p is None or p.src != ROUTER_MAC[self.h]:

@@ -320,7 +320,8 @@ def exhaustion_round(topo, r, via_gw=False):
     per = {}
     gw = 0
     import select
-    while select.select([arp_rx], [], [], 0.3)[0]:
+    drain_end = time.time() + 30  # bounded, whatever keeps coming
+    while time.time() < drain_end and select.select([arp_rx], [], [], 0.3)[0]:
         p = arp_rx.recv()
         if p is not None and p.haslayer(s.ARP) and p[s.ARP].op == 1 and \
                 p.src == ROUTER_MAC[1] and p[s.ARP].pdst.startswith("10.9."):
