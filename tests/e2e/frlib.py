@@ -96,6 +96,25 @@ def _remove_tmpdirs():
 atexit.register(_remove_tmpdirs)
 
 
+def _dpdk_files_remove(prefix):
+    """What a killed DPDK process of --file-prefix @prefix leaves: its
+    runtime directory, and its hugepage files (a router with hugepages, kept
+    for dpdk-dumpcap), which would hold the pages after it."""
+    import glob
+    shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+    try:
+        with open("/proc/mounts") as f:
+            mounts = [ln.split()[1] for ln in f if ln.split()[2:3] == ["hugetlbfs"]]
+    except OSError:
+        mounts = []
+    for m in mounts:
+        for path in glob.glob(os.path.join(m, glob.escape(prefix) + "map_*")):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
 def _terminated(sig, frame):
     # meson's timeout (or a Ctrl-C'd make) sends SIGTERM, and SIGKILL half a
     # second later: the routers (those in a session of their own too), the
@@ -114,7 +133,7 @@ def _terminated(sig, frame):
     for r in list(_live_routers):
         if getattr(r, "dir", None):
             shutil.rmtree(r.dir, ignore_errors=True)
-        shutil.rmtree("/var/run/dpdk/" + r.prefix, ignore_errors=True)
+        _dpdk_files_remove(r.prefix)
     _remove_tmpdirs()
     sys.exit(128 + sig)
 
@@ -368,6 +387,7 @@ class Router:
             time.sleep(0.1)
         self.p.kill()  # not left running beside whatever the caller starts next
         self.p.wait()
+        _dpdk_files_remove(self.prefix)
         raise RuntimeError("router not ready after %ds:\n%s" % (timeout, self.stderr()))
 
     def tty_write(self, data):
@@ -471,6 +491,7 @@ class Router:
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 self.p.wait()
+                _dpdk_files_remove(self.prefix)
                 raise RuntimeError("router did not stop within 30 s of SIGINT")
         if self.tty is not None:
             os.close(self.tty)
