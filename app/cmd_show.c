@@ -334,7 +334,11 @@ static int neigh_out_cb(const struct neigh_info *ni, void *arg)
 		jw_obj_open(o, NULL);
 		jw_str(o, "address", a);
 		jw_u64(o, "port", ni->port);
-		jw_str(o, "mac", m);
+		/* none known yet: null, as scripts test for */
+		if (neigh_state_usable(ni->state))
+			jw_str(o, "mac", m);
+		else
+			jw_null(o, "mac");
 		jw_str(o, "state", neigh_state_names[ni->state]);
 		jw_u64(o, "generation", ni->gen);
 		jw_u64(o, "refs", ni->refcnt);

@@ -557,8 +557,8 @@ def test_held_at_stop(topo, r):
     sock.send(frlib.udp(s, 0, target))
     sock.close()
     e = frlib.wait_for(lambda: neigh(r).get((target, 1)), timeout=3)
-    check(e is not None and e["state"] == "INCOMPLETE" and e["held"] == 1,
-          "want %s INCOMPLETE holding 1 packet, got %s" % (target, e))
+    check(e is not None and e["state"] == "INCOMPLETE" and e["held"] == 1 and e["mac"] is None,
+          "want %s INCOMPLETE holding 1 packet, no MAC yet, got %s" % (target, e))
     check(nstats(r)["counters"]["held"] == held0 + 1, "held counter")
     r.stop()
     m = re.search(r"fastroute: stopped: .* left_queued (\d+)\n", r.stdout())
