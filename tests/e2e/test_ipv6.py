@@ -458,22 +458,29 @@ def sol_node(a):
     return s.inet_ntop(socket.AF_INET6, s.in6_getnsma(s.inet_pton(socket.AF_INET6, a)))
 
 
+def mld_message(p, version):
+    """The MLD message of the router's report @p, its router alert option
+    and its checksum checked."""
+    ip = p[s.IPv6]
+    raw = bytes(ip.payload)
+    check(ip.nh == 0 and raw[:8] == bytes.fromhex("3a00050200000100"),
+          "report without the router alert option: %s" % raw[:8].hex())
+    c = s.IPv6(bytes(ip))
+    ck = bytes(c[s.IPv6ExtHdrHopByHop].payload)[2:4]
+    del c[s.IPv6ExtHdrHopByHop].payload.cksum
+    check(bytes(s.IPv6(bytes(c))[s.IPv6ExtHdrHopByHop].payload)[2:4] == ck,
+          "bad MLD%s report checksum" % version)
+    return raw[8:]
+
+
 def mld_reports(got):
     """The MLDv2 reports among @got from the router: [(IPv6 header,
     [(record type, group)])]; each checked for RFC 3810 5.2's form."""
     out = []
     for p in got:
         ip = p[s.IPv6]
-        raw = bytes(ip.payload)
-        check(ip.nh == 0 and raw[:8] == bytes.fromhex("3a00050200000100"),
-              "report without the router alert option: %s" % raw[:8].hex())
-        ic = raw[8:]
+        ic = mld_message(p, "v2")
         check(ic[0] == 143, "not an MLDv2 report: type %d" % ic[0])
-        c = s.IPv6(bytes(ip))
-        ck = bytes(c[s.IPv6ExtHdrHopByHop].payload)[2:4]
-        del c[s.IPv6ExtHdrHopByHop].payload.cksum
-        check(bytes(s.IPv6(bytes(c))[s.IPv6ExtHdrHopByHop].payload)[2:4] == ck,
-              "bad MLD report checksum")
         n = int.from_bytes(ic[6:8], "big")
         check(len(ic) == 8 + 20 * n, "report of %d bytes for %d records" % (len(ic), n))
         recs = [(ic[8 + 20 * i], s.inet_ntop(socket.AF_INET6, ic[12 + 20 * i:28 + 20 * i]))
@@ -585,17 +592,9 @@ def mld_v1_reports(got):
     out = []
     for p in got:
         ip = p[s.IPv6]
-        raw = bytes(ip.payload)
-        check(ip.nh == 0 and raw[:8] == bytes.fromhex("3a00050200000100"),
-              "report without the router alert option: %s" % raw[:8].hex())
-        ic = raw[8:]
+        ic = mld_message(p, "v1")
         check(len(ic) == 24 and ic[0] == 131 and ic[1] == 0,
               "not an MLDv1 report: %s" % ic.hex())
-        c = s.IPv6(bytes(ip))
-        ck = bytes(c[s.IPv6ExtHdrHopByHop].payload)[2:4]
-        del c[s.IPv6ExtHdrHopByHop].payload.cksum
-        check(bytes(s.IPv6(bytes(c))[s.IPv6ExtHdrHopByHop].payload)[2:4] == ck,
-              "bad MLDv1 report checksum")
         group = s.inet_ntop(socket.AF_INET6, ic[8:24])
         mac = "33:33:" + ":".join("%02x" % b for b in ic[20:24])
         check(ip.dst == group and ip.hlim == 1 and p[s.Ether].dst == mac,
