@@ -187,6 +187,13 @@ def check_rfc2544(path):
     if best is not None and not 0 < best <= res["upper_bound_mpps"] + 1e-3:
         fail("rfc2544: throughput %s outside (0, upper bound %s]" %
              (best, res["upper_bound_mpps"]))
+    # what a passing trial really offered, never its rate alone (an
+    # unpaced trial's rate is 0: what it offered)
+    claimed = [min(t["trial_rate_mpps"] or t["offered_mpps"], t["offered_mpps"])
+               for t in passed]
+    if best is not None and all(abs(best - c) > 1e-3 for c in claimed):
+        fail("rfc2544: throughput %s is no passing trial's offered rate (%s)" %
+             (best, claimed))
     return res
 
 
