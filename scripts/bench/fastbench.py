@@ -157,6 +157,7 @@ class Proc:
         self.args = args
         self.logpath = logpath
         self.lines = []
+        self.times = []  # when each line came (time.monotonic())
         self.cond = threading.Condition()
         self.stopped = False
         self.logf = open(logpath, "w", buffering=1)
@@ -172,8 +173,10 @@ class Proc:
     def _reader(self):
         for raw in iter(self.p.stdout.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
+            now = time.monotonic()
             self.logf.write(line + "\n")
             with self.cond:
+                self.times.append(now)
                 self.lines.append(line)
                 self.cond.notify_all()
         with self.cond:
@@ -638,8 +641,10 @@ class FastrouteDut(Dut):
         self.proc = ses.start(Proc(self.name, args, ses.path(name + ".log")))
 
     def wait_ready(self, timeout):
-        self.proc.wait_for(r"\bready\b", timeout)
-        self.load_seconds = time.monotonic() - self.t0
+        # from when it said so: the DUTs start together, and are waited
+        # for one after another
+        i, _ = self.proc.wait_for(r"\bready\b", timeout)
+        self.load_seconds = self.proc.times[i] - self.t0
 
     def freeze(self):
         self.proc.sigstop()  # its worker spins: frozen until its turn
@@ -693,10 +698,10 @@ class TestpmdDut(Dut):
                                    stdin=True))
 
     def wait_ready(self, timeout):
-        self.proc.wait_for(r"Set %s packet forwarding mode" % self.name, timeout)
+        i, _ = self.proc.wait_for(r"Set %s packet forwarding mode" % self.name, timeout)
+        self.load_seconds = self.proc.times[i] - self.t0  # its start-up done
         self.proc.send("show port summary all")  # a prompt after init completed
         self.proc.wait_for(r"Number of available ports", timeout)
-        self.load_seconds = time.monotonic() - self.t0
 
     started = False
 
@@ -751,8 +756,8 @@ class L3fwdDut(Dut):
         self.proc = ses.start(Proc(self.name, args, ses.path("l3fwd.log")))
 
     def wait_ready(self, timeout):
-        self.proc.wait_for(r"entering main loop", timeout)
-        self.load_seconds = time.monotonic() - self.t0
+        i, _ = self.proc.wait_for(r"entering main loop", timeout)
+        self.load_seconds = self.proc.times[i] - self.t0
 
     def freeze(self):
         self.proc.sigstop()
