@@ -385,8 +385,9 @@ def tp_table(summary, duts, ratio_keys):
     names = ", ".join(duts)
     out = ["| routes | profile | size | " + " | ".join("%s Mpps" % d for d in duts) + " | " +
            " | ".join(ratio_keys) + " | " + " | ".join("%s cyc/pkt" % d for d in duts) +
-           " | valid/total runs (%s) | generator-bound runs (%s) |" % (names, names),
-           "|" + "---|" * (5 + 2 * len(duts) + len(ratio_keys))]
+           " | valid/total runs (%s) | generator-bound runs (%s) | vCPU placements |"
+           % (names, names),
+           "|" + "---|" * (6 + 2 * len(duts) + len(ratio_keys))]
     for row in summary["rows"]:
         cells = [str(row["routes"]), row["profile"], str(row["size"])]
         cells += [fastbench.mpps_text(row["duts"].get(d)) for d in duts]
@@ -399,6 +400,10 @@ def tp_table(summary, duts, ratio_keys):
         cells.append(" ".join(str(row["duts"][d]["generator_bound"])
                               if "generator_bound" in row["duts"].get(d, {}) else "?"
                               for d in duts))
+        # an Mpps median over more than one placement mixes rates about 2x
+        # apart (the ratios never do: their pairs share one)
+        pls = sorted(set(p for d in duts for p in row["duts"].get(d, {}).get("placements", [])))
+        cells.append(", ".join(pls) if pls else "?")
         out.append("| " + " | ".join(cells) + " |")
     return out
 
