@@ -247,8 +247,8 @@ void neigh_reclaim(struct neigh_table *t);
 struct neigh_params {
 	uint32_t reachable_ms;	 /**< REACHABLE lasts this, randomised x0.5-1.5 (30000) */
 	uint32_t retrans_ms;	 /**< between probes to one neighbour (1000) */
-	uint32_t mcast_probes;	 /**< broadcast probes before INCOMPLETE fails (3) */
-	uint32_t ucast_probes;	 /**< unicast probes before PROBE fails (3) */
+	uint32_t mcast_probes;	 /**< broadcast probes before INCOMPLETE fails (3, 1-255) */
+	uint32_t ucast_probes;	 /**< unicast probes before PROBE fails (3, 1-255) */
 	uint32_t stale_ms;	 /**< an unused STALE entry expires after this (60000) */
 	uint32_t failed_ms;	 /**< a FAILED entry is kept this long (3000) */
 	uint32_t hold_pkts;	 /**< packets held per unresolved neighbour (4, max 16) */
@@ -284,7 +284,10 @@ enum neigh_learn_kind {
 /** Outcome counters of the state machine. */
 struct neigh_stats {
 	uint64_t created;	     /**< dynamic entries created */
-	uint64_t resolved;	     /**< INCOMPLETE/PROBE/FAILED -> REACHABLE */
+	uint64_t resolved;	     /**< a MAC confirmed or first learnt: INCOMPLETE,
+				      *   DELAY, PROBE, FAILED -> REACHABLE; none or
+				      *   FAILED -> STALE by a request or
+				      *   announcement */
 	uint64_t updated;	     /**< MAC changed by a reply, request or gratuitous */
 	uint64_t expired;	     /**< unused entries forgotten */
 	uint64_t failed;	     /**< resolutions that failed, and PROBEs unanswered */

@@ -32,8 +32,11 @@ void neigh_params_get(const struct neigh_table *t, struct neigh_params *p)
 
 int neigh_params_set(struct neigh_table *t, const struct neigh_params *p)
 {
+	/* a state's probes are counted in a byte (neigh_cold): more would
+	 * wrap it, and the entry would probe for ever */
 	if (p->hold_pkts > NEIGH_HOLD_MAX || p->retrans_ms == 0 || p->reachable_ms == 0 ||
-	    p->mcast_probes == 0 || p->ucast_probes == 0 || p->max_incomplete == 0)
+	    p->mcast_probes == 0 || p->ucast_probes == 0 || p->mcast_probes > UINT8_MAX ||
+	    p->ucast_probes > UINT8_MAX || p->max_incomplete == 0)
 		return -EINVAL;
 	t->params = *p;
 	return 0;

@@ -718,6 +718,20 @@ static void test_nud_limits(void **state)
 	unsigned int i;
 
 	struct fr_addr a = a4("10.0.0.1"), b = a4("10.0.0.2");
+	struct neigh_params p, bad;
+
+	/* probe counts a state's byte counter holds, no more (it would wrap:
+	 * an entry probing for ever) */
+	neigh_params_get(t, &p);
+	bad = p;
+	bad.ucast_probes = 256;
+	assert_int_equal(neigh_params_set(t, &bad), -EINVAL);
+	bad = p;
+	bad.mcast_probes = 256;
+	assert_int_equal(neigh_params_set(t, &bad), -EINVAL);
+	bad.mcast_probes = 255;
+	assert_int_equal(neigh_params_set(t, &bad), 0);
+	assert_int_equal(neigh_params_set(t, &p), 0);
 
 	for (i = 0; i < 3; i++)
 		assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[i], 1, NULL), 0);
