@@ -457,6 +457,44 @@ def _():
         check(p.returncode == 0 and "stopped: rx" in out, "exit %s: %s" % (p.returncode, err))
 
 
+@t("show_route_sorted_large")
+def _():
+    # show route sorts in runs of 8 Ki routes, merged, serving the control
+    # thread between steps: the whole list comes out in address order,
+    # shorter prefixes first, IPv4 then IPv6, none lost or repeated
+    import ipaddress
+    import random
+    rnd = random.Random(7)
+    want = set()
+    while len(want) < 40000:
+        ln = rnd.choice((8, 12, 16, 20, 22, 24, 24, 24))
+        net = ipaddress.ip_network((rnd.getrandbits(32) & (0xffffffff << (32 - ln)), ln))
+        if not net.is_private and not net.is_multicast and not net.is_reserved and \
+                not net.is_loopback and not net.is_link_local and net.network_address.packed[0]:
+            want.add(str(net))
+    want = sorted(want, key=lambda x: rnd.random())  # added in no order
+    v6 = ["2001:db8:%x::/48" % i for i in range(300, 0, -1)] + ["2001:db8::/32"]
+    c = conf("port 0 address 192.0.2.1/24\nport 0 address 2001:db8:ffff::1/64\n" +
+             "".join("route add %s via 192.0.2.2\n" % x for x in want) +
+             "".join("route add %s via 2001:db8:ffff::2\n" % x for x in v6))
+    sock = os.path.join(TMP, "sorted.sock")
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock, "--max-routes", "65536", "--tbl8", "64"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        q = run([CLI, "-s", sock, "-j", "show", "route"])
+        check(q.returncode == 0, q.stderr)
+        got = [x["prefix"] for x in json.loads(q.stdout)]
+        nets = [ipaddress.ip_network(x) for x in got]
+        keys = [(n.version, int(n.network_address), n.prefixlen) for n in nets]
+        check(keys == sorted(keys), "show route out of order")
+        check(len(set(got)) == len(got), "show route repeats routes")
+        check(set(want) | set(v6) <= set(got), "show route lost %d routes" %
+              len(set(want) | set(v6) - set(got)))
+    finally:
+        stop(p)
+
+
 @t("cli_timeout_survives_stop")
 def _():
     # fastroute-cli -t, stopped and continued (^Z, fg) while it waits for
