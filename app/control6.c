@@ -671,7 +671,7 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 		/* routers never fragment IPv6: a held packet too big for its
 		 * port is refused as the worker would, the frame and hop
 		 * limit as they arrived */
-		if (forwarded && icmp_ctrl_error_due(r, m, 2)) {
+		if (forwarded && icmp_ctrl_error_due(r, m, 2, true)) {
 			r->cst.drop[CDROP_TOO_BIG]++;
 			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
 		} else {
@@ -888,7 +888,7 @@ static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uin
 			 uint32_t aux)
 {
 	r->cst.drop[CDROP_LOCAL_UNREACH]++;
-	if (icmp_ctrl_error_due(r, m, type))
+	if (icmp_ctrl_error_due(r, m, type, type == 2))
 		icmp6_error(r, m, type, code, aux);
 	else
 		rte_pktmbuf_free(m);

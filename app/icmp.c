@@ -47,12 +47,12 @@ void icmp_count_sent(struct router *r, uint8_t type, uint8_t code)
 		r->cst.icmp_prohibited++;
 }
 
-int icmp_ctrl_allowed(struct router *r)
+int icmp_ctrl_allowed(struct router *r, bool pmtu)
 {
-	return dp_tokens_take(&r->icmp_tokens, &r->dpconf);
+	return dp_tokens_take(pmtu ? &r->icmp_pmtu_tokens : &r->icmp_tokens, &r->dpconf);
 }
 
-bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type)
+bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, bool pmtu)
 {
 	const void *l3 = rte_pktmbuf_mtod_offset(m, const void *, RTE_ETHER_HDR_LEN);
 	bool ok = frame_is_ip6(m) ? dp_icmp6_allowed(m, l3, frame_l2_group(m), type)
@@ -62,7 +62,7 @@ bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type)
 		r->cst.icmp_not_sent++;
 		return false;
 	}
-	if (!icmp_ctrl_allowed(r)) {
+	if (!icmp_ctrl_allowed(r, pmtu)) {
 		r->cst.icmp_over_rate++;
 		return false;
 	}
@@ -214,7 +214,7 @@ static bool local_error_due(struct router *r, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return false;
 	}
-	if (!icmp_ctrl_allowed(r)) {
+	if (!icmp_ctrl_allowed(r, false)) {
 		r->cst.icmp_over_rate++;
 		rte_pktmbuf_free(m);
 		return false;

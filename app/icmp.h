@@ -39,16 +39,18 @@ static inline bool frame_l2_group(const struct rte_mbuf *m)
 		&rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->dst_addr);
 }
 
-/* The control thread's own token bucket for errors it originates. */
-int icmp_ctrl_allowed(struct router *r);
+/* The control thread's own token buckets for errors it originates: one for
+ * path MTU discovery's (@pmtu: 3/4, Packet Too Big), one for the rest. */
+int icmp_ctrl_allowed(struct router *r, bool pmtu);
 
 /*
  * Is an ICMP error of @type (used for IPv6: Packet Too Big is allowed about
  * a group) due about @m, a frame the control thread was forwarding (held
  * for resolution, or refused)? The workers' rules (RFC 1812 4.3.2.7, RFC
- * 4443 2.4 (e)), then the control thread's rate; why not is counted
- * (ctrl_icmp_not_sent, ctrl_icmp_over_rate).
+ * 4443 2.4 (e)), then the control thread's rate (@pmtu: path MTU
+ * discovery's bucket); why not is counted (ctrl_icmp_not_sent,
+ * ctrl_icmp_over_rate).
  */
-bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type);
+bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, bool pmtu);
 
 #endif /* FR_ICMP_H */

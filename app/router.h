@@ -167,7 +167,10 @@ struct router {
 	struct dp_port dp_ports[FR_MAX_PORTS]; /* what workers read */
 	struct dp_conf dpconf;		       /* router-wide settings workers read */
 	uint32_t icmp_rate, icmp_burst;	       /* ICMP errors per second and burst */
-	struct dp_tokens icmp_tokens;	       /* the control thread's own bucket */
+	/* the control thread's own buckets; 3/4 and Packet Too Big (path MTU
+	 * discovery) apart, as the workers', so that a flood of other errors
+	 * cannot starve them */
+	struct dp_tokens icmp_tokens, icmp_pmtu_tokens;
 	unsigned int nb_workers;
 	struct worker *workers[RTE_MAX_LCORE];
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES]; /* mbufs, per NUMA socket */

@@ -6,6 +6,7 @@ rose by the right amount. Three hosts: h1 (port 0) sends, h2 (port 1) and
 h3 (port 2) receive. Header checks live in test_forward.py."""
 import json
 import socket
+import threading
 import time
 
 import frlib
@@ -346,6 +347,52 @@ def test_held_rerouted_failed(topo, r):
     check(not errors, "answered %s" % [p[s.IP].summary() for p in errors])
     check(d == {"held_rerouted": 1, "neigh_failed": 0, "icmp_unreach_host": 0},
           "counters %s" % d)
+
+
+def test_held_pmtu_own_bucket(topo, r):
+    # held for a gateway by port 2 that never answers, its route moved to
+    # port 1 (MTU 1280) meanwhile: the 1400-byte DF packet gets its 3/4 from
+    # the control thread even while a flood of port unreachables (the
+    # router's own, for UDP to it) takes every token of the other bucket:
+    # path MTU discovery has a bucket of its own there too, as on workers
+    gw = "203.0.113.81"
+    r.cli("route add 10.81.0.0/16 via " + gw)
+    r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
+    r.cli("set icmp rate 1 burst 1")
+    stop = threading.Event()
+
+    def flood():  # 50 a second, bounded
+        end = time.time() + 6
+        while not stop.is_set() and time.time() < end:
+            send(topo, udp(ROUTER_IP[0], payload=b"flood"))
+            time.sleep(0.02)
+    ic = Icmp(topo)
+    t = threading.Thread(target=flood)
+    try:
+        t.start()
+        time.sleep(0.3)  # the other bucket empty by now
+        before, held0 = r.stats(), held(r)
+        send(topo, udp("10.81.1.1", payload=b"P" * 1400, flags="DF"))
+        check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
+        r.cli("route replace 10.81.0.0/16 via " + HOST_IP[1])
+        got = ic.collect(timeout=3.0)
+        after = r.stats()
+    finally:
+        stop.set()
+        t.join()
+        ic.close()
+        r.cli("set icmp rate 1000 burst 50")
+        r.cli("route del 10.81.0.0/16", check=False)
+        r.cli("neigh del %s port 2" % gw, check=False)
+        r.cli("set neigh mcast-probes 2", check=False)
+    ptb = [p for p in got if p[s.ICMP].type == 3 and p[s.ICMP].code == 4]
+    d = {k: delta(before, after, k) for k in ("held_rerouted", "icmp_frag_needed",
+                                               "ctrl_icmp_over_rate")}
+    check(len(ptb) == 1 and ptb[0][s.ICMP].nexthopmtu == 1280,
+          "want one 3/4 (MTU 1280) for the held packet, got %s; %s" %
+          ([p[s.ICMP].summary() for p in got], d))
+    check(d["held_rerouted"] == 1 and d["icmp_frag_needed"] == 1 and
+          d["ctrl_icmp_over_rate"] > 0, "counters %s (the flood must be over the rate)" % d)
 
 
 def test_held_port_down(topo, r):
@@ -882,6 +929,7 @@ def main():
                              ("held_rerouted", test_held_rerouted),
                              ("held_rerouted_gateway_failed", test_held_rerouted_failed),
                              ("held_port_down", test_held_port_down),
+                             ("held_pmtu_own_bucket", test_held_pmtu_own_bucket),
                              ("echo_broadcast_frame_and_ids", test_echo_broadcast_frame_and_ids),
                              ("echo_reply_3_3_3_2", test_local),
                              ("answer_lost_not_counted_sent", test_answer_lost),
