@@ -285,9 +285,9 @@ enum neigh_learn_kind {
 struct neigh_stats {
 	uint64_t created;	     /**< dynamic entries created */
 	uint64_t resolved;	     /**< a MAC confirmed or first learnt: INCOMPLETE,
-				      *   DELAY, PROBE, FAILED -> REACHABLE; none or
-				      *   FAILED -> STALE by a request or
-				      *   announcement */
+				      *   DELAY, PROBE, FAILED -> REACHABLE; none,
+				      *   INCOMPLETE or FAILED -> STALE by a
+				      *   request or announcement */
 	uint64_t updated;	     /**< MAC changed by a reply, request or gratuitous */
 	uint64_t expired;	     /**< unused entries forgotten */
 	uint64_t failed;	     /**< resolutions that failed, and PROBEs unanswered */

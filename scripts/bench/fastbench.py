@@ -699,7 +699,11 @@ class TestpmdDut(Dut):
 
     def wait_ready(self, timeout):
         i, _ = self.proc.wait_for(r"Set %s packet forwarding mode" % self.name, timeout)
-        self.load_seconds = self.proc.times[i] - self.t0  # its start-up done
+        # its start-up done: the ports started and their links checked
+        # (said while it parses its options: the time of the check's end)
+        i, _ = self.proc.wait_for(r"Checking link statuses", timeout, since=i + 1)
+        i, _ = self.proc.wait_for(r"^Done$", timeout, since=i + 1)
+        self.load_seconds = self.proc.times[i] - self.t0
         self.proc.send("show port summary all")  # a prompt after init completed
         self.proc.wait_for(r"Number of available ports", timeout)
 
