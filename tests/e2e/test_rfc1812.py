@@ -357,12 +357,14 @@ def test_held_pmtu_own_bucket(topo, r):
     # path MTU discovery has a bucket of its own there too, as on workers
     gw = "203.0.113.81"
     r.cli("route add 10.81.0.0/16 via " + gw)
-    r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
+    # fails 2 s after the first probe: room for a slow run to replace the
+    # route first (the flood's thread shares this process)
+    r.cli("set neigh mcast-probes 10")
     r.cli("set icmp rate 1 burst 1")
     stop = threading.Event()
 
     def flood():  # 50 a second, bounded
-        end = time.time() + 6
+        end = time.time() + 8
         while not stop.is_set() and time.time() < end:
             send(topo, udp(ROUTER_IP[0], payload=b"flood"))
             time.sleep(0.02)
@@ -375,7 +377,7 @@ def test_held_pmtu_own_bucket(topo, r):
         send(topo, udp("10.81.1.1", payload=b"P" * 1400, flags="DF"))
         check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
         r.cli("route replace 10.81.0.0/16 via " + HOST_IP[1])
-        got = ic.collect(timeout=3.0)
+        got = ic.collect(timeout=4.0)
         after = r.stats()
     finally:
         stop.set()

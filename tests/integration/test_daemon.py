@@ -509,7 +509,17 @@ def _():
         p.send_signal(signal.SIGSTOP)  # the answer waits for it
         q = subprocess.Popen([CLI, "-s", sock, "-t", "20", "show", "version"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.5)  # sent, waiting
+
+        def reading():  # the client asleep in its read of the answer
+            try:
+                with open("/proc/%d/wchan" % q.pid) as f:
+                    return "unix_stream" in f.read()
+            except OSError:
+                return False
+        t0 = time.time()
+        while not reading() and time.time() - t0 < 10:
+            time.sleep(0.05)
+        check(reading(), "the client never waited for its answer")
         q.send_signal(signal.SIGSTOP)
         time.sleep(0.2)
         q.send_signal(signal.SIGCONT)
