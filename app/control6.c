@@ -1087,9 +1087,7 @@ static uint8_t *mld_frame(struct router *r, uint16_t port, const uint8_t *dst, u
 	if (frame == NULL)
 		return NULL;
 	eth = (struct rte_ether_hdr *)frame;
-	/* 33:33 and the group's last 32 bits (RFC 2464 7) */
-	memset(&eth->dst_addr, 0x33, 2);
-	memcpy(&eth->dst_addr.addr_bytes[2], dst + 12, 4);
+	nd_mcast_mac(dst, &eth->dst_addr);
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
 	ip = (struct rte_ipv6_hdr *)(eth + 1);
@@ -1130,9 +1128,7 @@ static bool mld_send(struct router *r, uint16_t port, struct rte_mbuf *m, uint8_
  * MLD_V1_PRESENT_MS. */
 static bool mld_v1(const struct router *r, uint16_t port)
 {
-	const struct fr_port *p = &r->ports[port];
-
-	return p->mld_v1_until_ms != 0 && control_now_ms() < p->mld_v1_until_ms;
+	return control_now_ms() < r->ports[port].mld_v1_until_ms;
 }
 
 /* A report on @port of the @n groups @g: MLDv2, each a record of @type,
@@ -1219,14 +1215,14 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	 * 24 bytes is MLDv1's, of 28 and more MLDv2's, any other none */
 	ok = ip->hop_limits == 1 && ip6_is_linklocal(ip->src_addr) &&
 	     (ilen == MLD_V1_LEN || ilen >= MLD_V2_QUERY_MIN) &&
-	     __rte_ipv6_udptcp_cksum(&ph, ic) == 0xffff;
+	     __rte_ipv6_udptcp_cksum(&ph, ic) == 0xffff && router_port_ok(r, port);
 	/* an MLDv1 querier: MLDv1 reports on the link for a while (8.2.1),
 	 * announcements too, answered or not */
-	if (ok && ilen == MLD_V1_LEN && router_port_ok(r, port))
+	if (ok && ilen == MLD_V1_LEN)
 		r->ports[port].mld_v1_until_ms = now + MLD_V1_PRESENT_MS;
 	/* nor is one answered on a port that does not speak IPv6 (it reports
 	 * no groups), nor more than one a MLD_ANSWER_INTERVAL_MS */
-	if (!ok || !router_port_ok(r, port) || !port_speaks6(&r->ports[port]) ||
+	if (!ok || !port_speaks6(&r->ports[port]) ||
 	    now - r->ports[port].mld_answered_ms < MLD_ANSWER_INTERVAL_MS) {
 		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 		return true;

@@ -115,7 +115,7 @@ struct fr_port {
 	/* when it last answered an MLD query (mld_query_input()) */
 	uint64_t mld_answered_ms;
 	/* until then, MLDv1 reports: an MLDv1 querier is on the link
-	 * (mld_query_input(); 0: none heard) */
+	 * (mld_query_input(); 0, in the past: none heard) */
 	uint64_t mld_v1_until_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
