@@ -97,7 +97,8 @@ static void progress_line(struct load *l)
 
 /* getline() that stops at CONF_LINE_MAX bytes: the line's length (its NUL
  * bytes kept, for cmd_line_check()), -1 at the file's end, -E2BIG for a
- * longer line, -ENOMEM. */
+ * longer line, -ENOMEM, -EIO when the read failed (errno says why): in the
+ * middle of a line too, whose start is no line of the file to run. */
 static ssize_t line_read(FILE *f, char **line, size_t *cap)
 {
 	size_t len = 0;
@@ -119,8 +120,11 @@ static ssize_t line_read(FILE *f, char **line, size_t *cap)
 			*cap = nc;
 		}
 		ch = getc_unlocked(f);
-		if (ch == EOF)
+		if (ch == EOF) {
+			if (ferror(f))
+				return -EIO;
 			break;
+		}
 		(*line)[len++] = (char)ch;
 		if (ch == '\n')
 			break;
@@ -148,10 +152,13 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	while ((len = line_read(f, line, cap)) >= 0 || len < -1) {
 		lineno++;
 		if (len < 0) {
-			snprintf(l->err, l->errlen, "%s:%u: %s", l->path, lineno,
-				 len == -E2BIG ? "a line of more than 65536 bytes (not a "
-						 "configuration file?)"
-					       : "out of memory");
+			const char *why = len == -E2BIG ? "a line of more than 65536 bytes (not a "
+							  "configuration file?)"
+					  : len == -EIO ? strerror(errno)
+							: "out of memory";
+
+			snprintf(l->err, l->errlen, "%s:%u: %s%s", l->path, lineno,
+				 len == -EIO ? "read error: " : "", why);
 			out_free(&o);
 			return (int)len;
 		}
@@ -191,15 +198,6 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			out_free(&o);
 			return rc;
 		}
-	}
-	if (ferror(f)) {
-		/* the read's own error (out_free() sets none) */
-		int e = errno;
-
-		out_free(&o);
-		snprintf(l->err, l->errlen, "%s:%u: read error: %s", l->path, lineno + 1,
-			 strerror(e));
-		return -EIO;
 	}
 	out_free(&o);
 	return 0;

@@ -4,7 +4,7 @@
  * with "file:line: reason" naming the right line, and a rejected file
  * changes nothing (routes, neighbours and port addresses as before); lines
  * with no place in a file are refused before any line runs; a file read
- * from a pipe loads as from disk.
+ * from a pipe loads as from disk; a read error names the line it cut.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -69,6 +69,68 @@ static int teardown(void **state)
 	neigh_free(r->neigh);
 	free(r);
 	return 0;
+}
+
+/* fdopen() as the router calls it (-Wl,--wrap=fdopen): with fail_after
+ * set, a stream of the descriptor whose reads fail with EIO once that many
+ * bytes were read, as a disk's read error in the middle of a file. */
+static long fail_after = -1;
+
+struct failing {
+	int fd;
+	long left;
+};
+
+static ssize_t failing_read(void *cookie, char *buf, size_t size)
+{
+	struct failing *c = cookie;
+	ssize_t n;
+
+	if (c->left == 0) {
+		errno = EIO;
+		return -1;
+	}
+	n = read(c->fd, buf, size < (size_t)c->left ? size : (size_t)c->left);
+	if (n > 0)
+		c->left -= n;
+	return n;
+}
+
+static int failing_seek(void *cookie, off64_t *off, int whence)
+{
+	off_t o = lseek(((struct failing *)cookie)->fd, *off, whence);
+
+	if (o < 0)
+		return -1;
+	*off = o;
+	return 0;
+}
+
+static int failing_close(void *cookie)
+{
+	struct failing *c = cookie;
+
+	close(c->fd);
+	free(c);
+	return 0;
+}
+
+FILE *__real_fdopen(int fd, const char *mode);
+FILE *__wrap_fdopen(int fd, const char *mode);
+
+FILE *__wrap_fdopen(int fd, const char *mode)
+{
+	cookie_io_functions_t fns = {
+		.read = failing_read, .seek = failing_seek, .close = failing_close};
+	struct failing *c;
+
+	if (fail_after < 0)
+		return __real_fdopen(fd, mode);
+	c = malloc(sizeof(*c));
+	assert_non_null(c);
+	c->fd = fd;
+	c->left = fail_after;
+	return fopencookie(c, mode, fns);
 }
 
 /* @len bytes of @text, NULs included */
@@ -376,6 +438,44 @@ static void test_atomic(void **state)
 	assert_true(fib_generation(r->fib) - gen >= 2 * 2000);
 	unlink(write_tmp(""));
 	free(text);
+}
+
+/*
+ * A read that fails within the file: refused whole, with the line it
+ * failed in and the system's reason; the part of that line read before
+ * it is not run as a line of its own (cut short, it may be a command of
+ * the file's, or an error the file does not have).
+ */
+static void test_read_error(void **state)
+{
+	struct router *r = *state;
+	static const char text[] = "route add 10.8.0.0/16 blackhole\n"
+				   "route add 10.9.0.0/16 blackhole\n"
+				   "route add 10.10.0.0/16 blackhole\n";
+	/* where line 2's newline is, and its prefix length's "/1" */
+	const long at[] = {(long)sizeof("route add 10.8.0.0/16 blackhole\n") - 1 +
+				   (long)strlen("route add 10.9.0.0/16 blackhole"),
+			   (long)sizeof("route add 10.8.0.0/16 blackhole\n") - 1 +
+				   (long)strlen("route add 10.9.0.0/1")};
+	char err[512], want[600];
+	const char *path = write_tmp(text);
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(at); i++) {
+		err[0] = '\0';
+		fail_after = at[i];
+		rc = config_load(r, path, false, NULL, err, sizeof(err));
+		fail_after = -1;
+		assert_int_equal(rc, -EIO);
+		snprintf(want, sizeof(want), "%s:2: read error: %s", path, strerror(EIO));
+		assert_string_equal(err, want);
+		assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	}
+	/* the same file, read whole */
+	load_ok(r, text);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 3);
+	unlink(path);
 }
 
 /*
@@ -1191,6 +1291,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_example_conf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_cases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checked_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
