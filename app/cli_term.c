@@ -190,12 +190,33 @@ static int term_write(struct rdline *rdl, char c)
 	return write(STDOUT_FILENO, &c, 1) == 1 ? 0 : -1;
 }
 
+/* rdline's line buffer (RDLINE_BUF_SIZE in DPDK, not in its public
+ * header): the keys typed past it are dropped without a word, and the line
+ * would run cut short (a route's last words lost: another route) */
+#define TERM_LINE_MAX 512
+
+static void term_say(const char *s)
+{
+	while (*s != '\0' && term_write(NULL, *s) == 0)
+		s++;
+}
+
+/* (its 512: TERM_LINE_MAX) */
+static const char too_long[] =
+	"error: a line of 512 bytes fills this terminal, which drops what is typed past it: "
+	"not run (a command of up to 1023 bytes: as fastroute-cli's arguments, on its stdin, "
+	"or from a file with load)\n";
+
 static void term_validate(struct rdline *rdl, const char *buf, unsigned int size)
 {
 	struct cli_term *t = rdline_get_opaque(rdl);
 	char line[1024];
 
-	(void)size;
+	/* @size: the line's length, and 2 */
+	if (size >= TERM_LINE_MAX + 2) {
+		term_say(too_long);
+		return;
+	}
 	snprintf(line, sizeof(line), "%s", buf);
 	line[strcspn(line, "\r\n")] = '\0';
 	if (line[0] != '\0')

@@ -537,7 +537,7 @@ def test_stopped_terminal(topo):
     """Output stopped with Ctrl-S, then keys typed: the echo the terminal
     cannot take must not block the control thread (it answers pings and
     the socket's clients meanwhile); once output resumes, the typed line
-    runs."""
+    runs. A line longer than the terminal keeps is refused, not cut."""
     r = frlib.Router(topo, frlib.base_config(), tty=True)
     try:
         r.tty_read(0.5)
@@ -556,6 +556,21 @@ def test_stopped_terminal(topo):
         while time.time() < end and "DPDK" not in text:
             text += r.tty_read(0.3)
         check("DPDK" in text, "the typed line did not run once output resumed:\n" + text[-300:])
+        # a line past what the terminal keeps (512 bytes): refused whole,
+        # not run without the words it dropped (here 'port 0': the route
+        # would go by port 1)
+        r.tty_write("route add 64.0.0.0/8 via 198.51.100.2" + " " * 480 + "port 0\r")
+        text = ""
+        end = time.time() + 5
+        while time.time() < end and "not run" not in text:
+            text += r.tty_read(0.3)
+        check("fills this terminal" in text and "not run" in text,
+              "no error for a line past the terminal's 512 bytes:\n" + text[-300:])
+        check("64.0.0.0/8" not in r.cli("show route"), "a line cut short by the terminal ran")
+        # and the terminal still runs lines
+        r.tty_write("route add 64.0.0.0/8 via 198.51.100.2 port 1\r")
+        check(frlib.wait_for(lambda: "64.0.0.0/8" in r.cli("show route"), timeout=5),
+              "the terminal ran no line after the long one")
     finally:
         r.stop()
 
