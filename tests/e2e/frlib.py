@@ -529,6 +529,20 @@ def delta(before, after, name):
     return after[name] - before[name]
 
 
+def settle(r, before, names, timeout):
+    """Wait (up to @timeout s) until each counter in @names rose from
+    snapshot @before: the router has handled the frame. Whatever it sends
+    in answer leaves with that count, so a window for frames that must not
+    come can then be short; a count that never rises costs the timeout, and
+    the caller's check of it fails as before."""
+    end = time.time() + timeout
+    while time.time() < end:
+        now = r.stats()
+        if all(delta(before, now, n) >= 1 for n in names):
+            return
+        time.sleep(0.02)
+
+
 class Runner:
     """Run test functions in order; report each; exit non-zero on any failure."""
 
