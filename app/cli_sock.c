@@ -309,7 +309,7 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 	while (c->out == NULL && (nl = memchr(c->in, '\n', c->inlen)) != NULL) {
 		char *line = c->in;
 		size_t used = (size_t)(nl - c->in) + 1;
-		char why[96];
+		char why[CMD_ERR_LEN];
 
 		*nl = '\0';
 		/* a NUL would cut the line short (and run another command than

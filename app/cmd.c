@@ -794,7 +794,8 @@ int cmd_line_check(const char *line, size_t len, char *err, size_t errlen)
 		 * would show nothing amiss ('route' is no command, say) */
 		if (b >= 0x80 && !comment)
 			return ERR("byte 0x%02x at byte %zu of the line is not ASCII: commands are "
-				   "(a UTF-8 no-break space or byte order mark from an editor?); "
+				   "ASCII (a UTF-8 no-break space or byte order mark from an "
+				   "editor?); "
 				   "a comment may hold any text",
 				   b, i + 1);
 	}

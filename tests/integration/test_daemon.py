@@ -1287,6 +1287,14 @@ def _():
               "exit %d: %s" % (q.returncode, err))
         check("10.0.0.0/8" not in q.stdout.decode(errors="replace"),
               "the line ran cut short: %s" % q.stdout)
+        # a byte that is not ASCII: refused, the whole reason said
+        q = subprocess.run([CLI, "-s", sock, "-t", "10"], input="route add 10.0.0.0/8 via "
+                           "192.0.2.9 \u00e9\n".encode(), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=30)
+        err = q.stderr.decode(errors="replace")
+        check(q.returncode == 1 and "byte 0xc3 at byte 36 of the line is not ASCII: commands "
+              "are ASCII (a UTF-8 no-break space or byte order mark from an editor?); a "
+              "comment may hold any text; not run" in err, "exit %d: %s" % (q.returncode, err))
         # a refused "quit" ends nothing: the lines after it are sent
         q = subprocess.run([CLI, "-s", sock, "-t", "10"], input=b"quit\0 now\nshow version\n",
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
