@@ -376,6 +376,39 @@ void txn_rollback_said(struct txn *t, char *err, size_t errlen)
 
 /* ---- changes, each journaled ---------------------------------------- */
 
+/* A route @rt (@p) the tables had no room for: which of them is full,
+ * where the counts say so. */
+static int route_full(const struct router *r, const struct fib_route *rt, const char *p, char *err,
+		      size_t errlen)
+{
+	const uint8_t fam = rt->prefix.addr.family;
+	const bool v6 = fam == AF_INET6;
+	struct fib_tbl8_usage u;
+
+	if (fib_route_count(r->fib, fam) >= fib_route_capacity(r->fib, fam))
+		return ERRC(-ENOSPC,
+			    "no room for %s: the %s route table is full (%u routes, see %s)", p,
+			    v6 ? "IPv6" : "IPv4", fib_route_capacity(r->fib, fam),
+			    v6 ? "--max-routes6" : "--max-routes");
+	/* IPv4: only a route longer than /24 takes a group */
+	if ((v6 || rt->prefix.len > 24) && fib_tbl8_usage(r->fib, fam, &u) == 0 &&
+	    u.reserved >= u.total)
+		return ERRC(-ENOSPC,
+			    "no room for %s: the %s tbl8 groups are all taken (%u, see %s and "
+			    "'show memory')",
+			    p, v6 ? "IPv6" : "IPv4", u.total, v6 ? "--tbl8-6" : "--tbl8");
+	if (fib_nh_count(r->fib) >= fib_nh_capacity(r->fib))
+		return ERRC(
+			-ENOSPC,
+			"no room for %s: the next-hop table is full (%u distinct next hops, see "
+			"--max-nexthops)",
+			p, fib_nh_capacity(r->fib));
+	return ERRC(-ENOSPC,
+		    "no room for %s: route or next-hop table full (see %s, --max-nexthops; "
+		    "entries freed a moment ago are reused after the workers' grace period)",
+		    p, v6 ? "--max-routes6, --tbl8-6" : "--max-routes, --tbl8");
+}
+
 static int route_err(const struct router *r, const struct fib_route *rt, int rc, char *err,
 		     size_t errlen)
 {
@@ -408,13 +441,7 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 				    "no room for %s: the neighbour table is full (%u entries, "
 				    "see --neigh-size and 'show neigh stats')",
 				    p, neigh_capacity(r->neigh));
-		return ERRC(-ENOSPC,
-			    "no room for %s: route or next-hop table full (see %s, "
-			    "--max-nexthops; entries freed a moment ago are reused after the "
-			    "workers' grace period)",
-			    p,
-			    rt->prefix.addr.family == AF_INET6 ? "--max-routes6, --tbl8-6"
-							       : "--max-routes, --tbl8");
+		return route_full(r, rt, p, err, errlen);
 	case -EDESTADDRREQ:
 		return ERRC(-EDESTADDRREQ,
 			    "gateway %s is link-local: give the port it is on ('port N')", g);

@@ -70,7 +70,7 @@ static void usage(FILE *f, const char *prog)
 		"      --max-routes6 N    IPv6 route capacity, 16 to 2^24 (default 65536)\n"
 		"      --tbl8-6 N         IPv6 trie tbl8 groups the routes may take, 64 to 2^24\n"
 		"                         (default 16384; a /48 may take three, a /64 five)\n"
-		"      --max-nexthops N   distinct next hops, 16 to 2^24 (default 32768)\n"
+		"      --max-nexthops N   distinct next hops, 16 to 2^24-1 (default 32767)\n"
 		"                         Up to 32767 tbl8 groups (--tbl8-6: 32766, the trie\n"
 		"                         keeping a spare on top) and 32768 next hops the\n"
 		"                         FIB's entries take 2 bytes: tbl24 32 MiB, a tbl8\n"
@@ -218,7 +218,7 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 				return -1;
 			break;
 		case OPT_MAX_NH:
-			if (parse_u32("max-nexthops", optarg, 16, 1u << 24, &o->max_nexthops))
+			if (parse_u32("max-nexthops", optarg, 16, (1u << 24) - 1, &o->max_nexthops))
 				return -1;
 			break;
 		case OPT_MAX_ROUTES6:
@@ -327,7 +327,8 @@ static int tables_create(struct router *r)
 	fc.tbl8s4 = r->opts.tbl8s;
 	fc.max_routes6 = r->opts.max_routes6;
 	fc.tbl8s6 = r->opts.tbl8s6;
-	fc.max_nexthops = r->opts.max_nexthops;
+	/* and index 0, the lookup's "no route" */
+	fc.max_nexthops = r->opts.max_nexthops ? r->opts.max_nexthops + 1 : 0;
 	fc.socket_id = socket;
 	fc.neigh = r->neigh;
 	fc.qsv = r->qsv;

@@ -895,6 +895,11 @@ uint32_t fib_route_count(const struct fib *f, uint8_t family)
 	       fib_route_down_count(f, family);
 }
 
+uint32_t fib_route_capacity(const struct fib *f, uint8_t family)
+{
+	return family == AF_INET ? f->max_routes4 : family == AF_INET6 ? f->max_routes6 : 0;
+}
+
 uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int len)
 {
 	if (family == AF_INET)

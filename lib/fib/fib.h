@@ -108,7 +108,8 @@ struct fib_conf {
 	uint32_t tbl8s4;       /**< IPv4 tbl8 groups, for routes longer than /24 (default 32,767) */
 	uint32_t max_routes6;  /**< IPv6 routes (default 65,536) */
 	uint32_t tbl8s6;       /**< IPv6 trie tbl8 groups (default 16,384; a /64 may take five) */
-	uint32_t max_nexthops; /**< distinct next hops (default 32,768). Up to 32,768 next hops
+	uint32_t max_nexthops; /**< next-hop indexes (default 32,768), index 0 the lookup's "no
+				  route": one fewer distinct next hops. Up to 32,768 indexes
 				  and 32,767 tbl8 groups (each family) the tables' entries take
 				  2 bytes, else 4 */
 	int socket_id;	       /**< NUMA socket of the tables */
@@ -188,6 +189,9 @@ int fib_route_walk(const struct fib *f, uint8_t family,
 /** Number of routes of @p family (those waiting for their port included). */
 uint32_t fib_route_count(const struct fib *f, uint8_t family);
 
+/** How many routes of @p family the tables take (max_routes4, max_routes6). */
+uint32_t fib_route_capacity(const struct fib *f, uint8_t family);
+
 /** Of those, the routes waiting for their port (FIB_RTF_DOWN). */
 uint32_t fib_route_down_count(const struct fib *f, uint8_t family);
 
@@ -234,6 +238,10 @@ uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int l
 
 /** Next hops in use by routes (the reserved FIB_NH_NONE not counted). */
 uint32_t fib_nh_count(const struct fib *f);
+
+/** How many distinct next hops the table takes: max_nexthops - 1 (index 0
+ * is the lookup's "no route"). */
+uint32_t fib_nh_capacity(const struct fib *f);
 
 /** tbl8 groups of one family's tables (see fib_tbl8_usage()). */
 struct fib_tbl8_usage {

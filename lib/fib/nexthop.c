@@ -153,6 +153,11 @@ uint32_t fib_nh_count(const struct fib *f)
 	return f->nh_count - 1; /* index 0 is always there */
 }
 
+uint32_t fib_nh_capacity(const struct fib *f)
+{
+	return f->nh_cap - 1;
+}
+
 uint32_t fib_gw_used(const struct fib *f, const struct fr_addr *gw)
 {
 	uint32_t i;

@@ -1305,6 +1305,50 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+@t("table_full_says_which")
+def _():
+    # a load that fills a table is refused whole, and the error names the
+    # table and its option: the routes, the tbl8 groups, the next hops;
+    # --max-nexthops N gives N distinct next hops
+    p, sock = router("full", "port 0 address 192.0.2.1/24\n",
+                     extra=["--max-routes", "256", "--tbl8", "64", "--max-nexthops", "16"])
+
+    def load(lines):
+        q = run([CLI, "-s", sock, "-t", "30", "load", conf("".join(lines))])
+        return q.returncode, q.stderr.strip()
+
+    def summary():
+        q = run([CLI, "-s", sock, "-j", "-t", "10", "show", "route", "summary"])
+        return json.loads(q.stdout)
+
+    try:
+        wait_serving(p, sock)
+        s0 = summary()
+        rc, err = load("route add 10.%d.%d.0/24 blackhole\n" % (i // 256, i % 256)
+                       for i in range(300))
+        check(rc != 0 and "the IPv4 route table is full (256 routes, see --max-routes)" in err,
+              "300 routes into 256: %s" % err)
+        rc, err = load("route add 10.%d.%d.0/25 blackhole\n" % (i // 256, i % 256)
+                       for i in range(100))
+        check(rc != 0 and "the IPv4 tbl8 groups are all taken (64, see --tbl8" in err,
+              "100 /25s in as many /24s, 64 groups: %s" % err)
+        # each gateway its own next hop: the load fails at the first past 16
+        n = 16 - s0["nexthops"]
+        rc, err = load("route add 10.%d.0.0/16 via 192.0.2.%d\n" % (i, 10 + i)
+                       for i in range(40))
+        check(rc != 0 and ":%d: " % (n + 1) in err and
+              "the next-hop table is full (16 distinct next hops, see --max-nexthops)" in err,
+              "%d next hops in use, 40 gateways: want line %d refused: %s" %
+              (s0["nexthops"], n + 1, err))
+        # nothing of the refused loads stayed
+        s = summary()
+        check(s["routes"] == s0["routes"] and s["nexthops"] == s0["nexthops"],
+              "after the refused loads: %s, before: %s" % (s, s0))
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 def stats_json(sock):
     q = run([CLI, "-s", sock, "-j", "-t", "10", "show", "stats"])
     check(q.returncode == 0, "show stats: " + q.stderr)
