@@ -84,25 +84,6 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static int mkdir_p(const char *dir)
-{
-	char buf[sizeof(sock_path)];
-	char *p;
-
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int cli_sock_open(const char *path, int64_t gid)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -117,11 +98,12 @@ int cli_sock_open(const char *path, int64_t gid)
 	snprintf(sock_path, sizeof(sock_path), "%s", path);
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
+	/* its own directory made (/run/fastroute, /run being a tmpfs), not
+	 * the parents: a mistyped path is refused, not made a tree */
 	if (slash != NULL && slash != dir) {
 		*slash = '\0';
-		rc = mkdir_p(dir);
-		if (rc != 0)
-			return rc;
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			return -errno;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 

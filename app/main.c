@@ -54,7 +54,8 @@ static void usage(FILE *f, const char *prog)
 		"                         comments. Any bad line: 'FILE:LINE: reason' on stderr,\n"
 		"                         nothing applied, exit status 1.\n"
 		"  -s, --socket PATH      CLI socket (default %s;\n"
-		"                         'none' disables it). Use fastroute-cli -s PATH.\n"
+		"                         'none' disables it; its directory is made, not the\n"
+		"                         directory's parents). Use fastroute-cli -s PATH.\n"
 		"      --socket-group G   the socket's group, a name or a number (default: the\n"
 		"                         router's): its members may run every command (not\n"
 		"                         with -s none)\n"
@@ -610,6 +611,8 @@ int main(int argc, char **argv)
 				rc == -EADDRINUSE ? "another router is serving it"
 				: rc == -ENOTSOCK ? "a file that is not a socket is there (left "
 						    "alone; the configuration file is -f)"
+				: rc == -ENOENT	  ? "no such directory (the router makes the "
+						    "socket's own directory, not its parents)"
 						  : strerror(-rc));
 			goto out;
 		}

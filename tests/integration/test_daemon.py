@@ -590,6 +590,26 @@ def _():
         check(f.read() == "port 0 address 192.0.2.1/24\n", "the file was changed")
 
 
+@t("socket_dir_made_not_its_parents")
+def _():
+    # a mistyped -s path: refused, no directory tree made for it; the
+    # socket's own directory (as /run/fastroute) is made
+    bad = os.path.join(TMP, "no", "such", "x.sock")
+    p = run(eal() + ["-s", bad] + SMALL)
+    check(p.returncode == 1 and "no such directory" in p.stderr, p.stderr)
+    check(not os.path.exists(os.path.join(TMP, "no")), "directories made for %s" % bad)
+    sock = os.path.join(TMP, "made", "x.sock")
+    q = subprocess.Popen(eal() + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(q, sock)
+        check(run([CLI, "-s", sock, "show", "version"]).returncode == 0,
+              "no router on %s" % sock)
+    finally:
+        out, err = stop(q)
+    check(q.returncode == 0, "exit %s after SIGTERM: %s" % (q.returncode, err))
+
+
 def fake_router(path, answer_one):
     """A socket that accepts one client and either never answers, or
     answers its first line and hangs up."""
