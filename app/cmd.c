@@ -236,6 +236,8 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 				"mcast-probes, ucast-probes, stale-time, failed-time, hold, "
 				"hold-total, max-incomplete, delay-time)",
 				tok[i]);
+		if (c->nparams_set & (1u << k))
+			return ERR("%s given twice", tok[i]);
 		/* digits only, as every number of the CLI (strtoul() alone
 		 * would take a sign, and wrap a negative number round) */
 		if (parse_u32(tok[i + 1], neigh_param_names[k].min, neigh_param_names[k].max,

@@ -374,6 +374,8 @@ static void test_bad_cases(void **state)
 		/* a number is digits: no sign (strtoul() takes one, and wraps
 		 * a negative one round) */
 		{"set neigh hold +4\n", 1, "hold: '+4' is not a number"},
+		{"set neigh reachable-time 100 hold 2 reachable-time 200\n", 1,
+		 "reachable-time given twice"},
 		{"set neigh failed-time -0\n", 1, "failed-time: '-0' is not a number"},
 		{"set neigh reachable-time -18446744073709521616\n", 1,
 		 "reachable-time: '-18446744073709521616' is not a number"},
