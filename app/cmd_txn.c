@@ -419,11 +419,30 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 	switch (rc) {
 	case -EEXIST:
 		return ERRC(-EEXIST, "route %s exists (use 'route replace' to change it)", p);
-	case -ENETUNREACH:
+	case -ENETUNREACH: {
+		struct fib_route via;
+		char vp[FR_ADDR_STRLEN];
+
+		/* a longer route than a port's network may cover it: the
+		 * route it follows is what makes it unreachable */
+		if (fib_route_lookup(r->fib, &rt->gw, &via) == 0 && via.type != FIB_NH_CONNECTED) {
+			char vg[FR_ADDR_STRLEN + 4] = "";
+
+			fr_prefix_fmt(&via.prefix, vp, sizeof(vp));
+			if (via.type == FIB_NH_GATEWAY) {
+				memcpy(vg, "via ", 4);
+				fr_addr_fmt(&via.gw, vg + 4, sizeof(vg) - 4);
+			}
+			return ERRC(-ENETUNREACH,
+				    "gateway %s is not on a connected network: route %s %s covers "
+				    "it (give 'port N', or a gateway that a port's network holds)",
+				    g, vp, vg[0] ? vg : fib_nh_type_names[via.type]);
+		}
 		return ERRC(-ENETUNREACH,
 			    "gateway %s is not on a connected network (add a port address "
 			    "covering it first, or give 'port N')",
 			    g);
+	}
 	case -EINVAL:
 		if (rt->type == FIB_NH_GATEWAY && rt->gw.family != rt->prefix.addr.family)
 			return ERR("gateway %s and prefix %s are of different address families", g,

@@ -263,6 +263,14 @@ static void test_bad_cases(void **state)
 		 "missing 'port N'"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 198.51.100.2\n", 2,
 		 "not on a connected network"},
+		/* on a port's network, but a longer route takes it elsewhere:
+		 * that route named */
+		{"port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/24\n"
+		 "route add 198.51.100.0/25 via 192.0.2.77\nroute add 10.0.0.0/8 via "
+		 "198.51.100.10\n",
+		 4,
+		 "gateway 198.51.100.10 is not on a connected network: route 198.51.100.0/25 "
+		 "via 192.0.2.77 covers it"},
 		{"route add 10.0.0.0/8 blackhole\nroute add 10.0.0.0/8 prohibit\n", 2, "exists"},
 		{"route add 10.0.0.0/8\n", 1, "missing 'via GW'"},
 		{"port 9 address 192.0.2.1/24\n", 1, "port 9 does not exist"},
