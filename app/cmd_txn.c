@@ -269,6 +269,11 @@ void txn_commit(struct txn *t)
 	for (pid = 0; pid < r->nb_ports; pid++)
 		if ((t->mtu_lowered[pid / 64] >> (pid % 64)) & 1)
 			mtu_lower(r, pid);
+	/* the groups of the IPv6 addresses removed, those no other address
+	 * keeps, reported left (RFC 3810 6.1); not before the change is kept */
+	for (i = 0; i < t->n; i++)
+		if (t->u[i].op == UNDO_ADDR_ADD)
+			router_addr_gone(r, t->u[i].port, &t->u[i].pa);
 	txn_end(t);
 	/* new addresses, and the addresses of a port back in service, said
 	 * on their links (RFC 5227 2.3, RFC 4861 7.2.6): once kept, never for

@@ -405,6 +405,12 @@ void router_announce(struct router *r, uint16_t port, const struct fr_addr *only
 	p->announce_again_ms = control_now_ms() + ANNOUNCE_AGAIN_MS;
 }
 
+void router_addr_gone(struct router *r, uint16_t port, const struct port_addr *pa)
+{
+	if (pa->addr.family == AF_INET6 && can_announce(r, port))
+		mld_leave(r, port, pa);
+}
+
 void router_announce_due(struct router *r, uint64_t now)
 {
 	uint16_t port;
@@ -412,8 +418,14 @@ void router_announce_due(struct router *r, uint64_t now)
 	for (port = 0; port < r->nb_ports; port++) {
 		struct fr_port *p = &r->ports[port];
 
-		if (can_announce(r, port))
+		if (can_announce(r, port)) {
 			dad_due(r, port, now);
+			mld_leave_due(r, port, now);
+		} else {
+			/* out of service: its reports start over once back */
+			p->mld_left_ms = 0;
+			p->nb_mld_left = 0;
+		}
 		if (p->announce_again_ms == 0 || now < p->announce_again_ms)
 			continue;
 		p->announce_again_ms = 0;

@@ -1006,7 +1006,9 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 #define MLD_REPORT_V1	   131
 #define MLD_REPORT_V2	   143
 #define MLD_REC_IS_EXCLUDE 2 /* current state (answers) */
+#define MLD_REC_TO_INCLUDE 3 /* state change: a group left (no source) */
 #define MLD_REC_TO_EXCLUDE 4 /* state change (unsolicited) */
+#define MLD_DONE_V1	   132
 #define MLD_HBH_LEN	   8 /* hop-by-hop header: router alert and padding */
 #define MLD_REC_LEN	   20
 #define MLD_V1_LEN	   24 /* an MLDv1 query or report; MLDv2's query is 28 and more */
@@ -1017,6 +1019,9 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 #define MLD_V1_PRESENT_MS      260000
 #define MLD_GROUPS_MAX	       (2 * FR_PORT_MAX_ADDRS + 2)
 #define MLD_ANSWER_INTERVAL_MS 100
+/* RFC 3810 9.11: Unsolicited Report Interval, between a state change's
+ * two reports */
+#define MLD_LEFT_AGAIN_MS 1000
 
 static const uint8_t mld_reports_group[16] = {0xff, 0x02, [15] = 0x16}; /* all MLDv2 routers */
 static const uint8_t all_routers[16] = {0xff, 0x02, [15] = 2};
@@ -1132,7 +1137,8 @@ static bool mld_v1(const struct router *r, uint16_t port)
 }
 
 /* A report on @port of the @n groups @g: MLDv2, each a record of @type,
- * or in MLDv1 compatibility one MLDv1 report per group, to the group. True:
+ * or in MLDv1 compatibility one MLDv1 message per group: a report to the
+ * group, or for a group left a Done to all routers (RFC 2710 4). True:
  * all queued. */
 static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8_t (*g)[16],
 			    unsigned int n)
@@ -1145,10 +1151,12 @@ static bool mld_report_send(struct router *r, uint16_t port, uint8_t type, uint8
 
 	if (mld_v1(r, port)) {
 		for (i = 0; i < n; i++) {
-			ic = mld_frame(r, port, g[i], MLD_V1_LEN, &m);
+			const bool done = type == MLD_REC_TO_INCLUDE;
+
+			ic = mld_frame(r, port, done ? all_routers : g[i], MLD_V1_LEN, &m);
 			if (ic == NULL)
 				return false;
-			ic[0] = MLD_REPORT_V1;
+			ic[0] = done ? MLD_DONE_V1 : MLD_REPORT_V1;
 			memcpy(ic + 8, g[i], 16);
 			sent &= mld_send(r, port, m, ic, MLD_V1_LEN);
 		}
@@ -1176,6 +1184,66 @@ void mld_report(struct router *r, uint16_t port)
 	if (!port_speaks6(&r->ports[port]))
 		return; /* not speaking IPv6 on this link */
 	mld_report_send(r, port, MLD_REC_TO_EXCLUDE, g, mld_groups(r, port, &g));
+}
+
+/* Of the @n groups @g, those @port listens to no more (a later change may
+ * have joined one again) kept, in place: how many. */
+static unsigned int groups_gone(const struct router *r, uint16_t port, uint8_t (*g)[16],
+				unsigned int n)
+{
+	uint8_t now[MLD_GROUPS_MAX][16];
+	const unsigned int m = port_speaks6(&r->ports[port]) ? mld_groups(r, port, &now) : 0;
+	unsigned int i, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < m && memcmp(g[i], now[j], 16) != 0; j++)
+			;
+		if (j == m)
+			memmove(g[k++], g[i], 16);
+	}
+	return k;
+}
+
+void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone)
+{
+	struct fr_port *p = &r->ports[port];
+	uint8_t g[MLD_GROUPS_MAX][16], sn[16];
+	struct fr_addr base = gone->addr;
+	unsigned int n = 0, i;
+
+	nd_solicited_node(gone->addr.v6, sn);
+	n = group_add(g, n, sn);
+	if (gone->len < 127) { /* its Subnet-Router anycast address */
+		fr_addr_mask(&base, gone->len);
+		nd_solicited_node(base.v6, sn);
+		n = group_add(g, n, sn);
+	}
+	/* its last IPv6: the port speaks it no more, its groups all left */
+	n = group_add(g, n, all_routers);
+	nd_solicited_node(r->dp_ports[port].ll6, sn);
+	n = group_add(g, n, sn);
+	n = groups_gone(r, port, g, n);
+	if (n == 0)
+		return;
+	mld_report_send(r, port, MLD_REC_TO_INCLUDE, g, n);
+	/* once more later (what no longer fits goes once) */
+	for (i = 0; i < n && p->nb_mld_left < RTE_DIM(p->mld_left); i++)
+		p->nb_mld_left = (uint8_t)group_add(p->mld_left, p->nb_mld_left, g[i]);
+	p->mld_left_ms = control_now_ms() + MLD_LEFT_AGAIN_MS;
+}
+
+void mld_leave_due(struct router *r, uint16_t port, uint64_t now)
+{
+	struct fr_port *p = &r->ports[port];
+	unsigned int n;
+
+	if (p->mld_left_ms == 0 || now < p->mld_left_ms)
+		return;
+	p->mld_left_ms = 0;
+	n = groups_gone(r, port, p->mld_left, p->nb_mld_left);
+	p->nb_mld_left = 0;
+	if (n > 0)
+		mld_report_send(r, port, MLD_REC_TO_INCLUDE, p->mld_left, n);
 }
 
 /*

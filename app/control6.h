@@ -16,6 +16,7 @@
 struct router;
 struct neigh_info;
 struct fr_addr;
+struct port_addr;
 
 /* Is @a an address of @port (its link-local one included)? */
 bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a);
@@ -30,6 +31,12 @@ bool router_anycast6(const struct router *r, const uint8_t *a);
 /* An MLDv2 report on @port of the groups it listens to (control6.c), when
  * it speaks IPv6 (port_speaks6()); sent as its addresses are announced. */
 void mld_report(struct router *r, uint16_t port);
+
+/* @port lost its IPv6 address @gone (a change kept, the port in service):
+ * the groups it listens to no more reported left, now and once more a
+ * second later (mld_leave_due()). */
+void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone);
+void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 
 /* Source address for a packet the router sends on @port to @dst. */
 void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);

@@ -117,6 +117,11 @@ struct fr_port {
 	/* until then, MLDv1 reports: an MLDv1 querier is on the link
 	 * (mld_query_input(); 0, in the past: none heard) */
 	uint64_t mld_v1_until_ms;
+	/* groups it left (mld_leave()), reported again at mld_left_ms (RFC
+	 * 3810 6.1: a state change goes twice), 0 when none is due */
+	uint8_t mld_left[2 * FR_PORT_MAX_ADDRS + 2][16];
+	uint8_t nb_mld_left;
+	uint64_t mld_left_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;
@@ -323,8 +328,12 @@ char *control_frame(struct router *r, uint16_t port, uint16_t len, struct rte_mb
  * out of service. All of the port's go out again 2 s later (RFC 5227 2.3's
  * ANNOUNCE_NUM and ANNOUNCE_INTERVAL), from router_announce_due(). */
 void router_announce(struct router *r, uint16_t port, const struct fr_addr *only);
-/* The announcements due again at @now (router_announce()). */
+/* The announcements due again at @now (router_announce()), and the MLD
+ * reports of groups left (router_addr_gone()). */
 void router_announce_due(struct router *r, uint64_t now);
+/* @port lost its address @pa (a change kept): its IPv6 groups left are
+ * reported (MLD), while the port is in service. */
+void router_addr_gone(struct router *r, uint16_t port, const struct port_addr *pa);
 /* Another host on @port claims our address @ours: when it is @port's,
  * announce it once, then not again on that port for 10 s (RFC 5227 2.4
  * (b)). */

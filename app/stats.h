@@ -177,7 +177,7 @@ struct ctrl_stats {
 	uint64_t icmp6_port_unreach;  /* 1/4 */
 	uint64_t icmp6_too_big;	      /* 2/0 */
 	uint64_t icmp6_param_problem; /* 4/x */
-	uint64_t mld_reports;	      /* MLD reports sent (joined groups, answers) */
+	uint64_t mld_reports;	      /* MLD reports sent (joined groups, answers, groups left) */
 	uint64_t mld_queries;	      /* MLD queries answered */
 	uint64_t icmp_not_sent;	      /* errors the control thread owed that RFC 1812/4443 forbid */
 	uint64_t icmp_over_rate;      /* errors the control thread owed over the rate */

@@ -507,7 +507,8 @@ def test_mld(topo, r):
     anycast included, and all-routers; never all-nodes), so that a switch
     snooping MLD lets NS to them through: in answer to a general query, to
     a query about one of them (and not to one about another group, nor to
-    one that is malformed), and when an address is added."""
+    one that is malformed), and when an address is added; and the groups
+    it leaves when an address is deleted."""
     def reports_of(rtype):
         # reports from the router whose first record is of @rtype: an
         # answer (2), or a change (4) as the announcements of the port's
@@ -570,12 +571,35 @@ def test_mld(topo, r):
     try:
         got, d = around(topo, r, lambda: r.cli("port 0 address add %s/64" % new),
                         match=reports_of(4), want=1)
-    finally:
-        r.cli("port 0 address del %s/64" % new)
+    except BaseException:
+        r.cli("port 0 address del %s/64" % new, check=False)
+        raise
     rep = mld_reports(got)
     check(len(rep) == 1 and (4, sol_node(new)) in rep[0][1] and
           all(t == 4 for t, _ in rep[0][1]),
           "address added: reports %s" % [x[1] for x in rep])
+    # deleted: the groups no other address keeps reported left (TO_IN of
+    # no source, 3), twice, a second apart (RFC 3810 6.1). Its
+    # solicited-node group; not its prefix's anycast one, ff02::1:ff00:0,
+    # which 2001:db8:1::/64's keeps
+    got, d = around(topo, r, lambda: r.cli("port 0 address del %s/64" % new),
+                    match=reports_of(3), want=2, timeout=2.5)
+    rep = mld_reports(got)
+    check(len(rep) == 2 and all(x[1] == [(3, sol_node(new))] for x in rep),
+          "address deleted: reports %s, want two of [(3, %s)]" % ([x[1] for x in rep],
+                                                                sol_node(new)))
+    if len(got) == 2:
+        gap = float(got[1].time - got[0].time)
+        check(0.8 <= gap <= 1.8, "the second report of leaving %.2f s after the first" % gap)
+    # a load that deletes an address and then fails keeps it: nothing left
+    path = os.path.join(r.dir, "del-fails.conf")
+    with open(path, "w") as f:
+        f.write("port 0 address del %s/64\nroute add 2001:db8::/129 blackhole\n" %
+                ROUTER_IP6[0])
+    got, d = around(topo, r, lambda: r.cli("load " + path, check=False), match=reports_of(3),
+                    timeout=1.2)
+    check(not got, "a load rolled back reported groups left: %s" % [x[1] for x in
+                                                                     mld_reports(got)])
 
 
 def announcements_over(r):
@@ -614,7 +638,8 @@ def test_mld_v1(topo):
     """RFC 3810 8.2.1: after an MLDv1 query on a link (a querier, and the
     switches snooping it, that know no MLDv2), the router reports in MLDv1,
     one report per group sent to that group: in answer to that query, to an
-    MLDv2 query meanwhile, and when an address is added. A query of neither
+    MLDv2 query meanwhile, and when an address is added; a group left is a
+    Done to all routers. A query of neither
     version's length is ignored. A router of its own (the mode lasts 260 s)."""
     def from_router(p):
         return (p.haslayer(s.IPv6) and p[s.Ether].src == ROUTER_MAC[0] and
@@ -667,11 +692,26 @@ def test_mld_v1(topo):
         try:
             got, d = around(topo, r, lambda: r.cli("port 0 address add %s/64" % new),
                             match=from_router, want=1, linger=0.3)
-        finally:
-            r.cli("port 0 address del %s/64" % new)
+        except BaseException:
+            r.cli("port 0 address del %s/64" % new, check=False)
+            raise
         check(got and all(v1(p) for p in got) and
               sol_node(new) in [g for _, g in mld_v1_reports(got)],
               "address added in MLDv1 mode: %s" % [p.summary() for p in got])
+
+        # deleted: a Done for the group it left, to all routers (RFC 2710 4)
+        def done(p):
+            return (p.haslayer(s.IPv6) and p[s.Ether].src == ROUTER_MAC[0] and
+                    p[s.IPv6].nh == 0 and bytes(p[s.IPv6].payload)[8:9] in (b"\x84", b"\x8f"))
+        got, d = around(topo, r, lambda: r.cli("port 0 address del %s/64" % new), match=done,
+                        want=1, linger=0.3)
+        ic = mld_message(got[0], "v1") if len(got) == 1 else b""
+        check(len(ic) == 24 and ic[0] == 132 and got[0][s.IPv6].dst == "ff02::2" and
+              got[0][s.Ether].dst == "33:33:00:00:00:02" and
+              s.inet_ntop(socket.AF_INET6, ic[8:24]) == sol_node(new),
+              "address deleted in MLDv1 mode: %s, want one Done of %s to ff02::2" %
+              ([p.summary() + " " + bytes(p[s.IPv6].payload)[8:].hex() for p in got],
+               sol_node(new)))
     finally:
         r.stop()
 
