@@ -160,6 +160,10 @@ static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enu
 		*why = DROP_IP4_CHECKSUM;
 		return false;
 	}
+	/* the length before the options: a total length short of the header
+	 * is that, whatever bytes its options would be */
+	if (!ip4_length_ok(m, ip, ihl, why))
+		return false;
 	if (ihl > sizeof(*ip)) {
 		enum dp_drop w =
 			ip4_options_check((const uint8_t *)(ip + 1), ihl - (uint32_t)sizeof(*ip));
@@ -169,7 +173,7 @@ static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enu
 			return false;
 		}
 	}
-	return ip4_length_ok(m, ip, ihl, why);
+	return true;
 }
 
 /*

@@ -1542,6 +1542,15 @@ static void test_options(void **state)
 	expect_invalid(pkt_opts(past, sizeof(past)), DROP_IP4_BAD_OPTIONS);
 	expect_invalid(pkt_opts(one, sizeof(one)), DROP_IP4_BAD_OPTIONS);
 	expect_invalid(pkt_opts(cut, sizeof(cut)), DROP_IP4_BAD_OPTIONS);
+	/* a total length of 20 under an IHL of 6: the length is what is
+	 * wrong (RFC 1812 5.2.2's order), not the "options", which are the
+	 * payload's first bytes (an option 4 of length 0x57 here) */
+	m = pkt_opts(past, sizeof(past));
+	iph(m)->total_length = RTE_BE16(20);
+	memcpy(iph(m) + 1, "\x04\x57\x00\x35", 4);
+	iph(m)->hdr_checksum = 0;
+	iph(m)->hdr_checksum = (uint16_t)~rte_raw_cksum(iph(m), 24);
+	expect_invalid(m, DROP_IP4_LENGTH);
 	/* through the pipeline: counted under the reason; a source route
 	 * naming the router (the destination is then ours) is dropped too */
 	run1(p, pkt_opts(lsrr, sizeof(lsrr)), 0, &out);
