@@ -545,9 +545,10 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	/* a subnet's network or broadcast address is no host's: never
-	 * learnt (neigh add refuses it too), as a sender off the subnets */
-	off_link = port_addr4_for(&r->ports[port], a.spa) == 0 ||
-		   port_subnet_edge4(&r->ports[port], a.spa) != 0;
+	 * learnt (neigh add refuses it too), as a sender off the subnets. A
+	 * probe (RFC 5227 2.1.1: sender 0.0.0.0) is from no address at all */
+	off_link = a.spa != 0 && (port_addr4_for(&r->ports[port], a.spa) == 0 ||
+				  port_subnet_edge4(&r->ports[port], a.spa) != 0);
 	/* a neighbour the configuration puts on this port off its subnets
 	 * ('via GW port N', a 'dev N' route's hosts) exists once resolved: its
 	 * answers are learnt as an on-link one's */
@@ -559,6 +560,13 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 			return;
 		}
 		/* not learnt, still answered (counted once sent, below) */
+	} else if (a.spa == 0) {
+		/* a probe for our address: answered (to its sender's MAC, the
+		 * prober then knows it taken), nothing to learn */
+		if (!answer) {
+			cdrop(r, m, CDROP_ARP_IGNORED);
+			return;
+		}
 	} else if (neigh_learn(r->neigh, &sender, port, &a.sha, kind, control_now_ms()) == 0) {
 		if (!answer) {
 			cdrop(r, m, CDROP_ARP_IGNORED);

@@ -23,6 +23,7 @@
     final line (left_queued)."""
 import json
 import re
+import select
 import subprocess
 import threading
 import time
@@ -467,6 +468,28 @@ def test_poisoning(topo, r):
             st1 = rose(r, st0, "arp_off_link_answered")
             check(st1 is not None, "a request from %s: not answered as off-link" % edge)
             check((edge, 0) not in neigh(r), "a request from %s: learnt" % edge)
+        # an RFC 5227 probe for our address (sender 0.0.0.0): answered to
+        # the prober (as Linux does: it learns the address is taken),
+        # nothing learnt, and not counted as from off the link
+        st0 = r.stats()
+        sock.send(s.Ether(src=evil, dst=bc) /
+                  s.ARP(op=1, hwsrc=evil, psrc="0.0.0.0", pdst=ROUTER_IP[0]))
+        reply, end = None, time.time() + 2
+        while reply is None and time.time() < end:
+            if select.select([sock], [], [], 0.2)[0]:
+                q = sock.recv()
+                # (the answers to the requests above may be read first)
+                if (q is not None and q.haslayer(s.ARP) and q[s.ARP].op == 2 and
+                        q[s.ARP].psrc == ROUTER_IP[0] and q[s.ARP].hwdst == evil and
+                        q[s.ARP].pdst == "0.0.0.0"):
+                    reply = q
+        st1 = r.stats()
+        check(reply is not None and reply[s.ARP].hwsrc == ROUTER_MAC[0],
+              "a probe for our address: answer %s" %
+              (reply.summary() if reply is not None else None))
+        check(st1["arp_off_link_answered"] == st0["arp_off_link_answered"],
+              "a probe counted as answered off the link")
+        check(("0.0.0.0", 0) not in neigh(r), "a probe learnt")
         # an unsolicited reply for an address on port 0's subnet
         sock.send(s.Ether(src=evil, dst=ROUTER_MAC[0]) /
                   s.ARP(op=2, hwsrc=evil, psrc="192.0.2.90", hwdst=ROUTER_MAC[0],
