@@ -887,10 +887,10 @@ void router_local_update(struct router *r)
 	unsigned int i;
 
 	for (p = 0; p < r->nb_ports; p++)
-		n += 2 * r->ports[p].nb_addrs;
-	/* IPv4: up to n (an address and a broadcast each); IPv6: up to
-	 * n / 2, 16-byte aligned after them */
-	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]) + 16 + n / 2 * 16,
+		n += 3 * r->ports[p].nb_addrs;
+	/* IPv4: up to n (an address and its subnet's two broadcast forms
+	 * each); IPv6: up to n / 3, 16-byte aligned after them */
+	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]) + 16 + n / 3 * 16,
 			 RTE_CACHE_LINE_SIZE);
 	if (nl == NULL)
 		return; /* keep the old list: the check errs on the side of the old addresses */
@@ -904,7 +904,9 @@ void router_local_update(struct router *r)
 			    r->ports[p].addrs[i].dad != ADDR_DAD_FAILED)
 				dp_local6_add(nl, r->ports[p].addrs[i].addr.v6);
 	/* the router's own addresses first, then its subnets' broadcast
-	 * addresses: never a source either (RFC 1812 4.2.2.11 (d), 5.3.7) */
+	 * addresses: never a source either (RFC 1812 4.2.2.11 (d), 5.3.7),
+	 * nor their network addresses, which are broadcasts as destinations
+	 * (addr_routes(): RFC 1812 4.2.3.1's older form) */
 	for (p = 0; p < r->nb_ports; p++)
 		for (i = 0; i < r->ports[p].nb_addrs; i++)
 			if (r->ports[p].addrs[i].addr.family == AF_INET)
@@ -914,8 +916,10 @@ void router_local_update(struct router *r)
 		for (i = 0; i < r->ports[p].nb_addrs; i++) {
 			const struct port_addr *pa = &r->ports[p].addrs[i];
 
-			if (pa->addr.family == AF_INET && pa->len <= 30)
+			if (pa->addr.family == AF_INET && pa->len <= 30) {
 				dp_local_add(nl, pa->addr.v4 | (UINT32_MAX >> pa->len));
+				dp_local_add(nl, pa->addr.v4 & ~(UINT32_MAX >> pa->len));
+			}
 		}
 	}
 	old = r->dpconf.local;

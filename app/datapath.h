@@ -69,7 +69,8 @@ struct dp_port {
 };
 _Static_assert(sizeof(struct dp_port) == 32, "struct dp_port is 32 bytes");
 
-/* The router's own IPv4 addresses and its subnets' broadcast addresses, for
+/* The router's own IPv4 addresses and its subnets' broadcast addresses (and
+ * network addresses, their older form), for
  * the martian source check (neither is ever a source; a packet for one is
  * the router's). Replaced whole
  * (pointer swap, the old one freed after a grace period). Built zeroed, then

@@ -125,10 +125,13 @@ def test_options_link_local(topo, r):
     ll = frlib.udp(s, 0, HOST_IP[1])
     ll[s.IP].src = "169.254.3.4"
     expect_dropped(topo, r, ll, "ip4_link_local")
-    # nor from a connected subnet's broadcast address (RFC 1812 4.2.2.11)
-    bc = frlib.udp(s, 0, HOST_IP[1])
-    bc[s.IP].src = "192.0.2.255"
-    expect_dropped(topo, r, bc, "martian_source")
+    # nor from a connected subnet's broadcast address (RFC 1812 4.2.2.11),
+    # nor its network address, which the router takes as a broadcast too
+    # (as a destination it is one: local_broadcast)
+    for a in ("192.0.2.255", "192.0.2.0", "198.51.100.0"):
+        bc = frlib.udp(s, 0, HOST_IP[1])
+        bc[s.IP].src = a
+        expect_dropped(topo, r, bc, "martian_source")
     # a harmless option (Record Route, one empty slot) is forwarded as it came
     opts = b"\x07\x07\x04\x00\x00\x00\x00\x00"
     rr = with_options(frlib.udp(s, 0, HOST_IP[1]), opts)
