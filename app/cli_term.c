@@ -212,8 +212,9 @@ static void term_validate(struct rdline *rdl, const char *buf, unsigned int size
 	struct cli_term *t = rdline_get_opaque(rdl);
 	char line[1024];
 
-	/* @size: the line's length, and 2 */
-	if (size >= TERM_LINE_MAX + 2) {
+	/* the whole line (@size counts what is left of the cursor only) */
+	(void)size;
+	if (strcspn(buf, "\r\n") >= TERM_LINE_MAX) {
 		term_say(too_long);
 		return;
 	}

@@ -567,6 +567,15 @@ def test_stopped_terminal(topo):
         check("fills this terminal" in text and "not run" in text,
               "no error for a line past the terminal's 512 bytes:\n" + text[-300:])
         check("64.0.0.0/8" not in r.cli("show route"), "a line cut short by the terminal ran")
+        # the same with the cursor moved to its start (Ctrl-A) before Enter
+        r.tty_write("route add 64.0.0.0/8 via 198.51.100.2" + " " * 480 + "port 0\x01\r")
+        text = ""
+        end = time.time() + 5
+        while time.time() < end and "not run" not in text:
+            text += r.tty_read(0.3)
+        check("fills this terminal" in text and "not run" in text,
+              "no error for a long line entered with the cursor at its start:\n" + text[-300:])
+        check("64.0.0.0/8" not in r.cli("show route"), "a line cut short by the terminal ran")
         # and the terminal still runs lines
         r.tty_write("route add 64.0.0.0/8 via 198.51.100.2 port 1\r")
         check(frlib.wait_for(lambda: "64.0.0.0/8" in r.cli("show route"), timeout=5),
