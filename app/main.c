@@ -73,7 +73,7 @@ static void usage(FILE *f, const char *prog)
 		"                         (default 16384; a /48 may take three, a /64 five)\n"
 		"      --max-nexthops N   distinct next hops, 16 to 2^24-1 (default 32767)\n"
 		"                         Up to 32767 tbl8 groups (--tbl8-6: 32766, the trie\n"
-		"                         keeping a spare on top) and 32768 next hops the\n"
+		"                         keeping a spare on top) and 32767 next hops the\n"
 		"                         FIB's entries take 2 bytes: tbl24 32 MiB, a tbl8\n"
 		"                         group 512 B; above either, 4 bytes and twice that\n"
 		"      --neigh-size N     neighbour table capacity, 16 to 2^24 (default 65536)\n"
