@@ -381,6 +381,26 @@ void txn_rollback_said(struct txn *t, char *err, size_t errlen)
 
 /* ---- changes, each journaled ---------------------------------------- */
 
+/* @a lies in a network of one of the ports' addresses. */
+static bool on_port_net(const struct router *r, const struct fr_addr *a)
+{
+	struct fr_prefix pf;
+	uint16_t pid;
+	unsigned int i;
+
+	for (pid = 0; pid < r->nb_ports; pid++)
+		for (i = 0; i < r->ports[pid].nb_addrs; i++) {
+			pf.addr = r->ports[pid].addrs[i].addr;
+			pf.len = r->ports[pid].addrs[i].len;
+			if (pf.addr.family != a->family)
+				continue;
+			fr_addr_mask(&pf.addr, pf.len);
+			if (fr_prefix_contains(&pf, a))
+				return true;
+		}
+	return false;
+}
+
 /* A route @rt (@p) the tables had no room for: which of them is full,
  * where the counts say so. */
 static int route_full(const struct router *r, const struct fib_route *rt, const char *p, char *err,
@@ -389,15 +409,18 @@ static int route_full(const struct router *r, const struct fib_route *rt, const 
 	const uint8_t fam = rt->prefix.addr.family;
 	const bool v6 = fam == AF_INET6;
 	struct fib_tbl8_usage u;
+	struct fib_route cur;
 
-	if (fib_route_count(r->fib, fam) >= fib_route_capacity(r->fib, fam))
+	/* (a replace takes no more routes) */
+	if (fib_route_count(r->fib, fam) >= fib_route_capacity(r->fib, fam) &&
+	    fib_route_get(r->fib, &rt->prefix, &cur) != 0)
 		return ERRC(-ENOSPC,
 			    "no room for %s: the %s route table is full (%u routes, see %s)", p,
 			    v6 ? "IPv6" : "IPv4", fib_route_capacity(r->fib, fam),
 			    v6 ? "--max-routes6" : "--max-routes");
-	/* IPv4: only a route longer than /24 takes a group */
-	if ((v6 || rt->prefix.len > 24) && fib_tbl8_usage(r->fib, fam, &u) == 0 &&
-	    u.reserved >= u.total)
+	/* only a route longer than /24 takes a group (the IPv6 trie's first
+	 * level is 24 bits too) */
+	if (rt->prefix.len > 24 && fib_tbl8_usage(r->fib, fam, &u) == 0 && u.reserved >= u.total)
 		return ERRC(-ENOSPC,
 			    "no room for %s: the %s tbl8 groups are all taken (%u, see %s and "
 			    "'show memory')",
@@ -428,9 +451,10 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 		struct fib_route via;
 		char vp[FR_ADDR_STRLEN];
 
-		/* a longer route than a port's network may cover it: the
-		 * route it follows is what makes it unreachable */
-		if (fib_route_lookup(r->fib, &rt->gw, &via) == 0 && via.type != FIB_NH_CONNECTED) {
+		/* on a port's network, a longer route may take it elsewhere:
+		 * that route is what makes it unreachable */
+		if (on_port_net(r, &rt->gw) && fib_route_lookup(r->fib, &rt->gw, &via) == 0 &&
+		    via.type != FIB_NH_CONNECTED) {
 			char vg[FR_ADDR_STRLEN + 4] = "";
 
 			fr_prefix_fmt(&via.prefix, vp, sizeof(vp));

@@ -271,6 +271,13 @@ static void test_bad_cases(void **state)
 		 4,
 		 "gateway 198.51.100.10 is not on a connected network: route 198.51.100.0/25 "
 		 "via 192.0.2.77 covers it"},
+		/* on no port's network: the default route that covers it is
+		 * not the reason */
+		{"port 0 address 192.0.2.1/24\nroute add 0.0.0.0/0 via 192.0.2.254\n"
+		 "route add 10.0.0.0/8 via 100.64.0.9\n",
+		 3,
+		 "gateway 100.64.0.9 is not on a connected network (add a port address covering it "
+		 "first"},
 		{"route add 10.0.0.0/8 blackhole\nroute add 10.0.0.0/8 prohibit\n", 2, "exists"},
 		{"route add 10.0.0.0/8\n", 1, "missing 'via GW'"},
 		{"port 9 address 192.0.2.1/24\n", 1, "port 9 does not exist"},
