@@ -246,6 +246,37 @@ static void mtu_lower(struct router *r, uint16_t pid)
 		p->dev_mtu = (uint16_t)want;
 }
 
+/* The groups of the IPv6 addresses @t removed, those no other address
+ * keeps, reported left (RFC 3810 6.1), a port's in one report; not before
+ * the change is kept. */
+static void addrs6_gone(struct txn *t)
+{
+	uint64_t ports[(FR_MAX_PORTS + 63) / 64] = {0};
+	struct port_addr gone[FR_PORT_MAX_ADDRS];
+	unsigned int n;
+	uint16_t pid;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->u[i].op == UNDO_ADDR_ADD && t->u[i].pa.addr.family == AF_INET6)
+			ports[t->u[i].port / 64] |= 1ull << (t->u[i].port % 64);
+	for (pid = 0; pid < t->r->nb_ports; pid++) {
+		if (!((ports[pid / 64] >> (pid % 64)) & 1))
+			continue;
+		for (i = 0, n = 0; i < t->n; i++) {
+			if (t->u[i].op != UNDO_ADDR_ADD || t->u[i].port != pid ||
+			    t->u[i].pa.addr.family != AF_INET6)
+				continue;
+			if (n == RTE_DIM(gone)) {
+				router_addrs_gone(t->r, pid, gone, n);
+				n = 0;
+			}
+			gone[n++] = t->u[i].pa;
+		}
+		router_addrs_gone(t->r, pid, gone, n);
+	}
+}
+
 void txn_commit(struct txn *t)
 {
 	uint64_t said[(FR_MAX_PORTS + 63) / 64];
@@ -269,11 +300,7 @@ void txn_commit(struct txn *t)
 	for (pid = 0; pid < r->nb_ports; pid++)
 		if ((t->mtu_lowered[pid / 64] >> (pid % 64)) & 1)
 			mtu_lower(r, pid);
-	/* the groups of the IPv6 addresses removed, those no other address
-	 * keeps, reported left (RFC 3810 6.1); not before the change is kept */
-	for (i = 0; i < t->n; i++)
-		if (t->u[i].op == UNDO_ADDR_ADD)
-			router_addr_gone(r, t->u[i].port, &t->u[i].pa);
+	addrs6_gone(t);
 	txn_end(t);
 	/* new addresses, and the addresses of a port back in service, said
 	 * on their links (RFC 5227 2.3, RFC 4861 7.2.6): once kept, never for

@@ -405,10 +405,11 @@ void router_announce(struct router *r, uint16_t port, const struct fr_addr *only
 	p->announce_again_ms = control_now_ms() + ANNOUNCE_AGAIN_MS;
 }
 
-void router_addr_gone(struct router *r, uint16_t port, const struct port_addr *pa)
+void router_addrs_gone(struct router *r, uint16_t port, const struct port_addr *gone,
+		       unsigned int n)
 {
-	if (pa->addr.family == AF_INET6 && can_announce(r, port))
-		mld_leave(r, port, pa);
+	if (n > 0 && can_announce(r, port))
+		mld_leave(r, port, gone, n);
 }
 
 void router_announce_due(struct router *r, uint64_t now)

@@ -1019,8 +1019,8 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 #define MLD_V1_PRESENT_MS      260000
 #define MLD_GROUPS_MAX	       (2 * FR_PORT_MAX_ADDRS + 2)
 #define MLD_ANSWER_INTERVAL_MS 100
-/* RFC 3810 9.11: Unsolicited Report Interval, between a state change's
- * two reports */
+/* RFC 3810 9.11: Unsolicited Report Interval, the most between a state
+ * change's two reports */
 #define MLD_LEFT_AGAIN_MS 1000
 
 static const uint8_t mld_reports_group[16] = {0xff, 0x02, [15] = 0x16}; /* all MLDv2 routers */
@@ -1204,19 +1204,23 @@ static unsigned int groups_gone(const struct router *r, uint16_t port, uint8_t (
 	return k;
 }
 
-void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone)
+void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, unsigned int k)
 {
 	struct fr_port *p = &r->ports[port];
 	uint8_t g[MLD_GROUPS_MAX][16], sn[16];
-	struct fr_addr base = gone->addr;
+	struct fr_addr base;
 	unsigned int n = 0, i;
 
-	nd_solicited_node(gone->addr.v6, sn);
-	n = group_add(g, n, sn);
-	if (gone->len < 127) { /* its Subnet-Router anycast address */
-		fr_addr_mask(&base, gone->len);
-		nd_solicited_node(base.v6, sn);
+	RTE_ASSERT(k <= FR_PORT_MAX_ADDRS);
+	for (i = 0; i < k; i++) {
+		nd_solicited_node(gone[i].addr.v6, sn);
 		n = group_add(g, n, sn);
+		if (gone[i].len < 127) { /* its Subnet-Router anycast address */
+			base = gone[i].addr;
+			fr_addr_mask(&base, gone[i].len);
+			nd_solicited_node(base.v6, sn);
+			n = group_add(g, n, sn);
+		}
 	}
 	/* its last IPv6: the port speaks it no more, its groups all left */
 	n = group_add(g, n, all_routers);
@@ -1226,10 +1230,15 @@ void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone)
 	if (n == 0)
 		return;
 	mld_report_send(r, port, MLD_REC_TO_INCLUDE, g, n);
-	/* once more later (what no longer fits goes once) */
+	/* MLDv2: once more, after a random delay up to the Unsolicited
+	 * Report Interval (RFC 3810 6.1; what no longer fits goes once).
+	 * MLDv1's Done goes once (RFC 2710 4) */
+	if (mld_v1(r, port))
+		return;
 	for (i = 0; i < n && p->nb_mld_left < RTE_DIM(p->mld_left); i++)
 		p->nb_mld_left = (uint8_t)group_add(p->mld_left, p->nb_mld_left, g[i]);
-	p->mld_left_ms = control_now_ms() + MLD_LEFT_AGAIN_MS;
+	if (p->mld_left_ms == 0)
+		p->mld_left_ms = control_now_ms() + 1 + rte_rand_max(MLD_LEFT_AGAIN_MS);
 }
 
 void mld_leave_due(struct router *r, uint16_t port, uint64_t now)

@@ -32,10 +32,11 @@ bool router_anycast6(const struct router *r, const uint8_t *a);
  * it speaks IPv6 (port_speaks6()); sent as its addresses are announced. */
 void mld_report(struct router *r, uint16_t port);
 
-/* @port lost its IPv6 address @gone (a change kept, the port in service):
- * the groups it listens to no more reported left, now and once more a
- * second later (mld_leave_due()). */
-void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone);
+/* @port lost its @k IPv6 addresses @gone (at most FR_PORT_MAX_ADDRS; a
+ * change kept, the port in service): the groups it listens to no more
+ * reported left, in one report, and in MLDv2 once more within a second
+ * (mld_leave_due()). */
+void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, unsigned int k);
 void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 
 /* Source address for a packet the router sends on @port to @dst. */

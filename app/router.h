@@ -329,11 +329,12 @@ char *control_frame(struct router *r, uint16_t port, uint16_t len, struct rte_mb
  * ANNOUNCE_NUM and ANNOUNCE_INTERVAL), from router_announce_due(). */
 void router_announce(struct router *r, uint16_t port, const struct fr_addr *only);
 /* The announcements due again at @now (router_announce()), and the MLD
- * reports of groups left (router_addr_gone()). */
+ * reports of groups left (router_addrs_gone()). */
 void router_announce_due(struct router *r, uint64_t now);
-/* @port lost its address @pa (a change kept): its IPv6 groups left are
- * reported (MLD), while the port is in service. */
-void router_addr_gone(struct router *r, uint16_t port, const struct port_addr *pa);
+/* @port lost its @n IPv6 addresses @gone (a change kept): the groups left
+ * are reported (MLD), while the port is in service. */
+void router_addrs_gone(struct router *r, uint16_t port, const struct port_addr *gone,
+		       unsigned int n);
 /* Another host on @port claims our address @ours: when it is @port's,
  * announce it once, then not again on that port for 10 s (RFC 5227 2.4
  * (b)). */
