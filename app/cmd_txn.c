@@ -417,12 +417,8 @@ static bool on_port_net(const struct router *r, const struct fr_addr *a)
 
 	for (pid = 0; pid < r->nb_ports; pid++)
 		for (i = 0; i < r->ports[pid].nb_addrs; i++) {
-			pf.addr = r->ports[pid].addrs[i].addr;
-			pf.len = r->ports[pid].addrs[i].len;
-			if (pf.addr.family != a->family)
-				continue;
-			fr_addr_mask(&pf.addr, pf.len);
-			if (fr_prefix_contains(&pf, a))
+			port_addr_prefix(&r->ports[pid].addrs[i], &pf);
+			if (pf.addr.family == a->family && fr_prefix_contains(&pf, a))
 				return true;
 		}
 	return false;

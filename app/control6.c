@@ -277,14 +277,6 @@ bool router_owns6(const struct router *r, const uint8_t *a)
 	return false;
 }
 
-/* The prefix of the port's address @i (port addresses keep their host bits). */
-static void port_prefix(const struct fr_port *p, unsigned int i, struct fr_prefix *pf)
-{
-	pf->addr = p->addrs[i].addr;
-	pf->len = p->addrs[i].len;
-	fr_addr_mask(&pf->addr, pf->len);
-}
-
 bool port_anycast6(const struct router *r, uint16_t port, const uint8_t *a)
 {
 	const struct fr_port *p = &r->ports[port];
@@ -294,7 +286,7 @@ bool port_anycast6(const struct router *r, uint16_t port, const uint8_t *a)
 	for (i = 0; i < p->nb_addrs; i++) {
 		if (p->addrs[i].addr.family != AF_INET6 || p->addrs[i].len >= 127)
 			continue;
-		port_prefix(p, i, &pf);
+		port_addr_prefix(&p->addrs[i], &pf);
 		if (memcmp(pf.addr.v6, a, 16) == 0)
 			return true;
 	}
@@ -325,7 +317,7 @@ static bool port_onlink6(const struct router *r, uint16_t port, const uint8_t *a
 	for (i = 0; i < p->nb_addrs; i++) {
 		struct fr_prefix pf;
 
-		port_prefix(p, i, &pf);
+		port_addr_prefix(&p->addrs[i], &pf);
 		if (pf.addr.family == AF_INET6 && fr_prefix_contains(&pf, &x))
 			return true;
 	}
@@ -351,7 +343,7 @@ void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_
 			if (p->addrs[i].addr.family != AF_INET6 ||
 			    p->addrs[i].dad == ADDR_DAD_FAILED)
 				continue;
-			port_prefix(p, i, &pf);
+			port_addr_prefix(&p->addrs[i], &pf);
 			if (fr_prefix_contains(&pf, &x)) {
 				memcpy(src, p->addrs[i].addr.v6, 16);
 				return;
@@ -1017,7 +1009,6 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
  * variable (2) times the query interval (125 s) plus a query's response
  * interval (10 s) */
 #define MLD_V1_PRESENT_MS      260000
-#define MLD_GROUPS_MAX	       (2 * FR_PORT_MAX_ADDRS + 2)
 #define MLD_ANSWER_INTERVAL_MS 100
 /* RFC 3810 9.11: Unsolicited Report Interval, the most between a state
  * change's two reports */
@@ -1037,30 +1028,46 @@ static unsigned int group_add(uint8_t (*g)[16], unsigned int n, const uint8_t *a
 	return n + 1;
 }
 
+/* The groups of @port's IPv6 address @pa added to the @n in @g: its
+ * solicited-node group, and its prefix's (the Subnet-Router anycast
+ * address's) but for a /127 or /128. How many there are now. */
+static unsigned int addr_groups(uint8_t (*g)[16], unsigned int n, const struct port_addr *pa)
+{
+	struct fr_prefix pf;
+	uint8_t sn[16];
+
+	nd_solicited_node(pa->addr.v6, sn);
+	n = group_add(g, n, sn);
+	if (pa->len < 127) {
+		port_addr_prefix(pa, &pf);
+		nd_solicited_node(pf.addr.v6, sn);
+		n = group_add(g, n, sn);
+	}
+	return n;
+}
+
+/* all-routers and the link-local address's solicited-node group, added to
+ * the @n in @g: how many there are now. */
+static unsigned int port_groups(const struct router *r, uint16_t port, uint8_t (*g)[16],
+				unsigned int n)
+{
+	uint8_t sn[16];
+
+	n = group_add(g, n, all_routers);
+	nd_solicited_node(r->dp_ports[port].ll6, sn);
+	return group_add(g, n, sn);
+}
+
 /* The groups @port listens to (above), into @g: how many. */
 static unsigned int mld_groups(const struct router *r, uint16_t port,
 			       uint8_t (*g)[MLD_GROUPS_MAX][16])
 {
 	const struct fr_port *p = &r->ports[port];
-	uint8_t sn[16];
-	unsigned int i, n = 0;
+	unsigned int i, n = port_groups(r, port, *g, 0);
 
-	n = group_add(*g, n, all_routers);
-	nd_solicited_node(r->dp_ports[port].ll6, sn);
-	n = group_add(*g, n, sn);
-	for (i = 0; i < p->nb_addrs; i++) {
-		struct fr_prefix pf;
-
-		if (p->addrs[i].addr.family != AF_INET6)
-			continue;
-		nd_solicited_node(p->addrs[i].addr.v6, sn);
-		n = group_add(*g, n, sn);
-		if (p->addrs[i].len < 127) {
-			port_prefix(p, i, &pf);
-			nd_solicited_node(pf.addr.v6, sn);
-			n = group_add(*g, n, sn);
-		}
-	}
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6)
+			n = addr_groups(*g, n, &p->addrs[i]);
 	return n;
 }
 
@@ -1207,25 +1214,14 @@ static unsigned int groups_gone(const struct router *r, uint16_t port, uint8_t (
 void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, unsigned int k)
 {
 	struct fr_port *p = &r->ports[port];
-	uint8_t g[MLD_GROUPS_MAX][16], sn[16];
-	struct fr_addr base;
+	uint8_t g[MLD_GROUPS_MAX][16];
 	unsigned int n = 0, i;
 
 	RTE_ASSERT(k <= FR_PORT_MAX_ADDRS);
-	for (i = 0; i < k; i++) {
-		nd_solicited_node(gone[i].addr.v6, sn);
-		n = group_add(g, n, sn);
-		if (gone[i].len < 127) { /* its Subnet-Router anycast address */
-			base = gone[i].addr;
-			fr_addr_mask(&base, gone[i].len);
-			nd_solicited_node(base.v6, sn);
-			n = group_add(g, n, sn);
-		}
-	}
+	for (i = 0; i < k; i++)
+		n = addr_groups(g, n, &gone[i]);
 	/* its last IPv6: the port speaks it no more, its groups all left */
-	n = group_add(g, n, all_routers);
-	nd_solicited_node(r->dp_ports[port].ll6, sn);
-	n = group_add(g, n, sn);
+	n = port_groups(r, port, g, n);
 	n = groups_gone(r, port, g, n);
 	if (n == 0)
 		return;

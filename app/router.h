@@ -63,6 +63,19 @@ struct port_addr {
 	uint64_t defended_ms; /* when it was last announced against another host's claim */
 };
 
+/* The prefix of the port address @pa (port addresses keep their host bits). */
+static inline void port_addr_prefix(const struct port_addr *pa, struct fr_prefix *pf)
+{
+	pf->addr = pa->addr;
+	pf->len = pa->len;
+	fr_addr_mask(&pf->addr, pf->len);
+}
+
+/* The MLD groups a port may listen to: all-routers, its link-local
+ * address's solicited-node group, and for each address its own and its
+ * prefix's (Subnet-Router anycast) */
+#define MLD_GROUPS_MAX (2 * FR_PORT_MAX_ADDRS + 2)
+
 struct fr_port {
 	uint16_t id;
 	bool present; /* probed by EAL (or created by a test) */
@@ -119,7 +132,7 @@ struct fr_port {
 	uint64_t mld_v1_until_ms;
 	/* groups it left (mld_leave()), reported again at mld_left_ms (RFC
 	 * 3810 6.1: a state change goes twice), 0 when none is due */
-	uint8_t mld_left[2 * FR_PORT_MAX_ADDRS + 2][16];
+	uint8_t mld_left[MLD_GROUPS_MAX][16];
 	uint8_t nb_mld_left;
 	uint64_t mld_left_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
