@@ -550,32 +550,29 @@ def test_stopped_terminal(topo):
         check(" 3 received" in out, "the router stopped answering after keys were typed "
               "on its stopped terminal:\n" + out)
         check("fastroute" in r.cli("show version"), "the socket's client got no answer")
-        r.tty_write("\x11\r")  # Ctrl-Q, then the line runs
-        text = ""
-        end = time.time() + 5
-        while time.time() < end and "DPDK" not in text:
-            text += r.tty_read(0.3)
+
+        def typed(keys, until):
+            # what the terminal shows within 5 s of @keys, up to @until
+            r.tty_write(keys)
+            text = ""
+            end = time.time() + 5
+            while time.time() < end and until not in text:
+                text += r.tty_read(0.3)
+            return text
+
+        text = typed("\x11\r", "DPDK")  # Ctrl-Q, then the line runs
         check("DPDK" in text, "the typed line did not run once output resumed:\n" + text[-300:])
         # a line past what the terminal keeps (512 bytes): refused whole,
         # not run without the words it dropped (here 'port 0': the route
-        # would go by port 1)
-        r.tty_write("route add 64.0.0.0/8 via 198.51.100.2" + " " * 480 + "port 0\r")
-        text = ""
-        end = time.time() + 5
-        while time.time() < end and "not run" not in text:
-            text += r.tty_read(0.3)
-        check("fills this terminal" in text and "not run" in text,
-              "no error for a line past the terminal's 512 bytes:\n" + text[-300:])
-        check("64.0.0.0/8" not in r.cli("show route"), "a line cut short by the terminal ran")
-        # the same with the cursor moved to its start (Ctrl-A) before Enter
-        r.tty_write("route add 64.0.0.0/8 via 198.51.100.2" + " " * 480 + "port 0\x01\r")
-        text = ""
-        end = time.time() + 5
-        while time.time() < end and "not run" not in text:
-            text += r.tty_read(0.3)
-        check("fills this terminal" in text and "not run" in text,
-              "no error for a long line entered with the cursor at its start:\n" + text[-300:])
-        check("64.0.0.0/8" not in r.cli("show route"), "a line cut short by the terminal ran")
+        # would go by port 1); the same with the cursor moved to its start
+        # (Ctrl-A) before Enter
+        for end_keys, how in (("\r", "a line past the terminal's 512 bytes"),
+                              ("\x01\r", "a long line entered with the cursor at its start")):
+            text = typed("route add 64.0.0.0/8 via 198.51.100.2" + " " * 480 + "port 0" + end_keys,
+                         "not run")
+            check("fills this terminal" in text and "not run" in text,
+                  "no error for %s:\n%s" % (how, text[-300:]))
+            check("64.0.0.0/8" not in r.cli("show route"), "a line cut short by the terminal ran")
         # and the terminal still runs lines
         r.tty_write("route add 64.0.0.0/8 via 198.51.100.2 port 1\r")
         check(frlib.wait_for(lambda: "64.0.0.0/8" in r.cli("show route"), timeout=5),
