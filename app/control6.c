@@ -892,9 +892,13 @@ static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uin
  * the top bits of its type say when unknown (skip, discard, or discard
  * with 4/2 pointing at it); a routing header with no segments left is
  * passed over, one with segments left earns 4/0 at its type (the router
- * routes by none). Returns the upper-layer protocol, its offset after the
- * IPv6 header in @off and where its next-header field is in @nh_at; or -1
- * when the packet was consumed (dropped and counted, or answered).
+ * routes by none). An atomic fragment (offset 0, no more fragments) is
+ * the whole packet, processed on its own (RFC 6946 4, RFC 8200 4.5): its
+ * fragment header is passed over too; a real fragment stops the walk
+ * (IPPROTO_FRAGMENT: the router does not reassemble). Returns the
+ * upper-layer protocol, its offset after the IPv6 header in @off and where
+ * its next-header field is in @nh_at; or -1 when the packet was consumed
+ * (dropped and counted, or answered).
  */
 static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 			uint32_t plen, uint32_t *off, uint32_t *nh_at)
@@ -907,9 +911,23 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 	 * (ip6_validate()); a jumbo packet's data may go on in others: a
 	 * header that runs past it is malformed below */
 	plen = RTE_MIN(plen, rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN - (uint32_t)sizeof(*ip));
-	while (nh == IPPROTO_HOPOPTS || nh == IPPROTO_DSTOPTS || nh == IPPROTO_ROUTING) {
+	while (nh == IPPROTO_HOPOPTS || nh == IPPROTO_DSTOPTS || nh == IPPROTO_ROUTING ||
+	       nh == IPPROTO_FRAGMENT) {
 		uint32_t len, i;
 
+		if (nh == IPPROTO_FRAGMENT) {
+			/* 8 bytes: next header, reserved, offset and M, id */
+			if (o + 8 > plen) {
+				cdrop6(r, m, CDROP_LOCAL6_EXT);
+				return -1;
+			}
+			if ((p[o + 2] << 8 | p[o + 3]) & ~0x6u) /* offset, M: a fragment */
+				break;
+			at = sizeof(*ip) + o;
+			nh = p[o];
+			o += 8;
+			continue;
+		}
 		if (nh == IPPROTO_HOPOPTS && o != 0) {
 			local_error6(r, m, 4, 1, at); /* hop-by-hop must come first */
 			return -1;

@@ -759,6 +759,25 @@ def test_local_ext_headers(topo, r):
     # hop-by-hop anywhere but first: 4/1 at the next header field naming it
     p = base / s.IPv6ExtHdrDestOpt(options=pad) / s.IPv6ExtHdrHopByHop(options=pad) / s.UDP()
     expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=40)
+    # an atomic fragment (offset 0, M clear) is the whole packet (RFC 6946
+    # 4): answered; a real fragment is not (the router does not reassemble)
+    p = (base / s.IPv6ExtHdrFragment(offset=0, m=0, id=0x5eed) /
+         s.ICMPv6EchoRequest(id=0x7f, seq=1, data=b"atomic"))
+    got, d = around(topo, r, lambda: send(topo, p), want=1,
+                    match=lambda q: q.haslayer(s.ICMPv6EchoReply) and
+                    q[s.ICMPv6EchoReply].id == 0x7f)
+    check(len(got) == 1 and got[0][s.ICMPv6EchoReply].data == b"atomic" and
+          not got[0].haslayer(s.IPv6ExtHdrFragment),
+          "atomic fragment echo request: %s" % [q.summary() for q in got])
+    check(d("local_fragment") == 0, "an atomic fragment counted local_fragment")
+    # UDP in one, behind destination options: 1/4 quoting it all, as sent
+    p = (base / s.IPv6ExtHdrFragment(offset=0, m=0, id=0x5eee) /
+         s.IPv6ExtHdrDestOpt(options=pad) / s.UDP(sport=7, dport=9) / s.Raw(b"u" * 8))
+    expect_error(topo, r, p, 1, 4, "local_unreachable", "icmp6_port_unreach")
+    for frag in (s.IPv6ExtHdrFragment(offset=0, m=1, id=0x5eef),
+                 s.IPv6ExtHdrFragment(offset=8, m=0, id=0x5eef)):
+        p = base / frag / s.ICMPv6EchoRequest(id=0x7f, seq=2, data=b"x" * 16)
+        expect_nothing(topo, r, p, "local_fragment")
 
 
 def test_no_error_about(topo, r):
