@@ -948,9 +948,11 @@ void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst)
 
 	r->icmp_rate = pps;
 	r->icmp_burst = burst;
-	/* each error costs hz/pps cycles of credit; the bucket holds burst of them */
-	r->dpconf.icmp_cost = pps ? RTE_MAX(hz / pps, 1ull) : 0;
-	r->dpconf.icmp_burst = r->dpconf.icmp_cost * RTE_MAX(burst, 1u);
+	/* each error costs hz/pps cycles of credit; the bucket holds burst of
+	 * them. One store: a worker reads both or neither */
+	__atomic_store_n(&r->dpconf.icmp_rate,
+			 dp_icmp_rate(pps ? RTE_MAX(hz / pps, 1ull) : 0, RTE_MAX(burst, 1u)),
+			 __ATOMIC_RELAXED);
 }
 
 void control_init(struct router *r)

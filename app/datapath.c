@@ -606,12 +606,11 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 	if (k == 0)
 		return;
 
-	/* route cache, as for IPv4: hits skip both lookups */
-	if (rtc != NULL) {
-		if (unlikely(rtc->mode != c->conf->rtcache_mode))
-			rtcache_mode_set(rtc, (enum rtcache_mode)c->conf->rtcache_mode);
+	/* route cache, as for IPv4: hits skip both lookups. In the mode
+	 * dp_input_chunk() put in place for the whole burst: a change read
+	 * here would start auto mode's measurement halfway through it */
+	if (rtc != NULL)
 		use_cache = rtcache_use(rtc, k);
-	}
 	if (use_cache) {
 		static const uint8_t none[16];
 		unsigned int km = 0;

@@ -130,9 +130,11 @@ static inline void dp_local_add(struct dp_local *l, uint32_t a)
 struct dp_conf {
 	uint8_t martians;	/* drop martian sources and destinations (default on) */
 	uint8_t directed_bcast; /* forward directed broadcasts (default off) */
-	uint64_t icmp_cost;	/* TSC cycles per ICMP error token (0: none sent) */
-	uint64_t icmp_burst;	/* bucket size, in cycles (cost x burst) */
-	uint8_t rtcache_mode;	/* enum rtcache_mode: workers apply it at their next burst */
+	/* ICMP error tokens, one word (dp_icmp_rate()) so that a worker never
+	 * reads a new cost with an old burst: TSC cycles a token in the low
+	 * DP_ICMP_COST_BITS (0: none sent), the bucket's size in tokens above */
+	uint64_t icmp_rate;
+	uint8_t rtcache_mode; /* enum rtcache_mode: workers apply it at their next burst */
 	struct dp_local *local;
 };
 
@@ -162,23 +164,35 @@ struct dp_ctx {
 	struct fib4_tbl24 tbl24; /* for prefetching lookups (fib4_tbl24()) */
 };
 
+#define DP_ICMP_COST_BITS 40 /* 2^40 TSC cycles: minutes at any clock */
+
+/* dp_conf.icmp_rate: each ICMP error costs @cost TSC cycles of credit
+ * (below 2^DP_ICMP_COST_BITS; 0: none sent), a bucket holds @burst
+ * (below 2^24) of them */
+static inline uint64_t dp_icmp_rate(uint64_t cost, uint32_t burst)
+{
+	return cost | (uint64_t)burst << DP_ICMP_COST_BITS;
+}
+
 /* One token from @b, a bucket of ICMP error tokens in TSC cycles: errors
  * per second (@cf's cost a token), with a burst. Workers and the control
  * thread, each on its own buckets. */
 static inline bool dp_tokens_take(struct dp_tokens *b, const struct dp_conf *cf)
 {
-	uint64_t now;
+	uint64_t now, rate = __atomic_load_n(&cf->icmp_rate, __ATOMIC_RELAXED);
+	uint64_t cost = rate & ((1ull << DP_ICMP_COST_BITS) - 1);
+	uint64_t burst = (rate >> DP_ICMP_COST_BITS) * cost;
 
-	if (cf->icmp_cost == 0)
+	if (cost == 0)
 		return false;
 	now = rte_rdtsc();
 	b->left += now - b->last;
 	b->last = now;
-	if (b->left > cf->icmp_burst)
-		b->left = cf->icmp_burst;
-	if (b->left < cf->icmp_cost)
+	if (b->left > burst)
+		b->left = burst;
+	if (b->left < cost)
 		return false;
-	b->left -= cf->icmp_cost;
+	b->left -= cost;
 	return true;
 }
 

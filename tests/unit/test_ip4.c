@@ -764,8 +764,7 @@ static void test_icmp_handover_mtu(void **state)
 	uint16_t out;
 
 	/* a generous bucket: errors are handed over with their type and code */
-	p->conf.icmp_cost = 1;
-	p->conf.icmp_burst = 1u << 30;
+	p->conf.icmp_rate = dp_icmp_rate(1, 1u << 23);
 	p->c.icmp.left = p->c.icmp_pmtu.left = 1u << 30;
 	m = pkt(0xc0000202, 0x0a010203, 1, 10);
 	run1(p, m, 0, &out);
@@ -847,10 +846,9 @@ static void test_icmp_handover_mtu(void **state)
 	p->ports[0].mtu = 1500;
 	/* the general bucket empty, path MTU discovery's full: a TTL error
 	 * is suppressed, a 3/4 still handed over */
-	p->conf.icmp_cost = 1ull << 40;
-	p->conf.icmp_burst = 1ull << 42;
+	p->conf.icmp_rate = dp_icmp_rate(1ull << 39, 4);
 	p->c.icmp.left = 0;
-	p->c.icmp_pmtu.left = 1ull << 42;
+	p->c.icmp_pmtu.left = 1ull << 41;
 	p->c.icmp.last = p->c.icmp_pmtu.last = rte_rdtsc();
 	m = pkt(0xc0000202, 0x0a010203, 1, 10);
 	run1(p, m, 0, &out);
@@ -887,8 +885,7 @@ static void test_port_down(void **state)
 
 	add_route(p->fib, "198.51.100.255/32", FIB_NH_BROADCAST, 1);
 	p->conf.directed_bcast = 1;
-	p->conf.icmp_cost = 1;
-	p->conf.icmp_burst = 1u << 30;
+	p->conf.icmp_rate = dp_icmp_rate(1, 1u << 23);
 	p->c.icmp.left = p->c.icmp_pmtu.left = 1u << 30;
 	p->ports[1].down = 1;
 	m = pkt(0xc0000202, 0x0a010203, 64, 10); /* via 198.51.100.2 on port 1 */
@@ -940,8 +937,7 @@ static void test_directed_broadcast(void **state)
 
 	add_route(p->fib, "198.51.100.255/32", FIB_NH_BROADCAST, 1);
 	/* a generous bucket: any error would be handed over */
-	p->conf.icmp_cost = 1;
-	p->conf.icmp_burst = 1u << 30;
+	p->conf.icmp_rate = dp_icmp_rate(1, 1u << 23);
 	p->c.icmp.left = p->c.icmp_pmtu.left = 1u << 30;
 	m = pkt(0xc0000202, bc, 64, 10);
 	run1(p, m, 0, &out);

@@ -91,8 +91,7 @@ static int setup(void **state)
 	v6("fe80::2", p->ports[1].ll6);
 	p->ports[1].mtu = 1400;
 	/* ICMP tokens never run out: every due error is handed over */
-	p->conf.icmp_cost = 1;
-	p->conf.icmp_burst = 1ull << 60;
+	p->conf.icmp_rate = dp_icmp_rate(1, (1u << 24) - 1);
 	p->c.icmp.left = p->c.icmp_pmtu.left = 1ull << 60;
 	*state = p;
 	return 0;
@@ -548,11 +547,11 @@ static void test_pmtu_bucket6(void **state)
 	struct rte_mbuf *m;
 	uint64_t rl = p->st.icmp_ratelimited;
 
-	/* tokens that do not refill within the test: 2^40 cycles each */
-	p->conf.icmp_cost = 1ull << 40;
-	p->conf.icmp_burst = 1ull << 42;
+	/* tokens that do not refill within the test: 2^39 cycles each, 4 in
+	 * a bucket */
+	p->conf.icmp_rate = dp_icmp_rate(1ull << 39, 4);
 	p->c.icmp.left = 0;
-	p->c.icmp_pmtu.left = 1ull << 42;
+	p->c.icmp_pmtu.left = 1ull << 41;
 	p->c.icmp.last = p->c.icmp_pmtu.last = rte_rdtsc();
 	/* the general bucket empty: Time Exceeded rate-limited, still counted
 	 * under its drop reason */
