@@ -670,7 +670,7 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 		/* too big for its port: as the worker would, counted and
 		 * refused with 3/4, quoting the header as it arrived (TTL
 		 * not yet spent) */
-		if (forwarded && icmp_ctrl_error_due(r, m, 3, true)) {
+		if (forwarded && icmp_ctrl_error_due(r, m, 3, 4, true)) {
 			r->cst.drop[CDROP_TOO_BIG]++;
 			icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
 		} else {
@@ -706,7 +706,7 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 static void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded,
 			     enum ctrl_drop why)
 {
-	if (!forwarded || !icmp_ctrl_error_due(r, m, 1, false)) {
+	if (!forwarded || !icmp_ctrl_error_due(r, m, 1, 3, false)) {
 		cdrop(r, m, why);
 		return;
 	}

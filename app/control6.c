@@ -663,7 +663,7 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 		/* routers never fragment IPv6: a held packet too big for its
 		 * port is refused as the worker would, the frame and hop
 		 * limit as they arrived */
-		if (forwarded && icmp_ctrl_error_due(r, m, 2, true)) {
+		if (forwarded && icmp_ctrl_error_due(r, m, 2, 0, true)) {
 			r->cst.drop[CDROP_TOO_BIG]++;
 			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
 		} else {
@@ -880,7 +880,7 @@ static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uin
 			 uint32_t aux)
 {
 	r->cst.drop[CDROP_LOCAL_UNREACH]++;
-	if (icmp_ctrl_error_due(r, m, type, type == 2))
+	if (icmp_ctrl_error_due(r, m, type, code, type == 2))
 		icmp6_error(r, m, type, code, aux);
 	else
 		rte_pktmbuf_free(m);
@@ -960,7 +960,15 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 						cdrop6(r, m, CDROP_LOCAL6_EXT);
 						return -1;
 					}
-					if ((t >> 6) >= 2) { /* to us: never multicast here */
+					/* 10: 4/2 even about a packet to a
+					 * group (L3 or L2, RFC 4443 2.4 (e.3),
+					 * (e.4)); 11: only when not */
+					if ((t >> 6) == 3 &&
+					    (ip6_is_mcast(ip->dst_addr) || frame_l2_group(m))) {
+						cdrop6(r, m, CDROP_LOCAL6_EXT);
+						return -1;
+					}
+					if ((t >> 6) == 2 || (t >> 6) == 3) {
 						local_error6(r, m, 4, 2, sizeof(*ip) + i);
 						return -1;
 					}
@@ -1350,9 +1358,15 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		nd_input(r, m);
 		return;
 	}
-	/* groups: the router listens to them for ND (and MLD) only */
+	/* groups: the router listens to them for ND (and MLD) only. What
+	 * else comes (the workers pass on what starts with hop-by-hop
+	 * options) has its options processed first: one of an unknown type
+	 * whose top bits are 10 is answered with 4/2 even to a group (RFC
+	 * 8200 4.2), before the packet, which no service takes, is dropped */
 	if (ip6_is_mcast(ip->dst_addr)) {
 		if (mld_query_input(r, m, ip, plen))
+			return;
+		if (ip->proto == IPPROTO_HOPOPTS && ext_headers6(r, m, ip, plen, &off, &nh_at) < 0)
 			return;
 		cdrop6(r, m, CDROP_LOCAL6_MCAST);
 		return;

@@ -420,7 +420,7 @@ cache_resolve(struct dp_ctx *c, struct dp_probe *pr, struct rte_mbuf *m, unsigne
 static inline bool icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				 uint8_t flags, uint8_t type)
 {
-	return dp_icmp6_allowed(m, ip, (flags & F_L2_GROUP) != 0, type);
+	return dp_icmp6_allowed(m, ip, (flags & F_L2_GROUP) != 0, type == 2);
 }
 
 static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,

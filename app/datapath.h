@@ -295,7 +295,8 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
 #define DP_ICMP6_EXT_MAX 8
 
 /* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
- * group (L3 or L2), except Packet Too Big; never to a source that does not
+ * group (L3 or L2), except (@group_ok) Packet Too Big and Parameter Problem
+ * 4/2 for an option whose type says "send it even to a group"; never to a source that does not
  * name one node (those were dropped before). The upper-layer header is
  * found past hop-by-hop, routing, destination options and authentication
  * (AH, its length in 4-byte units) headers and a first fragment's header
@@ -303,7 +304,7 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
  * have an error. ESP hides what follows: taken as an upper layer. Only the
  * slow path (a packet that earns an error) comes here. */
 static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
-				    bool l2_group, uint8_t type)
+				    bool l2_group, bool group_ok)
 {
 	const uint8_t *p = (const uint8_t *)(ip + 1);
 	const uint32_t have = rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN - sizeof(*ip);
@@ -311,7 +312,7 @@ static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_i
 	uint8_t nh = ip->proto;
 	unsigned int n;
 
-	if (type != 2 && (l2_group || ip6_is_mcast(ip->dst_addr)))
+	if (!group_ok && (l2_group || ip6_is_mcast(ip->dst_addr)))
 		return false;
 	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip))
 		return false;

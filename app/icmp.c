@@ -52,10 +52,12 @@ int icmp_ctrl_allowed(struct router *r, bool pmtu)
 	return dp_tokens_take(pmtu ? &r->icmp_pmtu_tokens : &r->icmp_tokens, &r->dpconf);
 }
 
-bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, bool pmtu)
+bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, uint8_t code,
+			 bool pmtu)
 {
 	const void *l3 = rte_pktmbuf_mtod_offset(m, const void *, RTE_ETHER_HDR_LEN);
-	bool ok = frame_is_ip6(m) ? dp_icmp6_allowed(m, l3, frame_l2_group(m), type)
+	bool ok = frame_is_ip6(m) ? dp_icmp6_allowed(m, l3, frame_l2_group(m),
+						     type == 2 || (type == 4 && code == 2))
 				  : dp_icmp4_allowed(m, l3, frame_l2_group(m));
 
 	if (!ok) {
