@@ -855,7 +855,13 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 		kv(o, "rx_bps", p->rx_bps);
 		kv(o, "tx_pps", p->tx_pps);
 		kv(o, "tx_bps", p->tx_bps);
-	} else if (!o->json) {
+	} else if (o->json) {
+		/* the same keys whether known or not: a client reads them */
+		jw_null(o, "rx_pps");
+		jw_null(o, "rx_bps");
+		jw_null(o, "tx_pps");
+		jw_null(o, "tx_bps");
+	} else {
 		out_printf(o, "  rates: not read yet (each second)\n");
 	}
 	nx = rte_eth_xstats_get_names(p->id, NULL, 0);

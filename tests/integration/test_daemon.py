@@ -1066,6 +1066,34 @@ def router(name, text, extra=SMALL):
     return p, sock
 
 
+@t("port_rates_json_keys_stable")
+def _():
+    # show port stats -j gives a port the same keys in its first second in
+    # service (rates not read yet: null) as later, so a client that reads
+    # rx_pps right after a start finds it
+    p, sock = router("rates", "port 0 address 192.0.2.1/24\n")
+    try:
+        wait_serving(p, sock)
+        first = json.loads(run([CLI, "-s", sock, "-j", "show", "port", "stats", "0"]).stdout)[0]
+        deadline = time.time() + 10
+        later = first
+        while not later["rates_known"] and time.time() < deadline:
+            time.sleep(0.2)
+            later = json.loads(run([CLI, "-s", sock, "-j", "show", "port", "stats",
+                                    "0"]).stdout)[0]
+        check(later["rates_known"], "no rates after 10 s: %s" % later)
+        rates = ("rx_pps", "rx_bps", "tx_pps", "tx_bps")
+        if not first["rates_known"]:
+            check(all(k in first and first[k] is None for k in rates),
+                  "rates not known yet: %s" % first)
+        check(set(first) == set(later), "keys in the first second %s, later %s" %
+              (sorted(first), sorted(later)))
+        check(all(isinstance(later[k], int) for k in rates), later)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 @t("cli_batch_shares_the_loop")
 def _():
     # one write of many slow commands with short answers (each the load of
