@@ -886,6 +886,35 @@ static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uin
 		rte_pktmbuf_free(m);
 }
 
+/* The options of the hop-by-hop or destination options header (@nh) of
+ * @len bytes at @h: 0 when each is known or to be skipped when not; else
+ * the top two bits of the type of the first unknown one that says
+ * otherwise (1: discard, 2: discard and send 4/2, 3: the same unless the
+ * packet went to a group), its offset in the header in @at; -1 when an
+ * option runs past the header. */
+static int opts6_action(const uint8_t *h, uint32_t len, uint8_t nh, uint32_t *at)
+{
+	uint32_t i;
+
+	for (i = 2; i < len;) {
+		uint8_t t = h[i];
+
+		if (t == 0) { /* Pad1 */
+			i++;
+			continue;
+		}
+		if (i + 2 > len || i + 2 + h[i + 1] > len)
+			return -1;
+		/* PadN; router alert (hop-by-hop): nothing to do */
+		if (t != 1 && !(t == 5 && nh == IPPROTO_HOPOPTS) && (t >> 6) != 0) {
+			*at = i;
+			return t >> 6;
+		}
+		i += 2u + h[i + 1];
+	}
+	return 0;
+}
+
 /*
  * RFC 8200 4: the extension headers of a packet for the router, in order:
  * hop-by-hop options (first only) and destination options, each option as
@@ -943,37 +972,18 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 				return -1;
 			}
 		} else {
-			for (i = o + 2; i < o + len;) {
-				uint8_t t = p[i];
+			int act = opts6_action(p + o, len, nh, &i);
 
-				if (t == 0) { /* Pad1 */
-					i++;
-					continue;
-				}
-				if (i + 2 > o + len || i + 2 + p[i + 1] > o + len) {
-					cdrop6(r, m, CDROP_LOCAL6_EXT);
-					return -1;
-				}
-				/* PadN; router alert (hop-by-hop): nothing to do */
-				if (t != 1 && !(t == 5 && nh == IPPROTO_HOPOPTS)) {
-					if ((t >> 6) == 1) {
-						cdrop6(r, m, CDROP_LOCAL6_EXT);
-						return -1;
-					}
-					/* 10: 4/2 even about a packet to a
-					 * group (L3 or L2, RFC 4443 2.4 (e.3),
-					 * (e.4)); 11: only when not */
-					if ((t >> 6) == 3 &&
-					    (ip6_is_mcast(ip->dst_addr) || frame_l2_group(m))) {
-						cdrop6(r, m, CDROP_LOCAL6_EXT);
-						return -1;
-					}
-					if ((t >> 6) == 2 || (t >> 6) == 3) {
-						local_error6(r, m, 4, 2, sizeof(*ip) + i);
-						return -1;
-					}
-				}
-				i += 2u + p[i + 1];
+			/* 11 asks for 4/2 unless the packet went to a group:
+			 * to our address in an L2 group frame, no error (RFC
+			 * 4443 2.4 (e.4)); 10 even then */
+			if (act < 0 || act == 1 || (act == 3 && frame_l2_group(m))) {
+				cdrop6(r, m, CDROP_LOCAL6_EXT);
+				return -1;
+			}
+			if (act >= 2) {
+				local_error6(r, m, 4, 2, sizeof(*ip) + o + i);
+				return -1;
 			}
 		}
 		at = sizeof(*ip) + o;
@@ -1344,6 +1354,43 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	return true;
 }
 
+/* RFC 8200 4.2: an unknown hop-by-hop option whose type's top bits are 10
+ * earns 4/2 even about a packet to a group (RFC 4443 2.4 (e.3)), which
+ * the router otherwise drops unread (local_multicast): one of the groups
+ * the port it came in by is in (all-nodes, or one it reports), from a
+ * source that names another node (not ::, as an MLD report may be sent
+ * from, nor one of the router's own addresses). Only what decides that
+ * error is looked at: any other outcome leaves the packet to the caller.
+ * True when @m was consumed. */
+static bool group_option_error6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
+				uint32_t plen)
+{
+	const uint8_t *h = (const uint8_t *)(ip + 1);
+	uint8_t g[MLD_GROUPS_MAX][16];
+	uint32_t len, at;
+	unsigned int i, n;
+
+	if (ip->proto != IPPROTO_HOPOPTS || plen < 8 ||
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 ||
+	    !router_port_ok(r, m->port) || !port_speaks6(&r->ports[m->port]) ||
+	    ip6_is_unspec(ip->src_addr) || router_owns6(r, ip->src_addr))
+		return false;
+	len = (h[1] + 1u) * 8;
+	if (len > plen || rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + len)
+		return false;
+	if (memcmp(ip->dst_addr, all_nodes, 16) != 0) {
+		n = mld_groups(r, m->port, &g);
+		for (i = 0; i < n && memcmp(g[i], ip->dst_addr, 16) != 0; i++)
+			;
+		if (i == n)
+			return false;
+	}
+	if (opts6_action(h, len, IPPROTO_HOPOPTS, &at) != 2)
+		return false;
+	local_error6(r, m, 4, 2, sizeof(*ip) + at);
+	return true;
+}
+
 void local_input6(struct router *r, struct rte_mbuf *m)
 {
 	struct rte_ipv6_hdr *ip =
@@ -1358,15 +1405,9 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		nd_input(r, m);
 		return;
 	}
-	/* groups: the router listens to them for ND (and MLD) only. What
-	 * else comes (the workers pass on what starts with hop-by-hop
-	 * options) has its options processed first: one of an unknown type
-	 * whose top bits are 10 is answered with 4/2 even to a group (RFC
-	 * 8200 4.2), before the packet, which no service takes, is dropped */
+	/* groups: the router listens to them for ND (and MLD) only */
 	if (ip6_is_mcast(ip->dst_addr)) {
-		if (mld_query_input(r, m, ip, plen))
-			return;
-		if (ip->proto == IPPROTO_HOPOPTS && ext_headers6(r, m, ip, plen, &off, &nh_at) < 0)
+		if (mld_query_input(r, m, ip, plen) || group_option_error6(r, m, ip, plen))
 			return;
 		cdrop6(r, m, CDROP_LOCAL6_MCAST);
 		return;

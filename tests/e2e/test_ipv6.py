@@ -759,21 +759,23 @@ def test_local_ext_headers(topo, r):
     # hop-by-hop anywhere but first: 4/1 at the next header field naming it
     p = base / s.IPv6ExtHdrDestOpt(options=pad) / s.IPv6ExtHdrHopByHop(options=pad) / s.UDP()
     expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=40)
-    # to a group the router is in, hop-by-hop options whose unknown type
-    # says "discard, send 4/2 even to a group" (10): 4/2 at it (RFC 8200
-    # 4.2, RFC 4443 2.4 (e.3)); "discard, 4/2 unless to a group" (11): none
-    # (local_ext_header); "skip" (00): dropped as no service takes it
-    group = eth(dst="33:33:00:00:00:01") / s.IPv6(src=HOST_IP6[0], dst="ff02::1")
-    for otype, want in ((0x9e, 42), (0xde, None), (0x1e, None)):
-        p = (group / s.IPv6ExtHdrHopByHop(options=[s.HBHOptUnknown(otype=otype,
-                                                                   optdata=b"\x00" * 4)]) /
-             s.UDP(sport=7, dport=9) / s.Raw(b"g" * 8))
-        if want is not None:
-            expect_error(topo, r, p, 4, 2, "local_unreachable", "icmp6_param_problem",
-                         value=want, still=("local_multicast",))
-        else:
-            expect_nothing(topo, r, p, "local_ext_header" if otype == 0xde else
-                           "local_multicast")
+    # to a group the router is in (all-nodes, all-routers), hop-by-hop
+    # options whose unknown type says "discard, send 4/2 even to a group"
+    # (10): 4/2 at it (RFC 8200 4.2, RFC 4443 2.4 (e.3)); any other, or
+    # from ::, or to another node's solicited-node group (the port takes
+    # them all in for ND): dropped unread, as no service takes it
+    def to_group(otype, dst="ff02::1", src=HOST_IP6[0]):
+        return (eth(dst="33:33:" + ":".join("%02x" % b for b in s.inet_pton(
+            socket.AF_INET6, dst)[12:])) / s.IPv6(src=src, dst=dst) /
+                s.IPv6ExtHdrHopByHop(options=[s.HBHOptUnknown(otype=otype,
+                                                              optdata=b"\x00" * 4)]) /
+                s.UDP(sport=7, dport=9) / s.Raw(b"g" * 8))
+    for dst in ("ff02::1", "ff02::2"):
+        expect_error(topo, r, to_group(0x9e, dst), 4, 2, "local_unreachable",
+                     "icmp6_param_problem", value=42, still=("local_multicast",))
+    for p in (to_group(0xde), to_group(0x5e), to_group(0x1e), to_group(0x9e, src="::"),
+              to_group(0x9e, dst=sol_node(HOST_IP6[1]))):
+        expect_nothing(topo, r, p, "local_multicast")
     # an atomic fragment (offset 0, M clear) is the whole packet (RFC 6946
     # 4): answered; a real fragment is not (the router does not reassemble)
     p = (base / s.IPv6ExtHdrFragment(offset=0, m=0, id=0x5eed) /
