@@ -483,7 +483,8 @@ static const struct cmd_syntax {
 	 "larger IPv4 ones are fragmented,\n"
 	 "or dropped with ICMP 3/4 'fragmentation needed' when DF is set (RFC 1191);\n"
 	 "larger IPv6 ones to forward are dropped with ICMPv6 2/0 'packet too big'\n"
-	 "(RFC 8201; the router's own are fragmented at the source);\n"
+	 "(RFC 8201; the router's own are fragmented at the source, to 1280 bytes\n"
+	 "or to this MTU if lower);\n"
 	 "above the device's MTU the device must take it too;\n"
 	 "at least 1280 on a port with IPv6 addresses or that IPv6 routes leave by"},
 	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",

@@ -627,20 +627,17 @@ void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code)
 		r->cst.icmp6_port_unreach++;
 }
 
-/* Fragment the router's own IPv6 packet @m to 1280 bytes (it does no path
- * MTU discovery: RFC 8201 1 has it send nothing larger than the IPv6
- * minimum MTU, so a Packet Too Big from a narrower return path, which it
- * drops, never matters) and queue the pieces for @port, all or none; @m is
- * consumed. How many were queued. */
-static int fragment6_send(struct router *r, struct rte_mbuf *m, uint16_t port)
+/* Fragment the router's own IPv6 packet @m to @mtu bytes and queue the
+ * pieces for @port, all or none; @m is consumed. How many were queued. */
+static int fragment6_send(struct router *r, struct rte_mbuf *m, uint16_t port, uint16_t mtu)
 {
 	struct rte_mbuf *frags[64];
 	int n;
 
 	/* unpredictable, so that no one off the path can slip fragments into
 	 * the reassembly of our replies (RFC 7739) */
-	n = ip6_fragment(m, IP6_MIN_MTU, (uint32_t)rte_rand(), r->pools[r->ports[port].socket],
-			 frags, RTE_DIM(frags));
+	n = ip6_fragment(m, mtu, (uint32_t)rte_rand(), r->pools[r->ports[port].socket], frags,
+			 RTE_DIM(frags));
 	rte_pktmbuf_free(m);
 	return control_send_train(r, frags, n, port);
 }
@@ -655,9 +652,13 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 	const uint8_t type = dp_ctrl_icmp_type(m), code = dp_ctrl_icmp_code(m);
 
 	/* the router's own packet over 1280 bytes (an echo reply to a large
-	 * request) is fragmented at its source (RFC 8200 4.5) */
-	const bool frag =
-		!forwarded && ip6_size(ip) > IP6_MIN_MTU && r->dp_ports[port].mtu >= IP6_MIN_MTU;
+	 * request) is fragmented at its source (RFC 8200 4.5): it does no
+	 * path MTU discovery, and RFC 8201 1 has it send nothing larger than
+	 * the IPv6 minimum MTU, so a Packet Too Big from a narrower return
+	 * path, which it drops, never matters. On a port below that (IPv4
+	 * only, its link-local address answering), to the port's MTU */
+	const uint16_t own_mtu = RTE_MIN((uint16_t)IP6_MIN_MTU, r->dp_ports[port].mtu);
+	const bool frag = !forwarded && ip6_size(ip) > own_mtu;
 
 	if (!frag && ip6_size(ip) > r->dp_ports[port].mtu) {
 		/* routers never fragment IPv6: a held packet too big for its
@@ -678,7 +679,7 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
 	if (frag) {
 		/* all the fragments queued or none */
-		if (fragment6_send(r, m, port) > 0 && icmp)
+		if (fragment6_send(r, m, port, own_mtu) > 0 && icmp)
 			icmp6_count_sent(r, type, code);
 		return;
 	}

@@ -24,7 +24,7 @@ int ip6_fragment(const struct rte_mbuf *m, uint16_t mtu, uint32_t id, struct rte
 	uint32_t pos = 0;
 	unsigned int n = 0;
 
-	if (mtu < IP6_MIN_MTU || plen == 0 ||
+	if (mtu < sizeof(*ip) + IP6_FRAG_HDR_LEN + 8 || plen == 0 ||
 	    rte_pktmbuf_pkt_len(m) < sizeof(*eth) + sizeof(*ip) + plen)
 		return -EINVAL;
 	/* extension headers would have to be split into the unfragmentable

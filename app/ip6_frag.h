@@ -18,7 +18,8 @@
  * offset in 8-byte units, M on all but the last) and a piece of the
  * payload, a multiple of 8 bytes but the last. @m is left untouched.
  * @return the number of fragments written to @out (at most @max), or
- *   -EINVAL (MTU below 1280, or @m not such a frame), -ENOBUFS (no mbufs),
+ *   -EINVAL (an MTU that holds no 8 bytes of payload after the two
+ *   headers, or @m not such a frame), -ENOBUFS (no mbufs),
  *   -E2BIG (more than @max needed).
  */
 int ip6_fragment(const struct rte_mbuf *m, uint16_t mtu, uint32_t id, struct rte_mempool *mp,

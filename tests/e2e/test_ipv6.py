@@ -1452,6 +1452,23 @@ def test_ll_only_port(topo):
         check(len(rep) == 1 and rep[0][0].src == ll and {g for _, g in rep[0][1]} == want,
               "query on port 1: %s" % [(x[0].src, x[1]) for x in rep])
         check(delta(before, r.stats(), "mld_queries") == 1, "mld_queries did not rise")
+        # an IPv4 port may go below IPv6's 1280 bytes; an echo reply from
+        # its link-local address is fragmented to its MTU then (it was
+        # dropped as ctrl_too_big)
+        r.cli("port 2 mtu 1000")
+        l2.collect(timeout=0.1)
+        before = r.stats()
+        out = sh(["ping", "-6", "-s", "1200", "-c", "1", "-W", "2", ROUTER_LL[2] + "%eth0"],
+                 ns=topo.hosts[2], check=False)
+        d = lambda c: delta(before, r.stats(), c)  # noqa: E731
+        frags = l2.collect(timeout=0.5, match=lambda p: p.haslayer(s.IPv6ExtHdrFragment))
+        check("1 received" in out, "ping -6 -s 1200 to port 2's link-local address at MTU "
+              "1000:\n%s" % out)
+        check(d("fragmented") == 1 and d("fragments") == 2 and d("ctrl_too_big") == 0,
+              "fragmented +%d, fragments +%d, ctrl_too_big +%d: want 1, 2, 0" %
+              (d("fragmented"), d("fragments"), d("ctrl_too_big")))
+        check(len(frags) == 2 and all(len(p[s.IPv6]) <= 1000 for p in frags),
+              "fragments on port 2: %s" % [len(p[s.IPv6]) for p in frags])
     finally:
         l1.close()
         l2.close()

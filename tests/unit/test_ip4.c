@@ -1070,14 +1070,20 @@ static void test_fragment(void **state)
 }
 
 /* RFC 8200 4.5 at the source: the router's own IPv6 packet (an echo reply)
- * cut into fragments with a Fragment header, the payload whole once joined. */
+ * cut into fragments with a Fragment header, the payload whole once joined:
+ * to 1280 bytes, or to a port's lower MTU (an IPv4 port answering on its
+ * link-local address). */
 static void test_fragment6(void **state)
 {
+	static const struct {
+		uint16_t mtu;
+		int n;
+	} cut[] = {{1280, 2}, {576, 3}};
 	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool()), *f[8];
 	const uint32_t plen = 1408;
 	struct rte_ipv6_hdr *ip;
 	uint8_t *p, buf[2000];
-	unsigned int i, total = 0;
+	unsigned int i, k, total;
 	int n;
 
 	(void)state;
@@ -1095,31 +1101,36 @@ static void test_fragment6(void **state)
 	ip->hop_limits = 64;
 	for (i = 0; i < plen; i++)
 		p[54 + i] = (uint8_t)(i * 7);
-	assert_int_equal(ip6_fragment(m, 1279, 9, test_pool(), f, 8), -EINVAL);
-	n = ip6_fragment(m, 1280, 0x01020304, test_pool(), f, 8);
-	assert_int_equal(n, 2);
-	for (i = 0; i < (unsigned int)n; i++) {
-		const struct rte_ipv6_hdr *fi =
-			rte_pktmbuf_mtod_offset(f[i], const struct rte_ipv6_hdr *, 14);
-		const uint8_t *fh = (const uint8_t *)(fi + 1);
-		uint32_t len = rte_be_to_cpu_16(fi->payload_len);
-		uint16_t off = (uint16_t)(fh[2] << 8 | fh[3]);
+	/* no room for 8 bytes of payload after the two headers */
+	assert_int_equal(ip6_fragment(m, 55, 9, test_pool(), f, 8), -EINVAL);
+	/* room for 8: more fragments than the caller holds */
+	assert_int_equal(ip6_fragment(m, 56, 9, test_pool(), f, 8), -E2BIG);
+	for (k = 0; k < RTE_DIM(cut); k++) {
+		n = ip6_fragment(m, cut[k].mtu, 0x01020304, test_pool(), f, 8);
+		assert_int_equal(n, cut[k].n);
+		for (i = 0, total = 0; i < (unsigned int)n; i++) {
+			const struct rte_ipv6_hdr *fi =
+				rte_pktmbuf_mtod_offset(f[i], const struct rte_ipv6_hdr *, 14);
+			const uint8_t *fh = (const uint8_t *)(fi + 1);
+			uint32_t len = rte_be_to_cpu_16(fi->payload_len);
+			uint16_t off = (uint16_t)(fh[2] << 8 | fh[3]);
 
-		assert_true(40 + len <= 1280);
-		assert_int_equal(fi->proto, 44);
-		assert_int_equal(fh[0], IPPROTO_ICMPV6);
-		assert_int_equal(off & ~7u, total); /* the offset, in bytes */
-		assert_int_equal(off & 1, i + 1 < (unsigned int)n);
-		assert_memory_equal(fh + 4, "\x01\x02\x03\x04", 4);
-		if (i + 1 < (unsigned int)n)
-			assert_int_equal((len - 8) % 8, 0);
-		assert_int_equal(rte_pktmbuf_data_len(f[i]), 14 + 40 + len);
-		memcpy(buf + total, fh + 8, len - 8);
-		total += len - 8;
+			assert_true(40 + len <= cut[k].mtu);
+			assert_int_equal(fi->proto, 44);
+			assert_int_equal(fh[0], IPPROTO_ICMPV6);
+			assert_int_equal(off & ~7u, total); /* the offset, in bytes */
+			assert_int_equal(off & 1, i + 1 < (unsigned int)n);
+			assert_memory_equal(fh + 4, "\x01\x02\x03\x04", 4);
+			if (i + 1 < (unsigned int)n)
+				assert_int_equal((len - 8) % 8, 0);
+			assert_int_equal(rte_pktmbuf_data_len(f[i]), 14 + 40 + len);
+			memcpy(buf + total, fh + 8, len - 8);
+			total += len - 8;
+		}
+		assert_int_equal(total, plen);
+		assert_memory_equal(buf, p + 54, plen);
+		rte_pktmbuf_free_bulk(f, (unsigned int)n);
 	}
-	assert_int_equal(total, plen);
-	assert_memory_equal(buf, p + 54, plen);
-	rte_pktmbuf_free_bulk(f, (unsigned int)n);
 	/* extension headers are not split: refused */
 	ip->proto = 60;
 	assert_int_equal(ip6_fragment(m, 1280, 9, test_pool(), f, 8), -EINVAL);
