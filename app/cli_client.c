@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli_term.h"
+#include "std_fds.h"
 
 #define DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
 
@@ -267,6 +268,10 @@ int main(int argc, char **argv)
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int c, fd, json = 0, rc = 0;
 
+	/* stdout closed: the answer cannot be written out (exit 2 below),
+	 * and the socket must not take its number */
+	if (!std_fds_open(true))
+		return 2;
 	while ((c = getopt_long(argc, argv, "+s:jt:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':

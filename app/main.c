@@ -32,6 +32,7 @@
 #include "cli_term.h"
 #include "cmd.h"
 #include "router.h"
+#include "std_fds.h"
 #include "telemetry.h"
 
 struct router *fr_router;
@@ -544,6 +545,9 @@ int main(int argc, char **argv)
 	uint16_t pid;
 	int rc, ret = 1;
 
+	/* before EAL opens a file: stdout and stderr are never one of them */
+	if (!std_fds_open(false))
+		return 1;
 	if (wants_help(argc, argv)) {
 		usage(stdout, "fastroute");
 		return 0;

@@ -1325,6 +1325,33 @@ def _():
     check("ready" not in out and "left_queued" not in out, "started all the same: %s" % out)
 
 
+@t("cli_stdout_closed")
+def _():
+    # fastroute-cli run with its standard output closed: the command runs,
+    # its answer cannot be written out (exit 2, and why); the client's
+    # socket did not take descriptor 1, where the answer (show config's
+    # lines, commands all) went back to the router as commands, exit 0
+    p, sock = router("closed", "port 0 address 192.0.2.1/24\n"
+                     "route add 10.9.0.0/16 via 192.0.2.9\n")
+    try:
+        wait_serving(p, sock)
+        q = subprocess.run(["sh", "-c", '"$0" -s "$1" -t 10 show config >&-', CLI, sock],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+        check(q.returncode == 2 and "cannot write the answer" in q.stderr,
+              "exit %d: %s" % (q.returncode, q.stderr))
+        # a change runs all the same (its answer is empty: nothing to
+        # write, exit 0)
+        q = subprocess.run(["sh", "-c", '"$0" -s "$1" -t 10 route add 10.8.0.0/16 via '
+                            '192.0.2.9 >&-', CLI, sock], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=30)
+        check(q.returncode == 0, "exit %d: %s" % (q.returncode, q.stderr))
+        out = run([CLI, "-s", sock, "show", "route", "10.8.0.0/16"]).stdout
+        check("10.8.0.0/16" in out, "the route add did not run: %s" % out)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 @t("cli_nul_on_stdin")
 def _():
     # a NUL in a line that fastroute-cli reads from its input reaches the
