@@ -510,12 +510,14 @@ static const struct cmd_syntax {
 	 "its link set up again if 'port N down' had set it down"},
 	{"set ip martians", CMD_SET_IP_MARTIANS, a_onoff, "on|off",
 	 "drop martian sources (0/8, 127/8, 224/4, 240/4, 255.255.255.255, our\n"
-	 "addresses and our subnets' broadcast addresses) and destinations (0/8,\n"
-	 "127/8, 240/4) (RFC 1812 5.3.7), and 169.254/16 either way but to our own\n"
-	 "address there (RFC 3927 2.7); default on. Off: none of these checked"},
+	 "addresses and our subnets' broadcast and network addresses) and\n"
+	 "destinations (0/8, 127/8, 240/4) (RFC 1812 5.3.7), and 169.254/16 either\n"
+	 "way but to our own address there (RFC 3927 2.7); default on. Off: none of\n"
+	 "these checked"},
 	{"set ip directed-broadcast", CMD_SET_IP_DBCAST, a_onoff, "on|off",
-	 "forward packets to a connected subnet's broadcast address from another port\n"
-	 "(RFC 1812 5.3.5.2; default off)"},
+	 "forward packets to a connected subnet's broadcast address (or its network\n"
+	 "address, an older broadcast form) from another port (RFC 1812 5.3.5.2;\n"
+	 "default off)"},
 	{"set icmp rate", CMD_SET_ICMP_RATE, a_icmp_rate, "PPS burst N",
 	 "ICMP errors per second (0-1000000) and burst (1-100000), per lcore (token\n"
 	 "bucket; default 1000 burst 50; rate 0 sends none); suppressed errors are\n"
