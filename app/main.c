@@ -555,7 +555,14 @@ int main(int argc, char **argv)
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
 		/* some of EAL's failures leave rte_errno 0 ("Success") */
-		if (rte_errno != 0)
+		if (rte_errno == EACCES)
+			/* EAL's errno for "Cannot get hugepage information" */
+			fprintf(stderr,
+				"fastroute: EAL initialisation failed: %s (no usable "
+				"hugepages: reserve some, e.g. 'echo 1024 > "
+				"/proc/sys/vm/nr_hugepages', or run with --no-huge -m MB)\n",
+				rte_strerror(rte_errno));
+		else if (rte_errno != 0)
 			fprintf(stderr, "fastroute: EAL initialisation failed: %s\n",
 				rte_strerror(rte_errno));
 		else

@@ -727,6 +727,22 @@ def _():
         stop(p)
 
 
+@t("no_hugepages_says_so")
+def _():
+    # started without --no-huge on a machine with no hugepages: EAL's
+    # "Permission denied" comes with what to do (it sent a root operator
+    # looking at file permissions)
+    with open("/proc/meminfo") as f:
+        total = [int(x.split()[1]) for x in f if x.startswith("HugePages_Total:")]
+    if not total or total[0] > 0:
+        skipped.append("no_hugepages_says_so (the machine has hugepages)")
+        return
+    args = [a for a in eal(ports=1) if a != "--no-huge"]
+    p = run(args + ["-s", "none"] + SMALL, timeout=30)
+    check(p.returncode == 1 and "no usable hugepages" in p.stderr and "--no-huge" in p.stderr,
+          "exit %d: %s" % (p.returncode, p.stderr))
+
+
 @t("af_packet_queues_match_workers")
 def _():
     # net_af_packet's queues are sockets of one fanout group from its
