@@ -189,9 +189,10 @@ static int pools_create(struct router *r)
 				fprintf(stderr,
 					"fastroute: --mbufs %u: socket %d's RX rings (--rx-desc, "
 					"one queue a worker a port) and the lcores' caches take "
-					"%u at start: give --mbufs %u or more, or a smaller "
+					"%u at start: give --mbufs %u at least (%u for them, the "
+					"TX rings and hold-total all full), or a smaller "
 					"--rx-desc\n",
-					n, s, floor, need + np.hold_total);
+					n, s, floor, floor, need + np.hold_total);
 				return -EINVAL;
 			}
 			if (n < need + np.hold_total) {

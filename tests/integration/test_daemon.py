@@ -1301,21 +1301,30 @@ def _():
     # failed with a bare "Cannot allocate memory"); above it but below the
     # need: a warning, and the router runs
     q = run(eal() + ["-s", "none", "--mbufs", "1024"] + SMALL, timeout=60)
-    check(q.returncode != 0 and "--mbufs 1024: socket" in q.stderr and
-          "give --mbufs" in q.stderr and "--rx-desc" in q.stderr,
+    m = re.search(r"take (\d+) at start: give --mbufs (\d+) at least", q.stderr)
+    check(q.returncode != 0 and "--mbufs 1024: socket" in q.stderr and m and
+          m.group(1) == m.group(2) and "--rx-desc" in q.stderr,
           "exit %d: %s" % (q.returncode, q.stderr))
-    p = subprocess.Popen(eal() + ["-s", "none", "--mbufs", "1024", "--rx-desc", "64"] + SMALL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line, warned = "", False
-        t0 = time.time()
-        while "ready" not in line and time.time() - t0 < 30 and p.poll() is None:
-            line = p.stdout.readline()
-            warned = warned or ("--mbufs 1024" in line and "receiving stops" in line)
-        check("ready" in line and warned, "not started, or no warning: %s" % line)
-    finally:
-        out, err = stop(p)
-    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+    # the figure it gives is the least that starts: one fewer does not
+    floor = int(m.group(1))
+    q = run(eal() + ["-s", "none", "--mbufs", str(floor - 1)] + SMALL, timeout=60)
+    check(q.returncode != 0 and "give --mbufs %d at least" % floor in q.stderr,
+          "--mbufs %d: exit %d: %s" % (floor - 1, q.returncode, q.stderr))
+    for args in (["--mbufs", str(floor)], ["--mbufs", "1024", "--rx-desc", "64"]):
+        p = subprocess.Popen(eal() + ["-s", "none"] + args + SMALL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        try:
+            line, warned = "", False
+            t0 = time.time()
+            while "ready" not in line and time.time() - t0 < 30 and p.poll() is None:
+                line = p.stdout.readline()
+                warned = warned or ("--mbufs %s" % args[1] in line and
+                                    "receiving stops" in line)
+            check("ready" in line and warned, "%s: not started, or no warning: %s" %
+                  (" ".join(args), line))
+        finally:
+            out, err = stop(p)
+        check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
 @t("signal_while_links_awaited")
