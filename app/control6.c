@@ -1360,7 +1360,7 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
  * the router otherwise drops unread (local_multicast): one of the groups
  * the port it came in by is in (all-nodes, or one it reports), from a
  * source that names another node (not ::, as an MLD report may be sent
- * from, nor one of the router's own addresses). Only what decides that
+ * from, nor one of the router's own addresses, anycast ones too). Only what decides that
  * error is looked at: any other outcome leaves the packet to the caller.
  * True when @m was consumed. */
 static bool group_option_error6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
@@ -1374,7 +1374,8 @@ static bool group_option_error6(struct router *r, struct rte_mbuf *m, const stru
 	if (ip->proto != IPPROTO_HOPOPTS || plen < 8 ||
 	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 ||
 	    !router_port_ok(r, m->port) || !port_speaks6(&r->ports[m->port]) ||
-	    ip6_is_unspec(ip->src_addr) || router_owns6(r, ip->src_addr))
+	    ip6_is_unspec(ip->src_addr) || router_owns6(r, ip->src_addr) ||
+	    router_anycast6(r, ip->src_addr))
 		return false;
 	len = (h[1] + 1u) * 8;
 	if (len > plen || rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + len)

@@ -762,7 +762,8 @@ def test_local_ext_headers(topo, r):
     # to a group the router is in (all-nodes, all-routers), hop-by-hop
     # options whose unknown type says "discard, send 4/2 even to a group"
     # (10): 4/2 at it (RFC 8200 4.2, RFC 4443 2.4 (e.3)); any other, or
-    # from ::, or to another node's solicited-node group (the port takes
+    # from :: or an address of the router's (its prefix's anycast one
+    # too), or to another node's solicited-node group (the port takes
     # them all in for ND): dropped unread, as no service takes it
     def to_group(otype, dst="ff02::1", src=HOST_IP6[0]):
         return (eth(dst="33:33:" + ":".join("%02x" % b for b in s.inet_pton(
@@ -774,7 +775,7 @@ def test_local_ext_headers(topo, r):
         expect_error(topo, r, to_group(0x9e, dst), 4, 2, "local_unreachable",
                      "icmp6_param_problem", value=42, still=("local_multicast",))
     for p in (to_group(0xde), to_group(0x5e), to_group(0x1e), to_group(0x9e, src="::"),
-              to_group(0x9e, dst=sol_node(HOST_IP6[1]))):
+              to_group(0x9e, src="2001:db8:1::"), to_group(0x9e, dst=sol_node(HOST_IP6[1]))):
         expect_nothing(topo, r, p, "local_multicast")
     # an atomic fragment (offset 0, M clear) is the whole packet (RFC 6946
     # 4): answered; a real fragment is not (the router does not reassemble)
