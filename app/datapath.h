@@ -138,7 +138,8 @@ struct dp_conf {
 	struct dp_local *local;
 };
 
-/* A token bucket (dp_tokens_take()) */
+/* A token bucket (dp_tokens_take()); all zero, it is full at its first
+ * take (the cycles since the TSC started, clamped to the burst) */
 struct dp_tokens {
 	uint64_t left; /* tokens, in TSC cycles */
 	uint64_t last; /* TSC of the last refill */
@@ -296,13 +297,14 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
 
 /* RFC 4443 2.4 (e): no error about an ICMPv6 error, or about a packet to a
  * group (L3 or L2), except (@group_ok) Packet Too Big and Parameter Problem
- * 4/2 for an option whose type says "send it even to a group"; never to a source that does not
- * name one node (those were dropped before). The upper-layer header is
- * found past hop-by-hop, routing, destination options and authentication
- * (AH, its length in 4-byte units) headers and a first fragment's header
- * (2.4 (e.1) holds behind them too); a later fragment carries none, and may
- * have an error. ESP hides what follows: taken as an upper layer. Only the
- * slow path (a packet that earns an error) comes here. */
+ * 4/2 for an option whose type says "send it even to a group"; never to a
+ * source that does not name one node (those were dropped before). The
+ * upper-layer header is found past hop-by-hop, routing, destination
+ * options and authentication (AH, its length in 4-byte units) headers and
+ * a first fragment's header (2.4 (e.1) holds behind them too); a later
+ * fragment carries none, and may have an error. ESP hides what follows:
+ * taken as an upper layer. Only the slow path (a packet that earns an
+ * error) comes here. */
 static inline bool dp_icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				    bool l2_group, bool group_ok)
 {

@@ -265,8 +265,7 @@ int worker_main(void *arg)
 	c.st = &w->st;
 	c.conf = &r->dpconf;
 	c.rtc = w->rtc;
-	c.icmp.left = c.icmp_pmtu.left = UINT64_MAX / 2; /* full: the first take clamps it */
-	c.icmp.last = c.icmp_pmtu.last = rte_rdtsc();
+	c.icmp = c.icmp_pmtu = (struct dp_tokens){0}; /* full */
 	c.neigh_used = neigh_used_map(r->neigh, w->idx);
 	c.tbl24 = fib4_tbl24(r->fib);
 

@@ -192,7 +192,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.conf = &r->dpconf;
 	c.nb_ports = r->nb_ports;
 	c.st = &st;
-	c.icmp.left = c.icmp_pmtu.left = UINT64_MAX / 2; /* full: the first take clamps it */
 
 	if ((knobs >> 5) & 1) {
 		/* the route cache on, empty: the frame once (a miss that may
