@@ -1054,13 +1054,20 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 static const uint8_t mld_reports_group[16] = {0xff, 0x02, [15] = 0x16}; /* all MLDv2 routers */
 static const uint8_t all_routers[16] = {0xff, 0x02, [15] = 2};
 
-static unsigned int group_add(uint8_t (*g)[16], unsigned int n, const uint8_t *a)
+/* Where group @a is among the @n in @g; @n when it is not. */
+static unsigned int group_at(uint8_t (*g)[16], unsigned int n, const uint8_t *a)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (memcmp(g[i], a, 16) == 0)
-			return n;
+	for (i = 0; i < n && memcmp(g[i], a, 16) != 0; i++)
+		;
+	return i;
+}
+
+static unsigned int group_add(uint8_t (*g)[16], unsigned int n, const uint8_t *a)
+{
+	if (group_at(g, n, a) < n)
+		return n;
 	memcpy(g[n], a, 16);
 	return n + 1;
 }
@@ -1237,14 +1244,11 @@ static unsigned int groups_gone(const struct router *r, uint16_t port, uint8_t (
 {
 	uint8_t now[MLD_GROUPS_MAX][16];
 	const unsigned int m = port_speaks6(&r->ports[port]) ? mld_groups(r, port, &now) : 0;
-	unsigned int i, j, k = 0;
+	unsigned int i, k = 0;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < m && memcmp(g[i], now[j], 16) != 0; j++)
-			;
-		if (j == m)
+	for (i = 0; i < n; i++)
+		if (group_at(now, m, g[i]) == m)
 			memmove(g[k++], g[i], 16);
-	}
 	return k;
 }
 
@@ -1339,8 +1343,7 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	}
 	n = mld_groups(r, port, &g);
 	if (!ip6_is_unspec(ic + 8)) { /* about one group: answered if it is ours */
-		for (i = 0; i < n && memcmp(g[i], ic + 8, 16) != 0; i++)
-			;
+		i = group_at(g, n, ic + 8);
 		if (i == n) {
 			cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 			return true;
@@ -1360,16 +1363,16 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
  * the router otherwise drops unread (local_multicast): one of the groups
  * the port it came in by is in (all-nodes, or one it reports), from a
  * source that names another node (not ::, as an MLD report may be sent
- * from, nor one of the router's own addresses, anycast ones too). Only what decides that
- * error is looked at: any other outcome leaves the packet to the caller.
- * True when @m was consumed. */
+ * from, nor one of the router's own addresses, anycast ones too). Only
+ * what decides that error is looked at: any other outcome leaves the
+ * packet to the caller. True when @m was consumed. */
 static bool group_option_error6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				uint32_t plen)
 {
 	const uint8_t *h = (const uint8_t *)(ip + 1);
 	uint8_t g[MLD_GROUPS_MAX][16];
 	uint32_t len, at;
-	unsigned int i, n;
+	unsigned int n;
 
 	if (ip->proto != IPPROTO_HOPOPTS || plen < 8 ||
 	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 ||
@@ -1382,9 +1385,7 @@ static bool group_option_error6(struct router *r, struct rte_mbuf *m, const stru
 		return false;
 	if (memcmp(ip->dst_addr, all_nodes, 16) != 0) {
 		n = mld_groups(r, m->port, &g);
-		for (i = 0; i < n && memcmp(g[i], ip->dst_addr, 16) != 0; i++)
-			;
-		if (i == n)
+		if (group_at(g, n, ip->dst_addr) == n)
 			return false;
 	}
 	if (opts6_action(h, len, IPPROTO_HOPOPTS, &at) != 2)
