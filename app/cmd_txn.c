@@ -43,7 +43,7 @@ static int setting_apply(struct router *r, const struct setting *s)
 
 	switch (s->id) {
 	case CMD_PORT_MTU:
-		r->dp_ports[s->port].mtu = (uint16_t)s->value;
+		DP_STORE(r->dp_ports[s->port].mtu, (uint16_t)s->value);
 		/* undo: the device's MTU as it was (value2; 0: unchanged).
 		 * A transaction only raises devices (port_mtu_fit()), so
 		 * this only lowers one: a device that refuses keeps taking
@@ -75,30 +75,30 @@ static int setting_apply(struct router *r, const struct setting *s)
 		/* two bytes workers read per burst: a burst may see the old
 		 * mode with the new flag, which only matters for that burst */
 		if (r->dp_ports[s->port].rpf_ignore_default != (uint8_t)s->value2) {
-			r->dp_ports[s->port].rpf_ignore_default = (uint8_t)s->value2;
+			DP_STORE(r->dp_ports[s->port].rpf_ignore_default, (uint8_t)s->value2);
 			/* a route cache entry holds the mode it passed, not
 			 * the flag: a source let in by the default route
 			 * must be checked again */
 			fib_invalidate(r->fib);
 		}
-		r->dp_ports[s->port].rpf = (uint8_t)s->value;
+		DP_STORE(r->dp_ports[s->port].rpf, (uint8_t)s->value);
 		break;
 	case CMD_SET_IP_MARTIANS:
 		if (r->dpconf.martians != (uint8_t)s->value) {
-			r->dpconf.martians = (uint8_t)s->value;
+			DP_STORE(r->dpconf.martians, (uint8_t)s->value);
 			/* route cache hits skip the martian checks (datapath.c) */
 			fib_invalidate(r->fib);
 		}
 		break;
 	case CMD_SET_IP_DBCAST:
-		r->dpconf.directed_bcast = (uint8_t)s->value;
+		DP_STORE(r->dpconf.directed_bcast, (uint8_t)s->value);
 		break;
 	case CMD_SET_ICMP_RATE:
 		router_icmp_rate_set(r, s->value, s->value2);
 		break;
 	case CMD_RTCACHE_MODE:
 		/* workers switch at their next burst */
-		r->dpconf.rtcache_mode = (uint8_t)s->value;
+		DP_STORE(r->dpconf.rtcache_mode, (uint8_t)s->value);
 		break;
 	case CMD_RTCACHE_SIZE:
 		r->opts.rtcache_size = s->value;

@@ -99,7 +99,7 @@ static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t 
 
 	if (rpf == DP_RPF_STRICT)
 		ok = ok && sh->port == in_port;
-	else if (pp->rpf_ignore_default)
+	else if (DP_LOAD(pp->rpf_ignore_default))
 		ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
 	if (likely(ok))
 		return true;
@@ -324,8 +324,8 @@ static __rte_always_inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 
 	if (unlikely(ip->time_to_live <= 1 ||
-		     dp_ntohs(ip->total_length) > c->ports[e->out_port].mtu ||
-		     c->ports[e->out_port].down))
+		     dp_ntohs(ip->total_length) > DP_LOAD(c->ports[e->out_port].mtu) ||
+		     DP_LOAD(c->ports[e->out_port].down)))
 		return false;
 	ip4_ttl_dec(ip);
 	/* the prebuilt header: destination and source MAC (the type is IPv4) */
@@ -489,8 +489,8 @@ static inline bool forward_hit6(struct dp_ctx *c, struct rte_mbuf *m,
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
 
-	if (unlikely(ip->hop_limits <= 1 || ip6_size(ip) > c->ports[e->out_port].mtu ||
-		     c->ports[e->out_port].down || ip6_is_linklocal(src)))
+	if (unlikely(ip->hop_limits <= 1 || ip6_size(ip) > DP_LOAD(c->ports[e->out_port].mtu) ||
+		     DP_LOAD(c->ports[e->out_port].down) || ip6_is_linklocal(src)))
 		return false;
 	ip->hop_limits--;
 	memcpy(&eth->dst_addr, e->dmac, RTE_ETHER_ADDR_LEN);
@@ -657,7 +657,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		struct rte_ipv6_hdr *ip;
 		const struct fib_nh *h;
 		struct neigh_view v;
-		uint16_t port;
+		uint16_t port, mtu;
 		uint32_t ni;
 
 		i = idx[j];
@@ -705,7 +705,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			continue;
 		}
 		port = h->port;
-		if (unlikely(ports[port].down)) {
+		if (unlikely(DP_LOAD(ports[port].down))) {
 			/* a route that stays (the port's connected subnet):
 			 * say so, as the neighbour's failure would (RFC 4443
 			 * 3.1 code 3) */
@@ -717,9 +717,9 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		 * resolved, it would take a hold slot for nothing, and one
 		 * that fails would answer unreachable where path MTU
 		 * discovery needs Packet Too Big */
-		if (unlikely(ip6_size(ip) > ports[port].mtu)) {
-			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_TOO_BIG, 2, 0,
-				   ports[port].mtu);
+		mtu = DP_LOAD(ports[port].mtu);
+		if (unlikely(ip6_size(ip) > mtu)) {
+			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_TOO_BIG, 2, 0, mtu);
 			continue;
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], true)))
@@ -767,7 +767,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	const struct dp_local *loc = __atomic_load_n(&cf->local, __ATOMIC_ACQUIRE);
 	/* rpf_on says whether rpf is on; rpf, which mode (read once per
 	 * burst by dp_input_burst(): a change lands between bursts) */
-	const uint8_t rpf = rpf_on ? rpf_mode : DP_RPF_OFF, martians = cf->martians;
+	const uint8_t rpf = rpf_on ? rpf_mode : DP_RPF_OFF, martians = DP_LOAD(cf->martians);
 	/* destinations, then sources: with rpf on, one lookup call takes both */
 	uint32_t addr[2 * DP_BURST], *dst = addr, *src = addr + DP_BURST;
 	uint64_t nhs[2 * DP_BURST], *nh = nhs, *snh;
@@ -1029,7 +1029,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		const struct fib_nh *h;
 		struct neigh_view v;
 		uint64_t dnh, shop = 0; /* shop: the source's, read in place */
-		uint16_t port;
+		uint16_t port, mtu;
 		uint32_t ni;
 		bool big;
 
@@ -1091,11 +1091,12 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			}
 			case FIB_NH_BROADCAST:
 				/* directed broadcast (RFC 1812 5.3.5.2): off by default */
-				if (cf->directed_bcast && h->port != FIB_PORT_NONE &&
+				if (DP_LOAD(cf->directed_bcast) && h->port != FIB_PORT_NONE &&
 				    h->port != in_port && !l2_group(l2g, i)) {
 					uint64_t bw;
 
-					big = dp_ntohs(ip->total_length) > ports[h->port].mtu;
+					big = dp_ntohs(ip->total_length) >
+					      DP_LOAD(ports[h->port].mtu);
 
 					/* as a unicast packet, but never an ICMP error
 					 * about a broadcast destination (4.3.2.7);
@@ -1105,7 +1106,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 					    !rpf_pass(c, pp, rpf, own_lookup ? shop : snh[j],
 						      in_port, m, &out[i]))
 						continue;
-					if (ports[h->port].down) {
+					if (DP_LOAD(ports[h->port].down)) {
 						drop(c, m, &out[i], DROP_PORT_DOWN);
 						continue;
 					}
@@ -1149,19 +1150,19 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			continue;
 		}
 		port = h->port;
-		if (unlikely(ports[port].down)) {
+		if (unlikely(DP_LOAD(ports[port].down))) {
 			/* a route that stays (the port's connected subnet):
 			 * host unreachable, as a failed ARP would say (RFC
 			 * 1812 5.2.7.1) */
 			drop_icmp(c, m, ip, flags[i], &out[i], DROP_PORT_DOWN, 3, 1, 0);
 			continue;
 		}
-		big = dp_ntohs(ip->total_length) > ports[port].mtu;
+		mtu = DP_LOAD(ports[port].mtu);
+		big = dp_ntohs(ip->total_length) > mtu;
 		/* RFC 1191: DF set, too big: refuse and say how big, before
 		 * the neighbour (it would be held for it, for nothing) */
 		if (unlikely(big) && (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
-			drop_icmp(c, m, ip, flags[i], &out[i], DROP_FRAG_NEEDED, 3, 4,
-				  ports[port].mtu);
+			drop_icmp(c, m, ip, flags[i], &out[i], DROP_FRAG_NEEDED, 3, 4, mtu);
 			continue;
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], use_cache)))
@@ -1206,15 +1207,17 @@ static void dp_input_chunk(struct dp_ctx *c, uint16_t in_port, struct rte_mbuf *
 	 * this generation (the route cache validates what it keeps against it) */
 	c->fib_gen = fib_generation(c->fib);
 	if (rtc != NULL) {
-		if (unlikely(rtc->mode != cf->rtcache_mode))
-			rtcache_mode_set(rtc, (enum rtcache_mode)cf->rtcache_mode);
+		const uint8_t mode = DP_LOAD(cf->rtcache_mode);
+
+		if (unlikely(rtc->mode != mode))
+			rtcache_mode_set(rtc, (enum rtcache_mode)mode);
 		use_cache = rtcache_probing(rtc);
 		/* auto mode measuring: the burst's cycles are a sample */
 		timed = rtcache_timing(rtc);
 		if (timed)
 			t0 = rte_rdtsc();
 	}
-	rpf = __atomic_load_n(&c->ports[in_port].rpf, __ATOMIC_RELAXED);
+	rpf = DP_LOAD(c->ports[in_port].rpf);
 	/* the FIB's DIR-24-8 read here: own 1 (2-byte entries) or 2 (4-byte) */
 	own = c->tbl24.tbl8 == NULL ? 0u : c->tbl24.shift == 1 ? 1u : 2u;
 	how = (use_cache ? 6u : 0u) + (rpf != DP_RPF_OFF ? 3u : 0u) + own;

@@ -27,6 +27,13 @@
 
 #define DP_BURST 32
 
+/* A setting the control thread changes while workers run (a dp_port's
+ * mtu, rpf, rpf_ignore_default and down; dp_conf's bytes): written and read
+ * whole, never split, merged or cached across bursts by the compiler. Relaxed:
+ * each stands alone, and a burst may see one changed before another */
+#define DP_LOAD(x)     __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define DP_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
 /* dp_input_burst() verdicts besides an egress port number */
 #define DP_OUT_DROP	0xffff /* dropped, freed and counted by the pipeline */
 #define DP_OUT_CTRL	0xfffe /* for the control thread to handle (dp_ctrl_reason) */

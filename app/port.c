@@ -529,7 +529,7 @@ int port_down_sync(struct router *r, uint16_t pid)
 	int rc = 0;
 
 	/* workers read it per packet; any order with other fields is fine */
-	__atomic_store_n(&r->dp_ports[pid].down, (uint8_t)down, __ATOMIC_RELAXED);
+	DP_STORE(r->dp_ports[pid].down, (uint8_t)down);
 	/* the static routes through it wait for it (lib/fib): meanwhile their
 	 * traffic takes the covering route, if any */
 	if (r->fib != NULL && (rc = fib_port_set_down(r->fib, pid, down, &failed)) != 0) {
