@@ -687,6 +687,7 @@ static int route_wait(struct fib *f, struct fib_route *r, const struct nh_key *k
 	r->flags = FIB_RTF_DOWN;
 	if (i >= 0) {
 		cur = f->down.r[i];
+		fib_down_untry(&f->down, cur.flags);
 		f->down.r[i] = *r;
 		fib_nh_put(f, cur.nh_idx);
 	} else {

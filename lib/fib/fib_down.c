@@ -142,6 +142,7 @@ void fib_down_remove(struct fib *f, uint32_t i)
 	uint32_t mask = d->nslot - 1, h = slot_of(d, p), j = h, last = d->n - 1;
 
 	fib_nh_put(f, d->r[i].nh_idx); /* the list's reference */
+	fib_down_untry(d, d->r[i].flags);
 	if (p->addr.family == AF_INET)
 		d->count4[p->len]--;
 	else

@@ -60,6 +60,14 @@ struct fib_down {
  * left); the retry tries the rest. */
 #define FIB_RTF_TRIED 0x80
 
+/* A waiting route with @flags leaves the list or is overwritten: one
+ * stranded fewer if it was (fib_down.stranded counts the FIB_RTF_TRIED) */
+static inline void fib_down_untry(struct fib_down *d, uint8_t flags)
+{
+	if ((flags & FIB_RTF_TRIED) && d->stranded > 0)
+		d->stranded--;
+}
+
 struct fib {
 	char name[16]; /* fib_create() checks the length */
 	enum fib_backend backend;

@@ -1277,12 +1277,20 @@ static void test_port_down_limits(void **state)
 	 * was: waiting, stranded, not lost for want of the group it lacked */
 	assert_int_equal(fib_route_del(f, &r.prefix, &got), 0);
 	assert_int_equal(fib_route_stranded_count(f, AF_INET), 0);
+	/* the count the retry goes by follows (it kept the deleted one) */
+	assert_int_equal(fib_route_stranded(f), 0);
 	r2 = got; /* what the undo did before: a replace, refused */
 	assert_int_equal(fib_route_replace(f, &r2, NULL), -ENOSPC);
 	assert_int_equal(fib_route_restore(f, &got), 0);
+	r2 = got;
 	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
 	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
 	assert_int_equal(fib_route_stranded_count(f, AF_INET), 1);
+	assert_int_equal(fib_route_stranded(f), 1);
+	/* restored again over itself: still one stranded, not two */
+	assert_int_equal(fib_route_restore(f, &r2), 0);
+	assert_int_equal(fib_route_stranded_count(f, AF_INET), 1);
+	assert_int_equal(fib_route_stranded(f), 1);
 	assert_int_equal(fib_route_count(f, AF_INET), 80);
 	/* room again: the retry puts it back */
 	r = mk("11.0.63.0/25", 0, 0);
