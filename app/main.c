@@ -92,8 +92,9 @@ static void usage(FILE *f, const char *prog)
 		"\n"
 		"SIGINT or SIGTERM stops the router (so do SIGHUP and SIGQUIT unless they\n"
 		"came ignored, as under nohup): workers stop, ports stop, exit status 0;\n"
-		"during the configuration load, once it is applied, before any port starts.\n"
-		"SIGPIPE and SIGTSTP (Ctrl-Z) are ignored.\n"
+		"during the start (EAL's, the configuration load), once that is done, before\n"
+		"any port starts.\n"
+		"SIGPIPE, SIGTSTP (Ctrl-Z), SIGUSR1 and SIGUSR2 are ignored.\n"
 		"Commands: run 'fastroute-cli help' against a running router, or see README.md.\n",
 		prog, FR_DEFAULT_SOCKET);
 }
@@ -172,6 +173,11 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 		}
 		if (once)
 			seen[c] = true;
+		if ((c == 'f' || c == 's') && optarg[0] == '\0') {
+			fprintf(stderr, "fastroute: -%c needs a %s, not an empty name\n", c,
+				c == 'f' ? "configuration file" : "socket path (or none)");
+			return -1;
+		}
 		switch (c) {
 		case 'f':
 			o->config = optarg;
@@ -552,6 +558,23 @@ int main(int argc, char **argv)
 		usage(stdout, "fastroute");
 		return 0;
 	}
+	/* from here on a signal stops the router cleanly, whatever it is
+	 * doing (EAL's start and a long configuration load finish first; EAL's
+	 * threads, made in it, take these handlers too); a closed stdout
+	 * (fastroute | tee, tee gone) is not one */
+	/* SIGINT always: a shell starts a background job with it ignored,
+	 * and the demo and tests stop their router with it */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	stop_on(SIGHUP);
+	stop_on(SIGQUIT);
+	signal(SIGPIPE, SIG_IGN);
+	/* Ctrl-Z on its terminal would stop every worker: forwarding never
+	 * pauses for a keystroke; nor does a stray SIGUSR1 or SIGUSR2 (a
+	 * log rotation's, meant for another daemon) end it */
+	signal(SIGTSTP, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGUSR2, SIG_IGN);
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
 		/* some of EAL's failures leave rte_errno 0 ("Success") */
@@ -584,20 +607,13 @@ int main(int argc, char **argv)
 	argc -= rc;
 	argv += rc;
 	argv[0] = (char *)(uintptr_t) "fastroute";
+	if (r->quit) {
+		/* during EAL's start: nothing of ours made yet */
+		fprintf(stderr, "fastroute: stopped by a signal before starting\n");
+		rte_eal_cleanup();
+		return 0;
+	}
 
-	/* from here on a signal stops the router cleanly, whatever it is
-	 * doing (a long configuration load finishes first); a closed stdout
-	 * (fastroute | tee, tee gone) is not one */
-	/* SIGINT always: a shell starts a background job with it ignored,
-	 * and the demo and tests stop their router with it */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	stop_on(SIGHUP);
-	stop_on(SIGQUIT);
-	signal(SIGPIPE, SIG_IGN);
-	/* Ctrl-Z on its terminal would stop every worker: forwarding never
-	 * pauses for a keystroke */
-	signal(SIGTSTP, SIG_IGN);
 	fr_router = r;
 	r->opts.sock_gid = -1;
 	r->opts.sock_path = FR_DEFAULT_SOCKET;

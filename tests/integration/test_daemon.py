@@ -95,6 +95,13 @@ def stop(p, sig=signal.SIGTERM):
         return p.communicate()
 
 
+def runtime_dir(a):
+    """EAL's runtime directory of a router started with the options @a."""
+    rt = "/var/run/dpdk" if os.geteuid() == 0 else os.path.join(
+        os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")
+    return os.path.join(rt, a[a.index("--file-prefix") + 1])
+
+
 @t("help")
 def _():
     p = run(eal() + ["--help"])
@@ -190,6 +197,11 @@ def _():
     # any option: the last of two would be taken, silently
     p = run(eal() + ["-s", "none", "--mbufs", "9000"] + SMALL + ["--max-routes", "8192"])
     check(p.returncode == 1 and "--max-routes given twice" in p.stderr, p.stderr)
+    # an empty name (an unset shell variable's): said so, not ": No such file"
+    for o in ("-f", "-s"):
+        p = run(eal() + [o, ""] + SMALL)
+        check(p.returncode == 1 and "%s needs a" % o in p.stderr and "empty name" in p.stderr,
+              "%s '': exit %d: %s" % (o, p.returncode, p.stderr))
     # a group for no socket
     p = run(eal() + ["-s", "none", "--socket-group", "0"] + SMALL)
     check(p.returncode == 1 and "--socket-group with -s none" in p.stderr, p.stderr)
@@ -269,9 +281,7 @@ def _():
                          stderr=subprocess.PIPE, text=True)
     try:
         # EAL's runtime directory, where the first one's lock is
-        rt = "/var/run/dpdk" if os.geteuid() == 0 else os.path.join(
-            os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")
-        config = os.path.join(rt, a[a.index("--file-prefix") + 1], "config")
+        config = os.path.join(runtime_dir(a), "config")
         t0 = time.time()
         while time.time() - t0 < 30 and p.poll() is None and not os.path.exists(config):
             time.sleep(0.05)
@@ -284,6 +294,32 @@ def _():
               "exit %d: %s" % (q.returncode, q.stderr))
     finally:
         out, err = stop(p)
+
+
+@t("signal_during_eal_start")
+def _():
+    # SIGTERM while EAL starts (its runtime directory just made, memory,
+    # devices and threads still to come): a clean stop, as during the
+    # configuration load. Before, the signal's default action killed it
+    # silently and left that directory
+    a = eal()
+    rt = runtime_dir(a)
+    p = subprocess.Popen(a + ["-s", "none"] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.time()
+        while time.time() - t0 < 30 and p.poll() is None and \
+                not os.path.exists(os.path.join(rt, "config")):
+            time.sleep(0.001)
+        if p.poll() is not None:
+            raise AssertionError("the router exited before its signal: " + p.stderr.read())
+        p.send_signal(signal.SIGTERM)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0 and "stopped by a signal before starting" in err and
+          "stopped: rx" not in err,
+          "SIGTERM during EAL's start: exit %s: %s" % (p.returncode, err.strip()))
+    check(not os.path.exists(rt), "EAL's runtime directory %s left behind" % rt)
 
 
 @t("run_cli_sigterm")
@@ -349,6 +385,9 @@ def _():
         check(q.returncode == 1 and "no command starts with 'bogus'" in q.stderr, q.stderr)
         q = run([CLI, "-s", sock, "help", "route"])
         check(q.returncode == 0 and "route add" in q.stdout, q.stdout + q.stderr)
+        # a signal meant for another daemon (a log rotation's) changes nothing
+        p.send_signal(signal.SIGUSR1)
+        p.send_signal(signal.SIGUSR2)
         q = run([CLI, "-s", sock, "show", "version"])
         check(q.returncode == 0 and "fastroute" in q.stdout and "DPDK" in q.stdout, q.stdout)
         # held packets: a running router has the mbufs it set aside at start
