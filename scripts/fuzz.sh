@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Build the libFuzzer targets (clang, ASan+UBSan, build-fuzz/) and run each
-# for a bounded time: scripts/fuzz.sh [SECONDS] (default 300; make test
+# for a bounded time: scripts/fuzz.sh [SECONDS] (1 to 999999, default 300; make test
 # uses 30). Seeds come from scripts/fuzz-seeds.py; what each run finds is
 # kept in build-fuzz/corpus/TARGET.run. A crash, leak, timeout, out-of-memory
 # or sanitizer report fails (an input running over 25 s is a timeout), with
@@ -15,11 +15,16 @@ case "${1:-300}" in
 	sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
 	exit 0
 	;;
-'' | *[!0-9]* | 0)
-	echo "fuzz: SECONDS must be a number above 0, not '$1' (scripts/fuzz.sh --help)" >&2
+'' | *[!0-9]* | *[!0]*[0-9][0-9][0-9][0-9][0-9][0-9]* | 0*)
+	# libFuzzer takes 0 (and 00) as no limit; a million seconds is none too
+	echo "fuzz: SECONDS must be a number from 1 to 999999 without leading zeros, not '$1' (scripts/fuzz.sh --help)" >&2
 	exit 2
 	;;
 esac
+if [ $# -gt 1 ]; then
+	echo "fuzz: takes one argument, SECONDS, not '$*' (scripts/fuzz.sh --help)" >&2
+	exit 2
+fi
 secs=${1:-300}
 
 if [ ! -f build-fuzz/build.ninja ]; then

@@ -133,6 +133,17 @@ class TimeLimit(BenchError):
     """The harness's --time-limit: never taken for one DUT's load timing out."""
 
 
+def seconds(x):
+    """argparse type of --time-limit: a number of seconds above 0."""
+    try:
+        v = float(x)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not a number of seconds" % x)
+    if not 0 < v <= 86400:
+        raise argparse.ArgumentTypeError("%s: seconds above 0, at most 86400" % x)
+    return v
+
+
 def log(msg):
     sys.stderr.write("[%s] %s\n" % (time.strftime("%H:%M:%S"), msg))
     sys.stderr.flush()
@@ -1239,7 +1250,7 @@ def throughput_main(argv):
                          "mac, l3fwd, which is built first), 1 round, 0.3 s warmup + 1 s "
                          "window; it replaces --routes, --profiles, --sizes, --duts, --rounds, "
                          "--warmup and --duration")
-    ap.add_argument("--time-limit", type=float, default=None,
+    ap.add_argument("--time-limit", type=seconds, default=None,
                     help="abort (and clean up) after this many seconds (default 1800, "
                          "quick 180; throughput.sh's own timeout ends any run at 7200)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
@@ -1350,7 +1361,7 @@ def rfc2544_main(argv):
     ap.add_argument("--loss", type=float, default=0.0,
                     help="acceptable loss ratio (default 0: zero loss)")
     ap.add_argument("--out", help="JSON lines: one object per trial, then the result")
-    ap.add_argument("--time-limit", type=float, default=900,
+    ap.add_argument("--time-limit", type=seconds, default=900,
                     help="abort (and clean up) after this many seconds (default 900; "
                          "rfc2544.sh's own timeout ends any run at 7200)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
@@ -1365,6 +1376,10 @@ def rfc2544_main(argv):
         a.warmup = 0.3 if memif else 2.0
     if not 64 <= a.size <= 1518:
         ap.error("--size: 64..1518")
+    if not (a.trial > 0 and a.warmup >= 0 and a.max_trials >= 1 and 0 < a.resolution < 1 and
+            0 <= a.loss < 1 and a.routes >= 1 and (a.max_rate is None or a.max_rate > 0)):
+        ap.error("--trial > 0, --warmup >= 0, --max-trials >= 1, 0 < --resolution < 1, "
+                 "0 <= --loss < 1, --routes >= 1, --max-rate > 0")
     check_tools(need_testpmd=memif and a.local_dut == "io",
                 need_fastroute=memif and a.local_dut == "fastroute")
 
@@ -1542,10 +1557,12 @@ def main():
     # the time limit is parsed by the subcommand; arm a generous default now
     limit = None
     for i, x in enumerate(argv):
-        if x == "--time-limit" and i + 1 < len(argv):
-            limit = float(argv[i + 1])
-        elif x.startswith("--time-limit="):
-            limit = float(x.split("=", 1)[1])
+        v = argv[i + 1] if x == "--time-limit" and i + 1 < len(argv) else \
+            x.split("=", 1)[1] if x.startswith("--time-limit=") else None
+        try:
+            limit = seconds(v) if v is not None else limit
+        except argparse.ArgumentTypeError:
+            pass  # the subcommand's parser says what is wrong with it
     if limit is None:
         limit = (180 if "--quick" in argv else 1800) if cmd == "throughput" else 900
     signal.setitimer(signal.ITIMER_REAL, limit)

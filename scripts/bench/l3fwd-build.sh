@@ -25,7 +25,14 @@ out=build-bench/l3fwd
 force=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-o) out=$2; shift 2 ;;
+	-o)
+		if [ $# -lt 2 ] || [ -z "$2" ]; then
+			echo "l3fwd-build: -o needs a directory" >&2
+			exit 2
+		fi
+		out=$2
+		shift 2
+		;;
 	-f) force=1; shift ;;
 	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "l3fwd-build: unknown option '$1' (-o OUTDIR, -f)" >&2; exit 2 ;;

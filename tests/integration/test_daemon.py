@@ -123,6 +123,34 @@ def _():
         check(p.stdout == full, "%s: not the --help text" % args)
 
 
+@t("tools_refuse_bad_arguments")
+def _():
+    # the scripts beside the router: a bad argument is a usage error (exit
+    # 2, naming it), never a traceback, a run without bound or a wrong file
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
+    bench = os.path.join(src, "scripts/bench")
+    for args, want in [
+            (["scripts/gen-routes", "2", "--gw0", "notanip"], "not an IP address"),
+            (["scripts/gen-routes", "2", "--ipv6", "--gw1", "192.0.2.2"], "an IPv4 gateway"),
+            (["scripts/gen-routes", "2", "--format", "plain", "--out", "plain:/dev/null"],
+             "--format is stdout's"),
+            (["scripts/fuzz.sh", "00"], "SECONDS must be"),
+            (["scripts/fuzz.sh", "30", "x"], "takes one argument"),
+            ([bench + "/throughput.sh", "--time-limit", "abc"], "not a number of seconds"),
+            ([bench + "/throughput.sh", "--time-limit", "0"], "seconds above 0"),
+            ([bench + "/rfc2544.sh", "--trial", "0"], "--trial > 0"),
+            ([bench + "/rfc2544.sh", "--resolution", "2"], "0 < --resolution < 1"),
+            ([bench + "/l3fwd-build.sh", "-o"], "-o needs a directory")]:
+        q = subprocess.run(args, cwd=src, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+        check(q.returncode == 2 and want in q.stderr and "Traceback" not in q.stderr,
+              "%s: exit %d: %s" % (" ".join(args), q.returncode, q.stderr[-300:]))
+    # the header names the command that makes the file again, gateways too
+    q = subprocess.run(["scripts/gen-routes", "1", "--gw1", "198.51.100.9"], cwd=src,
+                       stdout=subprocess.PIPE, text=True, timeout=60)
+    check(q.stdout.startswith("# gen-routes 1 --seed 1 --gw1 198.51.100.9\n"), q.stdout)
+
+
 @t("bad_option")
 def _():
     p = run(eal() + ["--fib-backend", "trie"])
