@@ -264,6 +264,30 @@ static inline enum dp_drop bad_dst(const struct dp_local *loc, uint8_t martians,
 }
 
 /*
+ * A malformed option (ip4_validate()'s DROP_IP4_BAD_OPTIONS): dropped, with
+ * Parameter Problem 12/0 pointing at the octet in error (RFC 1812 4.3.3.5,
+ * RFC 792), unless the source is one never answered, ours among them (the
+ * packet is refused before the address checks that would drop it so).
+ * Out of line: rare, and kept out of each copy of dp_burst().
+ */
+static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m,
+					    const struct rte_ipv4_hdr *ip, uint8_t flags,
+					    const struct dp_local *loc, uint16_t *out)
+{
+	uint32_t optlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4 - sizeof(*ip);
+
+	if (bad_src(loc, dp_ntohl(ip->src_addr), dp_ntohl(ip->dst_addr)) != DROP_MAX) {
+		c->st->drop[DROP_IP4_BAD_OPTIONS]++;
+		c->st->icmp_not_sent++;
+		rte_pktmbuf_free(m);
+		*out = DP_OUT_DROP;
+		return;
+	}
+	drop_icmp(c, m, ip, flags, out, DROP_IP4_BAD_OPTIONS, 12, 0,
+		  (uint32_t)sizeof(*ip) + ip4_options_bad_at((const uint8_t *)(ip + 1), optlen));
+}
+
+/*
  * The address checks left after the route cache (a source without rpf was
  * checked before it), then the lookups' lines are prefetched. False:
  * dropped and counted.
@@ -871,7 +895,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			}
 			ip = (struct rte_ipv4_hdr *)(eth + 1);
 			if (unlikely(!ip4_validate(m, ip, &why))) {
-				drop(c, m, &out[i], why);
+				if (why == DROP_IP4_BAD_OPTIONS)
+					drop_bad_options(c, m, ip, flags[i], loc, &out[i]);
+				else
+					drop(c, m, &out[i], why);
 				continue;
 			}
 		}

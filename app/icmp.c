@@ -45,6 +45,8 @@ void icmp_count_sent(struct router *r, uint8_t type, uint8_t code)
 		r->cst.icmp_frag_needed++;
 	else if (type == 3 && code == 13)
 		r->cst.icmp_prohibited++;
+	else if (type == 12)
+		r->cst.icmp_param_problem++;
 }
 
 int icmp_ctrl_allowed(struct router *r, bool pmtu)
@@ -138,6 +140,8 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 	ic->icmp_code = code;
 	if (type == 3 && code == 4) /* RFC 1191: next-hop MTU in the low 16 bits */
 		ic->icmp_seq_nb = rte_cpu_to_be_16((uint16_t)aux);
+	else if (type == 12) /* RFC 792: the pointer, the word's first octet */
+		((uint8_t *)ic)[4] = (uint8_t)aux;
 	{
 		char *q = (char *)(ic + 1);
 		const void *src = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, quote, q);

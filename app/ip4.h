@@ -54,10 +54,10 @@ static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 /*
  * The options of a header longer than 20 bytes (@len bytes at @o): DROP_MAX
  * when they may pass; DROP_IP4_BAD_OPTIONS when one's length runs past the
- * header or is below 2; DROP_IP4_SOURCE_ROUTE for a loose or strict source
- * route, which the router does not follow and, as RFC 7126 3.13.2.4 advises
- * and Linux does by default, does not deliver or forward either. The rest
- * pass unchanged (Record Route and Timestamp are not filled in).
+ * header or is below 2 (ip4_options_bad_at() says where); DROP_IP4_SOURCE_ROUTE for a loose or
+ * strict source route, which the router does not follow and, as RFC 7126 3.13.2.4 advises and Linux
+ * does by default, does not deliver or forward either. The rest pass unchanged (Record Route and
+ * Timestamp are not filled in).
  */
 static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len)
 {
@@ -79,6 +79,30 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len)
 		i += o[i + 1];
 	}
 	return DROP_MAX;
+}
+
+/*
+ * Where ip4_options_check() found DROP_IP4_BAD_OPTIONS in the @len option
+ * bytes at @o: the offset of the octet in error, for Parameter Problem's
+ * pointer (RFC 792; the header's 20 bytes not counted): an option's length
+ * byte, or its type when the header ends before a length. Cold path.
+ */
+static inline uint32_t ip4_options_bad_at(const uint8_t *o, uint32_t len)
+{
+	uint32_t i = 0;
+
+	while (i < len && o[i] != 0) {
+		if (o[i] == 1) {
+			i++;
+			continue;
+		}
+		if (len - i < 2)
+			return i;
+		if (o[i + 1] < 2 || o[i + 1] > len - i)
+			return i + 1;
+		i += o[i + 1];
+	}
+	return 0; /* not reached for options ip4_options_check() refused */
 }
 
 /*

@@ -238,6 +238,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "icmp_unreach_port", r->cst.icmp_unreach_port);
 	v->kv(v->arg, "icmp_frag_needed", r->cst.icmp_frag_needed);
 	v->kv(v->arg, "icmp_prohibited", r->cst.icmp_prohibited);
+	v->kv(v->arg, "icmp_param_problem", r->cst.icmp_param_problem);
 	v->kv(v->arg, "nd_ns_received", r->cst.nd_ns_rx);
 	v->kv(v->arg, "nd_na_received", r->cst.nd_na_rx);
 	v->kv(v->arg, "nd_answered", r->cst.nd_answered);

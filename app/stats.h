@@ -155,6 +155,7 @@ struct ctrl_stats {
 	uint64_t icmp_unreach_port;    /* 3/3 */
 	uint64_t icmp_frag_needed;     /* 3/4 */
 	uint64_t icmp_prohibited;      /* 3/13 */
+	uint64_t icmp_param_problem;   /* 12/0 */
 	uint64_t nd_ns_rx;	       /* neighbour solicitations received */
 	uint64_t nd_na_rx;	       /* neighbour advertisements received */
 	uint64_t nd_answered;	       /* advertisements sent for our addresses */

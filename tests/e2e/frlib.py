@@ -756,6 +756,18 @@ def udp(s, src_host, dst_ip, ttl=64, sport=1234, dport=5678, payload=b"fastroute
             s.UDP(sport=sport, dport=dport) / s.Raw(payload))
 
 
+def with_options(s, pkt, opts):
+    """pkt (Ether/IPv4) with the option bytes opts (a multiple of 4) added
+    to its header: IHL, total length and checksum made right."""
+    raw = bytearray(bytes(pkt))
+    raw[14 + 20:14 + 20] = opts
+    raw[14] = 0x40 | (5 + len(opts) // 4)
+    raw[16:18] = (int.from_bytes(raw[16:18], "big") + len(opts)).to_bytes(2, "big")
+    raw[24:26] = b"\0\0"
+    raw[24:26] = s.checksum(bytes(raw[14:14 + 20 + len(opts)])).to_bytes(2, "big")
+    return s.Ether(bytes(raw))
+
+
 class Hugepages:
     """with Hugepages(n): at least n free 2 MiB pages, the old count restored after."""
 

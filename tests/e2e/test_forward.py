@@ -102,25 +102,13 @@ def test_unreachable_prohibit(topo, r):
     expect_dropped(topo, r, frlib.udp(s, 0, "8.8.8.8"), "no_route")
 
 
-def with_options(pkt, opts):
-    """pkt (Ether/IPv4) with the option bytes opts (a multiple of 4) added
-    to its header: IHL, total length and checksum made right."""
-    raw = bytearray(bytes(pkt))
-    raw[14 + 20:14 + 20] = opts
-    raw[14] = 0x40 | (5 + len(opts) // 4)
-    raw[16:18] = (int.from_bytes(raw[16:18], "big") + len(opts)).to_bytes(2, "big")
-    raw[24:26] = b"\0\0"
-    raw[24:26] = s.checksum(bytes(raw[14:14 + 20 + len(opts)])).to_bytes(2, "big")
-    return s.Ether(bytes(raw))
-
-
 def test_options_link_local(topo, r):
     # a loose source route, even through h2 itself, is never followed nor
     # forwarded (RFC 7126); nor is anything from or to 169.254/16 (RFC 3927)
     h2 = bytes(int(x) for x in HOST_IP[1].split("."))
-    lsrr = with_options(frlib.udp(s, 0, HOST_IP[1]), b"\x83\x07\x04" + h2 + b"\x00")
+    lsrr = frlib.with_options(s, frlib.udp(s, 0, HOST_IP[1]), b"\x83\x07\x04" + h2 + b"\x00")
     expect_dropped(topo, r, lsrr, "ip4_source_route")
-    past = with_options(frlib.udp(s, 0, HOST_IP[1]), b"\x07\x09\x04\x00")
+    past = frlib.with_options(s, frlib.udp(s, 0, HOST_IP[1]), b"\x07\x09\x04\x00")
     expect_dropped(topo, r, past, "ip4_bad_options")
     ll = frlib.udp(s, 0, HOST_IP[1])
     ll[s.IP].src = "169.254.3.4"
@@ -134,7 +122,7 @@ def test_options_link_local(topo, r):
         expect_dropped(topo, r, bc, "martian_source")
     # a harmless option (Record Route, one empty slot) is forwarded as it came
     opts = b"\x07\x07\x04\x00\x00\x00\x00\x00"
-    rr = with_options(frlib.udp(s, 0, HOST_IP[1]), opts)
+    rr = frlib.with_options(s, frlib.udp(s, 0, HOST_IP[1]), opts)
     w = frlib.Wire(topo, 0, 1)
     try:
         w.send(rr)

@@ -99,7 +99,7 @@ def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, mtu=None):
     check(e[s.ICMP].chksum == want_ic, "ICMP checksum 0x%04x, want 0x%04x" %
           (e[s.ICMP].chksum, want_ic))
     # it quotes the original header and payload as they arrived
-    orig = bytes(pkt[s.IP])
+    orig = bytes(pkt)[14:]
     quoted = bytes(e[s.ICMP].payload)
     n = min(len(orig), 576 - 28)
     check(quoted[:n] == orig[:n], "quoted bytes differ from the original")
@@ -111,11 +111,12 @@ def expect_error(topo, r, pkt, typ, code, counter, icmp_counter, mtu=None):
               (counter, delta(before, after, counter)))
     check(delta(before, after, icmp_counter) == 1, "%s rose by %d" %
           (icmp_counter, delta(before, after, icmp_counter)))
+    return e
 
 
 # the counters of ICMP errors the router sent
 ERRORS_SENT = ("icmp_unreach_net", "icmp_unreach_host", "icmp_unreach_port", "icmp_unreach_proto",
-               "icmp_prohibited", "icmp_frag_needed", "icmp_time_exceeded")
+               "icmp_prohibited", "icmp_frag_needed", "icmp_time_exceeded", "icmp_param_problem")
 
 
 def expect_no_error(topo, r, pkt, counter=None, timeout=1.0):
@@ -490,6 +491,34 @@ def test_answer_lost(topo, r):
     check("1 received" in out, out)
     d = delta(before, r.stats(), "icmp_echo_replies")
     check(d == 1, "icmp_echo_replies rose by %d for one reply" % d)
+
+
+def test_param_problem(topo, r):
+    # a malformed option (RFC 1812 4.3.3.5, RFC 792): Parameter Problem
+    # 12/0, the pointer at the octet in error, whoever the packet is for
+    for dst, opts, ptr in [
+            # Record Route whose length (9) runs past the 4 option bytes
+            (HOST_IP[1], b"\x07\x09\x04\x00", 21),
+            # Router Alert, then an option of length 1
+            (HOST_IP[1], b"\x94\x04\x00\x00\x07\x01\x00\x00", 25),
+            # three NOPs, then a type whose length the header has no room for
+            (ROUTER_IP[0], b"\x01\x01\x01\x07", 23)]:
+        p = frlib.with_options(s, udp(dst), opts)
+        e = expect_error(topo, r, p, 12, 0, "ip4_bad_options", "icmp_param_problem")
+        check(e[s.ICMP].ptr == ptr, "options %s to %s: pointer %d, want %d" %
+              (opts.hex(), dst, e[s.ICMP].ptr, ptr))
+    # none to the router's own address as the source (refused before the
+    # address checks that drop it so)
+    own = udp(HOST_IP[1])
+    own[s.IP].src = ROUTER_IP[0]
+    expect_no_error(topo, r, frlib.with_options(s, own, b"\x07\x09\x04\x00"),
+                    ("ip4_bad_options", "icmp_not_sent"))
+    # none about an ICMP error with such an option
+    err = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+           s.IP(src=HOST_IP[0], dst=HOST_IP[1]) / s.ICMP(type=3, code=1) /
+           s.IP(src=HOST_IP[1], dst=HOST_IP[0]) / s.UDP())
+    expect_no_error(topo, r, frlib.with_options(s, err, b"\x07\x09\x04\x00"),
+                    ("ip4_bad_options", "icmp_not_sent"))
 
 
 def test_no_error_about(topo, r):
@@ -939,6 +968,7 @@ def main():
                              ("echo_broadcast_frame_and_ids", test_echo_broadcast_frame_and_ids),
                              ("echo_reply_3_3_3_2", test_local),
                              ("answer_lost_not_counted_sent", test_answer_lost),
+                             ("parameter_problem_12_0", test_param_problem),
                              ("no_error_about", test_no_error_about),
                              ("rate_limit", test_rate_limit),
                              ("df_mtu_3_4", test_df_mtu),
