@@ -41,12 +41,33 @@ static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
 	return 0;
 }
 
+/* Why dotted-quad @s (up to a '/') was refused, if for a leading zero: "" or
+ * the reason, to follow an error that quotes it */
+static const char *zero_hint(const char *s)
+{
+	bool start = true;
+
+	for (; *s != '\0' && *s != '/'; s++) {
+		if (*s == '.') {
+			start = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return "";
+		if (start && *s == '0' && s[1] >= '0' && s[1] <= '9')
+			return " (an IPv4 octet with a leading zero, octal to some tools, is "
+			       "refused)";
+		start = false;
+	}
+	return "";
+}
+
 static int parse_addr(const char *s, struct fr_addr *a, char *err, size_t errlen)
 {
 	if (s == NULL)
 		return ERR("missing address");
 	if (fr_addr_parse(s, a) != 0)
-		return ERR("bad address '%s'", s);
+		return ERR("bad address '%s'%s", s, zero_hint(s));
 	return 0;
 }
 
@@ -75,7 +96,7 @@ static int parse_prefix(const char *s, struct fr_prefix *p, char *err, size_t er
 			p->len = (uint8_t)fr_family_bits(p->addr.family);
 			return 0;
 		}
-		return ERR("bad prefix '%s' (expected ADDR/LEN)", s);
+		return ERR("bad prefix '%s' (expected ADDR/LEN)%s", s, zero_hint(s));
 	}
 	return 0;
 }
@@ -104,7 +125,8 @@ static int a_ifaddr(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 		return ERR("prefix length out of range in '%s' (0-%u)", tok[0],
 			   fr_family_bits(c->prefix.addr.family));
 	if (rc != 0)
-		return ERR("bad interface address '%s' (expected ADDR/LEN)", tok[0]);
+		return ERR("bad interface address '%s' (expected ADDR/LEN)%s", tok[0],
+			   zero_hint(tok[0]));
 	return expect_end(tok, n, 1, err, errlen);
 }
 
@@ -784,6 +806,16 @@ static void expected_words(char **tok, int depth, char *buf, size_t len)
 	}
 }
 
+/* The @n bytes at @p are all '\r' or '\n'. */
+static bool line_end(const char *p, size_t n)
+{
+	while (n > 0 && (*p == '\r' || *p == '\n')) {
+		p++;
+		n--;
+	}
+	return n == 0;
+}
+
 int cmd_line_check(const char *line, size_t len, char *err, size_t errlen)
 {
 	bool comment = false;
@@ -794,6 +826,13 @@ int cmd_line_check(const char *line, size_t len, char *err, size_t errlen)
 
 		if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f)
 			return ERR("control byte 0x%02x at byte %zu of the line", b, i + 1);
+		/* a line ends "\n", "\r\n" or (a terminal's) "\r": one inside
+		 * is a file of old Mac line endings, read as one line, whose
+		 * first comment would hide the rest */
+		if (b == '\r' && !line_end(line + i, len - i))
+			return ERR("carriage return at byte %zu inside the line (lines end with "
+				   "\\n or \\r\\n, not \\r alone)",
+				   i + 1);
 		comment |= b == '#';
 		/* no command or argument has one, and an error quoting it
 		 * would show nothing amiss ('route' is no command, say) */
@@ -984,8 +1023,9 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 			jw_dbl(o, "seconds", res.seconds);
 			jw_obj_close(o);
 		} else {
-			out_printf(o, "loaded %s: %u commands (%u routes) in %.3f s", c->arg,
-				   res.cmds, res.routes, res.seconds);
+			out_printf(o, "loaded %s: %u command%s (%u route%s) in %.3f s", c->arg,
+				   res.cmds, res.cmds == 1 ? "" : "s", res.routes,
+				   res.routes == 1 ? "" : "s", res.seconds);
 			if (res.routes >= 1000 && res.seconds > 0)
 				out_printf(o, ", %.0f routes/s", res.routes / res.seconds);
 			out_printf(o, "\n");

@@ -715,8 +715,8 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		res->seconds = s;
 	}
 	if (progress) {
-		fprintf(stderr, "fastroute: %s: applied %u commands (%u routes) in %.2f s", path,
-			l.cmds, l.routes, s);
+		fprintf(stderr, "fastroute: %s: applied %u command%s (%u route%s) in %.2f s", path,
+			l.cmds, l.cmds == 1 ? "" : "s", l.routes, l.routes == 1 ? "" : "s", s);
 		if (l.routes >= 1000 && s > 0)
 			fprintf(stderr, ", %.0f routes/s", (double)l.routes / s);
 		fprintf(stderr, "\n");

@@ -103,9 +103,10 @@ int fr_prefix_parse(const char *s, struct fr_prefix *p, bool canonical)
 		return -EINVAL;
 	errno = 0;
 	len = strtoul(slash + 1, &end, 10);
-	if (*end != '\0' || errno != 0)
+	if (*end != '\0')
 		return -EINVAL;
-	if (len > fr_family_bits(p->addr.family))
+	/* past unsigned long too: out of range as well, not malformed */
+	if (errno == ERANGE || len > fr_family_bits(p->addr.family))
 		return -ERANGE;
 	p->len = (uint8_t)len;
 	masked = p->addr;

@@ -290,6 +290,15 @@ static void test_bad_cases(void **state)
 		{"port 0 address 2001:db8::1/129\n", 1,
 		 "prefix length out of range in '2001:db8::1/129' (0-128)"},
 		{"port 0 address 192.0.2.1\n", 1, "bad interface address '192.0.2.1'"},
+		/* a length past unsigned long: out of range, not malformed */
+		{"route add 10.1.1.2/99999999999999999999 blackhole\n", 1,
+		 "prefix length out of range in '10.1.1.2/99999999999999999999' (0-32)"},
+		/* a leading zero: said why */
+		{"route add 010.1.1.1/32 blackhole\n", 1,
+		 "bad prefix '010.1.1.1/32' (expected ADDR/LEN) (an IPv4 octet with a leading "
+		 "zero, octal to some tools, is refused)"},
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.07\n", 2,
+		 "bad address '192.0.2.07' (an IPv4 octet with a leading zero"},
 		{"port 0 hold-time up 5 down\n", 1, "missing MS after 'down'"},
 		{"port 0 hold-time up\n", 1, "missing MS after 'up'"},
 		{"port\n", 1, "expected N after 'port'"},
@@ -824,6 +833,41 @@ static void test_control_bytes(void **state)
 }
 
 /*
+ * A file of old Mac line endings (a lone "\r" between lines) reads as one
+ * line: it fails there, saying so, and applies nothing. Before, it said
+ * "unexpected 'route'", or, its first line a comment, applied nothing and
+ * succeeded. "\r\n" and "\r\r\n" ends still load.
+ */
+static void test_lone_carriage_return(void **state)
+{
+	struct router *r = *state;
+	static const char *const bad[] = {
+		"port 0 mtu 1400\rroute add 10.0.0.0/8 blackhole\r",
+		"# routes\rroute add 10.0.0.0/8 blackhole\r",
+	};
+	const char *path;
+	char err[512], want[256];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		path = write_tmp(bad[i]);
+		snprintf(want, sizeof(want),
+			 "%s:1: carriage return at byte %zu inside the line (lines end with \\n or "
+			 "\\r\\n, not \\r alone)",
+			 path, strcspn(bad[i], "\r") + 1);
+		assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
+		assert_string_equal(err, want);
+		assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+		assert_int_not_equal(r->dp_ports[0].mtu, 1400);
+	}
+	path = write_tmp("port 0 mtu 1400\r\r\nroute add 10.0.0.0/8 blackhole\r\n");
+	if (config_load(r, path, false, NULL, err, sizeof(err)) != 0)
+		fail_msg("\\r\\r\\n: %s", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 1);
+	unlink(path);
+}
+
+/*
  * Text from an editor: a UTF-8 byte order mark that starts the file is
  * none of its text, and any other byte that is not ASCII, outside a
  * comment, is said as such where it is (an error that quotes it shows
@@ -1323,6 +1367,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lone_carriage_return, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_down_neigh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_local_list_generation, setup, teardown),
 		cmocka_unit_test(test_json_string),
