@@ -33,12 +33,12 @@ static void usage(FILE *f)
 		"  -s, --socket PATH   the router's CLI socket\n"
 		"  -j, --json          ask show commands and load for JSON\n"
 		"  -t, --timeout SEC   give up (exit 2) when the router accepts no connection\n"
-		"                      or says nothing for SEC seconds (default 0: wait for\n"
-		"                      ever); a command sent may still run after\n"
+		"                      or says nothing for SEC seconds, 0 to 86400 (default\n"
+		"                      0: wait for ever); a command sent may still run after\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 ok, 1 the router reported an error, 2 no router, the\n"
 		"connection refused (too many clients: nothing ran) or lost, nothing said\n"
-		"for --timeout seconds, or standard output closed.\n");
+		"for --timeout seconds, standard output closed, or a bad option.\n");
 }
 
 /* the router went silent for --timeout seconds: said once, exit 2 (0:
@@ -264,7 +264,7 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *path = DEFAULT_SOCKET;
+	const char *path = NULL;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int c, fd, json = 0, rc = 0;
 
@@ -275,6 +275,12 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+s:jt:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
+			/* the last of two would be taken, silently, as the
+			 * router refuses for its own options */
+			if (path != NULL) {
+				fprintf(stderr, "fastroute-cli: -s given twice\n");
+				return 2;
+			}
 			path = optarg;
 			break;
 		case 'j':
@@ -299,6 +305,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (path == NULL)
+		path = DEFAULT_SOCKET;
 	for (c = optind; c < argc; c++) {
 		/* the router runs each line it gets: a second one would run
 		 * unreported */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -546,6 +547,7 @@ int main(int argc, char **argv)
 {
 	struct router *r = &the_router;
 	struct cli_term *term = NULL;
+	struct stat st;
 	char err[512];
 	unsigned int lcore, w = 0;
 	uint16_t pid;
@@ -633,6 +635,13 @@ int main(int argc, char **argv)
 	 * the same socket (and so, likely, the same ports) stops here */
 	if (r->opts.sock_path != NULL) {
 		rc = cli_sock_open(r->opts.sock_path, r->opts.sock_gid);
+		if (rc == -ENOTSOCK && stat(r->opts.sock_path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			fprintf(stderr,
+				"fastroute: CLI socket %s: a directory (-s names the socket "
+				"itself, inside one)\n",
+				r->opts.sock_path);
+			goto out;
+		}
 		if (rc != 0) {
 			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
 				rc == -EADDRINUSE ? "another router is serving it"

@@ -655,6 +655,13 @@ def _():
     check(p.returncode == 1 and "not a socket" in p.stderr, p.stderr)
     with open(c) as f:
         check(f.read() == "port 0 address 192.0.2.1/24\n", "the file was changed")
+    # a directory: said as such (not "the configuration file is -f")
+    p = run(eal() + ["-s", TMP] + SMALL)
+    check(p.returncode == 1 and "%s: a directory" % TMP in p.stderr, p.stderr)
+    check(os.path.isdir(TMP), "the directory went")
+    # fastroute-cli takes one socket, as the router takes one of each option
+    q = run([CLI, "-s", "/nonexistent/a", "-s", "/nonexistent/b", "show", "version"])
+    check(q.returncode == 2 and "-s given twice" in q.stderr, q.stderr)
 
 
 @t("socket_dir_made_not_its_parents")
@@ -1027,7 +1034,7 @@ def _():
                                     (group, (4242,), "10.3.0.0/16"),
                                     (group2, tuple(range(5000, 5040)) + (4242,), "10.6.0.0/16")):
             q = nobody(path, groups)
-            check(q.returncode == 0 and "loaded %s: 1 commands" % path in q.stdout,
+            check(q.returncode == 0 and "loaded %s: 1 command (1 route)" % path in q.stdout,
                   "%s: exit %d: %s%s" % (path, q.returncode, q.stdout, q.stderr))
             q = run([CLI, "-s", sock, "show", "route", route])
             check(route in q.stdout, "%s: not loaded: %s" % (path, q.stdout + q.stderr))
