@@ -88,11 +88,10 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
 /*
  * RFC 3704 on the next hop @snh of the source: strict, the route back
  * forwards through the arrival port; loose, the source has a route that
- * forwards (not only the default one with ignore-default). Drops and
- * counts the packet when it fails.
+ * forwards (not only the default one with ignore-default).
  */
-static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf, uint64_t snh,
-			    uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
+static inline bool rpf_ok(const struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf,
+			  uint64_t snh, uint16_t in_port)
 {
 	const struct fib_nh *sh = &c->nh[snh];
 	bool ok = sh->type == FIB_NH_GATEWAY || sh->type == FIB_NH_CONNECTED;
@@ -101,7 +100,14 @@ static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t 
 		ok = ok && sh->port == in_port;
 	else if (DP_LOAD(pp->rpf_ignore_default))
 		ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
-	if (likely(ok))
+	return ok;
+}
+
+/* rpf_ok(), or the packet dropped and counted. */
+static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf, uint64_t snh,
+			    uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
+{
+	if (likely(rpf_ok(c, pp, rpf, snh, in_port)))
 		return true;
 	c->st->rpf_drop[in_port][rpf == DP_RPF_STRICT ? 0 : 1]++;
 	drop(c, m, out, rpf == DP_RPF_STRICT ? DROP_RPF_STRICT : DROP_RPF_LOOSE);
@@ -266,17 +272,29 @@ static inline enum dp_drop bad_dst(const struct dp_local *loc, uint8_t martians,
 /*
  * A malformed option (ip4_validate()'s DROP_IP4_BAD_OPTIONS): dropped, with
  * Parameter Problem 12/0 pointing at the octet in error (RFC 1812 4.3.3.5,
- * RFC 792), unless the source is one never answered, ours among them (the
- * packet is refused before the address checks that would drop it so).
- * Out of line: rare, and kept out of each copy of dp_burst().
+ * RFC 792). It is refused before the checks that follow validation, so
+ * those that would have dropped it silently are made here: no error to a
+ * source never answered (ours among them) or one the port's rpf refuses
+ * (a spoofed source would aim errors at its victim), nor about a packet to
+ * one of our subnets' broadcast or network addresses. Out of line: rare,
+ * and kept out of each copy of dp_burst().
  */
 static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m,
 					    const struct rte_ipv4_hdr *ip, uint8_t flags,
-					    const struct dp_local *loc, uint16_t *out)
+					    const struct dp_local *loc, const struct dp_port *pp,
+					    uint16_t in_port, uint8_t rpf, uint16_t *out)
 {
 	uint32_t optlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4 - sizeof(*ip);
+	uint32_t s = dp_ntohl(ip->src_addr), d = dp_ntohl(ip->dst_addr);
+	bool quiet = bad_src(loc, s, d) != DROP_MAX || (is_local(loc, d) && !is_own(loc, d));
 
-	if (bad_src(loc, dp_ntohl(ip->src_addr), dp_ntohl(ip->dst_addr)) != DROP_MAX) {
+	if (!quiet && rpf != DP_RPF_OFF) {
+		uint64_t snh;
+
+		fib4_lookup_bulk(c->fib, &s, &snh, 1);
+		quiet = !rpf_ok(c, pp, rpf, snh, in_port);
+	}
+	if (quiet) {
 		c->st->drop[DROP_IP4_BAD_OPTIONS]++;
 		c->st->icmp_not_sent++;
 		rte_pktmbuf_free(m);
@@ -896,7 +914,8 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			ip = (struct rte_ipv4_hdr *)(eth + 1);
 			if (unlikely(!ip4_validate(m, ip, &why))) {
 				if (why == DROP_IP4_BAD_OPTIONS)
-					drop_bad_options(c, m, ip, flags[i], loc, &out[i]);
+					drop_bad_options(c, m, ip, flags[i], loc, pp, in_port, rpf,
+							 &out[i]);
 				else
 					drop(c, m, &out[i], why);
 				continue;

@@ -513,6 +513,22 @@ def test_param_problem(topo, r):
     own[s.IP].src = ROUTER_IP[0]
     expect_no_error(topo, r, frlib.with_options(s, own, b"\x07\x09\x04\x00"),
                     ("ip4_bad_options", "icmp_not_sent"))
+    # none about a packet to a subnet's broadcast or network address (as
+    # for every error), nor to a source the port's rpf refuses: checked as
+    # the packet would have been, had its options been good (a spoofed
+    # source must not aim errors at its victim through the filter)
+    bad = b"\x07\x09\x04\x00"
+    for dst in ("198.51.100.255", "198.51.100.0"):
+        expect_no_error(topo, r, frlib.with_options(s, udp(dst), bad),
+                        ("ip4_bad_options", "icmp_not_sent"))
+    spoofed = udp(HOST_IP[1])
+    spoofed[s.IP].src = "10.77.1.1"  # routed back by port 1
+    r.cli("port 0 rpf strict")
+    try:
+        expect_no_error(topo, r, frlib.with_options(s, spoofed, bad),
+                        ("ip4_bad_options", "icmp_not_sent"))
+    finally:
+        r.cli("port 0 rpf off")
     # none about an ICMP error with such an option
     err = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
            s.IP(src=HOST_IP[0], dst=HOST_IP[1]) / s.ICMP(type=3, code=1) /
