@@ -590,7 +590,8 @@ static const struct cmd_syntax {
 	{"show neigh stats", CMD_SHOW_NEIGH_STATS, a_none, "",
 	 "resolution counters (probes, resolved, failed, held, refused...) and parameters"},
 	{"show neigh", CMD_SHOW_NEIGH, a_none, "",
-	 "list neighbours with state, MAC, generation, references and held packets"},
+	 "list neighbours with state, MAC, generation, references, held packets and the time "
+	 "to their next timer"},
 	{"show stats", CMD_SHOW_STATS, a_opt_lcores, "[lcores]",
 	 "forwarding and drop counters, summed or per worker lcore"},
 	{"clear stats", CMD_CLEAR_STATS, a_none, "",

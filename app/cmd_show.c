@@ -364,12 +364,26 @@ static int show_summary(struct router *r, struct cmd_out *o)
 
 /* ---- neighbours ---------------------------------------------------------- */
 
+/* ms until @ni's next timer runs (it becomes STALE, is probed, forgotten...),
+ * or -1: none (a static entry, a gateway's placeholder) */
+static int64_t neigh_timer_ms(const struct neigh_info *ni)
+{
+	uint64_t now = control_now_ms();
+
+	if (ni->configured || ni->deadline == 0 || ni->state == NEIGH_S_NONE)
+		return -1;
+	return ni->deadline > now ? (int64_t)(ni->deadline - now) : 0;
+}
+
 static int neigh_out_cb(const struct neigh_info *ni, void *arg)
 {
 	struct cmd_out *o = arg;
-	char a[FR_ADDR_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE] = "-";
+	char a[FR_ADDR_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE] = "-", tm[24] = "-";
+	const int64_t timer = neigh_timer_ms(ni);
 
 	fr_addr_fmt(&ni->addr, a, sizeof(a));
+	if (timer >= 0)
+		snprintf(tm, sizeof(tm), "%.1fs", (double)timer / 1000);
 	if (neigh_state_usable(ni->state))
 		rte_ether_format_addr(m, sizeof(m), &ni->mac);
 	if (o->json) {
@@ -385,11 +399,15 @@ static int neigh_out_cb(const struct neigh_info *ni, void *arg)
 		jw_u64(o, "generation", ni->gen);
 		jw_u64(o, "refs", ni->refcnt);
 		jw_u64(o, "held", ni->held);
+		if (timer >= 0)
+			jw_u64(o, "timer_ms", (uint64_t)timer);
+		else
+			jw_null(o, "timer_ms");
 		jw_obj_close(o);
 		return 0;
 	}
-	out_printf(o, "%-18s %-5u %-18s %-11s %-10u %-5u %u\n", a, ni->port, m,
-		   neigh_state_names[ni->state], ni->gen, ni->refcnt, ni->held);
+	out_printf(o, "%-18s %-5u %-18s %-11s %-10u %-5u %-5u %s\n", a, ni->port, m,
+		   neigh_state_names[ni->state], ni->gen, ni->refcnt, ni->held, tm);
 	return 0;
 }
 
@@ -401,8 +419,8 @@ static int show_neigh(struct router *r, struct cmd_out *o)
 		jw_arr_close(o);
 		return 0;
 	}
-	out_printf(o, "%-18s %-5s %-18s %-11s %-10s %-5s %s\n", "Address", "Port", "MAC", "State",
-		   "Generation", "Refs", "Held");
+	out_printf(o, "%-18s %-5s %-18s %-11s %-10s %-5s %-5s %s\n", "Address", "Port", "MAC",
+		   "State", "Generation", "Refs", "Held", "Timer");
 	neigh_walk_serviced(r, neigh_out_cb, o);
 	return 0;
 }

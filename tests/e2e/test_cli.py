@@ -70,6 +70,11 @@ def test_commands(topo, r):
     check("routes       13" in out and "/8           1" in out, out)
     out = r.cli("show neigh")
     check("198.51.100.2       1     02:00:00:00:02:02  STATIC" in out, out)
+    # a static entry has no timer: '-', JSON null
+    check([l.split()[-1] for l in out.splitlines() if l.startswith("198.51.100.2 ")] == ["-"],
+          out)
+    check([e["timer_ms"] for e in json.loads(r.cli("show neigh", json=True))
+           if e["address"] == "198.51.100.2"] == [None], "a static entry's timer_ms")
     out = r.cli("show port info all")
     check("port 0 (net_af_packet0)" in out and "address 192.0.2.1/24" in out and
           "mac 02:00:00:00:01:01" in out, out)

@@ -70,6 +70,15 @@ def test_first_ping(topo, r):
     e = n.get((HOST_IP[1], 1))
     check(e is not None and e["state"] == "REACHABLE" and e["mac"] == host_mac(topo, 1),
           "h2 in show neigh: %s" % e)
+    # its timer: when it turns STALE, within RFC 4861's 0.5-1.5 times the
+    # reachable time; the text column says the same
+    reach = nstats(r)["parameters"]["reachable_time_ms"]
+    check(e["timer_ms"] is not None and 0 < e["timer_ms"] <= reach * 3 // 2,
+          "h2's timer %s ms, reachable time %d ms" % (e["timer_ms"], reach))
+    line = [l.split() for l in r.cli("show neigh").splitlines() if l.split()[:1] == [HOST_IP[1]]]
+    check(line and line[0][-1].endswith("s") and
+          0 < float(line[0][-1][:-1]) * 1000 <= reach * 3 // 2 + 100,
+          "show neigh's Timer for h2: %s" % line)
     st = nstats(r)["counters"]
     check(st["held"] >= 1 and st["held_sent"] >= 1 and st["held_dropped_failed"] == 0,
           "the first packet was not held and sent: %s" % st)
