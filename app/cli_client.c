@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	};
 	const char *path = NULL;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int c, fd, json = 0, rc = 0;
+	int c, fd, json = 0, rc = 0, t_seen = 0;
 
 	/* stdout closed: the answer cannot be written out (exit 2 below),
 	 * and the socket must not take its number */
@@ -281,6 +281,11 @@ int main(int argc, char **argv)
 				fprintf(stderr, "fastroute-cli: -s given twice\n");
 				return 2;
 			}
+			if (*optarg == '\0') {
+				fprintf(stderr, "fastroute-cli: -s needs a socket path, not an "
+						"empty name\n");
+				return 2;
+			}
 			path = optarg;
 			break;
 		case 'j':
@@ -289,6 +294,11 @@ int main(int argc, char **argv)
 		case 't': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (t_seen++) {
+				fprintf(stderr, "fastroute-cli: -t given twice\n");
+				return 2;
+			}
 
 			if (*optarg < '0' || *optarg > '9' || *end != '\0' || v > 86400) {
 				fprintf(stderr, "fastroute-cli: --timeout: seconds, 0-86400\n");

@@ -662,6 +662,10 @@ def _():
     # fastroute-cli takes one socket, as the router takes one of each option
     q = run([CLI, "-s", "/nonexistent/a", "-s", "/nonexistent/b", "show", "version"])
     check(q.returncode == 2 and "-s given twice" in q.stderr, q.stderr)
+    q = run([CLI, "-t", "5", "-t", "6", "-s", "/nonexistent/a", "show", "version"])
+    check(q.returncode == 2 and "-t given twice" in q.stderr, q.stderr)
+    q = run([CLI, "-s", "", "show", "version"])
+    check(q.returncode == 2 and "-s needs a socket path" in q.stderr, q.stderr)
 
 
 @t("socket_dir_made_not_its_parents")
