@@ -276,7 +276,8 @@ static inline enum dp_drop bad_dst(const struct dp_local *loc, uint8_t martians,
  * those that would have dropped it silently are made here: no error to a
  * source never answered (ours among them) or one the port's rpf refuses
  * (a spoofed source would aim errors at its victim), nor about a packet to
- * one of our subnets' broadcast or network addresses. Out of line: rare,
+ * one of our subnets' broadcast or network addresses or to a martian
+ * destination. Out of line: rare,
  * and kept out of each copy of dp_burst().
  */
 static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m,
@@ -286,7 +287,8 @@ static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m
 {
 	uint32_t optlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4 - sizeof(*ip);
 	uint32_t s = dp_ntohl(ip->src_addr), d = dp_ntohl(ip->dst_addr);
-	bool quiet = bad_src(loc, s, d) != DROP_MAX || (is_local(loc, d) && !is_own(loc, d));
+	bool quiet = bad_src(loc, s, d) != DROP_MAX || (is_local(loc, d) && !is_own(loc, d)) ||
+		     bad_dst(loc, DP_LOAD(c->conf->martians), d) != DROP_MAX;
 
 	if (!quiet && rpf != DP_RPF_OFF) {
 		uint64_t snh;

@@ -44,7 +44,8 @@ enum dp_ctrl_reason {
 	CTRL_ARP = 1,	 /* ARP frame */
 	CTRL_LOCAL,	 /* addressed to the router (local or broadcast route) */
 	CTRL_RESOLVE,	 /* to forward, but the next hop has no usable neighbour */
-	CTRL_ICMP_ERROR, /* dropped: send ICMP type/code about it (aux: next-hop MTU) */
+	CTRL_ICMP_ERROR, /* dropped: send ICMP type/code about it (aux: next-hop MTU,
+			  * or Parameter Problem's pointer) */
 	CTRL_FRAGMENT,	 /* rewritten, larger than the egress MTU, DF clear (aux: port) */
 	CTRL_ORIGINATED, /* (control thread only) built by the router itself */
 };

@@ -54,10 +54,11 @@ static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 /*
  * The options of a header longer than 20 bytes (@len bytes at @o): DROP_MAX
  * when they may pass; DROP_IP4_BAD_OPTIONS when one's length runs past the
- * header or is below 2 (ip4_options_bad_at() says where); DROP_IP4_SOURCE_ROUTE for a loose or
- * strict source route, which the router does not follow and, as RFC 7126 3.13.2.4 advises and Linux
- * does by default, does not deliver or forward either. The rest pass unchanged (Record Route and
- * Timestamp are not filled in).
+ * header or is below 2 (ip4_options_bad_at() says where);
+ * DROP_IP4_SOURCE_ROUTE for a loose or strict source route, which the router
+ * does not follow and, as RFC 7126 3.13.2.4 advises and Linux does by
+ * default, does not deliver or forward either. The rest pass unchanged
+ * (Record Route and Timestamp are not filled in).
  */
 static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len)
 {

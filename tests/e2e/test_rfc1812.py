@@ -513,12 +513,13 @@ def test_param_problem(topo, r):
     own[s.IP].src = ROUTER_IP[0]
     expect_no_error(topo, r, frlib.with_options(s, own, b"\x07\x09\x04\x00"),
                     ("ip4_bad_options", "icmp_not_sent"))
-    # none about a packet to a subnet's broadcast or network address (as
-    # for every error), nor to a source the port's rpf refuses: checked as
+    # none about a packet to a subnet's broadcast or network address or a
+    # martian destination (as for every error), nor to a source the port's
+    # rpf refuses: checked as
     # the packet would have been, had its options been good (a spoofed
     # source must not aim errors at its victim through the filter)
     bad = b"\x07\x09\x04\x00"
-    for dst in ("198.51.100.255", "198.51.100.0"):
+    for dst in ("198.51.100.255", "198.51.100.0", "127.0.0.5", "240.0.0.9"):
         expect_no_error(topo, r, frlib.with_options(s, udp(dst), bad),
                         ("ip4_bad_options", "icmp_not_sent"))
     spoofed = udp(HOST_IP[1])
