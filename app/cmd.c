@@ -45,21 +45,25 @@ static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
  * the reason, to follow an error that quotes it */
 static const char *zero_hint(const char *s)
 {
-	bool start = true;
+	unsigned int parts = 1, digits = 0;
+	bool zero = false;
 
+	/* four parts of 1 to 3 digits, one of them 0 then more */
 	for (; *s != '\0' && *s != '/'; s++) {
 		if (*s == '.') {
-			start = true;
+			if (digits == 0)
+				return "";
+			parts++;
+			digits = 0;
 			continue;
 		}
-		if (*s < '0' || *s > '9')
+		if (*s < '0' || *s > '9' || ++digits > 3)
 			return "";
-		if (start && *s == '0' && s[1] >= '0' && s[1] <= '9')
-			return " (an IPv4 octet with a leading zero, octal to some tools, is "
-			       "refused)";
-		start = false;
+		zero |= digits == 1 && *s == '0' && s[1] >= '0' && s[1] <= '9';
 	}
-	return "";
+	if (parts != 4 || digits == 0 || !zero)
+		return "";
+	return " (an IPv4 octet with a leading zero, octal to some tools, is refused)";
 }
 
 static int parse_addr(const char *s, struct fr_addr *a, char *err, size_t errlen)

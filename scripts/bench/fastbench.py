@@ -1268,8 +1268,8 @@ def throughput_main(argv):
         if not 64 <= s <= 1518:
             ap.error("--sizes: %d is not in 64..1518" % s)
     a.rounds_for = dict(a.rounds_for)
-    if a.rounds < 1 or a.duration <= 0 or a.warmup < 0:
-        ap.error("--rounds >= 1, --duration > 0, --warmup >= 0")
+    if a.rounds < 1 or not 0 < a.duration <= 3600 or not 0 <= a.warmup <= 3600:
+        ap.error("--rounds >= 1, 0 < --duration <= 3600, 0 <= --warmup <= 3600")
     if os.cpu_count() is None or os.cpu_count() < 2:
         raise BenchError("needs 2 CPUs (generator on CPU0, DUT on CPU1)")
 
@@ -1376,10 +1376,11 @@ def rfc2544_main(argv):
         a.warmup = 0.3 if memif else 2.0
     if not 64 <= a.size <= 1518:
         ap.error("--size: 64..1518")
-    if not (a.trial > 0 and a.warmup >= 0 and a.max_trials >= 1 and 0 < a.resolution < 1 and
-            0 <= a.loss < 1 and a.routes >= 1 and (a.max_rate is None or a.max_rate > 0)):
-        ap.error("--trial > 0, --warmup >= 0, --max-trials >= 1, 0 < --resolution < 1, "
-                 "0 <= --loss < 1, --routes >= 1, --max-rate > 0")
+    if not (0 < a.trial <= 3600 and 0 <= a.warmup <= 3600 and a.max_trials >= 1 and
+            0 < a.resolution < 1 and 0 <= a.loss < 1 and a.routes >= 1 and
+            (a.max_rate is None or 0 < a.max_rate < float("inf"))):
+        ap.error("0 < --trial <= 3600, 0 <= --warmup <= 3600, --max-trials >= 1, "
+                 "0 < --resolution < 1, 0 <= --loss < 1, --routes >= 1, --max-rate > 0")
     check_tools(need_testpmd=memif and a.local_dut == "io",
                 need_fastroute=memif and a.local_dut == "fastroute")
 

@@ -138,7 +138,7 @@ def _():
             (["scripts/fuzz.sh", "30", "x"], "takes one argument"),
             ([bench + "/throughput.sh", "--time-limit", "abc"], "not a number of seconds"),
             ([bench + "/throughput.sh", "--time-limit", "0"], "seconds above 0"),
-            ([bench + "/rfc2544.sh", "--trial", "0"], "--trial > 0"),
+            ([bench + "/rfc2544.sh", "--trial", "inf"], "0 < --trial <= 3600"),
             ([bench + "/rfc2544.sh", "--resolution", "2"], "0 < --resolution < 1"),
             ([bench + "/l3fwd-build.sh", "-o"], "-o needs a directory")]:
         q = subprocess.run(args, cwd=src, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -344,8 +344,10 @@ def _():
         p.send_signal(signal.SIGTERM)
     finally:
         out, err = stop(p)
-    check(p.returncode == 0 and "stopped by a signal before starting" in err and
-          "stopped: rx" not in err,
+    # (a machine slow to run this test may send it once the router runs:
+    # a plain stop then, exit 0 all the same)
+    check(p.returncode == 0 and ("stopped by a signal before starting" in err or
+                                 "stopped: rx" in err),
           "SIGTERM during EAL's start: exit %s: %s" % (p.returncode, err.strip()))
     check(not os.path.exists(rt), "EAL's runtime directory %s left behind" % rt)
 
