@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* The router's DPDK telemetry endpoints (/fastroute/...): its counters and
+ * tables for dpdk-telemetry.py and other telemetry clients. */
 #ifndef FR_TELEMETRY_H
 #define FR_TELEMETRY_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* The removal of EAL's runtime directory at exit (fr_eal.h). */
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>

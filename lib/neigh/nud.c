@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Neighbour unreachability detection: the state machine behind ARP (and,
- * later, ND), after RFC 4861 7.3 and Linux's neighbour code:
+ * Neighbour unreachability detection: the state machine behind ARP and ND
+ * (one for both families), after RFC 4861 7.3 and Linux's neighbour code:
  *
  *   (packet needs it)  NONE --> INCOMPLETE --(reply)--> REACHABLE
  *   INCOMPLETE --(mcast_probes unanswered)--> FAILED --(failed_ms)--> gone

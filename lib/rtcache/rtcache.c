@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Per-lcore route cache: creation, flush, modes (see rtcache.h). */
+/* Per-lcore route cache: creation, flush, modes and auto mode's cost
+ * measurement (see rtcache.h). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1356,8 +1356,10 @@ def rfc2544_main(argv):
     ap.add_argument("--max-rate", type=float, default=None,
                     help="upper bound, Mpps (default: what the generator offers unpaced)")
     ap.add_argument("--resolution", type=float, default=0.01,
-                    help="stop when the interval is narrower than this share of the rate")
-    ap.add_argument("--max-trials", type=int, default=14)
+                    help="stop when the interval is narrower than this share of the rate "
+                         "(default 0.01)")
+    ap.add_argument("--max-trials", type=int, default=14, help="at most this many trials "
+                    "(default 14)")
     ap.add_argument("--loss", type=float, default=0.0,
                     help="acceptable loss ratio (default 0: zero loss)")
     ap.add_argument("--out", help="JSON lines: one object per trial, then the result")
