@@ -277,18 +277,19 @@ static inline enum dp_drop bad_dst(const struct dp_local *loc, uint8_t martians,
  * source never answered (ours among them) or one the port's rpf refuses
  * (a spoofed source would aim errors at its victim), nor about a packet to
  * one of our subnets' broadcast or network addresses or to a martian
- * destination. Out of line: rare,
- * and kept out of each copy of dp_burst().
+ * destination (@martians: the burst's setting). Out of line: rare, and kept
+ * out of each copy of dp_burst().
  */
 static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m,
 					    const struct rte_ipv4_hdr *ip, uint8_t flags,
 					    const struct dp_local *loc, const struct dp_port *pp,
-					    uint16_t in_port, uint8_t rpf, uint16_t *out)
+					    uint16_t in_port, uint8_t rpf, uint8_t martians,
+					    uint16_t *out)
 {
 	uint32_t optlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4 - sizeof(*ip);
-	uint32_t s = dp_ntohl(ip->src_addr), d = dp_ntohl(ip->dst_addr);
+	uint32_t s = dp_ntohl(ip->src_addr), d = dp_ntohl(ip->dst_addr), at = 0;
 	bool quiet = bad_src(loc, s, d) != DROP_MAX || (is_local(loc, d) && !is_own(loc, d)) ||
-		     bad_dst(loc, DP_LOAD(c->conf->martians), d) != DROP_MAX;
+		     bad_dst(loc, martians, d) != DROP_MAX;
 
 	if (!quiet && rpf != DP_RPF_OFF) {
 		uint64_t snh;
@@ -297,14 +298,12 @@ static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m
 		quiet = !rpf_ok(c, pp, rpf, snh, in_port);
 	}
 	if (quiet) {
-		c->st->drop[DROP_IP4_BAD_OPTIONS]++;
 		c->st->icmp_not_sent++;
-		rte_pktmbuf_free(m);
-		*out = DP_OUT_DROP;
+		drop(c, m, out, DROP_IP4_BAD_OPTIONS);
 		return;
 	}
-	drop_icmp(c, m, ip, flags, out, DROP_IP4_BAD_OPTIONS, 12, 0,
-		  (uint32_t)sizeof(*ip) + ip4_options_bad_at((const uint8_t *)(ip + 1), optlen));
+	ip4_options_check((const uint8_t *)(ip + 1), optlen, &at);
+	drop_icmp(c, m, ip, flags, out, DROP_IP4_BAD_OPTIONS, 12, 0, (uint32_t)sizeof(*ip) + at);
 }
 
 /*
@@ -917,7 +916,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			if (unlikely(!ip4_validate(m, ip, &why))) {
 				if (why == DROP_IP4_BAD_OPTIONS)
 					drop_bad_options(c, m, ip, flags[i], loc, pp, in_port, rpf,
-							 &out[i]);
+							 martians, &out[i]);
 				else
 					drop(c, m, &out[i], why);
 				continue;

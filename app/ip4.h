@@ -54,13 +54,15 @@ static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 /*
  * The options of a header longer than 20 bytes (@len bytes at @o): DROP_MAX
  * when they may pass; DROP_IP4_BAD_OPTIONS when one's length runs past the
- * header or is below 2 (ip4_options_bad_at() says where);
+ * header or is below 2, *@bad_at then the offset in @o of the octet in
+ * error, for Parameter Problem's pointer (RFC 792): the option's length
+ * byte, or its type when the header ends before a length;
  * DROP_IP4_SOURCE_ROUTE for a loose or strict source route, which the router
  * does not follow and, as RFC 7126 3.13.2.4 advises and Linux does by
  * default, does not deliver or forward either. The rest pass unchanged
  * (Record Route and Timestamp are not filled in).
  */
-static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len)
+static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uint32_t *bad_at)
 {
 	uint32_t i = 0;
 
@@ -73,37 +75,15 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len)
 			i++;
 			continue;
 		}
-		if (len - i < 2 || o[i + 1] < 2 || o[i + 1] > len - i)
+		if (len - i < 2 || o[i + 1] < 2 || o[i + 1] > len - i) {
+			*bad_at = len - i < 2 ? i : i + 1;
 			return DROP_IP4_BAD_OPTIONS;
+		}
 		if (type == 0x83 || type == 0x89) /* LSRR, SSRR */
 			return DROP_IP4_SOURCE_ROUTE;
 		i += o[i + 1];
 	}
 	return DROP_MAX;
-}
-
-/*
- * Where ip4_options_check() found DROP_IP4_BAD_OPTIONS in the @len option
- * bytes at @o: the offset of the octet in error, for Parameter Problem's
- * pointer (RFC 792; the header's 20 bytes not counted): an option's length
- * byte, or its type when the header ends before a length. Cold path.
- */
-static inline uint32_t ip4_options_bad_at(const uint8_t *o, uint32_t len)
-{
-	uint32_t i = 0;
-
-	while (i < len && o[i] != 0) {
-		if (o[i] == 1) {
-			i++;
-			continue;
-		}
-		if (len - i < 2)
-			return i;
-		if (o[i + 1] < 2 || o[i + 1] > len - i)
-			return i + 1;
-		i += o[i + 1];
-	}
-	return 0; /* not reached for options ip4_options_check() refused */
 }
 
 /*
@@ -190,8 +170,9 @@ static inline bool ip4_validate(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, enu
 	if (!ip4_length_ok(m, ip, ihl, why))
 		return false;
 	if (ihl > sizeof(*ip)) {
-		enum dp_drop w =
-			ip4_options_check((const uint8_t *)(ip + 1), ihl - (uint32_t)sizeof(*ip));
+		uint32_t at; /* drop_bad_options() asks again, for the error */
+		enum dp_drop w = ip4_options_check((const uint8_t *)(ip + 1),
+						   ihl - (uint32_t)sizeof(*ip), &at);
 
 		if (unlikely(w != DROP_MAX)) {
 			*why = w;

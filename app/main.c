@@ -612,8 +612,8 @@ int main(int argc, char **argv)
 	if (r->quit) {
 		/* during EAL's start: nothing of ours made yet */
 		fprintf(stderr, "fastroute: stopped by a signal before starting\n");
-		rte_eal_cleanup();
-		return 0;
+		ret = 0;
+		goto out;
 	}
 
 	fr_router = r;
