@@ -30,6 +30,7 @@
 #include "icmp.h"
 #include "ip4.h"
 #include "ip4_frag.h"
+#include "ip4_opts.h"
 #include "router.h"
 
 #define TICK_MS	     20
@@ -656,7 +657,36 @@ int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_
 
 /* Finish an IPv4 frame for @port and @mac and send it: the TTL of a
  * forwarded packet, the MAC addresses, the MTU. Consumes @m. */
-static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
+static bool owns4(const void *arg, uint32_t a)
+{
+	return router_owns4(arg, a);
+}
+
+/*
+ * A forwarded packet's Record Route and Timestamp options filled in
+ * (ip4_options_fill()), as it leaves by @port towards @nb (host order: its
+ * next hop, which picks the port's address when the port has several): the
+ * address recorded is the port's (RFC 791: as known where the packet goes),
+ * or, on an unnumbered port, another of the router's, as for ICMP errors.
+ */
+static void options_fill(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_t nb)
+{
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t a;
+
+	if (ip->version_ihl == 0x45 || !ip4_options_to_fill(ip))
+		return;
+	a = port_addr4_for(&r->ports[port], nb);
+	if (a == 0)
+		a = port_any_addr4(&r->ports[port]);
+	if (a == 0)
+		a = router_any_addr4(r);
+	if (ip4_options_fill(ip, a, ip4_ts_now(), owns4, r) != 0)
+		r->cst.options_filled++;
+}
+
+static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_t nb,
 		    const struct rte_ether_addr *mac, bool forwarded)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
@@ -678,8 +708,10 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port,
 		}
 		return;
 	}
-	if (forwarded)
+	if (forwarded) {
 		ip4_ttl_dec(ip);
+		options_fill(r, m, port, nb);
+	}
 	eth->dst_addr = *mac;
 	eth->src_addr = r->dp_ports[port].mac;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
@@ -788,7 +820,7 @@ static void held_release(void *arg, const struct neigh_info *ni, void *pkt,
 	if (ni->addr.family == AF_INET6)
 		send_ip6(r, m, ni->port, mac, forwarded);
 	else
-		send_ip(r, m, ni->port, mac, forwarded);
+		send_ip(r, m, ni->port, ni->addr.v4, mac, forwarded);
 }
 
 /* Hold @m on neighbour @nb of @port, or drop it with the reason. */
@@ -857,7 +889,7 @@ void control_output(struct router *r, struct rte_mbuf *m)
 	if (neigh_get(r->neigh, &nb, rt.port, &ni) == 0 && neigh_state_usable(ni.state)) {
 		if (ni.state == NEIGH_S_STALE)
 			neigh_use(r->neigh, &nb, rt.port);
-		send_ip(r, m, rt.port, &ni.mac, false);
+		send_ip(r, m, rt.port, 0, &ni.mac, false);
 		return;
 	}
 	control_resolve(r, m, &nb, rt.port);
@@ -955,6 +987,34 @@ void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst)
 			 __ATOMIC_RELAXED);
 }
 
+/*
+ * A forwarded packet a worker rewrote and handed over (CTRL_FORWARD): its
+ * options filled in, then fragmented if larger than its port's MTU, else
+ * sent as it is.
+ */
+static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
+{
+	const struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
+	struct fib_route rt;
+	uint32_t nb = dst.v4;
+
+	if (!router_port_ok(r, port)) {
+		cdrop(r, m, CDROP_PORT_DOWN);
+		return;
+	}
+	/* the next hop, for the address its option records */
+	if (fib_route_lookup(r->fib, &dst, &rt) == 0 && rt.type == FIB_NH_GATEWAY &&
+	    rt.port == port)
+		nb = rt.gw.v4;
+	options_fill(r, m, (uint16_t)port, nb);
+	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu)
+		fragment_send(r, m, (uint16_t)port);
+	else
+		control_send(r, m, (uint16_t)port);
+}
+
 void control_init(struct router *r)
 {
 	struct neigh_ops ops = {.probe = arp_probe, .release = held_release, .arg = r};
@@ -994,11 +1054,8 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 				icmp_error(r, m, dp_ctrl_icmp_type(m), dp_ctrl_icmp_code(m),
 					   dp_ctrl_aux(m));
 			break;
-		case CTRL_FRAGMENT:
-			if (router_port_ok(r, dp_ctrl_aux(m)))
-				fragment_send(r, m, (uint16_t)dp_ctrl_aux(m));
-			else
-				cdrop(r, m, CDROP_FRAG_FAILED);
+		case CTRL_FORWARD:
+			forward_finish(r, m, dp_ctrl_aux(m));
 			break;
 		case CTRL_LOCAL:
 		default:

@@ -306,6 +306,12 @@ static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m
 	drop_icmp(c, m, ip, flags, out, DROP_IP4_BAD_OPTIONS, 12, 0, (uint32_t)sizeof(*ip) + at);
 }
 
+/* ip4_options_to_fill(), out of line: only a header with options asks */
+static __rte_noinline __rte_cold bool options_to_fill(const struct rte_ipv4_hdr *ip)
+{
+	return ip4_options_to_fill(ip);
+}
+
 /*
  * The address checks left after the route cache (a source without rpf was
  * checked before it), then the lookups' lines are prefetched. False:
@@ -354,7 +360,8 @@ static inline void rewrite(const struct dp_port *out, struct rte_ether_hdr *eth,
 
 /*
  * Forward with a cached decision. Per-packet checks the cache cannot hold
- * stay here: TTL, the size against the egress MTU, the egress link. Those
+ * stay here: TTL, the size against the egress MTU, the egress link, options
+ * (a Record Route or Timestamp to fill in, which the full path hands on). Those
  * cases (rare) return false and take the full path, which also sends
  * their ICMP. Always inline: as a call, with the copies of dp_burst() that
  * probe, a hit cost as many instructions as the whole path without the
@@ -366,7 +373,7 @@ static __rte_always_inline bool forward_hit(struct dp_ctx *c, struct rte_mbuf *m
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 
-	if (unlikely(ip->time_to_live <= 1 ||
+	if (unlikely(ip->time_to_live <= 1 || ip->version_ihl != 0x45 ||
 		     dp_ntohs(ip->total_length) > DP_LOAD(c->ports[e->out_port].mtu) ||
 		     DP_LOAD(c->ports[e->out_port].down)))
 		return false;
@@ -1168,10 +1175,11 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 					}
 					memcpy(&bw, bcast, sizeof(bw));
 					rewrite(&ports[h->port], eth, ip, bw);
-					if (big) {
-						/* too big, DF clear: the control thread
-						 * fragments it */
-						dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, h->port);
+					if (big ||
+					    (ip->version_ihl != 0x45 && options_to_fill(ip))) {
+						/* too big, DF clear, or options to
+						 * fill in: the control thread does it */
+						dp_ctrl_set(m, CTRL_FORWARD, 0, 0, h->port);
 						out[i] = DP_OUT_CTRL;
 						continue;
 					}
@@ -1214,10 +1222,13 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], use_cache)))
 			continue;
-		if (unlikely(big)) {
-			/* fragmenting allocates: the control thread does it */
+		/* one test for both rare cases: too big, or options */
+		if (unlikely(big | (ip->version_ihl != 0x45)) && (big || options_to_fill(ip))) {
+			/* fragmenting allocates, and a Record Route or
+			 * Timestamp takes the router's address on the port
+			 * and the time of day: the control thread does both */
 			rewrite(&ports[port], eth, ip, v.word);
-			dp_ctrl_set(m, CTRL_FRAGMENT, 0, 0, port);
+			dp_ctrl_set(m, CTRL_FORWARD, 0, 0, port);
 			out[i] = DP_OUT_CTRL;
 			continue;
 		}

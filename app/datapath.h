@@ -46,7 +46,10 @@ enum dp_ctrl_reason {
 	CTRL_RESOLVE,	 /* to forward, but the next hop has no usable neighbour */
 	CTRL_ICMP_ERROR, /* dropped: send ICMP type/code about it (aux: next-hop MTU,
 			  * or Parameter Problem's pointer) */
-	CTRL_FRAGMENT,	 /* rewritten, larger than the egress MTU, DF clear (aux: port) */
+	/* rewritten, for the control thread to finish and send (aux: port):
+	 * larger than the egress MTU with DF clear (fragmented), or with a
+	 * Record Route or Timestamp option to fill in (ip4_options_fill()) */
+	CTRL_FORWARD,
 	CTRL_ORIGINATED, /* (control thread only) built by the router itself */
 };
 

@@ -51,20 +51,70 @@ static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 	return sum % 65535 == 0 && sum != 0;
 }
 
+/* Option types the router reads (RFC 791 3.1) */
+#define IP4_OPT_RR   0x07 /* record route */
+#define IP4_OPT_TS   0x44 /* internet timestamp */
+#define IP4_OPT_LSRR 0x83 /* loose source route */
+#define IP4_OPT_SSRR 0x89 /* strict source route */
+
+/*
+ * The format of a Record Route (RFC 791 3.1) option of length @l at @o:
+ * the offset in @o of the octet in error, or 0 when it is right. At least
+ * its type, length and pointer; a pointer of 4 or more, and one that points
+ * inside the data either at room for a whole address or past the end (full:
+ * forwarded as it is). "Some room but not enough" is an error.
+ */
+static inline uint32_t ip4_rr_bad(const uint8_t *o, uint32_t l)
+{
+	if (l < 3)
+		return 1;
+	if (o[2] < 4 || (o[2] <= l && o[2] + 3u > l))
+		return 2;
+	return 0;
+}
+
+/*
+ * The same for an Internet Timestamp option: at least type, length, pointer
+ * and the overflow/flag octet; a pointer of 5 or more; a flag of 0
+ * (timestamps only), 1 (each with the address before it) or 3 (at the
+ * addresses given); a pointer inside the data at room for a whole entry (4
+ * or 8 bytes), or past it with an overflow count that can still grow (RFC
+ * 791: one that would overflow makes the datagram an error).
+ */
+static inline uint32_t ip4_ts_bad(const uint8_t *o, uint32_t l)
+{
+	uint8_t flag;
+
+	if (l < 4)
+		return 1;
+	if (o[2] < 5)
+		return 2;
+	flag = o[3] & 0x0f;
+	if (flag != 0 && flag != 1 && flag != 3)
+		return 3;
+	if (o[2] <= l)
+		return o[2] + (flag ? 7u : 3u) > l ? 2 : 0;
+	return (o[3] >> 4) == 15 ? 3 : 0;
+}
+
 /*
  * The options of a header longer than 20 bytes (@len bytes at @o): DROP_MAX
  * when they may pass; DROP_IP4_BAD_OPTIONS when one's length runs past the
- * header or is below 2, *@bad_at then the offset in @o of the octet in
- * error, for Parameter Problem's pointer (RFC 792): the option's length
- * byte, or its type when the header ends before a length;
+ * header or is below 2, a Record Route or Timestamp is malformed
+ * (ip4_rr_bad(), ip4_ts_bad()) or either appears twice (RFC 791: at most
+ * once), *@bad_at then the offset in @o of the octet in error, for
+ * Parameter Problem's pointer (RFC 792): the option's length byte, or its
+ * type when the header ends before a length or the option repeats one;
  * DROP_IP4_SOURCE_ROUTE for a loose or strict source route, which the router
  * does not follow and, as RFC 7126 3.13.2.4 advises and Linux does by
- * default, does not deliver or forward either. The rest pass unchanged
- * (Record Route and Timestamp are not filled in).
+ * default, does not deliver or forward either. Record Route and Timestamp
+ * are filled in as the packet is forwarded (ip4_options_fill()); the others
+ * pass unchanged.
  */
 static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uint32_t *bad_at)
 {
-	uint32_t i = 0;
+	uint32_t i = 0, at;
+	bool rr = false, ts = false;
 
 	while (i < len) {
 		uint8_t type = o[i];
@@ -79,11 +129,45 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uin
 			*bad_at = len - i < 2 ? i : i + 1;
 			return DROP_IP4_BAD_OPTIONS;
 		}
-		if (type == 0x83 || type == 0x89) /* LSRR, SSRR */
+		if (type == IP4_OPT_LSRR || type == IP4_OPT_SSRR)
 			return DROP_IP4_SOURCE_ROUTE;
+		if (type == IP4_OPT_RR || type == IP4_OPT_TS) {
+			bool *seen = type == IP4_OPT_RR ? &rr : &ts;
+
+			at = type == IP4_OPT_RR ? ip4_rr_bad(o + i, o[i + 1])
+						: ip4_ts_bad(o + i, o[i + 1]);
+			if (*seen || at != 0) {
+				*bad_at = i + at;
+				return DROP_IP4_BAD_OPTIONS;
+			}
+			*seen = true;
+		}
 		i += o[i + 1];
 	}
 	return DROP_MAX;
+}
+
+/*
+ * The options of a forwarded header that ip4_options_check() passed have
+ * something for the router to write (ip4_options_fill()): a Record Route
+ * with room, or a Timestamp (an entry, or its overflow count).
+ */
+static inline bool ip4_options_to_fill(const struct rte_ipv4_hdr *ip)
+{
+	const uint8_t *o = (const uint8_t *)(ip + 1);
+	uint32_t len = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4 - sizeof(*ip);
+	uint32_t i = 0;
+
+	while (i < len && o[i] != 0) {
+		if (o[i] == 1) {
+			i++;
+			continue;
+		}
+		if (o[i] == IP4_OPT_TS || (o[i] == IP4_OPT_RR && o[i + 2] <= o[i + 1]))
+			return true;
+		i += o[i + 1];
+	}
+	return false;
 }
 
 /*

@@ -230,6 +230,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "held_rerouted", r->cst.held_rerouted);
 	v->kv(v->arg, "fragmented", r->cst.fragmented);
 	v->kv(v->arg, "fragments", r->cst.fragments);
+	v->kv(v->arg, "options_filled", r->cst.options_filled);
 	v->kv(v->arg, "icmp_echo_replies", r->cst.icmp_echo_replies);
 	v->kv(v->arg, "icmp_time_exceeded", r->cst.icmp_time_exceeded);
 	v->kv(v->arg, "icmp_unreach_net", r->cst.icmp_unreach_net);

@@ -677,8 +677,9 @@ class Wire:
         for p in pkts if isinstance(pkts, list) else [pkts]:
             self.tx.send(p)
 
-    def recv(self, timeout=1.0, match=None):
-        """Frames the router sent to the destination host within timeout."""
+    def recv(self, timeout=1.0, match=None, want=None):
+        """Frames the router sent to the destination host within timeout
+        (or as soon as want of them matched)."""
         import select
         got = []
         end = time.time() + timeout
@@ -695,6 +696,8 @@ class Wire:
                 continue
             if match is None or match(p):
                 got.append(p)
+                if want is not None and len(got) >= want:
+                    break
         return got
 
     def close(self):

@@ -6,9 +6,10 @@ total length beyond the frame, TTL 1) with nothing leaving and its own
 counter rising by exactly the number sent."""
 import json
 import re
+import time
 
 import frlib
-from frlib import HOST_IP, HOST_MAC, ROUTER_MAC, check, delta, log, sh
+from frlib import HOST_IP, HOST_MAC, ROUTER_IP, ROUTER_MAC, check, delta, log, sh
 
 frlib.require_root(("ip", "ethtool", "ping", "iperf3"))
 s = frlib.scapy()
@@ -120,18 +121,115 @@ def test_options_link_local(topo, r):
         bc = frlib.udp(s, 0, HOST_IP[1])
         bc[s.IP].src = a
         expect_dropped(topo, r, bc, "martian_source")
-    # a harmless option (Record Route, one empty slot) is forwarded as it came
-    opts = b"\x07\x07\x04\x00\x00\x00\x00\x00"
-    rr = frlib.with_options(s, frlib.udp(s, 0, HOST_IP[1]), opts)
+
+
+FAR = "10.9.9.9"
+
+
+def through(topo, pkt):
+    # what h2 receives of one packet h1 sends (a moment more for a second)
     w = frlib.Wire(topo, 0, 1)
     try:
-        w.send(rr)
-        got = w.recv(timeout=1.0, match=lambda p: p.haslayer(s.UDP))
+        w.send(pkt)
+        got = w.recv(timeout=2.0, match=lambda p: p.haslayer(s.UDP), want=1)
+        return got + w.recv(timeout=0.1, match=lambda p: p.haslayer(s.UDP))
     finally:
         w.close()
-    check(len(got) == 1 and bytes(got[0][s.IP])[20:28] == opts,
-          "a Record Route packet: %d forwarded, options %s" %
-          (len(got), [bytes(g[s.IP])[20:28].hex() for g in got]))
+
+
+def test_record_route_timestamp(topo, r):
+    # RFC 1812 4.2.2.1, RFC 791: Record Route gets the address of the port
+    # the packet leaves by, a Timestamp the time of day in ms since midnight
+    # UT (with that address before it under flag 1), a full one its
+    # overflow count raised; the checksum is right again, the TTL spent.
+    # Sent beyond h2 (10.0.0.0/8 by it), which drops them without an error
+    # (an error from Linux would echo the options back through the router)
+    out_ip = bytes(int(x) for x in ROUTER_IP[1].split("."))
+    z4 = b"\0" * 4
+    rr_full = b"\x07\x07\x08\x01\x02\x03\x04\x00"
+    cases = [
+        ("rr", b"\x07\x0b\x04" + z4 + z4 + b"\x00",
+         b"\x07\x0b\x08" + out_ip + z4 + b"\x00", None),
+        ("rr_full", rr_full, rr_full, None),
+        ("ts_flag1", b"\x44\x0c\x05\x01" + z4 + z4, b"\x44\x0c\x0d\x01" + out_ip, 8),
+        ("ts_flag0", b"\x44\x08\x05\x00" + z4, b"\x44\x08\x09\x00", 4),
+        ("ts_full", b"\x44\x04\x05\x21", b"\x44\x04\x05\x31", None),
+        ("nop_rr_alert", b"\x01\x07\x07\x04" + z4 + b"\x94\x04\x00\x00",
+         b"\x01\x07\x07\x08" + out_ip + b"\x94\x04\x00\x00", None),
+    ]
+
+    def run(cache):
+        for name, opts, want, ts_at in cases:
+            before = r.stats()
+            t0 = time.time()
+            got = through(topo, frlib.with_options(s, frlib.udp(s, 0, FAR), opts))
+            t1 = time.time()
+            check(len(got) == 1, "%s (cache %s): %d packets at h2, want 1" %
+                  (name, cache, len(got)))
+            ip = got[0][s.IP]
+            raw = bytes(ip)
+            o = raw[20:20 + len(opts)]
+            check(o[:len(want)] == want, "%s (cache %s): options %s, want %s..." %
+                  (name, cache, o.hex(), want.hex()))
+            check(ip.ttl == 63 and s.checksum(raw[:ip.ihl * 4]) == 0,
+                  "%s: TTL %d, header checksum %s" %
+                  (name, ip.ttl, "wrong" if s.checksum(raw[:ip.ihl * 4]) else "right"))
+            check(raw[20 + len(opts):] == bytes(frlib.udp(s, 0, FAR)[s.UDP]),
+                  "%s: the payload changed" % name)
+            if ts_at is not None:
+                # the time of day, read between sending and receiving
+                # (the window crossing midnight UT is allowed for)
+                ts = int.from_bytes(o[ts_at:ts_at + 4], "big")
+                lo, hi = int(t0 % 86400 * 1000) - 1, int(t1 % 86400 * 1000) + 1
+                ok = lo <= ts <= hi if lo <= hi else (ts >= lo or ts <= hi)
+                check(ok, "%s: timestamp %d ms, want within [%d, %d]" % (name, ts, lo, hi))
+                check(o[len(want) + 4:] == b"\0" * (len(o) - len(want) - 4),
+                      "%s: more than one slot written: %s" % (name, o.hex()))
+            filled = delta(before, r.stats(), "options_filled")
+            check(filled == (0 if name == "rr_full" else 1),
+                  "%s: options_filled rose by %d" % (name, filled))
+
+    run("auto")
+    # with the route cache on and warm for the flow, a packet with options
+    # still takes the path that fills them in
+    r.cli("rtcache on")
+    try:
+        for _ in range(3):
+            through(topo, frlib.udp(s, 0, FAR))
+        run("on")
+    finally:
+        r.cli("rtcache auto")
+    # held for its neighbour, then sent by the control thread: filled in
+    # there (h2's entry goes and is learnt again)
+    r.cli("neigh del %s port 1" % HOST_IP[1])
+    try:
+        got = through(topo, frlib.with_options(s, frlib.udp(s, 0, FAR), cases[0][1]))
+        check(len(got) == 1 and bytes(got[0][s.IP])[20:31] == cases[0][2][:11],
+              "held Record Route: %s" % [bytes(g[s.IP])[20:32].hex() for g in got])
+    finally:
+        r.cli("neigh del %s port 1" % HOST_IP[1], check=False)
+        r.cli("neigh add %s lladdr %s port 1" % (HOST_IP[1], HOST_MAC[1]))
+    # too big for port 1's MTU, DF clear: filled in, then fragmented, the
+    # option in the first fragment only (its copy bit is clear)
+    r.cli("port 1 mtu 1000")
+    try:
+        big = frlib.with_options(s, frlib.udp(s, 0, FAR, payload=b"f" * 1400),
+                                 cases[0][1])
+        w = frlib.Wire(topo, 0, 1)
+        try:
+            w.send(big)
+            frags = w.recv(timeout=1.5, match=lambda p: p.haslayer(s.IP) and
+                           p[s.IP].dst == FAR)
+        finally:
+            w.close()
+        firsts = [f for f in frags if f[s.IP].frag == 0]
+        check(len(frags) == 2 and len(firsts) == 1 and
+              bytes(firsts[0][s.IP])[20:31] == cases[0][2][:11] and
+              all(f[s.IP].ihl == 5 for f in frags if f[s.IP].frag != 0),
+              "fragmented Record Route: %s" %
+              [(f[s.IP].frag, bytes(f[s.IP])[20:32].hex()) for f in frags])
+    finally:
+        r.cli("port 1 mtu 1500")
 
 
 def test_bad_checksum(topo, r):
@@ -278,6 +376,7 @@ def main():
                              ("multicast_dest_not_forwarded", test_multicast_dest),
                              ("mtu_above_device", test_mtu_device),
                              ("options_link_local", test_options_link_local),
+                             ("record_route_timestamp", test_record_route_timestamp),
                              ("bad_checksum", test_bad_checksum), ("ihl4", test_ihl4),
                              ("total_length", test_total_length), ("ttl1", test_ttl1),
                              ("counters_consistent", test_counters_consistent)]:

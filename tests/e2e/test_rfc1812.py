@@ -502,7 +502,13 @@ def test_param_problem(topo, r):
             # Router Alert, then an option of length 1
             (HOST_IP[1], b"\x94\x04\x00\x00\x07\x01\x00\x00", 25),
             # three NOPs, then a type whose length the header has no room for
-            (ROUTER_IP[0], b"\x01\x01\x01\x07", 23)]:
+            (ROUTER_IP[0], b"\x01\x01\x01\x07", 23),
+            # Record Route whose pointer (3) is before its first slot
+            (HOST_IP[1], b"\x07\x07\x03\x00\x00\x00\x00\x00", 22),
+            # a full Timestamp whose overflow count would overflow (RFC 791)
+            (HOST_IP[1], b"\x44\x04\x05\xf0", 23),
+            # a second Record Route (at most once): its type
+            (HOST_IP[1], b"\x07\x03\x04\x07\x03\x04\x00\x00", 23)]:
         p = frlib.with_options(s, udp(dst), opts)
         e = expect_error(topo, r, p, 12, 0, "ip4_bad_options", "icmp_param_problem")
         check(e[s.ICMP].ptr == ptr, "options %s to %s: pointer %d, want %d" %

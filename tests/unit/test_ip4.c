@@ -23,6 +23,7 @@
 #include "fib.h"
 #include "ip4.h"
 #include "ip4_frag.h"
+#include "ip4_opts.h"
 #include "ip6_frag.h"
 #include "neigh.h"
 
@@ -828,7 +829,7 @@ static void test_icmp_handover_mtu(void **state)
 	m = pkt(0xc0000202, 0x0a010203, 64, 1000);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_CTRL);
-	assert_int_equal(dp_ctrl_reason(m), CTRL_FRAGMENT);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_FORWARD);
 	assert_int_equal(dp_ctrl_aux(m), 1);
 	assert_int_equal(iph(m)->time_to_live, 63);
 	rte_pktmbuf_free(m);
@@ -987,7 +988,7 @@ static void test_directed_broadcast(void **state)
 	m = pkt(0xc0000202, bc, 64, 1000);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_CTRL);
-	assert_int_equal(dp_ctrl_reason(m), CTRL_FRAGMENT);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_FORWARD);
 	assert_int_equal(dp_ctrl_aux(m), 1);
 	assert_int_equal(iph(m)->time_to_live, 63);
 	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr,
@@ -1286,7 +1287,7 @@ static void train_burst(struct pctx *p, const struct rte_ether_addr *gw2_mac, un
 		}
 		if (i == 5) {
 			assert_int_equal(out[i], DP_OUT_CTRL);
-			assert_int_equal(dp_ctrl_reason(m[i]), CTRL_FRAGMENT);
+			assert_int_equal(dp_ctrl_reason(m[i]), CTRL_FORWARD);
 		} else {
 			assert_int_equal(out[i], i == 7 ? 0 : 1);
 		}
@@ -1569,13 +1570,148 @@ static void test_options(void **state)
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_DROP);
 	assert_int_equal(p->st.drop[DROP_IP4_SOURCE_ROUTE], 2);
+	/* a Record Route with room: rewritten (TTL, MACs) and handed to the
+	 * control thread, which fills it in, for port 1 */
 	m = pkt_opts(fine, sizeof(fine));
 	run1(p, m, 0, &out);
-	assert_int_equal(out, 1);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_FORWARD);
+	assert_int_equal(dp_ctrl_aux(m), 1);
+	assert_int_equal(iph(m)->time_to_live, 63);
 	assert_int_equal(memcmp(iph(m) + 1, fine, sizeof(fine)), 0);
 	assert_int_equal(rte_raw_cksum(iph(m), 32), 0xffff); /* still right */
 	rte_pktmbuf_free(m);
+	/* one already full, and options with nothing to write: forwarded
+	 * by the worker, unchanged */
+	for (int k = 0; k < 2; k++) {
+		static const uint8_t full[8] = {7, 7, 8, 1, 2, 3, 4, 0};
+		static const uint8_t alert[4] = {0x94, 4, 0, 0};
+
+		m = k ? pkt_opts(alert, sizeof(alert)) : pkt_opts(full, sizeof(full));
+		run1(p, m, 0, &out);
+		assert_int_equal(out, 1);
+		assert_int_equal(memcmp(iph(m) + 1, k ? alert : full, k ? 4 : 8), 0);
+		rte_pktmbuf_free(m);
+	}
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/* The format of Record Route and Timestamp (RFC 791 3.1): each malformed
+ * one refused, the offset of the octet in error given for 12/0. */
+static void test_option_formats(void **state)
+{
+	static const struct {
+		uint8_t o[12];
+		uint32_t len;
+		enum dp_drop want;
+		uint32_t at;
+	} cases[] = {
+		{{7, 7, 4, 0, 0, 0, 0, 0}, 8, DROP_MAX, 0},		/* RR, one slot */
+		{{7, 3, 4, 0}, 4, DROP_MAX, 0},				/* RR, no room: full */
+		{{7, 7, 8, 1, 2, 3, 4, 0}, 8, DROP_MAX, 0},		/* RR, full */
+		{{7, 2, 0, 0}, 4, DROP_IP4_BAD_OPTIONS, 1},		/* RR without a pointer */
+		{{7, 7, 3, 0, 0, 0, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 2}, /* pointer 3 */
+		{{7, 8, 6, 0, 0, 0, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 2}, /* 3 bytes left */
+		{{1, 7, 7, 4, 0, 0, 0, 0, 7, 3, 4, 0}, 12, DROP_IP4_BAD_OPTIONS, 8}, /* twice */
+		{{0x44, 8, 5, 0, 0, 0, 0, 0}, 8, DROP_MAX, 0},		     /* TS, one slot */
+		{{0x44, 12, 5, 1, 0, 0, 0, 0, 0, 0, 0, 0}, 12, DROP_MAX, 0}, /* flag 1 */
+		{{0x44, 4, 5, 0xe0}, 4, DROP_MAX, 0},			     /* full, overflow 14 */
+		{{0x44, 4, 5, 0xf0}, 4, DROP_IP4_BAD_OPTIONS, 3},	     /* overflow 15 */
+		{{0x44, 3, 5, 0}, 4, DROP_IP4_BAD_OPTIONS, 1},		     /* too short */
+		{{0x44, 8, 4, 0, 0, 0, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 2},   /* pointer 4 */
+		{{0x44, 8, 5, 2, 0, 0, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 3},   /* flag 2 */
+		{{0x44, 8, 5, 1, 0, 0, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 2},   /* flag 1, 4 left */
+		{{0x44, 4, 5, 0xe0, 0x44, 4, 5, 0}, 8, DROP_IP4_BAD_OPTIONS, 4}, /* TS twice */
+	};
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(cases); k++) {
+		uint32_t at = 99;
+		enum dp_drop w = ip4_options_check(cases[k].o, cases[k].len, &at);
+
+		if (w != cases[k].want || (w != DROP_MAX && at != cases[k].at))
+			fail_msg("case %u: %s at %u, want %s at %u", k, dp_drop_names[w], at,
+				 dp_drop_names[cases[k].want], cases[k].at);
+	}
+}
+
+static bool own_10_9(const void *arg, uint32_t a)
+{
+	(void)arg;
+	return a == 0x0a090909;
+}
+
+/* ip4_options_fill(): what the control thread writes, checksum right. */
+static void test_option_fill(void **state)
+{
+	struct {
+		uint8_t o[20];
+		uint8_t len;
+		unsigned int want;
+		uint8_t after[20];
+	} cases[] = {
+		/* NOP, RR with two slots: the first gets 198.51.100.1 */
+		{{1, 7, 11, 4, 0, 0, 0, 0, 0, 0, 0, 0},
+		 12,
+		 IP4_FILLED_RR,
+		 {1, 7, 11, 8, 198, 51, 100, 1, 0, 0, 0, 0}},
+		/* RR full: as it was */
+		{{7, 7, 8, 1, 2, 3, 4, 0}, 8, 0, {7, 7, 8, 1, 2, 3, 4, 0}},
+		/* TS flag 0 */
+		{{0x44, 8, 5, 0, 0, 0, 0, 0},
+		 8,
+		 IP4_FILLED_TS,
+		 {0x44, 8, 9, 0, 0, 0x12, 0x34, 0x56}},
+		/* TS flag 1: address, then time */
+		{{0x44, 12, 5, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+		 12,
+		 IP4_FILLED_TS,
+		 {0x44, 12, 13, 1, 198, 51, 100, 1, 0, 0x12, 0x34, 0x56}},
+		/* TS flag 3: the slot names another host: nothing; then ours */
+		{{0x44, 20, 5, 3, 10, 1, 1, 1, 0, 0, 0, 0, 10, 9, 9, 9, 0, 0, 0, 0},
+		 20,
+		 0,
+		 {0x44, 20, 5, 3, 10, 1, 1, 1, 0, 0, 0, 0, 10, 9, 9, 9, 0, 0, 0, 0}},
+		{{0x44, 20, 13, 3, 10, 1, 1, 1, 0, 0, 0, 0, 10, 9, 9, 9, 0, 0, 0, 0},
+		 20,
+		 IP4_FILLED_TS,
+		 {0x44, 20, 21, 3, 10, 1, 1, 1, 0, 0, 0, 0, 10, 9, 9, 9, 0, 0x12, 0x34, 0x56}},
+		/* TS full: its overflow count goes 2 -> 3 */
+		{{0x44, 4, 5, 0x21}, 4, IP4_FILLED_TS_OVERFLOW, {0x44, 4, 5, 0x31}},
+		/* both */
+		{{7, 3, 4, 0x44, 8, 5, 0, 0, 0, 0, 0, 0},
+		 12,
+		 IP4_FILLED_TS,
+		 {7, 3, 4, 0x44, 8, 9, 0, 0, 0x12, 0x34, 0x56, 0}},
+	};
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(cases); k++) {
+		struct rte_mbuf *m = pkt_opts(cases[k].o, cases[k].len);
+		struct rte_ipv4_hdr *ip = iph(m);
+		uint32_t at;
+		unsigned int got;
+
+		assert_int_equal(ip4_options_check(cases[k].o, cases[k].len, &at), DROP_MAX);
+		assert_int_equal(ip4_options_to_fill(ip), cases[k].want != 0 || k == 4);
+		got = ip4_options_fill(ip, 0xc6336401, 0x123456, own_10_9, NULL);
+		if (got != cases[k].want || memcmp(ip + 1, cases[k].after, cases[k].len) != 0)
+			fail_msg("case %u: filled %#x, want %#x", k, got, cases[k].want);
+		assert_int_equal(rte_raw_cksum(ip, 20u + cases[k].len), 0xffff);
+		rte_pktmbuf_free(m);
+	}
+	/* no address of the router's: Record Route and flag 1 left alone */
+	{
+		static const uint8_t rr[8] = {7, 7, 4, 0, 0, 0, 0, 0};
+		struct rte_mbuf *m = pkt_opts(rr, sizeof(rr));
+
+		assert_int_equal(ip4_options_fill(iph(m), 0, 1, NULL, NULL), 0);
+		assert_memory_equal(iph(m) + 1, rr, sizeof(rr));
+		rte_pktmbuf_free(m);
+	}
+	assert_true(ip4_ts_now() < 24u * 3600 * 1000);
 }
 
 int main(void)
@@ -1584,6 +1720,8 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_ttl_checksum),
 		cmocka_unit_test(test_martian_table),
+		cmocka_unit_test(test_option_formats),
+		cmocka_unit_test(test_option_fill),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_pipeline, pipe_setup_4b, pipe_teardown),
