@@ -17,6 +17,8 @@
 
 #include "control6.h"
 #include "icmp.h"
+#include "ip4.h"
+#include "ip4_opts.h"
 #include "router.h"
 
 /* The ID of a packet the router originates: random, so its IDs tell
@@ -166,6 +168,44 @@ static bool ours(const struct router *r, uint32_t a)
 	return false;
 }
 
+static bool ours_cb(const void *arg, uint32_t a)
+{
+	return ours(arg, a);
+}
+
+/*
+ * An echo request's options (ip4_options_check() passed them) for its
+ * reply: true when it carries a Record Route or a Timestamp, which the
+ * reply takes back (RFC 1122 3.2.2.6, RFC 1812 4.3.3.6: the round trip
+ * recorded), every other option overwritten with no-operations (Linux
+ * echoes those two and source routes, which the router refuses).
+ */
+static bool echo_options(struct rte_ipv4_hdr *ip, uint32_t ihl)
+{
+	uint8_t *o = (uint8_t *)(ip + 1);
+	uint32_t len = ihl - (uint32_t)sizeof(*ip), i = 0;
+	bool keep = false;
+
+	while (i < len && o[i] != 0) {
+		if (o[i] == 1) {
+			i++;
+			continue;
+		}
+		keep |= o[i] == IP4_OPT_RR || o[i] == IP4_OPT_TS;
+		i += o[i + 1];
+	}
+	if (!keep)
+		return false;
+	for (i = 0; i < len && o[i] != 0;) {
+		uint32_t l = o[i] == 1 ? 1 : o[i + 1];
+
+		if (o[i] != IP4_OPT_RR && o[i] != IP4_OPT_TS)
+			memset(o + i, 1, l);
+		i += l;
+	}
+	return true;
+}
+
 /* Turn an echo request into its reply, in place. */
 static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr *ip, uint32_t ihl,
 		       uint32_t tot)
@@ -173,31 +213,39 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 	uint32_t len = tot - ihl;
 	struct rte_icmp_hdr *ic;
 	uint32_t a, sum;
+	bool opts = ihl > sizeof(*ip) && echo_options(ip, ihl);
 
-	/* options stay with the request: the Ethernet and IPv4 headers move
-	 * up to the data, which stays where it is (in every segment) */
-	if (ihl > sizeof(*ip))
+	/* other options stay with the request: the Ethernet and IPv4
+	 * headers move up to the data, which stays where it is (in every
+	 * segment) */
+	if (ihl > sizeof(*ip) && !opts) {
 		ip = (struct rte_ipv4_hdr *)(frame_cut(m, RTE_ETHER_HDR_LEN + sizeof(*ip),
 						       ihl - (uint32_t)sizeof(*ip)) +
 					     RTE_ETHER_HDR_LEN);
+		ihl = sizeof(*ip);
+	}
 	/* the type word drops from 0x0800 to 0, the rest is the request's,
 	 * whose sum local_input() checked: the checksum patched as
 	 * ip4_ttl_dec() patches it (RFC 1624 eqn. 3), not summed again */
-	ic = (struct rte_icmp_hdr *)(ip + 1);
+	ic = (struct rte_icmp_hdr *)((uint8_t *)ip + ihl);
 	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
 	sum = (uint32_t)ic->icmp_cksum + RTE_BE16(0x0800);
 	ic->icmp_cksum = (uint16_t)(sum + ((sum + 1) >> 16));
 	a = ip->src_addr;
 	ip->src_addr = ip->dst_addr;
 	ip->dst_addr = a;
-	ip->version_ihl = 0x45;
-	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + len));
+	ip->version_ihl = (uint8_t)(0x40 | ihl / 4);
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(ihl + len));
 	ip->fragment_offset = 0;
 	/* the router's own datagram: its own identification (the request's,
 	 * reused, could meet one of our errors to the same host, and their
 	 * fragments be put together) */
 	ip->packet_id = ip_id_new();
 	ip->time_to_live = 64;
+	/* the reply's source, the request's destination, is the router's
+	 * address here (echo requests to broadcasts are not answered) */
+	if (opts && ip4_options_fill(ip, rte_be_to_cpu_32(ip->src_addr), ip4_ts_now(), ours_cb, r))
+		r->cst.options_filled++;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	dp_ctrl_set(m, CTRL_ORIGINATED, RTE_IP_ICMP_ECHO_REPLY, 0, CTRL_ORIG_ICMP);

@@ -144,7 +144,8 @@ struct ctrl_stats {
 	uint64_t held_rerouted;		/* held packets whose route changed meanwhile */
 	uint64_t fragmented;		/* packets fragmented */
 	uint64_t fragments;		/* fragments sent */
-	/* forwarded packets whose Record Route or Timestamp the router wrote */
+	/* forwarded packets and echo replies whose Record Route or Timestamp
+	 * the router wrote */
 	uint64_t options_filled;
 	/* ICMP messages counted once handed to their port: one lost on the
 	 * way (no route back, its neighbour never answered) counts only as

@@ -472,6 +472,57 @@ def test_local(topo, r):
     expect_error(topo, r, p, 3, 2, "local_unreachable", "icmp_unreach_proto")
 
 
+def test_echo_options(topo, r):
+    # RFC 1122 3.2.2.6, RFC 1812 4.3.3.6: an echo request's Record Route
+    # and Timestamp come back in the reply, with the router's address (the
+    # one asked) and time added; other options are overwritten with NOPs
+    ours = bytes(int(x) for x in ROUTER_IP[0].split("."))
+    h1 = bytes(int(x) for x in HOST_IP[0].split("."))
+    z4 = b"\0" * 4
+    for name, opts, want in [
+            # RR whose first slot h1 filled, then an empty one
+            ("rr", b"\x07\x0b\x08" + h1 + z4 + b"\x00", b"\x07\x0b\x0c" + h1 + ours + b"\x00"),
+            # Router Alert (not echoed: NOPs), then TS flag 1
+            ("alert_ts", b"\x94\x04\x00\x00\x44\x0c\x05\x01" + z4 + z4,
+             b"\x01\x01\x01\x01\x44\x0c\x0d\x01" + ours)]:
+        req = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+               s.IP(src=HOST_IP[0], dst=ROUTER_IP[0]) / s.ICMP(type=8, id=0x52, seq=7) /
+               s.Raw(b"echo-options"))
+        req = frlib.with_options(s, req, opts)
+        ic = Icmp(topo)
+        before = r.stats()
+        try:
+            send(topo, req)
+            got = ic.collect(timeout=2.0, want=1)
+        finally:
+            ic.close()
+        check(len(got) == 1 and got[0][s.ICMP].type == 0,
+              "%s: want one echo reply, got %s" % (name, [g.summary() for g in got]))
+        ip = got[0][s.IP]
+        raw = bytes(ip)
+        o = raw[20:20 + len(opts)]
+        check(ip.ihl * 4 == 20 + len(opts) and o[:len(want)] == want,
+              "%s: reply options %s, want %s..." % (name, o.hex(), want.hex()))
+        check(s.checksum(raw[:ip.ihl * 4]) == 0 and ip.src == ROUTER_IP[0] and
+              bytes(got[0][s.ICMP].payload) == b"echo-options" and got[0][s.ICMP].seq == 7,
+              "%s: reply header or data wrong: %s" % (name, got[0].summary()))
+        check(s.checksum(bytes(got[0][s.ICMP])) == 0, "%s: ICMP checksum wrong" % name)
+        check(delta(before, r.stats(), "options_filled") == 1,
+              "%s: options_filled rose by %d" % (name, delta(before, r.stats(), "options_filled")))
+    # options with neither: the reply carries none
+    req = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+           s.IP(src=HOST_IP[0], dst=ROUTER_IP[0]) / s.ICMP(type=8, id=0x53) /
+           s.Raw(b"plain"))
+    ic = Icmp(topo)
+    try:
+        send(topo, frlib.with_options(s, req, b"\x94\x04\x00\x00"))
+        got = ic.collect(timeout=2.0, want=1)
+    finally:
+        ic.close()
+    check(len(got) == 1 and got[0][s.IP].ihl == 5 and bytes(got[0][s.ICMP].payload) == b"plain",
+          "router alert echo: %s" % [g.summary() for g in got])
+
+
 def test_answer_lost(topo, r):
     # answers to a source whose way back (10.77.0.0/16) is a gateway that
     # never answers ARP: dropped, never counted as sent
@@ -990,6 +1041,7 @@ def main():
                              ("held_pmtu_own_bucket", test_held_pmtu_own_bucket),
                              ("echo_broadcast_frame_and_ids", test_echo_broadcast_frame_and_ids),
                              ("echo_reply_3_3_3_2", test_local),
+                             ("echo_options_returned", test_echo_options),
                              ("answer_lost_not_counted_sent", test_answer_lost),
                              ("parameter_problem_12_0", test_param_problem),
                              ("no_error_about", test_no_error_about),
