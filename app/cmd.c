@@ -41,12 +41,18 @@ static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
 	return 0;
 }
 
-/* Why dotted-quad @s (up to a '/') was refused, if for a leading zero: "" or
- * the reason, to follow an error that quotes it */
+/* Why dotted-quad @s (up to a '/') or the prefix length after it was
+ * refused, if for a leading zero: "" or the reason, to follow an error that
+ * quotes it */
 static const char *zero_hint(const char *s)
 {
+	const char *slash = strchr(s, '/');
 	unsigned int parts = 1, digits = 0;
 	bool zero = false;
+
+	if (slash != NULL && slash[1] == '0' && slash[2] >= '0' && slash[2] <= '9' &&
+	    strspn(slash + 1, "0123456789") == strlen(slash + 1))
+		return " (a prefix length with a leading zero, octal to some tools, is refused)";
 
 	/* four parts of 1 to 3 digits, one of them 0 then more */
 	for (; *s != '\0' && *s != '/'; s++) {

@@ -99,7 +99,9 @@ int fr_prefix_parse(const char *s, struct fr_prefix *p, bool canonical)
 	buf[slash - s] = '\0';
 	if (fr_addr_parse(buf, &p->addr) < 0)
 		return -EINVAL;
-	if (slash[1] < '0' || slash[1] > '9')
+	/* digits only, and no leading zero: "/08" is octal to some tools
+	 * (iproute2 reads /010 as 8), so it is refused, as a dotted quad's */
+	if (slash[1] < '0' || slash[1] > '9' || (slash[1] == '0' && slash[2] != '\0'))
 		return -EINVAL;
 	errno = 0;
 	len = strtoul(slash + 1, &end, 10);

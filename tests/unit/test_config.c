@@ -297,6 +297,13 @@ static void test_bad_cases(void **state)
 		{"route add 010.1.1.1/32 blackhole\n", 1,
 		 "bad prefix '010.1.1.1/32' (expected ADDR/LEN) (an IPv4 octet with a leading "
 		 "zero, octal to some tools, is refused)"},
+		{"route add 10.0.0.0/08 blackhole\n", 1,
+		 "bad prefix '10.0.0.0/08' (expected ADDR/LEN) (a prefix length with a leading "
+		 "zero, octal to some tools, is refused)"},
+		{"port 0 address 192.0.2.1/024\n", 1,
+		 "bad interface address '192.0.2.1/024' (expected ADDR/LEN) (a prefix length"},
+		{"route add 0.0.0.0/0 blackhole\nroute add 0.0.0.0/00 blackhole\n", 2,
+		 "bad prefix '0.0.0.0/00'"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.07\n", 2,
 		 "bad address '192.0.2.07' (an IPv4 octet with a leading zero"},
 		{"port 0 hold-time up 5 down\n", 1, "missing MS after 'down'"},
