@@ -508,6 +508,15 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		r->cst.arp_requests++;
 	else
 		r->cst.arp_replies++;
+	/* a sender no host can be (0.0.0.0 is a probe's, RFC 5227): neither
+	 * learnt nor answered, as Linux's route check of the sender refuses
+	 * it (an answer would go to whoever forged it, about an address that
+	 * is a broadcast on this subnet) */
+	if (a.spa != 0 &&
+	    (ip4_martian_src(a.spa) || port_subnet_edge4(&r->ports[port], a.spa) != 0)) {
+		cdrop(r, m, CDROP_ARP_BAD_SENDER);
+		return;
+	}
 	if (arp_is_gratuitous(&a)) {
 		r->cst.arp_gratuitous++;
 		kind = NEIGH_LEARN_GRATUITOUS;
@@ -546,11 +555,8 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		cdrop(r, m, CDROP_ARP_NOT_FOR_US);
 		return;
 	}
-	/* a subnet's network or broadcast address is no host's: never
-	 * learnt (neigh add refuses it too), as a sender off the subnets. A
-	 * probe (RFC 5227 2.1.1: sender 0.0.0.0) is from no address at all */
-	off_link = a.spa != 0 && (port_addr4_for(&r->ports[port], a.spa) == 0 ||
-				  port_subnet_edge4(&r->ports[port], a.spa) != 0);
+	/* a probe (RFC 5227 2.1.1: sender 0.0.0.0) is from no address at all */
+	off_link = a.spa != 0 && port_addr4_for(&r->ports[port], a.spa) == 0;
 	/* a neighbour the configuration puts on this port off its subnets
 	 * ('via GW port N', a 'dev N' route's hosts) exists once resolved: its
 	 * answers are learnt as an on-link one's */

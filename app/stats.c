@@ -54,6 +54,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ARP_OFF_LINK] = "arp_off_link",
 	[CDROP_ARP_IGNORED] = "arp_ignored",
 	[CDROP_ARP_CONFLICT] = "arp_addr_conflict",
+	[CDROP_ARP_BAD_SENDER] = "arp_bad_sender",
 	[CDROP_LOCAL_BROADCAST] = "local_broadcast",
 	[CDROP_LOCAL_FRAGMENT] = "local_fragment",
 	[CDROP_LOCAL_ICMP] = "local_icmp",

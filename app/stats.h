@@ -82,12 +82,15 @@ struct dp_stats {
 
 /* Why the control thread dropped a packet (slow path). */
 enum ctrl_drop {
-	CDROP_ARP_MALFORMED = 0,    /* not Ethernet/IPv4 ARP, too short, or a request to answer
-				     * from a group or zero sender hardware address */
-	CDROP_ARP_NOT_FOR_US,	    /* ARP request for an address we do not own */
-	CDROP_ARP_OFF_LINK,	    /* reply or announcement from outside the port's subnets */
-	CDROP_ARP_IGNORED,	    /* changed nothing: unsolicited reply, static entry */
-	CDROP_ARP_CONFLICT,	    /* another host's sender address is one of ours (RFC 5227) */
+	CDROP_ARP_MALFORMED = 0, /* not Ethernet/IPv4 ARP, too short, or a request to answer
+				  * from a group or zero sender hardware address */
+	CDROP_ARP_NOT_FOR_US,	 /* ARP request for an address we do not own */
+	CDROP_ARP_OFF_LINK,	 /* reply or announcement from outside the port's subnets */
+	CDROP_ARP_IGNORED,	 /* changed nothing: unsolicited reply, static entry */
+	CDROP_ARP_CONFLICT,	 /* another host's sender address is one of ours (RFC 5227) */
+	/* a sender address no host has: broadcast, multicast, loopback, 0/8,
+	 * 240/4, a subnet's network or broadcast address */
+	CDROP_ARP_BAD_SENDER,
 	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address, or an echo request to ours in an L2
 				     * broadcast frame: not answered */
 	CDROP_LOCAL_FRAGMENT,	    /* a fragment for the router: it does not reassemble */

@@ -466,17 +466,24 @@ def test_poisoning(topo, r):
                st1 and {k: st1[k] for k in ("arp_answered", "arp_off_link_answered",
                                              "arp_off_link")}))
         check(r.ctrl_drops() == cdrops0, "an answered request counted as a control drop")
-        # the same from port 0's subnet broadcast and network addresses,
-        # which no host has: answered as from off the link, never learnt
-        # (no entry for it; arp_learnt is no test here: the ping above
-        # leaves h2's entry in DELAY, and its confirmation counts there)
-        for edge in ("192.0.2.255", "192.0.2.0"):
-            st0 = r.stats()
-            sock.send(s.Ether(src=evil, dst=bc) /
-                      s.ARP(op=1, hwsrc=evil, psrc=edge, pdst=ROUTER_IP[0]))
-            st1 = rose(r, st0, "arp_off_link_answered")
-            check(st1 is not None, "a request from %s: not answered as off-link" % edge)
-            check((edge, 0) not in neigh(r), "a request from %s: learnt" % edge)
+        # the same from an address no host has (port 0's subnet broadcast
+        # and network addresses, the limited broadcast, multicast,
+        # loopback, 0/8, 240/4): neither answered nor learnt, counted
+        # arp_bad_sender (no entry for it; arp_learnt is no test here: the
+        # ping above leaves h2's entry in DELAY, and its confirmation
+        # counts there)
+        for bad in ("192.0.2.255", "192.0.2.0", "255.255.255.255", "224.0.0.1",
+                    "127.0.0.1", "0.1.2.3", "240.0.0.1"):
+            for op in (1, 2):
+                st0 = r.stats()
+                sock.send(s.Ether(src=evil, dst=bc) /
+                          s.ARP(op=op, hwsrc=evil, psrc=bad, pdst=ROUTER_IP[0],
+                                hwdst=ROUTER_MAC[0] if op == 2 else "00:00:00:00:00:00"))
+                st1 = rose(r, st0, "arp_bad_sender")
+                check(st1 is not None and st1["arp_bad_sender"] == st0["arp_bad_sender"] + 1 and
+                      st1["arp_off_link_answered"] == st0["arp_off_link_answered"],
+                      "ARP op %d from %s: want arp_bad_sender +1, not answered" % (op, bad))
+                check((bad, 0) not in neigh(r), "ARP op %d from %s: learnt" % (op, bad))
         # an RFC 5227 probe for our address (sender 0.0.0.0): answered to
         # the prober (as Linux does: it learns the address is taken),
         # nothing learnt, and not counted as from off the link
