@@ -144,7 +144,9 @@ static __rte_always_inline bool neigh_ready(struct dp_ctx *c, uint32_t ni, struc
 
 /*
  * The common frame: to this port's MAC (@mac_w, its 6 bytes under @mask in
- * an 8-byte word), IPv4, version 4 and IHL 5 (no options). Two loads and
+ * an 8-byte word, whose seventh byte, the source's first, has the group
+ * bit under the mask and clear in @mac_w: from an individual address),
+ * IPv4, version 4 and IHL 5 (no options). Two loads and
  * two compares where the separate tests take about twice as many; the
  * frame holds the whole IPv4 header (the caller checked). Byte order does
  * not matter: each side is read as it lies in memory.
@@ -850,6 +852,8 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 	memset(flags, 0, sizeof(flags));
 	memcpy(&mac_w, &pp->mac, RTE_ETHER_ADDR_LEN);
 	memset(&mac_mask, 0xff, RTE_ETHER_ADDR_LEN);
+	/* the source's group bit: clear (frame_ours4()) */
+	((uint8_t *)&mac_mask)[RTE_ETHER_ADDR_LEN] = 0x01;
 	if (own_lookup && t24.base == NULL)
 		__builtin_unreachable(); /* fib4_tbl24(): tbl8 is known only with base */
 	if (use_cache) {
@@ -897,6 +901,13 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		} else {
 			if (unlikely(rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN)) {
 				drop(c, m, &out[i], DROP_ETH_TOO_SHORT);
+				continue;
+			}
+			/* no station sends from a group address: a forged
+			 * source, or a loop's, neither answered nor forwarded
+			 * (whatever the type: ARP and ND too) */
+			if (unlikely(rte_is_multicast_ether_addr(&eth->src_addr))) {
+				drop(c, m, &out[i], DROP_L2_GROUP_SOURCE);
 				continue;
 			}
 			if (unlikely(!mac_is(&eth->dst_addr, &pp->mac))) {

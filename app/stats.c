@@ -11,6 +11,7 @@
 const char *const dp_drop_names[DROP_MAX] = {
 	[DROP_ETH_TOO_SHORT] = "eth_too_short",
 	[DROP_L2_OTHER_HOST] = "l2_other_host",
+	[DROP_L2_GROUP_SOURCE] = "l2_group_source",
 	[DROP_ETHERTYPE] = "unknown_ethertype",
 	[DROP_IP4_TOO_SHORT] = "ip4_too_short",
 	[DROP_IP4_CHECKSUM] = "ip4_bad_checksum",

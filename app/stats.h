@@ -16,6 +16,7 @@
 enum dp_drop {
 	DROP_ETH_TOO_SHORT = 0, /* frame shorter than an Ethernet header */
 	DROP_L2_OTHER_HOST,	/* unicast frame for another MAC */
+	DROP_L2_GROUP_SOURCE,	/* a group (broadcast, multicast) source MAC: no station's */
 	DROP_ETHERTYPE,		/* neither IPv4, IPv6 nor ARP */
 	DROP_IP4_TOO_SHORT,	/* frame too short for an IPv4 header (RFC 1812 5.2.2 (1)) */
 	DROP_IP4_CHECKSUM,	/* header checksum wrong (5.2.2 (2)) */

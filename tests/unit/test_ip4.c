@@ -674,6 +674,27 @@ static void test_martians_rpf(void **state)
 	run1(p, pkt(0xc0000202, 0xe0000005, 64, 10), 0, &out);
 	assert_int_equal(p->st.drop[DROP_IP4_MCAST], 4);
 	assert_int_equal(p->st.drop[DROP_NO_ROUTE], 0);
+	/* from a group source MAC (broadcast, multicast): no station's, so
+	 * dropped before anything else, an IPv4 packet to forward and an ARP
+	 * frame alike */
+	{
+		static const struct rte_ether_addr gsrc[3] = {
+			{{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
+			{{0x01, 0x00, 0x5e, 0, 0, 1}},
+			{{0x33, 0x33, 0, 0, 0, 1}}};
+		unsigned int g;
+
+		for (g = 0; g < RTE_DIM(gsrc); g++) {
+			m = pkt(0xc0000202, 0x0a010203, 64, 10);
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->src_addr = gsrc[g];
+			if (g == 2)
+				rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type =
+					RTE_BE16(RTE_ETHER_TYPE_ARP);
+			run1(p, m, 0, &out);
+			assert_int_equal(out, DP_OUT_DROP);
+		}
+		assert_int_equal(p->st.drop[DROP_L2_GROUP_SOURCE], 3);
+	}
 	/* switched off, they get through to the lookup */
 	p->conf.martians = 0;
 	expect_out(p, pkt(0x7f000001, 0x0a010203, 64, 10), 0, 1);
