@@ -661,8 +661,6 @@ int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_
 	return sent;
 }
 
-/* Finish an IPv4 frame for @port and @mac and send it: the TTL of a
- * forwarded packet, the MAC addresses, the MTU. Consumes @m. */
 static bool owns4(const void *arg, uint32_t a)
 {
 	return router_owns4(arg, a);
@@ -688,10 +686,16 @@ static void options_fill(struct router *r, struct rte_mbuf *m, uint16_t port, ui
 		a = port_any_addr4(&r->ports[port]);
 	if (a == 0)
 		a = router_any_addr4(r);
+	/* a 169.254/16 address of another port's means nothing here: a
+	 * routable one, as icmp_error() picks its source */
+	if (ip4_is_link_local(a) && !port_owns4(&r->ports[port], a))
+		a = router_routable_addr4(r, port);
 	if (ip4_options_fill(ip, a, ip4_ts_now(), owns4, r) != 0)
 		r->cst.options_filled++;
 }
 
+/* Finish an IPv4 frame for @port and @mac and send it: the TTL of a
+ * forwarded packet, the MAC addresses, the MTU. Consumes @m. */
 static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_t nb,
 		    const struct rte_ether_addr *mac, bool forwarded)
 {
@@ -1000,8 +1004,8 @@ void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst)
  */
 static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 {
-	const struct rte_ipv4_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
 	struct fib_route rt;
 	uint32_t nb = dst.v4;
@@ -1014,6 +1018,22 @@ static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 	if (fib_route_lookup(r->fib, &dst, &rt) == 0 && rt.type == FIB_NH_GATEWAY &&
 	    rt.port == port)
 		nb = rt.gw.v4;
+	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu &&
+	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
+		/* handed over for its options, with DF, and the port's MTU
+		 * went down under it meanwhile: refused as the worker refuses
+		 * it, the header quoted as it arrived (the TTL given back) */
+		ip->time_to_live++;
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		if (icmp_ctrl_error_due(r, m, 3, 4, true)) {
+			r->cst.drop[CDROP_TOO_BIG]++;
+			icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
+		} else {
+			cdrop(r, m, CDROP_TOO_BIG);
+		}
+		return;
+	}
 	options_fill(r, m, (uint16_t)port, nb);
 	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu)
 		fragment_send(r, m, (uint16_t)port);

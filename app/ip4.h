@@ -137,7 +137,8 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uin
 			at = type == IP4_OPT_RR ? ip4_rr_bad(o + i, o[i + 1])
 						: ip4_ts_bad(o + i, o[i + 1]);
 			if (*seen || at != 0) {
-				*bad_at = i + at;
+				/* a repeat is the error first, at its type */
+				*bad_at = *seen ? i : i + at;
 				return DROP_IP4_BAD_OPTIONS;
 			}
 			*seen = true;

@@ -92,15 +92,15 @@ enum ctrl_drop {
 	/* a sender address no host has: broadcast, multicast, loopback, 0/8,
 	 * 240/4, a subnet's network or broadcast address */
 	CDROP_ARP_BAD_SENDER,
-	CDROP_LOCAL_BROADCAST,	    /* for a broadcast address, or an echo request to ours in an L2
-				     * broadcast frame: not answered */
-	CDROP_LOCAL_FRAGMENT,	    /* a fragment for the router: it does not reassemble */
-	CDROP_LOCAL_ICMP,	    /* ICMP for the router other than echo requests: consumed */
-	CDROP_LOCAL_UNREACH,	    /* UDP/TCP/other protocol for the router (3/3 or 3/2 unless
-				     * the rules or the rate forbid it) */
-	CDROP_NO_ROUTE_BACK,	    /* a packet of the router's own with no route to send it */
-	CDROP_FRAG_FAILED,	    /* fragmentation failed (no mbufs, MTU below 68) */
-	CDROP_TOO_BIG,		    /* held or own packet too big for its port, DF set or IPv6 */
+	CDROP_LOCAL_BROADCAST, /* for a broadcast address, or an echo request to ours in an L2
+				* broadcast frame: not answered */
+	CDROP_LOCAL_FRAGMENT,  /* a fragment for the router: it does not reassemble */
+	CDROP_LOCAL_ICMP,      /* ICMP for the router other than echo requests: consumed */
+	CDROP_LOCAL_UNREACH,   /* UDP/TCP/other protocol for the router (3/3 or 3/2 unless
+				* the rules or the rate forbid it) */
+	CDROP_NO_ROUTE_BACK,   /* a packet of the router's own with no route to send it */
+	CDROP_FRAG_FAILED,     /* fragmentation failed (no mbufs, MTU below 68) */
+	CDROP_TOO_BIG, /* held, handed-over or own packet too big for its port, DF set or IPv6 */
 	CDROP_ROUTE_CHANGED,	    /* unresolved packet whose route no longer forwards */
 	CDROP_NEIGH_HOLD_FULL,	    /* this neighbour already holds its packets */
 	CDROP_NEIGH_HOLD_TOTAL,	    /* all neighbours together hold the maximum */

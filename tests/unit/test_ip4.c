@@ -1634,6 +1634,8 @@ static void test_option_formats(void **state)
 		{{7, 7, 3, 0, 0, 0, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 2}, /* pointer 3 */
 		{{7, 8, 6, 0, 0, 0, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 2}, /* 3 bytes left */
 		{{1, 7, 7, 4, 0, 0, 0, 0, 7, 3, 4, 0}, 12, DROP_IP4_BAD_OPTIONS, 8}, /* twice */
+		/* twice, the second malformed too (pointer 3): the repeat, at its type */
+		{{7, 3, 4, 7, 7, 3, 0, 0, 0, 0, 0, 0}, 12, DROP_IP4_BAD_OPTIONS, 3},
 		{{0x44, 8, 5, 0, 0, 0, 0, 0}, 8, DROP_MAX, 0},		     /* TS, one slot */
 		{{0x44, 12, 5, 1, 0, 0, 0, 0, 0, 0, 0, 0}, 12, DROP_MAX, 0}, /* flag 1 */
 		{{0x44, 4, 5, 0xe0}, 4, DROP_MAX, 0},			     /* full, overflow 14 */
