@@ -46,13 +46,8 @@ static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
  * quotes it */
 static const char *zero_hint(const char *s)
 {
-	const char *slash = strchr(s, '/');
 	unsigned int parts = 1, digits = 0;
 	bool zero = false;
-
-	if (slash != NULL && slash[1] == '0' && slash[2] >= '0' && slash[2] <= '9' &&
-	    strspn(slash + 1, "0123456789") == strlen(slash + 1))
-		return " (a prefix length with a leading zero, octal to some tools, is refused)";
 
 	/* four parts of 1 to 3 digits, one of them 0 then more */
 	for (; *s != '\0' && *s != '/'; s++) {
@@ -70,6 +65,26 @@ static const char *zero_hint(const char *s)
 	if (parts != 4 || digits == 0 || !zero)
 		return "";
 	return " (an IPv4 octet with a leading zero, octal to some tools, is refused)";
+}
+
+/* zero_hint() for ADDR/LEN @s, its length too: refused for a leading zero
+ * where the address before it is good */
+static const char *prefix_zero_hint(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	char addr[FR_ADDR_STRLEN];
+	struct fr_addr a;
+
+	if (slash != NULL && slash[1] == '0' && slash[2] >= '0' && slash[2] <= '9' &&
+	    strspn(slash + 1, "0123456789") == strlen(slash + 1) &&
+	    (size_t)(slash - s) < sizeof(addr)) {
+		memcpy(addr, s, (size_t)(slash - s));
+		addr[slash - s] = '\0';
+		if (fr_addr_parse(addr, &a) == 0)
+			return " (a prefix length with a leading zero, octal to some tools, is "
+			       "refused)";
+	}
+	return zero_hint(s);
 }
 
 static int parse_addr(const char *s, struct fr_addr *a, char *err, size_t errlen)
@@ -106,7 +121,7 @@ static int parse_prefix(const char *s, struct fr_prefix *p, char *err, size_t er
 			p->len = (uint8_t)fr_family_bits(p->addr.family);
 			return 0;
 		}
-		return ERR("bad prefix '%s' (expected ADDR/LEN)%s", s, zero_hint(s));
+		return ERR("bad prefix '%s' (expected ADDR/LEN)%s", s, prefix_zero_hint(s));
 	}
 	return 0;
 }
@@ -136,7 +151,7 @@ static int a_ifaddr(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			   fr_family_bits(c->prefix.addr.family));
 	if (rc != 0)
 		return ERR("bad interface address '%s' (expected ADDR/LEN)%s", tok[0],
-			   zero_hint(tok[0]));
+			   prefix_zero_hint(tok[0]));
 	return expect_end(tok, n, 1, err, errlen);
 }
 

@@ -489,6 +489,10 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	own = &r->dp_ports[port].mac;
+	if (a.op == RTE_ARP_OP_REQUEST)
+		r->cst.arp_requests++;
+	else
+		r->cst.arp_replies++;
 	if (a.spa != 0 && router_owns4(r, a.spa) && !router_mac(r, &a.sha)) {
 		/* another host uses one of our addresses (RFC 5227 address
 		 * conflict): nothing is learnt or answered for it; said at
@@ -504,16 +508,14 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	 * router asked, maybe from another port's address (arp_probe()) */
 	for_us = a.op == RTE_ARP_OP_REPLY ? router_owns4(r, a.tpa)
 					  : port_owns4(&r->ports[port], a.tpa);
-	if (a.op == RTE_ARP_OP_REQUEST)
-		r->cst.arp_requests++;
-	else
-		r->cst.arp_replies++;
 	/* a sender no host can be (0.0.0.0 is a probe's, RFC 5227): neither
-	 * learnt nor answered, as Linux's route check of the sender refuses
-	 * it (an answer would go to whoever forged it, about an address that
-	 * is a broadcast on this subnet) */
-	if (a.spa != 0 &&
-	    (ip4_martian_src(a.spa) || port_subnet_edge4(&r->ports[port], a.spa) != 0)) {
+	 * learnt nor answered (an answer would go to whoever forged it,
+	 * about an address that is a broadcast on this subnet). The
+	 * martian ranges only while the martian checks are on: with them
+	 * off (set ip martians off) the data path forwards to and from
+	 * them, and their hosts must be resolved */
+	if (a.spa != 0 && ((r->dpconf.martians && ip4_martian_src(a.spa)) ||
+			   port_subnet_edge4(&r->ports[port], a.spa) != 0)) {
 		cdrop(r, m, CDROP_ARP_BAD_SENDER);
 		return;
 	}

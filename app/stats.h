@@ -89,8 +89,8 @@ enum ctrl_drop {
 	CDROP_ARP_OFF_LINK,	 /* reply or announcement from outside the port's subnets */
 	CDROP_ARP_IGNORED,	 /* changed nothing: unsolicited reply, static entry */
 	CDROP_ARP_CONFLICT,	 /* another host's sender address is one of ours (RFC 5227) */
-	/* a sender address no host has: broadcast, multicast, loopback, 0/8,
-	 * 240/4, a subnet's network or broadcast address */
+	/* a sender address no host has: a subnet's network or broadcast
+	 * address; martians on: broadcast, multicast, loopback, 0/8, 240/4 */
 	CDROP_ARP_BAD_SENDER,
 	CDROP_LOCAL_BROADCAST, /* for a broadcast address, or an echo request to ours in an L2
 				* broadcast frame: not answered */

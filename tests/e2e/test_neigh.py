@@ -484,6 +484,25 @@ def test_poisoning(topo, r):
                       st1["arp_off_link_answered"] == st0["arp_off_link_answered"],
                       "ARP op %d from %s: want arp_bad_sender +1, not answered" % (op, bad))
                 check((bad, 0) not in neigh(r), "ARP op %d from %s: learnt" % (op, bad))
+        # with the martian checks off the data path forwards to and from
+        # 240/4 and the like, so their hosts are resolved: such a sender
+        # is then one off the link (answered, not learnt); the subnet's
+        # broadcast address stays refused
+        r.cli("set ip martians off")
+        try:
+            st0 = r.stats()
+            sock.send(s.Ether(src=evil, dst=bc) /
+                      s.ARP(op=1, hwsrc=evil, psrc="240.0.0.1", pdst=ROUTER_IP[0]))
+            st1 = rose(r, st0, "arp_off_link_answered")
+            check(st1 is not None and st1["arp_bad_sender"] == st0["arp_bad_sender"],
+                  "martians off: a request from 240.0.0.1 not answered as off the link")
+            st0 = r.stats()
+            sock.send(s.Ether(src=evil, dst=bc) /
+                      s.ARP(op=1, hwsrc=evil, psrc="192.0.2.255", pdst=ROUTER_IP[0]))
+            check(rose(r, st0, "arp_bad_sender") is not None,
+                  "martians off: a request from the subnet's broadcast address not refused")
+        finally:
+            r.cli("set ip martians on")
         # an RFC 5227 probe for our address (sender 0.0.0.0): answered to
         # the prober (as Linux does: it learns the address is taken),
         # nothing learnt, and not counted as from off the link

@@ -304,6 +304,9 @@ static void test_bad_cases(void **state)
 		 "bad interface address '192.0.2.1/024' (expected ADDR/LEN) (a prefix length"},
 		{"route add 0.0.0.0/0 blackhole\nroute add 0.0.0.0/00 blackhole\n", 2,
 		 "bad prefix '0.0.0.0/00'"},
+		/* an address takes no length: no hint about one */
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.9/08\n", 2,
+		 "bad address '192.0.2.9/08'$"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.07\n", 2,
 		 "bad address '192.0.2.07' (an IPv4 octet with a leading zero"},
 		{"port 0 hold-time up 5 down\n", 1, "missing MS after 'down'"},
@@ -425,6 +428,7 @@ static void test_bad_cases(void **state)
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		char err[512] = "", want[96];
 		const char *path = write_tmp(bad[i].text);
+		size_t ml, el;
 		int rc;
 
 		snap(r, &before);
@@ -433,7 +437,13 @@ static void test_bad_cases(void **state)
 		if (rc == 0)
 			fail_msg("case %u accepted: %s", i, bad[i].text);
 		snprintf(want, sizeof(want), "%s:%u: ", path, bad[i].line);
-		if (strncmp(err, want, strlen(want)) != 0 || strstr(err, bad[i].msg) == NULL)
+		/* a message ending in '$' must end the error */
+		ml = strlen(bad[i].msg);
+		el = strlen(err);
+		if (strncmp(err, want, strlen(want)) != 0 ||
+		    (ml > 0 && bad[i].msg[ml - 1] == '$'
+			     ? el < ml - 1 || strncmp(err + el - (ml - 1), bad[i].msg, ml - 1) != 0
+			     : strstr(err, bad[i].msg) == NULL))
 			fail_msg("case %u: got \"%s\", want \"%s...%s\"", i, err, want, bad[i].msg);
 		if (memcmp(&before, &after, sizeof(before)) != 0)
 			fail_msg("case %u: state changed (routes %u->%u, neigh %u->%u, addrs "
