@@ -110,6 +110,24 @@ bool router_owns4(const struct router *r, uint32_t addr)
 	return false;
 }
 
+bool router_owns4_cb(const void *r, uint32_t addr)
+{
+	return router_owns4(r, addr);
+}
+
+uint32_t router_addr4_toward(const struct router *r, uint16_t port, uint32_t nb, bool on_link)
+{
+	uint32_t a = port_addr4_for(&r->ports[port], nb);
+
+	if (a == 0)
+		a = port_any_addr4(&r->ports[port]);
+	if (a == 0)
+		a = router_any_addr4(r);
+	if (ip4_is_link_local(a) && (!on_link || !port_owns4(&r->ports[port], a)))
+		a = router_routable_addr4(r, port);
+	return a;
+}
+
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr)
 {
 	unsigned int i;
@@ -663,15 +681,11 @@ int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_
 	return sent;
 }
 
-static bool owns4(const void *arg, uint32_t a)
-{
-	return router_owns4(arg, a);
-}
-
 /*
  * A forwarded packet's Record Route and Timestamp options filled in
  * (ip4_options_fill()), as it leaves by @port towards @nb (host order: its
- * next hop, which picks the port's address when the port has several): the
+ * next hop, which picks the port's address when the port has several; 0:
+ * the route's, looked up only when there is something to fill): the
  * address recorded is the port's (RFC 791: as known where the packet goes),
  * or, on an unnumbered port, another of the router's, as for ICMP errors.
  */
@@ -679,21 +693,36 @@ static void options_fill(struct router *r, struct rte_mbuf *m, uint16_t port, ui
 {
 	struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	uint32_t a;
 
 	if (ip->version_ihl == 0x45 || !ip4_options_to_fill(ip))
 		return;
-	a = port_addr4_for(&r->ports[port], nb);
-	if (a == 0)
-		a = port_any_addr4(&r->ports[port]);
-	if (a == 0)
-		a = router_any_addr4(r);
-	/* a 169.254/16 address of another port's means nothing here: a
-	 * routable one, as icmp_error() picks its source */
-	if (ip4_is_link_local(a) && !port_owns4(&r->ports[port], a))
-		a = router_routable_addr4(r, port);
-	if (ip4_options_fill(ip, a, ip4_ts_now(), owns4, r) != 0)
+	if (nb == 0) {
+		struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
+		struct fib_route rt;
+
+		nb = dst.v4;
+		if (fib_route_lookup(r->fib, &dst, &rt) == 0 && rt.type == FIB_NH_GATEWAY &&
+		    rt.port == port)
+			nb = rt.gw.v4;
+	}
+	if (ip4_options_fill(ip, router_addr4_toward(r, port, nb, true), ip4_ts_now(),
+			     router_owns4_cb, r) != 0)
 		r->cst.options_filled++;
+}
+
+/*
+ * A forwarded packet (@forwarded) or one of the router's own, too big for
+ * @port with DF set: counted, refused with 3/4 if forwarded and the rate
+ * allows, quoting its header as it arrived. Consumes @m.
+ */
+static void refuse_too_big(struct router *r, struct rte_mbuf *m, uint16_t port, bool forwarded)
+{
+	if (forwarded && icmp_ctrl_error_due(r, m, 3, 4, true)) {
+		r->cst.drop[CDROP_TOO_BIG]++;
+		icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
+	} else {
+		cdrop(r, m, CDROP_TOO_BIG);
+	}
 }
 
 /* Finish an IPv4 frame for @port and @mac and send it: the TTL of a
@@ -712,12 +741,7 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_
 		/* too big for its port: as the worker would, counted and
 		 * refused with 3/4, quoting the header as it arrived (TTL
 		 * not yet spent) */
-		if (forwarded && icmp_ctrl_error_due(r, m, 3, 4, true)) {
-			r->cst.drop[CDROP_TOO_BIG]++;
-			icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
-		} else {
-			cdrop(r, m, CDROP_TOO_BIG);
-		}
+		refuse_too_big(r, m, port, forwarded);
 		return;
 	}
 	if (forwarded) {
@@ -1008,18 +1032,11 @@ static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 {
 	struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
-	struct fib_route rt;
-	uint32_t nb = dst.v4;
 
 	if (!router_port_ok(r, port)) {
 		cdrop(r, m, CDROP_PORT_DOWN);
 		return;
 	}
-	/* the next hop, for the address its option records */
-	if (fib_route_lookup(r->fib, &dst, &rt) == 0 && rt.type == FIB_NH_GATEWAY &&
-	    rt.port == port)
-		nb = rt.gw.v4;
 	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu &&
 	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
 		/* handed over for its options, with DF, and the port's MTU
@@ -1028,15 +1045,10 @@ static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 		ip->time_to_live++;
 		ip->hdr_checksum = 0;
 		ip->hdr_checksum = rte_ipv4_cksum(ip);
-		if (icmp_ctrl_error_due(r, m, 3, 4, true)) {
-			r->cst.drop[CDROP_TOO_BIG]++;
-			icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
-		} else {
-			cdrop(r, m, CDROP_TOO_BIG);
-		}
+		refuse_too_big(r, m, (uint16_t)port, true);
 		return;
 	}
-	options_fill(r, m, (uint16_t)port, nb);
+	options_fill(r, m, (uint16_t)port, 0);
 	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu)
 		fragment_send(r, m, (uint16_t)port);
 	else

@@ -100,22 +100,15 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 		rte_pktmbuf_free(orig);
 		return;
 	}
-	sa = port_addr4_for(&r->ports[back.port],
-			    back.type == FIB_NH_GATEWAY ? back.gw.v4 : osrc.v4);
-	if (sa == 0)
-		sa = port_any_addr4(&r->ports[back.port]);
 	/* an unnumbered port: another of the router's addresses (RFC 1812
-	 * 4.3.2.4), or traceroute and path MTU discovery go blind there */
-	if (sa == 0)
-		sa = router_any_addr4(r);
-	/* a 169.254/16 address goes only to a host on its own link (RFC 3927
+	 * 4.3.2.4), or traceroute and path MTU discovery go blind there. A
+	 * 169.254/16 address goes only to a host on its own link (RFC 3927
 	 * 2.6.2, 2.7; control_output() holds to it): an error that goes by a
 	 * gateway (a link-local /30 to a peer, as cloud VPN and direct links
 	 * number them), or out of another port, goes from a routable address,
 	 * or traceroute and path MTU discovery through that peer go blind */
-	if (ip4_is_link_local(sa) &&
-	    (back.type != FIB_NH_CONNECTED || !port_owns4(&r->ports[back.port], sa)))
-		sa = router_routable_addr4(r, back.port);
+	sa = router_addr4_toward(r, back.port, back.type == FIB_NH_GATEWAY ? back.gw.v4 : osrc.v4,
+				 back.type == FIB_NH_CONNECTED);
 	m = rte_pktmbuf_alloc(r->pools[r->ports[back.port].socket]);
 	p = m ? rte_pktmbuf_append(
 			m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote))
@@ -156,21 +149,6 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 	rte_pktmbuf_free(orig);
 	dp_ctrl_set(m, CTRL_ORIGINATED, type, code, CTRL_ORIG_ICMP);
 	control_output(r, m);
-}
-
-static bool ours(const struct router *r, uint32_t a)
-{
-	uint16_t p;
-
-	for (p = 0; p < r->nb_ports; p++)
-		if (r->ports[p].present && port_owns4(&r->ports[p], a))
-			return true;
-	return false;
-}
-
-static bool ours_cb(const void *arg, uint32_t a)
-{
-	return ours(arg, a);
 }
 
 /*
@@ -244,7 +222,8 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
 	ip->time_to_live = 64;
 	/* the reply's source, the request's destination, is the router's
 	 * address here (echo requests to broadcasts are not answered) */
-	if (opts && ip4_options_fill(ip, rte_be_to_cpu_32(ip->src_addr), ip4_ts_now(), ours_cb, r))
+	if (opts &&
+	    ip4_options_fill(ip, rte_be_to_cpu_32(ip->src_addr), ip4_ts_now(), router_owns4_cb, r))
 		r->cst.options_filled++;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
@@ -287,7 +266,7 @@ void local_input(struct router *r, struct rte_mbuf *m)
 
 	/* broadcast and subnet-broadcast destinations: no service, no answer
 	 * (RFC 1812 4.3.3.6 lets a router ignore broadcast echo requests) */
-	if (!ours(r, rte_be_to_cpu_32(ip->dst_addr))) {
+	if (!router_owns4(r, rte_be_to_cpu_32(ip->dst_addr))) {
 		rte_pktmbuf_free(m);
 		r->cst.drop[CDROP_LOCAL_BROADCAST]++;
 		return;

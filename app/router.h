@@ -379,6 +379,15 @@ uint32_t router_any_addr4(const struct router *r);
  * its link, RFC 3927 2.6.2): @port's first, else the first of the
  * lowest-numbered port that has one; 0 if none. */
 uint32_t router_routable_addr4(const struct router *r, uint16_t port);
+/*
+ * The router's address for what leaves by @port towards next hop @nb (host
+ * order): the port's address on @nb's subnet, else any of the port's, else
+ * (an unnumbered port) another of the router's (RFC 1812 4.3.2.4). A
+ * 169.254/16 one only if it is the port's own and @on_link (the packet
+ * stays on that link: RFC 3927 2.6.2, 2.7), else a routable one. 0: the
+ * router has none.
+ */
+uint32_t router_addr4_toward(const struct router *r, uint16_t port, uint32_t nb, bool on_link);
 const uint8_t *port_any_addr6(const struct fr_port *p);
 /* The port speaks IPv6: it has an IPv6 address, or the router has used
  * its link-local one there (ll_in_use()). Such a port's link-local
@@ -399,6 +408,8 @@ int port_subnet_edge4(const struct fr_port *p, uint32_t a);
 bool port_owns4(const struct fr_port *p, uint32_t addr);
 /* @addr (host order) is an address of any port. */
 bool router_owns4(const struct router *r, uint32_t addr);
+/* router_owns4() for a callback: @r is the router */
+bool router_owns4_cb(const void *r, uint32_t addr);
 /* @mac is one of the ports' (our own frame, looped back by a switch). */
 bool router_mac(const struct router *r, const struct rte_ether_addr *mac);
 /* Another host (@mac, on @port) claims our address @ours (RFC 5227, RFC
