@@ -540,6 +540,12 @@ static const struct cmd_syntax {
 	 "forwards (with ignore-default, not only the default route); packets to the\n"
 	 "router's broadcast addresses are exempt, a directed broadcast it forwards is\n"
 	 "checked (multicast is never forwarded); IPv4 and IPv6 alike"},
+	{"port * redirects", CMD_PORT_REDIRECTS, a_onoff, "on|off",
+	 "send ICMP Redirects for Host (5/1, RFC 1812 5.2.7.2) to senders on port N's\n"
+	 "link whose packets the router forwards back out of port N to a next hop on\n"
+	 "the sender's own subnet (default off); the packet is forwarded all the\n"
+	 "same. Within the ICMP rate (set icmp rate), with tokens of their own.\n"
+	 "IPv4 only: no IPv6 Redirects are sent"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",
 	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
 	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"
@@ -962,9 +968,9 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 			   "rtcache commands belong in a file)");
 	if (c->id == CMD_RTCACHE_SIZE)
 		return check_rtcache_size(r, c, err, errlen);
-	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
-	    c->id == CMD_PORT_HOLD || c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL ||
-	    c->id == CMD_NEIGH_ADD || c->id == CMD_NEIGH_DEL)
+	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_REDIRECTS ||
+	    c->id == CMD_PORT_ADMIN || c->id == CMD_PORT_HOLD || c->id == CMD_PORT_ADDR_ADD ||
+	    c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD || c->id == CMD_NEIGH_DEL)
 		return check_port(r, c->port, err, errlen);
 	if ((c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE) &&
 	    c->route.port != FIB_PORT_NONE)
@@ -997,6 +1003,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		return exec_set_neigh(t, c, err, errlen);
 	case CMD_PORT_MTU:
 	case CMD_PORT_RPF:
+	case CMD_PORT_REDIRECTS:
 	case CMD_PORT_ADMIN:
 	case CMD_PORT_HOLD:
 	case CMD_SET_IP_MARTIANS:

@@ -504,6 +504,7 @@ enum lc_row {
 	LC_ICMP_RATELIMITED,
 	LC_ICMP_NOT_SENT,
 	LC_ICMP_RING_FULL,
+	LC_REDIRECTS_RATELIMITED,
 	LC_ROWS, /* then one per drop reason */
 };
 
@@ -524,6 +525,7 @@ static const char *const lc_names[LC_ROWS] = {
 	"icmp_ratelimited",
 	"icmp_not_sent",
 	"icmp_ring_full",
+	"redirects_ratelimited",
 };
 
 static uint64_t lc_val(const struct dp_stats *s, unsigned int row)
@@ -561,6 +563,8 @@ static uint64_t lc_val(const struct dp_stats *s, unsigned int row)
 		return s->icmp_not_sent;
 	case LC_ICMP_RING_FULL:
 		return s->icmp_ring_full;
+	case LC_REDIRECTS_RATELIMITED:
+		return s->redirects_ratelimited;
 	default:
 		return s->drop[row - LC_ROWS];
 	}
@@ -702,6 +706,7 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		jw_u64(o, "device_mtu", p->dev_mtu);
 		jw_str(o, "rpf", rpf[dp->rpf % 3]);
 		jw_bool(o, "rpf_ignore_default", dp->rpf_ignore_default);
+		jw_bool(o, "redirects", dp->redirects);
 		jw_u64(o, "socket", (uint64_t)p->socket);
 		jw_u64(o, "rx_queues", p->nb_rxq);
 		jw_u64(o, "tx_queues", p->nb_txq);
@@ -730,11 +735,11 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 	} else {
 		out_printf(
 			o,
-			"  mac %s\n  mtu %u (device %u)\n  rpf %s%s\n  socket %d\n  queues rx %u "
-			"tx %u\n",
+			"  mac %s\n  mtu %u (device %u)\n  rpf %s%s\n  redirects %s\n  socket %d\n"
+			"  queues rx %u tx %u\n",
 			mac, dp->mtu, p->dev_mtu, rpf[dp->rpf % 3],
-			dp->rpf_ignore_default ? " ignore-default" : "", p->socket, p->nb_rxq,
-			p->nb_txq);
+			dp->rpf_ignore_default ? " ignore-default" : "",
+			dp->redirects ? "on" : "off", p->socket, p->nb_rxq, p->nb_txq);
 		if (have_link && speed_known)
 			out_printf(o, "  link up %u Mbps\n", link.link_speed);
 		else if (have_link)
@@ -1114,6 +1119,8 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 			out_printf(o, "port %u down\n", pid);
 		out_printf(o, "port %u rpf %s%s\n", pid, rpf[r->dp_ports[pid].rpf % 3],
 			   r->dp_ports[pid].rpf_ignore_default ? " ignore-default" : "");
+		if (r->dp_ports[pid].redirects)
+			out_printf(o, "port %u redirects on\n", pid);
 		if (r->ports[pid].hold_up_ms != 0 || r->ports[pid].hold_down_ms != 0)
 			out_printf(o, "port %u hold-time up %u down %u\n", pid,
 				   r->ports[pid].hold_up_ms, r->ports[pid].hold_down_ms);

@@ -83,6 +83,14 @@ static int setting_apply(struct router *r, const struct setting *s)
 		}
 		DP_STORE(r->dp_ports[s->port].rpf, (uint8_t)s->value);
 		break;
+	case CMD_PORT_REDIRECTS:
+		if (r->dp_ports[s->port].redirects != (uint8_t)s->value) {
+			DP_STORE(r->dp_ports[s->port].redirects, (uint8_t)s->value);
+			/* a route cache hit would skip the Redirect: a flow
+			 * back out of its port cached while they were off goes */
+			fib_invalidate(r->fib);
+		}
+		break;
 	case CMD_SET_IP_MARTIANS:
 		if (r->dpconf.martians != (uint8_t)s->value) {
 			DP_STORE(r->dpconf.martians, (uint8_t)s->value);
@@ -122,6 +130,9 @@ static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, s
 	case CMD_PORT_RPF:
 		s->value = r->dp_ports[port].rpf;
 		s->value2 = r->dp_ports[port].rpf_ignore_default;
+		break;
+	case CMD_PORT_REDIRECTS:
+		s->value = r->dp_ports[port].redirects;
 		break;
 	case CMD_PORT_ADMIN:
 		s->value = r->ports[port].admin_down;
@@ -1169,8 +1180,8 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 	}
-	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_ADMIN ||
-	    c->id == CMD_PORT_HOLD) {
+	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_REDIRECTS ||
+	    c->id == CMD_PORT_ADMIN || c->id == CMD_PORT_HOLD) {
 		rc = check_port(t->r, c->port, err, errlen);
 		if (rc != 0)
 			return rc;

@@ -130,6 +130,11 @@ uint32_t router_addr4_toward(const struct router *r, uint16_t port, uint32_t nb,
 
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr)
 {
+	return port_addr4_shared(p, addr, addr);
+}
+
+uint32_t port_addr4_shared(const struct fr_port *p, uint32_t a, uint32_t b)
+{
 	unsigned int i;
 
 	for (i = 0; i < p->nb_addrs; i++) {
@@ -139,7 +144,7 @@ uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr)
 		if (pa->addr.family != AF_INET)
 			continue;
 		mask = pa->len ? UINT32_MAX << (32 - pa->len) : 0;
-		if ((pa->addr.v4 & mask) == (addr & mask))
+		if ((pa->addr.v4 & mask) == (a & mask) && (pa->addr.v4 & mask) == (b & mask))
 			return pa->addr.v4;
 	}
 	return 0;
@@ -1025,8 +1030,8 @@ void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst)
 
 /*
  * A forwarded packet a worker rewrote and handed over (CTRL_FORWARD): its
- * options filled in, then fragmented if larger than its port's MTU, else
- * sent as it is.
+ * Redirect sent if one is due, its options filled in, then fragmented if
+ * larger than its port's MTU, else sent as it is.
  */
 static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 {
@@ -1048,6 +1053,8 @@ static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 		refuse_too_big(r, m, (uint16_t)port, true);
 		return;
 	}
+	if (dp_ctrl_icmp_type(m) == ICMP_REDIRECT)
+		icmp_redirect(r, m, (uint16_t)port);
 	options_fill(r, m, (uint16_t)port, 0);
 	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu)
 		fragment_send(r, m, (uint16_t)port);

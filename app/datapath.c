@@ -308,6 +308,35 @@ static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m
 	drop_icmp(c, m, ip, flags, out, DROP_IP4_BAD_OPTIONS, 12, 0, (uint32_t)sizeof(*ip) + at);
 }
 
+/*
+ * A packet about to leave by the port it came in by (@in_port, whose
+ * redirects are on): is an ICMP Redirect due to its sender (RFC 1812
+ * 5.2.7.2)? Its source must be on that port's link (a connected route out
+ * of it: the control thread checks that it shares a subnet with the next
+ * hop), an ICMP error must be allowed about it (never about an error, a
+ * later fragment...: 4.3.2.7) and the Redirect tokens must allow one (a
+ * host that ignores Redirects gets one at the rate, and its packets take
+ * the fast path meanwhile). Source-routed packets never get here.
+ */
+static __rte_noinline __rte_cold bool redirect_due(struct dp_ctx *c, const struct rte_mbuf *m,
+						   const struct rte_ipv4_hdr *ip, uint8_t flags,
+						   uint16_t in_port)
+{
+	uint32_t s = dp_ntohl(ip->src_addr);
+	const struct fib_nh *sh;
+	uint64_t snh;
+
+	fib4_lookup_bulk(c->fib, &s, &snh, 1);
+	sh = &c->nh[snh];
+	if (sh->type != FIB_NH_CONNECTED || sh->port != in_port || !icmp_allowed(m, ip, flags))
+		return false;
+	if (!dp_tokens_take(&c->icmp_redirect, c->conf)) {
+		c->st->redirects_ratelimited++;
+		return false;
+	}
+	return true;
+}
+
 /* ip4_options_to_fill(), out of line: only a header with options asks */
 static __rte_noinline __rte_cold bool options_to_fill(const struct rte_ipv4_hdr *ip)
 {
@@ -1096,7 +1125,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		uint64_t dnh, shop = 0; /* shop: the source's, read in place */
 		uint16_t port, mtu;
 		uint32_t ni;
-		bool big;
+		bool big, hairpin;
 
 		if (!own_lookup) {
 			j = w;
@@ -1233,6 +1262,15 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		}
 		if (unlikely(!neigh_ready(c, ni, m, &v, &out[i], use_cache)))
 			continue;
+		/* back out of the port it came in by, with Redirects on there:
+		 * the control thread sends one when due, and forwards it */
+		hairpin = unlikely(port == in_port) && DP_LOAD(pp->redirects);
+		if (unlikely(hairpin) && redirect_due(c, m, ip, flags[i], in_port)) {
+			rewrite(&ports[port], eth, ip, v.word);
+			dp_ctrl_set(m, CTRL_FORWARD, ICMP_REDIRECT, 1, port);
+			out[i] = DP_OUT_CTRL;
+			continue;
+		}
 		/* one test for both rare cases: too big, or options */
 		if (unlikely(big | (ip->version_ihl != 0x45)) && (big || options_to_fill(ip))) {
 			/* fragmenting allocates, and a Record Route or
@@ -1245,7 +1283,9 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		}
 		rewrite(&ports[port], eth, ip, v.word);
 		out[i] = port;
-		if (use_cache) {
+		/* a hit would skip the Redirect: such a flow is not cached
+		 * (turning Redirects on drops the entries made before) */
+		if (use_cache && !hairpin) {
 			struct rtcache_entry *e =
 				rtcache_slot_at(rtc, bkt[j], dst[j], rpf_on ? src[j] : 0, in_port);
 

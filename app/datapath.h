@@ -47,11 +47,15 @@ enum dp_ctrl_reason {
 	CTRL_ICMP_ERROR, /* dropped: send ICMP type/code about it (aux: next-hop MTU,
 			  * or Parameter Problem's pointer) */
 	/* rewritten, for the control thread to finish and send (aux: port):
-	 * larger than the egress MTU with DF clear (fragmented), or with a
-	 * Record Route or Timestamp option to fill in (ip4_options_fill()) */
+	 * larger than the egress MTU with DF clear (fragmented), with a
+	 * Record Route or Timestamp option to fill in (ip4_options_fill()),
+	 * or (type ICMP_REDIRECT) due an ICMP Redirect to its sender */
 	CTRL_FORWARD,
 	CTRL_ORIGINATED, /* (control thread only) built by the router itself */
 };
+
+/* ICMP Redirect (RFC 792), the type of a CTRL_FORWARD packet due one */
+#define ICMP_REDIRECT 5
 
 /* The aux of a CTRL_ORIGINATED packet that is an ICMP message: its type and
  * code ride along, and it is counted as sent once handed to its port (not
@@ -75,8 +79,12 @@ struct dp_port {
 	 * took it down; what would leave by it is dropped (port_down), what
 	 * arrives on it too (rx_port_down) */
 	uint8_t down;
-	uint8_t ll6[16];  /* the port's IPv6 link-local address (EUI-64) */
-	uint8_t spare[5]; /* to 32 bytes: indexed with a shift, not a multiply */
+	uint8_t ll6[16]; /* the port's IPv6 link-local address (EUI-64) */
+	/* send ICMP Redirects (RFC 1812 5.2.7.2) to the hosts on this port's
+	 * link that forward through the router to a next hop on that link
+	 * (default off) */
+	uint8_t redirects;
+	uint8_t spare[4]; /* to 32 bytes: indexed with a shift, not a multiply */
 };
 _Static_assert(sizeof(struct dp_port) == 32, "struct dp_port is 32 bytes");
 
@@ -171,8 +179,9 @@ struct dp_ctx {
 	struct rtcache *rtc;  /* this worker's route cache (NULL: none) */
 	/* this worker's ICMP error tokens: 3/4 and Packet Too Big (path MTU
 	 * discovery) have their own, so a flood of other errors (a loop's
-	 * time exceeded) cannot starve them */
-	struct dp_tokens icmp, icmp_pmtu;
+	 * time exceeded) cannot starve them; Redirects too, so a host that
+	 * ignores them and keeps sending cannot starve the others */
+	struct dp_tokens icmp, icmp_pmtu, icmp_redirect;
 	struct fib4_tbl24 tbl24; /* for prefetching lookups (fib4_tbl24()) */
 };
 

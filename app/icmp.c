@@ -49,6 +49,8 @@ void icmp_count_sent(struct router *r, uint8_t type, uint8_t code)
 		r->cst.icmp_prohibited++;
 	else if (type == 12)
 		r->cst.icmp_param_problem++;
+	else if (type == ICMP_REDIRECT)
+		r->cst.icmp_redirects++;
 }
 
 int icmp_ctrl_allowed(struct router *r, bool pmtu)
@@ -75,21 +77,78 @@ bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, uin
 	return true;
 }
 
+/*
+ * An ICMP error from @sa (host order) about @orig (Ethernet + IPv4), for its
+ * sender on @port: the header, @word as the 4 bytes after the checksum, the
+ * quote (the original header and as much payload as fits in 576 bytes). The
+ * quote's TTL is raised by @ttl_back (a packet the worker rewrote, quoted
+ * as it arrived). NULL (counted) when no mbuf is free; @orig is kept.
+ */
+static struct rte_mbuf *icmp_build(struct router *r, const struct rte_mbuf *orig, uint16_t port,
+				   uint32_t sa, uint8_t type, uint8_t code, rte_be32_t word,
+				   uint8_t ttl_back)
+{
+	const struct rte_ipv4_hdr *oip =
+		rte_pktmbuf_mtod_offset(orig, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t olen = RTE_MIN((uint32_t)rte_be_to_cpu_16(oip->total_length),
+				rte_pktmbuf_pkt_len(orig) - RTE_ETHER_HDR_LEN);
+	uint32_t quote = RTE_MIN(olen, (uint32_t)(ICMP_ERROR_MAX - sizeof(struct rte_ipv4_hdr) -
+						  sizeof(struct rte_icmp_hdr)));
+	struct rte_mbuf *m = rte_pktmbuf_alloc(r->pools[r->ports[port].socket]);
+	struct rte_ipv4_hdr *ip;
+	struct rte_icmp_hdr *ic;
+	char *p, *q;
+	const void *from;
+
+	p = m ? rte_pktmbuf_append(
+			m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote))
+	      : NULL;
+	if (p == NULL) {
+		r->cst.drop[CDROP_NO_MBUF]++;
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	frame_init(p, RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	ic = (struct rte_icmp_hdr *)(ip + 1);
+	memset(ip, 0, sizeof(*ip) + sizeof(*ic));
+	ip->version_ihl = 0x45;
+	ip->type_of_service = 0xc0; /* internetwork control */
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + sizeof(*ic) + quote));
+	ip->packet_id = ip_id_new();
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_ICMP;
+	ip->src_addr = rte_cpu_to_be_32(sa);
+	ip->dst_addr = oip->src_addr;
+	ic->icmp_type = type;
+	ic->icmp_code = code;
+	memcpy(&ic->icmp_ident, &word, sizeof(word));
+	q = (char *)(ic + 1);
+	from = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, quote, q);
+	if (from != NULL && from != q)
+		memcpy(q, from, quote);
+	if (ttl_back != 0 && quote >= sizeof(*ip)) {
+		struct rte_ipv4_hdr *qip = (struct rte_ipv4_hdr *)q;
+
+		qip->time_to_live = (uint8_t)(qip->time_to_live + ttl_back);
+		qip->hdr_checksum = 0;
+		qip->hdr_checksum = rte_ipv4_cksum(qip);
+	}
+	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, sizeof(*ic) + quote);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	dp_ctrl_set(m, CTRL_ORIGINATED, type, code, CTRL_ORIG_ICMP);
+	return m;
+}
+
 void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux)
 {
 	const struct rte_ipv4_hdr *oip =
 		rte_pktmbuf_mtod_offset(orig, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	struct fr_addr osrc = fr_addr4(rte_be_to_cpu_32(oip->src_addr));
-	uint32_t olen = RTE_MIN((uint32_t)rte_be_to_cpu_16(oip->total_length),
-				rte_pktmbuf_pkt_len(orig) - RTE_ETHER_HDR_LEN);
-	uint32_t quote = RTE_MIN(olen, (uint32_t)(ICMP_ERROR_MAX - sizeof(struct rte_ipv4_hdr) -
-						  sizeof(struct rte_icmp_hdr)));
 	struct fib_route back;
-	struct rte_ipv4_hdr *ip;
-	struct rte_icmp_hdr *ic;
 	struct rte_mbuf *m;
+	rte_be32_t word = 0;
 	uint32_t sa;
-	char *p;
 
 	/* the source address: the port the error leaves by, towards the
 	 * original sender's next hop */
@@ -109,46 +168,54 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 	 * or traceroute and path MTU discovery through that peer go blind */
 	sa = router_addr4_toward(r, back.port, back.type == FIB_NH_GATEWAY ? back.gw.v4 : osrc.v4,
 				 back.type == FIB_NH_CONNECTED);
-	m = rte_pktmbuf_alloc(r->pools[r->ports[back.port].socket]);
-	p = m ? rte_pktmbuf_append(
-			m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote))
-	      : NULL;
-	if (p == NULL || sa == 0) {
-		r->cst.drop[sa == 0 ? CDROP_NO_ROUTE_BACK : CDROP_NO_MBUF]++;
-		rte_pktmbuf_free(m);
+	if (sa == 0) {
+		r->cst.drop[CDROP_NO_ROUTE_BACK]++;
 		rte_pktmbuf_free(orig);
 		return;
 	}
-	frame_init(p, RTE_ETHER_TYPE_IPV4);
-	ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
-	ic = (struct rte_icmp_hdr *)(ip + 1);
-	memset(ip, 0, sizeof(*ip) + sizeof(*ic));
-	ip->version_ihl = 0x45;
-	ip->type_of_service = 0xc0; /* internetwork control */
-	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + sizeof(*ic) + quote));
-	ip->packet_id = ip_id_new();
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_ICMP;
-	ip->src_addr = rte_cpu_to_be_32(sa);
-	ip->dst_addr = oip->src_addr;
-	ic->icmp_type = type;
-	ic->icmp_code = code;
 	if (type == 3 && code == 4) /* RFC 1191: next-hop MTU in the low 16 bits */
-		ic->icmp_seq_nb = rte_cpu_to_be_16((uint16_t)aux);
+		word = rte_cpu_to_be_32(aux & 0xffff);
 	else if (type == 12) /* RFC 792: the pointer, the word's first octet */
-		((uint8_t *)ic)[4] = (uint8_t)aux;
-	{
-		char *q = (char *)(ic + 1);
-		const void *src = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, quote, q);
-
-		if (src != NULL && src != q)
-			memcpy(q, src, quote);
-	}
-	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, sizeof(*ic) + quote);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
+		word = rte_cpu_to_be_32((aux & 0xff) << 24);
+	m = icmp_build(r, orig, back.port, sa, type, code, word, 0);
 	rte_pktmbuf_free(orig);
-	dp_ctrl_set(m, CTRL_ORIGINATED, type, code, CTRL_ORIG_ICMP);
-	control_output(r, m);
+	if (m != NULL)
+		control_output(r, m);
+}
+
+void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
+{
+	const struct rte_ipv4_hdr *oip =
+		rte_pktmbuf_mtod_offset(orig, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t src = rte_be_to_cpu_32(oip->src_addr);
+	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(oip->dst_addr));
+	struct fib_route rt;
+	struct rte_mbuf *m;
+	uint32_t gw, sa;
+
+	/* the next hop the worker forwarded it to: its route's gateway, or
+	 * the destination itself on a connected subnet */
+	if (fib_route_lookup(r->fib, &dst, &rt) != 0 || rt.port != port ||
+	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
+		r->cst.redirects_not_due++;
+		return;
+	}
+	gw = rt.type == FIB_NH_GATEWAY ? rt.gw.v4 : dst.v4;
+	/* RFC 1812 5.2.7.2: the sender and the better next hop on one of the
+	 * port's subnets, and the Redirect from the router's address there
+	 * (the one the sender uses as its gateway: RFC 1122 3.2.2.2 has a
+	 * host take a Redirect only from its current first hop) */
+	sa = port_addr4_shared(&r->ports[port], src, gw);
+	if (sa == 0 || gw == src) {
+		r->cst.redirects_not_due++;
+		return;
+	}
+	/* Redirect for Host (code 1; RFC 1812 5.2.7.2 forbids codes 0 and 2,
+	 * and the router does not route by TOS, so never 3), quoting the
+	 * packet as it arrived (the worker lowered its TTL) */
+	m = icmp_build(r, orig, port, sa, ICMP_REDIRECT, 1, rte_cpu_to_be_32(gw), 1);
+	if (m != NULL)
+		control_output(r, m);
 }
 
 /*

@@ -25,6 +25,14 @@ struct router;
  * of 3/4. Consumes @orig. The caller decided it is allowed and within rate.
  */
 void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux);
+/*
+ * Send an ICMP Redirect for Host (5/1) about @orig (Ethernet + IPv4, which a
+ * worker rewrote to forward back out of @port, the port it came in by; a
+ * token taken), naming its route's next hop on @port as the better first
+ * hop: when its sender and that next hop share one of the port's subnets
+ * (RFC 1812 5.2.7.2), else only counted (redirects_not_due). Keeps @orig.
+ */
+void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port);
 /* Count an ICMP message of the router's as sent (once handed to its port). */
 void icmp_count_sent(struct router *r, uint8_t type, uint8_t code);
 

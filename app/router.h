@@ -402,6 +402,9 @@ bool port_speaks6(const struct fr_port *p);
 void ll_in_use(struct router *r, uint16_t port);
 /* The port's address whose subnet holds @addr (host order), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
+/* The address of @p whose subnet holds both @a and @b (host order), 0 if
+ * none does. */
+uint32_t port_addr4_shared(const struct fr_port *p, uint32_t a, uint32_t b);
 /* @a is the network (1) or broadcast (2) address of one of @p's IPv4
  * subnets of /30 or shorter (no host has it), or neither (0). */
 int port_subnet_edge4(const struct fr_port *p, uint32_t a);

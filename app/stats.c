@@ -103,6 +103,7 @@ void dp_stats_add(struct dp_stats *sum, const struct dp_stats *s)
 	sum->icmp_ratelimited += s->icmp_ratelimited;
 	sum->icmp_not_sent += s->icmp_not_sent;
 	sum->icmp_ring_full += s->icmp_ring_full;
+	sum->redirects_ratelimited += s->redirects_ratelimited;
 	sum->ctrl_tx_full += s->ctrl_tx_full;
 	sum->ctrl_tx_port_down += s->ctrl_tx_port_down;
 	sum->ctrl_tx_no_port += s->ctrl_tx_no_port;
@@ -206,6 +207,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "icmp_ratelimited", s->icmp_ratelimited);
 	v->kv(v->arg, "icmp_not_sent", s->icmp_not_sent);
 	v->kv(v->arg, "icmp_ring_full", s->icmp_ring_full);
+	v->kv(v->arg, "redirects_ratelimited", s->redirects_ratelimited);
 	sec(v, "icmp errors (workers)", false);
 	sec(v, "rpf drops by port", true);
 	for (i = 0; i < r->nb_ports; i++) {
@@ -242,6 +244,8 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "icmp_frag_needed", r->cst.icmp_frag_needed);
 	v->kv(v->arg, "icmp_prohibited", r->cst.icmp_prohibited);
 	v->kv(v->arg, "icmp_param_problem", r->cst.icmp_param_problem);
+	v->kv(v->arg, "icmp_redirects", r->cst.icmp_redirects);
+	v->kv(v->arg, "redirects_not_due", r->cst.redirects_not_due);
 	v->kv(v->arg, "nd_ns_received", r->cst.nd_ns_rx);
 	v->kv(v->arg, "nd_na_received", r->cst.nd_na_rx);
 	v->kv(v->arg, "nd_answered", r->cst.nd_answered);

@@ -72,6 +72,7 @@ struct dp_stats {
 	uint64_t icmp_ratelimited; /* errors not sent: over the rate limit */
 	uint64_t icmp_not_sent;	   /* errors not sent: never about ICMP errors, fragments... */
 	uint64_t icmp_ring_full;   /* errors not sent: the ring to the control thread was full */
+	uint64_t redirects_ratelimited;		/* ICMP Redirects not sent: over the rate limit */
 	uint64_t rpf_drop[RTE_MAX_ETHPORTS][2]; /* per input port: strict, loose */
 	uint64_t drop[DROP_MAX];
 	/* what worker 0 could not send of the control thread's packets (never
@@ -155,14 +156,18 @@ struct ctrl_stats {
 	 * way (no route back, its neighbour never answered) counts only as
 	 * that drop */
 	uint64_t icmp_echo_replies;
-	uint64_t icmp_time_exceeded;   /* 11/0 */
-	uint64_t icmp_unreach_net;     /* 3/0 */
-	uint64_t icmp_unreach_host;    /* 3/1 */
-	uint64_t icmp_unreach_proto;   /* 3/2 */
-	uint64_t icmp_unreach_port;    /* 3/3 */
-	uint64_t icmp_frag_needed;     /* 3/4 */
-	uint64_t icmp_prohibited;      /* 3/13 */
-	uint64_t icmp_param_problem;   /* 12/0 */
+	uint64_t icmp_time_exceeded; /* 11/0 */
+	uint64_t icmp_unreach_net;   /* 3/0 */
+	uint64_t icmp_unreach_host;  /* 3/1 */
+	uint64_t icmp_unreach_proto; /* 3/2 */
+	uint64_t icmp_unreach_port;  /* 3/3 */
+	uint64_t icmp_frag_needed;   /* 3/4 */
+	uint64_t icmp_prohibited;    /* 3/13 */
+	uint64_t icmp_param_problem; /* 12/0 */
+	uint64_t icmp_redirects;     /* 5/1 */
+	/* handed over for a Redirect that is not due: its sender and next
+	 * hop share no subnet of the port (or its route changed meanwhile) */
+	uint64_t redirects_not_due;
 	uint64_t nd_ns_rx;	       /* neighbour solicitations received */
 	uint64_t nd_na_rx;	       /* neighbour advertisements received */
 	uint64_t nd_answered;	       /* advertisements sent for our addresses */

@@ -265,7 +265,7 @@ int worker_main(void *arg)
 	c.st = &w->st;
 	c.conf = &r->dpconf;
 	c.rtc = w->rtc;
-	c.icmp = c.icmp_pmtu = (struct dp_tokens){0}; /* full */
+	c.icmp = c.icmp_pmtu = c.icmp_redirect = (struct dp_tokens){0}; /* full */
 	c.neigh_used = neigh_used_map(r->neigh, w->idx);
 	c.tbl24 = fib4_tbl24(r->fib);
 

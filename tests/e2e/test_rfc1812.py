@@ -155,6 +155,82 @@ def test_time_exceeded(topo, r):
                                                    delta(before, after, "icmp_ring_full")))
 
 
+def test_redirect(topo, r):
+    """ICMP Redirect for Host (RFC 1812 5.2.7.2): h1 sends to 10.79.0.5,
+    whose gateway 192.0.2.79 is on h1's own link. Off (the default), the
+    packet goes back out to that gateway and nothing else. With port 0's
+    Redirects on, h1 also gets 5/1 naming the gateway, from the router's
+    address on its link, quoting the packet as h1 sent it; h1's kernel takes
+    it (its route to 10.79.0.5 then goes by 192.0.2.79, not by the router).
+    None about a sender off the link, nor about an ICMP error."""
+    gw, gw_mac, far = "192.0.2.79", "02:00:00:00:01:79", "10.79.0.5"
+    r.cli("neigh add %s lladdr %s port 0" % (gw, gw_mac))
+    r.cli("route add 10.79.0.0/16 via " + gw)
+    # Linux follows a Redirect only to a gateway it can reach at once
+    sh(["ip", "neigh", "replace", gw, "lladdr", gw_mac, "dev", "eth0", "nud", "permanent"],
+       ns=topo.hosts[0])
+
+    def sent_back(pkt, tag):
+        before = r.stats()
+        got = at_host(topo, 0, lambda: send(topo, pkt), timeout=1.0)
+        after = r.stats()
+        fwd = [p for p in got if p.haslayer(s.Raw) and bytes(p[s.Raw]).startswith(tag) and
+               not (p.haslayer(s.ICMP) and p[s.ICMP].type == 5)]
+        red = [p for p in got if p.haslayer(s.ICMP) and p[s.ICMP].type == 5]
+        check(len(fwd) == 1 and fwd[0].dst == gw_mac and fwd[0][s.IP].ttl == 63,
+              "%s: not forwarded once to the gateway: %s" % (tag, [p.summary() for p in got]))
+        return red, before, after
+
+    try:
+        red, before, after = sent_back(udp(far, payload=b"redirects-off"), b"redirects-off")
+        check(not red and delta(before, after, "icmp_redirects") == 0,
+              "Redirects off, yet one sent: %s" % [p.summary() for p in red])
+        r.cli("port 0 redirects on")
+        check("redirects on" in r.cli("show port info 0") and
+              "port 0 redirects on" in r.cli("show config"), "port 0 redirects not shown on")
+        # an echo reply: Linux follows a Redirect about one without a
+        # socket (about UDP, only with a socket of that flow)
+        pkt = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src=HOST_IP[0], dst=far) /
+               s.ICMP(type=0, id=7, seq=1) / s.Raw(b"redirects-on"))
+        red, before, after = sent_back(pkt, b"redirects-on")
+        check(len(red) == 1, "want one Redirect, got %d" % len(red))
+        e = red[0]
+        check(e[s.ICMP].code == 1 and e[s.ICMP].gw == gw,
+              "Redirect %d/%d naming %s, want 5/1 naming %s" %
+              (e[s.ICMP].type, e[s.ICMP].code, e[s.ICMP].gw, gw))
+        check(e[s.IP].src == ROUTER_IP[0] and e[s.IP].dst == HOST_IP[0] and e[s.IP].ttl == 64,
+              "Redirect %s -> %s TTL %d" % (e[s.IP].src, e[s.IP].dst, e[s.IP].ttl))
+        raw = bytes(e[s.IP])
+        check(s.checksum(raw[:20]) == 0 and s.checksum(raw[20:]) == 0,
+              "Redirect checksums wrong")
+        orig = bytes(pkt)[14:]
+        check(bytes(e[s.ICMP].payload) == orig, "the Redirect does not quote the packet as sent")
+        check(delta(before, after, "icmp_redirects") == 1,
+              "icmp_redirects rose by %d" % delta(before, after, "icmp_redirects"))
+        route = sh(["ip", "route", "get", far], ns=topo.hosts[0])
+        check("via %s " % gw in route, "h1 did not take the Redirect: %s" % route.strip())
+        # a sender off port 0's link (its route by a gateway elsewhere)
+        red, before, after = sent_back(
+            s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src="172.20.0.9", dst=far) /
+            s.UDP(sport=1234, dport=5678) / s.Raw(b"off-link"), b"off-link")
+        check(not red and delta(before, after, "icmp_redirects") == 0,
+              "a Redirect to a sender off the link")
+        # an ICMP error back out of its port: no Redirect about it (4.3.2.7)
+        err = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src=HOST_IP[0], dst=far) /
+               s.ICMP(type=3, code=3) / s.Raw(b"icmp-error"))
+        before = r.stats()
+        got = at_host(topo, 0, lambda: send(topo, err), timeout=1.0)
+        after = r.stats()
+        check(not [p for p in got if p.haslayer(s.ICMP) and p[s.ICMP].type == 5] and
+              delta(before, after, "icmp_redirects") == 0, "a Redirect about an ICMP error")
+    finally:
+        r.cli("port 0 redirects off", check=False)
+        r.cli("route del 10.79.0.0/16", check=False)
+        r.cli("neigh del %s port 0" % gw, check=False)
+        sh(["ip", "neigh", "del", gw, "dev", "eth0"], ns=topo.hosts[0], check=False)
+        sh(["ip", "route", "flush", "cache"], ns=topo.hosts[0], check=False)
+
+
 def test_unnumbered(topo, r):
     """A port without an IPv4 address (unnumbered: a route 'dev' to its
     link): an error about a packet that came in there still goes back, from
@@ -1054,6 +1130,7 @@ def main():
                              ("rpf_matrix", test_rpf_matrix),
                              ("rpf_flips_on_route_delete", test_rpf_flip),
                              ("port_down_failover", test_port_down_failover),
+                             ("redirect_5_1", test_redirect),
                              ("unnumbered_port_errors", test_unnumbered),
                              ("link_local_gateway_errors", test_link_local_gateway),
                              ("traceroute", test_traceroute)]:

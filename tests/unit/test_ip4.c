@@ -1278,6 +1278,80 @@ static void test_rtcache_coherency(void **state)
 }
 
 /*
+ * ICMP Redirects (RFC 1812 5.2.7.2): h1 (192.0.2.2, port 0) sends to
+ * 10.1.2.0/24, whose gateway 192.0.2.9 is on h1's own link. With Redirects
+ * on for port 0 the packet is rewritten and handed over as CTRL_FORWARD
+ * type 5 code 1 (the control thread sends the Redirect, then the packet);
+ * otherwise, and when none is due, it leaves by port 0 at once.
+ */
+static void test_redirect(void **state)
+{
+	struct pctx *p = *state;
+	const struct rte_ether_addr gw2_mac = {{0x02, 0, 0, 0, 0x01, 0x09}};
+	struct rtcache *rc = rtcache_create(1024, 0, 0);
+	struct fib_route r;
+	struct rte_mbuf *m;
+	uint16_t out;
+
+	gw2_route(p, "10.1.2.0/24", &gw2_mac, &r);
+	p->conf.icmp_rate = dp_icmp_rate(1, 1u << 23);
+	p->c.icmp_redirect.left = 1u << 30;
+	p->c.icmp_redirect.last = rte_rdtsc();
+	/* off (the default): forwarded back out, nothing handed over */
+	expect_out(p, pkt(0xc0000202, 0x0a010203, 64, 10), 0, 0);
+	/* on: handed over, already rewritten for its next hop */
+	p->ports[0].redirects = 1;
+	m = pkt(0xc0000202, 0x0a010203, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_FORWARD);
+	assert_int_equal(dp_ctrl_icmp_type(m), ICMP_REDIRECT);
+	assert_int_equal(dp_ctrl_icmp_code(m), 1);
+	assert_int_equal(dp_ctrl_aux(m), 0);
+	assert_true(rte_is_same_ether_addr(&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr,
+					   &gw2_mac));
+	assert_int_equal(iph(m)->time_to_live, 63);
+	assert_int_equal(rte_ipv4_cksum(iph(m)), 0); /* valid */
+	rte_pktmbuf_free(m);
+	/* a packet that leaves by another port: no Redirect */
+	expect_out(p, pkt(0xc0000202, 0x0a090909, 64, 10), 0, 1);
+	/* a sender off the link (its route by a gateway): none either */
+	expect_out(p, pkt(0x0a050505, 0x0a010203, 64, 10), 0, 0);
+	/* nor about an ICMP error (RFC 1812 4.3.2.7) */
+	m = pkt(0xc0000202, 0x0a010203, 64, 10);
+	iph(m)->next_proto_id = IPPROTO_ICMP;
+	((uint8_t *)(iph(m) + 1))[0] = 3; /* destination unreachable */
+	iph(m)->hdr_checksum = 0;
+	iph(m)->hdr_checksum = rte_ipv4_cksum(iph(m));
+	expect_out(p, m, 0, 0);
+	/* out of tokens: forwarded at once, counted */
+	p->c.icmp_redirect.left = 0;
+	p->c.icmp_redirect.last = rte_rdtsc();
+	p->conf.icmp_rate = dp_icmp_rate(1ull << 39, 1);
+	expect_out(p, pkt(0xc0000202, 0x0a010203, 64, 10), 0, 0);
+	assert_int_equal(p->st.redirects_ratelimited, 1);
+	/* the other errors' tokens are not the Redirects' */
+	assert_int_equal(p->st.icmp_ratelimited, 0);
+	/* with the route cache on, such a flow is never cached: every packet
+	 * takes the full path, so a Redirect is sent whenever tokens allow */
+	p->c.rtc = rc;
+	p->conf.rtcache_mode = RTCACHE_ON;
+	expect_out(p, pkt(0xc0000202, 0x0a010203, 64, 10), 0, 0);
+	expect_out(p, pkt(0xc0000202, 0x0a010203, 64, 10), 0, 0);
+	assert_int_equal(rc->st.inserts, 0);
+	assert_int_equal(rc->st.hits, 0);
+	/* Redirects off: cached as any other flow */
+	p->ports[0].redirects = 0;
+	expect_out(p, pkt(0xc0000202, 0x0a010203, 64, 10), 0, 0);
+	expect_out(p, pkt(0xc0000202, 0x0a010203, 64, 10), 0, 0);
+	assert_int_equal(rc->st.inserts, 1);
+	assert_int_equal(rc->st.hits, 1);
+	p->c.rtc = NULL;
+	rtcache_free(rc);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
+/*
  * A train of 10 packets of one flow, h1 to 10.1.2.3 (via h2, port 1), but
  * 7, to 10.1.3.9 (via @p gw2_mac, port 0); 3 has TTL 1 and 5 is too big for
  * port 1, its MTU set to 100 for the burst (DF clear: fragmented by the
@@ -1778,6 +1852,9 @@ int main(void)
 		cmocka_unit_test(test_fragment),
 		cmocka_unit_test(test_fragment6),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_redirect, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_redirect, pipe_setup_4b, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_redirect, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_train, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_warm, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_auto, pipe_setup, pipe_teardown),
