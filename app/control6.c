@@ -1454,6 +1454,13 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_LOCAL_FRAGMENT); /* the router does not reassemble */
 		return;
 	}
+	if ((proto == IPPROTO_UDP || proto == IPPROTO_TCP) &&
+	    !local_l4_ok(m, RTE_ETHER_HDR_LEN + sizeof(*ip) + off, plen - off, (uint8_t)proto,
+			 ip->src_addr, ip->dst_addr, 16)) {
+		/* damaged: discarded, never answered (as local_input()) */
+		cdrop6(r, m, CDROP_LOCAL_BAD_L4);
+		return;
+	}
 	if (proto == IPPROTO_UDP || proto == IPPROTO_TCP)
 		local_error6(r, m, 1, 4, 0);
 	else /* unrecognized next header: point at it (RFC 4443 3.4) */

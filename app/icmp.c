@@ -322,6 +322,51 @@ static bool local_error_due(struct router *r, struct rte_mbuf *m)
 	return true;
 }
 
+bool local_l4_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len, uint8_t proto,
+		 const void *src, const void *dst, size_t alen)
+{
+	struct {
+		uint8_t a[32];
+		rte_be32_t len;
+		uint8_t zero[3];
+		uint8_t proto;
+	} __rte_packed ph;
+	uint8_t h[20];
+	const uint8_t *l4;
+	uint16_t sum;
+	uint32_t n, v;
+
+	if (proto == IPPROTO_UDP) {
+		if (len < 8 || (l4 = rte_pktmbuf_read(m, off, 8, h)) == NULL)
+			return false;
+		n = (uint32_t)l4[4] << 8 | l4[5];
+		/* its length within the packet's; no checksum (0): only IPv4 */
+		if (n < 8 || n > len)
+			return false;
+		if (l4[6] == 0 && l4[7] == 0)
+			return alen == 4;
+	} else {
+		if (len < 20 || (l4 = rte_pktmbuf_read(m, off, 20, h)) == NULL ||
+		    (l4[12] >> 4) < 5 || (l4[12] >> 4) * 4u > len)
+			return false;
+		n = len;
+	}
+	/* the pseudo-header (RFC 768, RFC 9293 3.1, RFC 8200 8.1): the
+	 * addresses, the length and the protocol, which sum alike in either
+	 * family's order of fields */
+	memset(&ph, 0, sizeof(ph));
+	memcpy(ph.a, src, alen);
+	memcpy(ph.a + alen, dst, alen);
+	ph.len = rte_cpu_to_be_32(n);
+	ph.proto = proto;
+	if (rte_raw_cksum_mbuf(m, off, n, &sum) != 0)
+		return false;
+	v = (uint32_t)sum + rte_raw_cksum(&ph, sizeof(ph));
+	v = (v & 0xffff) + (v >> 16);
+	v = (v & 0xffff) + (v >> 16);
+	return v == 0xffff;
+}
+
 void local_input(struct router *r, struct rte_mbuf *m)
 {
 	struct rte_ipv4_hdr *ip =
@@ -385,6 +430,16 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		}
 		rte_pktmbuf_free(m);
 		r->cst.drop[CDROP_LOCAL_ICMP]++;
+		return;
+	}
+	/* a damaged UDP datagram or TCP segment: discarded, never answered
+	 * (RFC 1122 4.1.3.4, RFC 9293 3.10.7.1: a reply would be about what
+	 * its sender may never have sent) */
+	if ((ip->next_proto_id == IPPROTO_UDP || ip->next_proto_id == IPPROTO_TCP) &&
+	    !local_l4_ok(m, RTE_ETHER_HDR_LEN + ihl, tot - ihl, ip->next_proto_id, &ip->src_addr,
+			 &ip->dst_addr, 4)) {
+		rte_pktmbuf_free(m);
+		r->cst.drop[CDROP_LOCAL_BAD_L4]++;
 		return;
 	}
 	/* no UDP or TCP service, no other protocol: say so (TCP gets 3/3 rather

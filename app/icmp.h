@@ -36,6 +36,15 @@ void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
 /* Count an ICMP message of the router's as sent (once handed to its port). */
 void icmp_count_sent(struct router *r, uint8_t type, uint8_t code);
 
+/*
+ * The UDP datagram or TCP segment (@proto) of @len bytes at @off in @m, for
+ * the router from @src to @dst (addresses of @alen bytes, 4 or 16): whole
+ * (a UDP length within @len, a TCP header within it) and its checksum right
+ * (a UDP checksum of 0, none, only over IPv4: RFC 768, RFC 8200 8.1).
+ */
+bool local_l4_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len, uint8_t proto,
+		 const void *src, const void *dst, size_t alen);
+
 /* A packet for one of the router's addresses or a broadcast address. */
 void local_input(struct router *r, struct rte_mbuf *m);
 

@@ -60,6 +60,7 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_LOCAL_FRAGMENT] = "local_fragment",
 	[CDROP_LOCAL_ICMP] = "local_icmp",
 	[CDROP_LOCAL_UNREACH] = "local_unreachable",
+	[CDROP_LOCAL_BAD_L4] = "local_bad_checksum",
 	[CDROP_NO_ROUTE_BACK] = "no_route_back",
 	[CDROP_FRAG_FAILED] = "frag_failed",
 	[CDROP_TOO_BIG] = "ctrl_too_big",

@@ -99,8 +99,11 @@ enum ctrl_drop {
 	CDROP_LOCAL_ICMP,      /* ICMP for the router other than echo requests: consumed */
 	CDROP_LOCAL_UNREACH,   /* UDP/TCP/other protocol for the router (3/3 or 3/2 unless
 				* the rules or the rate forbid it) */
-	CDROP_NO_ROUTE_BACK,   /* a packet of the router's own with no route to send it */
-	CDROP_FRAG_FAILED,     /* fragmentation failed (no mbufs, MTU below 68) */
+	/* UDP/TCP for the router, damaged: a bad checksum (a UDP one of 0 over
+	 * IPv6), a UDP length past the packet, a TCP header cut short; no answer */
+	CDROP_LOCAL_BAD_L4,
+	CDROP_NO_ROUTE_BACK, /* a packet of the router's own with no route to send it */
+	CDROP_FRAG_FAILED,   /* fragmentation failed (no mbufs, MTU below 68) */
 	CDROP_TOO_BIG, /* held, handed-over or own packet too big for its port, DF set or IPv6 */
 	CDROP_ROUTE_CHANGED,	    /* unresolved packet whose route no longer forwards */
 	CDROP_NEIGH_HOLD_FULL,	    /* this neighbour already holds its packets */

@@ -367,6 +367,21 @@ def test_local(topo, r):
     # address too (RFC 4443 2.2 (a))
     expect_error(topo, r, udp6(ROUTER_LL[0]), 1, 4, "local_unreachable", "icmp6_port_unreach",
                  src=ROUTER_LL[0])
+    # a TCP segment, whole, behind a destination options header: 1/4 too
+    ip = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
+    expect_error(topo, r, ip / s.IPv6ExtHdrDestOpt() / s.TCP(sport=4444, dport=80, flags="S"),
+                 1, 4, "local_unreachable", "icmp6_port_unreach")
+    # damaged ones: discarded, no answer (RFC 1122 4.1.3.4), and a UDP
+    # checksum of 0 is damaged over IPv6 (RFC 8200 8.1)
+    for p in (ip / s.UDP(sport=1, dport=9, chksum=0x1) / s.Raw(b"k"),
+              ip / s.UDP(sport=1, dport=9, chksum=0) / s.Raw(b"k"),
+              ip / s.UDP(sport=1, dport=9, len=200) / s.Raw(b"k"),
+              ip / s.IPv6ExtHdrDestOpt() / s.TCP(sport=4444, dport=80, flags="S", chksum=0x1)):
+        got, d = around(topo, r, lambda: send(topo, p), settle="local_bad_checksum")
+        check(not got and d("local_bad_checksum") == 1 and d("icmp6_port_unreach") == 0,
+              "%s: %s, local_bad_checksum +%d" % (p[s.IPv6].summary(),
+                                                  [g.summary() for g in got],
+                                                  d("local_bad_checksum")))
 
 
 def test_answer_lost(topo, r):

@@ -546,6 +546,18 @@ def test_local(topo, r):
     p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
          s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], proto=253) / s.Raw(b"x" * 20))
     expect_error(topo, r, p, 3, 2, "local_unreachable", "icmp_unreach_proto")
+    # a TCP segment, whole: 3/3 as well; UDP without a checksum (0) is whole
+    ip = s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0])
+    expect_error(topo, r, ip / s.TCP(sport=4444, dport=80, flags="S"), 3, 3, "local_unreachable",
+                 "icmp_unreach_port")
+    expect_error(topo, r, ip / s.UDP(sport=1, dport=9, chksum=0) / s.Raw(b"k"), 3, 3,
+                 "local_unreachable", "icmp_unreach_port")
+    # damaged ones: discarded, no answer (RFC 1122 4.1.3.4), counted
+    for p in (ip / s.UDP(sport=1, dport=9, chksum=0x1) / s.Raw(b"k"),
+              ip / s.UDP(sport=1, dport=9, len=200) / s.Raw(b"k"),
+              ip / s.TCP(sport=4444, dport=80, flags="S", chksum=0x1),
+              ip / s.TCP(sport=4444, dport=80, flags="S", dataofs=15)):
+        expect_no_error(topo, r, p, "local_bad_checksum")
 
 
 def test_echo_options(topo, r):
