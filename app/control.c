@@ -740,6 +740,7 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_
 	bool big = rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu;
 	/* read now: once sent, @m belongs to a worker */
 	const bool icmp = !forwarded && dp_ctrl_aux(m) == CTRL_ORIG_ICMP;
+	const bool rst = !forwarded && dp_ctrl_aux(m) == CTRL_ORIG_TCP_RST;
 	const uint8_t type = dp_ctrl_icmp_type(m), code = dp_ctrl_icmp_code(m);
 
 	if (big && (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
@@ -763,6 +764,8 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_
 			r->cst.resolved_fwd++;
 		else if (icmp)
 			icmp_count_sent(r, type, code);
+		else if (rst)
+			r->cst.tcp_resets++;
 		return;
 	}
 	if (control_send(r, m, port) != 0)
@@ -771,6 +774,8 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_
 		r->cst.resolved_fwd++;
 	else if (icmp)
 		icmp_count_sent(r, type, code);
+	else if (rst)
+		r->cst.tcp_resets++;
 }
 
 /* A packet that cannot reach its next hop (@why: the neighbour did not

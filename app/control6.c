@@ -8,8 +8,8 @@
  *             them (to the solicited-node group, then unicast to confirm)
  *   ICMPv6    echo replies; errors about packets the workers dropped
  *             (RFC 4443: at most 1280 bytes, from the address of the port
- *             they leave by); port unreachable / parameter problem for
- *             packets to the router that no service takes
+ *             they leave by); port unreachable / parameter problem (TCP:
+ *             a reset) for packets to the router that no service takes
  *   MLD       report the groups the router listens to (RFC 3810), so that
  *             a switch snooping MLD lets NS to them through
  *   output    route, resolve and send what the router originates
@@ -21,6 +21,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
+#include <rte_tcp.h>
 
 #include "control6.h"
 #include "icmp.h"
@@ -649,6 +650,7 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
 	/* read now: once sent, @m belongs to a worker */
 	const bool icmp = !forwarded && dp_ctrl_aux(m) == CTRL_ORIG_ICMP;
+	const bool rst = !forwarded && dp_ctrl_aux(m) == CTRL_ORIG_TCP_RST;
 	const uint8_t type = dp_ctrl_icmp_type(m), code = dp_ctrl_icmp_code(m);
 
 	/* the router's own packet over 1280 bytes (an echo reply to a large
@@ -689,6 +691,8 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 		r->cst.resolved_fwd++;
 	else if (icmp)
 		icmp6_count_sent(r, type, code);
+	else if (rst)
+		r->cst.tcp_resets++;
 }
 
 /* The neighbour a packet to @dst goes to, and its port; link-local
@@ -885,6 +889,52 @@ static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uin
 		icmp6_error(r, m, type, code, aux);
 	else
 		rte_pktmbuf_free(m);
+}
+
+/*
+ * A TCP segment for the router (@m; its @len bytes at @off past the IPv6
+ * header, whole): no port listens, so a reset goes back (RFC 9293
+ * 3.10.7.1), from the address it was sent to (a unicast one of the port it
+ * came in by for a Subnet-Router anycast address), unless it is a reset
+ * itself. Counted local_unreachable, as a UDP datagram's 1/4 is; within
+ * the rate and the rules of an error (never to a group, nor about a frame
+ * to one).
+ */
+static void tcp_reset6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *oip,
+		       uint32_t off, uint32_t len)
+{
+	uint8_t th[20];
+	const uint8_t *t = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN + sizeof(*oip) + off, 20, th);
+	struct rte_ipv6_hdr *ip;
+	struct rte_mbuf *n;
+	uint16_t ck;
+
+	r->cst.drop[CDROP_LOCAL_UNREACH]++;
+	/* a reset is never answered; why not the rest, icmp_ctrl_error_due()
+	 * counts */
+	if (t == NULL || (t[13] & RTE_TCP_RST_FLAG) || !icmp_ctrl_error_due(r, m, 1, 4, false)) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	ip = tcp_rst_alloc(r, m, RTE_ETHER_TYPE_IPV6, sizeof(*ip), &n);
+	if (ip == NULL)
+		return;
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = RTE_BE16(20);
+	ip->proto = IPPROTO_TCP;
+	ip->hop_limits = ICMP6_HOP_LIMIT;
+	if (router_anycast6(r, oip->dst_addr))
+		error_src6(r, m->port, oip->src_addr, ip->src_addr);
+	else
+		memcpy(ip->src_addr, oip->dst_addr, 16);
+	memcpy(ip->dst_addr, oip->src_addr, 16);
+	tcp_rst_fill((uint8_t *)(ip + 1), t, len);
+	ck = rte_ipv6_udptcp_cksum(ip, ip + 1);
+	memcpy((uint8_t *)(ip + 1) + 16, &ck, 2);
+	n->port = m->port;
+	rte_pktmbuf_free(m);
+	dp_ctrl_set(n, CTRL_ORIGINATED, 0, 0, CTRL_ORIG_TCP_RST);
+	control_output6(r, n, n->port);
 }
 
 /* The options of the hop-by-hop or destination options header (@nh) of
@@ -1461,7 +1511,9 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_LOCAL_BAD_L4);
 		return;
 	}
-	if (proto == IPPROTO_UDP || proto == IPPROTO_TCP)
+	if (proto == IPPROTO_TCP)
+		tcp_reset6(r, m, ip, off, plen - off);
+	else if (proto == IPPROTO_UDP)
 		local_error6(r, m, 1, 4, 0);
 	else /* unrecognized next header: point at it (RFC 4443 3.4) */
 		local_error6(r, m, 4, 1, nh_at);

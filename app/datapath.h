@@ -61,6 +61,8 @@ enum dp_ctrl_reason {
  * code ride along, and it is counted as sent once handed to its port (not
  * when built: it may still wait for a neighbour that never answers). */
 #define CTRL_ORIG_ICMP 1u
+/* ... and of one that is a TCP reset (counted tcp_resets) */
+#define CTRL_ORIG_TCP_RST 2u
 
 /* rpf modes (RFC 3704) */
 enum dp_rpf {

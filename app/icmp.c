@@ -7,13 +7,14 @@
  * (never about ICMP errors, fragments after the first, broadcast...) and
  * the rate limit are decided before: the workers do it for theirs.
  * Local delivery: echo requests to any router address are answered (RFC
- * 1812 4.3.3.6), UDP and TCP get port unreachable, other protocols protocol
- * unreachable; nothing answers broadcast destinations.
+ * 1812 4.3.3.6), UDP gets port unreachable, TCP a reset, other protocols
+ * protocol unreachable; nothing answers broadcast destinations.
  */
 #include <rte_cycles.h>
 #include <rte_icmp.h>
 #include <rte_ip.h>
 #include <rte_random.h>
+#include <rte_tcp.h>
 
 #include "control6.h"
 #include "icmp.h"
@@ -367,6 +368,86 @@ bool local_l4_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len, uint8_t p
 	return v == 0xffff;
 }
 
+void tcp_rst_fill(uint8_t *th, const uint8_t *in, uint32_t len)
+{
+	uint32_t seq, ack;
+
+	memset(th, 0, 20);
+	memcpy(th, in + 2, 2); /* the ports, swapped */
+	memcpy(th + 2, in, 2);
+	th[12] = 5 << 4;
+	if (in[13] & RTE_TCP_ACK_FLAG) {
+		/* <SEQ=SEG.ACK><CTL=RST> */
+		memcpy(th + 4, in + 8, 4);
+		th[13] = RTE_TCP_RST_FLAG;
+	} else {
+		/* <SEQ=0><ACK=SEG.SEQ+SEG.LEN><CTL=RST,ACK>: SYN and FIN
+		 * count in the length */
+		memcpy(&seq, in + 4, 4);
+		ack = rte_be_to_cpu_32(seq) + len - (uint32_t)(in[12] >> 4) * 4 +
+		      !!(in[13] & RTE_TCP_SYN_FLAG) + !!(in[13] & RTE_TCP_FIN_FLAG);
+		ack = rte_cpu_to_be_32(ack);
+		memcpy(th + 8, &ack, 4);
+		th[13] = RTE_TCP_RST_FLAG | RTE_TCP_ACK_FLAG;
+	}
+}
+
+void *tcp_rst_alloc(struct router *r, struct rte_mbuf *m, uint16_t ether_type, uint32_t iplen,
+		    struct rte_mbuf **n)
+{
+	/* no mbuf: the reset's count, as an error's (the segment is counted) */
+	char *p = control_frame(r, m->port, (uint16_t)(RTE_ETHER_HDR_LEN + iplen + 20), n);
+
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	frame_init(p, ether_type);
+	memset(p + RTE_ETHER_HDR_LEN, 0, iplen + 20);
+	return p + RTE_ETHER_HDR_LEN;
+}
+
+/*
+ * A TCP segment for the router (@m, whole: local_l4_ok()): no port
+ * listens, so a reset goes back (RFC 9293 3.10.7.1; RFC 1812 5.2.7.1 keeps
+ * port unreachable for a transport that has no such answer), from the
+ * address it was sent to, unless it is a reset itself. Counted
+ * local_unreachable, as a UDP datagram's 3/3 is, and within the same rate
+ * and rules.
+ */
+static void tcp_reset(struct router *r, struct rte_mbuf *m, const struct rte_ipv4_hdr *oip,
+		      uint32_t ihl, uint32_t tot)
+{
+	uint8_t th[20];
+	const uint8_t *t = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN + ihl, 20, th);
+	struct rte_ipv4_hdr *ip;
+	struct rte_mbuf *n;
+
+	if (t == NULL || (t[13] & RTE_TCP_RST_FLAG)) {
+		r->cst.drop[CDROP_LOCAL_UNREACH]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (!local_error_due(r, m))
+		return;
+	ip = tcp_rst_alloc(r, m, RTE_ETHER_TYPE_IPV4, sizeof(*ip), &n);
+	if (ip == NULL)
+		return;
+	ip->version_ihl = 0x45;
+	ip->total_length = RTE_BE16(sizeof(*ip) + 20);
+	ip->packet_id = ip_id_new();
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_TCP;
+	ip->src_addr = oip->dst_addr;
+	ip->dst_addr = oip->src_addr;
+	tcp_rst_fill((uint8_t *)(ip + 1), t, tot - ihl);
+	((struct rte_tcp_hdr *)(ip + 1))->cksum = rte_ipv4_udptcp_cksum(ip, ip + 1);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	rte_pktmbuf_free(m);
+	dp_ctrl_set(n, CTRL_ORIGINATED, 0, 0, CTRL_ORIG_TCP_RST);
+	control_output(r, n);
+}
+
 void local_input(struct router *r, struct rte_mbuf *m)
 {
 	struct rte_ipv4_hdr *ip =
@@ -442,11 +523,14 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		r->cst.drop[CDROP_LOCAL_BAD_L4]++;
 		return;
 	}
-	/* no UDP or TCP service, no other protocol: say so (TCP gets 3/3 rather
-	 * than a reset; the router terminates no TCP) */
+	/* no TCP, UDP or other service: say so */
+	if (ip->next_proto_id == IPPROTO_TCP) {
+		tcp_reset(r, m, ip, ihl, tot);
+		return;
+	}
 	if (!local_error_due(r, m))
 		return;
-	if (ip->next_proto_id == IPPROTO_UDP || ip->next_proto_id == IPPROTO_TCP)
+	if (ip->next_proto_id == IPPROTO_UDP)
 		icmp_error(r, m, 3, 3, 0);
 	else
 		icmp_error(r, m, 3, 2, 0);

@@ -45,6 +45,17 @@ void icmp_count_sent(struct router *r, uint8_t type, uint8_t code);
 bool local_l4_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len, uint8_t proto,
 		 const void *src, const void *dst, size_t alen);
 
+/* The 20-byte TCP reset @th (its checksum left 0) that answers the TCP
+ * header @in of a segment of @len bytes, header included, to a closed
+ * port (RFC 9293 3.10.7.1). */
+void tcp_rst_fill(uint8_t *th, const uint8_t *in, uint32_t len);
+
+/* A frame for the reset that answers @m (Ethernet type @ether_type, an IP
+ * header of @iplen bytes, then 20 of TCP, all zero): that IP header, the
+ * mbuf in @n; NULL when no mbuf is free (counted ctrl_no_mbuf, @m freed). */
+void *tcp_rst_alloc(struct router *r, struct rte_mbuf *m, uint16_t ether_type, uint32_t iplen,
+		    struct rte_mbuf **n);
+
 /* A packet for one of the router's addresses or a broadcast address. */
 void local_input(struct router *r, struct rte_mbuf *m);
 

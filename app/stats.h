@@ -97,8 +97,8 @@ enum ctrl_drop {
 				* broadcast frame: not answered */
 	CDROP_LOCAL_FRAGMENT,  /* a fragment for the router: it does not reassemble */
 	CDROP_LOCAL_ICMP,      /* ICMP for the router other than echo requests: consumed */
-	CDROP_LOCAL_UNREACH,   /* UDP/TCP/other protocol for the router (3/3 or 3/2 unless
-				* the rules or the rate forbid it) */
+	CDROP_LOCAL_UNREACH,   /* UDP/TCP/other protocol for the router (3/3, a TCP reset or
+				* 3/2 unless the rules or the rate forbid it) */
 	/* UDP/TCP for the router, damaged: a bad checksum (a UDP one of 0 over
 	 * IPv6), a UDP length past the packet, a TCP header cut short; no answer */
 	CDROP_LOCAL_BAD_L4,
@@ -168,6 +168,7 @@ struct ctrl_stats {
 	uint64_t icmp_prohibited;    /* 3/13 */
 	uint64_t icmp_param_problem; /* 12/0 */
 	uint64_t icmp_redirects;     /* 5/1 */
+	uint64_t tcp_resets;	     /* resets for TCP segments to the router (IPv4 and IPv6) */
 	/* handed over for a Redirect that is not due: its sender and next
 	 * hop share no subnet of the port (or its route changed meanwhile) */
 	uint64_t redirects_not_due;

@@ -367,10 +367,22 @@ def test_local(topo, r):
     # address too (RFC 4443 2.2 (a))
     expect_error(topo, r, udp6(ROUTER_LL[0]), 1, 4, "local_unreachable", "icmp6_port_unreach",
                  src=ROUTER_LL[0])
-    # a TCP segment, whole, behind a destination options header: 1/4 too
+    # a TCP segment, behind a destination options header: a reset (RFC
+    # 9293 3.10.7.1), its checksum over the IPv6 pseudo-header
     ip = eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0])
-    expect_error(topo, r, ip / s.IPv6ExtHdrDestOpt() / s.TCP(sport=4444, dport=80, flags="S"),
-                 1, 4, "local_unreachable", "icmp6_port_unreach")
+    syn = ip / s.IPv6ExtHdrDestOpt() / s.TCP(sport=4444, dport=22, flags="S", seq=41)
+    got, d = around(topo, r, lambda: send(topo, syn), want=1,
+                    match=lambda p: p.haslayer(s.IPv6) and p[s.IPv6].nh == 6)
+    check(len(got) == 1 and d("tcp_resets") == 1 and d("local_unreachable") == 1 and
+          d("icmp6_port_unreach") == 0, "want one TCP reset, got %s, tcp_resets +%d" %
+          ([g.summary() for g in got], d("tcp_resets")))
+    t = got[0][s.TCP]
+    raw = bytes(got[0][s.IPv6])
+    pseudo = raw[8:40] + (20).to_bytes(4, "big") + b"\0\0\0\x06"
+    check(got[0][s.IPv6].src == ROUTER_IP6[0] and str(t.flags) == "RA" and t.seq == 0 and
+          t.ack == 42 and (t.sport, t.dport) == (22, 4444) and
+          s.checksum(pseudo + raw[40:]) == 0, "reset %s flags %s seq %d ack %d" %
+          (got[0].summary(), t.flags, t.seq, t.ack))
     # damaged ones: discarded, no answer (RFC 1122 4.1.3.4), and a UDP
     # checksum of 0 is damaged over IPv6 (RFC 8200 8.1)
     for p in (ip / s.UDP(sport=1, dport=9, chksum=0x1) / s.Raw(b"k"),

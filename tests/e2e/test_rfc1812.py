@@ -546,12 +546,50 @@ def test_local(topo, r):
     p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
          s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], proto=253) / s.Raw(b"x" * 20))
     expect_error(topo, r, p, 3, 2, "local_unreachable", "icmp_unreach_proto")
-    # a TCP segment, whole: 3/3 as well; UDP without a checksum (0) is whole
+    # UDP without a checksum (0) is whole: 3/3 as well
     ip = s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0])
-    expect_error(topo, r, ip / s.TCP(sport=4444, dport=80, flags="S"), 3, 3, "local_unreachable",
-                 "icmp_unreach_port")
     expect_error(topo, r, ip / s.UDP(sport=1, dport=9, chksum=0) / s.Raw(b"k"), 3, 3,
                  "local_unreachable", "icmp_unreach_port")
+    # TCP: a reset, no ICMP (RFC 9293 3.10.7.1; RFC 1812 5.2.7.1 keeps 3/3
+    # for a transport with no answer of its own); none to a reset
+    for name, seg, want in [
+            ("syn", s.TCP(sport=4444, dport=80, flags="S", seq=1000), ("RA", 0, 1001)),
+            ("syn_data_fin", s.TCP(sport=4444, dport=80, flags="SF", seq=7) / s.Raw(b"abc"),
+             ("RA", 0, 7 + 3 + 2)),
+            ("ack", s.TCP(sport=4444, dport=80, flags="A", seq=5, ack=777), ("R", 777, 0)),
+            ("rst", s.TCP(sport=4444, dport=80, flags="R", seq=5), None)]:
+        ls = frlib.Listen(topo, 0)
+        before = r.stats()
+        try:
+            send(topo, ip / seg)
+            if want is None:
+                frlib.settle(r, before, ("local_unreachable",), 1.5)
+            got = ls.collect(timeout=1.5 if want else 0.3, want=1,
+                             match=lambda p: p.haslayer(s.TCP) or p.haslayer(s.ICMP))
+        finally:
+            ls.close()
+        after = r.stats()
+        check(delta(before, after, "local_unreachable") == 1 and
+              delta(before, after, "tcp_resets") == (1 if want else 0) and
+              delta(before, after, "icmp_unreach_port") == 0,
+              "%s: local_unreachable +%d, tcp_resets +%d" % (
+                  name, delta(before, after, "local_unreachable"),
+                  delta(before, after, "tcp_resets")))
+        if want is None:
+            check(not got, "rst: answered with %s" % [g.summary() for g in got])
+            continue
+        check(len(got) == 1 and got[0].haslayer(s.TCP) and not got[0].haslayer(s.ICMP),
+              "%s: want one reset, got %s" % (name, [g.summary() for g in got]))
+        t = got[0][s.TCP]
+        raw = bytes(got[0][s.IP])
+        check(got[0][s.IP].src == ROUTER_IP[0] and got[0][s.IP].dst == HOST_IP[0] and
+              (t.sport, t.dport) == (80, 4444) and str(t.flags) == want[0] and
+              t.seq == want[1] and t.ack == want[2] and len(raw) == 40,
+              "%s: reset %s flags %s seq %d ack %d, want %s" % (name, got[0].summary(), t.flags,
+                                                                 t.seq, t.ack, want))
+        pseudo = raw[12:20] + b"\0\x06" + (20).to_bytes(2, "big")
+        check(s.checksum(raw[:20]) == 0 and s.checksum(pseudo + raw[20:]) == 0,
+              "%s: reset checksums wrong" % name)
     # damaged ones: discarded, no answer (RFC 1122 4.1.3.4), counted
     for p in (ip / s.UDP(sport=1, dport=9, chksum=0x1) / s.Raw(b"k"),
               ip / s.UDP(sport=1, dport=9, len=200) / s.Raw(b"k"),
