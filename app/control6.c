@@ -861,9 +861,9 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	ic[0] = 129;
 	memcpy(ic + 2, &ck, 2);
 	memcpy(a, ip->src_addr, 16);
-	/* to a Subnet-Router anycast address: answered from a unicast
-	 * address of the port it came in by (RFC 4443 2.2 (b)) */
-	if (router_anycast6(r, ip->dst_addr))
+	/* to a Subnet-Router anycast address or a group: answered from a
+	 * unicast address of the port it came in by (RFC 4443 2.2 (b), 4.2) */
+	if (router_anycast6(r, ip->dst_addr) || ip6_is_mcast(ip->dst_addr))
 		error_src6(r, m->port, a, ip->src_addr);
 	else
 		memcpy(ip->src_addr, ip->dst_addr, 16);
@@ -1408,39 +1408,67 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	return true;
 }
 
+/* A packet to a group, @m, that the router answers as a node: to one of the
+ * groups the port it came in by is in (all-nodes, or one it reports), from
+ * a source that names another node (not ::, as an MLD report may be sent
+ * from, nor one of the router's own addresses, anycast ones too). */
+static bool group_ours6(const struct router *r, const struct rte_mbuf *m,
+			const struct rte_ipv6_hdr *ip)
+{
+	uint8_t g[MLD_GROUPS_MAX][16];
+	unsigned int n;
+
+	if (!router_port_ok(r, m->port) || !port_speaks6(&r->ports[m->port]) ||
+	    ip6_is_unspec(ip->src_addr) || router_owns6(r, ip->src_addr) ||
+	    router_anycast6(r, ip->src_addr))
+		return false;
+	if (memcmp(ip->dst_addr, all_nodes, 16) == 0)
+		return true;
+	n = mld_groups(r, m->port, &g);
+	return group_at(g, n, ip->dst_addr) < n;
+}
+
 /* RFC 8200 4.2: an unknown hop-by-hop option whose type's top bits are 10
  * earns 4/2 even about a packet to a group (RFC 4443 2.4 (e.3)), which
- * the router otherwise drops unread (local_multicast): one of the groups
- * the port it came in by is in (all-nodes, or one it reports), from a
- * source that names another node (not ::, as an MLD report may be sent
- * from, nor one of the router's own addresses, anycast ones too). Only
- * what decides that error is looked at: any other outcome leaves the
- * packet to the caller. True when @m was consumed. */
+ * the router otherwise drops unread (local_multicast), when the router is
+ * in it (group_ours6()). Only what decides that error is looked at: any
+ * other outcome leaves the packet to the caller. True when @m was
+ * consumed. */
 static bool group_option_error6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 				uint32_t plen)
 {
 	const uint8_t *h = (const uint8_t *)(ip + 1);
-	uint8_t g[MLD_GROUPS_MAX][16];
 	uint32_t len, at;
-	unsigned int n;
 
 	if (ip->proto != IPPROTO_HOPOPTS || plen < 8 ||
-	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 ||
-	    !router_port_ok(r, m->port) || !port_speaks6(&r->ports[m->port]) ||
-	    ip6_is_unspec(ip->src_addr) || router_owns6(r, ip->src_addr) ||
-	    router_anycast6(r, ip->src_addr))
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 8)
 		return false;
 	len = (h[1] + 1u) * 8;
-	if (len > plen || rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + len)
+	if (len > plen || rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + len ||
+	    !group_ours6(r, m, ip))
 		return false;
-	if (memcmp(ip->dst_addr, all_nodes, 16) != 0) {
-		n = mld_groups(r, m->port, &g);
-		if (group_at(g, n, ip->dst_addr) == n)
-			return false;
-	}
 	if (opts6_action(h, len, IPPROTO_HOPOPTS, &at) != 2)
 		return false;
 	local_error6(r, m, 4, 2, sizeof(*ip) + at);
+	return true;
+}
+
+/* An echo request to a group the router is in (group_ours6(); `ping
+ * ff02::2%eth0` finds the routers on a link): answered (RFC 4443 4.2
+ * says SHOULD), from a unicast address of the port it came in by. No
+ * extension headers: any other packet to a group is left to the caller.
+ * True when @m was consumed. */
+static bool group_echo6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
+			uint32_t plen)
+{
+	const uint8_t *ic = (const uint8_t *)(ip + 1);
+
+	if (ip->proto != IPPROTO_ICMPV6 || plen < 8 ||
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 8 || ic[0] != 128 ||
+	    ic[1] != 0 || !group_ours6(r, m, ip) ||
+	    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) != 0xffff)
+		return false;
+	echo_reply6(r, m, ip);
 	return true;
 }
 
@@ -1460,7 +1488,8 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 	}
 	/* groups: the router listens to them for ND (and MLD) only */
 	if (ip6_is_mcast(ip->dst_addr)) {
-		if (mld_query_input(r, m, ip, plen) || group_option_error6(r, m, ip, plen))
+		if (mld_query_input(r, m, ip, plen) || group_option_error6(r, m, ip, plen) ||
+		    group_echo6(r, m, ip, plen))
 			return;
 		cdrop6(r, m, CDROP_LOCAL6_MCAST);
 		return;

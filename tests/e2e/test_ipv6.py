@@ -804,6 +804,30 @@ def test_local_ext_headers(topo, r):
     for p in (to_group(0xde), to_group(0x5e), to_group(0x1e), to_group(0x9e, src="::"),
               to_group(0x9e, src="2001:db8:1::"), to_group(0x9e, dst=sol_node(HOST_IP6[1]))):
         expect_nothing(topo, r, p, "local_multicast")
+    # an echo request to a group the port is in (`ping ff02::2%eth0` finds
+    # the routers on a link): answered from a unicast address of the port,
+    # the link-local one to a link-local source (RFC 4443 4.2); not one to
+    # another node's solicited-node group
+
+    def group_echo(dst, src):
+        return (eth(dst="33:33:" + ":".join("%02x" % b for b in s.inet_pton(
+            socket.AF_INET6, dst)[12:])) / s.IPv6(src=src, dst=dst, hlim=1) /
+                s.ICMPv6EchoRequest(id=0x71, seq=3, data=b"group-echo"))
+    for dst, src, want in (("ff02::1", HOST_LL[0], ROUTER_LL[0]),
+                           ("ff02::2", HOST_IP6[0], ROUTER_IP6[0]),
+                           (sol_node(ROUTER_IP6[0]), HOST_IP6[0], ROUTER_IP6[0])):
+        p = group_echo(dst, src)
+        got, d = around(topo, r, lambda: send(topo, p), want=1,
+                        match=lambda q: q.haslayer(s.ICMPv6EchoReply) and
+                        q[s.ICMPv6EchoReply].id == 0x71)
+        raw = bytes(got[0][s.IPv6]) if got else b""
+        ph = raw[8:40] + (len(raw) - 40).to_bytes(4, "big") + b"\0\0\0\x3a"
+        check(len(got) == 1 and got[0][s.IPv6].src == want and got[0][s.IPv6].dst == src and
+              got[0][s.ICMPv6EchoReply].data == b"group-echo" and
+              s.checksum(ph + raw[40:]) == 0 and d("icmp6_echo_replies") == 1 and
+              d("local_multicast") == 0, "echo to %s from %s: %s" %
+              (dst, src, [q.summary() for q in got]))
+    expect_nothing(topo, r, group_echo(sol_node(HOST_IP6[1]), HOST_IP6[0]), "local_multicast")
     # an atomic fragment (offset 0, M clear) is the whole packet (RFC 6946
     # 4): answered; a real fragment is not (the router does not reassemble)
     p = (base / s.IPv6ExtHdrFragment(offset=0, m=0, id=0x5eed) /
