@@ -688,7 +688,7 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 {
 	char mac[RTE_ETHER_ADDR_FMT_SIZE], a[FR_ADDR_STRLEN + 8];
 	struct rte_eth_link link;
-	bool have_link = p->started && rte_eth_link_get_nowait(p->id, &link) == 0;
+	bool have_link = p->started && port_link_get(r, p->id, &link) == 0;
 	/* a driver that cannot tell says RTE_ETH_SPEED_NUM_UNKNOWN; a link
 	 * down has none */
 	bool speed_known = have_link && link.link_status &&

@@ -5,8 +5,11 @@
  * port's NUMA socket.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <rte_bus.h>
 #include <rte_dev.h>
@@ -72,6 +75,57 @@ static int port_devargs_check(void)
 	return missing > 0 ? -ENODEV : 0;
 }
 
+/* The kernel interface (its iface= argument) of @pid when it is a
+ * net_af_packet device, into @kif; else "". */
+static void af_packet_iface(uint16_t pid, char *kif, size_t len)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	const char *a;
+	size_t n;
+
+	kif[0] = '\0';
+	if (rte_eth_dev_info_get(pid, &info) != 0 || info.driver_name == NULL ||
+	    strcmp(info.driver_name, "net_af_packet") != 0 || info.device == NULL)
+		return;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL || da->args == NULL)
+		return;
+	for (a = da->args; a != NULL; a = strchr(a, ',') ? strchr(a, ',') + 1 : NULL) {
+		if (strncmp(a, "iface=", 6) != 0)
+			continue;
+		n = strcspn(a + 6, ",");
+		if (n > 0 && n < len) {
+			memcpy(kif, a + 6, n);
+			kif[n] = '\0';
+		}
+		return;
+	}
+}
+
+int port_link_get(const struct router *r, uint16_t pid, struct rte_eth_link *link)
+{
+	static int fd = -1;
+	const struct fr_port *p = &r->ports[pid];
+	struct ifreq ifr;
+	int rc = rte_eth_link_get_nowait(pid, link);
+
+	if (rc != 0 || p->kif[0] == '\0')
+		return rc;
+	/* DPDK 22.11's af_packet says up from its start on: the interface's
+	 * IFF_RUNNING is its carrier (a veth whose peer went down, a cable
+	 * out), read on the control thread. A failed read leaves the
+	 * driver's word */
+	if (fd < 0)
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->kif);
+	if (fd >= 0 && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0)
+		link->link_status =
+			(ifr.ifr_flags & IFF_RUNNING) ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	return 0;
+}
+
 int port_probe(struct router *r)
 {
 	uint16_t pid;
@@ -91,6 +145,7 @@ int port_probe(struct router *r)
 		p->id = pid;
 		p->present = true;
 		rte_eth_dev_get_name_by_port(pid, p->name);
+		af_packet_iface(pid, p->kif, sizeof(p->kif));
 		sock = rte_eth_dev_socket_id(pid);
 		p->socket = sock < 0 ? (int)rte_socket_id() : sock;
 		if (rte_eth_macaddr_get(pid, &r->dp_ports[pid].mac) != 0) {
@@ -396,7 +451,7 @@ static bool link_pending(const struct router *r, uint16_t pid)
 	const struct fr_port *p = &r->ports[pid];
 	struct rte_eth_link link;
 
-	return p->started && !p->admin_down && rte_eth_link_get_nowait(pid, &link) == 0 &&
+	return p->started && !p->admin_down && port_link_get(r, pid, &link) == 0 &&
 	       link.link_status == RTE_ETH_LINK_DOWN;
 }
 
@@ -469,7 +524,7 @@ static void link_read(struct router *r, uint16_t pid, bool change)
 	uint8_t down;
 
 	/* a device that cannot tell its link is taken as up */
-	if (!p->started || rte_eth_link_get_nowait(pid, &link) != 0)
+	if (!p->started || port_link_get(r, pid, &link) != 0)
 		return;
 	down = link.link_status == RTE_ETH_LINK_DOWN;
 	if (!change || down != p->link_read_down) {

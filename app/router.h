@@ -140,6 +140,10 @@ struct fr_port {
 	uint16_t dev_mtu;
 	uint16_t dev_mtu_probed; /* what it reported when probed (bounded) */
 	char name[RTE_ETH_NAME_MAX_LEN];
+	/* net_af_packet: its kernel interface (iface=), whose carrier is the
+	 * link (the driver reports its link up whatever the interface does);
+	 * "" for any other device */
+	char kif[16];
 	int socket;
 	uint16_t nb_rxq, nb_txq;
 	struct port_addr addrs[FR_PORT_MAX_ADDRS];
@@ -400,6 +404,9 @@ bool port_speaks6(const struct fr_port *p);
  * 4862 5.4: DAD before an address is used; optimistic, as the others), and
  * again each time the port comes back in service. */
 void ll_in_use(struct router *r, uint16_t port);
+/* Port @pid's link, as rte_eth_link_get_nowait() reads it; for an
+ * af_packet port, its status is its kernel interface's carrier. */
+int port_link_get(const struct router *r, uint16_t pid, struct rte_eth_link *link);
 /* The port's address whose subnet holds @addr (host order), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
 /* The address of @p whose subnet holds both @a and @b (host order), 0 if

@@ -5,7 +5,8 @@ port (net_tap, whose kernel interface the router sets down and up) loses
 its link on 'port 2 down', in the running router and from the configuration
 file at start, and has it back on 'port 2 up'; a 'load' that fails after
 'port 2 down' leaves the link alone. An af_packet port, whose driver cannot
-set its link, still stops forwarding and says why its link stayed up."""
+set its link, still stops forwarding and says why its link stayed up;
+its link is its kernel interface's carrier."""
 import errno
 import fcntl
 import json
@@ -194,6 +195,39 @@ def test_af_packet_cannot(topo, r):
     sh(["ping", "-c", "1", "-W", "2", frlib.HOST_IP[1]], ns=topo.hosts[0])
 
 
+def test_af_packet_carrier(topo, r):
+    """An af_packet port's link is its kernel interface's carrier (the
+    driver says up whatever happens): h2's end of the veth going down takes
+    port 1 out of service, its traffic dropped as port_down with 3/1 to the
+    sender instead of counted forwarded into a dead link; back up, it
+    forwards again."""
+    h2 = topo.hosts[1]
+    sh(["ip", "link", "set", "eth0", "down"], ns=h2)
+    try:
+        check(frlib.wait_for(lambda: r.port_info(1)["forwarding_down"], timeout=5),
+              "port 1 still in service with its peer down: %s" % r.port_info(1))
+        p = r.port_info(1)
+        check(p["link_up"] is False and not p["admin_down"] and p["link_changes"] >= 1, str(p))
+        before = r.stats()
+        res = sh(["ping", "-c", "2", "-i", "0.2", "-W", "1", frlib.HOST_IP[1]],
+                 ns=topo.hosts[0], check=False)
+        after = r.stats()
+        check(" 0 received" in res and "Destination Host Unreachable" in res,
+              "ping through a port whose link is down:\n" + res)
+        check(frlib.delta(before, after, "port_down") == 2 and
+              frlib.delta(before, after, "forwarded") == 0,
+              "port_down +%d, forwarded +%d" % (frlib.delta(before, after, "port_down"),
+                                                frlib.delta(before, after, "forwarded")))
+    finally:
+        sh(["ip", "link", "set", "eth0", "up"], ns=h2)
+        # a link that went down took h2's default route with it
+        sh(["ip", "route", "replace", "default", "via", frlib.ROUTER_IP[1]], ns=h2)
+    check(frlib.wait_for(lambda: r.port_info(1).get("link_up") is True and
+                         not r.port_info(1)["forwarding_down"], timeout=5),
+          "port 1 not back up: %s" % r.port_info(1))
+    sh(["ping", "-c", "1", "-W", "2", frlib.HOST_IP[1]], ns=topo.hosts[0])
+
+
 def test_down_from_config(topo):
     tap = TAP % 2
     r = frlib.Router(topo, frlib.base_config() + "port 2 down\n",
@@ -262,6 +296,7 @@ def main():
                            tap)
                 runner.run("hold_time", test_hold_time, topo, r, tap)
             runner.run("af_packet_cannot", test_af_packet_cannot, topo, r)
+            runner.run("af_packet_carrier", test_af_packet_carrier, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
         if no_tun is None:
