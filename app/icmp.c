@@ -11,6 +11,7 @@
  * protocol unreachable; nothing answers broadcast destinations.
  */
 #include <rte_cycles.h>
+#include <rte_hash_crc.h>
 #include <rte_icmp.h>
 #include <rte_ip.h>
 #include <rte_random.h>
@@ -184,6 +185,35 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 		control_output(r, m);
 }
 
+/* A sender's Redirects: the first at once, each next one after 20 ms
+ * doubled as many times as it had Redirects, none after the ninth until
+ * it has been silent 20 s (as Linux damps its own) */
+#define REDIRECT_DAMP_MS    20u
+#define REDIRECT_DAMP_MAX   9u
+#define REDIRECT_SILENCE_MS (REDIRECT_DAMP_MS << (REDIRECT_DAMP_MAX + 1))
+
+/* May sender @src (host order) have a Redirect now? Counts it if so. */
+static bool redirect_undamped(struct router *r, uint32_t src)
+{
+	struct redirect_peer *p =
+		&r->redirect_peers[rte_hash_crc_4byte(src, 0) % RTE_DIM(r->redirect_peers)];
+	uint64_t now = control_now_ms();
+
+	if (p->addr != src || p->sent == 0 || now - p->last_ms >= REDIRECT_SILENCE_MS) {
+		p->addr = src;
+		p->sent = 0;
+	} else if (p->sent >= REDIRECT_DAMP_MAX ||
+		   now - p->last_ms < ((uint64_t)REDIRECT_DAMP_MS << p->sent)) {
+		/* the silence is counted from its last packet, as Linux does */
+		if (p->sent >= REDIRECT_DAMP_MAX)
+			p->last_ms = now;
+		return false;
+	}
+	p->sent++;
+	p->last_ms = now;
+	return true;
+}
+
 void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
 {
 	const struct rte_ipv4_hdr *oip =
@@ -209,6 +239,10 @@ void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
 	sa = port_addr4_shared(&r->ports[port], src, gw);
 	if (sa == 0 || gw == src) {
 		r->cst.redirects_not_due++;
+		return;
+	}
+	if (!redirect_undamped(r, src)) {
+		r->cst.redirects_damped++;
 		return;
 	}
 	/* Redirect for Host (code 1; RFC 1812 5.2.7.2 forbids codes 0 and 2,

@@ -193,6 +193,16 @@ struct router {
 	 * discovery) apart, as the workers', so that a flood of other errors
 	 * cannot starve them */
 	struct dp_tokens icmp_tokens, icmp_pmtu_tokens;
+	/* Redirects sent lately, by the sender's address (its slot a hash of
+	 * it; a collision starts the other sender afresh): each one waits
+	 * twice as long as the last, and after REDIRECT_DAMP_MAX the sender
+	 * gets none until it has been silent REDIRECT_SILENCE_MS
+	 * (icmp_redirect()) */
+	struct redirect_peer {
+		uint32_t addr;
+		uint32_t sent;
+		uint64_t last_ms;
+	} redirect_peers[1024];
 	unsigned int nb_workers;
 	struct worker *workers[RTE_MAX_LCORE];
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES]; /* mbufs, per NUMA socket */

@@ -247,6 +247,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "icmp_param_problem", r->cst.icmp_param_problem);
 	v->kv(v->arg, "icmp_redirects", r->cst.icmp_redirects);
 	v->kv(v->arg, "redirects_not_due", r->cst.redirects_not_due);
+	v->kv(v->arg, "redirects_damped", r->cst.redirects_damped);
 	v->kv(v->arg, "tcp_resets", r->cst.tcp_resets);
 	v->kv(v->arg, "nd_ns_received", r->cst.nd_ns_rx);
 	v->kv(v->arg, "nd_na_received", r->cst.nd_na_rx);

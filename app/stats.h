@@ -172,6 +172,9 @@ struct ctrl_stats {
 	/* handed over for a Redirect that is not due: its sender and next
 	 * hop share no subnet of the port (or its route changed meanwhile) */
 	uint64_t redirects_not_due;
+	/* not sent: that sender had one lately (each waits twice as long as
+	 * the last; none after 9 until it is silent 20 s) */
+	uint64_t redirects_damped;
 	uint64_t nd_ns_rx;	       /* neighbour solicitations received */
 	uint64_t nd_na_rx;	       /* neighbour advertisements received */
 	uint64_t nd_answered;	       /* advertisements sent for our addresses */

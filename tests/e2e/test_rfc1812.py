@@ -209,6 +209,19 @@ def test_redirect(topo, r):
               "icmp_redirects rose by %d" % delta(before, after, "icmp_redirects"))
         route = sh(["ip", "route", "get", far], ns=topo.hosts[0])
         check("via %s " % gw in route, "h1 did not take the Redirect: %s" % route.strip())
+        # a sender that keeps sending gets fewer: each Redirect waits twice
+        # as long as its last (20 ms, 40 ms...), as Linux damps them; all
+        # its packets are forwarded
+        train = [udp(far, payload=b"train-%d" % i) for i in range(4)]
+        before = r.stats()
+        got = at_host(topo, 0, lambda: send(topo, train), timeout=1.0)
+        after = r.stats()
+        fwd = [p for p in got if p.haslayer(s.UDP) and not p.haslayer(s.ICMP)]
+        sent, damped = (delta(before, after, "icmp_redirects"),
+                        delta(before, after, "redirects_damped"))
+        check(len(fwd) == 4 and sent + damped == 4 and damped >= 2 and
+              len([p for p in got if p.haslayer(s.ICMP) and p[s.ICMP].type == 5]) == sent,
+              "a train of 4: %d forwarded, %d Redirects, %d damped" % (len(fwd), sent, damped))
         # a sender off port 0's link (its route by a gateway elsewhere)
         red, before, after = sent_back(
             s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src="172.20.0.9", dst=far) /
