@@ -543,9 +543,10 @@ static const struct cmd_syntax {
 	{"port * redirects", CMD_PORT_REDIRECTS, a_onoff, "on|off",
 	 "send ICMP Redirects for Host (5/1, RFC 1812 5.2.7.2) to senders on port N's\n"
 	 "link whose packets the router forwards back out of port N to a next hop on\n"
-	 "the sender's own subnet (default off); the packet is forwarded all the\n"
-	 "same. Within the ICMP rate (set icmp rate), with tokens of their own.\n"
-	 "IPv4 only: no IPv6 Redirects are sent"},
+	 "the sender's own subnet, and ICMPv6 Redirects (RFC 4861 8.2) to a next hop\n"
+	 "that is the destination or a gateway by its link-local address (default\n"
+	 "off); the packet is forwarded all the same. Within the ICMP rate (set icmp\n"
+	 "rate), with tokens of their own, and damped per sender"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",
 	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
 	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"

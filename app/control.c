@@ -1107,7 +1107,10 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 					   dp_ctrl_aux(m));
 			break;
 		case CTRL_FORWARD:
-			forward_finish(r, m, dp_ctrl_aux(m));
+			if (frame_is_ip6(m))
+				forward_finish6(r, m, (uint16_t)dp_ctrl_aux(m));
+			else
+				forward_finish(r, m, dp_ctrl_aux(m));
 			break;
 		case CTRL_LOCAL:
 		default:

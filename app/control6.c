@@ -16,6 +16,7 @@
  */
 #include <stddef.h>
 
+#include <rte_hash_crc.h>
 #include <rte_random.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -604,6 +605,110 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	}
 }
 
+/* ---- redirects --------------------------------------------------------------- */
+
+/*
+ * An ICMPv6 Redirect (RFC 4861 4.5, 8.2) about @orig, a packet a worker
+ * rewrote to forward back out of @port, its arrival port, from a sender on
+ * that link: the Target is the route's gateway, which must then be a
+ * link-local address (8.1: a host takes nothing else for a router), or the
+ * destination itself on a connected prefix; with the Target's link-layer
+ * address (the frame's new destination MAC) and as much of the packet, as
+ * it arrived, as keeps the Redirect within 1280 bytes. From the port's
+ * link-local address, hop limit 255. Keeps @orig.
+ */
+static void icmp6_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
+{
+	const struct rte_ether_hdr *oeth = rte_pktmbuf_mtod(orig, const struct rte_ether_hdr *);
+	const struct rte_ipv6_hdr *oip = (const struct rte_ipv6_hdr *)(oeth + 1);
+	uint32_t olen = RTE_MIN(ip6_size(oip), rte_pktmbuf_pkt_len(orig) - RTE_ETHER_HDR_LEN);
+	/* the Redirected Header option: its 8 bytes and the packet, to
+	 * whole 8-byte units (as Linux cuts it) */
+	uint32_t rd = RTE_MIN(olen + 8, (uint32_t)(IP6_MIN_MTU - sizeof(*oip) - 40 - 8)) & ~7u;
+	struct fr_addr dst;
+	struct fib_route rt;
+	struct rte_ipv6_hdr *ip;
+	struct rte_mbuf *m;
+	uint8_t target[16], *ic, *q;
+	uint64_t key[2];
+	uint16_t ck;
+	char *p;
+
+	dst.family = AF_INET6;
+	memcpy(dst.v6, oip->dst_addr, 16);
+	if (fib_route_lookup(r->fib, &dst, &rt) != 0 || rt.port != port ||
+	    (rt.type == FIB_NH_GATEWAY && !ip6_is_linklocal(rt.gw.v6)) ||
+	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
+		r->cst.redirects_not_due++;
+		return;
+	}
+	memcpy(target, rt.type == FIB_NH_GATEWAY ? rt.gw.v6 : oip->dst_addr, 16);
+	if (memcmp(target, oip->src_addr, 16) == 0) {
+		r->cst.redirects_not_due++;
+		return;
+	}
+	/* the hash reads 8 bytes at a time: from an aligned copy */
+	memcpy(key, oip->src_addr, 16);
+	if (!redirect_undamped(r, rte_hash_crc(key, 16, 6))) {
+		r->cst.redirects_damped++;
+		return;
+	}
+	p = control_frame(r, port, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + 40 + 8 + rd), &m);
+	if (p == NULL)
+		return;
+	frame_init(p, RTE_ETHER_TYPE_IPV6);
+	ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	ic = (uint8_t *)(ip + 1);
+	memset(ip, 0, sizeof(*ip) + 40 + 8 + 8);
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(40 + 8 + rd));
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = 255; /* RFC 4861 4.5: a host takes no other */
+	memcpy(ip->src_addr, r->dp_ports[port].ll6, 16);
+	memcpy(ip->dst_addr, oip->src_addr, 16);
+	ic[0] = ICMP6_REDIRECT;
+	memcpy(ic + 8, target, 16);
+	memcpy(ic + 24, oip->dst_addr, 16);
+	/* Target Link-Layer Address (type 2, one unit) */
+	ic[40] = 2;
+	ic[41] = 1;
+	memcpy(ic + 42, &oeth->dst_addr, RTE_ETHER_ADDR_LEN);
+	/* Redirected Header (type 4): 6 reserved bytes, then the packet */
+	ic[48] = 4;
+	ic[49] = (uint8_t)(rd / 8);
+	q = ic + 56;
+	{
+		const void *from = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, rd - 8, q);
+
+		if (from != NULL && from != q)
+			memcpy(q, from, rd - 8);
+	}
+	/* quoted as it arrived: the worker spent a hop */
+	((struct rte_ipv6_hdr *)q)->hop_limits++;
+	ck = rte_ipv6_udptcp_cksum(ip, ic);
+	memcpy(ic + 2, &ck, 2);
+	dp_ctrl_set(m, CTRL_ORIGINATED, ICMP6_REDIRECT, 0, CTRL_ORIG_ICMP);
+	control_output6(r, m, port);
+}
+
+void forward_finish6(struct router *r, struct rte_mbuf *m, uint16_t port)
+{
+	if (!router_port_ok(r, port)) {
+		cdrop6(r, m, CDROP_PORT_DOWN);
+		return;
+	}
+	if (ip6_size(rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN)) >
+	    r->dp_ports[port].mtu) {
+		/* its port's MTU went down after the worker's check: dropped
+		 * (the packet is rewritten; no Packet Too Big for this race) */
+		cdrop6(r, m, CDROP_TOO_BIG);
+		return;
+	}
+	if (dp_ctrl_icmp_type(m) == ICMP6_REDIRECT)
+		icmp6_redirect(r, m, port);
+	control_send(r, m, port);
+}
+
 /* ---- output ------------------------------------------------------------------ */
 
 void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code)
@@ -626,6 +731,8 @@ void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code)
 		r->cst.icmp6_addr_unreach++;
 	else if (type == 1 && code == 4)
 		r->cst.icmp6_port_unreach++;
+	else if (type == ICMP6_REDIRECT)
+		r->cst.icmp6_redirects++;
 }
 
 /* Fragment the router's own IPv6 packet @m to @mtu bytes and queue the

@@ -86,6 +86,10 @@ bool held_route_holds6(struct router *r, const struct rte_mbuf *m, const struct 
  * rate.
  */
 void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t code, uint32_t aux);
+/* An IPv6 packet a worker rewrote to forward back out of @port, its
+ * arrival port, and handed over for an ICMPv6 Redirect (RFC 4861 8.2):
+ * the Redirect sent when one is due, then the packet. */
+void forward_finish6(struct router *r, struct rte_mbuf *m, uint16_t port);
 /* Count an ICMPv6 message of the router's as sent (once handed to its port). */
 void icmp6_count_sent(struct router *r, uint8_t type, uint8_t code);
 

@@ -582,6 +582,34 @@ static inline bool forward_hit6(struct dp_ctx *c, struct rte_mbuf *m,
 	return true;
 }
 
+/*
+ * The IPv6 twin of redirect_due(): a packet about to leave by its arrival
+ * port @in_port, whose Redirects are on. Is an ICMPv6 Redirect due to its
+ * sender (RFC 4861 8.2)? Its source @src on that port's link (a connected
+ * route out of it: the control thread checks what the target can be), an
+ * error allowed about it (RFC 4443 2.4 (e)), a Redirect token.
+ */
+static __rte_noinline __rte_cold bool redirect6_due(struct dp_ctx *c, const struct rte_mbuf *m,
+						    const struct rte_ipv6_hdr *ip, uint8_t flags,
+						    uint16_t in_port, const uint8_t *src)
+{
+	uint8_t s[1][16];
+	const struct fib_nh *sh;
+	uint64_t snh;
+
+	memcpy(s[0], src, 16);
+	fib6_lookup_bulk(c->fib, s, &snh, 1);
+	sh = &c->nh[snh];
+	if (sh->type != FIB_NH_CONNECTED || sh->port != in_port ||
+	    !icmp6_allowed(m, ip, flags, 137))
+		return false;
+	if (!dp_tokens_take(&c->icmp_redirect, c->conf)) {
+		c->st->redirects_ratelimited++;
+		return false;
+	}
+	return true;
+}
+
 /* @a is the link-local address of one of the router's ports. */
 static bool ll6_ours(const struct dp_ctx *c, const uint8_t *a)
 {
@@ -740,6 +768,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		struct neigh_view v;
 		uint16_t port, mtu;
 		uint32_t ni;
+		bool hairpin;
 
 		i = idx[j];
 		m = pkts[i];
@@ -807,8 +836,15 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			continue;
 		ip->hop_limits--;
 		eth_rewrite(&ports[port], eth, v.word);
+		/* back out of its arrival port, Redirects on there: as IPv4's */
+		hairpin = unlikely(port == in_port) && DP_LOAD(pp->redirects);
+		if (unlikely(hairpin) && redirect6_due(c, m, ip, flags[i], in_port, src[j])) {
+			dp_ctrl_set(m, CTRL_FORWARD, ICMP6_REDIRECT, 0, port);
+			out[i] = DP_OUT_CTRL;
+			continue;
+		}
 		out[i] = port;
-		if (use_cache) {
+		if (use_cache && !hairpin) {
 			static const uint8_t none[16];
 			struct rtcache_entry6 *e = rtcache6_slot(
 				rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none, in_port);

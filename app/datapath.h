@@ -54,8 +54,10 @@ enum dp_ctrl_reason {
 	CTRL_ORIGINATED, /* (control thread only) built by the router itself */
 };
 
-/* ICMP Redirect (RFC 792), the type of a CTRL_FORWARD packet due one */
-#define ICMP_REDIRECT 5
+/* ICMP Redirect (RFC 792) and ICMPv6 Redirect (RFC 4861 4.5), the type of
+ * a CTRL_FORWARD packet due one */
+#define ICMP_REDIRECT  5
+#define ICMP6_REDIRECT 137
 
 /* The aux of a CTRL_ORIGINATED packet that is an ICMP message: its type and
  * code ride along, and it is counted as sent once handed to its port (not

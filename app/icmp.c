@@ -192,8 +192,7 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 #define REDIRECT_DAMP_MAX   9u
 #define REDIRECT_SILENCE_MS (REDIRECT_DAMP_MS << (REDIRECT_DAMP_MAX + 1))
 
-/* May sender @src (host order) have a Redirect now? Counts it if so. */
-static bool redirect_undamped(struct router *r, uint32_t src)
+bool redirect_undamped(struct router *r, uint32_t src)
 {
 	struct redirect_peer *p =
 		&r->redirect_peers[rte_hash_crc_4byte(src, 0) % RTE_DIM(r->redirect_peers)];

@@ -33,6 +33,9 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
  * (RFC 1812 5.2.7.2), else only counted (redirects_not_due). Keeps @orig.
  */
 void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port);
+/* May the sender @src (an IPv4 address in host order, or a hash of an IPv6
+ * one) have a Redirect now? Counts it if so (damped as Linux does). */
+bool redirect_undamped(struct router *r, uint32_t src);
 /* Count an ICMP message of the router's as sent (once handed to its port). */
 void icmp_count_sent(struct router *r, uint8_t type, uint8_t code);
 

@@ -188,6 +188,7 @@ struct ctrl_stats {
 	uint64_t nd_probes;	       /* solicitations sent to resolve neighbours */
 	/* solicitations not sent: the port's only source another host's */
 	uint64_t nd_probes_no_source;
+	uint64_t icmp6_redirects;     /* 137/0 */
 	uint64_t icmp6_echo_replies;  /* ICMPv6 messages: as the ICMP ones */
 	uint64_t icmp6_time_exceeded; /* 3/0 */
 	uint64_t icmp6_no_route;      /* 1/0 */

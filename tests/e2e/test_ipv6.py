@@ -1172,6 +1172,72 @@ def test_nd_abuse(topo, r):
               "an entry for %s:\n%s" % (bogus, text))
 
 
+def test_redirect6(topo, r):
+    """ICMPv6 Redirect (RFC 4861 8.2), port 0's Redirects on: h1 sends to
+    2001:db8:79::5, whose gateway fe80::79 is on h1's own link. The packet
+    goes on to it (back out of port 0) and h1 gets a Redirect from the
+    router's link-local address, hop limit 255, Target fe80::79 with its
+    link-layer address, the packet as sent in a Redirected Header (to whole
+    8-byte units, as Linux cuts it); h1's
+    kernel takes it. A gateway by a global address is no Target a host
+    takes (8.1): no Redirect, the packet forwarded."""
+    gw, gw_mac, far = "fe80::79", "02:00:00:00:01:79", "2001:db8:79::5"
+    h1 = topo.hosts[0]
+    r.cli("neigh add %s lladdr %s port 0" % (gw, gw_mac))
+    r.cli("neigh add 2001:db8:1::7a lladdr 02:00:00:00:01:7a port 0")
+    r.cli("route add 2001:db8:79::/48 via %s port 0" % gw)
+    r.cli("route add 2001:db8:7a::/48 via 2001:db8:1::7a")
+    r.cli("port 0 redirects on")
+    # a host follows a Redirect only from its first hop for the
+    # destination, a link-local address (as a Router Advertisement gives)
+    sh(["ip", "-6", "route", "add", "2001:db8:79::/48", "via", ROUTER_LL[0], "dev", "eth0"], ns=h1)
+    sh(["ip", "-6", "neigh", "replace", gw, "lladdr", gw_mac, "dev", "eth0", "nud", "permanent"],
+       ns=h1)
+    try:
+        pkt = (eth() / s.IPv6(src=HOST_IP6[0], dst=far) /
+               s.ICMPv6EchoRequest(id=0x79, seq=1, data=b"redirect6"))
+        got, d = around(topo, r, lambda: send(topo, pkt), match=lambda p: p.haslayer(s.IPv6),
+                        timeout=1.0)
+        fwd = [p for p in got if p.haslayer(s.ICMPv6EchoRequest) and p.dst == gw_mac and
+               p[s.IPv6].hlim == 63]
+        red = [p for p in got if p.haslayer(s.ICMPv6ND_Redirect)]
+        check(len(fwd) == 1 and len(red) == 1 and d("icmp6_redirects") == 1,
+              "want the packet to %s and one Redirect: %s" % (gw, [p.summary() for p in got]))
+        e = red[0]
+        raw = bytes(e[s.IPv6])
+        ph = raw[8:40] + (len(raw) - 40).to_bytes(4, "big") + b"\0\0\0\x3a"
+        ic = raw[40:]
+        orig = bytes(pkt)[14:]
+        check(e[s.IPv6].src == ROUTER_LL[0] and e[s.IPv6].dst == HOST_IP6[0] and
+              e[s.IPv6].hlim == 255 and ic[0] == 137 and ic[1] == 0 and
+              s.inet_ntop(socket.AF_INET6, ic[8:24]) == gw and
+              s.inet_ntop(socket.AF_INET6, ic[24:40]) == far and
+              ic[40:48] == b"\x02\x01" + bytes(int(x, 16) for x in gw_mac.split(":")) and
+              ic[48] == 4 and ic[49] * 8 == len(ic) - 48 and ic[56:] == orig[:len(ic) - 56] and
+              len(ic) - 56 >= len(orig) - 7 and
+              s.checksum(ph + ic) == 0, "Redirect %s: %s" % (e.summary(), ic.hex()))
+        route = sh(["ip", "-6", "route", "get", far], ns=h1)
+        check("via %s " % gw in route, "h1 did not take the Redirect: %s" % route.strip())
+        # a global gateway: no Target a host would take
+        pkt = (eth() / s.IPv6(src=HOST_IP6[0], dst="2001:db8:7a::5") /
+               s.ICMPv6EchoRequest(id=0x7a, seq=1, data=b"redirect6-global"))
+        got, d = around(topo, r, lambda: send(topo, pkt), match=lambda p: p.haslayer(s.IPv6),
+                        timeout=1.0)
+        check(len([p for p in got if p.haslayer(s.ICMPv6EchoRequest)]) == 1 and
+              not [p for p in got if p.haslayer(s.ICMPv6ND_Redirect)] and
+              d("redirects_not_due") == 1, "global gateway: %s, redirects_not_due +%d" %
+              ([p.summary() for p in got], d("redirects_not_due")))
+    finally:
+        r.cli("port 0 redirects off", check=False)
+        r.cli("route del 2001:db8:79::/48", check=False)
+        r.cli("route del 2001:db8:7a::/48", check=False)
+        r.cli("neigh del %s port 0" % gw, check=False)
+        r.cli("neigh del 2001:db8:1::7a port 0", check=False)
+        sh(["ip", "-6", "route", "del", "2001:db8:79::/48"], ns=h1, check=False)
+        sh(["ip", "-6", "neigh", "del", gw, "dev", "eth0"], ns=h1, check=False)
+        sh(["ip", "-6", "route", "flush", "cache"], ns=h1, check=False)
+
+
 def test_rtcache6(topo, r):
     """The route cache holds IPv6 decisions and drops them on any change."""
     def rtc():
@@ -1611,6 +1677,7 @@ def main():
                              ("rpf_matrix6", test_rpf_matrix),
                              ("nd_abuse", test_nd_abuse),
                              ("na_announce", test_na_announce),
+                             ("redirect6_137", test_redirect6),
                              ("rtcache6_coherency", test_rtcache6),
                              ("held_errors_keep_family", test_held_errors),
                              ("cli_ipv6", test_counters_shown)]:
