@@ -135,19 +135,25 @@ uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr)
 
 uint32_t port_addr4_shared(const struct fr_port *p, uint32_t a, uint32_t b)
 {
+	const struct port_addr *best = NULL;
 	unsigned int i;
+	uint32_t mask;
 
+	/* @a's own subnet: the longest of the port's that holds it (a /31
+	 * inside a /24 of the same port is its link, not the /24) */
 	for (i = 0; i < p->nb_addrs; i++) {
 		const struct port_addr *pa = &p->addrs[i];
-		uint32_t mask;
 
-		if (pa->addr.family != AF_INET)
+		if (pa->addr.family != AF_INET || (best != NULL && pa->len <= best->len))
 			continue;
 		mask = pa->len ? UINT32_MAX << (32 - pa->len) : 0;
-		if ((pa->addr.v4 & mask) == (a & mask) && (pa->addr.v4 & mask) == (b & mask))
-			return pa->addr.v4;
+		if ((pa->addr.v4 & mask) == (a & mask))
+			best = pa;
 	}
-	return 0;
+	if (best == NULL)
+		return 0;
+	mask = best->len ? UINT32_MAX << (32 - best->len) : 0;
+	return (best->addr.v4 & mask) == (b & mask) ? best->addr.v4 : 0;
 }
 
 int port_subnet_edge4(const struct fr_port *p, uint32_t a)

@@ -969,8 +969,12 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	memcpy(ic + 2, &ck, 2);
 	memcpy(a, ip->src_addr, 16);
 	/* to a Subnet-Router anycast address or a group: answered from a
-	 * unicast address of the port it came in by (RFC 4443 2.2 (b), 4.2) */
-	if (router_anycast6(r, ip->dst_addr) || ip6_is_mcast(ip->dst_addr))
+	 * unicast address of the port it came in by (RFC 4443 2.2 (b), 4.2:
+	 * a group's answer never from another port's, even to a global
+	 * source on a port numbered by its link-local address alone) */
+	if (ip6_is_mcast(ip->dst_addr))
+		port_src6(r, m->port, a, ip->src_addr);
+	else if (router_anycast6(r, ip->dst_addr))
 		error_src6(r, m->port, a, ip->src_addr);
 	else
 		memcpy(ip->src_addr, ip->dst_addr, 16);

@@ -231,10 +231,11 @@ void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
 		return;
 	}
 	gw = rt.type == FIB_NH_GATEWAY ? rt.gw.v4 : dst.v4;
-	/* RFC 1812 5.2.7.2: the sender and the better next hop on one of the
-	 * port's subnets, and the Redirect from the router's address there
-	 * (the one the sender uses as its gateway: RFC 1122 3.2.2.2 has a
-	 * host take a Redirect only from its current first hop) */
+	/* RFC 1812 5.2.7.2: the better next hop on the sender's own subnet of
+	 * the port (the longest that holds it), and the Redirect from the
+	 * router's address there (the one the sender uses as its gateway:
+	 * RFC 1122 3.2.2.2 has a host take a Redirect only from its current
+	 * first hop) */
 	sa = port_addr4_shared(&r->ports[port], src, gw);
 	if (sa == 0 || gw == src) {
 		r->cst.redirects_not_due++;

@@ -417,10 +417,11 @@ void ll_in_use(struct router *r, uint16_t port);
 /* Port @pid's link, as rte_eth_link_get_nowait() reads it; for an
  * af_packet port, its status is its kernel interface's carrier. */
 int port_link_get(const struct router *r, uint16_t pid, struct rte_eth_link *link);
-/* The port's address whose subnet holds @addr (host order), or 0 */
+/* The port's address whose subnet holds @addr (host order; the longest
+ * such subnet), or 0 */
 uint32_t port_addr4_for(const struct fr_port *p, uint32_t addr);
-/* The address of @p whose subnet holds both @a and @b (host order), 0 if
- * none does. */
+/* The address of @p on @a's subnet (host order; the longest of the port's
+ * that holds it) when that subnet also holds @b, else 0. */
 uint32_t port_addr4_shared(const struct fr_port *p, uint32_t a, uint32_t b);
 /* @a is the network (1) or broadcast (2) address of one of @p's IPv4
  * subnets of /30 or shorter (no host has it), or neither (0). */

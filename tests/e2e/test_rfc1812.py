@@ -228,6 +228,19 @@ def test_redirect(topo, r):
             s.UDP(sport=1234, dport=5678) / s.Raw(b"off-link"), b"off-link")
         check(not red and delta(before, after, "icmp_redirects") == 0,
               "a Redirect to a sender off the link")
+        # a sender on a /31 of port 0 inside its /24: the gateway is not on
+        # the sender's own subnet (nor would the Redirect come from its
+        # first hop, 192.0.2.129): none, counted
+        r.cli("port 0 address add 192.0.2.129/31")
+        try:
+            red, before, after = sent_back(
+                s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src="192.0.2.128", dst=far) /
+                s.UDP(sport=1234, dport=5678) / s.Raw(b"slash-31"), b"slash-31")
+        finally:
+            r.cli("port 0 address del 192.0.2.129/31")
+        check(not red and delta(before, after, "redirects_not_due") == 1,
+              "a Redirect across subnets: %s, redirects_not_due +%d" %
+              ([p.summary() for p in red], delta(before, after, "redirects_not_due")))
         # an ICMP error back out of its port: no Redirect about it (4.3.2.7)
         err = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / s.IP(src=HOST_IP[0], dst=far) /
                s.ICMP(type=3, code=3) / s.Raw(b"icmp-error"))
