@@ -677,12 +677,7 @@ static void icmp6_redirect(struct router *r, const struct rte_mbuf *orig, uint16
 	ic[48] = 4;
 	ic[49] = (uint8_t)(rd / 8);
 	q = ic + 56;
-	{
-		const void *from = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, rd - 8, q);
-
-		if (from != NULL && from != q)
-			memcpy(q, from, rd - 8);
-	}
+	frame_copy_out(orig, RTE_ETHER_HDR_LEN, rd - 8, q);
 	/* quoted as it arrived: the worker spent a hop */
 	((struct rte_ipv6_hdr *)q)->hop_limits++;
 	ck = rte_ipv6_udptcp_cksum(ip, ic);
@@ -942,13 +937,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	ic[1] = code;
 	v = rte_cpu_to_be_32(aux); /* MTU (2/0) or pointer (4/x) */
 	memcpy(ic + 4, &v, 4);
-	{
-		uint8_t *q = ic + 8;
-		const void *s = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, quote, q);
-
-		if (s != NULL && s != q)
-			memcpy(q, s, quote);
-	}
+	frame_copy_out(orig, RTE_ETHER_HDR_LEN, quote, ic + 8);
 	{
 		uint16_t ck = rte_ipv6_udptcp_cksum(ip, ic);
 

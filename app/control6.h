@@ -126,4 +126,14 @@ static inline void frame_init(void *frame, uint16_t ether_type)
 	eth->ether_type = rte_cpu_to_be_16(ether_type);
 }
 
+/* The @len bytes of @m from @off into @dst (a quote of a packet the
+ * router answers; the caller bounded @len by the packet's). */
+static inline void frame_copy_out(const struct rte_mbuf *m, uint32_t off, uint32_t len, void *dst)
+{
+	const void *from = rte_pktmbuf_read(m, off, len, dst);
+
+	if (from != NULL && from != dst)
+		memcpy(dst, from, len);
+}
+
 #endif /* FR_CONTROL6_H */

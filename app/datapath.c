@@ -309,6 +309,24 @@ static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m
 }
 
 /*
+ * The part of redirect_due() and redirect6_due() both families share: the
+ * source's route @snh a connected one out of @in_port, an error @allowed
+ * about the packet, and a Redirect token (counted when none is left).
+ */
+static bool redirect_take(struct dp_ctx *c, uint64_t snh, uint16_t in_port, bool allowed)
+{
+	const struct fib_nh *sh = &c->nh[snh];
+
+	if (sh->type != FIB_NH_CONNECTED || sh->port != in_port || !allowed)
+		return false;
+	if (!dp_tokens_take(&c->icmp_redirect, c->conf)) {
+		c->st->redirects_ratelimited++;
+		return false;
+	}
+	return true;
+}
+
+/*
  * A packet about to leave by the port it came in by (@in_port, whose
  * redirects are on): is an ICMP Redirect due to its sender (RFC 1812
  * 5.2.7.2)? Its source must be on that port's link (a connected route out
@@ -323,18 +341,10 @@ static __rte_noinline __rte_cold bool redirect_due(struct dp_ctx *c, const struc
 						   uint16_t in_port)
 {
 	uint32_t s = dp_ntohl(ip->src_addr);
-	const struct fib_nh *sh;
 	uint64_t snh;
 
 	fib4_lookup_bulk(c->fib, &s, &snh, 1);
-	sh = &c->nh[snh];
-	if (sh->type != FIB_NH_CONNECTED || sh->port != in_port || !icmp_allowed(m, ip, flags))
-		return false;
-	if (!dp_tokens_take(&c->icmp_redirect, c->conf)) {
-		c->st->redirects_ratelimited++;
-		return false;
-	}
-	return true;
+	return redirect_take(c, snh, in_port, icmp_allowed(m, ip, flags));
 }
 
 /* ip4_options_to_fill(), out of line: only a header with options asks */
@@ -594,20 +604,11 @@ static __rte_noinline __rte_cold bool redirect6_due(struct dp_ctx *c, const stru
 						    uint16_t in_port, const uint8_t *src)
 {
 	uint8_t s[1][16];
-	const struct fib_nh *sh;
 	uint64_t snh;
 
 	memcpy(s[0], src, 16);
 	fib6_lookup_bulk(c->fib, s, &snh, 1);
-	sh = &c->nh[snh];
-	if (sh->type != FIB_NH_CONNECTED || sh->port != in_port ||
-	    !icmp6_allowed(m, ip, flags, 137))
-		return false;
-	if (!dp_tokens_take(&c->icmp_redirect, c->conf)) {
-		c->st->redirects_ratelimited++;
-		return false;
-	}
-	return true;
+	return redirect_take(c, snh, in_port, icmp6_allowed(m, ip, flags, ICMP6_REDIRECT));
 }
 
 /* @a is the link-local address of one of the router's ports. */

@@ -96,20 +96,15 @@ static struct rte_mbuf *icmp_build(struct router *r, const struct rte_mbuf *orig
 				rte_pktmbuf_pkt_len(orig) - RTE_ETHER_HDR_LEN);
 	uint32_t quote = RTE_MIN(olen, (uint32_t)(ICMP_ERROR_MAX - sizeof(struct rte_ipv4_hdr) -
 						  sizeof(struct rte_icmp_hdr)));
-	struct rte_mbuf *m = rte_pktmbuf_alloc(r->pools[r->ports[port].socket]);
 	struct rte_ipv4_hdr *ip;
 	struct rte_icmp_hdr *ic;
+	struct rte_mbuf *m;
 	char *p, *q;
-	const void *from;
 
-	p = m ? rte_pktmbuf_append(
-			m, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote))
-	      : NULL;
-	if (p == NULL) {
-		r->cst.drop[CDROP_NO_MBUF]++;
-		rte_pktmbuf_free(m);
+	p = control_frame(r, port,
+			  (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ic) + quote), &m);
+	if (p == NULL)
 		return NULL;
-	}
 	frame_init(p, RTE_ETHER_TYPE_IPV4);
 	ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 	ic = (struct rte_icmp_hdr *)(ip + 1);
@@ -126,9 +121,7 @@ static struct rte_mbuf *icmp_build(struct router *r, const struct rte_mbuf *orig
 	ic->icmp_code = code;
 	memcpy(&ic->icmp_ident, &word, sizeof(word));
 	q = (char *)(ic + 1);
-	from = rte_pktmbuf_read(orig, RTE_ETHER_HDR_LEN, quote, q);
-	if (from != NULL && from != q)
-		memcpy(q, from, quote);
+	frame_copy_out(orig, RTE_ETHER_HDR_LEN, quote, q);
 	if (ttl_back != 0 && quote >= sizeof(*ip)) {
 		struct rte_ipv4_hdr *qip = (struct rte_ipv4_hdr *)q;
 

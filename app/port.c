@@ -15,6 +15,7 @@
 #include <rte_dev.h>
 #include <rte_devargs.h>
 #include <rte_ethdev.h>
+#include <rte_kvargs.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
@@ -81,26 +82,20 @@ static void af_packet_iface(uint16_t pid, char *kif, size_t len)
 {
 	struct rte_eth_dev_info info;
 	const struct rte_devargs *da;
-	const char *a;
-	size_t n;
+	struct rte_kvargs *kv;
+	const char *v;
 
 	kif[0] = '\0';
 	if (rte_eth_dev_info_get(pid, &info) != 0 || info.driver_name == NULL ||
 	    strcmp(info.driver_name, "net_af_packet") != 0 || info.device == NULL)
 		return;
 	da = rte_dev_devargs(info.device);
-	if (da == NULL || da->args == NULL)
-		return;
-	for (a = da->args; a != NULL; a = strchr(a, ',') ? strchr(a, ',') + 1 : NULL) {
-		if (strncmp(a, "iface=", 6) != 0)
-			continue;
-		n = strcspn(a + 6, ",");
-		if (n > 0 && n < len) {
-			memcpy(kif, a + 6, n);
-			kif[n] = '\0';
-		}
-		return;
-	}
+	/* parsed as the driver parses its own arguments */
+	kv = da != NULL && da->args != NULL ? rte_kvargs_parse(da->args, NULL) : NULL;
+	v = kv != NULL ? rte_kvargs_get(kv, "iface") : NULL;
+	if (v != NULL && v[0] != '\0' && strlen(v) < len)
+		snprintf(kif, len, "%s", v);
+	rte_kvargs_free(kv);
 }
 
 int port_link_get(const struct router *r, uint16_t pid, struct rte_eth_link *link)
