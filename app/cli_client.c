@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		") and print its answer; with no COMMAND, read\n"
 		"commands from standard input, one per line.\n"
 		"  -s, --socket PATH   the router's CLI socket\n"
-		"  -j, --json          ask show commands and load for JSON\n"
+		"  -j, --json          ask show commands, load and configure replace for JSON\n"
 		"  -t, --timeout SEC   give up (exit 2) when the router accepts no connection\n"
 		"                      or says nothing for SEC seconds, 0 to 86400 (default\n"
 		"                      0: wait for ever); a command sent may still run after\n"

@@ -656,6 +656,14 @@ static const struct cmd_syntax {
 	 "rolls every earlier one back; not an atomic switch: the workers forward by\n"
 	 "each line as it is applied until the file commits or rolls back; FILE is one\n"
 	 "word: no spaces, and a '#' in it starts a comment as on every line"},
+	{"configure replace", CMD_CONFIGURE_REPLACE, a_file, "FILE",
+	 "make the running configuration FILE's, as if the router had been started\n"
+	 "with it (same checks, FILE:LINE errors), in one transaction that changes only\n"
+	 "what differs: static routes, static neighbours and port addresses FILE does\n"
+	 "not add are removed, its lines applied (one whose change is made already\n"
+	 "is left alone: an unchanged route never leaves the lookups), and settings\n"
+	 "it does not set go back to their values before the startup file; an error\n"
+	 "rolls everything back. FILE as for load"},
 	{"help", CMD_HELP, a_topic, "[WORDS]",
 	 "this text, or the commands starting with WORDS ('help --keywords': one line per\n"
 	 "command, tab-separated, for completion in clients)"},
@@ -979,6 +987,54 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 	return 0;
 }
 
+/* load FILE, configure replace FILE: their own transaction; errors say the
+ * command ("load: FILE: why", "load: FILE:LINE: ...") */
+static int exec_file(struct router *r, const struct cmd *c, struct cmd_out *o, char *err,
+		     size_t errlen)
+{
+	const bool replace = c->id == CMD_CONFIGURE_REPLACE;
+	const char *pfx = replace ? "configure replace: " : "load: ";
+	const size_t pl = errlen > strlen(pfx) ? strlen(pfx) : 0;
+	struct config_result res;
+	int rc;
+
+	rc = replace ? config_replace(r, c->arg, &res, err + pl, errlen - pl)
+		     : config_load(r, c->arg, false, &res, err + pl, errlen - pl);
+	if (rc != 0) {
+		memcpy(err, pfx, pl);
+		return rc;
+	}
+	if (o->json) {
+		jw_obj_open(o, NULL);
+		jw_str(o, "file", c->arg);
+		jw_u64(o, "commands", res.cmds);
+		jw_u64(o, "routes", res.routes);
+		if (replace) {
+			jw_u64(o, "unchanged", res.unchanged);
+			jw_u64(o, "applied", res.cmds - res.unchanged);
+			jw_u64(o, "removed", res.removed);
+			jw_u64(o, "settings_reset", res.reset);
+		}
+		jw_dbl(o, "seconds", res.seconds);
+		jw_obj_close(o);
+		return 0;
+	}
+	out_printf(o, "%s %s: %u command%s (%u route%s)",
+		   replace ? "replaced the configuration with" : "loaded", c->arg, res.cmds,
+		   res.cmds == 1 ? "" : "s", res.routes, res.routes == 1 ? "" : "s");
+	if (replace)
+		out_printf(o,
+			   ", %u unchanged, %u applied; %u removed (not in the file), %u "
+			   "setting%s back to start values;",
+			   res.unchanged, res.cmds - res.unchanged, res.removed, res.reset,
+			   res.reset == 1 ? "" : "s");
+	out_printf(o, " in %.3f s", res.seconds);
+	if (!replace && res.routes >= 1000 && res.seconds > 0)
+		out_printf(o, ", %.0f routes/s", res.routes / res.seconds);
+	out_printf(o, "\n");
+	return 0;
+}
+
 int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src src,
 	     struct cmd_out *o, char *err, size_t errlen)
 {
@@ -1037,35 +1093,9 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 			return -ETIMEDOUT;
 		return unread > 0 ? -EIO : 0;
 	}
-	case CMD_LOAD: {
-		/* its errors say the command: "load: FILE: why", "load: FILE:LINE: ..." */
-		static const char pfx[] = "load: ";
-		const size_t pl = errlen > sizeof(pfx) ? sizeof(pfx) - 1 : 0;
-		struct config_result res;
-		int rc;
-
-		rc = config_load(r, c->arg, false, &res, err + pl, errlen - pl);
-		if (rc != 0) {
-			memcpy(err, pfx, pl);
-			return rc;
-		}
-		if (o->json) {
-			jw_obj_open(o, NULL);
-			jw_str(o, "file", c->arg);
-			jw_u64(o, "commands", res.cmds);
-			jw_u64(o, "routes", res.routes);
-			jw_dbl(o, "seconds", res.seconds);
-			jw_obj_close(o);
-		} else {
-			out_printf(o, "loaded %s: %u command%s (%u route%s) in %.3f s", c->arg,
-				   res.cmds, res.cmds == 1 ? "" : "s", res.routes,
-				   res.routes == 1 ? "" : "s", res.seconds);
-			if (res.routes >= 1000 && res.seconds > 0)
-				out_printf(o, ", %.0f routes/s", res.routes / res.seconds);
-			out_printf(o, "\n");
-		}
-		return 0;
-	}
+	case CMD_LOAD:
+	case CMD_CONFIGURE_REPLACE:
+		return exec_file(r, c, o, err, errlen);
 	case CMD_HELP:
 		if (strcmp(c->arg, "--keywords") == 0)
 			cmd_keywords(keyword_line, o); /* for fastroute-cli's completion */

@@ -66,6 +66,7 @@ enum cmd_id {
 	CMD_SHOW_MEMORY,
 	CMD_SHOW_VERSION,
 	CMD_LOAD,
+	CMD_CONFIGURE_REPLACE,
 	CMD_HELP,
 	CMD_QUIT,
 	CMD_ID_MAX
@@ -147,10 +148,15 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
  */
 int cmd_run_line(struct router *r, const char *line, struct cmd_out *o);
 
-/* What config_load() did. */
+/* What config_load() or config_replace() did. */
 struct config_result {
 	unsigned int cmds, routes;
 	double seconds; /* both passes: parse, then apply */
+	/* config_replace(): commands that found their change made already,
+	 * routes, static neighbours and port addresses removed (the file
+	 * does not add them), settings put back to their start values (the
+	 * file does not set them) */
+	unsigned int unchanged, removed, reset;
 };
 
 /*
@@ -162,6 +168,23 @@ struct config_result {
  */
 int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
 		char *err, size_t errlen);
+
+/*
+ * Make the running configuration the one the file @path describes, as if
+ * the router had been started with it, in one transaction: the static
+ * routes, static neighbours and port addresses it does not add are
+ * removed first, then its lines are applied, a line whose change is made
+ * already (the same route, address, neighbour or setting) left alone, and
+ * then every setting it does not set goes back to its start value. On
+ * error nothing is changed and @err holds "file:line: msg" (or "file:
+ * msg"). Arguments as config_load()'s.
+ */
+int config_replace(struct router *r, const char *path, struct config_result *res, char *err,
+		   size_t errlen);
+
+/* Record the settings as they are before the configuration file, for
+ * config_replace(); once the ports are probed. */
+void config_boot_save(struct router *r);
 
 /* The most config_load() copies from a pipe or FIFO before it refuses the
  * file: 1 GiB, some forty times a million routes' file (a writer that never

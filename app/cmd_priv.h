@@ -12,6 +12,18 @@
 #define ERR(...)	(snprintf(err, errlen, __VA_ARGS__), -EINVAL)
 #define ERRC(code, ...) (snprintf(err, errlen, __VA_ARGS__), (code))
 
+/* A port or router setting, as set or as it was. */
+struct setting {
+	enum cmd_id id;
+	uint16_t port;
+	uint32_t value, value2;
+};
+
+/* Setting @id (of port @port, 0 for the router's) as it is now. */
+void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, struct setting *s);
+/* Delete the route for @p, journaled in @t. */
+int txn_route_del(struct txn *t, const struct fr_prefix *p, char *err, size_t errlen);
+
 int check_port(const struct router *r, uint32_t port, char *err, size_t errlen);
 /* 'rtcache size N' once running: only the size it has (show config loads
  * back); 0 or -EBUSY with the reason. */

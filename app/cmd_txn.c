@@ -28,13 +28,6 @@ enum undo_op {
 	UNDO_SETTING,	    /* a port or router setting changed: set the old value */
 };
 
-/* A port or router setting, as set or as it was. */
-struct setting {
-	enum cmd_id id;
-	uint16_t port;
-	uint32_t value, value2;
-};
-
 /* Put setting @s in place. Non-zero: part of it could not be (said on
  * stderr; a rollback counts it as a failed step). */
 static int setting_apply(struct router *r, const struct setting *s)
@@ -117,7 +110,7 @@ static int setting_apply(struct router *r, const struct setting *s)
 	return rc;
 }
 
-static void setting_get(const struct router *r, enum cmd_id id, uint16_t port, struct setting *s)
+void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, struct setting *s)
 {
 	s->id = id;
 	s->port = port;
@@ -583,7 +576,7 @@ static int t_route_replace(struct txn *t, struct fib_route *rt, char *err, size_
 	return 0;
 }
 
-static int t_route_del(struct txn *t, const struct fr_prefix *p, char *err, size_t errlen)
+int txn_route_del(struct txn *t, const struct fr_prefix *p, char *err, size_t errlen)
 {
 	struct undo u = {.op = UNDO_ROUTE_RESTORE};
 	struct fib_route old;
@@ -929,7 +922,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (fib_route_get(r->fib, &rts[j].prefix, &cur) != 0 ||
 		    cur.origin != FIB_ORIGIN_PORT || anycast_shared(p, &pa, &rts[j]))
 			continue;
-		rc = t_route_del(t, &rts[j].prefix, err, errlen);
+		rc = txn_route_del(t, &rts[j].prefix, err, errlen);
 		if (rc != 0)
 			return rc;
 	}
@@ -1023,7 +1016,7 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	case CMD_ROUTE_REPLACE:
 		return t_route_replace(t, &rt, err, errlen);
 	default:
-		return t_route_del(t, &c->prefix, err, errlen);
+		return txn_route_del(t, &c->prefix, err, errlen);
 	}
 }
 
@@ -1195,7 +1188,7 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		return ERR("IPv6 routes leave by port %u (via a link-local gateway, or dev): its "
 			   "MTU must be at least %u (RFC 8200 5)",
 			   port, IP6_MIN_MTU);
-	setting_get(t->r, c->id, port, &u.set);
+	txn_setting_get(t->r, c->id, port, &u.set);
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");
 	if (c->id == CMD_PORT_MTU) {

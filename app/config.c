@@ -33,6 +33,7 @@
 
 #include "cli_sock.h"
 #include "cmd.h"
+#include "cmd_replace.h"
 #include "router.h"
 
 #ifndef CONFIGFS_MAGIC
@@ -51,6 +52,7 @@ struct load {
 	char *err;
 	size_t errlen;
 	unsigned int cmds, routes, done;
+	struct cfg_replace *rp; /* configure replace: what the file adds and sets */
 	bool progress;
 	uint64_t t0, last, hz;
 	uint64_t served; /* TSC of the last control_service() */
@@ -181,6 +183,10 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 		if (rc == 0 && l->t == NULL) {
 			/* what no table needs to see: refused before any line runs */
 			rc = cmd_file_check(l->r, &c, msg, sizeof(msg));
+			if (rc == 0 && l->rp != NULL && replace_note(l->rp, &c) != 0) {
+				rc = -ENOMEM;
+				snprintf(msg, sizeof(msg), "out of memory");
+			}
 			if (rc == 0) {
 				l->cmds++;
 				l->routes += is_route(&c);
@@ -188,7 +194,9 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			}
 		}
 		if (rc == 0) {
-			rc = cmd_exec(l->r, l->t, &c, CMD_SRC_FILE, &o, msg, sizeof(msg));
+			rc = l->rp != NULL
+				     ? replace_exec(l->rp, l->t, &c, &o, msg, sizeof(msg))
+				     : cmd_exec(l->r, l->t, &c, CMD_SRC_FILE, &o, msg, sizeof(msg));
 			l->done++;
 			if (l->progress && (l->done & 0x3fff) == 0)
 				progress_line(l);
@@ -663,8 +671,14 @@ out:
 	return f;
 }
 
-int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
-		char *err, size_t errlen)
+static void serve_cb(void *arg)
+{
+	serve(arg);
+}
+
+/* config_load(), or with @replace config_replace() */
+static int load_file(struct router *r, const char *path, bool progress, bool replace,
+		     struct config_result *res, char *err, size_t errlen)
 {
 	uint64_t start = rte_get_tsc_cycles();
 	struct load l = {.r = r,
@@ -688,6 +702,14 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		if (rc != 0)
 			return rc;
 	}
+	if (replace) {
+		l.rp = replace_new(r);
+		if (l.rp == NULL) {
+			rc = -ENOMEM;
+			snprintf(err, errlen, "%s: out of memory", path);
+			goto out;
+		}
+	}
 	rc = pass(f, &l, &line, &cap); /* syntax of every line first */
 	if (rc != 0)
 		goto out;
@@ -699,7 +721,22 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
-	rc = pass(f, &l, &line, &cap);
+	if (l.rp != NULL) {
+		char msg[CMD_ERR_LEN];
+
+		rc = replace_prune(l.rp, l.t, serve_cb, &l, msg, sizeof(msg));
+		if (rc != 0)
+			snprintf(err, errlen, "%s: %s", path, msg);
+	}
+	if (rc == 0)
+		rc = pass(f, &l, &line, &cap);
+	if (rc == 0 && l.rp != NULL) {
+		char msg[CMD_ERR_LEN];
+
+		rc = replace_settings(l.rp, l.t, msg, sizeof(msg));
+		if (rc != 0)
+			snprintf(err, errlen, "%s: %s", path, msg);
+	}
 	if (l.progress)
 		fprintf(stderr, "\r%60s\r", "");
 	if (rc != 0) {
@@ -713,6 +750,9 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		res->cmds = l.cmds;
 		res->routes = l.routes;
 		res->seconds = s;
+		res->unchanged = res->removed = res->reset = 0;
+		if (l.rp != NULL)
+			replace_counts(l.rp, res);
 	}
 	if (progress) {
 		fprintf(stderr, "fastroute: %s: applied %u command%s (%u route%s) in %.2f s", path,
@@ -722,7 +762,20 @@ int config_load(struct router *r, const char *path, bool progress, struct config
 		fprintf(stderr, "\n");
 	}
 out:
+	replace_free(l.rp);
 	free(line);
 	fclose(f);
 	return rc;
+}
+
+int config_load(struct router *r, const char *path, bool progress, struct config_result *res,
+		char *err, size_t errlen)
+{
+	return load_file(r, path, progress, false, res, err, errlen);
+}
+
+int config_replace(struct router *r, const char *path, struct config_result *res, char *err,
+		   size_t errlen)
+{
+	return load_file(r, path, false, true, res, err, errlen);
 }

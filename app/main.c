@@ -670,6 +670,8 @@ int main(int argc, char **argv)
 				"vfio-pci\n");
 		goto out;
 	}
+	/* what 'configure replace' puts back where its file sets nothing */
+	config_boot_save(r);
 	/* a bad file says where and fails even when a signal came meanwhile
 	 * (the load runs to its end or its first error); only a load the
 	 * signal cut short (a FIFO's writer awaited) is a plain stop */

@@ -19,7 +19,9 @@
 #include "neigh.h"
 #include "stats.h"
 
-#define FR_MAX_PORTS	  RTE_MAX_ETHPORTS
+#define FR_MAX_PORTS RTE_MAX_ETHPORTS
+/* configuration command ids up to the last setting (cmd.h's enum cmd_id) */
+#define FR_BOOT_SETTINGS  18
 #define FR_PORT_MAX_ADDRS 16
 #define FR_CTRL_RING_SIZE 1024
 #define FR_DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
@@ -189,6 +191,13 @@ struct router {
 	struct dp_port dp_ports[FR_MAX_PORTS]; /* what workers read */
 	struct dp_conf dpconf;		       /* router-wide settings workers read */
 	uint32_t icmp_rate, icmp_burst;	       /* ICMP errors per second and burst */
+	/* the settings as they were before the configuration file (defaults
+	 * and command-line options), by command id (a setting's value and
+	 * value2) and port (0 for the router's): what 'configure replace'
+	 * puts back where its file sets none (cmd_replace.c) */
+	uint32_t boot_set[FR_BOOT_SETTINGS][FR_MAX_PORTS][2];
+	struct neigh_params boot_np;
+	bool boot_saved;
 	/* the control thread's own buckets; 3/4 and Packet Too Big (path MTU
 	 * discovery) apart, as the workers', so that a flood of other errors
 	 * cannot starve them */

@@ -1907,6 +1907,110 @@ def _():
         log.close()
 
 
+CONF_A = """port 0 address 192.0.2.1/24
+port 1 address 198.51.100.1/24
+port 1 address add 2001:db8:1::1/64
+route add 10.0.0.0/8 via 192.0.2.2
+route add 10.1.0.0/16 via 198.51.100.2
+route add 172.16.0.0/12 blackhole
+route add 2001:db8:99::/48 via 2001:db8:1::2
+route add 2001:db8:98::/48 via fe80::2 port 1
+neigh add 192.0.2.2 lladdr 02:00:00:00:00:02 port 0
+neigh add 198.51.100.9 lladdr 02:00:00:00:00:09 port 1
+neigh add 2001:db8:1::9 lladdr 02:00:00:00:00:19 port 1
+port 0 mtu 1400
+port 1 rpf strict
+port 1 redirects on
+port 0 hold-time up 100 down 200
+port 1 down
+set ip martians off
+set icmp rate 50 burst 5
+set neigh reachable-time 20000 hold 8
+rtcache off
+"""
+# from A: one address kept, one changed (/24 -> /25), one gone; routes
+# kept (10/8), changed (10.1/16 to another gateway and port), gone, new;
+# a neighbour changed, two gone; most settings left to their defaults
+CONF_B = """port 0 address 192.0.2.1/24
+port 1 address 198.51.100.1/25
+route add 10.0.0.0/8 via 192.0.2.2
+route add 10.1.0.0/16 via 192.0.2.3
+route add 10.2.0.0/16 unreachable
+neigh add 192.0.2.2 lladdr 02:00:00:00:00:22 port 0
+port 1 rpf loose
+set neigh hold 8
+"""
+
+
+@t("configure_replace")
+def _():
+    # configure replace makes the running configuration a file's: what a
+    # router started with that file has (show config the same), changing
+    # only what differs (the same file again changes nothing: not even the
+    # FIB generation moves), and a file with a bad line changes nothing
+    extra = ["--max-routes", "8192", "--tbl8", "64"]
+    many = "".join("route add 10.%d.%d.0/24 via 192.0.2.2\n" % (100 + i // 256, i % 256)
+                   for i in range(3000))
+    pa, sa = router("repl-a", CONF_A + many, extra)
+    pb, sb = router("repl-b", CONF_B, extra)
+
+    def cli(sock, *cmd):
+        return run([CLI, "-s", sock, "-t", "30"] + list(cmd))
+
+    def config(sock):
+        q = cli(sock, "show", "config")
+        check(q.returncode == 0, "show config: " + q.stderr)
+        return q.stdout
+
+    def generation(sock):
+        q = cli(sock, "-j", "show", "route", "summary")
+        return json.loads(q.stdout)["generation"]
+
+    try:
+        wait_serving(pa, sa)
+        wait_serving(pb, sb)
+        fresh_a, fresh_b = config(sa), config(sb)
+        check(fresh_a != fresh_b, "the two configurations do not differ")
+        fb = conf(CONF_B)
+        q = cli(sa, "configure", "replace", fb)
+        check(q.returncode == 0, "replace A by B: %s" % q.stderr)
+        # 3 of B's 8 lines made already (port 0's address, 10/8, set neigh
+        # hold 8); removed: 3,000 + 3 routes (10.1/16 is replaced), three
+        # neighbours but one (its MAC changed), the /24 and IPv6 addresses
+        # of port 1; put back: port 0's MTU and hold-time, port 1's
+        # redirects and admin state, martians, ICMP rate, the route cache
+        # mode, reachable-time
+        want = ("8 commands (3 routes), 3 unchanged, 5 applied; %d removed (not in the "
+                "file), 8 settings back to start values" % (3000 + 3 + 2 + 2))
+        check(want in q.stdout, "want %r in %r" % (want, q.stdout))
+        check(config(sa) == fresh_b, "A after the replace is not a router started with B:\n"
+              + config(sa))
+        g = generation(sa)
+        q = cli(sa, "-j", "configure", "replace", fb)
+        j = json.loads(q.stdout)
+        check(q.returncode == 0 and j["unchanged"] == 8 and j["applied"] == 0 and
+              j["removed"] == 0 and j["settings_reset"] == 0, "B again: %s %s" % (j, q.stderr))
+        check(generation(sa) == g, "the same file again moved the FIB generation")
+        # a bad last line: nothing of the file stays
+        bad = conf(CONF_A + "route add 10.9.0.0/16 via 203.0.113.1\n")
+        q = cli(sa, "configure", "replace", bad)
+        check(q.returncode == 1 and ("%s:21: gateway 203.0.113.1 is not on a connected network"
+                                     % bad) in q.stderr, "bad line: %s" % q.stderr)
+        check(config(sa) == fresh_b, "a refused replace changed the configuration")
+        # and back to A, the routes of the file kept where the same
+        q = cli(sa, "configure", "replace", conf(CONF_A + many))
+        check(q.returncode == 0 and ", 2 unchanged, " in q.stdout, "back to A: %s %s" %
+              (q.stdout, q.stderr))
+        check(config(sa) == fresh_a, "A after B and back is not A:\n" + config(sa))
+        # a command, not a configuration line
+        q = cli(sa, "load", conf("configure replace %s\n" % fb))
+        check(q.returncode == 1 and ":1: " in q.stderr, "in a file: %s" % q.stderr)
+    finally:
+        for p in (pa, pb):
+            out, err = stop(p)
+            check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 if skipped:
     print("%d SKIPPED: %s" % (len(skipped), ", ".join(skipped)), flush=True)
     # as frlib's Runner does: scripts/run-tests.sh lists them at the end,

@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * configure replace FILE: the running configuration made the one FILE
+ * describes, changing only what differs, in one transaction. The file's
+ * first pass notes what it adds (routes by prefix, port addresses,
+ * static neighbours) and sets; what the router has and the file does not
+ * add is removed before the second pass, whose lines leave alone what is
+ * there already; the settings the file does not set then go back to what
+ * they were before the router's startup file (config_boot_save()). A
+ * route the router has and the file keeps is never taken out of the
+ * lookups, so its traffic never notices the replace.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_jhash.h>
+
+#include "cmd_priv.h"
+#include "cmd_replace.h"
+
+static_assert(FR_BOOT_SETTINGS == CMD_CONFIG_LAST + 1, "FR_BOOT_SETTINGS: one per config command");
+
+/* What a line adds, by what names it: a route by its prefix, a port
+ * address by port and prefix, a neighbour by address and port. */
+enum { K_ROUTE = 1, K_ADDR, K_NEIGH };
+
+struct rkey {
+	uint8_t kind, family, len, pad;
+	uint16_t port, pad2;
+	uint8_t a[16];
+};
+
+/* state: 0 empty slot, NOTED by the first pass, APPLIED once the second
+ * pass has seen its first line (a later line for it runs as in a plain
+ * load: a second 'route add' fails as it would there) */
+enum { S_NOTED = 1, S_APPLIED };
+
+struct rslot {
+	struct rkey k;
+	uint32_t state;
+};
+
+struct cfg_replace {
+	struct router *r;
+	struct rslot *s;
+	uint32_t cap, n; /* cap a power of two, n used */
+	/* settings the file sets, by command id and port (0: the router's) */
+	uint64_t seen[CMD_CONFIG_LAST + 1][(FR_MAX_PORTS + 63) / 64];
+	uint32_t np_seen; /* neighbour parameters it sets (cmd.nparams_set bits) */
+	unsigned int unchanged, removed, reset;
+};
+
+/* The settings: per port, then the router's (rtcache size is fixed at
+ * start: a file's must match, one without it leaves it). */
+static const enum cmd_id port_settings[] = {CMD_PORT_MTU, CMD_PORT_RPF, CMD_PORT_REDIRECTS,
+					    CMD_PORT_ADMIN, CMD_PORT_HOLD};
+static const enum cmd_id router_settings[] = {CMD_SET_IP_MARTIANS, CMD_SET_IP_DBCAST,
+					      CMD_SET_ICMP_RATE, CMD_RTCACHE_MODE};
+
+static bool in_list(const enum cmd_id *l, size_t n, enum cmd_id id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (l[i] == id)
+			return true;
+	return false;
+}
+
+static bool is_port_setting(enum cmd_id id)
+{
+	return in_list(port_settings, RTE_DIM(port_settings), id);
+}
+
+static bool is_router_setting(enum cmd_id id)
+{
+	return in_list(router_settings, RTE_DIM(router_settings), id);
+}
+
+static struct rkey key_of(uint8_t kind, const struct fr_addr *a, uint8_t len, uint16_t port)
+{
+	struct rkey k;
+
+	memset(&k, 0, sizeof(k));
+	k.kind = kind;
+	k.family = a->family;
+	k.len = len;
+	k.port = port;
+	if (a->family == AF_INET)
+		memcpy(k.a, &a->v4, 4);
+	else
+		memcpy(k.a, a->v6, 16);
+	return k;
+}
+
+/* The slot of @k, or the empty one where it would go. */
+static struct rslot *slot_of(const struct cfg_replace *rp, const struct rkey *k)
+{
+	uint32_t mask = rp->cap - 1, h = rte_jhash(k, sizeof(*k), 0x9e3779b9) & mask;
+
+	while (rp->s[h].state != 0 && memcmp(&rp->s[h].k, k, sizeof(*k)) != 0)
+		h = (h + 1) & mask;
+	return &rp->s[h];
+}
+
+static int grow(struct cfg_replace *rp)
+{
+	struct rslot *old = rp->s;
+	uint32_t i, cap = rp->cap;
+
+	rp->s = calloc((size_t)cap * 2, sizeof(*rp->s));
+	if (rp->s == NULL) {
+		rp->s = old;
+		return -ENOMEM;
+	}
+	rp->cap = cap * 2;
+	for (i = 0; i < cap; i++)
+		if (old[i].state != 0)
+			*slot_of(rp, &old[i].k) = old[i];
+	free(old);
+	return 0;
+}
+
+static int note(struct cfg_replace *rp, const struct rkey *k)
+{
+	struct rslot *s;
+
+	if ((rp->n + 1) * 4 > rp->cap * 3 && grow(rp) != 0)
+		return -ENOMEM;
+	s = slot_of(rp, k);
+	if (s->state == 0) {
+		s->k = *k;
+		s->state = S_NOTED;
+		rp->n++;
+	}
+	return 0;
+}
+
+static uint32_t state_of(const struct cfg_replace *rp, const struct rkey *k)
+{
+	return slot_of(rp, k)->state;
+}
+
+struct cfg_replace *replace_new(struct router *r)
+{
+	struct cfg_replace *rp = calloc(1, sizeof(*rp));
+
+	if (rp == NULL)
+		return NULL;
+	rp->r = r;
+	rp->cap = 1024;
+	rp->s = calloc(rp->cap, sizeof(*rp->s));
+	if (rp->s == NULL) {
+		free(rp);
+		return NULL;
+	}
+	return rp;
+}
+
+void replace_free(struct cfg_replace *rp)
+{
+	if (rp == NULL)
+		return;
+	free(rp->s);
+	free(rp);
+}
+
+static void seen_set(struct cfg_replace *rp, enum cmd_id id, uint32_t port)
+{
+	rp->seen[id][port / 64] |= 1ull << (port % 64);
+}
+
+static bool seen(const struct cfg_replace *rp, enum cmd_id id, uint32_t port)
+{
+	return (rp->seen[id][port / 64] >> (port % 64)) & 1;
+}
+
+int replace_note(struct cfg_replace *rp, const struct cmd *c)
+{
+	struct rkey k;
+
+	switch (c->id) {
+	case CMD_ROUTE_ADD:
+	case CMD_ROUTE_REPLACE:
+		k = key_of(K_ROUTE, &c->route.prefix.addr, c->route.prefix.len, 0);
+		return note(rp, &k);
+	case CMD_PORT_ADDR_ADD:
+		k = key_of(K_ADDR, &c->prefix.addr, c->prefix.len, (uint16_t)c->port);
+		return note(rp, &k);
+	case CMD_NEIGH_ADD:
+		k = key_of(K_NEIGH, &c->addr, 0, (uint16_t)c->port);
+		return note(rp, &k);
+	case CMD_SET_NEIGH:
+		rp->np_seen |= c->nparams_set;
+		return 0;
+	default:
+		if (is_port_setting(c->id))
+			seen_set(rp, c->id, c->port);
+		else if (is_router_setting(c->id))
+			seen_set(rp, c->id, 0);
+		return 0;
+	}
+}
+
+/* ---- before the second pass: what the file does not add goes ----------- */
+
+struct prefixes {
+	struct cfg_replace *rp;
+	struct fr_prefix *v;
+	size_t n, cap;
+};
+
+static int push(struct prefixes *l, const struct fr_prefix *p)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct fr_prefix *nv = realloc(l->v, cap * sizeof(*nv));
+
+		if (nv == NULL)
+			return -ENOMEM;
+		l->v = nv;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *p;
+	return 0;
+}
+
+static int route_gone_cb(const struct fib_route *rt, void *arg)
+{
+	struct prefixes *l = arg;
+	struct rkey k;
+
+	if (rt->origin != FIB_ORIGIN_STATIC)
+		return 0;
+	k = key_of(K_ROUTE, &rt->prefix.addr, rt->prefix.len, 0);
+	return state_of(l->rp, &k) != 0 ? 0 : push(l, &rt->prefix);
+}
+
+/* a neighbour as a prefix of its address's full length, its port in @ports */
+struct neighs {
+	struct prefixes p;
+	uint16_t *ports;
+	size_t cap;
+};
+
+static int neigh_gone_cb(const struct neigh_info *ni, void *arg)
+{
+	struct neighs *l = arg;
+	struct fr_prefix p = {.addr = ni->addr, .len = 0};
+	struct rkey k;
+
+	if (!ni->configured)
+		return 0;
+	k = key_of(K_NEIGH, &ni->addr, 0, ni->port);
+	if (state_of(l->p.rp, &k) != 0)
+		return 0;
+	if (l->p.n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		uint16_t *nv = realloc(l->ports, cap * sizeof(*nv));
+
+		if (nv == NULL)
+			return -ENOMEM;
+		l->ports = nv;
+		l->cap = cap;
+	}
+	l->ports[l->p.n] = ni->port;
+	return push(&l->p, &p);
+}
+
+int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), void *arg,
+		  char *err, size_t errlen)
+{
+	struct router *r = rp->r;
+	struct prefixes routes = {.rp = rp};
+	struct neighs neighs = {.p = {.rp = rp}};
+	struct cmd c;
+	char buf[FR_ADDR_STRLEN];
+	uint16_t pid;
+	size_t i;
+	int rc = 0;
+
+	if (!r->boot_saved)
+		return ERRC(-ENOTSUP, "the settings before the configuration file were not "
+				      "recorded: nothing to put back");
+	/* routes first: an address that goes takes its own routes, and a
+	 * static route may not outlive nothing (the walk may not change the
+	 * tables: collected, then deleted) */
+	if (fib_route_walk(r->fib, AF_INET, route_gone_cb, &routes) != 0 ||
+	    fib_route_walk(r->fib, AF_INET6, route_gone_cb, &routes) != 0) {
+		rc = ERRC(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < routes.n; i++) {
+		if ((i & 0x1fff) == 0x1fff)
+			serve(arg);
+		rc = txn_route_del(t, &routes.v[i], err, errlen);
+		if (rc != 0)
+			goto out;
+		rp->removed++;
+	}
+	if (neigh_walk(r->neigh, neigh_gone_cb, &neighs) != 0) {
+		rc = ERRC(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < neighs.p.n; i++) {
+		memset(&c, 0, sizeof(c));
+		c.id = CMD_NEIGH_DEL;
+		c.addr = neighs.p.v[i].addr;
+		c.port = neighs.ports[i];
+		rc = exec_neigh(t, &c, err, errlen);
+		if (rc != 0)
+			goto out;
+		rp->removed++;
+	}
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		struct fr_port *p = &r->ports[pid];
+		unsigned int k = 0;
+
+		if (!p->present)
+			continue;
+		/* the list shrinks under each removal: the next to look at
+		 * stays at k */
+		while (k < p->nb_addrs) {
+			struct rkey key = key_of(K_ADDR, &p->addrs[k].addr, p->addrs[k].len, pid);
+
+			if (state_of(rp, &key) != 0) {
+				k++;
+				continue;
+			}
+			memset(&c, 0, sizeof(c));
+			c.id = CMD_PORT_ADDR_DEL;
+			c.port = pid;
+			c.prefix.addr = p->addrs[k].addr;
+			c.prefix.len = p->addrs[k].len;
+			rc = exec_addr_del(t, &c, err, errlen);
+			if (rc != 0) {
+				char e[CMD_ERR_LEN];
+
+				snprintf(e, sizeof(e), "%s", err);
+				snprintf(err, errlen, "removing port %u address %s (not in the file): %s",
+					 pid, fr_prefix_fmt(&c.prefix, buf, sizeof(buf)), e);
+				goto out;
+			}
+			rp->removed++;
+		}
+	}
+out:
+	free(routes.v);
+	free(neighs.p.v);
+	free(neighs.ports);
+	return rc;
+}
+
+/* ---- the second pass: what is there already stays -------------------- */
+
+/* Static route @cur is what @want (a file's line) would install. */
+static bool route_same(const struct router *r, const struct fib_route *want,
+		       const struct fib_route *cur)
+{
+	uint16_t port = want->port;
+
+	if (cur->origin != FIB_ORIGIN_STATIC || cur->type != want->type)
+		return false;
+	switch (want->type) {
+	case FIB_NH_GATEWAY:
+		if (!fr_addr_eq(&cur->gw, &want->gw))
+			return false;
+		if (port == FIB_PORT_NONE) {
+			struct fib_route via;
+
+			/* the port the FIB gives it: the connected subnet's
+			 * that holds the gateway (not found: replaced, which
+			 * says what is wrong) */
+			if (fib_route_lookup(r->fib, &want->gw, &via) != 0 ||
+			    via.type != FIB_NH_CONNECTED)
+				return false;
+			port = via.port;
+		}
+		return port == cur->port;
+	case FIB_NH_CONNECTED:
+		return port == cur->port;
+	default:
+		return true;
+	}
+}
+
+static bool port_has_addr(const struct router *r, uint32_t port, const struct fr_prefix *p)
+{
+	const struct fr_port *fp = &r->ports[port];
+	unsigned int i;
+
+	for (i = 0; i < fp->nb_addrs; i++)
+		if (fp->addrs[i].len == p->len && fr_addr_eq(&fp->addrs[i].addr, &p->addr))
+			return true;
+	return false;
+}
+
+static bool setting_same(const struct router *r, enum cmd_id id, uint32_t port, uint32_t value,
+			 uint32_t value2)
+{
+	struct setting s;
+
+	txn_setting_get(r, id, (uint16_t)port, &s);
+	switch (id) {
+	case CMD_PORT_MTU: /* value2: the device's, not set by the line */
+		return s.value == value;
+	case CMD_PORT_ADMIN:
+		return (s.value != 0) == (value != 0);
+	case CMD_PORT_RPF:
+	case CMD_PORT_HOLD:
+	case CMD_SET_ICMP_RATE:
+		return s.value == value && s.value2 == value2;
+	default:
+		return s.value == value;
+	}
+}
+
+static bool params_same(const struct router *r, const struct cmd *c)
+{
+	struct neigh_params now, want;
+
+	neigh_params_get(r->neigh, &now);
+	want = now;
+	cmd_neigh_params_apply(c, &want);
+	return memcmp(&now, &want, sizeof(now)) == 0;
+}
+
+int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, struct cmd_out *o,
+		 char *err, size_t errlen)
+{
+	struct router *r = rp->r;
+	struct rslot *s = NULL;
+	struct fib_route cur;
+	struct neigh_info ni;
+	struct rkey k;
+	struct cmd rc;
+	bool first;
+
+	switch (c->id) {
+	case CMD_ROUTE_ADD:
+	case CMD_ROUTE_REPLACE:
+		k = key_of(K_ROUTE, &c->route.prefix.addr, c->route.prefix.len, 0);
+		break;
+	case CMD_PORT_ADDR_ADD:
+		k = key_of(K_ADDR, &c->prefix.addr, c->prefix.len, (uint16_t)c->port);
+		break;
+	case CMD_NEIGH_ADD:
+		k = key_of(K_NEIGH, &c->addr, 0, (uint16_t)c->port);
+		break;
+	case CMD_SET_NEIGH:
+		if (params_same(r, c)) {
+			rp->unchanged++;
+			return 0;
+		}
+		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+	default:
+		if ((is_port_setting(c->id) && check_port(r, c->port, err, errlen) == 0 &&
+		     setting_same(r, c->id, c->port, c->value, c->value2)) ||
+		    ((is_router_setting(c->id) || c->id == CMD_RTCACHE_SIZE) &&
+		     setting_same(r, c->id, 0, c->value, c->value2))) {
+			rp->unchanged++;
+			return 0;
+		}
+		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+	}
+	s = slot_of(rp, &k);
+	first = s->state == S_NOTED;
+	if (s->state != 0)
+		s->state = S_APPLIED;
+	if (!first)
+		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+	switch (c->id) {
+	case CMD_PORT_ADDR_ADD:
+		if (check_port(r, c->port, err, errlen) == 0 && port_has_addr(r, c->port, &c->prefix)) {
+			rp->unchanged++;
+			return 0;
+		}
+		break;
+	case CMD_NEIGH_ADD:
+		if (check_port(r, c->port, err, errlen) == 0 &&
+		    neigh_get(r->neigh, &c->addr, (uint16_t)c->port, &ni) == 0 && ni.configured &&
+		    rte_is_same_ether_addr(&ni.mac, &c->mac)) {
+			rp->unchanged++;
+			return 0;
+		}
+		break;
+	default:
+		if (fib_route_get(r->fib, &c->route.prefix, &cur) != 0 ||
+		    cur.origin != FIB_ORIGIN_STATIC)
+			break;
+		if (route_same(r, &c->route, &cur)) {
+			rp->unchanged++;
+			return 0;
+		}
+		/* the router's route for the prefix, the file's another:
+		 * replaced in place, never out of the lookups meanwhile */
+		rc = *c;
+		rc.id = CMD_ROUTE_REPLACE;
+		return cmd_exec(r, t, &rc, CMD_SRC_FILE, o, err, errlen);
+	}
+	return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+}
+
+/* ---- after it: the settings it does not set go back --------------------- */
+
+static int put_back(struct cfg_replace *rp, struct txn *t, enum cmd_id id, uint16_t port,
+		    char *err, size_t errlen)
+{
+	struct router *r = rp->r;
+	const uint32_t *v = r->boot_set[id][port];
+	struct cmd c;
+	int rc;
+
+	if (setting_same(r, id, port, v[0], v[1]))
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.id = id;
+	c.port = port;
+	c.value = v[0];
+	c.value2 = id == CMD_PORT_MTU ? 0 : v[1];
+	rc = exec_setting(t, &c, err, errlen);
+	if (rc != 0) {
+		char e[CMD_ERR_LEN];
+
+		snprintf(e, sizeof(e), "%s", err);
+		snprintf(err, errlen, "a setting not in the file, back to its start value: %s", e);
+		return rc;
+	}
+	rp->reset++;
+	return 0;
+}
+
+int replace_settings(struct cfg_replace *rp, struct txn *t, char *err, size_t errlen)
+{
+	struct router *r = rp->r;
+	unsigned int i;
+	uint16_t pid;
+	int rc;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		if (!r->ports[pid].present)
+			continue;
+		for (i = 0; i < RTE_DIM(port_settings); i++) {
+			if (seen(rp, port_settings[i], pid))
+				continue;
+			rc = put_back(rp, t, port_settings[i], pid, err, errlen);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	for (i = 0; i < RTE_DIM(router_settings); i++) {
+		if (seen(rp, router_settings[i], 0))
+			continue;
+		rc = put_back(rp, t, router_settings[i], 0, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	/* the neighbour parameters it does not name: one 'set neigh' of
+	 * their start values */
+	{
+		struct cmd c;
+
+		memset(&c, 0, sizeof(c));
+		c.id = CMD_SET_NEIGH;
+		c.nparams = r->boot_np;
+		c.nparams_set = ~rp->np_seen;
+		if (params_same(r, &c))
+			return 0;
+		rc = exec_set_neigh(t, &c, err, errlen);
+		if (rc != 0) {
+			char e[CMD_ERR_LEN];
+
+			snprintf(e, sizeof(e), "%s", err);
+			snprintf(err, errlen,
+				 "neighbour parameters not in the file, back to their start "
+				 "values: %s",
+				 e);
+			return rc;
+		}
+		rp->reset++;
+	}
+	return 0;
+}
+
+void replace_counts(const struct cfg_replace *rp, struct config_result *res)
+{
+	res->unchanged = rp->unchanged;
+	res->removed = rp->removed;
+	res->reset = rp->reset;
+}
+
+void config_boot_save(struct router *r)
+{
+	struct setting s;
+	unsigned int i;
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		for (i = 0; i < RTE_DIM(port_settings); i++) {
+			txn_setting_get(r, port_settings[i], pid, &s);
+			r->boot_set[port_settings[i]][pid][0] = s.value;
+			r->boot_set[port_settings[i]][pid][1] = s.value2;
+		}
+	}
+	for (i = 0; i < RTE_DIM(router_settings); i++) {
+		txn_setting_get(r, router_settings[i], 0, &s);
+		r->boot_set[router_settings[i]][0][0] = s.value;
+		r->boot_set[router_settings[i]][0][1] = s.value2;
+	}
+	neigh_params_get(r->neigh, &r->boot_np);
+	r->boot_saved = true;
+}
