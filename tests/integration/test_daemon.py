@@ -1907,6 +1907,56 @@ def _():
         log.close()
 
 
+@t("service_unit")
+def _():
+    # config/fastroute.service: its start and reload commands, as systemd
+    # would run them (the binaries, the EAL options, the file and socket
+    # put in), start a router on the file and put an edited file in force;
+    # and systemd-analyze finds the unit sound
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
+    with open(os.path.join(src, "config/fastroute.service")) as f:
+        unit = f.read()
+    exe = dict(x.split("=", 1) for x in unit.splitlines()
+               if x.startswith(("ExecStart=", "ExecReload=")))
+    d = tempfile.mkdtemp(dir=TMP)
+    cfg, sock = os.path.join(d, "fastroute.conf"), os.path.join(d, "fastroute.sock")
+
+    def cmd(line):
+        line = line.replace("/etc/fastroute.conf", cfg)
+        line = line.replace("/run/fastroute/fastroute.sock", sock)
+        line = line.replace("/usr/local/bin/", os.path.join(BUILD, "app") + "/")
+        a = line.split()
+        if "$FASTROUTE_EAL" in a:
+            i = a.index("$FASTROUTE_EAL")
+            a[i:i + 2] = eal()[1:]  # its own "--" with it
+        return a
+
+    with open(cfg, "w") as f:
+        f.write("port 0 address 192.0.2.1/24\n")
+    p = subprocess.Popen(cmd(exe["ExecStart"]) + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        with open(cfg, "a") as f:
+            f.write("route add 10.0.0.0/8 via 192.0.2.2\n")
+        q = run(cmd(exe["ExecReload"]))
+        check(q.returncode == 0 and "1 unchanged, 1 applied" in q.stdout,
+              "ExecReload: %s %s" % (q.stdout, q.stderr))
+        q = run([CLI, "-s", sock, "show", "route", "10.0.0.0/8"])
+        check("192.0.2.2" in q.stdout, "the reload did not put the route in: " + q.stdout)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+    if shutil.which("systemd-analyze") is None:
+        skipped.append("service_unit's systemd-analyze verify (no systemd-analyze here)")
+        return
+    u = os.path.join(d, "fastroute.service")
+    with open(u, "w") as f:
+        f.write(unit.replace("/usr/local/bin/", os.path.join(BUILD, "app") + "/"))
+    q = run(["systemd-analyze", "verify", u])
+    check(q.returncode == 0, "systemd-analyze verify: %s%s" % (q.stdout, q.stderr))
+
+
 CONF_A = """port 0 address 192.0.2.1/24
 port 1 address 198.51.100.1/24
 port 1 address add 2001:db8:1::1/64
