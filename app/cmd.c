@@ -178,20 +178,40 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	if (n < 2)
 		return ERR("missing 'via GW', 'dev N' or a route type");
 	if (strcmp(tok[1], "via") == 0) {
-		r->type = FIB_NH_GATEWAY;
-		if (parse_addr(n > 2 ? tok[2] : NULL, &r->gw, err, errlen) != 0)
-			return -EINVAL;
-		if (r->gw.family != r->prefix.addr.family)
-			return ERR("gateway %s is not of the prefix's address family", tok[2]);
-		if (fr_addr_not_host(&r->gw) != NULL)
-			return ERR("gateway %s is not a unicast host address (%s)", tok[2],
-				   fr_addr_not_host(&r->gw));
-		i = 3;
-		if (i < n && strcmp(tok[i], "port") == 0) {
-			if (parse_port(i + 1 < n ? tok[i + 1] : NULL, &port, err, errlen) != 0)
+		/* via GW [port N], once or (equal-cost multipath) more */
+		for (i = 1; i < n && strcmp(tok[i], "via") == 0;) {
+			struct fib_mp_member *g = &c->mp[c->nmp];
+
+			if (c->nmp == FIB_MP_MAX)
+				return ERR("more than %u gateways (a multipath route has at most "
+					   "%u)",
+					   FIB_MP_MAX, FIB_MP_MAX);
+			g->port = FIB_PORT_NONE;
+			if (parse_addr(i + 1 < n ? tok[i + 1] : NULL, &g->gw, err, errlen) != 0)
 				return -EINVAL;
-			r->port = (uint16_t)port;
+			if (g->gw.family != r->prefix.addr.family)
+				return ERR("gateway %s is not of the prefix's address family",
+					   tok[i + 1]);
+			if (fr_addr_not_host(&g->gw) != NULL)
+				return ERR("gateway %s is not a unicast host address (%s)",
+					   tok[i + 1], fr_addr_not_host(&g->gw));
 			i += 2;
+			if (i < n && strcmp(tok[i], "port") == 0) {
+				if (parse_port(i + 1 < n ? tok[i + 1] : NULL, &port, err, errlen) !=
+				    0)
+					return -EINVAL;
+				g->port = (uint16_t)port;
+				i += 2;
+			}
+			c->nmp++;
+		}
+		if (c->nmp == 1) {
+			r->type = FIB_NH_GATEWAY;
+			r->gw = c->mp[0].gw;
+			r->port = c->mp[0].port;
+			c->nmp = 0;
+		} else {
+			r->type = FIB_NH_MULTIPATH;
 		}
 		return expect_end(tok, n, i, err, errlen);
 	}
@@ -586,11 +606,17 @@ static const struct cmd_syntax {
 	 "packets, measure again; each choice in a row to bypass doubles that, up to\n"
 	 "2^23)"},
 	{"route add", CMD_ROUTE_ADD, a_route,
-	 "PREFIX via GW [port N] | PREFIX dev|port N | PREFIX blackhole|unreachable|prohibit",
+	 "PREFIX via GW [port N] [via GW [port N] ...] | PREFIX dev|port N |\n"
+	 "    PREFIX blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
-	 "holds GW unless 'port N' is given; a link-local IPv6 GW needs 'port N'),\n"
-	 "straight out of a port (each destination is a neighbour), or a drop type\n"
-	 "(each has its own counter). IPv4 or IPv6 prefixes"},
+	 "holds GW unless 'port N' is given; a link-local IPv6 GW needs 'port N'), or\n"
+	 "via 2 to " RTE_STR(
+		 FIB_MP_MAX) " gateways (equal-cost multipath: each flow, by source and\n"
+			     "destination address, keeps to one gateway whose port is in "
+			     "service),\n"
+			     "straight out of a port (each destination is a neighbour), or a drop "
+			     "type\n"
+			     "(each has its own counter). IPv4 or IPv6 prefixes"},
 	{"route replace", CMD_ROUTE_REPLACE, a_route, "PREFIX ...",
 	 "add the route, or change the existing route for PREFIX"},
 	{"route del", CMD_ROUTE_DEL, a_prefix, "PREFIX", "remove the route for exactly PREFIX"},

@@ -81,6 +81,10 @@ struct cmd {
 	bool has_arg;		/* optional argument present */
 	uint32_t value, value2; /* mtu; rpf mode, ignore-default; on/off; rate, burst */
 	struct fib_route route;
+	/* route add/replace with more than one 'via': route.type is
+	 * FIB_NH_MULTIPATH, its gateways here */
+	struct fib_mp_member mp[FIB_MP_MAX];
+	uint8_t nmp;
 	struct fr_prefix prefix;
 	struct fr_addr addr;
 	struct rte_ether_addr mac;

@@ -339,8 +339,9 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 				char e[CMD_ERR_LEN];
 
 				snprintf(e, sizeof(e), "%s", err);
-				snprintf(err, errlen, "removing port %u address %s (not in the file): %s",
-					 pid, fr_prefix_fmt(&c.prefix, buf, sizeof(buf)), e);
+				snprintf(err, errlen,
+					 "removing port %u address %s (not in the file): %s", pid,
+					 fr_prefix_fmt(&c.prefix, buf, sizeof(buf)), e);
 				goto out;
 			}
 			rp->removed++;
@@ -355,32 +356,47 @@ out:
 
 /* ---- the second pass: what is there already stays -------------------- */
 
-/* Static route @cur is what @want (a file's line) would install. */
-static bool route_same(const struct router *r, const struct fib_route *want,
-		       const struct fib_route *cur)
+/* Gateway @gw by port @port (FIB_PORT_NONE: the connected subnet's that
+ * holds it, as the FIB gives it; not found: not the same, and the line
+ * replacing the route says what is wrong) is @cur_gw by @cur_port. */
+static bool gw_same(const struct router *r, const struct fr_addr *gw, uint16_t port,
+		    const struct fr_addr *cur_gw, uint16_t cur_port)
 {
-	uint16_t port = want->port;
+	if (!fr_addr_eq(gw, cur_gw))
+		return false;
+	if (port == FIB_PORT_NONE) {
+		struct fib_route via;
+
+		if (fib_route_lookup(r->fib, gw, &via) != 0 || via.type != FIB_NH_CONNECTED)
+			return false;
+		port = via.port;
+	}
+	return port == cur_port;
+}
+
+/* Static route @cur is what line @c would install. */
+static bool route_same(const struct router *r, const struct cmd *c, const struct fib_route *cur)
+{
+	const struct fib_route *want = &c->route;
 
 	if (cur->origin != FIB_ORIGIN_STATIC || cur->type != want->type)
 		return false;
 	switch (want->type) {
 	case FIB_NH_GATEWAY:
-		if (!fr_addr_eq(&cur->gw, &want->gw))
-			return false;
-		if (port == FIB_PORT_NONE) {
-			struct fib_route via;
-
-			/* the port the FIB gives it: the connected subnet's
-			 * that holds the gateway (not found: replaced, which
-			 * says what is wrong) */
-			if (fib_route_lookup(r->fib, &want->gw, &via) != 0 ||
-			    via.type != FIB_NH_CONNECTED)
-				return false;
-			port = via.port;
-		}
-		return port == cur->port;
+		return gw_same(r, &want->gw, want->port, &cur->gw, cur->port);
 	case FIB_NH_CONNECTED:
-		return port == cur->port;
+		return want->port == cur->port;
+	case FIB_NH_MULTIPATH: {
+		struct fib_mp_member m[FIB_MP_MAX];
+		unsigned int i, n = fib_mp_members(r->fib, cur->nh_idx, m);
+
+		if (n != c->nmp)
+			return false;
+		for (i = 0; i < n; i++)
+			if (!gw_same(r, &c->mp[i].gw, c->mp[i].port, &m[i].gw, m[i].port))
+				return false;
+		return true;
+	}
 	default:
 		return true;
 	}
@@ -473,7 +489,8 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 	switch (c->id) {
 	case CMD_PORT_ADDR_ADD:
-		if (check_port(r, c->port, err, errlen) == 0 && port_has_addr(r, c->port, &c->prefix)) {
+		if (check_port(r, c->port, err, errlen) == 0 &&
+		    port_has_addr(r, c->port, &c->prefix)) {
 			rp->unchanged++;
 			return 0;
 		}
@@ -490,7 +507,7 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		if (fib_route_get(r->fib, &c->route.prefix, &cur) != 0 ||
 		    cur.origin != FIB_ORIGIN_STATIC)
 			break;
-		if (route_same(r, &c->route, &cur)) {
+		if (route_same(r, c, &cur)) {
 			rp->unchanged++;
 			return 0;
 		}
@@ -505,8 +522,8 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 
 /* ---- after it: the settings it does not set go back --------------------- */
 
-static int put_back(struct cfg_replace *rp, struct txn *t, enum cmd_id id, uint16_t port,
-		    char *err, size_t errlen)
+static int put_back(struct cfg_replace *rp, struct txn *t, enum cmd_id id, uint16_t port, char *err,
+		    size_t errlen)
 {
 	struct router *r = rp->r;
 	const uint32_t *v = r->boot_set[id][port];

@@ -145,15 +145,26 @@ static int route_list_get(struct router *r, struct route_list *l)
 	return 0;
 }
 
-static void route_out(struct cmd_out *o, const char *key, const struct fib_route *rt)
+/* A route, a multipath one's gateways one a line under it (JSON:
+ * "gateways", each with its "gateway" and "port"). */
+static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
+		      const struct fib_route *rt)
 {
 	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN] = "-", port[8] = "-";
+	struct fib_mp_member m[FIB_MP_MAX];
+	unsigned int i, nm = 0;
 
 	fr_prefix_fmt(&rt->prefix, p, sizeof(p));
+	if (rt->type == FIB_NH_MULTIPATH)
+		nm = fib_mp_members(f, rt->nh_idx, m);
 	if (rt->type == FIB_NH_GATEWAY)
 		fr_addr_fmt(&rt->gw, g, sizeof(g));
+	else if (nm > 0)
+		fr_addr_fmt(&m[0].gw, g, sizeof(g));
 	if (rt->port != FIB_PORT_NONE)
 		snprintf(port, sizeof(port), "%u", rt->port);
+	else if (nm > 0)
+		snprintf(port, sizeof(port), "%u", m[0].port);
 	if (o->json) {
 		jw_obj_open(o, key);
 		jw_str(o, "prefix", p);
@@ -162,6 +173,16 @@ static void route_out(struct cmd_out *o, const char *key, const struct fib_route
 			jw_str(o, "gateway", g);
 		if (rt->port != FIB_PORT_NONE)
 			jw_u64(o, "port", rt->port);
+		if (rt->type == FIB_NH_MULTIPATH) {
+			jw_arr_open(o, "gateways");
+			for (i = 0; i < nm; i++) {
+				jw_obj_open(o, NULL);
+				jw_str(o, "gateway", fr_addr_fmt(&m[i].gw, g, sizeof(g)));
+				jw_u64(o, "port", m[i].port);
+				jw_obj_close(o);
+			}
+			jw_arr_close(o);
+		}
 		jw_str(o, "origin", fib_origin_names[rt->origin]);
 		if (rt->flags & FIB_RTF_DOWN)
 			jw_str(o, "withdrawn",
@@ -174,6 +195,9 @@ static void route_out(struct cmd_out *o, const char *key, const struct fib_route
 		   !(rt->flags & FIB_RTF_DOWN)	  ? ""
 		   : rt->flags & FIB_RTF_STRANDED ? " (withdrawn: table full, retried)"
 						  : " (withdrawn: port down)");
+	for (i = 1; i < nm; i++)
+		out_printf(o, "%-20s %-12s %-18s %u\n", "", "", fr_addr_fmt(&m[i].gw, g, sizeof(g)),
+			   m[i].port);
 }
 
 static void route_header(struct cmd_out *o)
@@ -196,7 +220,7 @@ static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, 
 			return ERRC(-ENOENT, "no route %s",
 				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)));
 		route_header(o);
-		route_out(o, NULL, &rt);
+		route_out(o, r->fib, NULL, &rt);
 		return 0;
 	}
 	if (route_list_get(r, &l) != 0)
@@ -206,7 +230,7 @@ static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, 
 		jw_arr_open(o, NULL);
 	for (i = 0; i < l.n; i++) {
 		long_cmd_service(r, i);
-		route_out(o, NULL, &l.v[i]);
+		route_out(o, r->fib, NULL, &l.v[i]);
 	}
 	if (o->json)
 		jw_arr_close(o);
@@ -267,7 +291,7 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 		jw_obj_open(o, NULL);
 		jw_str(o, "address", a);
 		if (found) {
-			route_out(o, "route", &rt);
+			route_out(o, r->fib, "route", &rt);
 		} else {
 			jw_null(o, "route");
 		}
@@ -297,7 +321,7 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 	}
 	out_printf(o, "%s matches:\n", a);
 	route_header(o);
-	route_out(o, NULL, &rt);
+	route_out(o, r->fib, NULL, &rt);
 	return 0;
 }
 
@@ -1154,6 +1178,17 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 		case FIB_NH_CONNECTED:
 			out_printf(o, "route add %s dev %u\n", a, rt->port);
 			break;
+		case FIB_NH_MULTIPATH: {
+			struct fib_mp_member mm[FIB_MP_MAX];
+			unsigned int j, nm = fib_mp_members(r->fib, rt->nh_idx, mm);
+
+			out_printf(o, "route add %s", a);
+			for (j = 0; j < nm; j++)
+				out_printf(o, " via %s port %u",
+					   fr_addr_fmt(&mm[j].gw, g, sizeof(g)), mm[j].port);
+			out_printf(o, "\n");
+			break;
+		}
 		default:
 			out_printf(o, "route add %s %s\n", a, fib_nh_type_names[rt->type]);
 			break;

@@ -201,6 +201,10 @@ struct txn *txn_begin(struct router *r)
 	if (t == NULL)
 		return NULL;
 	t->r = r;
+	/* a multipath next hop a change leaves unused stays until the end,
+	 * for an undo to find (fib_route_restore() by the route as it was) */
+	if (r->fib != NULL)
+		fib_groups_hold(r->fib);
 	return t;
 }
 
@@ -233,6 +237,8 @@ static void txn_end(struct txn *t)
 	for (pid = 0; pid < t->r->nb_ports; pid++)
 		if ((t->admin_changed[pid / 64] >> (pid % 64)) & 1)
 			port_link_admin(t->r, pid);
+	if (t->r->fib != NULL)
+		fib_groups_settle(t->r->fib);
 	free(t->u);
 	free(t);
 }
@@ -937,17 +943,114 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 }
 
 /* A route of @family that forwards out of @port (one that names it). */
+struct port_of {
+	const struct fib *f;
+	uint16_t port;
+};
+
 static int names_port(const struct fib_route *rt, void *arg)
 {
-	const uint16_t *port = arg;
+	const struct port_of *a = arg;
 
-	return rt->port == *port && (rt->type == FIB_NH_GATEWAY || rt->type == FIB_NH_CONNECTED);
+	if (rt->type == FIB_NH_MULTIPATH) {
+		struct fib_mp_member m[FIB_MP_MAX];
+		unsigned int i, n = fib_mp_members(a->f, rt->nh_idx, m);
+
+		for (i = 0; i < n; i++)
+			if (m[i].port == a->port)
+				return 1;
+		return 0;
+	}
+	return rt->port == a->port && (rt->type == FIB_NH_GATEWAY || rt->type == FIB_NH_CONNECTED);
 }
 
 /* IPv6 routes forward out of @port: its MTU must stay at least 1280. */
 static bool port_routes6(const struct router *r, uint16_t port)
 {
-	return fib_route_walk(r->fib, AF_INET6, names_port, &port) != 0;
+	struct port_of a = {.f = r->fib, .port = port};
+
+	return fib_route_walk(r->fib, AF_INET6, names_port, &a) != 0;
+}
+
+/* A gateway the router may route by: no address of its own, nor a
+ * subnet's network or broadcast address. */
+static int gw_check(const struct router *r, const struct fr_addr *gw, char *err, size_t errlen)
+{
+	char buf[FR_ADDR_STRLEN];
+	const char *what;
+	int owner = subnet_edge_owner(r, gw, &what);
+
+	if (owner >= 0)
+		return ERR("gateway %s is the %s address of port %d's subnet: no host has it",
+			   fr_addr_fmt(gw, buf, sizeof(buf)), what, owner);
+	owner = ll6_owner(r, gw);
+	if (owner >= 0)
+		return ERR("gateway %s is an address of this router (port %d's link-local)",
+			   fr_addr_fmt(gw, buf, sizeof(buf)), owner);
+	/* the configured ones, each checked here and not only by the FIB's
+	 * local route: an IPv6 address that duplicate address detection
+	 * found another host's has none, and is still ours (show config
+	 * lists it, and takes it back once DAD passes) */
+	owner = find_addr_owner(r, gw);
+	if (owner >= 0)
+		return ERR("gateway %s is an address of this router (port %d)",
+			   fr_addr_fmt(gw, buf, sizeof(buf)), owner);
+	return 0;
+}
+
+/* route add|replace PREFIX via GW ... via GW: each gateway checked as a
+ * single one is, then one next hop that holds them all */
+static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	struct router *r = t->r;
+	struct fib_mp_member m[FIB_MP_MAX];
+	struct fib_route rt = c->route;
+	char buf[FR_ADDR_STRLEN];
+	unsigned int i, bad;
+	uint32_t idx;
+	int rc;
+
+	memcpy(m, c->mp, sizeof(m));
+	for (i = 0; i < c->nmp; i++) {
+		if (m[i].port != FIB_PORT_NONE) {
+			rc = check_port(r, m[i].port, err, errlen);
+			if (rc != 0)
+				return rc;
+			if (rt.prefix.addr.family == AF_INET6 &&
+			    r->dp_ports[m[i].port].mtu < IP6_MIN_MTU)
+				return ERR(
+					"port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)",
+					m[i].port, r->dp_ports[m[i].port].mtu, IP6_MIN_MTU);
+		}
+		rc = gw_check(r, &m[i].gw, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	rc = fib_mp_get(r->fib, &rt, m, c->nmp, &idx, &bad);
+	if (rc == -EEXIST)
+		return ERR("gateway %s given twice", fr_addr_fmt(&m[bad].gw, buf, sizeof(buf)));
+	if (rc != 0) {
+		struct fib_route g = rt;
+
+		g.type = FIB_NH_GATEWAY;
+		if (bad < c->nmp) {
+			g.gw = m[bad].gw;
+			g.port = m[bad].port;
+		}
+		return route_err(r, &g, rc, err, errlen);
+	}
+	rt.nh_idx = idx;
+	rc = c->id == CMD_ROUTE_ADD ? t_route_add(t, &rt, err, errlen)
+				    : t_route_replace(t, &rt, err, errlen);
+	fib_nh_release(r->fib, idx); /* the route holds it now, or nothing does */
+	if (rc == -EEXIST && fib_route_get(r->fib, &c->prefix, &rt) == 0 &&
+	    rt.origin != FIB_ORIGIN_STATIC)
+		return ERRC(-EEXIST,
+			    "route %s exists, installed by %s; it cannot be changed by route "
+			    "commands",
+			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
+			    rt.origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
+	return rc;
 }
 
 int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
@@ -971,26 +1074,9 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)", rt.port,
 			   r->dp_ports[rt.port].mtu, IP6_MIN_MTU);
 	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_GATEWAY) {
-		const char *what;
-		int owner = subnet_edge_owner(r, &rt.gw, &what);
-
-		if (owner >= 0)
-			return ERR(
-				"gateway %s is the %s address of port %d's subnet: no host has it",
-				fr_addr_fmt(&rt.gw, buf, sizeof(buf)), what, owner);
-		owner = ll6_owner(r, &rt.gw);
-		if (owner >= 0)
-			return ERR("gateway %s is an address of this router (port %d's "
-				   "link-local)",
-				   fr_addr_fmt(&rt.gw, buf, sizeof(buf)), owner);
-		/* the configured ones, each checked here and not only by the
-		 * FIB's local route: an IPv6 address that duplicate address
-		 * detection found another host's has none, and is still ours
-		 * (show config lists it, and takes it back once DAD passes) */
-		owner = find_addr_owner(r, &rt.gw);
-		if (owner >= 0)
-			return ERR("gateway %s is an address of this router (port %d)",
-				   fr_addr_fmt(&rt.gw, buf, sizeof(buf)), owner);
+		rc = gw_check(r, &rt.gw, err, errlen);
+		if (rc != 0)
+			return rc;
 	}
 	/* routes a port address installed belong to that address */
 	if (c->id != CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
@@ -999,6 +1085,8 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			    "route %s was installed by %s; it cannot be changed by route commands",
 			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
 			    cur.origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
+	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_MULTIPATH)
+		return mp_route(t, c, err, errlen);
 	switch (c->id) {
 	case CMD_ROUTE_ADD:
 		rc = t_route_add(t, &rt, err, errlen);

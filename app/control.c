@@ -709,11 +709,12 @@ static void options_fill(struct router *r, struct rte_mbuf *m, uint16_t port, ui
 		return;
 	if (nb == 0) {
 		struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
+		struct fr_addr src = fr_addr4(rte_be_to_cpu_32(ip->src_addr));
 		struct fib_route rt;
 
 		nb = dst.v4;
-		if (fib_route_lookup(r->fib, &dst, &rt) == 0 && rt.type == FIB_NH_GATEWAY &&
-		    rt.port == port)
+		if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) == 0 &&
+		    rt.type == FIB_NH_GATEWAY && rt.port == port)
 			nb = rt.gw.v4;
 	}
 	if (ip4_options_fill(ip, router_addr4_toward(r, port, nb, true), ip4_ts_now(),
@@ -811,9 +812,11 @@ static bool held_route_holds(struct router *r, const struct rte_mbuf *m,
 	const struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
+	struct fr_addr src = fr_addr4(rte_be_to_cpu_32(ip->src_addr));
 	struct fib_route rt;
 
-	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
+	/* a multipath route's gateway as the worker chose it for the flow */
+	if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) || rt.port != ni->port)
 		return false;
 	return fr_addr_eq(rt.type == FIB_NH_GATEWAY ? &rt.gw : &dst, &ni->addr);
@@ -923,7 +926,9 @@ void control_output(struct router *r, struct rte_mbuf *m)
 
 	if (dp_ctrl_reason(m) != CTRL_ORIGINATED)
 		dp_ctrl_reason_set(m, CTRL_ORIGINATED);
-	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
+	/* the router's own: a multipath route's gateway by the destination
+	 * alone (icmp_error() chose its source address so) */
+	if (fib_route_lookup_flow(r->fib, &dst, NULL, &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, rt.port)) {
 		cdrop(r, m, CDROP_NO_ROUTE_BACK);
@@ -952,10 +957,11 @@ static void resolve_input(struct router *r, struct rte_mbuf *m)
 	struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
 	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr)), nb;
+	struct fr_addr src = fr_addr4(rte_be_to_cpu_32(ip->src_addr));
 	struct fib_route rt;
 
 	/* the route as it is now (it may have changed since the worker looked) */
-	if (fib_route_lookup(r->fib, &dst, &rt) != 0 ||
+	if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
 		cdrop(r, m, CDROP_ROUTE_CHANGED);
 		return;

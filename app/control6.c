@@ -625,7 +625,7 @@ static void icmp6_redirect(struct router *r, const struct rte_mbuf *orig, uint16
 	/* the Redirected Header option: its 8 bytes and the packet, to
 	 * whole 8-byte units (as Linux cuts it) */
 	uint32_t rd = RTE_MIN(olen + 8, (uint32_t)(IP6_MIN_MTU - sizeof(*oip) - 40 - 8)) & ~7u;
-	struct fr_addr dst;
+	struct fr_addr dst, src;
 	struct fib_route rt;
 	struct rte_ipv6_hdr *ip;
 	struct rte_mbuf *m;
@@ -636,7 +636,9 @@ static void icmp6_redirect(struct router *r, const struct rte_mbuf *orig, uint16
 
 	dst.family = AF_INET6;
 	memcpy(dst.v6, oip->dst_addr, 16);
-	if (fib_route_lookup(r->fib, &dst, &rt) != 0 || rt.port != port ||
+	src.family = AF_INET6;
+	memcpy(src.v6, oip->src_addr, 16);
+	if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) != 0 || rt.port != port ||
 	    (rt.type == FIB_NH_GATEWAY && !ip6_is_linklocal(rt.gw.v6)) ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
 		r->cst.redirects_not_due++;
@@ -798,11 +800,13 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 }
 
 /* The neighbour a packet to @dst goes to, and its port; link-local
- * destinations are on @port_hint's link. */
-static int next_hop6(struct router *r, const uint8_t *dst, uint16_t port_hint, struct fr_addr *nb,
-		     uint16_t *port)
+ * destinations are on @port_hint's link. A multipath route's gateway is
+ * the one the workers choose for a packet from @src (NULL: the router's
+ * own, by the destination alone). */
+static int next_hop6(struct router *r, const uint8_t *dst, const uint8_t *src, uint16_t port_hint,
+		     struct fr_addr *nb, uint16_t *port)
 {
-	struct fr_addr d;
+	struct fr_addr d, s;
 	struct fib_route rt;
 
 	d.family = AF_INET6;
@@ -814,7 +818,11 @@ static int next_hop6(struct router *r, const uint8_t *dst, uint16_t port_hint, s
 		*port = port_hint;
 		return 0;
 	}
-	if (fib_route_lookup(r->fib, &d, &rt) != 0 ||
+	if (src != NULL) {
+		s.family = AF_INET6;
+		memcpy(s.v6, src, 16);
+	}
+	if (fib_route_lookup_flow(r->fib, &d, src != NULL ? &s : NULL, &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, rt.port))
 		return -1;
@@ -830,8 +838,8 @@ bool held_route_holds6(struct router *r, const struct rte_mbuf *m, const struct 
 	struct fr_addr nb;
 	uint16_t port;
 
-	return next_hop6(r, ip->dst_addr, ni->port, &nb, &port) == 0 && port == ni->port &&
-	       fr_addr_eq(&nb, &ni->addr);
+	return next_hop6(r, ip->dst_addr, ip->src_addr, ni->port, &nb, &port) == 0 &&
+	       port == ni->port && fr_addr_eq(&nb, &ni->addr);
 }
 
 void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
@@ -844,7 +852,7 @@ void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
 
 	if (dp_ctrl_reason(m) != CTRL_ORIGINATED)
 		dp_ctrl_reason_set(m, CTRL_ORIGINATED);
-	if (next_hop6(r, ip->dst_addr, port_hint, &nb, &port) != 0) {
+	if (next_hop6(r, ip->dst_addr, NULL, port_hint, &nb, &port) != 0) {
 		cdrop6(r, m, CDROP_NO_ROUTE_BACK);
 		return;
 	}
@@ -877,7 +885,7 @@ void resolve_input6(struct router *r, struct rte_mbuf *m)
 
 	/* the route as it is now (it may have changed since the worker looked) */
 	if (ip6_is_linklocal(ip->dst_addr) ||
-	    next_hop6(r, ip->dst_addr, FIB_PORT_NONE, &nb, &port) != 0) {
+	    next_hop6(r, ip->dst_addr, ip->src_addr, FIB_PORT_NONE, &nb, &port) != 0) {
 		cdrop6(r, m, CDROP_ROUTE_CHANGED);
 		return;
 	}
@@ -902,7 +910,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	struct rte_mbuf *m;
 
 	/* the error leaves by the port towards the original source */
-	if (next_hop6(r, oip->src_addr, orig->port, &nb, &port) != 0) {
+	if (next_hop6(r, oip->src_addr, NULL, orig->port, &nb, &port) != 0) {
 		cdrop6(r, orig, CDROP_NO_ROUTE_BACK);
 		return;
 	}

@@ -85,10 +85,23 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
 	*out = DP_OUT_DROP;
 }
 
+static __rte_noinline bool mp_has_port(const struct dp_ctx *c, const struct fib_nh *h,
+				       uint16_t port)
+{
+	const struct fib_mp *g = &c->mp[h->neigh];
+	uint32_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (c->nh[g->nh[i]].port == port)
+			return true;
+	return false;
+}
+
 /*
  * RFC 3704 on the next hop @snh of the source: strict, the route back
- * forwards through the arrival port; loose, the source has a route that
- * forwards (not only the default one with ignore-default).
+ * forwards through the arrival port (a multipath route's, one of its
+ * gateways: RFC 3704 2.2's feasible paths); loose, the source has a route
+ * that forwards (not only the default one with ignore-default).
  */
 static inline bool rpf_ok(const struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf,
 			  uint64_t snh, uint16_t in_port)
@@ -96,11 +109,36 @@ static inline bool rpf_ok(const struct dp_ctx *c, const struct dp_port *pp, uint
 	const struct fib_nh *sh = &c->nh[snh];
 	bool ok = sh->type == FIB_NH_GATEWAY || sh->type == FIB_NH_CONNECTED;
 
-	if (rpf == DP_RPF_STRICT)
-		ok = ok && sh->port == in_port;
-	else if (DP_LOAD(pp->rpf_ignore_default))
-		ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
+	if (rpf == DP_RPF_STRICT) {
+		ok = ok ? sh->port == in_port
+			: sh->type == FIB_NH_MULTIPATH && mp_has_port(c, sh, in_port);
+	} else {
+		ok = ok || sh->type == FIB_NH_MULTIPATH;
+		if (DP_LOAD(pp->rpf_ignore_default))
+			ok = ok && !(sh->flags & FIB_NHF_DEFAULT);
+	}
 	return ok;
+}
+
+/*
+ * The gateway of multipath next hop @h for the flow of hash @hash: the
+ * hash's choice, or while its port is out of service the next one whose
+ * port is in (so only the flows of a gateway whose port went down move).
+ * All out: the hash's, which the caller then drops as port_down.
+ */
+static __rte_noinline const struct fib_nh *
+mp_pick(const struct dp_ctx *c, const struct dp_port *ports, const struct fib_nh *h, uint32_t hash)
+{
+	const struct fib_mp *g = &c->mp[h->neigh];
+	uint32_t n = g->n, s = fib_mp_slot(hash, n), i;
+
+	for (i = 0; i < n; i++) {
+		const struct fib_nh *m = &c->nh[g->nh[(s + i) % n]];
+
+		if (!DP_LOAD(ports[m->port].down))
+			return m;
+	}
+	return &c->nh[g->nh[s]];
 }
 
 /* rpf_ok(), or the packet dropped and counted. */
@@ -769,7 +807,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		struct neigh_view v;
 		uint16_t port, mtu;
 		uint32_t ni;
-		bool hairpin;
+		bool hairpin, mp = false;
 
 		i = idx[j];
 		m = pkts[i];
@@ -796,6 +834,12 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 				ni = neigh_find(c->neigh, &a, h->port);
 				break;
 			}
+			case FIB_NH_MULTIPATH:
+				h = mp_pick(c, ports, h,
+					    fib_mp_hash6(c->mp_seed, ip->src_addr, ip->dst_addr));
+				ni = h->neigh;
+				mp = true;
+				break;
 			default:
 				not_forwarded(c, m, ip, flags[i], &out[i], h->type, true);
 				continue;
@@ -845,7 +889,9 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			continue;
 		}
 		out[i] = port;
-		if (use_cache && !hairpin) {
+		/* a multipath flow is not cached: the entry's key may leave
+		 * out its source, which picks the gateway */
+		if (use_cache && !hairpin && !mp) {
 			static const uint8_t none[16];
 			struct rtcache_entry6 *e = rtcache6_slot(
 				rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none, in_port);
@@ -1162,7 +1208,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		uint64_t dnh, shop = 0; /* shop: the source's, read in place */
 		uint16_t port, mtu;
 		uint32_t ni;
-		bool big, hairpin;
+		bool big, hairpin, mp = false;
 
 		if (!own_lookup) {
 			j = w;
@@ -1220,6 +1266,13 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 				ni = neigh_find(c->neigh, &a, h->port);
 				break;
 			}
+			case FIB_NH_MULTIPATH:
+				h = mp_pick(c, ports, h,
+					    fib_mp_hash(c->mp_seed, rte_be_to_cpu_32(ip->src_addr),
+							dst[j]));
+				ni = h->neigh;
+				mp = true;
+				break;
 			case FIB_NH_BROADCAST:
 				/* directed broadcast (RFC 1812 5.3.5.2): off by default */
 				if (DP_LOAD(cf->directed_bcast) && h->port != FIB_PORT_NONE &&
@@ -1321,8 +1374,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		rewrite(&ports[port], eth, ip, v.word);
 		out[i] = port;
 		/* a hit would skip the Redirect: such a flow is not cached
-		 * (turning Redirects on drops the entries made before) */
-		if (use_cache && !hairpin) {
+		 * (turning Redirects on drops the entries made before); nor
+		 * is a multipath one (the entry's key may leave out its
+		 * source, which picks the gateway) */
+		if (use_cache && !hairpin && !mp) {
 			struct rtcache_entry *e =
 				rtcache_slot_at(rtc, bkt[j], dst[j], rpf_on ? src[j] : 0, in_port);
 

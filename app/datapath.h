@@ -172,6 +172,8 @@ struct dp_tokens {
 struct dp_ctx {
 	struct fib *fib;
 	const struct fib_nh *nh;
+	const struct fib_mp *mp; /* multipath next hops' gateways */
+	uint64_t mp_seed;	 /* and the flow hash's seed (fib_mp_hash()) */
 	const struct neigh_table *neigh;
 	const struct neigh_hot *neigh_hot;
 	const struct dp_port *ports;

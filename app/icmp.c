@@ -147,7 +147,7 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 
 	/* the source address: the port the error leaves by, towards the
 	 * original sender's next hop */
-	if (fib_route_lookup(r->fib, &osrc, &back) != 0 ||
+	if (fib_route_lookup_flow(r->fib, &osrc, NULL, &back) != 0 ||
 	    (back.type != FIB_NH_GATEWAY && back.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, back.port)) {
 		r->cst.drop[CDROP_NO_ROUTE_BACK]++;
@@ -211,14 +211,14 @@ void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
 	const struct rte_ipv4_hdr *oip =
 		rte_pktmbuf_mtod_offset(orig, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	uint32_t src = rte_be_to_cpu_32(oip->src_addr);
-	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(oip->dst_addr));
+	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(oip->dst_addr)), osrc = fr_addr4(src);
 	struct fib_route rt;
 	struct rte_mbuf *m;
 	uint32_t gw, sa;
 
 	/* the next hop the worker forwarded it to: its route's gateway, or
 	 * the destination itself on a connected subnet */
-	if (fib_route_lookup(r->fib, &dst, &rt) != 0 || rt.port != port ||
+	if (fib_route_lookup_flow(r->fib, &dst, &osrc, &rt) != 0 || rt.port != port ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
 		r->cst.redirects_not_due++;
 		return;

@@ -258,6 +258,8 @@ int worker_main(void *arg)
 			ports[nb_ports++] = pid;
 	c.fib = r->fib;
 	c.nh = fib_nh_table(r->fib);
+	c.mp = fib_mp_table(r->fib);
+	c.mp_seed = fib_mp_seed(r->fib);
 	c.neigh = r->neigh;
 	c.neigh_hot = neigh_hot_table(r->neigh);
 	c.ports = r->dp_ports;

@@ -9,6 +9,7 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_random.h>
 #include <rte_mempool.h>
 #include <rte_ring_elem.h>
 
@@ -23,6 +24,7 @@ const char *const fib_nh_type_names[FIB_NH_TYPE_MAX] = {
 	[FIB_NH_BLACKHOLE] = "blackhole",
 	[FIB_NH_UNREACHABLE] = "unreachable",
 	[FIB_NH_PROHIBIT] = "prohibit",
+	[FIB_NH_MULTIPATH] = "multipath",
 };
 
 const char *const fib_origin_names[FIB_ORIGIN_MAX] = {
@@ -179,6 +181,7 @@ struct fib *fib_create(const char *name, const struct fib_conf *conf)
 		return NULL;
 	}
 	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->mp_seed = (rte_rand() ^ rte_rdtsc()) | 1;
 	f->backend = conf->backend;
 	f->max_routes4 = conf->max_routes4 ? conf->max_routes4 : DEFAULT_MAX_ROUTES4;
 	f->tbl8s4 = conf->tbl8s4 ? conf->tbl8s4 : DEFAULT_TBL8S4;
@@ -407,9 +410,132 @@ int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 		r->port = FIB_PORT_NONE;
 		memset(&r->gw, 0, sizeof(r->gw));
 		break;
+	case FIB_NH_MULTIPATH: {
+		/* the gateways of a multipath next hop held for it
+		 * (fib_mp_get(), or the route's own as fib_route_get() gave
+		 * it): this route's own next hop shares them */
+		const struct nh_ctl *g = r->nh_idx < f->nh_cap ? &f->nhc[r->nh_idx] : NULL;
+
+		if (g == NULL || r->nh_idx == 0 || !g->in_use || g->key.type != FIB_NH_MULTIPATH ||
+		    g->key.family != k->family)
+			return -EINVAL;
+		memcpy(k->members, g->key.members, sizeof(k->members));
+		r->port = FIB_PORT_NONE;
+		memset(&r->gw, 0, sizeof(r->gw));
+		break;
+	}
 	default:
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int route_check(const struct fib_route *r);
+
+int fib_mp_get(struct fib *f, const struct fib_route *r, struct fib_mp_member *m, unsigned int n,
+	       uint32_t *idx, unsigned int *bad)
+{
+	uint32_t mem[FIB_MP_MAX] = {0};
+	struct nh_key k;
+	unsigned int i, j, got = 0;
+	int rc = 0;
+
+	*bad = n;
+	if (n < 2 || n > FIB_MP_MAX || route_check(r) != 0)
+		return -EINVAL;
+	for (i = 0; i < n && rc == 0; i++) {
+		struct fib_route g = *r;
+
+		g.type = FIB_NH_GATEWAY;
+		g.gw = m[i].gw;
+		g.port = m[i].port;
+		rc = fib_nh_key_make(f, &g, &k);
+		if (rc == 0)
+			rc = fib_nh_get(f, &k, &mem[i]);
+		if (rc != 0) {
+			*bad = i;
+			break;
+		}
+		got++;
+		m[i].port = g.port;
+		for (j = 0; j < i; j++)
+			if (mem[j] == mem[i]) {
+				*bad = i;
+				rc = -EEXIST;
+			}
+	}
+	if (rc == 0) {
+		memset(&k, 0, sizeof(k));
+		k.type = FIB_NH_MULTIPATH;
+		k.origin = r->origin;
+		k.family = r->prefix.addr.family;
+		k.flags = r->prefix.len == 0 ? FIB_NHF_DEFAULT : 0;
+		k.port = FIB_PORT_NONE;
+		memcpy(k.members, mem, sizeof(k.members));
+		rc = fib_nh_get(f, &k, idx);
+	}
+	/* the group holds its gateways now (or nothing was made) */
+	for (i = 0; i < got; i++)
+		fib_nh_put(f, mem[i]);
+	return rc;
+}
+
+unsigned int fib_mp_members(const struct fib *f, uint32_t idx, struct fib_mp_member *m)
+{
+	const struct nh_ctl *g;
+	unsigned int i;
+	struct fib_route gw;
+
+	if (idx == 0 || idx >= f->nh_cap || !f->nhc[idx].in_use)
+		return 0;
+	g = &f->nhc[idx];
+	if (g->key.type != FIB_NH_MULTIPATH)
+		return 0;
+	for (i = 0; i < FIB_MP_MAX && g->key.members[i] != 0; i++) {
+		fib_route_from_nh(f, g->key.members[i], &gw);
+		m[i].gw = gw.gw;
+		m[i].port = gw.port;
+	}
+	return i;
+}
+
+uint64_t fib_mp_seed(const struct fib *f)
+{
+	return f->mp_seed;
+}
+
+const struct fib_mp *fib_mp_table(const struct fib *f)
+{
+	return f->mp;
+}
+
+int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const struct fr_addr *src,
+			  struct fib_route *r)
+{
+	const struct fib_mp *g;
+	struct fr_prefix p;
+	uint32_t h = 0, i, s, mi;
+	int rc = fib_route_lookup(f, a, r);
+
+	if (rc != 0 || r->type != FIB_NH_MULTIPATH)
+		return rc;
+	if (src != NULL && src->family == a->family)
+		h = a->family == AF_INET ? fib_mp_hash(f->mp_seed, src->v4, a->v4)
+					 : fib_mp_hash6(f->mp_seed, src->v6, a->v6);
+	g = &f->mp[f->nh[r->nh_idx].neigh];
+	s = fib_mp_slot(h, g->n);
+	mi = g->nh[s];
+	for (i = 0; i < g->n; i++) {
+		uint32_t c = g->nh[(s + i) % g->n];
+
+		if (!fib_port_is_down(f, f->nh[c].port)) {
+			mi = c;
+			break;
+		}
+	}
+	p = r->prefix;
+	fib_route_from_nh(f, mi, r);
+	r->prefix = p;
 	return 0;
 }
 
@@ -1038,6 +1164,11 @@ static uint64_t memory_of(enum fib_backend backend, uint32_t w, uint32_t routes4
 	m += nh_hash_bytes(nh);
 	if (rcu)
 		m += ring_bytes(nh, RCU_DQ_SLOT);
+	/* multipath member lists, their index pool and pending list */
+	m += 3 * MALLOC_OVERHEAD +
+	     (uint64_t)FIB_MP_GROUPS * (sizeof(struct fib_mp) + 2 * sizeof(uint32_t));
+	if (rcu)
+		m += ring_bytes(FIB_MP_GROUPS, RCU_DQ_SLOT);
 	return m;
 }
 

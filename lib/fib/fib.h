@@ -25,6 +25,7 @@
 #define FIB_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_version.h>
 
@@ -43,6 +44,8 @@ enum fib_nh_type {
 	FIB_NH_BLACKHOLE,   /**< drop silently */
 	FIB_NH_UNREACHABLE, /**< drop (ICMP unreachable) */
 	FIB_NH_PROHIBIT,    /**< drop (ICMP administratively prohibited) */
+	FIB_NH_MULTIPATH,   /**< forward by one of several gateways, chosen per flow
+			     * (equal-cost multipath: fib_nh.neigh is its fib_mp) */
 	FIB_NH_TYPE_MAX
 };
 
@@ -94,6 +97,54 @@ struct fib_route {
 /** fib_route.flags, with FIB_RTF_DOWN: its port is up, but it could not be
  * put back (the tables filled meanwhile): fib_down_retry() tries again */
 #define FIB_RTF_STRANDED 0x2
+
+/** Gateways of a multipath route at most. */
+#define FIB_MP_MAX 8
+/** Distinct multipath next hops at most (their member lists). */
+#define FIB_MP_GROUPS 4096
+
+/** A multipath next hop's gateways as the data path reads them: @p n
+ * next-hop indexes (each FIB_NH_GATEWAY), in the order configured. */
+struct fib_mp {
+	uint32_t n;
+	uint32_t nh[FIB_MP_MAX];
+};
+
+/** A gateway of a multipath route as the control plane gives and reads it
+ * (port FIB_PORT_NONE: the connected subnet's that holds it). */
+struct fib_mp_member {
+	struct fr_addr gw;
+	uint16_t port;
+};
+
+/**
+ * The flow hash that picks a multipath route's gateway: the same for every
+ * packet of a flow (source and destination address), spread over the
+ * gateways by fib_mp_slot(). Multiply-shift by the FIB's own random odd
+ * @p seed (fib_mp_seed()): two routers in a row split the same flows
+ * differently (no polarisation), and a sender cannot aim its flows at one
+ * gateway. Data path and control thread alike.
+ */
+static inline uint32_t fib_mp_hash(uint64_t seed, uint32_t src, uint32_t dst)
+{
+	return (uint32_t)((((uint64_t)src << 32 | dst) * seed) >> 32);
+}
+
+/** IPv6 addresses (16 bytes each) folded for fib_mp_hash(). */
+static inline uint32_t fib_mp_hash6(uint64_t seed, const uint8_t *src, const uint8_t *dst)
+{
+	uint32_t s[4], d[4];
+
+	memcpy(s, src, 16);
+	memcpy(d, dst, 16);
+	return fib_mp_hash(seed, s[0] ^ s[1] ^ s[2] ^ s[3], d[0] ^ d[1] ^ d[2] ^ d[3]);
+}
+
+/** The gateway (0 .. n-1) hash @p h picks among @p n. */
+static inline uint32_t fib_mp_slot(uint32_t h, uint32_t n)
+{
+	return (uint32_t)(((uint64_t)h * n) >> 32);
+}
 
 /** Lookup structure behind the FIB. */
 enum fib_backend {
@@ -177,6 +228,52 @@ int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_rou
  * @return 0, or -ENOENT when no route matches.
  */
 int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
+
+/**
+ * fib_route_lookup(), a multipath route's gateway chosen as the data path
+ * chooses it for the flow from @p src (NULL: hash 0) to @p a: the route
+ * returned is FIB_NH_GATEWAY, that gateway's (its prefix the multipath
+ * route's); the first from the hash's choice on whose port is not down.
+ */
+int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const struct fr_addr *src,
+			  struct fib_route *r);
+
+/**
+ * A multipath next hop of the @p n gateways @p m (2 to FIB_MP_MAX), for a
+ * route of @p r's prefix and origin, held for the caller (it adds the
+ * route with type FIB_NH_MULTIPATH and nh_idx @p *idx, then releases it
+ * with fib_nh_release()). Each gateway is checked and given its port as
+ * fib_route_add() does (m[i].port filled). Control thread.
+ * @param bad on error, the member at fault (n when none is)
+ * @return 0; -EINVAL (a bad gateway, or one given twice: -EEXIST),
+ *   -ENETUNREACH, -ENOSPC (next hops or multipath groups full).
+ */
+int fib_mp_get(struct fib *f, const struct fib_route *r, struct fib_mp_member *m, unsigned int n,
+	       uint32_t *idx, unsigned int *bad);
+
+/** The gateways of multipath next hop @p idx into @p m (FIB_MP_MAX); how
+ * many (0: not a multipath next hop). Control thread. */
+unsigned int fib_mp_members(const struct fib *f, uint32_t idx, struct fib_mp_member *m);
+
+/** Release fib_mp_get()'s hold on next hop @p idx. Control thread. */
+void fib_nh_release(struct fib *f, uint32_t idx);
+
+/**
+ * From fib_groups_hold() to as many fib_groups_settle(), a multipath next
+ * hop that no route uses any more stays as it is (its gateways with it),
+ * so that a route deleted or replaced meanwhile and put back (a
+ * transaction's undo, by the route as the delete or replace gave it) finds
+ * it; settled, those still unused go. Control thread.
+ */
+void fib_groups_hold(struct fib *f);
+void fib_groups_settle(struct fib *f);
+
+/** The FIB's fib_mp_hash() seed (random, odd, fixed for its life). */
+uint64_t fib_mp_seed(const struct fib *f);
+
+/** The multipath member lists, by fib_nh.neigh of a FIB_NH_MULTIPATH next
+ * hop; workers read them without locks, as the next hops. */
+const struct fib_mp *fib_mp_table(const struct fib *f);
 
 /**
  * Call @p cb for every route of @p family, shortest prefixes first within

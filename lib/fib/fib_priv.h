@@ -26,6 +26,7 @@ struct nh_key {
 	uint8_t flags; /* FIB_NHF_* */
 	uint16_t port;
 	uint8_t gw[16];
+	uint32_t members[FIB_MP_MAX]; /* FIB_NH_MULTIPATH: its gateways' next hops, 0 after them */
 };
 
 /* Control-only half of a next hop. */
@@ -33,6 +34,7 @@ struct nh_ctl {
 	struct nh_key key;
 	uint32_t refcnt; /* routes using it */
 	uint8_t in_use;
+	uint8_t pending; /* a multipath one unused while held (fib_groups_hold()) */
 };
 
 /* Ports fib_port_set_down() can take down (more are never down). */
@@ -86,6 +88,11 @@ struct fib {
 	bool tbl8_dirty6;
 
 	struct fib_nh *nh; /* read by workers */
+	struct fib_mp *mp; /* FIB_MP_GROUPS member lists, read by workers */
+	struct fr_idxpool *mp_pool;
+	uint64_t mp_seed;		   /* fib_mp_hash()'s */
+	uint32_t mp_hold;		   /* fib_groups_hold() depth */
+	uint32_t *mp_pending, mp_npending; /* unused multipath next hops while held */
 	struct nh_ctl *nhc;
 	struct rte_hash *nh_hash;
 	struct fr_idxpool *nh_pool; /* free indexes, reused after a grace period */

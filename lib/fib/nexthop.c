@@ -48,11 +48,26 @@ int fib_nh_init(struct fib *f, uint32_t cap, int socket_id)
 	f->nh_pool = fr_idxpool_create(name, 1, cap, f->qsv, socket_id);
 	if (f->nh_pool == NULL)
 		return -rte_errno;
+	f->mp = rte_zmalloc_socket("fib_mp", sizeof(*f->mp) * FIB_MP_GROUPS, RTE_CACHE_LINE_SIZE,
+				   socket_id);
+	if (f->mp == NULL)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "fmq_%s", f->name);
+	f->mp_pool = fr_idxpool_create(name, 0, FIB_MP_GROUPS, f->qsv, socket_id);
+	if (f->mp_pool == NULL)
+		return -rte_errno;
+	f->mp_pending =
+		rte_zmalloc_socket("fib_mpp", sizeof(*f->mp_pending) * FIB_MP_GROUPS, 0, socket_id);
+	if (f->mp_pending == NULL)
+		return -ENOMEM;
 	return 0;
 }
 
 void fib_nh_fini(struct fib *f)
 {
+	fr_idxpool_free(f->mp_pool);
+	rte_free(f->mp_pending);
+	rte_free(f->mp);
 	fr_idxpool_free(f->nh_pool);
 	rte_hash_free(f->nh_hash);
 	rte_free(f->nhc);
@@ -62,6 +77,20 @@ void fib_nh_fini(struct fib *f)
 void fib_reclaim(struct fib *f)
 {
 	fr_idxpool_reclaim(f->nh_pool);
+	if (f->mp_pool != NULL)
+		fr_idxpool_reclaim(f->mp_pool);
+}
+
+/* Member list @slot goes: its gateways released, the slot reused after a
+ * grace period as next hops are (a worker may still read it). */
+static void mp_free(struct fib *f, uint32_t slot)
+{
+	const struct fib_mp *g = &f->mp[slot];
+	uint32_t j;
+
+	for (j = 0; j < g->n; j++)
+		fib_nh_put(f, g->nh[j]);
+	fr_idxpool_put(f->mp_pool, slot);
 }
 
 int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
@@ -81,7 +110,23 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 	}
 	if (fr_idxpool_get(f->nh_pool, &i) != 0)
 		return -ENOSPC;
-	if (k->type == FIB_NH_GATEWAY && f->neigh != NULL) {
+	if (k->type == FIB_NH_MULTIPATH) {
+		/* its member list, where workers read it; it holds its
+		 * gateways' next hops */
+		struct fib_mp *g;
+		unsigned int j;
+
+		if (fr_idxpool_get(f->mp_pool, &neigh_idx) != 0) {
+			fr_idxpool_put(f->nh_pool, i);
+			return -ENOSPC;
+		}
+		g = &f->mp[neigh_idx];
+		for (j = 0; j < FIB_MP_MAX && k->members[j] != 0; j++) {
+			g->nh[j] = k->members[j];
+			fib_nh_ref(f, k->members[j]);
+		}
+		g->n = j;
+	} else if (k->type == FIB_NH_GATEWAY && f->neigh != NULL) {
 		memset(&gw, 0, sizeof(gw));
 		gw.family = k->family;
 		if (k->family == AF_INET)
@@ -97,7 +142,9 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 	rc = rte_hash_add_key_data(f->nh_hash, k, (void *)(uintptr_t)i);
 	if (rc < 0) {
 		fr_idxpool_put(f->nh_pool, i);
-		if (neigh_idx != FIB_NEIGH_NONE)
+		if (k->type == FIB_NH_MULTIPATH)
+			mp_free(f, neigh_idx);
+		else if (neigh_idx != FIB_NEIGH_NONE)
 			neigh_unref(f->neigh, neigh_idx);
 		return -ENOSPC;
 	}
@@ -123,6 +170,22 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 	return 0;
 }
 
+static void nh_free(struct fib *f, uint32_t idx)
+{
+	struct nh_ctl *c = &f->nhc[idx];
+
+	rte_hash_del_key(f->nh_hash, &c->key);
+	if (c->key.type == FIB_NH_MULTIPATH)
+		mp_free(f, f->nh[idx].neigh);
+	else if (f->nh[idx].neigh != FIB_NEIGH_NONE && f->neigh != NULL)
+		neigh_unref(f->neigh, f->nh[idx].neigh);
+	c->in_use = 0;
+	f->nh_count--;
+	/* Workers may still hold idx from a lookup made before the route
+	 * changed: the entry stays intact until they have all gone quiescent. */
+	fr_idxpool_put(f->nh_pool, idx);
+}
+
 void fib_nh_put(struct fib *f, uint32_t idx)
 {
 	struct nh_ctl *c;
@@ -132,20 +195,48 @@ void fib_nh_put(struct fib *f, uint32_t idx)
 	c = &f->nhc[idx];
 	if (!c->in_use || c->refcnt == 0 || --c->refcnt > 0)
 		return;
-	rte_hash_del_key(f->nh_hash, &c->key);
-	if (f->nh[idx].neigh != FIB_NEIGH_NONE && f->neigh != NULL)
-		neigh_unref(f->neigh, f->nh[idx].neigh);
-	c->in_use = 0;
-	f->nh_count--;
-	/* Workers may still hold idx from a lookup made before the route
-	 * changed: the entry stays intact until they have all gone quiescent. */
-	fr_idxpool_put(f->nh_pool, idx);
+	if (c->key.type == FIB_NH_MULTIPATH && f->mp_hold > 0) {
+		/* kept for an undo; fib_nh_get() by its key revives it
+		 * (each group once on the list: at most FIB_MP_GROUPS) */
+		if (!c->pending) {
+			c->pending = 1;
+			f->mp_pending[f->mp_npending++] = idx;
+		}
+		return;
+	}
+	nh_free(f, idx);
+}
+
+void fib_groups_hold(struct fib *f)
+{
+	f->mp_hold++;
+}
+
+void fib_groups_settle(struct fib *f)
+{
+	uint32_t i;
+
+	if (f->mp_hold == 0 || --f->mp_hold > 0)
+		return;
+	for (i = 0; i < f->mp_npending; i++) {
+		struct nh_ctl *c = &f->nhc[f->mp_pending[i]];
+
+		c->pending = 0;
+		if (c->in_use && c->refcnt == 0)
+			nh_free(f, f->mp_pending[i]);
+	}
+	f->mp_npending = 0;
 }
 
 void fib_nh_ref(struct fib *f, uint32_t idx)
 {
 	if (idx != 0 && idx < f->nh_cap && f->nhc[idx].in_use)
 		f->nhc[idx].refcnt++;
+}
+
+void fib_nh_release(struct fib *f, uint32_t idx)
+{
+	fib_nh_put(f, idx);
 }
 
 uint32_t fib_nh_count(const struct fib *f)

@@ -743,6 +743,27 @@ class Listen:
         self.rx.close()
 
 
+def arrivals(topo, pkts, hosts, tag, timeout=1.5):
+    """Send the UDP frames pkts (their payload tag) from h1: each
+    destination address -> the hosts (indexes in hosts) its datagram
+    reached through the router."""
+    s = scapy()
+    got = {}
+    lsn = {h: Listen(topo, h) for h in hosts}
+    try:
+        l2send(topo, pkts)
+        for h, ls in lsn.items():
+            for p in ls.collect(timeout=timeout, want=len(pkts),
+                                match=lambda p: p.haslayer(s.UDP) and
+                                p[s.UDP].payload.load == tag):
+                ip = p[s.IPv6] if p.haslayer(s.IPv6) else p[s.IP]
+                got.setdefault(ip.dst, []).append(h)
+    finally:
+        for ls in lsn.values():
+            ls.close()
+    return got
+
+
 def l2send(topo, pkts, h=0):
     """Send scapy frames from host h's eth0."""
     s = scapy()

@@ -1647,6 +1647,32 @@ def test_ll_duplicate(topo):
            check=False)
 
 
+def test_ecmp6(topo, r):
+    """IPv6 equal-cost multipath: a route via h2's global address and h3's
+    link-local one spreads flows over both, each flow always to the same
+    one."""
+    flows = ["2001:db8:98::%x" % (i + 1) for i in range(48)]
+
+    def where(tag):
+        return frlib.arrivals(topo, [udp6(d, payload=tag) for d in flows], (1, 2), tag)
+
+    r.cli("route add 2001:db8:98::/48 via %s via %s port 2" % (HOST_IP6[1], HOST_LL[2]))
+    try:
+        where(b"ecmp6-prime")  # both gateways resolved (ND) first
+        a = where(b"ecmp6-1")
+        check(all(len(a.get(d, [])) == 1 for d in flows),
+              "not every flow reached exactly one gateway: %s" % a)
+        n = sum(1 for d in flows if a[d] == [1])
+        check(6 <= n <= 42, "%d of %d flows to h2: not spread" % (n, len(flows)))
+        check(where(b"ecmp6-2") == a, "a flow moved to the other gateway")
+        out = json.loads(r.cli("show route 2001:db8:98::/48", json=True))
+        check(out["type"] == "multipath" and
+              [(g["gateway"], g["port"]) for g in out["gateways"]] ==
+              [(HOST_IP6[1], 1), (HOST_LL[2], 2)], "show route: %s" % out)
+    finally:
+        r.cli("route del 2001:db8:98::/48")
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3, ipv6=True) as topo:
@@ -1675,6 +1701,7 @@ def main():
                              ("address_scopes", test_scopes),
                              ("extension_headers", test_extension_headers),
                              ("rpf_matrix6", test_rpf_matrix),
+                             ("ecmp6_flows", test_ecmp6),
                              ("nd_abuse", test_nd_abuse),
                              ("na_announce", test_na_announce),
                              ("redirect6_137", test_redirect6),

@@ -1176,6 +1176,63 @@ def test_traceroute(topo, r):
           "traceroute:\n" + out)
 
 
+def test_ecmp(topo, r):
+    """Equal-cost multipath (RFC 2991, 2992): a route via h2 and h3 spreads
+    flows over both, each flow (source and destination address) always to
+    the same one; a gateway whose port goes down gives its flows to the
+    other, and only its own, and gets them back once up; rpf strict takes
+    a source the route leads back to by either gateway's port."""
+    flows = ["10.99.%d.%d" % (i // 100, 1 + i % 100) for i in range(64)]
+
+    def where(tag):
+        """Each flow's destination -> the hosts (1: h2, 2: h3) it reached."""
+        return frlib.arrivals(topo, [udp(d, payload=tag) for d in flows], (1, 2), tag)
+
+    r.cli("route add 10.99.0.0/16 via %s via %s" % (HOST_IP[1], HOST_IP[2]))
+    try:
+        out = r.cli("show route 10.99.0.0/16")
+        check("multipath" in out and HOST_IP[1] in out and HOST_IP[2] in out, out)
+        check("route add 10.99.0.0/16 via %s port 1 via %s port 2" % (HOST_IP[1], HOST_IP[2])
+              in r.cli("show config"), "show config lacks the multipath route")
+        a = where(b"ecmp-1")
+        check(all(len(a.get(d, [])) == 1 for d in flows),
+              "not every flow reached exactly one gateway: %s" % a)
+        to_h2 = [d for d in flows if a[d] == [1]]
+        check(8 <= len(to_h2) <= 56, "%d of 64 flows to h2: not spread" % len(to_h2))
+        check(where(b"ecmp-2") == a, "a flow moved to the other gateway")
+        r.cli("port 2 down")
+        c = where(b"ecmp-3")
+        check(all(c.get(d) == [1] for d in flows), "with port 2 down, not all to h2: %s" % c)
+        r.cli("port 2 up")
+        # h3 asked afresh ('port 2 down' forgot it): more flows than a
+        # neighbour holds while it resolves (hold 4) would be dropped
+        sh(["ping", "-c", "1", "-W", "2", HOST_IP[2]], ns=topo.hosts[0])
+        check(where(b"ecmp-4") == a, "port 2 back up: the flows not back where they were")
+        # rpf strict: a source in 10.99/16 comes in by port 1 (one of the
+        # route's gateways is there), not by port 0
+        r.cli("port 0 rpf strict")
+        r.cli("port 1 rpf strict")
+        st0 = r.stats()
+        pkt = (s.Ether(src=HOST_MAC[1], dst=ROUTER_MAC[1]) /
+               s.IP(src="10.99.0.5", dst=HOST_IP[0]) / s.UDP(sport=1, dport=2) /
+               s.Raw(b"ecmp-rpf"))
+        got = at_host(topo, 0, lambda: send(topo, pkt, h=1), timeout=1.5)
+        check(any(p.haslayer(s.Raw) and p[s.Raw].load == b"ecmp-rpf" for p in got),
+              "rpf strict dropped a source routed back by port 1's gateway")
+        pkt = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+               s.IP(src="10.99.0.5", dst=HOST_IP[1]) / s.UDP(sport=1, dport=2))
+        send(topo, pkt)
+        st1 = frlib.wait_for(lambda: (lambda a: a if delta(st0, a, "rpf_strict") else None)(
+            r.stats()), timeout=2.0)
+        check(st1 is not None and delta(st0, st1, "rpf_strict") == 1,
+              "a source routed back by ports 1 and 2 only passed rpf strict on port 0")
+    finally:
+        r.cli("port 0 rpf off")
+        r.cli("port 1 rpf off")
+        r.cli("port 2 up")
+        r.cli("route del 10.99.0.0/16")
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3) as topo:
@@ -1206,6 +1263,7 @@ def main():
                              ("rpf_matrix", test_rpf_matrix),
                              ("rpf_flips_on_route_delete", test_rpf_flip),
                              ("port_down_failover", test_port_down_failover),
+                             ("ecmp_flows", test_ecmp),
                              ("redirect_5_1", test_redirect),
                              ("unnumbered_port_errors", test_unnumbered),
                              ("link_local_gateway_errors", test_link_local_gateway),

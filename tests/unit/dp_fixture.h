@@ -52,6 +52,8 @@ static inline struct pctx *pctx_create(const struct fib_conf *fc)
 	p->ports[0].mtu = p->ports[1].mtu = 1500;
 	p->c.fib = p->fib;
 	p->c.nh = fib_nh_table(p->fib);
+	p->c.mp = fib_mp_table(p->fib);
+	p->c.mp_seed = fib_mp_seed(p->fib);
 	p->c.neigh = p->n;
 	p->c.neigh_hot = neigh_hot_table(p->n);
 	p->c.tbl24 = fib4_tbl24(p->fib);

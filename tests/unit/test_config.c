@@ -215,8 +215,19 @@ static void test_example_conf(void **state)
 	if (config_load(r, src_path("config/example.conf"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("example.conf: %s", err);
 	/* two /24s of 4 routes (local, connected, broadcast, network), the /31's
-	 * local and connected, 7 routes */
-	assert_int_equal(fib_route_count(r->fib, AF_INET), 17);
+	 * local and connected, 8 routes */
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 18);
+	/* the multipath route: both uplinks, each by its own port */
+	fr_addr_parse("100.64.1.2", &a);
+	assert_int_equal(fib_route_lookup(r->fib, &a, &rt), 0);
+	assert_int_equal(rt.type, FIB_NH_MULTIPATH);
+	{
+		struct fib_mp_member m[FIB_MP_MAX];
+
+		assert_int_equal(fib_mp_members(r->fib, rt.nh_idx, m), 2);
+		assert_int_equal(m[0].port, 0);
+		assert_int_equal(m[1].port, 1);
+	}
 	/* two addresses of 3 (local /128, connected, Subnet-Router anycast
 	 * /128), 3 routes */
 	assert_int_equal(fib_route_count(r->fib, AF_INET6), 9);

@@ -134,6 +134,141 @@ static void expect(struct fib *f, uint32_t a, uint8_t type, uint16_t port)
 			 h->port, fib_nh_type_names[type], port);
 }
 
+static struct fib_mp_member gw(const char *a, uint16_t port)
+{
+	struct fib_mp_member m = {.port = port};
+
+	assert_int_equal(fr_addr_parse(a, &m.gw), 0);
+	return m;
+}
+
+/* route @pfx via the @n gateways @m, as 'route add' makes it */
+static int mp_add(struct fib *f, const char *pfx, struct fib_mp_member *m, unsigned int n,
+		  unsigned int *bad)
+{
+	struct fib_route r = mk(pfx, FIB_NH_MULTIPATH, FIB_PORT_NONE);
+	uint32_t idx;
+	int rc = fib_mp_get(f, &r, m, n, &idx, bad);
+
+	if (rc != 0)
+		return rc;
+	r.nh_idx = idx;
+	rc = fib_route_add(f, &r);
+	fib_nh_release(f, idx);
+	return rc;
+}
+
+/*
+ * Multipath routes: one next hop for the group and one for each gateway,
+ * shared by the routes with the same gateways and freed, gateways with
+ * them, with the last; the data path reads the gateways from the group;
+ * fib_route_lookup_flow() picks one by the flow, the next one whose port is
+ * up when its port is down; a group a held deletion left unused comes back
+ * whole with the route (an undo), and goes once settled.
+ */
+static void test_multipath(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_mp_member m[FIB_MP_MAX];
+	struct fib_route r, old;
+	struct fr_addr a, src;
+	struct fr_prefix p;
+	const struct fib_nh *h;
+	const struct fib_mp *g;
+	unsigned int bad, i, seen[2] = {0, 0};
+	uint32_t base, failed;
+
+	add(f, "192.0.2.0/24", FIB_NH_CONNECTED, 0);
+	add(f, "198.51.100.0/24", FIB_NH_CONNECTED, 1);
+	base = fib_nh_count(f);
+	m[0] = gw("192.0.2.2", FIB_PORT_NONE);
+	m[1] = gw("198.51.100.2", FIB_PORT_NONE);
+	assert_int_equal(mp_add(f, "10.0.0.0/8", m, 2, &bad), 0);
+	assert_int_equal(m[0].port, 0); /* resolved from the connected subnets */
+	assert_int_equal(m[1].port, 1);
+	assert_int_equal(fib_nh_count(f), base + 3);
+	/* the same gateways for another prefix: the same next hops */
+	assert_int_equal(mp_add(f, "172.16.0.0/12", m, 2, &bad), 0);
+	assert_int_equal(fib_nh_count(f), base + 3);
+
+	h = lk(f, ip("10.1.2.3"));
+	assert_int_equal(h->type, FIB_NH_MULTIPATH);
+	g = &fib_mp_table(f)[h->neigh];
+	assert_int_equal(g->n, 2);
+	assert_int_equal(fib_nh_table(f)[g->nh[0]].type, FIB_NH_GATEWAY);
+	assert_int_equal(fib_nh_table(f)[g->nh[0]].port, 0);
+	assert_int_equal(fib_nh_table(f)[g->nh[1]].port, 1);
+	assert_int_equal(fr_prefix_parse("10.0.0.0/8", &p, true), 0);
+	assert_int_equal(fib_route_get(f, &p, &r), 0);
+	assert_int_equal(r.type, FIB_NH_MULTIPATH);
+	assert_int_equal(fib_mp_members(f, r.nh_idx, m), 2);
+	assert_int_equal(m[1].gw.v4, ip("198.51.100.2"));
+	assert_int_equal(m[1].port, 1);
+
+	/* each flow one gateway, both taken by some; port 1 down: all by 0 */
+	for (i = 0; i < 64; i++) {
+		a = fr_addr4(ip("10.0.0.0") + i);
+		src = fr_addr4(ip("192.0.2.9"));
+		assert_int_equal(fib_route_lookup_flow(f, &a, &src, &r), 0);
+		assert_int_equal(r.type, FIB_NH_GATEWAY);
+		assert_int_equal(r.prefix.len, 8);
+		seen[r.port]++;
+		assert_int_equal(fib_mp_slot(fib_mp_hash(fib_mp_seed(f), src.v4, a.v4), 2), r.port);
+	}
+	assert_true(seen[0] > 8 && seen[1] > 8);
+	assert_int_equal(fib_port_set_down(f, 1, true, &failed), 0);
+	for (i = 0; i < 64; i++) {
+		a = fr_addr4(ip("10.0.0.0") + i);
+		assert_int_equal(fib_route_lookup_flow(f, &a, &src, &r), 0);
+		assert_int_equal(r.port, 0);
+		assert_int_equal(r.gw.v4, ip("192.0.2.2"));
+	}
+	assert_int_equal(fib_port_set_down(f, 1, false, &failed), 0);
+	/* multipath routes never wait for a port: still installed */
+	assert_int_equal(lk(f, ip("10.1.2.3"))->type, FIB_NH_MULTIPATH);
+
+	/* an undo: deleted while held, put back as the delete gave it */
+	fib_groups_hold(f);
+	assert_int_equal(fib_route_del(f, &p, &old), 0);
+	assert_int_equal(fr_prefix_parse("172.16.0.0/12", &p, true), 0);
+	assert_int_equal(fib_route_del(f, &p, NULL), 0);
+	assert_int_equal(fib_route_restore(f, &old), 0);
+	fib_groups_settle(f);
+	assert_int_equal(fib_nh_count(f), base + 3);
+	assert_int_equal(lk(f, ip("10.1.2.3"))->type, FIB_NH_MULTIPATH);
+	/* the last route goes: its group and both gateways too */
+	assert_int_equal(fr_prefix_parse("10.0.0.0/8", &p, true), 0);
+	assert_int_equal(fib_route_del(f, &p, NULL), 0);
+	assert_int_equal(fib_nh_count(f), base);
+	assert_int_equal(lk(f, ip("10.1.2.3"))->type, FIB_NH_NONE);
+
+	/* refused: a gateway twice, one on no connected subnet, too few */
+	m[0] = gw("192.0.2.2", FIB_PORT_NONE);
+	m[1] = gw("192.0.2.2", 0);
+	assert_int_equal(mp_add(f, "10.0.0.0/8", m, 2, &bad), -EEXIST);
+	assert_int_equal(bad, 1);
+	m[1] = gw("203.0.113.2", FIB_PORT_NONE);
+	assert_int_equal(mp_add(f, "10.0.0.0/8", m, 2, &bad), -ENETUNREACH);
+	assert_int_equal(bad, 1);
+	assert_int_equal(mp_add(f, "10.0.0.0/8", m, 1, &bad), -EINVAL);
+	assert_int_equal(fib_nh_count(f), base); /* nothing left behind */
+
+	/* IPv6, a link-local gateway with its port */
+	add(f, "2001:db8:1::/64", FIB_NH_CONNECTED, 1);
+	base = fib_nh_count(f);
+	m[0] = gw("2001:db8:1::2", FIB_PORT_NONE);
+	m[1] = gw("fe80::2", 0);
+	assert_int_equal(mp_add(f, "2001:db8:99::/48", m, 2, &bad), 0);
+	assert_int_equal(fib_nh_count(f), base + 3);
+	assert_int_equal(fr_addr_parse("2001:db8:99::1", &a), 0);
+	assert_int_equal(fib_route_lookup(f, &a, &r), 0);
+	assert_int_equal(r.type, FIB_NH_MULTIPATH);
+	assert_int_equal(fr_prefix_parse("2001:db8:99::/48", &p, true), 0);
+	assert_int_equal(fib_route_del(f, &p, NULL), 0);
+	assert_int_equal(fib_nh_count(f), base);
+}
+
 /*
  * Nested prefixes /0 /8 /16 /24 /25 /31 /32, each its own connected port:
  * the first and last address of each resolve to it, the addresses just
@@ -1729,6 +1864,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_routes, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
+		cmocka_unit_test_setup_teardown(test_multipath, setup_fib, teardown),
+		cmocka_unit_test_setup_teardown(test_multipath, setup_lpm, teardown),
 		cmocka_unit_test(test_nexthop_widths),
 		cmocka_unit_test(test_idxpool_grace),
 		cmocka_unit_test(test_memory_estimate),
