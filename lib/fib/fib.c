@@ -898,7 +898,7 @@ int fib_route_restore(struct fib *f, struct fib_route *r)
 	rc = fib_nh_key_make(f, r, &k);
 	if (rc == 0)
 		rc = route_wait(f, r, &k, fib_down_find(f, &r->prefix), NULL, true);
-	if (rc == 0 && !fib_port_is_down(f, r->port)) {
+	if (rc == 0 && !fib_route_waits(f, r)) {
 		if (f->down.stranded == 0)
 			f->down.retry_dels = f->dels;
 		f->down.stranded++;

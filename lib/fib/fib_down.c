@@ -183,12 +183,55 @@ bool fib_port_is_down(const struct fib *f, uint16_t port)
 	return port < FIB_DOWN_PORTS && (f->down.ports[port >> 6] >> (port & 63)) & 1;
 }
 
+/* The ports @r forwards through into @ports: its own, or a multipath
+ * route's gateways' (FIB_MP_MAX at most); how many. */
+static unsigned int route_ports(const struct fib *f, const struct fib_route *r, uint16_t *ports)
+{
+	const struct nh_ctl *g;
+	unsigned int i;
+
+	if (r->type != FIB_NH_MULTIPATH) {
+		ports[0] = r->port;
+		return 1;
+	}
+	g = &f->nhc[r->nh_idx];
+	for (i = 0; i < FIB_MP_MAX && g->key.members[i] != 0; i++)
+		ports[i] = f->nhc[g->key.members[i]].key.port;
+	return i;
+}
+
+/* @r forwards through @port (a multipath route: one of its gateways). */
+static bool route_on_port(const struct fib *f, const struct fib_route *r, uint16_t port)
+{
+	uint16_t ports[FIB_MP_MAX];
+	unsigned int i, n = route_ports(f, r, ports);
+
+	for (i = 0; i < n; i++)
+		if (ports[i] == port)
+			return true;
+	return false;
+}
+
+/* Every port @r forwards through is down (a multipath route's: all its
+ * gateways'; while one is up, its flows go by the others). */
+static bool route_port_down(const struct fib *f, const struct fib_route *r)
+{
+	uint16_t ports[FIB_MP_MAX];
+	unsigned int i, n = route_ports(f, r, ports);
+
+	for (i = 0; i < n; i++)
+		if (!fib_port_is_down(f, ports[i]))
+			return false;
+	return true;
+}
+
 /* Does @r (its port resolved) wait while its port is down? */
 bool fib_route_waits(const struct fib *f, const struct fib_route *r)
 {
 	return f->down.nports > 0 && r->origin == FIB_ORIGIN_STATIC &&
-	       (r->type == FIB_NH_GATEWAY || r->type == FIB_NH_CONNECTED) &&
-	       fib_port_is_down(f, r->port);
+	       (r->type == FIB_NH_GATEWAY || r->type == FIB_NH_CONNECTED ||
+		r->type == FIB_NH_MULTIPATH) &&
+	       route_port_down(f, r);
 }
 
 struct collect {
@@ -203,7 +246,7 @@ static int count_cb(const struct fib_route *r, void *arg)
 {
 	struct collect *c = arg;
 
-	c->left += r->port == c->port && fib_route_waits(c->f, r);
+	c->left += route_on_port(c->f, r, c->port) && fib_route_waits(c->f, r);
 	return 0;
 }
 
@@ -212,7 +255,7 @@ static int collect_cb(const struct fib_route *r, void *arg)
 {
 	struct collect *c = arg;
 
-	if (r->port != c->port || !fib_route_waits(c->f, r))
+	if (!route_on_port(c->f, r, c->port) || !fib_route_waits(c->f, r))
 		return 0;
 	c->rc = fib_down_add(c->f, r);
 	return c->rc;
@@ -233,10 +276,12 @@ static uint32_t put_back(struct fib *f, uint16_t port, uint32_t *done, uint32_t 
 		struct fib_route r = d->r[i];
 		const bool tried = (r.flags & FIB_RTF_TRIED) != 0;
 
-		if (port < FIB_DOWN_PORTS ? r.port != port || tried : fib_port_is_down(f, r.port)) {
+		const bool mine = port < FIB_DOWN_PORTS && route_on_port(f, &r, port);
+
+		if (port < FIB_DOWN_PORTS ? !mine || tried : route_port_down(f, &r)) {
 			/* left out: one stranded before, of this port, or of a
 			 * port down */
-			*older += tried && (port == FIB_DOWN_PORTS || r.port == port);
+			*older += tried && (port == FIB_DOWN_PORTS || mine);
 			i++;
 			continue;
 		}
@@ -269,7 +314,7 @@ void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r)
 {
 	*r = f->down.r[i];
 	r->flags &= (uint8_t)~FIB_RTF_TRIED;
-	if (!fib_port_is_down(f, r->port))
+	if (!route_port_down(f, r))
 		r->flags |= FIB_RTF_STRANDED;
 }
 
@@ -284,7 +329,7 @@ uint32_t fib_route_stranded_count(const struct fib *f, uint8_t family)
 
 	for (i = 0; i < f->down.n; i++)
 		n += f->down.r[i].prefix.addr.family == family &&
-		     !fib_port_is_down(f, f->down.r[i].port);
+		     !route_port_down(f, &f->down.r[i]);
 	return n;
 }
 

@@ -1203,10 +1203,17 @@ def test_ecmp(topo, r):
         r.cli("port 2 down")
         c = where(b"ecmp-3")
         check(all(c.get(d) == [1] for d in flows), "with port 2 down, not all to h2: %s" % c)
+        # both gateways' ports out: withdrawn, as a single gateway's route
+        r.cli("port 1 down")
+        out = r.cli("show route 10.99.0.0/16")
+        check("withdrawn: port down" in out, "both ports down: %s" % out)
+        r.cli("port 1 up")
         r.cli("port 2 up")
-        # h3 asked afresh ('port 2 down' forgot it): more flows than a
-        # neighbour holds while it resolves (hold 4) would be dropped
-        sh(["ping", "-c", "1", "-W", "2", HOST_IP[2]], ns=topo.hosts[0])
+        check("withdrawn" not in r.cli("show route 10.99.0.0/16"), "not back with its ports")
+        # h2 and h3 asked afresh ('port N down' forgot them): more flows
+        # than a neighbour holds while it resolves (hold 4) would be dropped
+        for h in (1, 2):
+            sh(["ping", "-c", "1", "-W", "2", HOST_IP[h]], ns=topo.hosts[0])
         check(where(b"ecmp-4") == a, "port 2 back up: the flows not back where they were")
         # rpf strict: a source in 10.99/16 comes in by port 1 (one of the
         # route's gateways is there), not by port 0
@@ -1229,6 +1236,7 @@ def test_ecmp(topo, r):
     finally:
         r.cli("port 0 rpf off")
         r.cli("port 1 rpf off")
+        r.cli("port 1 up")
         r.cli("port 2 up")
         r.cli("route del 10.99.0.0/16")
 

@@ -224,12 +224,33 @@ static void test_multipath(void **state)
 		assert_int_equal(r.port, 0);
 		assert_int_equal(r.gw.v4, ip("192.0.2.2"));
 	}
-	assert_int_equal(fib_port_set_down(f, 1, false, &failed), 0);
-	/* multipath routes never wait for a port: still installed */
+	/* one gateway's port down: the route stays, for the other */
 	assert_int_equal(lk(f, ip("10.1.2.3"))->type, FIB_NH_MULTIPATH);
+	/* both: it waits, as a single gateway's route would, and its
+	 * traffic takes the covering route; back with the first port up */
+	add(f, "0.0.0.0/0", FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	assert_int_equal(fib_port_set_down(f, 0, true, &failed), 0);
+	expect(f, ip("10.1.2.3"), FIB_NH_BLACKHOLE, FIB_PORT_NONE);
+	assert_int_equal(fr_prefix_parse("10.0.0.0/8", &p, true), 0);
+	assert_int_equal(fib_route_get(f, &p, &r), 0);
+	assert_int_equal(r.type, FIB_NH_MULTIPATH);
+	assert_true(r.flags & FIB_RTF_DOWN);
+	assert_false(r.flags & FIB_RTF_STRANDED);
+	/* with the two 'dev' routes of the test's subnets */
+	assert_int_equal(fib_route_down_count(f, AF_INET), 4);
+	assert_int_equal(fib_port_set_down(f, 1, false, &failed), 0);
+	assert_int_equal(lk(f, ip("10.1.2.3"))->type, FIB_NH_MULTIPATH);
+	assert_int_equal(lk(f, ip("172.16.0.1"))->type, FIB_NH_MULTIPATH);
+	assert_int_equal(fib_route_down_count(f, AF_INET), 1);
+	assert_int_equal(fib_port_set_down(f, 0, false, &failed), 0);
+	assert_int_equal(fib_route_down_count(f, AF_INET), 0);
+	assert_int_equal(fr_prefix_parse("0.0.0.0/0", &p, true), 0);
+	assert_int_equal(fib_route_del(f, &p, NULL), 0);
+	assert_int_equal(fib_nh_count(f), base + 3);
 
 	/* an undo: deleted while held, put back as the delete gave it */
 	fib_groups_hold(f);
+	assert_int_equal(fr_prefix_parse("10.0.0.0/8", &p, true), 0);
 	assert_int_equal(fib_route_del(f, &p, &old), 0);
 	assert_int_equal(fr_prefix_parse("172.16.0.0/12", &p, true), 0);
 	assert_int_equal(fib_route_del(f, &p, NULL), 0);
