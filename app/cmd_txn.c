@@ -1029,6 +1029,11 @@ static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen
 	rc = fib_mp_get(r->fib, &rt, m, c->nmp, &idx, &bad);
 	if (rc == -EEXIST)
 		return ERR("gateway %s given twice", fr_addr_fmt(&m[bad].gw, buf, sizeof(buf)));
+	if (rc == -ENOSPC && bad == c->nmp && fib_mp_count(r->fib) >= FIB_MP_GROUPS)
+		return ERRC(-ENOSPC,
+			    "no room for %s: %u distinct sets of multipath gateways are in use, "
+			    "the most there can be (routes with the same gateways share one)",
+			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)), FIB_MP_GROUPS);
 	if (rc != 0) {
 		struct fib_route g = rt;
 

@@ -268,6 +268,9 @@ void fib_nh_release(struct fib *f, uint32_t idx);
 void fib_groups_hold(struct fib *f);
 void fib_groups_settle(struct fib *f);
 
+/** Multipath next hops in use (FIB_MP_GROUPS at most). */
+uint32_t fib_mp_count(const struct fib *f);
+
 /** The FIB's fib_mp_hash() seed (random, odd, fixed for its life). */
 uint64_t fib_mp_seed(const struct fib *f);
 

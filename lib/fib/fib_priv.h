@@ -91,6 +91,7 @@ struct fib {
 	struct fib_mp *mp; /* FIB_MP_GROUPS member lists, read by workers */
 	struct fr_idxpool *mp_pool;
 	uint64_t mp_seed;		   /* fib_mp_hash()'s */
+	uint32_t mp_count;		   /* multipath next hops in use */
 	uint32_t mp_hold;		   /* fib_groups_hold() depth */
 	uint32_t *mp_pending, mp_npending; /* unused multipath next hops while held */
 	struct nh_ctl *nhc;

@@ -91,6 +91,7 @@ static void mp_free(struct fib *f, uint32_t slot)
 	for (j = 0; j < g->n; j++)
 		fib_nh_put(f, g->nh[j]);
 	fr_idxpool_put(f->mp_pool, slot);
+	f->mp_count--;
 }
 
 int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
@@ -126,6 +127,7 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 			fib_nh_ref(f, k->members[j]);
 		}
 		g->n = j;
+		f->mp_count++;
 	} else if (k->type == FIB_NH_GATEWAY && f->neigh != NULL) {
 		memset(&gw, 0, sizeof(gw));
 		gw.family = k->family;
@@ -237,6 +239,11 @@ void fib_nh_ref(struct fib *f, uint32_t idx)
 void fib_nh_release(struct fib *f, uint32_t idx)
 {
 	fib_nh_put(f, idx);
+}
+
+uint32_t fib_mp_count(const struct fib *f)
+{
+	return f->mp_count;
 }
 
 uint32_t fib_nh_count(const struct fib *f)

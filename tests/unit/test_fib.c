@@ -191,6 +191,7 @@ static void test_multipath(void **state)
 	/* the same gateways for another prefix: the same next hops */
 	assert_int_equal(mp_add(f, "172.16.0.0/12", m, 2, &bad), 0);
 	assert_int_equal(fib_nh_count(f), base + 3);
+	assert_int_equal(fib_mp_count(f), 1);
 
 	h = lk(f, ip("10.1.2.3"));
 	assert_int_equal(h->type, FIB_NH_MULTIPATH);
@@ -262,6 +263,7 @@ static void test_multipath(void **state)
 	assert_int_equal(fr_prefix_parse("10.0.0.0/8", &p, true), 0);
 	assert_int_equal(fib_route_del(f, &p, NULL), 0);
 	assert_int_equal(fib_nh_count(f), base);
+	assert_int_equal(fib_mp_count(f), 0);
 	assert_int_equal(lk(f, ip("10.1.2.3"))->type, FIB_NH_NONE);
 
 	/* refused: a gateway twice, one on no connected subnet, too few */
