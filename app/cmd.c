@@ -606,8 +606,8 @@ static const struct cmd_syntax {
 	 "packets, measure again; each choice in a row to bypass doubles that, up to\n"
 	 "2^23)"},
 	{"route add", CMD_ROUTE_ADD, a_route,
-	 "PREFIX via GW [port N] [via GW [port N] ...] | PREFIX dev|port N |\n"
-	 "    PREFIX blackhole|unreachable|prohibit",
+	 "PREFIX via GW [port N] [via GW [port N] ...] | PREFIX dev|port N | PREFIX "
+	 "blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
 	 "holds GW unless 'port N' is given; a link-local IPv6 GW needs 'port N'), or\n"
 	 "via 2 to " RTE_STR(

@@ -1907,6 +1907,26 @@ def _():
         log.close()
 
 
+@t("help_keywords_one_line")
+def _():
+    # 'help --keywords' (fastroute-cli's completion reads it): one line a
+    # command: its words, its usage, whether arguments follow, tab-separated;
+    # a usage written over two lines
+    # would read as a command of its own
+    p, sock = router("kw", "")
+    try:
+        wait_serving(p, sock)
+        q = run([CLI, "-s", sock, "help", "--keywords"])
+        lines = q.stdout.splitlines()
+        check(q.returncode == 0 and len(lines) > 20, "help --keywords: %s" % q.stderr)
+        for line in lines:
+            check(line.count("\t") == 2 and not line.startswith(" "),
+                  "not a command's line: %r" % line)
+        check(any(x.startswith("configure replace\t") for x in lines), "configure replace")
+    finally:
+        stop(p)
+
+
 @t("service_unit")
 def _():
     # config/fastroute.service: its start and reload commands, as systemd
