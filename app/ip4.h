@@ -105,7 +105,8 @@ static inline uint32_t ip4_ts_bad(const uint8_t *o, uint32_t l)
  * once), *@bad_at then the offset in @o of the octet in error, for
  * Parameter Problem's pointer (RFC 792): the option's length byte, or its
  * type when the header ends before a length or the option repeats one;
- * DROP_IP4_SOURCE_ROUTE for a loose or strict source route, which the router
+ * DROP_IP4_SOURCE_ROUTE for a loose or strict source route of the right
+ * format (Record Route's; a malformed one is DROP_IP4_BAD_OPTIONS), which the router
  * does not follow and, as RFC 7126 3.13.2.4 advises and Linux does by
  * default, does not deliver or forward either. Record Route and Timestamp
  * are filled in as the packet is forwarded (ip4_options_fill()); the others
@@ -129,8 +130,17 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uin
 			*bad_at = len - i < 2 ? i : i + 1;
 			return DROP_IP4_BAD_OPTIONS;
 		}
-		if (type == IP4_OPT_LSRR || type == IP4_OPT_SSRR)
+		if (type == IP4_OPT_LSRR || type == IP4_OPT_SSRR) {
+			/* a source route has Record Route's format (RFC 791
+			 * 3.1): a malformed one is a Parameter Problem, as
+			 * Linux answers it, before the policy drop */
+			at = ip4_rr_bad(o + i, o[i + 1]);
+			if (at != 0) {
+				*bad_at = i + at;
+				return DROP_IP4_BAD_OPTIONS;
+			}
 			return DROP_IP4_SOURCE_ROUTE;
+		}
 		if (type == IP4_OPT_RR || type == IP4_OPT_TS) {
 			bool *seen = type == IP4_OPT_RR ? &rr : &ts;
 
