@@ -5,10 +5,14 @@
  * first pass notes what it adds (routes by prefix, port addresses,
  * static neighbours) and sets; what the router has and the file does not
  * add is removed before the second pass, whose lines leave alone what is
- * there already; the settings the file does not set then go back to what
+ * there already, and the settings the file does not set go back to what
  * they were before the router's startup file (config_boot_save()). A
  * route the router has and the file keeps is never taken out of the
- * lookups, so its traffic never notices the replace.
+ * lookups, so its traffic never notices the replace, unless its gateway
+ * becomes one of the router's own addresses (a renumbering: it goes
+ * before the second pass, whose line puts it back). At the end each
+ * port's addresses are in the file's order, as a router started with it
+ * has them (the first is the source of the port's own packets).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,8 +27,9 @@
 static_assert(FR_BOOT_SETTINGS == CMD_CONFIG_LAST + 1, "FR_BOOT_SETTINGS: one per config command");
 
 /* What a line adds, by what names it: a route by its prefix, a port
- * address by port and prefix, a neighbour by address and port. */
-enum { K_ROUTE = 1, K_ADDR, K_NEIGH };
+ * address by port and prefix (and by its address alone, K_OWN: the
+ * router's in the end), a neighbour by address and port. */
+enum { K_ROUTE = 1, K_ADDR, K_NEIGH, K_OWN };
 
 struct rkey {
 	uint8_t kind, family, len, pad;
@@ -40,12 +45,14 @@ enum { S_NOTED = 1, S_APPLIED };
 struct rslot {
 	struct rkey k;
 	uint32_t state;
+	uint32_t seq; /* K_ADDR: the file's order of its addresses */
 };
 
 struct cfg_replace {
 	struct router *r;
 	struct rslot *s;
-	uint32_t cap, n; /* cap a power of two, n used */
+	uint32_t cap, n;   /* cap a power of two, n used */
+	uint32_t nb_addrs; /* port address lines noted */
 	/* settings the file sets, by command id and port (0: the router's) */
 	uint64_t seen[CMD_CONFIG_LAST + 1][(FR_MAX_PORTS + 63) / 64];
 	uint32_t np_seen; /* neighbour parameters it sets (cmd.nparams_set bits) */
@@ -133,6 +140,7 @@ static int note(struct cfg_replace *rp, const struct rkey *k)
 	if (s->state == 0) {
 		s->k = *k;
 		s->state = S_NOTED;
+		s->seq = k->kind == K_ADDR ? rp->nb_addrs++ : 0;
 		rp->n++;
 	}
 	return 0;
@@ -188,6 +196,9 @@ int replace_note(struct cfg_replace *rp, const struct cmd *c)
 		return note(rp, &k);
 	case CMD_PORT_ADDR_ADD:
 		k = key_of(K_ADDR, &c->prefix.addr, c->prefix.len, (uint16_t)c->port);
+		if (note(rp, &k) != 0)
+			return -ENOMEM;
+		k = key_of(K_OWN, &c->prefix.addr, 0, 0);
 		return note(rp, &k);
 	case CMD_NEIGH_ADD:
 		k = key_of(K_NEIGH, &c->addr, 0, (uint16_t)c->port);
@@ -206,75 +217,116 @@ int replace_note(struct cfg_replace *rp, const struct cmd *c)
 
 /* ---- before the second pass: what the file does not add goes ----------- */
 
-struct prefixes {
+/* A growing array of @size-byte items (prefixes, neighbours). */
+struct list {
 	struct cfg_replace *rp;
-	struct fr_prefix *v;
-	size_t n, cap;
+	void *v;
+	size_t n, cap, size;
 };
 
-static int push(struct prefixes *l, const struct fr_prefix *p)
+static int push(struct list *l, const void *item)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct fr_prefix *nv = realloc(l->v, cap * sizeof(*nv));
+		void *nv = realloc(l->v, cap * l->size);
 
 		if (nv == NULL)
 			return -ENOMEM;
 		l->v = nv;
 		l->cap = cap;
 	}
-	l->v[l->n++] = *p;
+	memcpy((char *)l->v + l->n++ * l->size, item, l->size);
 	return 0;
 }
 
+static bool becomes_own(const struct cfg_replace *rp, const struct fr_addr *gw)
+{
+	struct rkey k = key_of(K_OWN, gw, 0, 0);
+
+	return state_of(rp, &k) != 0;
+}
+
+/* Route @rt's gateway, or one of them, is an address the file gives a port. */
+static bool via_own(const struct cfg_replace *rp, const struct fib_route *rt)
+{
+	struct fib_mp_member m[FIB_MP_MAX];
+	unsigned int i, n;
+
+	if (rt->type == FIB_NH_GATEWAY)
+		return becomes_own(rp, &rt->gw);
+	if (rt->type != FIB_NH_MULTIPATH)
+		return false;
+	n = fib_mp_members(rp->r->fib, rt->nh_idx, m);
+	for (i = 0; i < n; i++)
+		if (becomes_own(rp, &m[i].gw))
+			return true;
+	return false;
+}
+
+/* the static routes the file does not add (@gone), and those it adds again
+ * whose gateway becomes the router's own address (@renumbered) */
+struct route_lists {
+	struct list gone, renumbered;
+};
+
 static int route_gone_cb(const struct fib_route *rt, void *arg)
 {
-	struct prefixes *l = arg;
+	struct route_lists *l = arg;
+	struct cfg_replace *rp = l->gone.rp;
 	struct rkey k;
 
 	if (rt->origin != FIB_ORIGIN_STATIC)
 		return 0;
 	k = key_of(K_ROUTE, &rt->prefix.addr, rt->prefix.len, 0);
-	return state_of(l->rp, &k) != 0 ? 0 : push(l, &rt->prefix);
+	if (state_of(rp, &k) == 0)
+		return push(&l->gone, &rt->prefix);
+	return via_own(rp, rt) ? push(&l->renumbered, &rt->prefix) : 0;
 }
 
-/* a neighbour as a prefix of its address's full length, its port in @ports */
-struct neighs {
-	struct prefixes p;
-	uint16_t *ports;
-	size_t cap;
+struct neigh_key {
+	struct fr_addr addr;
+	uint16_t port;
 };
 
 static int neigh_gone_cb(const struct neigh_info *ni, void *arg)
 {
-	struct neighs *l = arg;
-	struct fr_prefix p = {.addr = ni->addr, .len = 0};
+	struct list *l = arg;
+	struct neigh_key nk = {.addr = ni->addr, .port = ni->port};
 	struct rkey k;
 
 	if (!ni->configured)
 		return 0;
 	k = key_of(K_NEIGH, &ni->addr, 0, ni->port);
-	if (state_of(l->p.rp, &k) != 0)
-		return 0;
-	if (l->p.n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		uint16_t *nv = realloc(l->ports, cap * sizeof(*nv));
+	return state_of(l->rp, &k) != 0 ? 0 : push(l, &nk);
+}
 
-		if (nv == NULL)
-			return -ENOMEM;
-		l->ports = nv;
-		l->cap = cap;
+static int routes_del(struct txn *t, const struct list *l, void (*serve)(void *), void *arg,
+		      char *err, size_t errlen)
+{
+	const struct fr_prefix *v = l->v;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < l->n; i++) {
+		if ((i & 0x1fff) == 0x1fff)
+			serve(arg);
+		rc = txn_route_del(t, &v[i], err, errlen);
+		if (rc != 0)
+			return rc;
 	}
-	l->ports[l->p.n] = ni->port;
-	return push(&l->p, &p);
+	return 0;
 }
 
 int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), void *arg,
 		  char *err, size_t errlen)
 {
 	struct router *r = rp->r;
-	struct prefixes routes = {.rp = rp};
-	struct neighs neighs = {.p = {.rp = rp}};
+	struct route_lists routes = {
+		.gone = {.rp = rp, .size = sizeof(struct fr_prefix)},
+		.renumbered = {.rp = rp, .size = sizeof(struct fr_prefix)},
+	};
+	struct list neighs = {.rp = rp, .size = sizeof(struct neigh_key)};
+	const struct neigh_key *nk;
 	struct cmd c;
 	char buf[FR_ADDR_STRLEN];
 	uint16_t pid;
@@ -292,23 +344,25 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 		rc = ERRC(-ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < routes.n; i++) {
-		if ((i & 0x1fff) == 0x1fff)
-			serve(arg);
-		rc = txn_route_del(t, &routes.v[i], err, errlen);
-		if (rc != 0)
-			goto out;
-		rp->removed++;
-	}
+	rc = routes_del(t, &routes.gone, serve, arg, err, errlen);
+	if (rc != 0)
+		goto out;
+	rp->removed += (unsigned int)routes.gone.n;
+	/* the file's line for such a route adds it again (not counted as
+	 * removed): it could not stay while its gateway becomes ours */
+	rc = routes_del(t, &routes.renumbered, serve, arg, err, errlen);
+	if (rc != 0)
+		goto out;
 	if (neigh_walk(r->neigh, neigh_gone_cb, &neighs) != 0) {
 		rc = ERRC(-ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < neighs.p.n; i++) {
+	nk = neighs.v;
+	for (i = 0; i < neighs.n; i++) {
 		memset(&c, 0, sizeof(c));
 		c.id = CMD_NEIGH_DEL;
-		c.addr = neighs.p.v[i].addr;
-		c.port = neighs.ports[i];
+		c.addr = nk[i].addr;
+		c.port = nk[i].port;
 		rc = exec_neigh(t, &c, err, errlen);
 		if (rc != 0)
 			goto out;
@@ -348,9 +402,9 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 		}
 	}
 out:
-	free(routes.v);
-	free(neighs.p.v);
-	free(neighs.ports);
+	free(routes.gone.v);
+	free(routes.renumbered.v);
+	free(neighs.v);
 	return rc;
 }
 
@@ -520,7 +574,7 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 	return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 }
 
-/* ---- after it: the settings it does not set go back --------------------- */
+/* ---- after the prune: the settings the file does not set go back ------ */
 
 static int put_back(struct cfg_replace *rp, struct txn *t, enum cmd_id id, uint16_t port, char *err,
 		    size_t errlen)
@@ -599,6 +653,37 @@ int replace_settings(struct cfg_replace *rp, struct txn *t, char *err, size_t er
 		rp->reset++;
 	}
 	return 0;
+}
+
+/* The file's order of port @pid's address @pa (those it does not add,
+ * none after the prune, last). */
+static uint32_t addr_seq(const struct cfg_replace *rp, uint16_t pid, const struct port_addr *pa)
+{
+	struct rkey k = key_of(K_ADDR, &pa->addr, pa->len, pid);
+	const struct rslot *s = slot_of(rp, &k);
+
+	return s->state != 0 ? s->seq : UINT32_MAX;
+}
+
+void replace_order(struct cfg_replace *rp)
+{
+	struct router *r = rp->r;
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		struct fr_port *p = &r->ports[pid];
+		unsigned int i, j;
+
+		/* an insertion sort, stable: at most FR_PORT_MAX_ADDRS */
+		for (i = 1; i < p->nb_addrs; i++) {
+			struct port_addr pa = p->addrs[i];
+			uint32_t seq = addr_seq(rp, pid, &pa);
+
+			for (j = i; j > 0 && addr_seq(rp, pid, &p->addrs[j - 1]) > seq; j--)
+				p->addrs[j] = p->addrs[j - 1];
+			p->addrs[j] = pa;
+		}
+	}
 }
 
 void replace_counts(const struct cfg_replace *rp, struct config_result *res)

@@ -27,9 +27,15 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, struct cmd_out *o,
 		 char *err, size_t errlen);
 
-/* After the second pass, in @t: the settings the file does not set put
- * back to their start values. 0, or a negative errno with @err filled. */
+/* After the prune, before the second pass (whose lines may need them: an
+ * IPv6 address the MTU of 1280 or more), in @t: the settings the file does
+ * not set put back to their start values. 0, or a negative errno with
+ * @err filled. */
 int replace_settings(struct cfg_replace *rp, struct txn *t, char *err, size_t errlen);
+
+/* After the second pass, right before the commit (it cannot be undone):
+ * each port's addresses in the file's order. */
+void replace_order(struct cfg_replace *rp);
 
 /* The counts of struct config_result that a replace fills. */
 void replace_counts(const struct cfg_replace *rp, struct config_result *res);

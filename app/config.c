@@ -725,24 +725,21 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 		char msg[CMD_ERR_LEN];
 
 		rc = replace_prune(l.rp, l.t, serve_cb, &l, msg, sizeof(msg));
+		if (rc == 0)
+			rc = replace_settings(l.rp, l.t, msg, sizeof(msg));
 		if (rc != 0)
 			snprintf(err, errlen, "%s: %s", path, msg);
 	}
 	if (rc == 0)
 		rc = pass(f, &l, &line, &cap);
-	if (rc == 0 && l.rp != NULL) {
-		char msg[CMD_ERR_LEN];
-
-		rc = replace_settings(l.rp, l.t, msg, sizeof(msg));
-		if (rc != 0)
-			snprintf(err, errlen, "%s: %s", path, msg);
-	}
 	if (l.progress)
 		fprintf(stderr, "\r%60s\r", "");
 	if (rc != 0) {
 		txn_rollback_said(l.t, err, errlen);
 		goto out;
 	}
+	if (l.rp != NULL)
+		replace_order(l.rp);
 	txn_commit(l.t);
 	/* the whole load, both passes: what an operator waits for */
 	s = (double)(rte_get_tsc_cycles() - start) / (double)l.hz;

@@ -468,8 +468,9 @@ static inline uint64_t fib4_lookup_one(struct fib4_tbl24 t, uint32_t ip)
  */
 void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n);
 
-/** A next hop of routes by gateway @p gw, or 0 when no route uses @p gw.
- * Control thread. */
+/** A next hop of routes by gateway @p gw, or 0 when no route uses @p gw
+ * (multipath sets that fib_groups_hold() keeps for an undo, and no route
+ * uses, do not count). Control thread. */
 uint32_t fib_gw_used(const struct fib *f, const struct fr_addr *gw);
 
 /** The next-hop table, indexed by lookup results. Never moves. Datapath-safe. */

@@ -256,6 +256,25 @@ uint32_t fib_nh_capacity(const struct fib *f)
 	return f->nh_cap - 1;
 }
 
+/* References to next hop @idx that only multipath groups kept for an undo
+ * hold (no route uses them: they are gone once the transaction settles) */
+static uint32_t pending_refs(const struct fib *f, uint32_t idx)
+{
+	uint32_t i, j, n = 0;
+
+	for (i = 0; i < f->mp_npending; i++) {
+		uint32_t g = f->mp_pending[i];
+		const struct fib_mp *m;
+
+		if (!f->nhc[g].in_use || f->nhc[g].refcnt != 0)
+			continue; /* revived by a route since */
+		m = &f->mp[f->nh[g].neigh];
+		for (j = 0; j < m->n; j++)
+			n += m->nh[j] == idx;
+	}
+	return n;
+}
+
 uint32_t fib_gw_used(const struct fib *f, const struct fr_addr *gw)
 {
 	uint32_t i;
@@ -266,7 +285,8 @@ uint32_t fib_gw_used(const struct fib *f, const struct fr_addr *gw)
 		if (f->nhc[i].in_use && f->nhc[i].refcnt > 0 && k->type == FIB_NH_GATEWAY &&
 		    k->family == gw->family &&
 		    memcmp(k->gw, gw->family == AF_INET ? (const void *)&gw->v4 : gw->v6,
-			   gw->family == AF_INET ? 4 : 16) == 0)
+			   gw->family == AF_INET ? 4 : 16) == 0 &&
+		    f->nhc[i].refcnt > pending_refs(f, i))
 			return i;
 	}
 	return 0;

@@ -2081,6 +2081,77 @@ def _():
             check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+# a renumbering: port 0's subnets swap places and the router takes the
+# addresses its routes used as gateways (one of them a multipath route's,
+# which the file drops); port 1 gets IPv6 where its running MTU (1200,
+# not in the file: back to 1500) would refuse it
+CONF_R1 = """port 0 address 192.0.2.1/24
+port 0 address 198.18.0.1/24
+port 1 address 198.51.100.1/24
+port 1 mtu 1200
+route add 10.0.0.0/8 via 192.0.2.2
+route add 10.1.0.0/16 via 198.18.0.2 via 198.18.0.3
+route add 10.2.0.0/16 via 198.18.0.2 via 198.18.0.4
+"""
+CONF_R2 = """port 0 address 198.18.0.3/24
+port 0 address 192.0.2.2/24
+port 1 address 198.51.100.1/24
+port 1 address add 2001:db8:1::1/64
+route add 10.0.0.0/8 via 192.0.2.1
+route add 10.2.0.0/16 via 198.18.0.2 via 198.18.0.5
+"""
+
+
+@t("configure_replace_renumber")
+def _():
+    # configure replace takes a file whatever the running configuration it
+    # replaces: where a router started with the file would have it, the
+    # replace leaves the same configuration (show config, the addresses'
+    # order with it: the first is the source of the port's own packets)
+    pa, sa = router("renum-a", CONF_R1)
+    pb, sb = router("renum-b", CONF_R2)
+
+    def config(sock):
+        q = run([CLI, "-s", sock, "show", "config"])
+        check(q.returncode == 0, "show config: " + q.stderr)
+        return q.stdout
+
+    try:
+        wait_serving(pa, sa)
+        wait_serving(pb, sb)
+        fresh_a, fresh_b = config(sa), config(sb)
+        q = run([CLI, "-s", sa, "configure", "replace", conf(CONF_R2)])
+        check(q.returncode == 0, "replace: %s %s" % (q.stdout, q.stderr))
+        # removed: 10.1/16, the addresses 192.0.2.1 and 198.18.0.1 (10/8
+        # and 10.2/16 are in the file: taken out and put back, not
+        # counted); put back: port 1's MTU
+        want = ("6 commands (2 routes), 1 unchanged, 5 applied; 3 removed (not in the "
+                "file), 1 setting back to start values")
+        check(want in q.stdout, "want %r in %r" % (want, q.stdout))
+        check(config(sa) == fresh_b, "after the replace:\n%s\nnot as started with the "
+              "file:\n%s" % (config(sa), fresh_b))
+        # the same addresses in another order: the file's
+        lines = CONF_R2.splitlines()
+        lines[0], lines[1] = lines[1], lines[0]
+        q = run([CLI, "-s", sa, "configure", "replace", conf("\n".join(lines) + "\n")])
+        check(q.returncode == 0 and " 6 unchanged, 0 applied; 0 removed" in q.stdout,
+              "swapped: %s %s" % (q.stdout, q.stderr))
+        c = config(sa)
+        check(0 <= c.find("192.0.2.2/24") < c.find("198.18.0.3/24"),
+              "port 0's addresses not in the file's order:\n" + c)
+        q = run([CLI, "-s", sa, "-j", "show", "port", "info"])
+        check(q.returncode == 0 and q.stdout.find("192.0.2.2") < q.stdout.find("198.18.0.3"),
+              "show port: %s %s" % (q.stdout, q.stderr))
+        q = run([CLI, "-s", sa, "configure", "replace", conf(CONF_R1)])
+        check(q.returncode == 0, "back: %s %s" % (q.stdout, q.stderr))
+        check(config(sa) == fresh_a, "back again:\n%s\nnot as started:\n%s" %
+              (config(sa), fresh_a))
+    finally:
+        for p in (pa, pb):
+            out, err = stop(p)
+            check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+
+
 if skipped:
     print("%d SKIPPED: %s" % (len(skipped), ", ".join(skipped)), flush=True)
     # as frlib's Runner does: scripts/run-tests.sh lists them at the end,

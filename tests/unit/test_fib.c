@@ -250,12 +250,19 @@ static void test_multipath(void **state)
 	assert_int_equal(fib_nh_count(f), base + 3);
 
 	/* an undo: deleted while held, put back as the delete gave it */
+	a = fr_addr4(ip("198.51.100.2"));
+	assert_int_not_equal(fib_gw_used(f, &a), 0);
 	fib_groups_hold(f);
 	assert_int_equal(fr_prefix_parse("10.0.0.0/8", &p, true), 0);
 	assert_int_equal(fib_route_del(f, &p, &old), 0);
 	assert_int_equal(fr_prefix_parse("172.16.0.0/12", &p, true), 0);
 	assert_int_equal(fib_route_del(f, &p, NULL), 0);
+	/* its gateways unused meanwhile: they may become the router's own
+	 * addresses in the same transaction */
+	a = fr_addr4(ip("198.51.100.2"));
+	assert_int_equal(fib_gw_used(f, &a), 0);
 	assert_int_equal(fib_route_restore(f, &old), 0);
+	assert_int_not_equal(fib_gw_used(f, &a), 0);
 	fib_groups_settle(f);
 	assert_int_equal(fib_nh_count(f), base + 3);
 	assert_int_equal(lk(f, ip("10.1.2.3"))->type, FIB_NH_MULTIPATH);
