@@ -33,6 +33,7 @@
 #include "cli_term.h"
 #include "cmd.h"
 #include "router.h"
+#include "sd_notify.h"
 #include "std_fds.h"
 #include "telemetry.h"
 
@@ -96,6 +97,8 @@ static void usage(FILE *f, const char *prog)
 		"during the start (EAL's, the configuration load), once that is done, before\n"
 		"any port starts.\n"
 		"SIGPIPE, SIGTSTP (Ctrl-Z), SIGUSR1 and SIGUSR2 are ignored.\n"
+		"Under a service manager that set NOTIFY_SOCKET (systemd, Type=notify) it\n"
+		"says READY=1 once it forwards and answers on its CLI socket, and STOPPING=1.\n"
 		"Commands: run 'fastroute-cli help' against a running router, or see README.md.\n",
 		prog, FR_DEFAULT_SOCKET);
 }
@@ -739,6 +742,19 @@ int main(int argc, char **argv)
 	       fib_route_count(r->fib, AF_INET6),
 	       r->opts.sock_path ? r->opts.sock_path : "disabled");
 	fflush(stdout);
+	{
+		char ready[160];
+
+		snprintf(ready, sizeof(ready), "READY=1\nSTATUS=%u ports, %u workers, %u routes",
+			 r->nb_ports, r->nb_workers,
+			 fib_route_count(r->fib, AF_INET) + fib_route_count(r->fib, AF_INET6));
+		rc = fr_sd_notify(ready);
+		if (rc < 0)
+			fprintf(stderr,
+				"fastroute: cannot tell the service manager (NOTIFY_SOCKET) "
+				"it is ready: %s\n",
+				strerror(-rc));
+	}
 	term = term_open(r);
 
 	while (!r->quit) {
@@ -755,6 +771,8 @@ int main(int argc, char **argv)
 	}
 	ret = 0;
 out:
+	if (r->running)
+		fr_sd_notify("STOPPING=1");
 	r->quit = true;
 	cli_term_free(term);
 	rte_eal_mp_wait_lcore();

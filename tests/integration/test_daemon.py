@@ -1953,10 +1953,23 @@ def _():
 
     with open(cfg, "w") as f:
         f.write("port 0 address 192.0.2.1/24\n")
+    check("\nType=notify\n" in unit, "the unit is not Type=notify")
+    # systemd's side of Type=notify: a datagram socket in NOTIFY_SOCKET
+    # (an abstract name, as systemd gives it, and a path: both)
+    ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    abstract = "@fr-it-notify-%d" % os.getpid()
+    ns.bind("\0" + abstract[1:])
+    ns.settimeout(60)
+    env = dict(os.environ, NOTIFY_SOCKET=abstract)
     p = subprocess.Popen(cmd(exe["ExecStart"]) + SMALL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, env=env)
     try:
-        wait_serving(p, sock)
+        msg = ns.recv(4096).decode()
+        check(msg.startswith("READY=1\n") and "STATUS=2 ports, 1 workers" in msg,
+              "not ready: %r" % msg)
+        # ready means serving: the first reload finds the socket
+        q = run([CLI, "-s", sock, "-t", "1", "show", "version"])
+        check(q.returncode == 0, "READY=1 before the CLI socket answers: %s" % q.stderr)
         with open(cfg, "a") as f:
             f.write("route add 10.0.0.0/8 via 192.0.2.2\n")
         q = run(cmd(exe["ExecReload"]))
@@ -1967,6 +1980,33 @@ def _():
     finally:
         out, err = stop(p)
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+    try:
+        msg = ns.recv(4096).decode()
+    except socket.timeout:
+        msg = None
+    check(msg == "STOPPING=1", "at the stop: %r" % msg)
+    ns.close()
+    # at a path; and a socket that is not there: the router runs on, and
+    # says so
+    path = os.path.join(d, "notify")
+    for where, ok in ((path, True), (os.path.join(d, "none"), False)):
+        ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        ns.bind(path)
+        ns.settimeout(60)
+        p = subprocess.Popen(cmd(exe["ExecStart"]) + SMALL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, NOTIFY_SOCKET=where))
+        try:
+            wait_serving(p, sock)
+            if ok:
+                check(ns.recv(4096).startswith(b"READY=1\n"), "READY=1 at a path")
+        finally:
+            out, err = stop(p)
+            ns.close()
+            os.unlink(path)
+        check(p.returncode == 0, "exit %s: %s" % (p.returncode, err))
+        check(ok or "cannot tell the service manager (NOTIFY_SOCKET) it is ready: No such "
+              "file or directory" in err, "no socket: %r" % err)
     if shutil.which("systemd-analyze") is None:
         skipped.append("service_unit's systemd-analyze verify (no systemd-analyze here)")
         return
