@@ -122,23 +122,33 @@ static inline bool rpf_ok(const struct dp_ctx *c, const struct dp_port *pp, uint
 
 /*
  * The gateway of multipath next hop @h for the flow of hash @hash: the
- * hash's choice, or while its port is out of service the next one whose
- * port is in (so only the flows of a gateway whose port went down move).
- * All out: the hash's, which the caller then drops as port_down.
+ * hash's choice, or while its port is out of service or its neighbour is
+ * being resolved or failed (neigh_state_doubtful()) the next one that is
+ * neither (so only the flows of such a gateway move, and come back).
+ * None such: the first whose port is in service (its packets wait for
+ * the resolution, or fail as a single gateway's); all out: the hash's,
+ * which the caller then drops as port_down. fib_route_lookup_flow()
+ * chooses the same way for the control thread.
  */
 static __rte_noinline const struct fib_nh *
 mp_pick(const struct dp_ctx *c, const struct dp_port *ports, const struct fib_nh *h, uint32_t hash)
 {
 	const struct fib_mp *g = &c->mp[h->neigh];
 	uint32_t n = g->n, s = fib_mp_slot(hash, n), i;
+	const struct fib_nh *up = NULL;
 
 	for (i = 0; i < n; i++) {
 		const struct fib_nh *m = &c->nh[g->nh[(s + i) % n]];
 
-		if (!DP_LOAD(ports[m->port].down))
+		if (DP_LOAD(ports[m->port].down))
+			continue;
+		if (m->neigh == NEIGH_IDX_NONE ||
+		    !neigh_state_doubtful(neigh_word_state(neigh_word(c->neigh_hot, m->neigh))))
 			return m;
+		if (up == NULL)
+			up = m;
 	}
-	return &c->nh[g->nh[s]];
+	return up != NULL ? up : &c->nh[g->nh[s]];
 }
 
 /* rpf_ok(), or the packet dropped and counted. */

@@ -14,6 +14,7 @@
 #include <rte_ring_elem.h>
 
 #include "fib_priv.h"
+#include "neigh.h"
 
 const char *const fib_nh_type_names[FIB_NH_TYPE_MAX] = {
 	[FIB_NH_NONE] = "none",
@@ -515,6 +516,7 @@ int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const st
 	const struct fib_mp *g;
 	struct fr_prefix p;
 	uint32_t h = 0, i, s, mi;
+	bool up = false;
 	int rc = fib_route_lookup(f, a, r);
 
 	if (rc != 0 || r->type != FIB_NH_MULTIPATH)
@@ -522,13 +524,23 @@ int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const st
 	if (src != NULL && src->family == a->family)
 		h = a->family == AF_INET ? fib_mp_hash(f->mp_seed, src->v4, a->v4)
 					 : fib_mp_hash6(f->mp_seed, src->v6, a->v6);
+	/* as the data path's mp_pick(): the first from the hash's whose port
+	 * is in service and whose neighbour is not doubtful, or else the
+	 * first whose port is, or else the hash's */
 	g = &f->mp[f->nh[r->nh_idx].neigh];
 	s = fib_mp_slot(h, g->n);
 	mi = g->nh[s];
 	for (i = 0; i < g->n; i++) {
 		uint32_t c = g->nh[(s + i) % g->n];
 
-		if (!fib_port_is_down(f, f->nh[c].port)) {
+		if (fib_port_is_down(f, f->nh[c].port))
+			continue;
+		if (!up)
+			mi = c;
+		up = true;
+		if (f->neigh == NULL || f->nh[c].neigh == FIB_NEIGH_NONE ||
+		    !neigh_state_doubtful(neigh_word_state(
+			    neigh_word(neigh_hot_table(f->neigh), f->nh[c].neigh)))) {
 			mi = c;
 			break;
 		}

@@ -233,7 +233,9 @@ int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_ro
  * fib_route_lookup(), a multipath route's gateway chosen as the data path
  * chooses it for the flow from @p src (NULL: hash 0) to @p a: the route
  * returned is FIB_NH_GATEWAY, that gateway's (its prefix the multipath
- * route's); the first from the hash's choice on whose port is not down.
+ * route's); the first from the hash's choice on whose port is not down and
+ * whose neighbour is not doubtful (neigh_state_doubtful()), else the first
+ * whose port is not down.
  */
 int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const struct fr_addr *src,
 			  struct fib_route *r);

@@ -80,6 +80,15 @@ static inline bool neigh_state_usable(uint8_t s)
 	       1u;
 }
 
+/** True when a neighbour in state @p s is being resolved or failed to
+ * answer: a multipath route's flows keep off such a gateway while another
+ * can take them (Linux's fib_multipath_use_neigh). A never resolved one
+ * (NONE) is not: its first packet resolves it. */
+static inline bool neigh_state_doubtful(uint8_t s)
+{
+	return s == NEIGH_S_INCOMPLETE || s == NEIGH_S_FAILED;
+}
+
 /**
  * Read entry @p idx consistently.
  *

@@ -1241,6 +1241,37 @@ def test_ecmp(topo, r):
         r.cli("route del 10.99.0.0/16")
 
 
+def test_ecmp_dead_gateway(topo, r):
+    """A multipath route's gateway that does not answer ARP (198.51.100.77:
+    no host has it) loses its flows to the other while it is being asked
+    and once it failed (Linux's fib_multipath_use_neigh), not to a black
+    hole; the first packets that find it unasked wait for the answer, and
+    are lost with it, as a single gateway's."""
+    flows = ["10.98.%d.%d" % (i // 100, 1 + i % 100) for i in range(64)]
+    pkts = lambda tag: [udp(d, payload=tag) for d in flows]  # noqa: E731
+    # FAILED kept long enough for the second round, whatever the machine
+    r.cli("set neigh failed-time 30000")
+    r.cli("route add 10.98.0.0/16 via %s via 198.51.100.77" % HOST_IP[2])
+    try:
+        frlib.arrivals(topo, pkts(b"dead-1"), (1, 2), b"dead-1")
+        st = frlib.wait_for(lambda: any("198.51.100.77" in x and "FAILED" in x
+                                        for x in r.cli("show neigh").splitlines()),
+                            timeout=5.0)
+        check(st is not None, "198.51.100.77 not FAILED: %s" % r.cli("show neigh"))
+        st0 = r.stats()
+        a = frlib.arrivals(topo, pkts(b"dead-2"), (1, 2), b"dead-2")
+        check(all(a.get(d) == [2] for d in flows),
+              "with its other gateway failed, not every flow to h3: %s" % a)
+        # by the workers themselves, not the control thread's second look
+        st1 = r.stats()
+        check(delta(st0, st1, "forwarded") >= 64 and delta(st0, st1, "to_control") < 16,
+              "forwarded %d, to the control thread %d" % (
+                  delta(st0, st1, "forwarded"), delta(st0, st1, "to_control")))
+    finally:
+        r.cli("route del 10.98.0.0/16")
+        r.cli("set neigh failed-time 3000")
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3) as topo:
@@ -1272,6 +1303,7 @@ def main():
                              ("rpf_flips_on_route_delete", test_rpf_flip),
                              ("port_down_failover", test_port_down_failover),
                              ("ecmp_flows", test_ecmp),
+                             ("ecmp_dead_gateway", test_ecmp_dead_gateway),
                              ("redirect_5_1", test_redirect),
                              ("unnumbered_port_errors", test_unnumbered),
                              ("link_local_gateway_errors", test_link_local_gateway),

@@ -158,13 +158,38 @@ static int mp_add(struct fib *f, const char *pfx, struct fib_mp_member *m, unsig
 	return rc;
 }
 
+/* Of 64 flows from @src to 10.0.0.0/26, those fib_route_lookup_flow()
+ * sends by port @port. */
+static unsigned int flows_on(struct fib *f, const struct fr_addr *src, uint16_t port)
+{
+	struct fib_route r;
+	struct fr_addr a;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 64; i++) {
+		a = fr_addr4(ip("10.0.0.0") + i);
+		assert_int_equal(fib_route_lookup_flow(f, &a, src, &r), 0);
+		n += r.port == port;
+	}
+	return n;
+}
+
+static uint8_t nstate(const struct neigh_table *t, const struct fr_addr *a, uint16_t port)
+{
+	struct neigh_info ni;
+
+	assert_int_equal(neigh_get(t, a, port, &ni), 0);
+	return ni.state;
+}
+
 /*
  * Multipath routes: one next hop for the group and one for each gateway,
  * shared by the routes with the same gateways and freed, gateways with
  * them, with the last; the data path reads the gateways from the group;
  * fib_route_lookup_flow() picks one by the flow, the next one whose port is
- * up when its port is down; a group a held deletion left unused comes back
- * whole with the route (an undo), and goes once settled.
+ * up when its port is down or its neighbour is being resolved or failed; a
+ * group a held deletion left unused comes back whole with the route (an
+ * undo), and goes once settled.
  */
 static void test_multipath(void **state)
 {
@@ -176,8 +201,12 @@ static void test_multipath(void **state)
 	struct fr_prefix p;
 	const struct fib_nh *h;
 	const struct fib_mp *g;
+	const struct rte_ether_addr mac = {{0x02, 0, 0, 0, 0, 0x22}};
+	struct fr_addr gw0, gw1;
 	unsigned int bad, i, seen[2] = {0, 0};
 	uint32_t base, failed;
+	uint64_t now;
+	int tag;
 
 	add(f, "192.0.2.0/24", FIB_NH_CONNECTED, 0);
 	add(f, "198.51.100.0/24", FIB_NH_CONNECTED, 1);
@@ -218,6 +247,23 @@ static void test_multipath(void **state)
 		assert_int_equal(fib_mp_slot(fib_mp_hash(fib_mp_seed(f), src.v4, a.v4), 2), r.port);
 	}
 	assert_true(seen[0] > 8 && seen[1] > 8);
+	/* the gateway on port 1 being resolved, then failed: its flows take
+	 * port 0's; with both doubtful each keeps the hash's; resolved, they
+	 * come back */
+	gw1 = fr_addr4(ip("198.51.100.2"));
+	assert_int_equal(neigh_resolve(c->n, &gw1, 1, &tag, 1000, NULL), 0);
+	assert_int_equal(flows_on(f, &src, 0), 64);
+	for (now = 1000; now < 10000 && nstate(c->n, &gw1, 1) != NEIGH_S_FAILED; now += 100)
+		neigh_tick(c->n, now);
+	assert_int_equal(nstate(c->n, &gw1, 1), NEIGH_S_FAILED);
+	assert_int_equal(flows_on(f, &src, 0), 64);
+	gw0 = fr_addr4(ip("192.0.2.2"));
+	assert_int_equal(neigh_resolve(c->n, &gw0, 0, &tag, now, NULL), 0);
+	assert_int_equal(flows_on(f, &src, 0), seen[0]);
+	assert_int_equal(neigh_learn(c->n, &gw1, 1, &mac, NEIGH_LEARN_REPLY, now), 1);
+	assert_int_equal(flows_on(f, &src, 0), 0);
+	assert_int_equal(neigh_learn(c->n, &gw0, 0, &mac, NEIGH_LEARN_REPLY, now), 1);
+	assert_int_equal(flows_on(f, &src, 0), seen[0]);
 	assert_int_equal(fib_port_set_down(f, 1, true, &failed), 0);
 	for (i = 0; i < 64; i++) {
 		a = fr_addr4(ip("10.0.0.0") + i);
