@@ -431,6 +431,14 @@ static int a_onoff(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	return expect_end(tok, n, 1, err, errlen);
 }
 
+static int a_mphash(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	if (n < 1 || (strcmp(tok[0], "l3") != 0 && strcmp(tok[0], "l4") != 0))
+		return ERR("expected l3 or l4");
+	c->value = strcmp(tok[0], "l4") == 0;
+	return expect_end(tok, n, 1, err, errlen);
+}
+
 static int a_icmp_rate(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (parse_u32(n > 0 ? tok[0] : NULL, 0, 1000000, &c->value, err, errlen) != 0)
@@ -528,6 +536,9 @@ static int a_topic(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 
 /* ---- the command table ------------------------------------------------- */
 
+/* route add's help names the multipath limit */
+_Static_assert(FIB_MP_MAX == 8, "route add's help: via 2 to 8 gateways");
+
 static const struct cmd_syntax {
 	const char *words; /* fixed words; '*' is the port number */
 	enum cmd_id id;
@@ -592,6 +603,11 @@ static const struct cmd_syntax {
 	 "forward packets to a connected subnet's broadcast address (or its network\n"
 	 "address, an older broadcast form) from another port (RFC 1812 5.3.5.2;\n"
 	 "default off)"},
+	{"set ip multipath-hash", CMD_SET_IP_MPHASH, a_mphash, "l3|l4",
+	 "what picks a multipath route's gateway for a packet, IPv4 and IPv6: l3, its\n"
+	 "source and destination addresses (the default); l4, those and, for TCP, UDP,\n"
+	 "SCTP and UDP-Lite, its protocol and ports (a fragment, or IPv6 with extension\n"
+	 "headers first, by its addresses alone, so a datagram's pieces keep together)"},
 	{"set icmp rate", CMD_SET_ICMP_RATE, a_icmp_rate, "PPS burst N",
 	 "ICMP errors per second (0-1000000) and burst (1-100000), per lcore (token\n"
 	 "bucket; default 1000 burst 50; rate 0 sends none); suppressed errors are\n"
@@ -610,13 +626,11 @@ static const struct cmd_syntax {
 	 "blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
 	 "holds GW unless 'port N' is given; a link-local IPv6 GW needs 'port N'), or\n"
-	 "via 2 to " RTE_STR(
-		 FIB_MP_MAX) " gateways (equal-cost multipath: each flow, by source and\n"
-			     "destination address, keeps to one gateway whose port is in "
-			     "service),\n"
-			     "straight out of a port (each destination is a neighbour), or a drop "
-			     "type\n"
-			     "(each has its own counter). IPv4 or IPv6 prefixes"},
+	 "via 2 to 8 gateways (equal-cost multipath: each flow keeps to one gateway\n"
+	 "whose port is in service and whose neighbour is not failing to resolve; a\n"
+	 "flow is its addresses, see set ip multipath-hash), straight out of a port\n"
+	 "(each destination is a neighbour), or a drop type\n"
+	 "(each has its own counter). IPv4 or IPv6 prefixes"},
 	{"route replace", CMD_ROUTE_REPLACE, a_route, "PREFIX ...",
 	 "add the route, or change the existing route for PREFIX"},
 	{"route del", CMD_ROUTE_DEL, a_prefix, "PREFIX", "remove the route for exactly PREFIX"},
@@ -1091,6 +1105,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_PORT_HOLD:
 	case CMD_SET_IP_MARTIANS:
 	case CMD_SET_IP_DBCAST:
+	case CMD_SET_IP_MPHASH:
 	case CMD_SET_ICMP_RATE:
 	case CMD_RTCACHE_MODE:
 	case CMD_RTCACHE_SIZE:

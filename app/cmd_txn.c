@@ -94,6 +94,10 @@ static int setting_apply(struct router *r, const struct setting *s)
 	case CMD_SET_IP_DBCAST:
 		DP_STORE(r->dpconf.directed_bcast, (uint8_t)s->value);
 		break;
+	case CMD_SET_IP_MPHASH:
+		/* multipath flows are never cached: nothing to invalidate */
+		DP_STORE(r->dpconf.mp_hash_l4, (uint8_t)s->value);
+		break;
 	case CMD_SET_ICMP_RATE:
 		router_icmp_rate_set(r, s->value, s->value2);
 		break;
@@ -139,6 +143,9 @@ void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, stru
 		break;
 	case CMD_SET_IP_DBCAST:
 		s->value = r->dpconf.directed_bcast;
+		break;
+	case CMD_SET_IP_MPHASH:
+		s->value = r->dpconf.mp_hash_l4;
 		break;
 	case CMD_SET_ICMP_RATE:
 		s->value = r->icmp_rate;

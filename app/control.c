@@ -31,6 +31,7 @@
 #include "ip4.h"
 #include "ip4_frag.h"
 #include "ip4_opts.h"
+#include "ip6.h"
 #include "router.h"
 
 #define TICK_MS	     20
@@ -713,7 +714,7 @@ static void options_fill(struct router *r, struct rte_mbuf *m, uint16_t port, ui
 		struct fib_route rt;
 
 		nb = dst.v4;
-		if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) == 0 &&
+		if (fib_route_lookup_flow(r->fib, &dst, &src, router_flow_l4(r, m), &rt) == 0 &&
 		    rt.type == FIB_NH_GATEWAY && rt.port == port)
 			nb = rt.gw.v4;
 	}
@@ -804,6 +805,17 @@ static void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarde
 
 static void resolve_input(struct router *r, struct rte_mbuf *m);
 
+uint32_t router_flow_l4(const struct router *r, const struct rte_mbuf *m)
+{
+	const void *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, RTE_ETHER_HDR_LEN);
+	uint32_t len = rte_pktmbuf_data_len(m);
+
+	if (!r->dpconf.mp_hash_l4 || len <= RTE_ETHER_HDR_LEN)
+		return 0;
+	len -= RTE_ETHER_HDR_LEN;
+	return (*(const uint8_t *)ip >> 4) == 6 ? ip6_flow_ports(ip, len) : ip4_flow_ports(ip, len);
+}
+
 /* @m, held for neighbour @ni, would still go to it by the routes as they
  * are now (control_output()'s and resolve_input()'s choice). */
 static bool held_route_holds(struct router *r, const struct rte_mbuf *m,
@@ -816,7 +828,7 @@ static bool held_route_holds(struct router *r, const struct rte_mbuf *m,
 	struct fib_route rt;
 
 	/* a multipath route's gateway as the worker chose it for the flow */
-	if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) != 0 ||
+	if (fib_route_lookup_flow(r->fib, &dst, &src, router_flow_l4(r, m), &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) || rt.port != ni->port)
 		return false;
 	return fr_addr_eq(rt.type == FIB_NH_GATEWAY ? &rt.gw : &dst, &ni->addr);
@@ -928,7 +940,7 @@ void control_output(struct router *r, struct rte_mbuf *m)
 		dp_ctrl_reason_set(m, CTRL_ORIGINATED);
 	/* the router's own: a multipath route's gateway by the destination
 	 * alone (icmp_error() chose its source address so) */
-	if (fib_route_lookup_flow(r->fib, &dst, NULL, &rt) != 0 ||
+	if (fib_route_lookup_flow(r->fib, &dst, NULL, 0, &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, rt.port)) {
 		cdrop(r, m, CDROP_NO_ROUTE_BACK);
@@ -961,7 +973,7 @@ static void resolve_input(struct router *r, struct rte_mbuf *m)
 	struct fib_route rt;
 
 	/* the route as it is now (it may have changed since the worker looked) */
-	if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) != 0 ||
+	if (fib_route_lookup_flow(r->fib, &dst, &src, router_flow_l4(r, m), &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
 		cdrop(r, m, CDROP_ROUTE_CHANGED);
 		return;

@@ -638,8 +638,8 @@ static void icmp6_redirect(struct router *r, const struct rte_mbuf *orig, uint16
 	memcpy(dst.v6, oip->dst_addr, 16);
 	src.family = AF_INET6;
 	memcpy(src.v6, oip->src_addr, 16);
-	if (fib_route_lookup_flow(r->fib, &dst, &src, &rt) != 0 || rt.port != port ||
-	    (rt.type == FIB_NH_GATEWAY && !ip6_is_linklocal(rt.gw.v6)) ||
+	if (fib_route_lookup_flow(r->fib, &dst, &src, router_flow_l4(r, orig), &rt) != 0 ||
+	    rt.port != port || (rt.type == FIB_NH_GATEWAY && !ip6_is_linklocal(rt.gw.v6)) ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
 		r->cst.redirects_not_due++;
 		return;
@@ -801,10 +801,10 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 
 /* The neighbour a packet to @dst goes to, and its port; link-local
  * destinations are on @port_hint's link. A multipath route's gateway is
- * the one the workers choose for a packet from @src (NULL: the router's
- * own, by the destination alone). */
-static int next_hop6(struct router *r, const uint8_t *dst, const uint8_t *src, uint16_t port_hint,
-		     struct fr_addr *nb, uint16_t *port)
+ * the one the workers choose for a packet from @src with ports @l4
+ * (router_flow_l4()) (NULL: the router's own, by the destination alone). */
+static int next_hop6(struct router *r, const uint8_t *dst, const uint8_t *src, uint32_t l4,
+		     uint16_t port_hint, struct fr_addr *nb, uint16_t *port)
 {
 	struct fr_addr d, s;
 	struct fib_route rt;
@@ -822,7 +822,8 @@ static int next_hop6(struct router *r, const uint8_t *dst, const uint8_t *src, u
 		s.family = AF_INET6;
 		memcpy(s.v6, src, 16);
 	}
-	if (fib_route_lookup_flow(r->fib, &d, src != NULL ? &s : NULL, &rt) != 0 ||
+	if (fib_route_lookup_flow(r->fib, &d, src != NULL ? &s : NULL, src != NULL ? l4 : 0, &rt) !=
+		    0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, rt.port))
 		return -1;
@@ -838,7 +839,8 @@ bool held_route_holds6(struct router *r, const struct rte_mbuf *m, const struct 
 	struct fr_addr nb;
 	uint16_t port;
 
-	return next_hop6(r, ip->dst_addr, ip->src_addr, ni->port, &nb, &port) == 0 &&
+	return next_hop6(r, ip->dst_addr, ip->src_addr, router_flow_l4(r, m), ni->port, &nb,
+			 &port) == 0 &&
 	       port == ni->port && fr_addr_eq(&nb, &ni->addr);
 }
 
@@ -852,7 +854,7 @@ void control_output6(struct router *r, struct rte_mbuf *m, uint16_t port_hint)
 
 	if (dp_ctrl_reason(m) != CTRL_ORIGINATED)
 		dp_ctrl_reason_set(m, CTRL_ORIGINATED);
-	if (next_hop6(r, ip->dst_addr, NULL, port_hint, &nb, &port) != 0) {
+	if (next_hop6(r, ip->dst_addr, NULL, 0, port_hint, &nb, &port) != 0) {
 		cdrop6(r, m, CDROP_NO_ROUTE_BACK);
 		return;
 	}
@@ -885,7 +887,8 @@ void resolve_input6(struct router *r, struct rte_mbuf *m)
 
 	/* the route as it is now (it may have changed since the worker looked) */
 	if (ip6_is_linklocal(ip->dst_addr) ||
-	    next_hop6(r, ip->dst_addr, ip->src_addr, FIB_PORT_NONE, &nb, &port) != 0) {
+	    next_hop6(r, ip->dst_addr, ip->src_addr, router_flow_l4(r, m), FIB_PORT_NONE, &nb,
+		      &port) != 0) {
 		cdrop6(r, m, CDROP_ROUTE_CHANGED);
 		return;
 	}
@@ -910,7 +913,7 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	struct rte_mbuf *m;
 
 	/* the error leaves by the port towards the original source */
-	if (next_hop6(r, oip->src_addr, NULL, orig->port, &nb, &port) != 0) {
+	if (next_hop6(r, oip->src_addr, NULL, 0, orig->port, &nb, &port) != 0) {
 		cdrop6(r, orig, CDROP_NO_ROUTE_BACK);
 		return;
 	}

@@ -151,6 +151,27 @@ mp_pick(const struct dp_ctx *c, const struct dp_port *ports, const struct fib_nh
 	return up != NULL ? up : &c->nh[g->nh[s]];
 }
 
+/* The ports 'set ip multipath-hash l4' adds to the flow hash of @m, whose
+ * IPv4 (or IPv6) header @ip lies in its first segment; 0 with l3.
+ * router_flow_l4() gives the control thread the same. */
+static inline uint32_t mp_l4_4(const struct dp_ctx *c, const struct rte_mbuf *m,
+			       const struct rte_ipv4_hdr *ip)
+{
+	if (!DP_LOAD(c->conf->mp_hash_l4))
+		return 0;
+	return ip4_flow_ports(ip, (uint32_t)(rte_pktmbuf_mtod(m, const uint8_t *) +
+					     rte_pktmbuf_data_len(m) - (const uint8_t *)ip));
+}
+
+static inline uint32_t mp_l4_6(const struct dp_ctx *c, const struct rte_mbuf *m,
+			       const struct rte_ipv6_hdr *ip)
+{
+	if (!DP_LOAD(c->conf->mp_hash_l4))
+		return 0;
+	return ip6_flow_ports(ip, (uint32_t)(rte_pktmbuf_mtod(m, const uint8_t *) +
+					     rte_pktmbuf_data_len(m) - (const uint8_t *)ip));
+}
+
 /* rpf_ok(), or the packet dropped and counted. */
 static inline bool rpf_pass(struct dp_ctx *c, const struct dp_port *pp, uint8_t rpf, uint64_t snh,
 			    uint16_t in_port, struct rte_mbuf *m, uint16_t *out)
@@ -846,7 +867,8 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			}
 			case FIB_NH_MULTIPATH:
 				h = mp_pick(c, ports, h,
-					    fib_mp_hash6(c->mp_seed, ip->src_addr, ip->dst_addr));
+					    fib_mp_hash6(c->mp_seed, ip->src_addr, ip->dst_addr,
+							 mp_l4_6(c, m, ip)));
 				ni = h->neigh;
 				mp = true;
 				break;
@@ -1279,7 +1301,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			case FIB_NH_MULTIPATH:
 				h = mp_pick(c, ports, h,
 					    fib_mp_hash(c->mp_seed, rte_be_to_cpu_32(ip->src_addr),
-							dst[j]));
+							dst[j] ^ mp_l4_4(c, m, ip)));
 				ni = h->neigh;
 				mp = true;
 				break;

@@ -153,6 +153,7 @@ static inline void dp_local_add(struct dp_local *l, uint32_t a)
 struct dp_conf {
 	uint8_t martians;	/* drop martian sources and destinations (default on) */
 	uint8_t directed_bcast; /* forward directed broadcasts (default off) */
+	uint8_t mp_hash_l4;	/* multipath: hash the ports too (set ip multipath-hash) */
 	/* ICMP error tokens, one word (dp_icmp_rate()) so that a worker never
 	 * reads a new cost with an old burst: TSC cycles a token in the low
 	 * DP_ICMP_COST_BITS (0: none sent), the bucket's size in tokens above */

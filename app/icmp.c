@@ -147,7 +147,7 @@ void icmp_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t c
 
 	/* the source address: the port the error leaves by, towards the
 	 * original sender's next hop */
-	if (fib_route_lookup_flow(r->fib, &osrc, NULL, &back) != 0 ||
+	if (fib_route_lookup_flow(r->fib, &osrc, NULL, 0, &back) != 0 ||
 	    (back.type != FIB_NH_GATEWAY && back.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, back.port)) {
 		r->cst.drop[CDROP_NO_ROUTE_BACK]++;
@@ -218,8 +218,8 @@ void icmp_redirect(struct router *r, const struct rte_mbuf *orig, uint16_t port)
 
 	/* the next hop the worker forwarded it to: its route's gateway, or
 	 * the destination itself on a connected subnet */
-	if (fib_route_lookup_flow(r->fib, &dst, &osrc, &rt) != 0 || rt.port != port ||
-	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
+	if (fib_route_lookup_flow(r->fib, &dst, &osrc, router_flow_l4(r, orig), &rt) != 0 ||
+	    rt.port != port || (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
 		r->cst.redirects_not_due++;
 		return;
 	}

@@ -298,4 +298,33 @@ static inline void ip4_ttl_dec(struct rte_ipv4_hdr *ip)
 	ip->time_to_live--;
 }
 
+/* A protocol whose first 4 bytes are its source and destination ports. */
+static inline bool ip_proto_ported(uint8_t p)
+{
+	return p == IPPROTO_TCP || p == IPPROTO_UDP || p == IPPROTO_SCTP || p == IPPROTO_UDPLITE;
+}
+
+/*
+ * What 'set ip multipath-hash l4' adds to the flow hash of the IPv4 packet
+ * @ip, of which @len bytes lie contiguous: its ports (as they lie in memory)
+ * and protocol, for TCP, UDP, SCTP and UDP-Lite; 0 for any other, for a
+ * header cut short, and for a fragment, first or not, so that the pieces of
+ * a datagram take one path. The workers and the control thread call it
+ * alike, so both choose the same gateway. Datapath-safe.
+ */
+static inline uint32_t ip4_flow_ports(const struct rte_ipv4_hdr *ip, uint32_t len)
+{
+	uint32_t hl, w;
+
+	if (len < sizeof(*ip))
+		return 0;
+	hl = (uint32_t)(ip->version_ihl & 0xf) * 4;
+	if (hl < sizeof(*ip) || len < hl + 4 || dp_ntohs(ip->total_length) < hl + 4 ||
+	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) ||
+	    !ip_proto_ported(ip->next_proto_id))
+		return 0;
+	memcpy(&w, (const uint8_t *)ip + hl, sizeof(w));
+	return w ^ ip->next_proto_id;
+}
+
 #endif /* FR_IP4_H */

@@ -22,6 +22,24 @@
 #define IP6_MIN_MTU 1280
 
 /*
+ * ip4_flow_ports() for IPv6 packet @ip (@len bytes contiguous): the ports
+ * and protocol of a TCP, UDP, SCTP or UDP-Lite header right after the
+ * fixed one; 0 when extension headers come first (a fragment among them),
+ * for another protocol, or a header cut short. Datapath-safe.
+ */
+static inline uint32_t ip6_flow_ports(const struct rte_ipv6_hdr *ip, uint32_t len)
+{
+	uint32_t w;
+
+	if (len < sizeof(*ip) + 4 || dp_ntohs(ip->payload_len) < 4 ||
+	    !(ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP || ip->proto == IPPROTO_SCTP ||
+	      ip->proto == IPPROTO_UDPLITE))
+		return 0;
+	memcpy(&w, ip + 1, sizeof(w));
+	return w ^ ip->proto;
+}
+
+/*
  * The frame holds a 40-byte header, version 6, and 40 + payload length
  * bytes. A jumbogram (RFC 2675: payload length 0 and a hop-by-hop header,
  * whose 8 bytes at least a real payload length would count) is refused

@@ -21,7 +21,7 @@
 
 #define FR_MAX_PORTS RTE_MAX_ETHPORTS
 /* configuration command ids up to the last setting (cmd.h's enum cmd_id) */
-#define FR_BOOT_SETTINGS  18
+#define FR_BOOT_SETTINGS  19
 #define FR_PORT_MAX_ADDRS 16
 #define FR_CTRL_RING_SIZE 1024
 #define FR_DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
@@ -442,6 +442,11 @@ bool router_owns4(const struct router *r, uint32_t addr);
 bool router_owns4_cb(const void *r, uint32_t addr);
 /* @mac is one of the ports' (our own frame, looped back by a switch). */
 bool router_mac(const struct router *r, const struct rte_ether_addr *mac);
+
+/* What the workers add to the multipath flow hash of @m (Ethernet, then
+ * IPv4 or IPv6), as fib_route_lookup_flow()'s @l4: its ports with 'set ip
+ * multipath-hash l4' (ip4_flow_ports(), ip6_flow_ports()), else 0. */
+uint32_t router_flow_l4(const struct router *r, const struct rte_mbuf *m);
 /* Another host (@mac, on @port) claims our address @ours (RFC 5227, RFC
  * 4862 5.4): printed at most every 10 s. */
 void router_say_conflict(struct router *r, uint16_t port, const struct rte_ether_addr *mac,

@@ -511,7 +511,7 @@ const struct fib_mp *fib_mp_table(const struct fib *f)
 }
 
 int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const struct fr_addr *src,
-			  struct fib_route *r)
+			  uint32_t l4, struct fib_route *r)
 {
 	const struct fib_mp *g;
 	struct fr_prefix p;
@@ -522,8 +522,8 @@ int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const st
 	if (rc != 0 || r->type != FIB_NH_MULTIPATH)
 		return rc;
 	if (src != NULL && src->family == a->family)
-		h = a->family == AF_INET ? fib_mp_hash(f->mp_seed, src->v4, a->v4)
-					 : fib_mp_hash6(f->mp_seed, src->v6, a->v6);
+		h = a->family == AF_INET ? fib_mp_hash(f->mp_seed, src->v4, a->v4 ^ l4)
+					 : fib_mp_hash6(f->mp_seed, src->v6, a->v6, l4);
 	/* as the data path's mp_pick(): the first from the hash's whose port
 	 * is in service and whose neighbour is not doubtful, or else the
 	 * first whose port is, or else the hash's */

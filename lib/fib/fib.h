@@ -130,14 +130,16 @@ static inline uint32_t fib_mp_hash(uint64_t seed, uint32_t src, uint32_t dst)
 	return (uint32_t)((((uint64_t)src << 32 | dst) * seed) >> 32);
 }
 
-/** IPv6 addresses (16 bytes each) folded for fib_mp_hash(). */
-static inline uint32_t fib_mp_hash6(uint64_t seed, const uint8_t *src, const uint8_t *dst)
+/** IPv6 addresses (16 bytes each) folded for fib_mp_hash(), with @p l4
+ * (0, or the ports: set ip multipath-hash l4) as the IPv4 one takes it. */
+static inline uint32_t fib_mp_hash6(uint64_t seed, const uint8_t *src, const uint8_t *dst,
+				    uint32_t l4)
 {
 	uint32_t s[4], d[4];
 
 	memcpy(s, src, 16);
 	memcpy(d, dst, 16);
-	return fib_mp_hash(seed, s[0] ^ s[1] ^ s[2] ^ s[3], d[0] ^ d[1] ^ d[2] ^ d[3]);
+	return fib_mp_hash(seed, s[0] ^ s[1] ^ s[2] ^ s[3], d[0] ^ d[1] ^ d[2] ^ d[3] ^ l4);
 }
 
 /** The gateway (0 .. n-1) hash @p h picks among @p n. */
@@ -231,14 +233,15 @@ int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_ro
 
 /**
  * fib_route_lookup(), a multipath route's gateway chosen as the data path
- * chooses it for the flow from @p src (NULL: hash 0) to @p a: the route
+ * chooses it for the flow from @p src (NULL: hash 0) to @p a, its ports
+ * @p l4 (0: none; hashed as fib_mp_hash(seed, src, dst ^ l4)): the route
  * returned is FIB_NH_GATEWAY, that gateway's (its prefix the multipath
  * route's); the first from the hash's choice on whose port is not down and
  * whose neighbour is not doubtful (neigh_state_doubtful()), else the first
  * whose port is not down.
  */
 int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const struct fr_addr *src,
-			  struct fib_route *r);
+			  uint32_t l4, struct fib_route *r);
 
 /**
  * A multipath next hop of the @p n gateways @p m (2 to FIB_MP_MAX), for a

@@ -1650,7 +1650,7 @@ def test_ll_duplicate(topo):
 def test_ecmp6(topo, r):
     """IPv6 equal-cost multipath: a route via h2's global address and h3's
     link-local one spreads flows over both, each flow always to the same
-    one."""
+    one; by their ports too with set ip multipath-hash l4."""
     flows = ["2001:db8:98::%x" % (i + 1) for i in range(48)]
 
     def where(tag):
@@ -1669,7 +1669,37 @@ def test_ecmp6(topo, r):
         check(out["type"] == "multipath" and
               [(g["gateway"], g["port"]) for g in out["gateways"]] ==
               [(HOST_IP6[1], 1), (HOST_LL[2], 2)], "show route: %s" % out)
+        # set ip multipath-hash l4: one address pair's flows, told apart by
+        # their UDP ports, spread too, each to one gateway
+        r.cli("set ip multipath-hash l4")
+
+        def by_port(tag):
+            got = {}
+            lsn = {h: Listen(topo, h) for h in (1, 2)}
+            try:
+                frames = []
+                for sp in range(5000, 5048):
+                    f = udp6(flows[0], payload=tag)
+                    f[s.UDP].sport = sp
+                    frames.append(f)
+                frlib.l2send(topo, frames)
+                for h, ls in lsn.items():
+                    for p in ls.collect(timeout=1.5, want=len(frames), match=lambda p: (
+                            p.haslayer(s.UDP) and p[s.UDP].payload.load == tag)):
+                        got.setdefault(p[s.UDP].sport, []).append(h)
+            finally:
+                for ls in lsn.values():
+                    ls.close()
+            return got
+
+        a = by_port(b"ecmp6-l4")
+        check(sorted(a) == list(range(5000, 5048)) and all(len(v) == 1 for v in a.values()),
+              "l4: not every flow reached exactly one gateway: %s" % a)
+        n = sum(1 for v in a.values() if v == [1])
+        check(6 <= n <= 42, "l4: %d of 48 flows to h2: not spread by ports" % n)
+        check(by_port(b"ecmp6-l4") == a, "l4: a flow moved to the other gateway")
     finally:
+        r.cli("set ip multipath-hash l3")
         r.cli("route del 2001:db8:98::/48")
 
 

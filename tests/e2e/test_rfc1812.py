@@ -1272,6 +1272,78 @@ def test_ecmp_dead_gateway(topo, r):
         r.cli("set neigh failed-time 3000")
 
 
+def ecmp_where(topo, dst, tag, frames):
+    """Send frames from h1; each forwarded one's key (its UDP source port,
+    or for a fragment its IP ID) -> the hosts (1: h2, 2: h3) it reached."""
+    got = {}
+    lsn = {h: frlib.Listen(topo, h) for h in (1, 2)}
+    try:
+        frlib.l2send(topo, frames)
+        for h, ls in lsn.items():
+            for p in ls.collect(timeout=1.5, want=len(frames), match=lambda p: (
+                    p.haslayer(s.IP) and p[s.IP].dst == dst and tag in bytes(p))):
+                ip = p[s.IP]
+                key = ip.id if ip.flags.MF or ip.frag else ip[s.UDP].sport
+                got.setdefault(key, []).append(h)
+    finally:
+        for ls in lsn.values():
+            ls.close()
+    return got
+
+
+def test_ecmp_l4(topo, r):
+    """set ip multipath-hash l4: the flows of one address pair, told apart
+    by their UDP ports, spread over the gateways, each to one; with l3
+    (the default) they all keep to one."""
+    dst = "10.97.0.1"
+    ports = list(range(2000, 2064))
+
+    def flows(tag):
+        return [udp(dst, sport=sp, payload=tag) for sp in ports]
+
+    r.cli("route add 10.97.0.0/16 via %s via %s" % (HOST_IP[1], HOST_IP[2]))
+    try:
+        a = ecmp_where(topo, dst, b"l3-flows", flows(b"l3-flows"))
+        check(sorted(a) == ports and len({tuple(v) for v in a.values()}) == 1,
+              "with l3, one address pair's flows not all to one gateway: %s" % a)
+        r.cli("set ip multipath-hash l4")
+        check("set ip multipath-hash l4" in r.cli("show config"), "not in show config")
+        a = ecmp_where(topo, dst, b"l4-flows", flows(b"l4-flows"))
+        check(sorted(a) == ports and all(len(v) == 1 for v in a.values()),
+              "not every flow reached exactly one gateway: %s" % a)
+        to_h2 = [p for p in ports if a[p] == [1]]
+        check(8 <= len(to_h2) <= 56, "%d of 64 flows to h2: not spread by ports" % len(to_h2))
+        check(ecmp_where(topo, dst, b"l4-flows", flows(b"l4-flows")) == a,
+              "a flow moved to the other gateway")
+    finally:
+        r.cli("set ip multipath-hash l3")
+        r.cli("route del 10.97.0.0/16")
+
+
+def test_ecmp_l4_fragments(topo, r):
+    """set ip multipath-hash l4 (net_pcap ports: af_packet's kernel would
+    reassemble): the two fragments of each datagram, each datagram its own
+    ports, go by one gateway (a fragment is hashed by its addresses)."""
+    dst = "10.97.0.1"
+    r.cli("route add 10.97.0.0/16 via %s via %s" % (HOST_IP[1], HOST_IP[2]))
+    r.cli("set ip multipath-hash l4")
+    try:
+        frames = []
+        for i in range(16):
+            frames.append(udp(dst, sport=3000 + i, payload=b"l4-frag" + bytes(57), flags="MF",
+                              id=0x4000 + i))
+            frames.append(s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+                          s.IP(src=HOST_IP[0], dst=dst, proto=17, frag=9, id=0x4000 + i) /
+                          s.Raw(b"l4-frag" + bytes(9)))
+        a = ecmp_where(topo, dst, b"l4-frag", frames)
+        check(sorted(a) == [0x4000 + i for i in range(16)] and
+              all(len(v) == 2 and len(set(v)) == 1 for v in a.values()),
+              "a datagram's fragments not all by one gateway: %s" % a)
+    finally:
+        r.cli("set ip multipath-hash l3")
+        r.cli("route del 10.97.0.0/16")
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3) as topo:
@@ -1304,6 +1376,7 @@ def main():
                              ("port_down_failover", test_port_down_failover),
                              ("ecmp_flows", test_ecmp),
                              ("ecmp_dead_gateway", test_ecmp_dead_gateway),
+                             ("ecmp_l4_hash", test_ecmp_l4),
                              ("redirect_5_1", test_redirect),
                              ("unnumbered_port_errors", test_unnumbered),
                              ("link_local_gateway_errors", test_link_local_gateway),
@@ -1316,6 +1389,7 @@ def main():
             for h in (1, 2):
                 sh(["ping", "-c", "1", "-W", "2", HOST_IP[h]], ns=topo.hosts[0])
             runner.run("fragments_in_transit_pcap", test_fragments_in_transit, topo, r)
+            runner.run("ecmp_l4_fragments_pcap", test_ecmp_l4_fragments, topo, r)
         finally:
             runner.run("clean_stop_pcap", r.stop)
     runner.exit()

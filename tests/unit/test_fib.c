@@ -168,7 +168,7 @@ static unsigned int flows_on(struct fib *f, const struct fr_addr *src, uint16_t 
 
 	for (i = 0; i < 64; i++) {
 		a = fr_addr4(ip("10.0.0.0") + i);
-		assert_int_equal(fib_route_lookup_flow(f, &a, src, &r), 0);
+		assert_int_equal(fib_route_lookup_flow(f, &a, src, 0, &r), 0);
 		n += r.port == port;
 	}
 	return n;
@@ -240,13 +240,28 @@ static void test_multipath(void **state)
 	for (i = 0; i < 64; i++) {
 		a = fr_addr4(ip("10.0.0.0") + i);
 		src = fr_addr4(ip("192.0.2.9"));
-		assert_int_equal(fib_route_lookup_flow(f, &a, &src, &r), 0);
+		assert_int_equal(fib_route_lookup_flow(f, &a, &src, 0, &r), 0);
 		assert_int_equal(r.type, FIB_NH_GATEWAY);
 		assert_int_equal(r.prefix.len, 8);
 		seen[r.port]++;
 		assert_int_equal(fib_mp_slot(fib_mp_hash(fib_mp_seed(f), src.v4, a.v4), 2), r.port);
 	}
 	assert_true(seen[0] > 8 && seen[1] > 8);
+	/* one address pair, its flows told apart by their ports (set ip
+	 * multipath-hash l4): spread too, each as the data path hashes it */
+	seen[0] = seen[1] = 0;
+	a = fr_addr4(ip("10.0.0.1"));
+	for (i = 0; i < 64; i++) {
+		uint32_t l4 = (1024 + i) << 16 | 443;
+
+		assert_int_equal(fib_route_lookup_flow(f, &a, &src, l4, &r), 0);
+		assert_int_equal(fib_mp_slot(fib_mp_hash(fib_mp_seed(f), src.v4, a.v4 ^ l4), 2),
+				 r.port);
+		seen[r.port]++;
+	}
+	assert_true(seen[0] > 8 && seen[1] > 8);
+	seen[0] = flows_on(f, &src, 0);
+	seen[1] = 64 - seen[0];
 	/* the gateway on port 1 being resolved, then failed: its flows take
 	 * port 0's; with both doubtful each keeps the hash's; resolved, they
 	 * come back */
@@ -267,7 +282,7 @@ static void test_multipath(void **state)
 	assert_int_equal(fib_port_set_down(f, 1, true, &failed), 0);
 	for (i = 0; i < 64; i++) {
 		a = fr_addr4(ip("10.0.0.0") + i);
-		assert_int_equal(fib_route_lookup_flow(f, &a, &src, &r), 0);
+		assert_int_equal(fib_route_lookup_flow(f, &a, &src, 0, &r), 0);
 		assert_int_equal(r.port, 0);
 		assert_int_equal(r.gw.v4, ip("192.0.2.2"));
 	}
