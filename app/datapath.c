@@ -152,24 +152,18 @@ mp_pick(const struct dp_ctx *c, const struct dp_port *ports, const struct fib_nh
 }
 
 /* The ports 'set ip multipath-hash l4' adds to the flow hash of @m, whose
- * IPv4 (or IPv6) header @ip lies in its first segment; 0 with l3.
+ * IPv4 (@v6: IPv6) header @ip lies in its first segment; 0 with l3.
  * router_flow_l4() gives the control thread the same. */
-static inline uint32_t mp_l4_4(const struct dp_ctx *c, const struct rte_mbuf *m,
-			       const struct rte_ipv4_hdr *ip)
+static inline uint32_t mp_l4(const struct dp_ctx *c, const struct rte_mbuf *m, const void *ip,
+			     bool v6)
 {
-	if (!DP_LOAD(c->conf->mp_hash_l4))
-		return 0;
-	return ip4_flow_ports(ip, (uint32_t)(rte_pktmbuf_mtod(m, const uint8_t *) +
-					     rte_pktmbuf_data_len(m) - (const uint8_t *)ip));
-}
+	uint32_t len;
 
-static inline uint32_t mp_l4_6(const struct dp_ctx *c, const struct rte_mbuf *m,
-			       const struct rte_ipv6_hdr *ip)
-{
 	if (!DP_LOAD(c->conf->mp_hash_l4))
 		return 0;
-	return ip6_flow_ports(ip, (uint32_t)(rte_pktmbuf_mtod(m, const uint8_t *) +
-					     rte_pktmbuf_data_len(m) - (const uint8_t *)ip));
+	len = (uint32_t)(rte_pktmbuf_mtod(m, const uint8_t *) + rte_pktmbuf_data_len(m) -
+			 (const uint8_t *)ip);
+	return v6 ? ip6_flow_ports(ip, len) : ip4_flow_ports(ip, len);
 }
 
 /* rpf_ok(), or the packet dropped and counted. */
@@ -868,7 +862,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			case FIB_NH_MULTIPATH:
 				h = mp_pick(c, ports, h,
 					    fib_mp_hash6(c->mp_seed, ip->src_addr, ip->dst_addr,
-							 mp_l4_6(c, m, ip)));
+							 mp_l4(c, m, ip, true)));
 				ni = h->neigh;
 				mp = true;
 				break;
@@ -1301,7 +1295,7 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 			case FIB_NH_MULTIPATH:
 				h = mp_pick(c, ports, h,
 					    fib_mp_hash(c->mp_seed, rte_be_to_cpu_32(ip->src_addr),
-							dst[j] ^ mp_l4_4(c, m, ip)));
+							dst[j] ^ mp_l4(c, m, ip, false)));
 				ni = h->neigh;
 				mp = true;
 				break;
