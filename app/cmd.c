@@ -472,11 +472,60 @@ static int a_rtcache_size(char **tok, int n, struct cmd *c, char *err, size_t er
 	return expect_end(tok, n, 1, err, errlen);
 }
 
-static int a_addr(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+/* show route lookup ADDR [from SRC] [proto P] [sport N] [dport N]: the
+ * source in prefix.addr (has_arg), the protocol in value (0: none given),
+ * the ports in value2 (source in the high half) */
+static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
+	static const struct {
+		const char *name;
+		uint8_t proto;
+	} protos[] = {{"tcp", IPPROTO_TCP},
+		      {"udp", IPPROTO_UDP},
+		      {"sctp", IPPROTO_SCTP},
+		      {"udplite", IPPROTO_UDPLITE}};
+	bool ports = false;
+	uint32_t v;
+	int i;
+	size_t k;
+
 	if (parse_addr(n > 0 ? tok[0] : NULL, &c->addr, err, errlen) != 0)
 		return -EINVAL;
-	return expect_end(tok, n, 1, err, errlen);
+	for (i = 1; i < n; i += 2) {
+		if (i + 1 >= n)
+			return ERR("'%s' needs a value (show route lookup ADDR [from SRC] [proto "
+				   "tcp|udp|sctp|udplite|N] [sport N] [dport N])",
+				   tok[i]);
+		if (strcmp(tok[i], "from") == 0) {
+			if (parse_addr(tok[i + 1], &c->prefix.addr, err, errlen) != 0)
+				return -EINVAL;
+			if (c->prefix.addr.family != c->addr.family)
+				return ERR("from %s: not the family of %s", tok[i + 1], tok[0]);
+			c->has_arg = true;
+		} else if (strcmp(tok[i], "proto") == 0) {
+			for (k = 0; k < RTE_DIM(protos); k++)
+				if (strcmp(tok[i + 1], protos[k].name) == 0)
+					break;
+			if (k < RTE_DIM(protos))
+				c->value = protos[k].proto;
+			else if (parse_u32(tok[i + 1], 0, 255, &c->value, err, errlen) != 0)
+				return -EINVAL;
+		} else if (strcmp(tok[i], "sport") == 0 || strcmp(tok[i], "dport") == 0) {
+			if (parse_u32(tok[i + 1], 0, 65535, &v, err, errlen) != 0)
+				return -EINVAL;
+			c->value2 = tok[i][0] == 's' ? (c->value2 & 0xffff) | v << 16
+						     : (c->value2 & 0xffff0000) | v;
+			ports = true;
+		} else {
+			return ERR("unknown '%s' after the address (expected from, proto, sport, "
+				   "dport)",
+				   tok[i]);
+		}
+	}
+	if (ports && !(c->value == IPPROTO_TCP || c->value == IPPROTO_UDP ||
+		       c->value == IPPROTO_SCTP || c->value == IPPROTO_UDPLITE))
+		return ERR("ports need proto tcp, udp, sctp or udplite");
+	return 0;
 }
 
 static int a_opt_prefix(char **tok, int n, struct cmd *c, char *err, size_t errlen)
@@ -652,9 +701,13 @@ static const struct cmd_syntax {
 	 "10-60000, mcast- and ucast-probes 1-100, stale-time 100-86400000, failed-time\n"
 	 "and delay-time 0-3600000, hold-total 0-2^20, max-incomplete 1-2^24, hold\n"
 	 "0-" RTE_STR(NEIGH_HOLD_MAX)},
-	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_addr, "ADDR",
+	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_lookup,
+	 "ADDR [from SRC] [proto tcp|udp|sctp|udplite|N] [sport N] [dport N]",
 	 "longest-prefix match: which route forwards ADDR, its type, gateway and port\n"
-	 "(or the drop counter of an address the workers never forward)"},
+	 "(or the drop counter of an address the workers never forward); of a\n"
+	 "multipath route, the gateway the workers choose for the flow from SRC (and\n"
+	 "with set ip multipath-hash l4, of that protocol and those ports) as things\n"
+	 "are now (ports in service, neighbours), and its neighbour's state"},
 	{"show route summary", CMD_SHOW_ROUTE_SUMMARY, a_none, "",
 	 "routes per prefix length, next hops, FIB generation and memory"},
 	{"show route", CMD_SHOW_ROUTE, a_opt_prefix, "[PREFIX]",

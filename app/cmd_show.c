@@ -277,6 +277,54 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 	return NULL;
 }
 
+/* A multipath route's gateway for the flow 'show route lookup' names
+ * (from SRC, protocol, ports), as the workers choose it now: after its
+ * route, a line (JSON: "flow"). */
+static void lookup_flow_out(struct router *r, const struct cmd *c, struct cmd_out *o)
+{
+	const uint8_t p = (uint8_t)c->value;
+	const bool hashed = r->dpconf.mp_hash_l4 && (p == IPPROTO_TCP || p == IPPROTO_UDP ||
+						     p == IPPROTO_SCTP || p == IPPROTO_UDPLITE);
+	const uint8_t w[4] = {(uint8_t)(c->value2 >> 24), (uint8_t)(c->value2 >> 16),
+			      (uint8_t)(c->value2 >> 8), (uint8_t)c->value2};
+	char s[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN];
+	const char *state = "none";
+	struct fib_route fl;
+	struct neigh_info ni;
+	uint32_t l4 = 0;
+
+	if (!c->has_arg) {
+		if (!o->json)
+			out_printf(o, "(each flow takes one of the gateways: add 'from SRC' to see "
+				      "which)\n");
+		return;
+	}
+	if (hashed) {
+		/* as ip4_flow_ports() reads them: as they lie in a header */
+		memcpy(&l4, w, sizeof(l4));
+		l4 ^= p;
+	}
+	if (fib_route_lookup_flow(r->fib, &c->addr, &c->prefix.addr, l4, &fl) != 0 ||
+	    fl.type != FIB_NH_GATEWAY)
+		return;
+	if (neigh_get(r->neigh, &fl.gw, fl.port, &ni) == 0)
+		state = neigh_state_names[ni.state];
+	fr_addr_fmt(&c->prefix.addr, s, sizeof(s));
+	fr_addr_fmt(&fl.gw, g, sizeof(g));
+	if (o->json) {
+		jw_obj_open(o, "flow");
+		jw_str(o, "from", s);
+		jw_bool(o, "ports_hashed", hashed);
+		jw_str(o, "gateway", g);
+		jw_u64(o, "port", fl.port);
+		jw_str(o, "neighbour", state);
+		jw_obj_close(o);
+		return;
+	}
+	out_printf(o, "the flow from %s%s goes by %s port %u (neighbour %s)\n", s,
+		   hashed ? ", its protocol and ports," : "", g, fl.port, state);
+}
+
 static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
 	const char *dropped, *mine;
@@ -292,6 +340,8 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 		jw_str(o, "address", a);
 		if (found) {
 			route_out(o, r->fib, "route", &rt);
+			if (rt.type == FIB_NH_MULTIPATH && dropped == NULL && mine == NULL)
+				lookup_flow_out(r, c, o);
 		} else {
 			jw_null(o, "route");
 		}
@@ -322,6 +372,8 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 	out_printf(o, "%s matches:\n", a);
 	route_header(o);
 	route_out(o, r->fib, NULL, &rt);
+	if (rt.type == FIB_NH_MULTIPATH)
+		lookup_flow_out(r, c, o);
 	return 0;
 }
 

@@ -1200,6 +1200,13 @@ def test_ecmp(topo, r):
         to_h2 = [d for d in flows if a[d] == [1]]
         check(8 <= len(to_h2) <= 56, "%d of 64 flows to h2: not spread" % len(to_h2))
         check(where(b"ecmp-2") == a, "a flow moved to the other gateway")
+        # show route lookup names the gateway each flow took
+        for d in flows[:12]:
+            h = a[d][0]
+            out = r.cli("show route lookup %s from %s" % (d, HOST_IP[0]))
+            check("the flow from %s goes by %s port %d (neighbour REACHABLE)"
+                  % (HOST_IP[0], HOST_IP[h], h) in out, "lookup of %s: %s" % (d, out))
+        check("add 'from SRC'" in r.cli("show route lookup %s" % flows[0]), "no from: hint")
         r.cli("port 2 down")
         c = where(b"ecmp-3")
         check(all(c.get(d) == [1] for d in flows), "with port 2 down, not all to h2: %s" % c)
@@ -1315,6 +1322,13 @@ def test_ecmp_l4(topo, r):
         check(8 <= len(to_h2) <= 56, "%d of 64 flows to h2: not spread by ports" % len(to_h2))
         check(ecmp_where(topo, dst, b"l4-flows", flows(b"l4-flows")) == a,
               "a flow moved to the other gateway")
+        for sp in ports[:12]:
+            h = a[sp][0]
+            out = json.loads(r.cli("show route lookup %s from %s proto udp sport %d dport 5678"
+                                   % (dst, HOST_IP[0], sp), json=True))
+            check(out["flow"] == {"from": HOST_IP[0], "ports_hashed": True,
+                                  "gateway": HOST_IP[h], "port": h, "neighbour": "REACHABLE"},
+                  "lookup of port %d: %s" % (sp, out))
     finally:
         r.cli("set ip multipath-hash l3")
         r.cli("route del 10.97.0.0/16")
