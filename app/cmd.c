@@ -439,6 +439,27 @@ static int a_mphash(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	return expect_end(tok, n, 1, err, errlen);
 }
 
+/* port N ra on [interval S] | port N ra off: value on/off, value2 the
+ * interval (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s, default 600) */
+static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	if (n >= 1 && strcmp(tok[0], "off") == 0) {
+		c->value = c->value2 = 0;
+		return expect_end(tok, n, 1, err, errlen);
+	}
+	if (n < 1 || strcmp(tok[0], "on") != 0)
+		return ERR("usage: port N ra on [interval SEC] | port N ra off");
+	c->value = 1;
+	c->value2 = 600;
+	if (n == 1)
+		return 0;
+	if (strcmp(tok[1], "interval") != 0)
+		return ERR("unknown '%s' after 'ra on' (expected interval SEC)", tok[1]);
+	if (parse_u32(n > 2 ? tok[2] : NULL, 4, 1800, &c->value2, err, errlen) != 0)
+		return -EINVAL;
+	return expect_end(tok, n, 3, err, errlen);
+}
+
 static int a_icmp_rate(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (parse_u32(n > 0 ? tok[0] : NULL, 0, 1000000, &c->value, err, errlen) != 0)
@@ -627,6 +648,13 @@ static const struct cmd_syntax {
 	 "that is the destination or a gateway by its link-local address (default\n"
 	 "off); the packet is forwarded all the same. Within the ICMP rate (set icmp\n"
 	 "rate), with tokens of their own, and damped per sender"},
+	{"port * ra", CMD_PORT_RA, a_ra, "on [interval SEC] | off",
+	 "send IPv6 Router Advertisements on port N (RFC 4861 6.2; default off): every\n"
+	 "SEC/3 to SEC seconds (4-1800, default 600; the first three within 16 s), and\n"
+	 "soon after a Router Solicitation (at most one per 3 s), to all nodes, from its\n"
+	 "link-local address: the router as default router for 3 x SEC s (at most\n"
+	 "9000), the port's MTU, each global prefix of its IPv6 addresses on-link, and\n"
+	 "/64 ones for SLAAC. 'off' sends a last one with router lifetime 0"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",
 	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
 	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"
@@ -1071,8 +1099,9 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 	if (c->id == CMD_RTCACHE_SIZE)
 		return check_rtcache_size(r, c, err, errlen);
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_REDIRECTS ||
-	    c->id == CMD_PORT_ADMIN || c->id == CMD_PORT_HOLD || c->id == CMD_PORT_ADDR_ADD ||
-	    c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD || c->id == CMD_NEIGH_DEL)
+	    c->id == CMD_PORT_ADMIN || c->id == CMD_PORT_HOLD || c->id == CMD_PORT_RA ||
+	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD ||
+	    c->id == CMD_NEIGH_DEL)
 		return check_port(r, c->port, err, errlen);
 	if ((c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE) &&
 	    c->route.port != FIB_PORT_NONE)
@@ -1156,6 +1185,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_PORT_REDIRECTS:
 	case CMD_PORT_ADMIN:
 	case CMD_PORT_HOLD:
+	case CMD_PORT_RA:
 	case CMD_SET_IP_MARTIANS:
 	case CMD_SET_IP_DBCAST:
 	case CMD_SET_IP_MPHASH:

@@ -61,8 +61,8 @@ struct cfg_replace {
 
 /* The settings: per port, then the router's (rtcache size is fixed at
  * start: a file's must match, one without it leaves it). */
-static const enum cmd_id port_settings[] = {CMD_PORT_MTU, CMD_PORT_RPF, CMD_PORT_REDIRECTS,
-					    CMD_PORT_ADMIN, CMD_PORT_HOLD};
+static const enum cmd_id port_settings[] = {CMD_PORT_MTU, CMD_PORT_RPF,	  CMD_PORT_REDIRECTS,
+					    CMD_PORT_RA,  CMD_PORT_ADMIN, CMD_PORT_HOLD};
 static const enum cmd_id router_settings[] = {CMD_SET_IP_MARTIANS, CMD_SET_IP_DBCAST,
 					      CMD_SET_IP_MPHASH, CMD_SET_ICMP_RATE,
 					      CMD_RTCACHE_MODE};
@@ -481,6 +481,7 @@ static bool setting_same(const struct router *r, enum cmd_id id, uint32_t port, 
 		return (s.value != 0) == (value != 0);
 	case CMD_PORT_RPF:
 	case CMD_PORT_HOLD:
+	case CMD_PORT_RA:
 	case CMD_SET_ICMP_RATE:
 		return s.value == value && s.value2 == value2;
 	default:

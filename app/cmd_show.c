@@ -1198,6 +1198,8 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 			   r->dp_ports[pid].rpf_ignore_default ? " ignore-default" : "");
 		if (r->dp_ports[pid].redirects)
 			out_printf(o, "port %u redirects on\n", pid);
+		if (r->ports[pid].ra_max_s != 0)
+			out_printf(o, "port %u ra on interval %u\n", pid, r->ports[pid].ra_max_s);
 		if (r->ports[pid].hold_up_ms != 0 || r->ports[pid].hold_down_ms != 0)
 			out_printf(o, "port %u hold-time up %u down %u\n", pid,
 				   r->ports[pid].hold_up_ms, r->ports[pid].hold_down_ms);

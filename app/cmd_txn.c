@@ -94,6 +94,9 @@ static int setting_apply(struct router *r, const struct setting *s)
 	case CMD_SET_IP_DBCAST:
 		DP_STORE(r->dpconf.directed_bcast, (uint8_t)s->value);
 		break;
+	case CMD_PORT_RA:
+		router_ra_set(r, s->port, s->value ? (uint16_t)s->value2 : 0);
+		break;
 	case CMD_SET_IP_MPHASH:
 		/* multipath flows are never cached: nothing to invalidate */
 		DP_STORE(r->dpconf.mp_hash_l4, (uint8_t)s->value);
@@ -146,6 +149,10 @@ void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, stru
 		break;
 	case CMD_SET_IP_MPHASH:
 		s->value = r->dpconf.mp_hash_l4;
+		break;
+	case CMD_PORT_RA:
+		s->value = r->ports[port].ra_max_s != 0;
+		s->value2 = r->ports[port].ra_max_s;
 		break;
 	case CMD_SET_ICMP_RATE:
 		s->value = r->icmp_rate;
@@ -1274,7 +1281,7 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 	}
 	if (c->id == CMD_PORT_MTU || c->id == CMD_PORT_RPF || c->id == CMD_PORT_REDIRECTS ||
-	    c->id == CMD_PORT_ADMIN || c->id == CMD_PORT_HOLD) {
+	    c->id == CMD_PORT_ADMIN || c->id == CMD_PORT_HOLD || c->id == CMD_PORT_RA) {
 		rc = check_port(t->r, c->port, err, errlen);
 		if (rc != 0)
 			return rc;

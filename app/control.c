@@ -453,6 +453,7 @@ void router_announce_due(struct router *r, uint64_t now)
 		if (can_announce(r, port)) {
 			dad_due(r, port, now);
 			mld_leave_due(r, port, now);
+			ra_due(r, port, now);
 		} else {
 			/* out of service: its reports start over once back */
 			p->mld_left_ms = 0;

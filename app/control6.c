@@ -1583,6 +1583,204 @@ static bool group_echo6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	return true;
 }
 
+/* ---- Router Advertisements (RFC 4861 6.2) ------------------------------ */
+
+/* RFC 4861 10: the first ones faster, at most one per 3 s after a
+ * solicitation, answered within 0.5 s; prefixes as RFC 4861 6.2.1's
+ * defaults (valid 30 days, preferred 7) */
+#define RA_INITIAL	   3
+#define RA_INITIAL_MAX_MS  16000
+#define RA_MIN_DELAY_MS	   3000
+#define RA_DELAY_MAX_MS	   500
+#define RA_PREFIX_VALID_S  2592000
+#define RA_PREFIX_PREFER_S 604800
+#define RA_LEN_MAX	   (16 + 8 + 8 + FR_PORT_MAX_ADDRS * 32)
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* @port's Router Advertisement, with router lifetime @lifetime_s, sent to
+ * all nodes from its link-local address. True: queued. */
+static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
+{
+	const struct fr_port *p = &r->ports[port];
+	uint8_t msg[RA_LEN_MAX], *o;
+	struct rte_ipv6_hdr *ip;
+	struct rte_ether_hdr *eth;
+	struct rte_mbuf *m;
+	uint16_t len = 16, ck;
+	unsigned int i, j;
+	char *frame;
+
+	memset(msg, 0, sizeof(msg));
+	msg[0] = ND_TYPE_RA;
+	msg[4] = 64; /* Cur Hop Limit: what hosts should use */
+	msg[6] = (uint8_t)(lifetime_s >> 8);
+	msg[7] = (uint8_t)lifetime_s;
+	o = msg + len; /* source link-layer address */
+	o[0] = 1;
+	o[1] = 1;
+	memcpy(o + 2, &r->dp_ports[port].mac, RTE_ETHER_ADDR_LEN);
+	len += 8;
+	o = msg + len; /* MTU */
+	o[0] = 5;
+	o[1] = 1;
+	put32(o + 4, r->dp_ports[port].mtu);
+	len += 8;
+	for (i = 0; i < p->nb_addrs; i++) {
+		const struct port_addr *pa = &p->addrs[i];
+		struct fr_addr pfx = pa->addr;
+		bool dup = false;
+
+		if (pa->addr.family != AF_INET6 || ip6_is_linklocal(pa->addr.v6) ||
+		    pa->dad == ADDR_DAD_FAILED)
+			continue;
+		fr_addr_mask(&pfx, pa->len);
+		for (j = 0; j < i && !dup; j++) {
+			const struct port_addr *q = &p->addrs[j];
+			struct fr_addr qp = q->addr;
+
+			if (q->addr.family != AF_INET6 || q->len != pa->len ||
+			    q->dad == ADDR_DAD_FAILED)
+				continue;
+			fr_addr_mask(&qp, q->len);
+			dup = fr_addr_eq(&qp, &pfx);
+		}
+		if (dup)
+			continue;
+		o = msg + len; /* prefix information */
+		o[0] = 3;
+		o[1] = 4;
+		o[2] = pa->len;
+		/* on-link; autonomous (SLAAC) for a /64 (RFC 4862 5.5.3) */
+		o[3] = (uint8_t)(0x80 | (pa->len == 64 ? 0x40 : 0));
+		put32(o + 4, RA_PREFIX_VALID_S);
+		put32(o + 8, RA_PREFIX_PREFER_S);
+		memcpy(o + 16, pfx.v6, 16);
+		len += 32;
+	}
+	frame = control_frame(r, port, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + len), &m);
+	if (frame == NULL)
+		return false;
+	eth = (struct rte_ether_hdr *)frame;
+	eth->dst_addr = all_nodes_mac;
+	eth->src_addr = r->dp_ports[port].mac;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	ip = (struct rte_ipv6_hdr *)(eth + 1);
+	memset(ip, 0, sizeof(*ip));
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16(len);
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = 255; /* RFC 4861 6.1.2: receivers check it */
+	memcpy(ip->src_addr, r->dp_ports[port].ll6, 16);
+	memcpy(ip->dst_addr, all_nodes, 16);
+	memcpy(ip + 1, msg, len);
+	ck = rte_ipv6_udptcp_cksum(ip, ip + 1);
+	memcpy((uint8_t *)(ip + 1) + 2, &ck, 2);
+	if (control_send(r, m, port) != 0)
+		return false;
+	r->cst.ra_sent++;
+	return true;
+}
+
+/* The router lifetime @port's advertisements give: 3 x MaxRtrAdvInterval,
+ * at most 9000 s (RFC 4861 6.2.1) */
+static uint16_t ra_lifetime(const struct fr_port *p)
+{
+	return (uint16_t)RTE_MIN(3u * p->ra_max_s, 9000u);
+}
+
+void router_ra_set(struct router *r, uint16_t port, uint16_t max_s)
+{
+	struct fr_port *p = &r->ports[port];
+	const uint16_t was = p->ra_max_s;
+
+	p->ra_max_s = max_s;
+	if (max_s == 0) {
+		/* no longer a default router here: hosts drop it now rather
+		 * than at the lifetime's end (RFC 4861 6.2.5) */
+		if (was != 0 && r->running && router_port_ok(r, port) && p->ll_dad == ADDR_DAD_OK)
+			ra_send(r, port, 0);
+		p->ra_next_ms = 0;
+		return;
+	}
+	if (was == 0) {
+		p->ra_initial = 0;
+		p->ra_next_ms = control_now_ms(); /* the first at once */
+	} else if (max_s < was) {
+		p->ra_next_ms = RTE_MIN(p->ra_next_ms, control_now_ms() + max_s * 1000ull);
+	}
+}
+
+void ra_due(struct router *r, uint16_t port, uint64_t now)
+{
+	struct fr_port *p = &r->ports[port];
+	uint64_t min_ms, max_ms, next;
+
+	if (p->ra_max_s == 0 || now < p->ra_next_ms)
+		return;
+	if (p->ll_dad != ADDR_DAD_OK) {
+		/* from the link-local address only (RFC 4861 6.1.2): once DAD
+		 * kept it */
+		ll_in_use(r, port);
+		return;
+	}
+	if (!ra_send(r, port, ra_lifetime(p))) {
+		p->ra_next_ms = now + 1000; /* no mbuf: try again */
+		return;
+	}
+	p->ra_last_ms = now;
+	max_ms = p->ra_max_s * 1000ull;
+	/* MinRtrAdvInterval: a third of the maximum, 3 s at least */
+	min_ms = RTE_MAX(max_ms / 3, (uint64_t)RA_MIN_DELAY_MS);
+	if (min_ms > max_ms)
+		min_ms = max_ms;
+	next = min_ms + rte_rand_max(max_ms - min_ms + 1);
+	if (p->ra_initial < RA_INITIAL) {
+		p->ra_initial++;
+		next = RTE_MIN(next, (uint64_t)RA_INITIAL_MAX_MS);
+	}
+	p->ra_next_ms = now + next;
+}
+
+/* A Router Solicitation (RFC 4861 6.1.1: hop limit 255, a whole message,
+ * its checksum right, no source link-layer option from ::) on a port that
+ * advertises: the next advertisement within 0.5 s, 3 s after the last at
+ * the earliest (6.2.6). Frees @m. */
+static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
+		     uint32_t plen)
+{
+	struct fr_port *p = &r->ports[m->port];
+	const uint8_t *ic = (const uint8_t *)(ip + 1);
+	static const uint8_t any[16];
+	uint64_t now = control_now_ms(), at;
+	uint32_t off;
+
+	if (!router_port_ok(r, m->port) || p->ra_max_s == 0 || ip->hop_limits != 255 || plen < 8 ||
+	    ic[1] != 0 ||
+	    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) != 0xffff) {
+		cdrop6(r, m, CDROP_LOCAL6_ICMP);
+		return;
+	}
+	for (off = 8; off + 2 <= plen; off += ic[off + 1] * 8u) {
+		if (ic[off + 1] == 0 || off + ic[off + 1] * 8u > plen ||
+		    (ic[off] == 1 && memcmp(ip->src_addr, any, 16) == 0)) {
+			cdrop6(r, m, CDROP_LOCAL6_ICMP);
+			return;
+		}
+	}
+	r->cst.rs_received++;
+	at = RTE_MAX(now + rte_rand_max(RA_DELAY_MAX_MS + 1), p->ra_last_ms + RA_MIN_DELAY_MS);
+	if (at < p->ra_next_ms)
+		p->ra_next_ms = at;
+	rte_pktmbuf_free(m);
+}
+
 void local_input6(struct router *r, struct rte_mbuf *m)
 {
 	struct rte_ipv6_hdr *ip =
@@ -1595,6 +1793,12 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
 	    (ic[0] == ND_TYPE_NS || ic[0] == ND_TYPE_NA)) {
 		nd_input(r, m);
+		return;
+	}
+	if (ip->proto == IPPROTO_ICMPV6 && plen >= 4 &&
+	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
+	    ic[0] == ND_TYPE_RS) {
+		rs_input(r, m, ip, plen);
 		return;
 	}
 	/* groups: the router listens to them for ND (and MLD) only */

@@ -39,6 +39,12 @@ void mld_report(struct router *r, uint16_t port);
 void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, unsigned int k);
 void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 
+/* Router Advertisements on @port (RFC 4861 6.2): @max_s the interval
+ * (MaxRtrAdvInterval), 0 off; turned off, a last one with router lifetime
+ * 0 goes (6.2.5). ra_due(): the one due on @port, when in service. */
+void router_ra_set(struct router *r, uint16_t port, uint16_t max_s);
+void ra_due(struct router *r, uint16_t port, uint64_t now);
+
 /* Source address for a packet the router sends on @port to @dst. */
 void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);
 /* The source of an ICMPv6 error to @dst leaving by @port: port_src6(), but

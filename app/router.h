@@ -21,7 +21,7 @@
 
 #define FR_MAX_PORTS RTE_MAX_ETHPORTS
 /* configuration command ids up to the last setting (cmd.h's enum cmd_id) */
-#define FR_BOOT_SETTINGS  19
+#define FR_BOOT_SETTINGS  20
 #define FR_PORT_MAX_ADDRS 16
 #define FR_CTRL_RING_SIZE 1024
 #define FR_DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
@@ -150,6 +150,12 @@ struct fr_port {
 	uint16_t nb_rxq, nb_txq;
 	struct port_addr addrs[FR_PORT_MAX_ADDRS];
 	unsigned int nb_addrs;
+	/* Router Advertisements (RFC 4861 6.2): 'port N ra on interval S', 0
+	 * while off; when the next is due, the last sent, how many of the
+	 * first ones (sent faster) so far */
+	uint16_t ra_max_s;
+	uint64_t ra_next_ms, ra_last_ms;
+	uint8_t ra_initial;
 };
 
 struct worker {

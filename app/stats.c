@@ -272,6 +272,8 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "icmp6_param_problem", r->cst.icmp6_param_problem);
 	v->kv(v->arg, "icmp6_redirects", r->cst.icmp6_redirects);
 	v->kv(v->arg, "mld_reports", r->cst.mld_reports);
+	v->kv(v->arg, "ra_sent", r->cst.ra_sent);
+	v->kv(v->arg, "rs_received", r->cst.rs_received);
 	v->kv(v->arg, "mld_queries", r->cst.mld_queries);
 	v->kv(v->arg, "ctrl_icmp_not_sent", r->cst.icmp_not_sent);
 	v->kv(v->arg, "ctrl_icmp_over_rate", r->cst.icmp_over_rate);

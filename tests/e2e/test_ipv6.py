@@ -1703,6 +1703,76 @@ def test_ecmp6(topo, r):
         r.cli("route del 2001:db8:98::/48")
 
 
+def test_router_adv(topo, r):
+    """port N ra on (RFC 4861 6.2): a Linux host that accepts Router
+    Advertisements takes the router as its default router (by its
+    link-local address) and a SLAAC address in the port's /64 (RFC 4862);
+    a Router Solicitation gets one soon, with the router's MAC, the port's
+    MTU and prefix; 'ra off' sends a last one with lifetime 0, and the host
+    drops the default route at once."""
+    h = topo.hosts[0]
+    keys = ("accept_ra", "autoconf")
+
+    def ra_routes():
+        return [x for x in sh(["ip", "-6", "route", "show", "default"], ns=h).splitlines()
+                if "proto ra" in x]
+
+    def is_ra(p):
+        return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
+
+    for k in keys:
+        sh(["sysctl", "-qw", "net.ipv6.conf.eth0.%s=1" % k], ns=h)
+    try:
+        r.cli("port 0 ra on interval 4")
+        check("port 0 ra on interval 4" in r.cli("show config"), "not in show config")
+        got = frlib.wait_for(ra_routes, timeout=10.0)
+        check(got and ("via %s" % ROUTER_LL[0]) in got[0],
+              "no default route by the router's RA: %s" % sh(["ip", "-6", "route"], ns=h))
+        slaac = frlib.wait_for(lambda: [x for x in sh(
+            ["ip", "-6", "addr", "show", "dev", "eth0"], ns=h).splitlines()
+            if "2001:db8:1::" in x and "dynamic" in x], timeout=10.0)
+        check(slaac, "no SLAAC address in 2001:db8:1::/64: %s" %
+              sh(["ip", "-6", "addr", "show", "dev", "eth0"], ns=h))
+        # a solicitation: answered (3 s after the last at the earliest)
+        st0 = r.stats()
+        ls = Listen(topo, 0)
+        try:
+            frlib.l2send(topo, s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:02") /
+                         s.IPv6(src=HOST_LL[0], dst="ff02::2", hlim=255) / s.ICMPv6ND_RS() /
+                         s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
+            got = ls.collect(timeout=4.5, match=is_ra, want=1)
+        finally:
+            ls.close()
+        check(delta(st0, r.stats(), "rs_received") == 1, "the solicitation not counted")
+        check(got, "no advertisement after a solicitation")
+        ra = got[0]
+        opts = {type(o).__name__: o for o in ra[s.ICMPv6ND_RA].iterpayloads()}
+        pi = opts.get("ICMPv6NDOptPrefixInfo")
+        check(ra[s.IPv6].src == ROUTER_LL[0] and ra[s.IPv6].dst == "ff02::1" and
+              ra[s.IPv6].hlim == 255 and ra[s.ICMPv6ND_RA].routerlifetime == 12 and
+              opts["ICMPv6NDOptSrcLLAddr"].lladdr == ROUTER_MAC[0] and
+              opts["ICMPv6NDOptMTU"].mtu == 1500 and pi is not None and
+              pi.prefix == "2001:db8:1::" and pi.prefixlen == 64 and pi.L == 1 and
+              pi.A == 1, "advertisement: %s" % ra.show2(dump=True))
+        # off: a last one with lifetime 0, and the host forgets the router
+        ls = Listen(topo, 0)
+        try:
+            r.cli("port 0 ra off")
+            got = ls.collect(timeout=2.0, match=is_ra, want=1)
+        finally:
+            ls.close()
+        check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0, "no last advertisement")
+        check(frlib.wait_for(lambda: not ra_routes(), timeout=5.0),
+              "the host kept the default route: %s" % ra_routes())
+    finally:
+        r.cli("port 0 ra off")
+        for k in keys:
+            sh(["sysctl", "-qw", "net.ipv6.conf.eth0.%s=0" % k], ns=h)
+        sh(["ip", "-6", "addr", "flush", "dev", "eth0", "scope", "global", "dynamic"], ns=h,
+           check=False)
+        sh(["ip", "-6", "route", "flush", "proto", "ra"], ns=h, check=False)
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3, ipv6=True) as topo:
@@ -1737,7 +1807,8 @@ def main():
                              ("redirect6_137", test_redirect6),
                              ("rtcache6_coherency", test_rtcache6),
                              ("held_errors_keep_family", test_held_errors),
-                             ("cli_ipv6", test_counters_shown)]:
+                             ("cli_ipv6", test_counters_shown),
+                             ("router_advertisements", test_router_adv)]:
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
