@@ -163,11 +163,13 @@ static int a_prefix(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	return expect_end(tok, n, 1, err, errlen);
 }
 
-/* PREFIX via GW [port N] | PREFIX dev N | PREFIX blackhole|unreachable|prohibit */
+/* PREFIX via GW [port N] [weight W] ... | PREFIX dev N | PREFIX
+ * blackhole|unreachable|prohibit */
 static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	struct fib_route *r = &c->route;
-	uint32_t port;
+	uint32_t port, w, sum = 0;
+	bool weighted = false;
 	int i;
 
 	if (parse_prefix(n > 0 ? tok[0] : NULL, &c->prefix, err, errlen) != 0)
@@ -178,7 +180,7 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	if (n < 2)
 		return ERR("missing 'via GW', 'dev N' or a route type");
 	if (strcmp(tok[1], "via") == 0) {
-		/* via GW [port N], once or (equal-cost multipath) more */
+		/* via GW [port N], once or (multipath) more, each with its weight */
 		for (i = 1; i < n && strcmp(tok[i], "via") == 0;) {
 			struct fib_mp_member *g = &c->mp[c->nmp];
 
@@ -203,8 +205,23 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				g->port = (uint16_t)port;
 				i += 2;
 			}
+			g->weight = 1;
+			if (i < n && strcmp(tok[i], "weight") == 0) {
+				if (parse_u32(i + 1 < n ? tok[i + 1] : NULL, 1, FIB_MP_BUCKETS, &w,
+					      err, errlen) != 0)
+					return -EINVAL;
+				g->weight = (uint8_t)w;
+				weighted = true;
+				i += 2;
+			}
+			sum += g->weight;
 			c->nmp++;
 		}
+		if (weighted && c->nmp == 1)
+			return ERR("a weight needs two or more gateways (a multipath route)");
+		if (sum > FIB_MP_BUCKETS)
+			return ERR("the gateways' weights add up to %u: at most %u", sum,
+				   FIB_MP_BUCKETS);
 		if (c->nmp == 1) {
 			r->type = FIB_NH_GATEWAY;
 			r->gw = c->mp[0].gw;
@@ -607,7 +624,8 @@ static int a_topic(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 /* ---- the command table ------------------------------------------------- */
 
 /* route add's help names the multipath limit */
-_Static_assert(FIB_MP_MAX == 8, "route add's help: via 2 to 8 gateways");
+_Static_assert(FIB_MP_MAX == 8 && FIB_MP_BUCKETS == 64,
+	       "route add's help: 8 gateways, weights to 64");
 
 static const struct cmd_syntax {
 	const char *words; /* fixed words; '*' is the port number */
@@ -699,14 +717,15 @@ static const struct cmd_syntax {
 	 "packets, measure again; each choice in a row to bypass doubles that, up to\n"
 	 "2^23)"},
 	{"route add", CMD_ROUTE_ADD, a_route,
-	 "PREFIX via GW [port N] [via GW [port N] ...] | PREFIX dev|port N | PREFIX "
+	 "PREFIX via GW [port N] [weight W] [via GW ...] | PREFIX dev|port N | PREFIX "
 	 "blackhole|unreachable|prohibit",
 	 "add a route: via a gateway (its port is the one of the connected subnet that\n"
 	 "holds GW unless 'port N' is given; a link-local IPv6 GW needs 'port N'), or\n"
-	 "via 2 to 8 gateways (equal-cost multipath: each flow keeps to one gateway\n"
-	 "whose port is in service and whose neighbour is not failing to resolve; a\n"
-	 "flow is its addresses, see set ip multipath-hash), straight out of a port\n"
-	 "(each destination is a neighbour), or a drop type\n"
+	 "via 2 to 8 gateways (multipath: each flow keeps to one gateway whose port is\n"
+	 "in service and whose neighbour is not failing to resolve; a flow is its\n"
+	 "addresses, see set ip multipath-hash; a gateway takes a share of the flows\n"
+	 "as its weight, 1-64, default 1, the weights adding up to 64 at most),\n"
+	 "straight out of a port (each destination is a neighbour), or a drop type\n"
 	 "(each has its own counter). IPv4 or IPv6 prefixes"},
 	{"route replace", CMD_ROUTE_REPLACE, a_route, "PREFIX ...",
 	 "add the route, or change the existing route for PREFIX"},

@@ -448,7 +448,8 @@ static bool route_same(const struct router *r, const struct cmd *c, const struct
 		if (n != c->nmp)
 			return false;
 		for (i = 0; i < n; i++)
-			if (!gw_same(r, &c->mp[i].gw, c->mp[i].port, &m[i].gw, m[i].port))
+			if (!gw_same(r, &c->mp[i].gw, c->mp[i].port, &m[i].gw, m[i].port) ||
+			    RTE_MAX(c->mp[i].weight, 1) != m[i].weight)
 				return false;
 		return true;
 	}

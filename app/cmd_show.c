@@ -150,13 +150,18 @@ static int route_list_get(struct router *r, struct route_list *l)
 static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
 		      const struct fib_route *rt)
 {
-	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN] = "-", port[8] = "-";
+	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN] = "-", port[8] = "-", w[32] = "";
 	struct fib_mp_member m[FIB_MP_MAX];
 	unsigned int i, nm = 0;
+	bool weighted = false;
 
 	fr_prefix_fmt(&rt->prefix, p, sizeof(p));
 	if (rt->type == FIB_NH_MULTIPATH)
 		nm = fib_mp_members(f, rt->nh_idx, m);
+	for (i = 0; i < nm; i++)
+		weighted |= m[i].weight != 1;
+	if (weighted)
+		snprintf(w, sizeof(w), " weight %u", m[0].weight);
 	if (rt->type == FIB_NH_GATEWAY)
 		fr_addr_fmt(&rt->gw, g, sizeof(g));
 	else if (nm > 0)
@@ -179,6 +184,7 @@ static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
 				jw_obj_open(o, NULL);
 				jw_str(o, "gateway", fr_addr_fmt(&m[i].gw, g, sizeof(g)));
 				jw_u64(o, "port", m[i].port);
+				jw_u64(o, "weight", m[i].weight);
 				jw_obj_close(o);
 			}
 			jw_arr_close(o);
@@ -190,14 +196,18 @@ static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
 		jw_obj_close(o);
 		return;
 	}
-	out_printf(o, "%-20s %-12s %-18s %-5s %s%s\n", p, fib_nh_type_names[rt->type], g, port,
+	out_printf(o, "%-20s %-12s %-18s %-5s %s%s%s\n", p, fib_nh_type_names[rt->type], g, port,
 		   fib_origin_names[rt->origin],
 		   !(rt->flags & FIB_RTF_DOWN)	  ? ""
 		   : rt->flags & FIB_RTF_STRANDED ? " (withdrawn: table full, retried)"
-						  : " (withdrawn: port down)");
-	for (i = 1; i < nm; i++)
-		out_printf(o, "%-20s %-12s %-18s %u\n", "", "", fr_addr_fmt(&m[i].gw, g, sizeof(g)),
-			   m[i].port);
+						  : " (withdrawn: port down)",
+		   w);
+	for (i = 1; i < nm; i++) {
+		if (weighted)
+			snprintf(w, sizeof(w), "%-6s weight %u", "", m[i].weight);
+		out_printf(o, "%-20s %-12s %-18s %u%s\n", "", "",
+			   fr_addr_fmt(&m[i].gw, g, sizeof(g)), m[i].port, w);
+	}
 }
 
 static void route_header(struct cmd_out *o)
@@ -1238,9 +1248,12 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 			unsigned int j, nm = fib_mp_members(r->fib, rt->nh_idx, mm);
 
 			out_printf(o, "route add %s", a);
-			for (j = 0; j < nm; j++)
+			for (j = 0; j < nm; j++) {
 				out_printf(o, " via %s port %u",
 					   fr_addr_fmt(&mm[j].gw, g, sizeof(g)), mm[j].port);
+				if (mm[j].weight != 1)
+					out_printf(o, " weight %u", mm[j].weight);
+			}
 			out_printf(o, "\n");
 			break;
 		}

@@ -134,7 +134,7 @@ static __rte_noinline const struct fib_nh *
 mp_pick(const struct dp_ctx *c, const struct dp_port *ports, const struct fib_nh *h, uint32_t hash)
 {
 	const struct fib_mp *g = &c->mp[h->neigh];
-	uint32_t n = g->n, s = fib_mp_slot(hash, n), i;
+	uint32_t n = g->n, s = g->bucket[fib_mp_slot(hash, g->nb)], i;
 	const struct fib_nh *up = NULL;
 
 	for (i = 0; i < n; i++) {

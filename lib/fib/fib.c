@@ -421,6 +421,7 @@ int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 		    g->key.family != k->family)
 			return -EINVAL;
 		memcpy(k->members, g->key.members, sizeof(k->members));
+		memcpy(k->weights, g->key.weights, sizeof(k->weights));
 		r->port = FIB_PORT_NONE;
 		memset(&r->gw, 0, sizeof(r->gw));
 		break;
@@ -438,12 +439,16 @@ int fib_mp_get(struct fib *f, const struct fib_route *r, struct fib_mp_member *m
 {
 	uint32_t mem[FIB_MP_MAX] = {0};
 	struct nh_key k;
-	unsigned int i, j, got = 0;
+	unsigned int i, j, got = 0, sum = 0;
 	int rc = 0;
 
 	*bad = n;
 	if (n < 2 || n > FIB_MP_MAX || route_check(r) != 0)
 		return -EINVAL;
+	for (i = 0; i < n; i++)
+		sum += m[i].weight != 0 ? m[i].weight : 1;
+	if (sum > FIB_MP_BUCKETS)
+		return -E2BIG;
 	for (i = 0; i < n && rc == 0; i++) {
 		struct fib_route g = *r;
 
@@ -473,6 +478,8 @@ int fib_mp_get(struct fib *f, const struct fib_route *r, struct fib_mp_member *m
 		k.flags = r->prefix.len == 0 ? FIB_NHF_DEFAULT : 0;
 		k.port = FIB_PORT_NONE;
 		memcpy(k.members, mem, sizeof(k.members));
+		for (i = 0; i < n; i++)
+			k.weights[i] = m[i].weight != 0 ? m[i].weight : 1;
 		rc = fib_nh_get(f, &k, idx);
 	}
 	/* the group holds its gateways now (or nothing was made) */
@@ -496,6 +503,7 @@ unsigned int fib_mp_members(const struct fib *f, uint32_t idx, struct fib_mp_mem
 		fib_route_from_nh(f, g->key.members[i], &gw);
 		m[i].gw = gw.gw;
 		m[i].port = gw.port;
+		m[i].weight = g->key.weights[i];
 	}
 	return i;
 }
@@ -528,7 +536,7 @@ int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const st
 	 * is in service and whose neighbour is not doubtful, or else the
 	 * first whose port is, or else the hash's */
 	g = &f->mp[f->nh[r->nh_idx].neigh];
-	s = fib_mp_slot(h, g->n);
+	s = g->bucket[fib_mp_slot(h, g->nb)];
 	mi = g->nh[s];
 	for (i = 0; i < g->n; i++) {
 		uint32_t c = g->nh[(s + i) % g->n];

@@ -103,31 +103,52 @@ struct fib_route {
 /** Distinct multipath next hops at most (their member lists). */
 #define FIB_MP_GROUPS 4096
 
+/** The weights of a multipath route's gateways add up to at most this. */
+#define FIB_MP_BUCKETS 64
+
 /** A multipath next hop's gateways as the data path reads them: @p n
- * next-hop indexes (each FIB_NH_GATEWAY), in the order configured. */
+ * next-hop indexes (each FIB_NH_GATEWAY), in the order configured, and
+ * @p nb buckets, each gateway's as many as its weight, in that order: a
+ * flow's hash picks a bucket (fib_mp_slot(h, nb)), the bucket its gateway
+ * (unweighted: nb == n, bucket i gateway i). */
 struct fib_mp {
 	uint32_t n;
 	uint32_t nh[FIB_MP_MAX];
+	uint32_t nb;
+	uint8_t bucket[FIB_MP_BUCKETS];
 };
 
 /** A gateway of a multipath route as the control plane gives and reads it
- * (port FIB_PORT_NONE: the connected subnet's that holds it). */
+ * (port FIB_PORT_NONE: the connected subnet's that holds it; weight 1 to
+ * FIB_MP_BUCKETS, 0 read as 1). */
 struct fib_mp_member {
 	struct fr_addr gw;
 	uint16_t port;
+	uint8_t weight;
 };
 
 /**
  * The flow hash that picks a multipath route's gateway: the same for every
  * packet of a flow (source and destination address), spread over the
  * gateways by fib_mp_slot(). Multiply-shift by the FIB's own random odd
- * @p seed (fib_mp_seed()): two routers in a row split the same flows
+ * @p seed (fib_mp_seed()), then mixed: two routers in a row split the same flows
  * differently (no polarisation), and a sender cannot aim its flows at one
  * gateway. Data path and control thread alike.
  */
 static inline uint32_t fib_mp_hash(uint64_t seed, uint32_t src, uint32_t dst)
 {
-	return (uint32_t)((((uint64_t)src << 32 | dst) * seed) >> 32);
+	uint32_t h = (uint32_t)((((uint64_t)src << 32 | dst) * seed) >> 32);
+
+	/* then MurmurHash3's finalizer: the product's high half moves by the
+	 * seed's for each step of the destination, so with a seed whose
+	 * high half is small, consecutive destinations would all land on one
+	 * gateway; mixed, every bit of the result depends on every bit of h */
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
 }
 
 /** IPv6 addresses (16 bytes each) folded for fib_mp_hash(), with @p l4
@@ -251,7 +272,8 @@ int fib_route_lookup_flow(const struct fib *f, const struct fr_addr *a, const st
  * fib_route_add() does (m[i].port filled). Control thread.
  * @param bad on error, the member at fault (n when none is)
  * @return 0; -EINVAL (a bad gateway, or one given twice: -EEXIST),
- *   -ENETUNREACH, -ENOSPC (next hops or multipath groups full).
+ *   -ENETUNREACH, -ENOSPC (next hops or multipath groups full), -E2BIG
+ *   (weights adding up to more than FIB_MP_BUCKETS).
  */
 int fib_mp_get(struct fib *f, const struct fib_route *r, struct fib_mp_member *m, unsigned int n,
 	       uint32_t *idx, unsigned int *bad);

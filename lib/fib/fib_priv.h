@@ -27,6 +27,7 @@ struct nh_key {
 	uint16_t port;
 	uint8_t gw[16];
 	uint32_t members[FIB_MP_MAX]; /* FIB_NH_MULTIPATH: its gateways' next hops, 0 after them */
+	uint8_t weights[FIB_MP_MAX];  /* and their weights (1 or more) */
 };
 
 /* Control-only half of a next hop. */

@@ -122,9 +122,15 @@ int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx)
 			return -ENOSPC;
 		}
 		g = &f->mp[neigh_idx];
+		g->nb = 0;
 		for (j = 0; j < FIB_MP_MAX && k->members[j] != 0; j++) {
+			uint32_t w;
+
 			g->nh[j] = k->members[j];
 			fib_nh_ref(f, k->members[j]);
+			/* fib_mp_get() checked the sum */
+			for (w = 0; w < k->weights[j] && g->nb < FIB_MP_BUCKETS; w++)
+				g->bucket[g->nb++] = (uint8_t)j;
 		}
 		g->n = j;
 		f->mp_count++;

@@ -1248,6 +1248,27 @@ def test_ecmp(topo, r):
         r.cli("route del 10.99.0.0/16")
 
 
+def test_ecmp_weights(topo, r):
+    """A multipath route's weights: h2's gateway of weight 3 takes about
+    three flows in four, h3's of weight 1 the others, each flow to one;
+    show config and show route give the weights."""
+    flows = ["10.96.%d.%d" % (i // 100, 1 + i % 100) for i in range(128)]
+    r.cli("route add 10.96.0.0/16 via %s weight 3 via %s" % (HOST_IP[1], HOST_IP[2]))
+    try:
+        check(("route add 10.96.0.0/16 via %s port 1 weight 3 via %s port 2\n"
+               % (HOST_IP[1], HOST_IP[2])) in r.cli("show config"), "show config: weights")
+        out = json.loads(r.cli("show route 10.96.0.0/16", json=True))
+        check([g["weight"] for g in out["gateways"]] == [3, 1], "show route: %s" % out)
+        a = frlib.arrivals(topo, [udp(d, payload=b"weights") for d in flows], (1, 2),
+                           b"weights")
+        check(all(len(a.get(d, [])) == 1 for d in flows),
+              "not every flow reached exactly one gateway: %s" % a)
+        n = sum(1 for d in flows if a[d] == [1])
+        check(76 <= n <= 116, "%d of 128 flows to h2 (weight 3 of 4): not as weighted" % n)
+    finally:
+        r.cli("route del 10.96.0.0/16")
+
+
 def test_ecmp_dead_gateway(topo, r):
     """A multipath route's gateway that does not answer ARP (198.51.100.77:
     no host has it) loses its flows to the other while it is being asked
@@ -1389,6 +1410,7 @@ def main():
                              ("rpf_flips_on_route_delete", test_rpf_flip),
                              ("port_down_failover", test_port_down_failover),
                              ("ecmp_flows", test_ecmp),
+                             ("ecmp_weights", test_ecmp_weights),
                              ("ecmp_dead_gateway", test_ecmp_dead_gateway),
                              ("ecmp_l4_hash", test_ecmp_l4),
                              ("redirect_5_1", test_redirect),

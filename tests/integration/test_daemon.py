@@ -2139,7 +2139,7 @@ port 0 address 192.0.2.2/24
 port 1 address 198.51.100.1/24
 port 1 address add 2001:db8:1::1/64
 route add 10.0.0.0/8 via 192.0.2.1
-route add 10.2.0.0/16 via 198.18.0.2 via 198.18.0.5
+route add 10.2.0.0/16 via 198.18.0.2 weight 2 via 198.18.0.5
 """
 
 

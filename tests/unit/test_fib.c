@@ -361,6 +361,62 @@ static void test_multipath(void **state)
 }
 
 /*
+ * Weighted multipath: a gateway of weight 3 takes about three flows in four
+ * against one of weight 1, each flow where the data path's buckets send it;
+ * the same gateways with other weights are another next hop; weights adding
+ * up to more than FIB_MP_BUCKETS are refused.
+ */
+static void test_multipath_weights(void **state)
+{
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_mp_member m[FIB_MP_MAX];
+	struct fib_route r;
+	struct fr_addr a, src = fr_addr4(ip("192.0.2.9"));
+	struct fr_prefix p;
+	const struct fib_mp *g;
+	unsigned int bad, i, on0 = 0;
+
+	add(f, "192.0.2.0/24", FIB_NH_CONNECTED, 0);
+	add(f, "198.51.100.0/24", FIB_NH_CONNECTED, 1);
+	m[0] = gw("192.0.2.2", FIB_PORT_NONE);
+	m[0].weight = 3;
+	m[1] = gw("198.51.100.2", FIB_PORT_NONE);
+	m[1].weight = 1;
+	assert_int_equal(mp_add(f, "10.0.0.0/8", m, 2, &bad), 0);
+	g = &fib_mp_table(f)[lk(f, ip("10.1.2.3"))->neigh];
+	assert_int_equal(g->n, 2);
+	assert_int_equal(g->nb, 4);
+	assert_int_equal(g->bucket[2], 0);
+	assert_int_equal(g->bucket[3], 1);
+	for (i = 0; i < 1024; i++) {
+		uint32_t h;
+
+		a = fr_addr4(ip("10.0.0.0") + i * 7919);
+		assert_int_equal(fib_route_lookup_flow(f, &a, &src, 0, &r), 0);
+		h = fib_mp_hash(fib_mp_seed(f), src.v4, a.v4);
+		assert_int_equal(g->bucket[fib_mp_slot(h, g->nb)], r.port);
+		on0 += r.port == 0;
+	}
+	assert_in_range(on0, 640, 896); /* 768 expected */
+	assert_int_equal(fr_prefix_parse("10.0.0.0/8", &p, true), 0);
+	assert_int_equal(fib_route_get(f, &p, &r), 0);
+	assert_int_equal(fib_mp_members(f, r.nh_idx, m), 2);
+	assert_int_equal(m[0].weight, 3);
+	assert_int_equal(m[1].weight, 1);
+	/* equal weights: another set of the same gateways */
+	m[0].weight = 1;
+	assert_int_equal(mp_add(f, "172.16.0.0/12", m, 2, &bad), 0);
+	assert_int_equal(fib_mp_count(f), 2);
+	m[0].weight = 0; /* read as 1: that same set */
+	assert_int_equal(mp_add(f, "172.32.0.0/12", m, 2, &bad), 0);
+	assert_int_equal(fib_mp_count(f), 2);
+	m[0].weight = 64;
+	assert_int_equal(mp_add(f, "172.48.0.0/12", m, 2, &bad), -E2BIG);
+	assert_int_equal(fib_mp_count(f), 2);
+}
+
+/*
  * Nested prefixes /0 /8 /16 /24 /25 /31 /32, each its own connected port:
  * the first and last address of each resolve to it, the addresses just
  * outside resolve to the covering prefix.
@@ -1957,6 +2013,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup_lpm, teardown),
+		cmocka_unit_test_setup_teardown(test_multipath_weights, setup_fib, teardown),
 		cmocka_unit_test(test_nexthop_widths),
 		cmocka_unit_test(test_idxpool_grace),
 		cmocka_unit_test(test_memory_estimate),
