@@ -500,6 +500,95 @@ static bool params_same(const struct router *r, const struct cmd *c)
 	return memcmp(&now, &want, sizeof(now)) == 0;
 }
 
+/* Route @rt, which the router has, would be there at this point of a start
+ * with the file: a static route whose line ran already, a port's route
+ * whose address's line did, the router's own always. */
+static bool route_made(const struct cfg_replace *rp, const struct fib_route *rt)
+{
+	const struct fr_port *p;
+	struct rkey k;
+	unsigned int i;
+
+	if (rt->origin == FIB_ORIGIN_STATIC) {
+		k = key_of(K_ROUTE, &rt->prefix.addr, rt->prefix.len, 0);
+		return state_of(rp, &k) == S_APPLIED;
+	}
+	if (rt->origin != FIB_ORIGIN_PORT || rt->port >= rp->r->nb_ports)
+		return true;
+	p = &rp->r->ports[rt->port];
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct fr_prefix pf;
+
+		port_addr_prefix(&p->addrs[i], &pf);
+		if (!fr_prefix_contains(&pf, &rt->prefix.addr) &&
+		    !fr_prefix_contains(&rt->prefix, &p->addrs[i].addr))
+			continue;
+		k = key_of(K_ADDR, &p->addrs[i].addr, p->addrs[i].len, rt->port);
+		if (state_of(rp, &k) == S_APPLIED)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Gateway @gw of a line for prefix @own, given without a port, resolved as
+ * a start with the file would at this line: by the longest route that
+ * lines before it made (not by an address or route the router keeps whose
+ * line comes later), which must be a connected one. 0 with *@port set, or
+ * -ENETUNREACH with @err filled as the start's refusal.
+ */
+static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
+		      const struct fr_addr *gw, uint16_t *port, char *err, size_t errlen)
+{
+	char g[FR_ADDR_STRLEN];
+	struct fib_route rt;
+	struct fr_prefix pf;
+	int len;
+
+	for (len = (int)fr_family_bits(gw->family); len >= 0; len--) {
+		pf.addr = *gw;
+		pf.len = (uint8_t)len;
+		fr_addr_mask(&pf.addr, pf.len);
+		if ((pf.len == own->len && fr_addr_eq(&pf.addr, &own->addr)) ||
+		    fib_route_get(rp->r->fib, &pf, &rt) != 0 || !route_made(rp, &rt))
+			continue;
+		if (rt.type != FIB_NH_CONNECTED)
+			break;
+		*port = rt.port;
+		return 0;
+	}
+	fr_addr_fmt(gw, g, sizeof(g));
+	return ERRC(-ENETUNREACH,
+		    "gateway %s is not on a connected network (add a port address covering it "
+		    "first, or give 'port N')",
+		    g);
+}
+
+/* Line @c as a start with the file would run it at this point: its
+ * gateways given without a port resolved into @out (a copy) by
+ * gw_resolve(). */
+static int route_as_started(const struct cfg_replace *rp, const struct cmd *c, struct cmd *out,
+			    char *err, size_t errlen)
+{
+	unsigned int i;
+	int rc;
+
+	*out = *c;
+	if (c->route.type == FIB_NH_GATEWAY && c->route.port == FIB_PORT_NONE)
+		return gw_resolve(rp, &c->route.prefix, &c->route.gw, &out->route.port, err,
+				  errlen);
+	if (c->route.type != FIB_NH_MULTIPATH)
+		return 0;
+	for (i = 0; i < c->nmp; i++) {
+		if (c->mp[i].port != FIB_PORT_NONE)
+			continue;
+		rc = gw_resolve(rp, &c->route.prefix, &c->mp[i].gw, &out->mp[i].port, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, struct cmd_out *o,
 		 char *err, size_t errlen)
 {
@@ -560,19 +649,24 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 			return 0;
 		}
 		break;
-	default:
+	default: {
+		/* its gateways where a start with the file puts them */
+		int e = route_as_started(rp, c, &rc, err, errlen);
+
+		if (e != 0)
+			return e;
 		if (fib_route_get(r->fib, &c->route.prefix, &cur) != 0 ||
 		    cur.origin != FIB_ORIGIN_STATIC)
-			break;
-		if (route_same(r, c, &cur)) {
+			return cmd_exec(r, t, &rc, CMD_SRC_FILE, o, err, errlen);
+		if (route_same(r, &rc, &cur)) {
 			rp->unchanged++;
 			return 0;
 		}
 		/* the router's route for the prefix, the file's another:
 		 * replaced in place, never out of the lookups meanwhile */
-		rc = *c;
 		rc.id = CMD_ROUTE_REPLACE;
 		return cmd_exec(r, t, &rc, CMD_SRC_FILE, o, err, errlen);
+	}
 	}
 	return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 }

@@ -2187,6 +2187,14 @@ def _():
         check(q.returncode == 0, "back: %s %s" % (q.stdout, q.stderr))
         check(config(sa) == fresh_a, "back again:\n%s\nnot as started:\n%s" %
               (config(sa), fresh_a))
+        # a route line before the address that puts its gateway on a
+        # connected network: a start refuses it, and so does the replace,
+        # though the running router has the address already
+        early = conf("route add 10.5.0.0/16 via 198.51.100.9\n" + CONF_R1)
+        q = run([CLI, "-s", sa, "configure", "replace", early])
+        check(q.returncode == 1 and ("%s:1: gateway 198.51.100.9 is not on a connected network"
+                                     % early) in q.stderr, "route first: %s" % q.stderr)
+        check(config(sa) == fresh_a, "a refused replace changed the configuration")
     finally:
         for p in (pa, pb):
             out, err = stop(p)
