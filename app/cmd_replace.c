@@ -195,12 +195,32 @@ int replace_note(struct cfg_replace *rp, const struct cmd *c)
 	case CMD_ROUTE_REPLACE:
 		k = key_of(K_ROUTE, &c->route.prefix.addr, c->route.prefix.len, 0);
 		return note(rp, &k);
-	case CMD_PORT_ADDR_ADD:
+	case CMD_PORT_ADDR_ADD: {
+		/* the router's in the end: the address, and for an IPv4 /30
+		 * or shorter its subnet's network and broadcast addresses,
+		 * for IPv6 up to /126 the Subnet-Router anycast one (no
+		 * gateway may be any of them) */
+		struct fr_addr edge = c->prefix.addr;
+
 		k = key_of(K_ADDR, &c->prefix.addr, c->prefix.len, (uint16_t)c->port);
 		if (note(rp, &k) != 0)
 			return -ENOMEM;
 		k = key_of(K_OWN, &c->prefix.addr, 0, 0);
-		return note(rp, &k);
+		if (note(rp, &k) != 0)
+			return -ENOMEM;
+		if (c->prefix.len > (edge.family == AF_INET ? 30 : 126))
+			return 0;
+		fr_addr_mask(&edge, c->prefix.len);
+		k = key_of(K_OWN, &edge, 0, 0);
+		if (note(rp, &k) != 0)
+			return -ENOMEM;
+		if (edge.family == AF_INET) {
+			edge.v4 |= UINT32_MAX >> c->prefix.len; /* the broadcast */
+			k = key_of(K_OWN, &edge, 0, 0);
+			return note(rp, &k);
+		}
+		return 0;
+	}
 	case CMD_NEIGH_ADD:
 		k = key_of(K_NEIGH, &c->addr, 0, (uint16_t)c->port);
 		return note(rp, &k);

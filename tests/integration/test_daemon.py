@@ -2195,6 +2195,17 @@ def _():
         check(q.returncode == 1 and ("%s:1: gateway 198.51.100.9 is not on a connected network"
                                      % early) in q.stderr, "route first: %s" % q.stderr)
         check(config(sa) == fresh_a, "a refused replace changed the configuration")
+        # a kept route's gateway becomes the broadcast address of a port's
+        # new /30: the route goes first, and its line moves it
+        x = "port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/24\n"
+        q = run([CLI, "-s", sa, "configure", "replace",
+                 conf(x + "route add 10.7.0.0/16 via 192.0.2.3\n")])
+        check(q.returncode == 0, "to X: %s" % q.stderr)
+        q = run([CLI, "-s", sa, "configure", "replace",
+                 conf(x.replace("/24\n", "/30\n", 1) +
+                      "route add 10.7.0.0/16 via 198.51.100.3\n")])
+        check(q.returncode == 0 and "via 198.51.100.3 port 1" in config(sa),
+              "gateway to broadcast: %s %s" % (q.stdout, q.stderr))
     finally:
         for p in (pa, pb):
             out, err = stop(p)
