@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "ip4.h"
 
 typedef int (*args_fn)(char **tok, int n, struct cmd *c, char *err, size_t errlen);
 
@@ -560,8 +561,7 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				   tok[i]);
 		}
 	}
-	if (ports && !(c->value == IPPROTO_TCP || c->value == IPPROTO_UDP ||
-		       c->value == IPPROTO_SCTP || c->value == IPPROTO_UDPLITE))
+	if (ports && !ip_proto_ported((uint8_t)c->value))
 		return ERR("ports need proto tcp, udp, sctp or udplite");
 	return 0;
 }

@@ -23,6 +23,14 @@ struct setting {
 void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, struct setting *s);
 /* Delete the route for @p, journaled in @t. */
 int txn_route_del(struct txn *t, const struct fr_prefix *p, char *err, size_t errlen);
+/* Address @a of a port address of length @len, and the addresses of its
+ * subnet that no gateway or neighbour may be once it is the router's
+ * (IPv4 /30 and shorter: network, broadcast; IPv6 to /126: the
+ * Subnet-Router anycast): how many of the 3 written to @edge. */
+unsigned int addr_edges(const struct fr_addr *a, uint8_t len, struct fr_addr edge[3]);
+/* "gateway GW is not on a connected network ...": -ENETUNREACH, @err
+ * filled (a route line's refusal, also configure replace's). */
+int err_gw_unconnected(const struct fr_addr *gw, char *err, size_t errlen);
 
 int check_port(const struct router *r, uint32_t port, char *err, size_t errlen);
 /* 'rtcache size N' once running: only the size it has (show config loads

@@ -196,28 +196,18 @@ int replace_note(struct cfg_replace *rp, const struct cmd *c)
 		k = key_of(K_ROUTE, &c->route.prefix.addr, c->route.prefix.len, 0);
 		return note(rp, &k);
 	case CMD_PORT_ADDR_ADD: {
-		/* the router's in the end: the address, and for an IPv4 /30
-		 * or shorter its subnet's network and broadcast addresses,
-		 * for IPv6 up to /126 the Subnet-Router anycast one (no
-		 * gateway may be any of them) */
-		struct fr_addr edge = c->prefix.addr;
+		/* the router's in the end: the address and the addresses of
+		 * its subnet no gateway may be */
+		struct fr_addr edge[3];
+		unsigned int i, n = addr_edges(&c->prefix.addr, c->prefix.len, edge);
 
 		k = key_of(K_ADDR, &c->prefix.addr, c->prefix.len, (uint16_t)c->port);
 		if (note(rp, &k) != 0)
 			return -ENOMEM;
-		k = key_of(K_OWN, &c->prefix.addr, 0, 0);
-		if (note(rp, &k) != 0)
-			return -ENOMEM;
-		if (c->prefix.len > (edge.family == AF_INET ? 30 : 126))
-			return 0;
-		fr_addr_mask(&edge, c->prefix.len);
-		k = key_of(K_OWN, &edge, 0, 0);
-		if (note(rp, &k) != 0)
-			return -ENOMEM;
-		if (edge.family == AF_INET) {
-			edge.v4 |= UINT32_MAX >> c->prefix.len; /* the broadcast */
-			k = key_of(K_OWN, &edge, 0, 0);
-			return note(rp, &k);
+		for (i = 0; i < n; i++) {
+			k = key_of(K_OWN, &edge[i], 0, 0);
+			if (note(rp, &k) != 0)
+				return -ENOMEM;
 		}
 		return 0;
 	}
@@ -560,7 +550,6 @@ static bool route_made(const struct cfg_replace *rp, const struct fib_route *rt)
 static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
 		      const struct fr_addr *gw, uint16_t *port, char *err, size_t errlen)
 {
-	char g[FR_ADDR_STRLEN];
 	struct fib_route rt;
 	struct fr_prefix pf;
 	int len;
@@ -577,11 +566,7 @@ static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
 		*port = rt.port;
 		return 0;
 	}
-	fr_addr_fmt(gw, g, sizeof(g));
-	return ERRC(-ENETUNREACH,
-		    "gateway %s is not on a connected network (add a port address covering it "
-		    "first, or give 'port N')",
-		    g);
+	return err_gw_unconnected(gw, err, errlen);
 }
 
 /* Line @c as a start with the file would run it at this point: its

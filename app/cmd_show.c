@@ -293,8 +293,7 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 static void lookup_flow_out(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
 	const uint8_t p = (uint8_t)c->value;
-	const bool hashed = r->dpconf.mp_hash_l4 && (p == IPPROTO_TCP || p == IPPROTO_UDP ||
-						     p == IPPROTO_SCTP || p == IPPROTO_UDPLITE);
+	const bool hashed = r->dpconf.mp_hash_l4 && ip_proto_ported(p);
 	const uint8_t w[4] = {(uint8_t)(c->value2 >> 24), (uint8_t)(c->value2 >> 16),
 			      (uint8_t)(c->value2 >> 8), (uint8_t)c->value2};
 	char s[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN];

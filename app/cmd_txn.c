@@ -484,6 +484,34 @@ static int route_full(const struct router *r, const struct fib_route *rt, const 
 		    p, v6 ? "--max-routes6, --tbl8-6" : "--max-routes, --tbl8");
 }
 
+unsigned int addr_edges(const struct fr_addr *a, uint8_t len, struct fr_addr edge[3])
+{
+	unsigned int n = 0;
+
+	edge[n++] = *a;
+	if (a->family == AF_INET && len <= 30) {
+		edge[n] = *a;
+		fr_addr_mask(&edge[n++], len); /* the network */
+		edge[n] = edge[n - 1];
+		edge[n++].v4 |= UINT32_MAX >> len; /* the broadcast */
+	} else if (a->family == AF_INET6 && len <= 126) {
+		edge[n] = *a;
+		fr_addr_mask(&edge[n++], len);
+	}
+	return n;
+}
+
+int err_gw_unconnected(const struct fr_addr *gw, char *err, size_t errlen)
+{
+	char g[FR_ADDR_STRLEN];
+
+	fr_addr_fmt(gw, g, sizeof(g));
+	return ERRC(-ENETUNREACH,
+		    "gateway %s is not on a connected network (add a port address covering it "
+		    "first, or give 'port N')",
+		    g);
+}
+
 static int route_err(const struct router *r, const struct fib_route *rt, int rc, char *err,
 		     size_t errlen)
 {
@@ -514,10 +542,7 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 				    "it (give 'port N', or a gateway that a port's network holds)",
 				    g, vp, vg[0] ? vg : fib_nh_type_names[via.type]);
 		}
-		return ERRC(-ENETUNREACH,
-			    "gateway %s is not on a connected network (add a port address "
-			    "covering it first, or give 'port N')",
-			    g);
+		return err_gw_unconnected(&rt->gw, err, errlen);
 	}
 	case -EINVAL:
 		if (rt->type == FIB_NH_GATEWAY && rt->gw.family != rt->prefix.addr.family)
@@ -846,17 +871,10 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	 * starts with */
 	{
 		struct fr_addr edge[3];
-		int ne = 0, k;
+		const int ne = (int)addr_edges(&pa.addr, pa.len, edge);
+		int k;
 		uint16_t q;
 
-		edge[ne++] = pa.addr;
-		if (pa.addr.family == AF_INET && pa.len <= 30) {
-			edge[ne++] = fr_addr4(net);
-			edge[ne++] = fr_addr4(bcast);
-		} else if (pa.addr.family == AF_INET6 && pa.len <= 126) {
-			edge[ne] = pa.addr;
-			fr_addr_mask(&edge[ne++], pa.len);
-		}
 		for (k = 0; k < ne; k++) {
 			struct neigh_info ni;
 

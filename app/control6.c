@@ -1756,23 +1756,16 @@ static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6
 		     uint32_t plen)
 {
 	struct fr_port *p = &r->ports[m->port];
-	const uint8_t *ic = (const uint8_t *)(ip + 1);
-	static const uint8_t any[16];
+	const uint8_t *ic = (const uint8_t *)(ip + 1), *slla;
 	uint64_t now = control_now_ms(), at;
-	uint32_t off;
 
 	if (!router_port_ok(r, m->port) || p->ra_max_s == 0 || ip->hop_limits != 255 || plen < 8 ||
 	    ic[1] != 0 ||
-	    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) != 0xffff) {
+	    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) != 0xffff ||
+	    !nd_opts_ok(ic + 8, plen - 8, ND_OPT_SLLA, &slla) ||
+	    (slla != NULL && ip6_is_unspec(ip->src_addr))) {
 		cdrop6(r, m, CDROP_LOCAL6_ICMP);
 		return;
-	}
-	for (off = 8; off + 2 <= plen; off += ic[off + 1] * 8u) {
-		if (ic[off + 1] == 0 || off + ic[off + 1] * 8u > plen ||
-		    (ic[off] == 1 && memcmp(ip->src_addr, any, 16) == 0)) {
-			cdrop6(r, m, CDROP_LOCAL6_ICMP);
-			return;
-		}
 	}
 	r->cst.rs_received++;
 	at = RTE_MAX(now + rte_rand_max(RA_DELAY_MAX_MS + 1), p->ra_last_ms + RA_MIN_DELAY_MS);
@@ -1790,16 +1783,15 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 	int proto;
 
 	if (ip->proto == IPPROTO_ICMPV6 && plen >= 4 &&
-	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
-	    (ic[0] == ND_TYPE_NS || ic[0] == ND_TYPE_NA)) {
-		nd_input(r, m);
-		return;
-	}
-	if (ip->proto == IPPROTO_ICMPV6 && plen >= 4 &&
-	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen &&
-	    ic[0] == ND_TYPE_RS) {
-		rs_input(r, m, ip, plen);
-		return;
+	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen) {
+		if (ic[0] == ND_TYPE_NS || ic[0] == ND_TYPE_NA) {
+			nd_input(r, m);
+			return;
+		}
+		if (ic[0] == ND_TYPE_RS) {
+			rs_input(r, m, ip, plen);
+			return;
+		}
 	}
 	/* groups: the router listens to them for ND (and MLD) only */
 	if (ip6_is_mcast(ip->dst_addr)) {

@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "dp_byteorder.h"
+#include "ip4.h"
 #include "nd.h"
 #include "stats.h"
 
@@ -31,9 +32,7 @@ static inline uint32_t ip6_flow_ports(const struct rte_ipv6_hdr *ip, uint32_t le
 {
 	uint32_t w;
 
-	if (len < sizeof(*ip) + 4 || dp_ntohs(ip->payload_len) < 4 ||
-	    !(ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP || ip->proto == IPPROTO_SCTP ||
-	      ip->proto == IPPROTO_UDPLITE))
+	if (len < sizeof(*ip) + 4 || dp_ntohs(ip->payload_len) < 4 || !ip_proto_ported(ip->proto))
 		return 0;
 	memcpy(&w, ip + 1, sizeof(w));
 	return w ^ ip->proto;

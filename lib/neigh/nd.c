@@ -10,7 +10,6 @@
 
 #define ICMP6_HDR_LEN 4	 /* type, code, checksum */
 #define ND_MSG_LEN    24 /* ICMPv6 header, reserved/flags word, target */
-#define OPT_SLLA      1
 #define OPT_TLLA      2
 
 void nd_solicited_node(const uint8_t *a, uint8_t *group)
@@ -53,12 +52,31 @@ void nd_eui64_linklocal(const struct rte_ether_addr *mac, uint8_t *a)
 	a[15] = m[5];
 }
 
+bool nd_opts_ok(const uint8_t *opt, uint32_t left, uint8_t type, const uint8_t **found)
+{
+	*found = NULL;
+	while (left > 0) {
+		uint32_t olen;
+
+		if (left < 2 || opt[1] == 0)
+			return false;
+		olen = (uint32_t)opt[1] * 8;
+		if (olen > left)
+			return false;
+		if (opt[0] == type)
+			*found = opt;
+		opt += olen;
+		left -= olen;
+	}
+	return true;
+}
+
 enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 {
 	const struct rte_ether_hdr *eth = frame;
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(eth + 1);
-	const uint8_t *icmp = (const uint8_t *)(ip + 1), *opt;
-	uint32_t plen, left;
+	const uint8_t *icmp = (const uint8_t *)(ip + 1), *lla;
+	uint32_t plen;
 	bool unspec;
 
 	if (len < sizeof(*eth) + sizeof(*ip) + ICMP6_HDR_LEN ||
@@ -86,29 +104,18 @@ enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd)
 	nd->eth_dst = eth->dst_addr;
 	if (ip6_is_mcast(nd->target))
 		return ND_ERR_MALFORMED;
-	/* options: every one at least 8 bytes, the whole length covered */
-	opt = icmp + ND_MSG_LEN;
-	left = plen - ND_MSG_LEN;
-	while (left > 0) {
-		uint32_t olen;
-
-		if (left < 2 || opt[1] == 0)
+	if (!nd_opts_ok(icmp + ND_MSG_LEN, plen - ND_MSG_LEN,
+			nd->type == ND_TYPE_NS ? ND_OPT_SLLA : OPT_TLLA, &lla))
+		return ND_ERR_MALFORMED;
+	if (lla != NULL) {
+		/* Ethernet's is 8 bytes (RFC 2464 6): another length holds no
+		 * MAC, and the message is dropped as Linux drops it, not taken
+		 * as one without the option (an advertisement would then
+		 * confirm a neighbour) */
+		if (lla[1] != 1)
 			return ND_ERR_MALFORMED;
-		olen = (uint32_t)opt[1] * 8;
-		if (olen > left)
-			return ND_ERR_MALFORMED;
-		if (opt[0] == (nd->type == ND_TYPE_NS ? OPT_SLLA : OPT_TLLA)) {
-			/* Ethernet's is 8 bytes (RFC 2464 6): another length
-			 * holds no MAC, and the message is dropped as Linux
-			 * drops it, not taken as one without the option (an
-			 * advertisement would then confirm a neighbour) */
-			if (olen != 8)
-				return ND_ERR_MALFORMED;
-			nd->has_lla = true;
-			memcpy(&nd->lla, opt + 2, RTE_ETHER_ADDR_LEN);
-		}
-		opt += olen;
-		left -= olen;
+		nd->has_lla = true;
+		memcpy(&nd->lla, lla + 2, RTE_ETHER_ADDR_LEN);
 	}
 	unspec = ip6_is_unspec(nd->src);
 	if (nd->type == ND_TYPE_NS) {
@@ -169,7 +176,7 @@ void nd_build_ns(void *frame, const struct rte_ether_addr *src_mac, const uint8_
 	icmp = nd_header(frame, src_mac, &dmac, src, dst, &ip);
 	icmp[0] = ND_TYPE_NS;
 	memcpy(icmp + 8, target, 16);
-	icmp[ND_MSG_LEN] = OPT_SLLA;
+	icmp[ND_MSG_LEN] = ND_OPT_SLLA;
 	icmp[ND_MSG_LEN + 1] = 1;
 	memcpy(icmp + ND_MSG_LEN + 2, src_mac, RTE_ETHER_ADDR_LEN);
 	ck = rte_ipv6_udptcp_cksum(ip, icmp);

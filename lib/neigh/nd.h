@@ -97,6 +97,16 @@ void nd_eui64_linklocal(const struct rte_ether_addr *mac, uint8_t *a);
  */
 enum nd_err nd_parse(const void *frame, uint32_t len, struct nd_info *nd);
 
+/** The source link-layer address option's type (RFC 4861 4.6.1). */
+#define ND_OPT_SLLA 1
+
+/**
+ * The @p len bytes of ND options at @p opt are well formed (RFC 4861 4.6:
+ * none of length 0, the last ending at @p len); @p found receives the last
+ * option of type @p type (NULL: none). NS, NA and RS alike.
+ */
+bool nd_opts_ok(const uint8_t *opt, uint32_t len, uint8_t type, const uint8_t **found);
+
 /**
  * Write a Neighbor Solicitation for @p target (ND_FRAME_LEN bytes), with
  * the source link-layer address option, hop limit 255. @p unicast_mac NULL:
