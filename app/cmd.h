@@ -120,6 +120,11 @@ int cmd_line_check(const char *line, size_t len, char *err, size_t errlen);
 struct txn;
 
 struct txn *txn_begin(struct router *r);
+/* configure replace: @t's checks see the router as a start with @rp's file
+ * has it at the line (an MTU that line has not set yet, only the routes
+ * and addresses that lines before it made). */
+struct cfg_replace;
+void txn_replace(struct txn *t, const struct cfg_replace *rp);
 /* Keep every change; frees @t. */
 void txn_commit(struct txn *t);
 /* Undo every change in reverse order; frees @t. Returns how many could

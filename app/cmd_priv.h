@@ -32,6 +32,16 @@ unsigned int addr_edges(const struct fr_addr *a, uint8_t len, struct fr_addr edg
  * filled (a route line's refusal, also configure replace's). */
 int err_gw_unconnected(const struct fr_addr *gw, char *err, size_t errlen);
 
+/* A gateway the router may route by: none of its addresses, nor a
+ * subnet's network, broadcast or anycast address. */
+int gw_check(const struct router *r, const struct fr_addr *gw, char *err, size_t errlen);
+/* IPv6 may leave by @port: its MTU (as a start with the file being
+ * replaced has it at this line) at least 1280, or -EINVAL with @err. */
+int mtu6_check(const struct txn *t, uint16_t port, char *err, size_t errlen);
+/* 'port N mtu @mtu' keeps IPv6 working: below 1280 only on a port with
+ * no IPv6 address and that no IPv6 route leaves by. 0 or -EINVAL. */
+int mtu_set_check(const struct txn *t, uint16_t port, uint32_t mtu, char *err, size_t errlen);
+
 int check_port(const struct router *r, uint32_t port, char *err, size_t errlen);
 /* 'rtcache size N' once running: only the size it has (show config loads
  * back); 0 or -EBUSY with the reason. */

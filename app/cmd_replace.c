@@ -6,7 +6,9 @@
  * static neighbours) and sets; what the router has and the file does not
  * add is removed before the second pass, whose lines leave alone what is
  * there already, and the settings the file does not set go back to what
- * they were before the router's startup file (config_boot_save()). A
+ * they were before the router's startup file (config_boot_save()). Each
+ * line's checks see the router a start with the file has at that line
+ * (replace_mtu(), replace_route_made(), replace_addr_made()). A
  * route the router has and the file keeps is never taken out of the
  * lookups, so its traffic never notices the replace, unless its gateway
  * becomes one of the router's own addresses (a renumbering: it goes
@@ -56,6 +58,8 @@ struct cfg_replace {
 	/* settings the file sets, by command id and port (0: the router's) */
 	uint64_t seen[CMD_CONFIG_LAST + 1][(FR_MAX_PORTS + 63) / 64];
 	uint32_t np_seen; /* neighbour parameters it sets (cmd.nparams_set bits) */
+	/* ports whose MTU line the second pass has run */
+	uint64_t mtu_ran[(FR_MAX_PORTS + 63) / 64];
 	unsigned int unchanged, removed, reset;
 };
 
@@ -513,7 +517,7 @@ static bool params_same(const struct router *r, const struct cmd *c)
 /* Route @rt, which the router has, would be there at this point of a start
  * with the file: a static route whose line ran already, a port's route
  * whose address's line did, the router's own always. */
-static bool route_made(const struct cfg_replace *rp, const struct fib_route *rt)
+bool replace_route_made(const struct cfg_replace *rp, const struct fib_route *rt)
 {
 	const struct fr_port *p;
 	struct rkey k;
@@ -540,6 +544,20 @@ static bool route_made(const struct cfg_replace *rp, const struct fib_route *rt)
 	return false;
 }
 
+bool replace_addr_made(const struct cfg_replace *rp, uint16_t port, const struct port_addr *pa)
+{
+	struct rkey k = key_of(K_ADDR, &pa->addr, pa->len, port);
+
+	return state_of(rp, &k) == S_APPLIED;
+}
+
+uint16_t replace_mtu(const struct cfg_replace *rp, uint16_t port)
+{
+	if (seen(rp, CMD_PORT_MTU, port) && !((rp->mtu_ran[port / 64] >> (port % 64)) & 1))
+		return (uint16_t)rp->r->boot_set[CMD_PORT_MTU][port][0];
+	return rp->r->dp_ports[port].mtu;
+}
+
 /*
  * Gateway @gw of a line for prefix @own, given without a port, resolved as
  * a start with the file would at this line: by the longest route that
@@ -558,14 +576,21 @@ static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
 		pf.addr = *gw;
 		pf.len = (uint8_t)len;
 		fr_addr_mask(&pf.addr, pf.len);
-		if ((pf.len == own->len && fr_addr_eq(&pf.addr, &own->addr)) ||
-		    fib_route_get(rp->r->fib, &pf, &rt) != 0 || !route_made(rp, &rt))
+		/* the line's own prefix: a static route there is the one it
+		 * replaces, which a start has not made yet */
+		if (fib_route_get(rp->r->fib, &pf, &rt) != 0 || !replace_route_made(rp, &rt) ||
+		    (rt.origin == FIB_ORIGIN_STATIC && pf.len == own->len &&
+		     fr_addr_eq(&pf.addr, &own->addr)))
 			continue;
 		if (rt.type != FIB_NH_CONNECTED)
 			break;
 		*port = rt.port;
 		return 0;
 	}
+	/* a start refuses a gateway that is no host's before it looks for
+	 * its network */
+	if (gw_check(rp->r, gw, err, errlen) != 0)
+		return -EINVAL;
 	return err_gw_unconnected(gw, err, errlen);
 }
 
@@ -592,6 +617,54 @@ static int route_as_started(const struct cfg_replace *rp, const struct cmd *c, s
 			return rc;
 	}
 	return 0;
+}
+
+/* A kept IPv6 route's ports carry IPv6 at this line of a start (the
+ * checks its line would pass, were it applied). */
+static int route_mtu6(const struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	unsigned int i;
+	int e = 0;
+
+	if (c->route.prefix.addr.family != AF_INET6)
+		return 0;
+	if ((c->route.type == FIB_NH_GATEWAY || c->route.type == FIB_NH_CONNECTED) &&
+	    c->route.port != FIB_PORT_NONE)
+		return mtu6_check(t, c->route.port, err, errlen);
+	for (i = 0; c->route.type == FIB_NH_MULTIPATH && i < c->nmp && e == 0; i++)
+		if (c->mp[i].port != FIB_PORT_NONE)
+			e = mtu6_check(t, c->mp[i].port, err, errlen);
+	return e;
+}
+
+/* Line @c removes what only the router has so far (its line in the file
+ * comes later): -ENOENT with a start's refusal, else 0. */
+static int del_too_early(const struct cfg_replace *rp, const struct cmd *c, char *err,
+			 size_t errlen)
+{
+	char buf[FR_ADDR_STRLEN];
+	struct rkey k;
+
+	switch (c->id) {
+	case CMD_ROUTE_DEL:
+		k = key_of(K_ROUTE, &c->prefix.addr, c->prefix.len, 0);
+		if (state_of(rp, &k) == S_NOTED)
+			return ERRC(-ENOENT, "no route %s",
+				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)));
+		return 0;
+	case CMD_PORT_ADDR_DEL:
+		k = key_of(K_ADDR, &c->prefix.addr, c->prefix.len, (uint16_t)c->port);
+		if (state_of(rp, &k) == S_NOTED)
+			return ERRC(-ENOENT, "port %u has no address %s", c->port,
+				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)));
+		return 0;
+	default:
+		k = key_of(K_NEIGH, &c->addr, 0, (uint16_t)c->port);
+		if (state_of(rp, &k) == S_NOTED)
+			return ERRC(-ENOENT, "no neighbour %s on port %u",
+				    fr_addr_fmt(&c->addr, buf, sizeof(buf)), c->port);
+		return 0;
+	}
 }
 
 int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, struct cmd_out *o,
@@ -622,6 +695,29 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 			return 0;
 		}
 		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+	case CMD_ROUTE_DEL:
+	case CMD_PORT_ADDR_DEL:
+	case CMD_NEIGH_DEL:
+		/* what the router has only from before, the file adding it
+		 * later, a start with the file has not: nothing to remove */
+		if (del_too_early(rp, c, err, errlen) != 0)
+			return -ENOENT;
+		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+	case CMD_PORT_MTU: {
+		int e = check_port(r, c->port, err, errlen);
+
+		if (e != 0)
+			return e;
+		rp->mtu_ran[c->port / 64] |= 1ull << (c->port % 64);
+		if (!setting_same(r, c->id, c->port, c->value, c->value2))
+			return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+		/* the same MTU, refused where a start with the file has IPv6
+		 * on the port by now */
+		e = mtu_set_check(t, (uint16_t)c->port, c->value, err, errlen);
+		if (e == 0)
+			rp->unchanged++;
+		return e;
+	}
 	default:
 		if ((is_port_setting(c->id) && check_port(r, c->port, err, errlen) == 0 &&
 		     setting_same(r, c->id, c->port, c->value, c->value2)) ||
@@ -642,8 +738,14 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 	case CMD_PORT_ADDR_ADD:
 		if (check_port(r, c->port, err, errlen) == 0 &&
 		    port_has_addr(r, c->port, &c->prefix)) {
-			rp->unchanged++;
-			return 0;
+			/* kept, where a start with the file has the MTU for it */
+			int e = c->prefix.addr.family == AF_INET6
+					? mtu6_check(t, (uint16_t)c->port, err, errlen)
+					: 0;
+
+			if (e == 0)
+				rp->unchanged++;
+			return e;
 		}
 		break;
 	case CMD_NEIGH_ADD:
@@ -664,8 +766,10 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		    cur.origin != FIB_ORIGIN_STATIC)
 			return cmd_exec(r, t, &rc, CMD_SRC_FILE, o, err, errlen);
 		if (route_same(r, &rc, &cur)) {
-			rp->unchanged++;
-			return 0;
+			e = route_mtu6(t, &rc, err, errlen);
+			if (e == 0)
+				rp->unchanged++;
+			return e;
 		}
 		/* the router's route for the prefix, the file's another:
 		 * replaced in place, never out of the lookups meanwhile */

@@ -33,6 +33,15 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
  * @err filled. */
 int replace_settings(struct cfg_replace *rp, struct txn *t, char *err, size_t errlen);
 
+/* What the checks of a line in the second pass see (txn_replace()): the
+ * MTU a start with the file gives port @port at this line (its start value
+ * until the file's line for it), and whether a route or address the router
+ * has would be there already (its line, or its address's, has run). */
+struct port_addr;
+uint16_t replace_mtu(const struct cfg_replace *rp, uint16_t port);
+bool replace_route_made(const struct cfg_replace *rp, const struct fib_route *rt);
+bool replace_addr_made(const struct cfg_replace *rp, uint16_t port, const struct port_addr *pa);
+
 /* After the second pass, right before the commit (it cannot be undone):
  * each port's addresses in the file's order. */
 void replace_order(struct cfg_replace *rp);

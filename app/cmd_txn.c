@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "cmd_replace.h"
 #include "control6.h"
 #include "ip6.h"
 #include "nd.h"
@@ -201,11 +202,32 @@ struct txn {
 	uint64_t addr_added[(FR_MAX_PORTS + 63) / 64];
 	/* ports whose MTU went down: their devices follow once committed */
 	uint64_t mtu_lowered[(FR_MAX_PORTS + 63) / 64];
+	/* configure replace: the checks see the router a start with its file
+	 * would have at the line (txn_replace()) */
+	const struct cfg_replace *rp;
 };
 
 bool txn_addr_changed(const struct txn *t)
 {
 	return t != NULL && t->addr_changed;
+}
+
+void txn_replace(struct txn *t, const struct cfg_replace *rp)
+{
+	t->rp = rp;
+}
+
+/* IPv6 may leave by @port: its MTU, as a start with the file being
+ * replaced would have it at this line, at least 1280 (RFC 8200 5: a port
+ * set lower carries no IPv6; its Packet Too Big would say less). */
+int mtu6_check(const struct txn *t, uint16_t port, char *err, size_t errlen)
+{
+	uint16_t mtu = t->rp != NULL ? replace_mtu(t->rp, port) : t->r->dp_ports[port].mtu;
+
+	if (mtu < IP6_MIN_MTU)
+		return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)", port, mtu,
+			   IP6_MIN_MTU);
+	return 0;
 }
 
 struct txn *txn_begin(struct router *r)
@@ -800,9 +822,9 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return ERR("%s is not a global unicast address (the port's link-local "
 				   "address is derived from its MAC)",
 				   buf);
-		if (r->dp_ports[c->port].mtu < IP6_MIN_MTU)
-			return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)",
-				   c->port, r->dp_ports[c->port].mtu, IP6_MIN_MTU);
+		rc = mtu6_check(t, (uint16_t)c->port, err, errlen);
+		if (rc != 0)
+			return rc;
 		if (pa.len <= 126) {
 			struct fr_addr any = pa.addr;
 
@@ -977,6 +999,7 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 /* A route of @family that forwards out of @port (one that names it). */
 struct port_of {
 	const struct fib *f;
+	const struct cfg_replace *rp;
 	uint16_t port;
 };
 
@@ -984,6 +1007,8 @@ static int names_port(const struct fib_route *rt, void *arg)
 {
 	const struct port_of *a = arg;
 
+	if (a->rp != NULL && !replace_route_made(a->rp, rt))
+		return 0; /* a start with the file has no such route yet */
 	if (rt->type == FIB_NH_MULTIPATH) {
 		struct fib_mp_member m[FIB_MP_MAX];
 		unsigned int i, n = fib_mp_members(a->f, rt->nh_idx, m);
@@ -997,16 +1022,42 @@ static int names_port(const struct fib_route *rt, void *arg)
 }
 
 /* IPv6 routes forward out of @port: its MTU must stay at least 1280. */
-static bool port_routes6(const struct router *r, uint16_t port)
+static bool port_routes6(const struct txn *t, uint16_t port)
 {
-	struct port_of a = {.f = r->fib, .port = port};
+	struct port_of a = {.f = t->r->fib, .rp = t->rp, .port = port};
 
-	return fib_route_walk(r->fib, AF_INET6, names_port, &a) != 0;
+	return fib_route_walk(t->r->fib, AF_INET6, names_port, &a) != 0;
+}
+
+/* @port has an IPv6 address (a start with the file being replaced: one
+ * whose line ran). */
+static bool port_addrs6(const struct txn *t, uint16_t port)
+{
+	const struct fr_port *p = &t->r->ports[port];
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6 &&
+		    (t->rp == NULL || replace_addr_made(t->rp, port, &p->addrs[i])))
+			return true;
+	return false;
+}
+
+int mtu_set_check(const struct txn *t, uint16_t port, uint32_t mtu, char *err, size_t errlen)
+{
+	if (mtu < IP6_MIN_MTU && port_addrs6(t, port))
+		return ERR("port %u has IPv6 addresses: its MTU must be at least %u (RFC 8200 5)",
+			   port, IP6_MIN_MTU);
+	if (mtu < IP6_MIN_MTU && port_routes6(t, port))
+		return ERR("IPv6 routes leave by port %u (via a link-local gateway, or dev): its "
+			   "MTU must be at least %u (RFC 8200 5)",
+			   port, IP6_MIN_MTU);
+	return 0;
 }
 
 /* A gateway the router may route by: no address of its own, nor a
  * subnet's network or broadcast address. */
-static int gw_check(const struct router *r, const struct fr_addr *gw, char *err, size_t errlen)
+int gw_check(const struct router *r, const struct fr_addr *gw, char *err, size_t errlen)
 {
 	char buf[FR_ADDR_STRLEN];
 	const char *what;
@@ -1048,11 +1099,11 @@ static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen
 			rc = check_port(r, m[i].port, err, errlen);
 			if (rc != 0)
 				return rc;
-			if (rt.prefix.addr.family == AF_INET6 &&
-			    r->dp_ports[m[i].port].mtu < IP6_MIN_MTU)
-				return ERR(
-					"port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)",
-					m[i].port, r->dp_ports[m[i].port].mtu, IP6_MIN_MTU);
+			if (rt.prefix.addr.family == AF_INET6) {
+				rc = mtu6_check(t, m[i].port, err, errlen);
+				if (rc != 0)
+					return rc;
+			}
 		}
 		rc = gw_check(r, &m[i].gw, err, errlen);
 		if (rc != 0)
@@ -1102,14 +1153,13 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 	}
-	/* an IPv6 link carries at least 1280 bytes (RFC 8200 5): a port set
-	 * lower carries no IPv6 (its Packet Too Big would say less) */
 	if (c->id != CMD_ROUTE_DEL && rt.prefix.addr.family == AF_INET6 &&
 	    rt.port != FIB_PORT_NONE &&
-	    (rt.type == FIB_NH_GATEWAY || rt.type == FIB_NH_CONNECTED) &&
-	    r->dp_ports[rt.port].mtu < IP6_MIN_MTU)
-		return ERR("port %u has MTU %u: IPv6 needs at least %u (RFC 8200 5)", rt.port,
-			   r->dp_ports[rt.port].mtu, IP6_MIN_MTU);
+	    (rt.type == FIB_NH_GATEWAY || rt.type == FIB_NH_CONNECTED)) {
+		rc = mtu6_check(t, rt.port, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
 	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_GATEWAY) {
 		rc = gw_check(r, &rt.gw, err, errlen);
 		if (rc != 0)
@@ -1305,14 +1355,11 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			return rc;
 		port = (uint16_t)c->port;
 	}
-	if (c->id == CMD_PORT_MTU && c->value < IP6_MIN_MTU &&
-	    port_any_addr6(&t->r->ports[port]) != NULL)
-		return ERR("port %u has IPv6 addresses: its MTU must be at least %u (RFC 8200 5)",
-			   port, IP6_MIN_MTU);
-	if (c->id == CMD_PORT_MTU && c->value < IP6_MIN_MTU && port_routes6(t->r, port))
-		return ERR("IPv6 routes leave by port %u (via a link-local gateway, or dev): its "
-			   "MTU must be at least %u (RFC 8200 5)",
-			   port, IP6_MIN_MTU);
+	if (c->id == CMD_PORT_MTU) {
+		rc = mtu_set_check(t, port, c->value, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
 	txn_setting_get(t->r, c->id, port, &u.set);
 	if (journal(t, &u) != 0)
 		return ERRC(-ENOMEM, "out of memory");

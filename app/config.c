@@ -724,6 +724,7 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	if (l.rp != NULL) {
 		char msg[CMD_ERR_LEN];
 
+		txn_replace(l.t, l.rp);
 		rc = replace_prune(l.rp, l.t, serve_cb, &l, msg, sizeof(msg));
 		if (rc == 0)
 			rc = replace_settings(l.rp, l.t, msg, sizeof(msg));

@@ -2212,6 +2212,66 @@ def _():
             check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+@t("configure_replace_line_order")
+def _():
+    # each line of a replacing file is checked against the router a start
+    # with the file has at that line, not the running one: an MTU set by a
+    # later line, a route or address whose line comes later, a delete of
+    # what only the running router has. Where a start takes the file, the
+    # replace ends in its show config; where it refuses, the replace does,
+    # at the same line with the same words, and changes nothing
+    cases = [
+        # an IPv6 address before the line that raises the port's MTU
+        ("port 1 mtu 1200\n", "port 1 address add 2001:db8:1::1/64\nport 1 mtu 1400\n"),
+        # the MTU lowered on a port an old IPv6 route leaves by, before
+        # the line that moves the route
+        ("route add 2001:db8:99::/48 via fe80::2 port 1\n",
+         "port 1 mtu 1200\nroute add 2001:db8:99::/48 via fe80::2 port 0\n"),
+        # the MTU the router has already, too low once the line before
+        # gave the port IPv6
+        ("port 1 mtu 1200\n", "port 1 address add 2001:db8:1::1/64\nport 1 mtu 1200\n"),
+        # a delete of a route only the running router has yet
+        ("route add 10.0.0.0/8 blackhole\n",
+         "route del 10.0.0.0/8\nroute add 10.0.0.0/8 unreachable\n"),
+        # a gateway that is no host's: why, not 'not connected'
+        ("port 0 address 192.0.2.1/24\n",
+         "port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.255\n"),
+    ]
+    outcomes = []
+    for i, (a, b) in enumerate(cases):
+        pa, sa = router("order-a%d" % i, a)
+        pb, sb = router("order-b%d" % i, b)
+        try:
+            wait_serving(pa, sa)
+            wait_serving(pb, sb)
+            if pa.poll() is not None:
+                raise AssertionError("case %d: A refused: %s" % (i, stop(pa)[1]))
+            before = run([CLI, "-s", sa, "show", "config"]).stdout
+            fb = conf(b)
+            q = run([CLI, "-s", sa, "configure", "replace", fb])
+            after = run([CLI, "-s", sa, "show", "config"]).stdout
+            if pb.poll() is None:
+                fresh = run([CLI, "-s", sb, "show", "config"]).stdout
+                check(q.returncode == 0, "case %d: a start takes it, the replace refused: %s"
+                      % (i, q.stderr))
+                check(after == fresh, "case %d: after the replace:\n%s\nstarted with it:\n%s"
+                      % (i, after, fresh))
+                outcomes.append("taken")
+            else:
+                why = stop(pb)[1].strip().splitlines()[-1]
+                said = why[why.index(".conf:") + 5:]  # ":N: reason"
+                check(q.returncode == 1 and (fb + said) in q.stderr,
+                      "case %d: a start said %r, the replace %r" % (i, why, q.stderr))
+                check(after == before, "case %d: a refused replace changed the configuration"
+                      % i)
+                outcomes.append(said.split(":")[1])
+        finally:
+            for p in (pa, pb):
+                stop(p)
+    # the cases are what they say: two taken, three refused at their line
+    check(outcomes == ["taken", "taken", "2", "1", "2"], "outcomes %s" % outcomes)
+
+
 if skipped:
     print("%d SKIPPED: %s" % (len(skipped), ", ".join(skipped)), flush=True)
     # as frlib's Runner does: scripts/run-tests.sh lists them at the end,
