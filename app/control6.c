@@ -1768,6 +1768,20 @@ static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6
 		return;
 	}
 	r->cst.rs_received++;
+	/* its source link-layer address (Ethernet's: 8 bytes) makes or
+	 * updates the host's entry, STALE (RFC 4861 6.2.6): the first packet
+	 * to the host needs no solicitation of ours */
+	if (slla != NULL && slla[1] == 1 && port_onlink6(r, m->port, ip->src_addr) &&
+	    !router_owns6(r, ip->src_addr) &&
+	    rte_is_valid_assigned_ether_addr((const struct rte_ether_addr *)(slla + 2)) &&
+	    !router_mac(r, (const struct rte_ether_addr *)(slla + 2))) {
+		struct fr_addr who = {.family = AF_INET6};
+
+		memcpy(who.v6, ip->src_addr, 16);
+		if (neigh_learn(r->neigh, &who, m->port, (const struct rte_ether_addr *)(slla + 2),
+				NEIGH_LEARN_REQUEST, now) == 1)
+			r->cst.nd_learnt++;
+	}
 	at = RTE_MAX(now + rte_rand_max(RA_DELAY_MAX_MS + 1), p->ra_last_ms + RA_MIN_DELAY_MS);
 	if (at < p->ra_next_ms)
 		p->ra_next_ms = at;

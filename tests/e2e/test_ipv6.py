@@ -1703,6 +1703,9 @@ def test_ecmp6(topo, r):
         r.cli("route del 2001:db8:98::/48")
 
 
+RS_LL, RS_MAC = "fe80::5eed", "02:00:00:00:5e:ed"  # a host new to the router
+
+
 def test_router_adv(topo, r):
     """port N ra on (RFC 4861 6.2): a Linux host that accepts Router
     Advertisements takes the router as its default router (by its
@@ -1745,6 +1748,19 @@ def test_router_adv(topo, r):
             ls.close()
         check(delta(st0, r.stats(), "rs_received") == 1, "the solicitation not counted")
         check(got, "no advertisement after a solicitation")
+        # its source link-layer address is learnt, STALE (RFC 4861 6.2.6):
+        # a host the router had no entry for
+        st0 = r.stats()
+        frlib.l2send(topo, s.Ether(src=RS_MAC, dst="33:33:00:00:00:02") /
+                     s.IPv6(src=RS_LL, dst="ff02::2", hlim=255) / s.ICMPv6ND_RS() /
+                     s.ICMPv6NDOptSrcLLAddr(lladdr=RS_MAC))
+        e = frlib.wait_for(lambda: [x for x in json.loads(r.cli("show neigh", json=True))
+                                    if x["address"] == RS_LL and x["port"] == 0], timeout=3.0)
+        check(e and e[0]["mac"].lower() == RS_MAC and e[0]["state"] == "STALE" and
+              delta(st0, r.stats(), "nd_learnt") == 1,
+              "the solicitation's source not learnt: %s, nd_learnt +%d" %
+              (e, delta(st0, r.stats(), "nd_learnt")))
+        r.cli("neigh del %s port 0" % RS_LL)
         ra = got[0]
         opts = {type(o).__name__: o for o in ra[s.ICMPv6ND_RA].iterpayloads()}
         pi = opts.get("ICMPv6NDOptPrefixInfo")
