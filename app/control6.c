@@ -1717,6 +1717,24 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s)
 	}
 }
 
+unsigned int router_ra_final(struct router *r)
+{
+	const uint64_t sent = r->cst.ra_sent;
+	unsigned int i;
+	uint16_t port;
+
+	for (port = 0; port < r->nb_ports; port++)
+		if (r->ports[port].ra_max_s != 0)
+			router_ra_set(r, port, 0);
+	/* the ring's whole content, a burst at a time: bounded, as a TX
+	 * queue that takes nothing more leaves it */
+	for (i = 0; r->cst.ra_sent != sent && r->nb_workers > 0 && i < 64 &&
+		    rte_ring_count(r->ctrl_tx) > 0;
+	     i++)
+		worker_ctrl_tx_drain(r, r->workers[0]);
+	return (unsigned int)(r->cst.ra_sent - sent);
+}
+
 void ra_due(struct router *r, uint16_t port, uint64_t now)
 {
 	struct fr_port *p = &r->ports[port];

@@ -44,6 +44,11 @@ void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
  * 0 goes (6.2.5). ra_due(): the one due on @port, when in service. */
 void router_ra_set(struct router *r, uint16_t port, uint16_t max_s);
 void ra_due(struct router *r, uint16_t port, uint64_t now);
+/* The router stops, its workers have: each advertising port's last
+ * Router Advertisement (lifetime 0, RFC 4861 6.2.5), sent by the calling
+ * thread from worker 0's TX queue with what else the control thread
+ * queued. How many were sent. */
+unsigned int router_ra_final(struct router *r);
 
 /* Source address for a packet the router sends on @port to @dst. */
 void port_src6(const struct router *r, uint16_t port, const uint8_t *dst, uint8_t *src);

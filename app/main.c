@@ -32,6 +32,7 @@
 #include "fr_eal.h"
 #include "cli_term.h"
 #include "cmd.h"
+#include "control6.h"
 #include "router.h"
 #include "sd_notify.h"
 #include "std_fds.h"
@@ -776,6 +777,10 @@ out:
 	r->quit = true;
 	cli_term_free(term);
 	rte_eal_mp_wait_lcore();
+	/* hosts stop using the router now, not when the lifetime its last
+	 * Router Advertisement gave ends (up to 30 minutes) */
+	if (r->running)
+		router_ra_final(r);
 	cli_sock_close();
 	rte_pdump_uninit();
 	telemetry_stop();

@@ -1789,6 +1789,45 @@ def test_router_adv(topo, r):
         sh(["ip", "-6", "route", "flush", "proto", "ra"], ns=h, check=False)
 
 
+def test_ra_at_stop(topo):
+    """A router that stops sends each advertising port's last Router
+    Advertisement, lifetime 0 (RFC 4861 6.2.5): a Linux host drops the
+    default route it had from the router at once, not 12 s (3 x the
+    interval) later. A router of its own (the main one has stopped)."""
+    h = topo.hosts[0]
+
+    def ra_routes():
+        return [x for x in sh(["ip", "-6", "route", "show", "default"], ns=h).splitlines()
+                if "proto ra" in x]
+
+    sh(["sysctl", "-qw", "net.ipv6.conf.eth0.accept_ra=1"], ns=h)
+    r = ls = None
+    try:
+        r = frlib.Router(topo, CONFIG + "port 0 ra on interval 4\n")
+        check(frlib.wait_for(ra_routes, timeout=10.0),
+              "no default route by the router's RA: %s" % sh(["ip", "-6", "route"], ns=h))
+        sent = r.stats()["ra_sent"]
+        ls = Listen(topo, 0)
+        r.stop()
+        got = ls.collect(timeout=2.0, match=lambda p: p.haslayer(s.ICMPv6ND_RA) and
+                         p[s.Ether].src == ROUTER_MAC[0], want=1)
+        check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
+              got[0][s.IPv6].src == ROUTER_LL[0],
+              "no last advertisement at the stop (%d sent before): %s" %
+              (sent, [p.summary() for p in got]))
+        check(frlib.wait_for(lambda: not ra_routes(), timeout=3.0),
+              "the host kept the default route: %s" % ra_routes())
+    finally:
+        if ls is not None:
+            ls.close()
+        if r is not None:
+            r.stop()
+        sh(["sysctl", "-qw", "net.ipv6.conf.eth0.accept_ra=0"], ns=h)
+        sh(["ip", "-6", "addr", "flush", "dev", "eth0", "scope", "global", "dynamic"], ns=h,
+           check=False)
+        sh(["ip", "-6", "route", "flush", "proto", "ra"], ns=h, check=False)
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3, ipv6=True) as topo:
@@ -1831,6 +1870,7 @@ def main():
         runner.run("link_local_only_port", test_ll_only_port, topo)
         runner.run("link_local_held_by_another", test_ll_duplicate, topo)
         runner.run("mld_v1_querier", test_mld_v1, topo)
+        runner.run("ra_at_stop", test_ra_at_stop, topo)
     runner.exit()
 
 
