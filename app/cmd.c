@@ -672,7 +672,8 @@ static const struct cmd_syntax {
 	 "soon after a Router Solicitation (at most one per 3 s), to all nodes, from its\n"
 	 "link-local address: the router as default router for 3 x SEC s (at most\n"
 	 "9000), the port's MTU, each global prefix of its IPv6 addresses on-link, and\n"
-	 "/64 ones for SLAAC. 'off' sends a last one with router lifetime 0"},
+	 "/64 ones for SLAAC; a soliciting host's link-layer address is learnt.\n"
+	 "'off', and the router's stop, send a last one with router lifetime 0"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",
 	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
 	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"
