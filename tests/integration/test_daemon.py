@@ -18,39 +18,22 @@ import tempfile
 import threading
 import time
 
-BUILD = os.environ.get("FASTROUTE_BUILD", os.path.join(os.path.dirname(__file__), "../../build"))
-FR = os.path.join(BUILD, "app/fastroute")
-CLI = os.path.join(BUILD, "app/fastroute-cli")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import itlib  # noqa: E402
+from itlib import BUILD, CLI, FR, SMALL, check, run, runtime_dir  # noqa: E402
+
 TMP = tempfile.mkdtemp(prefix="fr-it-")
 atexit.register(shutil.rmtree, TMP, True)
-n_run = 0
 failed = []
 skipped = []
 
 
 def eal(lcores="0-1", ports=2, rx=()):
-    """The router's EAL options: @ports net_null ports, those in @rx
-    receiving (a null frame each time a worker polls), the others not."""
-    global n_run
-    n_run += 1
-    a = [FR, "--no-pci", "--no-huge", "-m", "512", "--no-telemetry",
-         "--file-prefix", "fr-it-%d-%d" % (os.getpid(), n_run), "-l", lcores,
-         "--log-level", "lib.eal:error"]
-    for i in range(ports):
-        a += ["--vdev", "net_null%d" % i + ("" if i in rx else ",no-rx=1")]
-    return a + ["--"]
+    return itlib.eal("fr-it", lcores, ports, rx)
 
 
 def conf(text):
-    fd, p = tempfile.mkstemp(suffix=".conf", dir=TMP)  # one file per call
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    return p
-
-
-def run(args, timeout=60):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          timeout=timeout)
+    return itlib.conf(text, TMP)
 
 
 def t(name):
@@ -65,14 +48,6 @@ def t(name):
             print("FAIL %s: %s" % (name, e), flush=True)
         return fn
     return deco
-
-
-def check(c, msg):
-    if not c:
-        raise AssertionError(msg)
-
-
-SMALL = ["--max-routes", "4096", "--tbl8", "64"]
 
 
 def wait_serving(p, sock):
@@ -93,13 +68,6 @@ def stop(p, sig=signal.SIGTERM):
     except subprocess.TimeoutExpired:
         p.kill()  # never left polling a core for the suites after
         return p.communicate()
-
-
-def runtime_dir(a):
-    """EAL's runtime directory of a router started with the options @a."""
-    rt = "/var/run/dpdk" if os.geteuid() == 0 else os.path.join(
-        os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")
-    return os.path.join(rt, a[a.index("--file-prefix") + 1])
 
 
 @t("help")
