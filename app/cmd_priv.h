@@ -38,6 +38,9 @@ int gw_check(const struct router *r, const struct fr_addr *gw, char *err, size_t
 /* IPv6 may leave by @port: its MTU (as a start with the file being
  * replaced has it at this line) at least 1280, or -EINVAL with @err. */
 int mtu6_check(const struct txn *t, uint16_t port, char *err, size_t errlen);
+/* The ports IPv6 route line @c leaves by (its port, or its members'
+ * given ones) pass mtu6_check(): 0, or its refusal. */
+int route_mtu6_check(const struct txn *t, const struct cmd *c, char *err, size_t errlen);
 /* 'port N mtu @mtu' keeps IPv6 working: below 1280 only on a port with
  * no IPv6 address and that no IPv6 route leaves by. 0 or -EINVAL. */
 int mtu_set_check(const struct txn *t, uint16_t port, uint32_t mtu, char *err, size_t errlen);

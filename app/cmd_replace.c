@@ -589,9 +589,9 @@ static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
 	}
 	/* a start refuses a gateway that is no host's before it looks for
 	 * its network */
-	if (gw_check(rp->r, gw, err, errlen) != 0)
-		return -EINVAL;
-	return err_gw_unconnected(gw, err, errlen);
+	int e = gw_check(rp->r, gw, err, errlen);
+
+	return e != 0 ? e : err_gw_unconnected(gw, err, errlen);
 }
 
 /* Line @c as a start with the file would run it at this point: its
@@ -617,24 +617,6 @@ static int route_as_started(const struct cfg_replace *rp, const struct cmd *c, s
 			return rc;
 	}
 	return 0;
-}
-
-/* A kept IPv6 route's ports carry IPv6 at this line of a start (the
- * checks its line would pass, were it applied). */
-static int route_mtu6(const struct txn *t, const struct cmd *c, char *err, size_t errlen)
-{
-	unsigned int i;
-	int e = 0;
-
-	if (c->route.prefix.addr.family != AF_INET6)
-		return 0;
-	if ((c->route.type == FIB_NH_GATEWAY || c->route.type == FIB_NH_CONNECTED) &&
-	    c->route.port != FIB_PORT_NONE)
-		return mtu6_check(t, c->route.port, err, errlen);
-	for (i = 0; c->route.type == FIB_NH_MULTIPATH && i < c->nmp && e == 0; i++)
-		if (c->mp[i].port != FIB_PORT_NONE)
-			e = mtu6_check(t, c->mp[i].port, err, errlen);
-	return e;
 }
 
 /* Line @c removes what only the router has so far (its line in the file
@@ -697,12 +679,13 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 	case CMD_ROUTE_DEL:
 	case CMD_PORT_ADDR_DEL:
-	case CMD_NEIGH_DEL:
+	case CMD_NEIGH_DEL: {
 		/* what the router has only from before, the file adding it
 		 * later, a start with the file has not: nothing to remove */
-		if (del_too_early(rp, c, err, errlen) != 0)
-			return -ENOENT;
-		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+		int e = del_too_early(rp, c, err, errlen);
+
+		return e != 0 ? e : cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+	}
 	case CMD_PORT_MTU: {
 		int e = check_port(r, c->port, err, errlen);
 
@@ -766,7 +749,7 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		    cur.origin != FIB_ORIGIN_STATIC)
 			return cmd_exec(r, t, &rc, CMD_SRC_FILE, o, err, errlen);
 		if (route_same(r, &rc, &cur)) {
-			e = route_mtu6(t, &rc, err, errlen);
+			e = route_mtu6_check(t, &rc, err, errlen);
 			if (e == 0)
 				rp->unchanged++;
 			return e;

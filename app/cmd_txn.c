@@ -230,6 +230,22 @@ int mtu6_check(const struct txn *t, uint16_t port, char *err, size_t errlen)
 	return 0;
 }
 
+int route_mtu6_check(const struct txn *t, const struct cmd *c, char *err, size_t errlen)
+{
+	unsigned int i;
+	int e = 0;
+
+	if (c->route.prefix.addr.family != AF_INET6)
+		return 0;
+	if ((c->route.type == FIB_NH_GATEWAY || c->route.type == FIB_NH_CONNECTED) &&
+	    c->route.port != FIB_PORT_NONE)
+		return mtu6_check(t, c->route.port, err, errlen);
+	for (i = 0; c->route.type == FIB_NH_MULTIPATH && i < c->nmp && e == 0; i++)
+		if (c->mp[i].port != FIB_PORT_NONE)
+			e = mtu6_check(t, c->mp[i].port, err, errlen);
+	return e;
+}
+
 struct txn *txn_begin(struct router *r)
 {
 	struct txn *t = calloc(1, sizeof(*t));
@@ -1153,10 +1169,9 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (rc != 0)
 			return rc;
 	}
-	if (c->id != CMD_ROUTE_DEL && rt.prefix.addr.family == AF_INET6 &&
-	    rt.port != FIB_PORT_NONE &&
-	    (rt.type == FIB_NH_GATEWAY || rt.type == FIB_NH_CONNECTED)) {
-		rc = mtu6_check(t, rt.port, err, errlen);
+	/* a multipath route's members are checked each in turn (mp_route()) */
+	if (c->id != CMD_ROUTE_DEL && rt.type != FIB_NH_MULTIPATH) {
+		rc = route_mtu6_check(t, c, err, errlen);
 		if (rc != 0)
 			return rc;
 	}
