@@ -1706,6 +1706,12 @@ def test_ecmp6(topo, r):
 RS_LL, RS_MAC = "fe80::5eed", "02:00:00:00:5e:ed"  # a host new to the router
 
 
+def ra_routes(h):
+    """Host @h's default routes learnt from Router Advertisements."""
+    return [x for x in sh(["ip", "-6", "route", "show", "default"], ns=h).splitlines()
+            if "proto ra" in x]
+
+
 def test_router_adv(topo, r):
     """port N ra on (RFC 4861 6.2): a Linux host that accepts Router
     Advertisements takes the router as its default router (by its
@@ -1716,10 +1722,6 @@ def test_router_adv(topo, r):
     h = topo.hosts[0]
     keys = ("accept_ra", "autoconf")
 
-    def ra_routes():
-        return [x for x in sh(["ip", "-6", "route", "show", "default"], ns=h).splitlines()
-                if "proto ra" in x]
-
     def is_ra(p):
         return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
 
@@ -1728,7 +1730,7 @@ def test_router_adv(topo, r):
     try:
         r.cli("port 0 ra on interval 4")
         check("port 0 ra on interval 4" in r.cli("show config"), "not in show config")
-        got = frlib.wait_for(ra_routes, timeout=10.0)
+        got = frlib.wait_for(lambda: ra_routes(h), timeout=10.0)
         check(got and ("via %s" % ROUTER_LL[0]) in got[0],
               "no default route by the router's RA: %s" % sh(["ip", "-6", "route"], ns=h))
         slaac = frlib.wait_for(lambda: [x for x in sh(
@@ -1778,8 +1780,8 @@ def test_router_adv(topo, r):
         finally:
             ls.close()
         check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0, "no last advertisement")
-        check(frlib.wait_for(lambda: not ra_routes(), timeout=5.0),
-              "the host kept the default route: %s" % ra_routes())
+        check(frlib.wait_for(lambda: not ra_routes(h), timeout=5.0),
+              "the host kept the default route: %s" % ra_routes(h))
     finally:
         r.cli("port 0 ra off")
         for k in keys:
@@ -1796,15 +1798,11 @@ def test_ra_at_stop(topo):
     interval) later. A router of its own (the main one has stopped)."""
     h = topo.hosts[0]
 
-    def ra_routes():
-        return [x for x in sh(["ip", "-6", "route", "show", "default"], ns=h).splitlines()
-                if "proto ra" in x]
-
     sh(["sysctl", "-qw", "net.ipv6.conf.eth0.accept_ra=1"], ns=h)
     r = ls = None
     try:
         r = frlib.Router(topo, CONFIG + "port 0 ra on interval 4\n")
-        check(frlib.wait_for(ra_routes, timeout=10.0),
+        check(frlib.wait_for(lambda: ra_routes(h), timeout=10.0),
               "no default route by the router's RA: %s" % sh(["ip", "-6", "route"], ns=h))
         sent = r.stats()["ra_sent"]
         ls = Listen(topo, 0)
@@ -1815,8 +1813,8 @@ def test_ra_at_stop(topo):
               got[0][s.IPv6].src == ROUTER_LL[0],
               "no last advertisement at the stop (%d sent before): %s" %
               (sent, [p.summary() for p in got]))
-        check(frlib.wait_for(lambda: not ra_routes(), timeout=3.0),
-              "the host kept the default route: %s" % ra_routes())
+        check(frlib.wait_for(lambda: not ra_routes(h), timeout=3.0),
+              "the host kept the default route: %s" % ra_routes(h))
     finally:
         if ls is not None:
             ls.close()
