@@ -422,10 +422,11 @@ static int a_hold(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	}
 	if (i + 1 == n && i < 4 &&
 	    ((strcmp(tok[i], "up") == 0 && !up) || (strcmp(tok[i], "down") == 0 && !down)))
-		return ERR("missing MS after '%s' (usage: port N hold-time [up MS] [down MS])",
+		return ERR("missing MS after '%s' (usage: port N hold-time [up MS] [down MS], one "
+			   "or both)",
 			   tok[i]);
 	if (!up && !down)
-		return ERR("usage: port N hold-time [up MS] [down MS]");
+		return ERR("usage: port N hold-time [up MS] [down MS], one or both");
 	return expect_end(tok, n, i, err, errlen);
 }
 
@@ -678,7 +679,8 @@ static const struct cmd_syntax {
 	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
 	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"
 	 "one that goes down is taken out once it has stayed down MS; a flap shorter\n"
-	 "than that changes nothing (counted in show port info). Either left out is 0.\n"
+	 "than that changes nothing (counted in show port info). At least one of up\n"
+	 "and down; one left out is 0.\n"
 	 "'port N down' and 'up' act at once"},
 	{"port * down", CMD_PORT_ADMIN, a_port_down, "",
 	 "take port N out of service: what would leave by it is dropped and counted\n"

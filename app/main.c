@@ -358,7 +358,8 @@ static int tables_create(struct router *r)
 
 		fprintf(stderr,
 			"fastroute: cannot create the FIB: %s (it needs about %" PRIu64
-			" MiB: give EAL more memory with -m, or lower --max-routes/--tbl8)\n",
+			" MiB: give EAL more memory with -m, or lower --max-routes, --tbl8, "
+			"--max-routes6, --tbl8-6 or --max-nexthops)\n",
 			short_of ? "out of DPDK memory" : strerror(e), need >> 20);
 		return -e;
 	}

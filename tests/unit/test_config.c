@@ -322,6 +322,7 @@ static void test_bad_cases(void **state)
 		 "bad address '192.0.2.07' (an IPv4 octet with a leading zero"},
 		{"port 0 hold-time up 5 down\n", 1, "missing MS after 'down'"},
 		{"port 0 hold-time up\n", 1, "missing MS after 'up'"},
+		{"port 0 hold-time\n", 1, "usage: port N hold-time [up MS] [down MS], one or both"},
 		{"port\n", 1, "expected N after 'port'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
 		/* the gateway's subnet gone with its address: a route via it is
