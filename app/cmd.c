@@ -460,23 +460,86 @@ static int a_mphash(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 
 /* port N ra on [interval S] | port N ra off: value on/off, value2 the
  * interval (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s, default 600) */
+/* 'dns ADDR[,ADDR[,ADDR]]': unicast IPv6 addresses, each once */
+static int parse_dns(const char *s, struct cmd *c, char *err, size_t errlen)
+{
+	static const uint8_t loopback[16] = {[15] = 1}, unspec[16];
+	char buf[FR_ADDR_STRLEN];
+	const char *end;
+	struct fr_addr a;
+	size_t len;
+	unsigned int i;
+
+	if (s == NULL)
+		return ERR("missing ADDR[,ADDR[,ADDR]] after 'dns'");
+	for (c->ndns = 0; *s != '\0'; s = *end == ',' ? end + 1 : end) {
+		end = s + strcspn(s, ",");
+		len = (size_t)(end - s);
+		if (len == 0 || len >= sizeof(buf))
+			return ERR("bad address '%.*s' in the dns list", (int)RTE_MIN(len, 64u), s);
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		if (fr_addr_parse(buf, &a) != 0)
+			return ERR("bad address '%s' in the dns list", buf);
+		if (a.family != AF_INET6)
+			return ERR("'%s': Router Advertisements name IPv6 DNS servers only", buf);
+		if (a.v6[0] == 0xff || memcmp(a.v6, unspec, 16) == 0 ||
+		    memcmp(a.v6, loopback, 16) == 0)
+			return ERR("'%s' cannot be a DNS server (multicast, unspecified or "
+				   "loopback)",
+				   buf);
+		if (c->ndns == RA_DNS_MAX)
+			return ERR("at most %u DNS servers", RA_DNS_MAX);
+		for (i = 0; i < c->ndns; i++)
+			if (memcmp(c->dns[i], a.v6, 16) == 0)
+				return ERR("'%s' listed twice", buf);
+		memcpy(c->dns[c->ndns++], a.v6, 16);
+		if (*end == ',' && end[1] == '\0')
+			return ERR("missing address after the last ',' of the dns list");
+	}
+	return 0;
+}
+
 static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
+	unsigned int seen = 0;
+	int i;
+
 	if (n >= 1 && strcmp(tok[0], "off") == 0) {
 		c->value = c->value2 = 0;
 		return expect_end(tok, n, 1, err, errlen);
 	}
 	if (n < 1 || strcmp(tok[0], "on") != 0)
-		return ERR("usage: port N ra on [interval SEC] | port N ra off");
-	c->value = 1;
+		return ERR("usage: port N ra on [interval SEC] [managed] [other] "
+			   "[dns ADDR[,ADDR[,ADDR]]] | port N ra off");
+	c->value = RA_ON;
 	c->value2 = 600;
-	if (n == 1)
-		return 0;
-	if (strcmp(tok[1], "interval") != 0)
-		return ERR("unknown '%s' after 'ra on' (expected interval SEC)", tok[1]);
-	if (parse_u32(n > 2 ? tok[2] : NULL, 4, 1800, &c->value2, err, errlen) != 0)
-		return -EINVAL;
-	return expect_end(tok, n, 3, err, errlen);
+	for (i = 1; i < n; i++) {
+		const char *w = tok[i];
+		unsigned int bit = strcmp(w, "interval") == 0  ? 1
+				   : strcmp(w, "managed") == 0 ? 2
+				   : strcmp(w, "other") == 0   ? 4
+				   : strcmp(w, "dns") == 0     ? 8
+							       : 0;
+
+		if (bit == 0)
+			return ERR("unknown '%s' after 'ra on' (expected interval SEC, managed, "
+				   "other or dns ADDR[,ADDR[,ADDR]])",
+				   w);
+		if (seen & bit)
+			return ERR("'%s' given twice", w);
+		seen |= bit;
+		if (bit == 2)
+			c->value |= RA_MANAGED;
+		else if (bit == 4)
+			c->value |= RA_OTHER;
+		else if (bit == 1 && parse_u32(i + 1 < n ? tok[++i] : NULL, 4, 1800, &c->value2,
+					       err, errlen) != 0)
+			return -EINVAL;
+		else if (bit == 8 && parse_dns(i + 1 < n ? tok[++i] : NULL, c, err, errlen) != 0)
+			return -EINVAL;
+	}
+	return 0;
 }
 
 static int a_icmp_rate(char **tok, int n, struct cmd *c, char *err, size_t errlen)
@@ -667,14 +730,19 @@ static const struct cmd_syntax {
 	 "that is the destination or a gateway by its link-local address (default\n"
 	 "off); the packet is forwarded all the same. Within the ICMP rate (set icmp\n"
 	 "rate), with tokens of their own, and damped per sender"},
-	{"port * ra", CMD_PORT_RA, a_ra, "on [interval SEC] | off",
+	{"port * ra", CMD_PORT_RA, a_ra,
+	 "on [interval SEC] [managed] [other] [dns ADDR[,ADDR[,ADDR]]] | off",
 	 "send IPv6 Router Advertisements on port N (RFC 4861 6.2; default off): every\n"
 	 "SEC/3 to SEC seconds (4-1800, default 600; the first three within 16 s), and\n"
 	 "soon after a Router Solicitation (at most one per 3 s), to all nodes, from its\n"
 	 "link-local address: the router as default router for 3 x SEC s (at most\n"
 	 "9000), the port's MTU, each global prefix of its IPv6 addresses on-link, and\n"
 	 "/64 ones for SLAAC; a soliciting host's link-layer address is learnt.\n"
-	 "'off', and the router's stop, send a last one with router lifetime 0"},
+	 "'managed' and 'other' set the M and O flags (addresses, or the rest of the\n"
+	 "configuration, by DHCPv6); 'dns' names up to 3 IPv6 DNS servers (RFC 8106\n"
+	 "RDNSS, for 3 x SEC s). A change while on is advertised within 3 s.\n"
+	 "'off', and the router's stop, send a last one with router lifetime 0 (and\n"
+	 "DNS lifetime 0)"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",
 	 "damp port N's link (0-600000 ms, default 0): a link that comes up is put\n"
 	 "in service once it has stayed up MS (its routes back, its traffic taken),\n"

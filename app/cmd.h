@@ -75,6 +75,16 @@ enum cmd_id {
 };
 
 /* A parsed command. */
+/* 'port N ra on': struct cmd's value (a setting's too) is RA_ON with the
+ * advertisement's M and O flags as they sit in its byte 5 (RFC 4861 4.2:
+ * 'managed', addresses by DHCPv6; 'other', the rest of the configuration
+ * by DHCPv6), value2 its interval; its 'dns' servers (RFC 8106 RDNSS) in
+ * dns[] */
+#define RA_ON	   0x01
+#define RA_MANAGED 0x80
+#define RA_OTHER   0x40
+#define RA_DNS_MAX 3
+
 struct cmd {
 	enum cmd_id id;
 	unsigned int line;	/* line in its file, 0 for the CLI */
@@ -92,7 +102,9 @@ struct cmd {
 	struct rte_ether_addr mac;
 	struct neigh_params nparams; /* set neigh: values of the parameters it names */
 	uint32_t nparams_set;	     /* set neigh: which parameters it names (bits) */
-	char arg[256];		     /* load FILE, help TOPIC */
+	uint8_t ndns;		     /* port N ra on ... dns: how many in dns[] */
+	uint8_t dns[RA_DNS_MAX][16];
+	char arg[256]; /* load FILE, help TOPIC */
 };
 
 /* Longest command (bytes): its line's end ("\n", "\r\n", "\r") and a

@@ -483,9 +483,11 @@ static bool port_has_addr(const struct router *r, uint32_t port, const struct fr
 	return false;
 }
 
+/* @c: the line's DNS servers for 'port N ra on' (NULL: none) */
 static bool setting_same(const struct router *r, enum cmd_id id, uint32_t port, uint32_t value,
-			 uint32_t value2)
+			 uint32_t value2, const struct cmd *c)
 {
+	const unsigned int ndns = c != NULL ? c->ndns : 0;
 	struct setting s;
 
 	txn_setting_get(r, id, (uint16_t)port, &s);
@@ -494,9 +496,11 @@ static bool setting_same(const struct router *r, enum cmd_id id, uint32_t port, 
 		return s.value == value;
 	case CMD_PORT_ADMIN:
 		return (s.value != 0) == (value != 0);
+	case CMD_PORT_RA:
+		return s.value == value && s.value2 == value2 && r->ports[port].ra_ndns == ndns &&
+		       (ndns == 0 || memcmp(r->ports[port].ra_dns, c->dns, 16u * ndns) == 0);
 	case CMD_PORT_RPF:
 	case CMD_PORT_HOLD:
-	case CMD_PORT_RA:
 	case CMD_SET_ICMP_RATE:
 		return s.value == value && s.value2 == value2;
 	default:
@@ -692,7 +696,7 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		if (e != 0)
 			return e;
 		rp->mtu_ran[c->port / 64] |= 1ull << (c->port % 64);
-		if (!setting_same(r, c->id, c->port, c->value, c->value2))
+		if (!setting_same(r, c->id, c->port, c->value, c->value2, NULL))
 			return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 		/* the same MTU, refused where a start with the file has IPv6
 		 * on the port by now */
@@ -703,9 +707,9 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 	}
 	default:
 		if ((is_port_setting(c->id) && check_port(r, c->port, err, errlen) == 0 &&
-		     setting_same(r, c->id, c->port, c->value, c->value2)) ||
+		     setting_same(r, c->id, c->port, c->value, c->value2, c)) ||
 		    ((is_router_setting(c->id) || c->id == CMD_RTCACHE_SIZE) &&
-		     setting_same(r, c->id, 0, c->value, c->value2))) {
+		     setting_same(r, c->id, 0, c->value, c->value2, NULL))) {
 			rp->unchanged++;
 			return 0;
 		}
@@ -773,7 +777,7 @@ static int put_back(struct cfg_replace *rp, struct txn *t, enum cmd_id id, uint1
 	struct cmd c;
 	int rc;
 
-	if (setting_same(r, id, port, v[0], v[1]))
+	if (setting_same(r, id, port, v[0], v[1], NULL))
 		return 0;
 	memset(&c, 0, sizeof(c));
 	c.id = id;

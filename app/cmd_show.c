@@ -1166,6 +1166,24 @@ static int neigh_cmp(const void *a, const void *b)
 }
 
 /* Config-file form; the same text for the same tables (sorted). */
+/* port N's 'ra on' line */
+static void show_ra(struct cmd_out *o, uint16_t pid, const struct fr_port *p)
+{
+	char a[FR_ADDR_STRLEN];
+	unsigned int i;
+
+	out_printf(o, "port %u ra on interval %u%s%s", pid, p->ra_max_s,
+		   p->ra_flags & RA_MANAGED ? " managed" : "",
+		   p->ra_flags & RA_OTHER ? " other" : "");
+	for (i = 0; i < p->ra_ndns; i++) {
+		struct fr_addr d = {.family = AF_INET6};
+
+		memcpy(d.v6, p->ra_dns[i], 16);
+		out_printf(o, "%s%s", i == 0 ? " dns " : ",", fr_addr_fmt(&d, a, sizeof(a)));
+	}
+	out_printf(o, "\n");
+}
+
 static int show_config(struct router *r, struct cmd_out *o, char *err, size_t errlen)
 {
 	struct route_list rl;
@@ -1208,7 +1226,7 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 		if (r->dp_ports[pid].redirects)
 			out_printf(o, "port %u redirects on\n", pid);
 		if (r->ports[pid].ra_max_s != 0)
-			out_printf(o, "port %u ra on interval %u\n", pid, r->ports[pid].ra_max_s);
+			show_ra(o, pid, &r->ports[pid]);
 		if (r->ports[pid].hold_up_ms != 0 || r->ports[pid].hold_down_ms != 0)
 			out_printf(o, "port %u hold-time up %u down %u\n", pid,
 				   r->ports[pid].hold_up_ms, r->ports[pid].hold_down_ms);

@@ -27,6 +27,7 @@ enum undo_op {
 	UNDO_ADDR_ADD,	    /* a port address was removed: remember it */
 	UNDO_NEIGH_PARAMS,  /* neighbour parameters changed: set the old ones */
 	UNDO_SETTING,	    /* a port or router setting changed: set the old value */
+	UNDO_RA_DNS,	    /* a port's advertised DNS servers changed: the old ones */
 };
 
 /* Put setting @s in place. Non-zero: part of it could not be (said on
@@ -96,7 +97,8 @@ static int setting_apply(struct router *r, const struct setting *s)
 		DP_STORE(r->dpconf.directed_bcast, (uint8_t)s->value);
 		break;
 	case CMD_PORT_RA:
-		router_ra_set(r, s->port, s->value ? (uint16_t)s->value2 : 0);
+		router_ra_set(r, s->port, s->value ? (uint16_t)s->value2 : 0,
+			      (uint8_t)(s->value & (RA_MANAGED | RA_OTHER)));
 		break;
 	case CMD_SET_IP_MPHASH:
 		/* multipath flows are never cached: nothing to invalidate */
@@ -152,7 +154,7 @@ void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, stru
 		s->value = r->dpconf.mp_hash_l4;
 		break;
 	case CMD_PORT_RA:
-		s->value = r->ports[port].ra_max_s != 0;
+		s->value = r->ports[port].ra_max_s != 0 ? RA_ON | r->ports[port].ra_flags : 0;
 		s->value2 = r->ports[port].ra_max_s;
 		break;
 	case CMD_SET_ICMP_RATE:
@@ -185,6 +187,10 @@ struct undo {
 		struct port_addr pa;	/* ADDR_* */
 		struct neigh_params np; /* NEIGH_PARAMS */
 		struct setting set;	/* SETTING */
+		struct {
+			uint8_t n;
+			uint8_t a[RA_DNS_MAX][16];
+		} dns; /* RA_DNS */
 	};
 };
 
@@ -427,6 +433,9 @@ unsigned int txn_rollback(struct txn *t)
 			break;
 		case UNDO_SETTING:
 			rc = setting_apply(r, &u->set);
+			break;
+		case UNDO_RA_DNS:
+			router_ra_dns_set(r, u->port, u->dns.n, (const uint8_t(*)[16])u->dns.a);
 			break;
 		case UNDO_ADDR_ADD:
 			/* back in its place: the first address of a port is the
@@ -1389,6 +1398,18 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	now.value2 = c->value2;
 	/* what could not be done is said on stderr; the setting stands */
 	(void)setting_apply(t->r, &now);
+	if (c->id == CMD_PORT_RA) {
+		/* after the setting: 'off' withdraws the servers it named */
+		const struct fr_port *p = &t->r->ports[port];
+		struct undo d = {.op = UNDO_RA_DNS, .port = port};
+
+		d.dns.n = p->ra_ndns;
+		memcpy(d.dns.a, p->ra_dns, sizeof(d.dns.a));
+		if (journal(t, &d) != 0)
+			return ERRC(-ENOMEM, "out of memory");
+		router_ra_dns_set(t->r, port, c->value != 0 ? c->ndns : 0,
+				  (const uint8_t(*)[16])c->dns);
+	}
 	if (c->id == CMD_PORT_ADMIN) {
 		t->admin_changed[port / 64] |= 1ull << (port % 64);
 		if (c->value != 0)

@@ -1594,7 +1594,8 @@ static bool group_echo6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 #define RA_DELAY_MAX_MS	   500
 #define RA_PREFIX_VALID_S  2592000
 #define RA_PREFIX_PREFER_S 604800
-#define RA_LEN_MAX	   (16 + 8 + 8 + FR_PORT_MAX_ADDRS * 32)
+#define RA_LEN_MAX	   (16 + 8 + 8 + 8 + RA_DNS_MAX * 16 + FR_PORT_MAX_ADDRS * 32)
+#define ND_OPT_RDNSS	   25 /* RFC 8106 5.1 */
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -1619,7 +1620,8 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 
 	memset(msg, 0, sizeof(msg));
 	msg[0] = ND_TYPE_RA;
-	msg[4] = 64; /* Cur Hop Limit: what hosts should use */
+	msg[4] = 64;	      /* Cur Hop Limit: what hosts should use */
+	msg[5] = p->ra_flags; /* M, O */
 	msg[6] = (uint8_t)(lifetime_s >> 8);
 	msg[7] = (uint8_t)lifetime_s;
 	o = msg + len; /* source link-layer address */
@@ -1632,6 +1634,16 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 	o[1] = 1;
 	put32(o + 4, r->dp_ports[port].mtu);
 	len += 8;
+	if (p->ra_ndns > 0) {
+		/* RFC 8106 5.1: for 3 x MaxRtrAdvInterval by default; the
+		 * last advertisement withdraws them, as the router (0) */
+		o = msg + len;
+		o[0] = ND_OPT_RDNSS;
+		o[1] = (uint8_t)(1 + 2 * p->ra_ndns);
+		put32(o + 4, lifetime_s == 0 ? 0 : 3u * p->ra_max_s);
+		memcpy(o + 8, p->ra_dns, 16u * p->ra_ndns);
+		len = (uint16_t)(len + 8 + 16 * p->ra_ndns);
+	}
 	for (i = 0; i < p->nb_addrs; i++) {
 		const struct port_addr *pa = &p->addrs[i];
 		struct fr_addr pfx = pa->addr;
@@ -1695,12 +1707,26 @@ static uint16_t ra_lifetime(const struct fr_port *p)
 	return (uint16_t)RTE_MIN(3u * p->ra_max_s, 9000u);
 }
 
-void router_ra_set(struct router *r, uint16_t port, uint16_t max_s)
+/* What @port advertises changed while it advertises: the next within 3 s
+ * of the last, and the two after it faster (RFC 4861 6.2.4) */
+static void ra_changed(struct fr_port *p)
+{
+	uint64_t now = control_now_ms(), at = RTE_MAX(now, p->ra_last_ms + RA_MIN_DELAY_MS);
+
+	if (p->ra_last_ms == 0)
+		at = now;
+	p->ra_initial = 0;
+	p->ra_next_ms = RTE_MIN(p->ra_next_ms, at);
+}
+
+void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flags)
 {
 	struct fr_port *p = &r->ports[port];
 	const uint16_t was = p->ra_max_s;
+	const uint8_t flags_was = p->ra_flags;
 
 	p->ra_max_s = max_s;
+	p->ra_flags = flags;
 	if (max_s == 0) {
 		/* no longer a default router here: hosts drop it now rather
 		 * than at the lifetime's end (RFC 4861 6.2.5) */
@@ -1712,9 +1738,24 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s)
 	if (was == 0) {
 		p->ra_initial = 0;
 		p->ra_next_ms = control_now_ms(); /* the first at once */
+	} else if (flags != flags_was) {
+		ra_changed(p);
 	} else if (max_s < was) {
 		p->ra_next_ms = RTE_MIN(p->ra_next_ms, control_now_ms() + max_s * 1000ull);
 	}
+}
+
+void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const uint8_t (*dns)[16])
+{
+	struct fr_port *p = &r->ports[port];
+
+	if (n == p->ra_ndns && memcmp(p->ra_dns, dns, 16u * n) == 0)
+		return;
+	memset(p->ra_dns, 0, sizeof(p->ra_dns));
+	memcpy(p->ra_dns, dns, 16u * n);
+	p->ra_ndns = (uint8_t)n;
+	if (p->ra_max_s != 0)
+		ra_changed(p);
 }
 
 unsigned int router_ra_final(struct router *r)
@@ -1725,7 +1766,7 @@ unsigned int router_ra_final(struct router *r)
 
 	for (port = 0; port < r->nb_ports; port++)
 		if (r->ports[port].ra_max_s != 0)
-			router_ra_set(r, port, 0);
+			router_ra_set(r, port, 0, r->ports[port].ra_flags);
 	/* the ring's whole content, a burst at a time: bounded, as a TX
 	 * queue that takes nothing more leaves it */
 	for (i = 0; r->cst.ra_sent != sent && r->nb_workers > 0 && i < 64 &&

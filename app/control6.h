@@ -40,9 +40,13 @@ void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, un
 void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 
 /* Router Advertisements on @port (RFC 4861 6.2): @max_s the interval
- * (MaxRtrAdvInterval), 0 off; turned off, a last one with router lifetime
- * 0 goes (6.2.5). ra_due(): the one due on @port, when in service. */
-void router_ra_set(struct router *r, uint16_t port, uint16_t max_s);
+ * (MaxRtrAdvInterval), 0 off; @flags their M and O flags (RA_MANAGED,
+ * RA_OTHER). Turned off, a last one with router lifetime 0 goes (6.2.5).
+ * router_ra_dns_set(): the @n DNS servers @dns they name (RFC 8106). A
+ * change while on is advertised within 3 s. ra_due(): the one due on
+ * @port, when in service. */
+void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flags);
+void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const uint8_t (*dns)[16]);
 void ra_due(struct router *r, uint16_t port, uint64_t now);
 /* The router stops, its workers have: each advertising port's last
  * Router Advertisement (lifetime 0, RFC 4861 6.2.5), sent by the calling

@@ -1771,15 +1771,41 @@ def test_router_adv(topo, r):
               opts["ICMPv6NDOptSrcLLAddr"].lladdr == ROUTER_MAC[0] and
               opts["ICMPv6NDOptMTU"].mtu == 1500 and pi is not None and
               pi.prefix == "2001:db8:1::" and pi.prefixlen == 64 and pi.L == 1 and
-              pi.A == 1, "advertisement: %s" % ra.show2(dump=True))
-        # off: a last one with lifetime 0, and the host forgets the router
+              pi.A == 1 and ra[s.ICMPv6ND_RA].M == 0 and ra[s.ICMPv6ND_RA].O == 0 and
+              not ra.haslayer(s.ICMPv6NDOptRDNSS), "advertisement: %s" % ra.show2(dump=True))
+        # the M and O flags and DNS servers (RFC 8106): a change is
+        # advertised within 3 s of the last one
+        dns = ["2001:db8:1::53", "fe80::35"]
+        ls = Listen(topo, 0)
+        try:
+            r.cli("port 0 ra on interval 4 managed other dns %s" % ",".join(dns))
+            got = ls.collect(timeout=3.5, match=is_ra, want=1)
+        finally:
+            ls.close()
+        check("port 0 ra on interval 4 managed other dns %s" % ",".join(dns) in
+              r.cli("show config"), "not in show config: %s" % r.cli("show config"))
+        check(got, "the change not advertised within 3 s")
+        ra = got[0]
+        check(ra[s.ICMPv6ND_RA].M == 1 and ra[s.ICMPv6ND_RA].O == 1 and
+              ra[s.ICMPv6ND_RA].routerlifetime == 12 and ra.haslayer(s.ICMPv6NDOptRDNSS) and
+              ra[s.ICMPv6NDOptRDNSS].lifetime == 12 and ra[s.ICMPv6NDOptRDNSS].dns == dns and
+              ra.haslayer(s.ICMPv6NDOptPrefixInfo) and ra.haslayer(s.ICMPv6NDOptMTU),
+              "advertisement with flags and DNS: %s" % ra.show2(dump=True))
+        # off: a last one with lifetime 0 (its DNS servers' too), and the
+        # host forgets the router
         ls = Listen(topo, 0)
         try:
             r.cli("port 0 ra off")
             got = ls.collect(timeout=2.0, match=is_ra, want=1)
         finally:
             ls.close()
-        check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0, "no last advertisement")
+        check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
+              got[0].haslayer(s.ICMPv6NDOptRDNSS) and
+              got[0][s.ICMPv6NDOptRDNSS].lifetime == 0 and
+              got[0][s.ICMPv6NDOptRDNSS].dns == dns,
+              "no last advertisement withdrawing router and DNS servers: %s" %
+              [p.show2(dump=True) for p in got])
+        check("ra on" not in r.cli("show config"), "ra still in show config")
         check(frlib.wait_for(lambda: not ra_routes(h), timeout=5.0),
               "the host kept the default route: %s" % ra_routes(h))
     finally:
@@ -1801,7 +1827,7 @@ def test_ra_at_stop(topo):
     sh(["sysctl", "-qw", "net.ipv6.conf.eth0.accept_ra=1"], ns=h)
     r = ls = None
     try:
-        r = frlib.Router(topo, CONFIG + "port 0 ra on interval 4\n")
+        r = frlib.Router(topo, CONFIG + "port 0 ra on interval 4 dns 2001:db8:1::53\n")
         check(frlib.wait_for(lambda: ra_routes(h), timeout=10.0),
               "no default route by the router's RA: %s" % sh(["ip", "-6", "route"], ns=h))
         sent = r.stats()["ra_sent"]
@@ -1810,7 +1836,9 @@ def test_ra_at_stop(topo):
         got = ls.collect(timeout=2.0, match=lambda p: p.haslayer(s.ICMPv6ND_RA) and
                          p[s.Ether].src == ROUTER_MAC[0], want=1)
         check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
-              got[0][s.IPv6].src == ROUTER_LL[0],
+              got[0][s.IPv6].src == ROUTER_LL[0] and
+              got[0].haslayer(s.ICMPv6NDOptRDNSS) and
+              got[0][s.ICMPv6NDOptRDNSS].lifetime == 0,
               "no last advertisement at the stop (%d sent before): %s" %
               (sent, [p.summary() for p in got]))
         check(frlib.wait_for(lambda: not ra_routes(h), timeout=3.0),

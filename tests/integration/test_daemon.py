@@ -2000,6 +2000,7 @@ port 0 mtu 1400
 port 1 rpf strict
 port 1 redirects on
 port 0 hold-time up 100 down 200
+port 1 ra on interval 30 managed dns 2001:db8:1::53,fe80::35
 port 1 down
 set ip martians off
 set ip multipath-hash l4
@@ -2009,7 +2010,8 @@ rtcache off
 """
 # from A: one address kept, one changed (/24 -> /25), one gone; routes
 # kept (10/8), changed (10.1/16 to another gateway and port), gone, new;
-# a neighbour changed, two gone; most settings left to their defaults
+# a neighbour changed, two gone; most settings left to their defaults;
+# the advertisements' DNS servers changed, nothing else of them
 CONF_B = """port 0 address 192.0.2.1/24
 port 1 address 198.51.100.1/25
 route add 10.0.0.0/8 via 192.0.2.2
@@ -2017,6 +2019,7 @@ route add 10.1.0.0/16 via 192.0.2.3
 route add 10.2.0.0/16 unreachable
 neigh add 192.0.2.2 lladdr 02:00:00:00:00:22 port 0
 port 1 rpf loose
+port 1 ra on interval 30 managed dns 2001:db8:1::54
 set neigh hold 8
 """
 
@@ -2053,13 +2056,13 @@ def _():
         fb = conf(CONF_B)
         q = cli(sa, "configure", "replace", fb)
         check(q.returncode == 0, "replace A by B: %s" % q.stderr)
-        # 3 of B's 8 lines made already (port 0's address, 10/8, set neigh
+        # 3 of B's 9 lines made already (port 0's address, 10/8, set neigh
         # hold 8); removed: 3,000 + 3 routes (10.1/16 is replaced), three
         # neighbours but one (its MAC changed), the /24 and IPv6 addresses
         # of port 1; put back: port 0's MTU and hold-time, port 1's
         # redirects and admin state, martians, the multipath hash, ICMP
         # rate, the route cache mode, reachable-time
-        want = ("8 commands (3 routes), 3 unchanged, 5 applied; %d removed (not in the "
+        want = ("9 commands (3 routes), 3 unchanged, 6 applied; %d removed (not in the "
                 "file), 9 settings back to start values" % (3000 + 3 + 2 + 2))
         check(want in q.stdout, "want %r in %r" % (want, q.stdout))
         check(config(sa) == fresh_b, "A after the replace is not a router started with B:\n"
@@ -2067,13 +2070,13 @@ def _():
         g = generation(sa)
         q = cli(sa, "-j", "configure", "replace", fb)
         j = json.loads(q.stdout)
-        check(q.returncode == 0 and j["unchanged"] == 8 and j["applied"] == 0 and
+        check(q.returncode == 0 and j["unchanged"] == 9 and j["applied"] == 0 and
               j["removed"] == 0 and j["settings_reset"] == 0, "B again: %s %s" % (j, q.stderr))
         check(generation(sa) == g, "the same file again moved the FIB generation")
         # a bad last line: nothing of the file stays
         bad = conf(CONF_A + "route add 10.9.0.0/16 via 203.0.113.1\n")
         q = cli(sa, "configure", "replace", bad)
-        check(q.returncode == 1 and ("%s:22: gateway 203.0.113.1 is not on a connected network"
+        check(q.returncode == 1 and ("%s:23: gateway 203.0.113.1 is not on a connected network"
                                      % bad) in q.stderr, "bad line: %s" % q.stderr)
         check(config(sa) == fresh_b, "a refused replace changed the configuration")
         # and back to A, the routes of the file kept where the same

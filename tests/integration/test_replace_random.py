@@ -222,6 +222,10 @@ def gen(rnd):
         if rnd.random() < 0.1:
             settings.append("port %d hold-time %s" % (port, rnd.choice(
                 ("up 100", "down 200", "up 100 down 200", "up 0 down 0", "down 50 up 7"))))
+        if rnd.random() < 0.1:
+            settings.append("port %d ra %s" % (port, rnd.choice(
+                ("off", "on", "on interval 30 managed", "on other dns 2001:db8::53",
+                 "on dns 2001:db8::53,fe80::35 managed other", "on dns fe80::35"))))
     for line, prob in (("set ip martians %s" % rnd.choice(("on", "off")), 0.15),
                        ("set ip directed-broadcast %s" % rnd.choice(("on", "off")), 0.1),
                        ("set ip multipath-hash %s" % rnd.choice(("l3", "l4")), 0.1),
@@ -268,7 +272,8 @@ def gen(rnd):
 def setting_keys(line):
     """The settings a line sets (none for an address, route, neighbour)."""
     w = line.split("#")[0].split()
-    if len(w) >= 3 and w[0] == "port" and w[2] in ("mtu", "rpf", "redirects", "hold-time"):
+    if len(w) >= 3 and w[0] == "port" and w[2] in ("mtu", "rpf", "redirects", "hold-time",
+                                                      "ra"):
         return ["port %s %s" % (w[1], w[2])]
     if len(w) == 3 and w[0] == "port" and w[2] in ("up", "down"):
         return ["port %s admin" % w[1]]

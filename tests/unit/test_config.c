@@ -323,6 +323,21 @@ static void test_bad_cases(void **state)
 		{"port 0 hold-time up 5 down\n", 1, "missing MS after 'down'"},
 		{"port 0 hold-time up\n", 1, "missing MS after 'up'"},
 		{"port 0 hold-time\n", 1, "usage: port N hold-time [up MS] [down MS], one or both"},
+		{"port 0 ra on dns 192.0.2.53\n", 1,
+		 "'192.0.2.53': Router Advertisements name IPv6 DNS servers only"},
+		{"port 0 ra on dns 2001:db8::53,ff02::1\n", 1,
+		 "'ff02::1' cannot be a DNS server (multicast, unspecified or loopback)"},
+		{"port 0 ra on dns ::\n", 1, "'::' cannot be a DNS server"},
+		{"port 0 ra on dns ::1\n", 1, "'::1' cannot be a DNS server"},
+		{"port 0 ra on dns a::1,a::2,a::3,a::4\n", 1, "at most 3 DNS servers"},
+		{"port 0 ra on dns a::1,A::1\n", 1, "'A::1' listed twice"},
+		{"port 0 ra on dns a::1,\n", 1, "missing address after the last ','"},
+		{"port 0 ra on dns a::1,,a::2\n", 1, "bad address '' in the dns list"},
+		{"port 0 ra on dns a::x\n", 1, "bad address 'a::x' in the dns list"},
+		{"port 0 ra on dns\n", 1, "missing ADDR[,ADDR[,ADDR]] after 'dns'"},
+		{"port 0 ra on other interval 30 other\n", 1, "'other' given twice"},
+		{"port 0 ra on managed dns a::1 dns a::2\n", 1, "'dns' given twice"},
+		{"port 0 ra on often\n", 1, "unknown 'often' after 'ra on'"},
 		{"port\n", 1, "expected N after 'port'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
 		/* the gateway's subnet gone with its address: a route via it is
@@ -751,6 +766,58 @@ static void test_src6(void **state)
 	fr_addr_parse("fe80::7", &dst);
 	error_src6(r, 1, dst.v6, src);
 	assert_memory_equal(src, ll1, 16);
+	unlink(write_tmp(""));
+}
+
+/* Port 0's advertisement settings are @max_s, @flags and the DNS servers
+ * @dns (NULL-terminated) */
+static void ra_is(const struct router *r, uint16_t max_s, uint8_t flags, const char *const *dns)
+{
+	const struct fr_port *p = &r->ports[0];
+	unsigned int n;
+	struct fr_addr a;
+
+	assert_int_equal(p->ra_max_s, max_s);
+	assert_int_equal(p->ra_flags, flags);
+	for (n = 0; dns[n] != NULL; n++) {
+		assert_int_equal(fr_addr_parse(dns[n], &a), 0);
+		assert_memory_equal(p->ra_dns[n], a.v6, 16);
+	}
+	assert_int_equal(p->ra_ndns, n);
+}
+
+/* 'port N ra on' with its M and O flags and DNS servers (RFC 8106): the
+ * line is the whole setting (one without dns clears them), a file that
+ * fails puts back flags and servers alike, 'off' clears them. */
+static void test_ra_options(void **state)
+{
+	static const char *const two[] = {"2001:db8::53", "fe80::35", NULL};
+	static const char *const one[] = {"2001:db8::99", NULL}, *const none[] = {NULL};
+	struct router *r = *state;
+	char err[256] = "";
+
+	load_ok(r, "port 0 ra on interval 30 managed dns 2001:db8::53,fe80::35\n");
+	ra_is(r, 30, RA_MANAGED, two);
+	assert_int_not_equal(config_load(r,
+					 write_tmp("port 0 ra on other dns 2001:db8::99\n"
+						   "route add 10.0.0.0/8 via 203.0.113.1\n"),
+					 false, NULL, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, ":2: "));
+	ra_is(r, 30, RA_MANAGED, two);
+	load_ok(r, "port 0 ra on other managed dns 2001:db8::99\n");
+	ra_is(r, 600, RA_MANAGED | RA_OTHER, one);
+	load_ok(r, "port 0 ra on interval 4\n");
+	ra_is(r, 4, 0, none);
+	load_ok(r, "port 0 ra on dns 2001:db8::99\n");
+	assert_int_not_equal(config_load(r,
+					 write_tmp("port 0 ra off\n"
+						   "route add 10.0.0.0/8 via 203.0.113.1\n"),
+					 false, NULL, err, sizeof(err)),
+			     0);
+	ra_is(r, 600, 0, one);
+	load_ok(r, "port 0 ra off\n");
+	ra_is(r, 0, 0, none);
 	unlink(write_tmp(""));
 }
 
@@ -1396,6 +1463,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ra_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lone_carriage_return, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_down_neigh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_local_list_generation, setup, teardown),
