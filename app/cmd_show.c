@@ -769,6 +769,42 @@ static const char *dad_note(const struct fr_addr *a, uint8_t dad)
 	return "";
 }
 
+/* Port @p's Router Advertisements, for show port info: what 'port N ra'
+ * set (JSON ra_interval_s 0: off) */
+static void port_ra(struct cmd_out *o, const struct fr_port *p)
+{
+	char a[FR_ADDR_STRLEN];
+	unsigned int i;
+
+	if (o->json) {
+		jw_u64(o, "ra_interval_s", p->ra_max_s);
+		jw_bool(o, "ra_managed", (p->ra_flags & RA_MANAGED) != 0);
+		jw_bool(o, "ra_other", (p->ra_flags & RA_OTHER) != 0);
+		jw_arr_open(o, "ra_dns");
+	} else if (p->ra_max_s == 0) {
+		out_printf(o, "  router advertisements off\n");
+		return;
+	} else {
+		out_printf(o, "  router advertisements every %u s at most%s%s", p->ra_max_s,
+			   p->ra_flags & RA_MANAGED ? ", managed" : "",
+			   p->ra_flags & RA_OTHER ? ", other" : "");
+	}
+	for (i = 0; i < p->ra_ndns; i++) {
+		struct fr_addr d = {.family = AF_INET6};
+
+		memcpy(d.v6, p->ra_dns[i], 16);
+		fr_addr_fmt(&d, a, sizeof(a));
+		if (o->json)
+			jw_str(o, NULL, a);
+		else
+			out_printf(o, "%s%s", i == 0 ? ", dns " : " ", a);
+	}
+	if (o->json)
+		jw_arr_close(o);
+	else
+		out_printf(o, "\n");
+}
+
 static void port_info(struct router *r, const struct fr_port *p, struct cmd_out *o)
 {
 	char mac[RTE_ETHER_ADDR_FMT_SIZE], a[FR_ADDR_STRLEN + 8];
@@ -816,6 +852,7 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 		 * hold running */
 		jw_bool(o, "link_held", p->started && p->link_read_down != p->link_down);
 		jw_u64(o, "link_flaps_ignored", p->link_flaps_ignored);
+		port_ra(o, p);
 		jw_arr_open(o, "addresses");
 	} else {
 		out_printf(
@@ -844,6 +881,7 @@ static void port_info(struct router *r, const struct fr_port *p, struct cmd_out 
 					   ? (p->link_read_down ? ", link down, held up"
 								: ", link up, held down")
 					   : "");
+		port_ra(o, p);
 		/* what 'port N down' did to the link itself */
 		if (p->link_held_down)
 			out_printf(o, "  link set down by 'port %u down'%s\n", p->id,

@@ -1784,6 +1784,11 @@ def test_router_adv(topo, r):
             ls.close()
         check("port 0 ra on interval 4 managed other dns %s" % ",".join(dns) in
               r.cli("show config"), "not in show config: %s" % r.cli("show config"))
+        info = r.port_info(0)
+        check("router advertisements every 4 s at most, managed, other, dns %s" %
+              " ".join(dns) in r.cli("show port info 0") and info["ra_interval_s"] == 4 and
+              info["ra_managed"] and info["ra_other"] and info["ra_dns"] == dns,
+              "show port info: %s %s" % (r.cli("show port info 0"), info))
         check(got, "the change not advertised within 3 s")
         ra = got[0]
         check(ra[s.ICMPv6ND_RA].M == 1 and ra[s.ICMPv6ND_RA].O == 1 and
@@ -1806,6 +1811,11 @@ def test_router_adv(topo, r):
               "no last advertisement withdrawing router and DNS servers: %s" %
               [p.show2(dump=True) for p in got])
         check("ra on" not in r.cli("show config"), "ra still in show config")
+        info = r.port_info(0)
+        check("router advertisements off" in r.cli("show port info 0") and
+              info["ra_interval_s"] == 0 and not info["ra_managed"] and
+              not info["ra_other"] and info["ra_dns"] == [],
+              "show port info after off: %s" % info)
         check(frlib.wait_for(lambda: not ra_routes(h), timeout=5.0),
               "the host kept the default route: %s" % ra_routes(h))
     finally:
