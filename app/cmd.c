@@ -458,12 +458,9 @@ static int a_mphash(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	return expect_end(tok, n, 1, err, errlen);
 }
 
-/* port N ra on [interval S] | port N ra off: value on/off, value2 the
- * interval (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s, default 600) */
-/* 'dns ADDR[,ADDR[,ADDR]]': unicast IPv6 addresses, each once */
+/* 'dns ADDR[,ADDR[,ADDR]]': unicast IPv6 host addresses, each once */
 static int parse_dns(const char *s, struct cmd *c, char *err, size_t errlen)
 {
-	static const uint8_t loopback[16] = {[15] = 1}, unspec[16];
 	char buf[FR_ADDR_STRLEN];
 	const char *end;
 	struct fr_addr a;
@@ -483,11 +480,9 @@ static int parse_dns(const char *s, struct cmd *c, char *err, size_t errlen)
 			return ERR("bad address '%s' in the dns list", buf);
 		if (a.family != AF_INET6)
 			return ERR("'%s': Router Advertisements name IPv6 DNS servers only", buf);
-		if (a.v6[0] == 0xff || memcmp(a.v6, unspec, 16) == 0 ||
-		    memcmp(a.v6, loopback, 16) == 0)
-			return ERR("'%s' cannot be a DNS server (multicast, unspecified or "
-				   "loopback)",
-				   buf);
+		if (fr_addr_not_host(&a) != NULL)
+			return ERR("DNS server %s is not a unicast host address (%s)", buf,
+				   fr_addr_not_host(&a));
 		if (c->ndns == RA_DNS_MAX)
 			return ERR("at most %u DNS servers", RA_DNS_MAX);
 		for (i = 0; i < c->ndns; i++)
@@ -500,6 +495,10 @@ static int parse_dns(const char *s, struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* port N ra on [interval S] [managed] [other] [dns LIST] | port N ra off:
+ * value RA_ON with the M and O flags (0: off), value2 the interval
+ * (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s, default 600), the DNS
+ * servers in dns[] */
 static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	unsigned int seen = 0;

@@ -1707,16 +1707,21 @@ static uint16_t ra_lifetime(const struct fr_port *p)
 	return (uint16_t)RTE_MIN(3u * p->ra_max_s, 9000u);
 }
 
-/* What @port advertises changed while it advertises: the next within 3 s
- * of the last, and the two after it faster (RFC 4861 6.2.4) */
+/* The soonest @p's next advertisement may go: now, or 3 s after the last
+ * (RFC 4861 6.2.6, MIN_DELAY_BETWEEN_RAS; the last one of an 'off' too) */
+static uint64_t ra_soonest(const struct fr_port *p)
+{
+	uint64_t now = control_now_ms();
+
+	return p->ra_last_ms == 0 ? now : RTE_MAX(now, p->ra_last_ms + RA_MIN_DELAY_MS);
+}
+
+/* What @port advertises changed while it advertises: the next as soon as
+ * may be, and those after it as fast as after a start (RFC 4861 6.2.4) */
 static void ra_changed(struct fr_port *p)
 {
-	uint64_t now = control_now_ms(), at = RTE_MAX(now, p->ra_last_ms + RA_MIN_DELAY_MS);
-
-	if (p->ra_last_ms == 0)
-		at = now;
 	p->ra_initial = 0;
-	p->ra_next_ms = RTE_MIN(p->ra_next_ms, at);
+	p->ra_next_ms = RTE_MIN(p->ra_next_ms, ra_soonest(p));
 }
 
 void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flags)
@@ -1726,18 +1731,21 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flag
 	const uint8_t flags_was = p->ra_flags;
 
 	p->ra_max_s = max_s;
-	p->ra_flags = flags;
 	if (max_s == 0) {
 		/* no longer a default router here: hosts drop it now rather
-		 * than at the lifetime's end (RFC 4861 6.2.5) */
-		if (was != 0 && r->running && router_port_ok(r, port) && p->ll_dad == ADDR_DAD_OK)
-			ra_send(r, port, 0);
+		 * than at the lifetime's end (RFC 4861 6.2.5); with the flags
+		 * it had (a change would read as another router's) */
+		if (was != 0 && r->running && router_port_ok(r, port) && p->ll_dad == ADDR_DAD_OK &&
+		    ra_send(r, port, 0))
+			p->ra_last_ms = control_now_ms();
+		p->ra_flags = flags;
 		p->ra_next_ms = 0;
 		return;
 	}
+	p->ra_flags = flags;
 	if (was == 0) {
 		p->ra_initial = 0;
-		p->ra_next_ms = control_now_ms(); /* the first at once */
+		p->ra_next_ms = ra_soonest(p); /* the first at once */
 	} else if (flags != flags_was) {
 		ra_changed(p);
 	} else if (max_s < was) {

@@ -1805,6 +1805,7 @@ def test_router_adv(topo, r):
         finally:
             ls.close()
         check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
+              got[0][s.ICMPv6ND_RA].M == 1 and got[0][s.ICMPv6ND_RA].O == 1 and
               got[0].haslayer(s.ICMPv6NDOptRDNSS) and
               got[0][s.ICMPv6NDOptRDNSS].lifetime == 0 and
               got[0][s.ICMPv6NDOptRDNSS].dns == dns,
@@ -1818,6 +1819,19 @@ def test_router_adv(topo, r):
               "show port info after off: %s" % info)
         check(frlib.wait_for(lambda: not ra_routes(h), timeout=5.0),
               "the host kept the default route: %s" % ra_routes(h))
+        # on again at once: its first advertisement waits for 3 s after
+        # that last one (RFC 4861 6.2.6), by the capture's timestamps
+        last = got[0].time
+        ls = Listen(topo, 0)
+        try:
+            t0 = time.time()
+            r.cli("port 0 ra on interval 4")
+            again = ls.collect(timeout=4.5, match=is_ra, want=1)
+        finally:
+            ls.close()
+        check(again and last + 2.9 <= again[0].time <= max(t0, last + 3) + 1.0,
+              "on %.2f s after the last advertisement: the next %s s after it" %
+              (t0 - last, again[0].time - last if again else "never"))
     finally:
         r.cli("port 0 ra off")
         for k in keys:
