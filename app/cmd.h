@@ -78,12 +78,15 @@ enum cmd_id {
 /* 'port N ra on': struct cmd's value (a setting's too) is RA_ON with the
  * advertisement's M and O flags as they sit in its byte 5 (RFC 4861 4.2:
  * 'managed', addresses by DHCPv6; 'other', the rest of the configuration
- * by DHCPv6), value2 its interval; its 'dns' servers (RFC 8106 RDNSS) in
- * dns[] */
-#define RA_ON	   0x01
-#define RA_MANAGED 0x80
-#define RA_OTHER   0x40
-#define RA_DNS_MAX 3
+ * by DHCPv6) and RA_NO_SLAAC ('no-slaac': prefixes without the autonomous
+ * flag; a bit that byte leaves reserved, never sent), value2 its interval;
+ * its 'dns' servers (RFC 8106 RDNSS) in dns[] */
+#define RA_ON	    0x01
+#define RA_NO_SLAAC 0x02
+#define RA_MANAGED  0x80
+#define RA_OTHER    0x40
+#define RA_FLAGS    (RA_MANAGED | RA_OTHER | RA_NO_SLAAC)
+#define RA_DNS_MAX  3
 
 struct cmd {
 	enum cmd_id id;

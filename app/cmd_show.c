@@ -780,14 +780,16 @@ static void port_ra(struct cmd_out *o, const struct fr_port *p)
 		jw_u64(o, "ra_interval_s", p->ra_max_s);
 		jw_bool(o, "ra_managed", (p->ra_flags & RA_MANAGED) != 0);
 		jw_bool(o, "ra_other", (p->ra_flags & RA_OTHER) != 0);
+		jw_bool(o, "ra_slaac", (p->ra_flags & RA_NO_SLAAC) == 0);
 		jw_arr_open(o, "ra_dns");
 	} else if (p->ra_max_s == 0) {
 		out_printf(o, "  router advertisements off\n");
 		return;
 	} else {
-		out_printf(o, "  router advertisements every %u s at most%s%s", p->ra_max_s,
+		out_printf(o, "  router advertisements every %u s at most%s%s%s", p->ra_max_s,
 			   p->ra_flags & RA_MANAGED ? ", managed" : "",
-			   p->ra_flags & RA_OTHER ? ", other" : "");
+			   p->ra_flags & RA_OTHER ? ", other" : "",
+			   p->ra_flags & RA_NO_SLAAC ? ", no-slaac" : "");
 	}
 	for (i = 0; i < p->ra_ndns; i++) {
 		struct fr_addr d = {.family = AF_INET6};
@@ -1210,9 +1212,10 @@ static void show_ra(struct cmd_out *o, uint16_t pid, const struct fr_port *p)
 	char a[FR_ADDR_STRLEN];
 	unsigned int i;
 
-	out_printf(o, "port %u ra on interval %u%s%s", pid, p->ra_max_s,
+	out_printf(o, "port %u ra on interval %u%s%s%s", pid, p->ra_max_s,
 		   p->ra_flags & RA_MANAGED ? " managed" : "",
-		   p->ra_flags & RA_OTHER ? " other" : "");
+		   p->ra_flags & RA_OTHER ? " other" : "",
+		   p->ra_flags & RA_NO_SLAAC ? " no-slaac" : "");
 	for (i = 0; i < p->ra_ndns; i++) {
 		struct fr_addr d = {.family = AF_INET6};
 

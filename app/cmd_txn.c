@@ -98,7 +98,7 @@ static int setting_apply(struct router *r, const struct setting *s)
 		break;
 	case CMD_PORT_RA:
 		router_ra_set(r, s->port, s->value ? (uint16_t)s->value2 : 0,
-			      (uint8_t)(s->value & (RA_MANAGED | RA_OTHER)));
+			      (uint8_t)(s->value & RA_FLAGS));
 		break;
 	case CMD_SET_IP_MPHASH:
 		/* multipath flows are never cached: nothing to invalidate */

@@ -1620,8 +1620,8 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 
 	memset(msg, 0, sizeof(msg));
 	msg[0] = ND_TYPE_RA;
-	msg[4] = 64;	      /* Cur Hop Limit: what hosts should use */
-	msg[5] = p->ra_flags; /* M, O */
+	msg[4] = 64; /* Cur Hop Limit: what hosts should use */
+	msg[5] = p->ra_flags & (RA_MANAGED | RA_OTHER);
 	msg[6] = (uint8_t)(lifetime_s >> 8);
 	msg[7] = (uint8_t)lifetime_s;
 	o = msg + len; /* source link-layer address */
@@ -1669,8 +1669,9 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 		o[0] = 3;
 		o[1] = 4;
 		o[2] = pa->len;
-		/* on-link; autonomous (SLAAC) for a /64 (RFC 4862 5.5.3) */
-		o[3] = (uint8_t)(0x80 | (pa->len == 64 ? 0x40 : 0));
+		/* on-link; autonomous (SLAAC) for a /64 (RFC 4862 5.5.3)
+		 * unless 'no-slaac' */
+		o[3] = (uint8_t)(0x80 | (pa->len == 64 && !(p->ra_flags & RA_NO_SLAAC) ? 0x40 : 0));
 		put32(o + 4, RA_PREFIX_VALID_S);
 		put32(o + 8, RA_PREFIX_PREFER_S);
 		memcpy(o + 16, pfx.v6, 16);

@@ -1773,28 +1773,31 @@ def test_router_adv(topo, r):
               pi.prefix == "2001:db8:1::" and pi.prefixlen == 64 and pi.L == 1 and
               pi.A == 1 and ra[s.ICMPv6ND_RA].M == 0 and ra[s.ICMPv6ND_RA].O == 0 and
               not ra.haslayer(s.ICMPv6NDOptRDNSS), "advertisement: %s" % ra.show2(dump=True))
-        # the M and O flags and DNS servers (RFC 8106): a change is
-        # advertised within 3 s of the last one
+        # the M and O flags, no SLAAC and DNS servers (RFC 8106): a change
+        # is advertised within 3 s of the last one
         dns = ["2001:db8:1::53", "fe80::35"]
         ls = Listen(topo, 0)
         try:
-            r.cli("port 0 ra on interval 4 managed other dns %s" % ",".join(dns))
+            r.cli("port 0 ra on interval 4 managed other no-slaac dns %s" % ",".join(dns))
             got = ls.collect(timeout=3.5, match=is_ra, want=1)
         finally:
             ls.close()
-        check("port 0 ra on interval 4 managed other dns %s" % ",".join(dns) in
+        check("port 0 ra on interval 4 managed other no-slaac dns %s" % ",".join(dns) in
               r.cli("show config"), "not in show config: %s" % r.cli("show config"))
         info = r.port_info(0)
-        check("router advertisements every 4 s at most, managed, other, dns %s" %
+        check("router advertisements every 4 s at most, managed, other, no-slaac, dns %s" %
               " ".join(dns) in r.cli("show port info 0") and info["ra_interval_s"] == 4 and
-              info["ra_managed"] and info["ra_other"] and info["ra_dns"] == dns,
+              info["ra_managed"] and info["ra_other"] and not info["ra_slaac"] and
+              info["ra_dns"] == dns,
               "show port info: %s %s" % (r.cli("show port info 0"), info))
         check(got, "the change not advertised within 3 s")
         ra = got[0]
         check(ra[s.ICMPv6ND_RA].M == 1 and ra[s.ICMPv6ND_RA].O == 1 and
               ra[s.ICMPv6ND_RA].routerlifetime == 12 and ra.haslayer(s.ICMPv6NDOptRDNSS) and
               ra[s.ICMPv6NDOptRDNSS].lifetime == 12 and ra[s.ICMPv6NDOptRDNSS].dns == dns and
-              ra.haslayer(s.ICMPv6NDOptPrefixInfo) and ra.haslayer(s.ICMPv6NDOptMTU),
+              ra.haslayer(s.ICMPv6NDOptPrefixInfo) and ra[s.ICMPv6NDOptPrefixInfo].A == 0 and
+              ra[s.ICMPv6NDOptPrefixInfo].L == 1 and ra[s.ICMPv6ND_RA].res == 0 and
+              ra.haslayer(s.ICMPv6NDOptMTU),
               "advertisement with flags and DNS: %s" % ra.show2(dump=True))
         # off: a last one with lifetime 0 (its DNS servers' too), and the
         # host forgets the router
@@ -1815,7 +1818,7 @@ def test_router_adv(topo, r):
         info = r.port_info(0)
         check("router advertisements off" in r.cli("show port info 0") and
               info["ra_interval_s"] == 0 and not info["ra_managed"] and
-              not info["ra_other"] and info["ra_dns"] == [],
+              not info["ra_other"] and info["ra_slaac"] and info["ra_dns"] == [],
               "show port info after off: %s" % info)
         check(frlib.wait_for(lambda: not ra_routes(h), timeout=5.0),
               "the host kept the default route: %s" % ra_routes(h))

@@ -339,6 +339,7 @@ static void test_bad_cases(void **state)
 		{"port 0 ra on other interval 30 other\n", 1, "'other' given twice"},
 		{"port 0 ra on managed dns a::1 dns a::2\n", 1, "'dns' given twice"},
 		{"port 0 ra on often\n", 1, "unknown 'often' after 'ra on'"},
+		{"port 0 ra on no-slaac managed no-slaac\n", 1, "'no-slaac' given twice"},
 		{"port\n", 1, "expected N after 'port'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
 		/* the gateway's subnet gone with its address: a route via it is
@@ -806,8 +807,8 @@ static void test_ra_options(void **state)
 			     0);
 	assert_non_null(strstr(err, ":2: "));
 	ra_is(r, 30, RA_MANAGED, two);
-	load_ok(r, "port 0 ra on other managed dns 2001:db8::99\n");
-	ra_is(r, 600, RA_MANAGED | RA_OTHER, one);
+	load_ok(r, "port 0 ra on other managed no-slaac dns 2001:db8::99\n");
+	ra_is(r, 600, RA_MANAGED | RA_OTHER | RA_NO_SLAAC, one);
 	load_ok(r, "port 0 ra on interval 4\n");
 	ra_is(r, 4, 0, none);
 	load_ok(r, "port 0 ra on dns 2001:db8::99\n");
