@@ -496,9 +496,9 @@ static int parse_dns(const char *s, struct cmd *c, char *err, size_t errlen)
 }
 
 /* port N ra on [interval S] [managed] [other] [no-slaac] [dns LIST] | port N
- * ra off: value RA_ON with the M and O flags and RA_NO_SLAAC (0: off), value2 the interval
- * (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s, default 600), the DNS
- * servers in dns[] */
+ * ra off: value RA_ON with the M and O flags and RA_NO_SLAAC (0: off),
+ * value2 the interval (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s,
+ * default 600), the DNS servers in dns[] */
 static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	unsigned int seen = 0;

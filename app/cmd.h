@@ -74,7 +74,6 @@ enum cmd_id {
 	CMD_ID_MAX
 };
 
-/* A parsed command. */
 /* 'port N ra on': struct cmd's value (a setting's too) is RA_ON with the
  * advertisement's M and O flags as they sit in its byte 5 (RFC 4861 4.2:
  * 'managed', addresses by DHCPv6; 'other', the rest of the configuration
@@ -88,6 +87,7 @@ enum cmd_id {
 #define RA_FLAGS    (RA_MANAGED | RA_OTHER | RA_NO_SLAAC)
 #define RA_DNS_MAX  3
 
+/* A parsed command. */
 struct cmd {
 	enum cmd_id id;
 	unsigned int line;	/* line in its file, 0 for the CLI */

@@ -769,6 +769,15 @@ static const char *dad_note(const struct fr_addr *a, uint8_t dad)
 	return "";
 }
 
+/* Port @p's advertised DNS server @i as text in @buf (FR_ADDR_STRLEN) */
+static const char *ra_dns_fmt(const struct fr_port *p, unsigned int i, char *buf)
+{
+	struct fr_addr d = {.family = AF_INET6};
+
+	memcpy(d.v6, p->ra_dns[i], 16);
+	return fr_addr_fmt(&d, buf, FR_ADDR_STRLEN);
+}
+
 /* Port @p's Router Advertisements, for show port info: what 'port N ra'
  * set (JSON ra_interval_s 0: off) */
 static void port_ra(struct cmd_out *o, const struct fr_port *p)
@@ -792,10 +801,7 @@ static void port_ra(struct cmd_out *o, const struct fr_port *p)
 			   p->ra_flags & RA_NO_SLAAC ? ", no-slaac" : "");
 	}
 	for (i = 0; i < p->ra_ndns; i++) {
-		struct fr_addr d = {.family = AF_INET6};
-
-		memcpy(d.v6, p->ra_dns[i], 16);
-		fr_addr_fmt(&d, a, sizeof(a));
+		ra_dns_fmt(p, i, a);
 		if (o->json)
 			jw_str(o, NULL, a);
 		else
@@ -1205,7 +1211,6 @@ static int neigh_cmp(const void *a, const void *b)
 	return x->addr.v4 < y->addr.v4 ? -1 : x->addr.v4 > y->addr.v4;
 }
 
-/* Config-file form; the same text for the same tables (sorted). */
 /* port N's 'ra on' line */
 static void show_ra(struct cmd_out *o, uint16_t pid, const struct fr_port *p)
 {
@@ -1216,15 +1221,12 @@ static void show_ra(struct cmd_out *o, uint16_t pid, const struct fr_port *p)
 		   p->ra_flags & RA_MANAGED ? " managed" : "",
 		   p->ra_flags & RA_OTHER ? " other" : "",
 		   p->ra_flags & RA_NO_SLAAC ? " no-slaac" : "");
-	for (i = 0; i < p->ra_ndns; i++) {
-		struct fr_addr d = {.family = AF_INET6};
-
-		memcpy(d.v6, p->ra_dns[i], 16);
-		out_printf(o, "%s%s", i == 0 ? " dns " : ",", fr_addr_fmt(&d, a, sizeof(a)));
-	}
+	for (i = 0; i < p->ra_ndns; i++)
+		out_printf(o, "%s%s", i == 0 ? " dns " : ",", ra_dns_fmt(p, i, a));
 	out_printf(o, "\n");
 }
 
+/* Config-file form; the same text for the same tables (sorted). */
 static int show_config(struct router *r, struct cmd_out *o, char *err, size_t errlen)
 {
 	struct route_list rl;

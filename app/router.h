@@ -157,8 +157,8 @@ struct fr_port {
 	uint16_t ra_max_s;
 	uint64_t ra_next_ms, ra_last_ms;
 	uint8_t ra_initial;
-	/* their M and O flags (RA_MANAGED, RA_OTHER), RA_NO_SLAAC, the DNS servers
-	 * they name (RFC 8106); 'ra off' clears them */
+	/* their M and O flags (RA_MANAGED, RA_OTHER), RA_NO_SLAAC and the DNS
+	 * servers they name (RFC 8106); 'ra off' clears them */
 	uint8_t ra_flags, ra_ndns;
 	uint8_t ra_dns[RA_DNS_MAX][16];
 };
