@@ -743,7 +743,9 @@ static const struct cmd_syntax {
 	 "'managed' and 'other' set the M and O flags (addresses, or the rest of the\n"
 	 "configuration, by DHCPv6); 'no-slaac' clears the /64 prefixes' autonomous\n"
 	 "flag (hosts make no SLAAC address); 'dns' names up to 3 IPv6 DNS servers\n"
-	 "(RFC 8106 RDNSS, for 3 x SEC s). A change while on is advertised within 3 s.\n"
+	 "(RFC 8106 RDNSS, for 3 x SEC s). A change while on is advertised within 3 s\n"
+	 "(of the port's addresses or MTU, 4 s); a removed address's prefix (deprecated:\n"
+	 "lifetimes 0) and a dropped server (lifetime 0) are withdrawn in the next 3.\n"
 	 "'off', and the router's stop, send a last one with router lifetime 0 (and\n"
 	 "DNS lifetime 0)"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",

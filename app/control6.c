@@ -1594,8 +1594,11 @@ static bool group_echo6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 #define RA_DELAY_MAX_MS	   500
 #define RA_PREFIX_VALID_S  2592000
 #define RA_PREFIX_PREFER_S 604800
-#define RA_LEN_MAX	   (16 + 8 + 8 + 8 + RA_DNS_MAX * 16 + FR_PORT_MAX_ADDRS * 32)
-#define ND_OPT_RDNSS	   25 /* RFC 8106 5.1 */
+/* the options: source link-layer address, MTU, the DNS servers and the
+ * prefixes, each twice at most (advertised, withdrawn) */
+#define RA_LEN_MAX   (16 + 8 + 8 + 2 * (8 + RA_DNS_MAX * 16) + 2 * FR_PORT_MAX_ADDRS * 32)
+#define RA_CHECK_MS  1000
+#define ND_OPT_RDNSS 25 /* RFC 8106 5.1 */
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -1605,45 +1608,16 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* @port's Router Advertisement, with router lifetime @lifetime_s, sent to
- * all nodes from its link-local address. True: queued. */
-static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
+/* What @port's advertisement says now: its MTU, flags, the prefix of each
+ * global IPv6 address (once, DAD failures left out), its DNS servers. */
+static void ra_said_now(const struct router *r, uint16_t port, struct ra_said *c)
 {
 	const struct fr_port *p = &r->ports[port];
-	uint8_t msg[RA_LEN_MAX], *o;
-	struct rte_ipv6_hdr *ip;
-	struct rte_ether_hdr *eth;
-	struct rte_mbuf *m;
-	uint16_t len = 16, ck;
 	unsigned int i, j;
-	char *frame;
 
-	memset(msg, 0, sizeof(msg));
-	msg[0] = ND_TYPE_RA;
-	msg[4] = 64; /* Cur Hop Limit: what hosts should use */
-	msg[5] = p->ra_flags & (RA_MANAGED | RA_OTHER);
-	msg[6] = (uint8_t)(lifetime_s >> 8);
-	msg[7] = (uint8_t)lifetime_s;
-	o = msg + len; /* source link-layer address */
-	o[0] = 1;
-	o[1] = 1;
-	memcpy(o + 2, &r->dp_ports[port].mac, RTE_ETHER_ADDR_LEN);
-	len += 8;
-	o = msg + len; /* MTU */
-	o[0] = 5;
-	o[1] = 1;
-	put32(o + 4, r->dp_ports[port].mtu);
-	len += 8;
-	if (p->ra_ndns > 0) {
-		/* RFC 8106 5.1: for 3 x MaxRtrAdvInterval by default; the
-		 * last advertisement withdraws them, as the router (0) */
-		o = msg + len;
-		o[0] = ND_OPT_RDNSS;
-		o[1] = (uint8_t)(1 + 2 * p->ra_ndns);
-		put32(o + 4, lifetime_s == 0 ? 0 : 3u * p->ra_max_s);
-		memcpy(o + 8, p->ra_dns, 16u * p->ra_ndns);
-		len = (uint16_t)(len + 8 + 16 * p->ra_ndns);
-	}
+	memset(c, 0, sizeof(*c));
+	c->mtu = r->dp_ports[port].mtu;
+	c->flags = p->ra_flags & (RA_MANAGED | RA_OTHER);
 	for (i = 0; i < p->nb_addrs; i++) {
 		const struct port_addr *pa = &p->addrs[i];
 		struct fr_addr pfx = pa->addr;
@@ -1653,30 +1627,174 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 		    pa->dad == ADDR_DAD_FAILED)
 			continue;
 		fr_addr_mask(&pfx, pa->len);
-		for (j = 0; j < i && !dup; j++) {
-			const struct port_addr *q = &p->addrs[j];
-			struct fr_addr qp = q->addr;
-
-			if (q->addr.family != AF_INET6 || q->len != pa->len ||
-			    q->dad == ADDR_DAD_FAILED)
-				continue;
-			fr_addr_mask(&qp, q->len);
-			dup = fr_addr_eq(&qp, &pfx);
-		}
+		for (j = 0; j < c->npfx && !dup; j++)
+			dup = c->pfx[j].len == pa->len && memcmp(c->pfx[j].addr, pfx.v6, 16) == 0;
 		if (dup)
 			continue;
-		o = msg + len; /* prefix information */
-		o[0] = 3;
-		o[1] = 4;
-		o[2] = pa->len;
+		memcpy(c->pfx[c->npfx].addr, pfx.v6, 16);
+		c->pfx[c->npfx].len = pa->len;
 		/* on-link; autonomous (SLAAC) for a /64 (RFC 4862 5.5.3)
 		 * unless 'no-slaac' */
-		o[3] = (uint8_t)(0x80 | (pa->len == 64 && !(p->ra_flags & RA_NO_SLAAC) ? 0x40 : 0));
-		put32(o + 4, RA_PREFIX_VALID_S);
-		put32(o + 8, RA_PREFIX_PREFER_S);
-		memcpy(o + 16, pfx.v6, 16);
-		len += 32;
+		c->pfx[c->npfx].la =
+			(uint8_t)(0x80 |
+				  (pa->len == 64 && !(p->ra_flags & RA_NO_SLAAC) ? 0x40 : 0));
+		c->npfx++;
 	}
+	memcpy(c->dns, p->ra_dns, 16u * p->ra_ndns);
+	c->ndns = p->ra_ndns;
+}
+
+static int said_pfx(const struct ra_said *c, const uint8_t *addr, uint8_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->npfx; i++)
+		if (c->pfx[i].len == len && memcmp(c->pfx[i].addr, addr, 16) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int said_dns(const struct ra_said *c, const uint8_t *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ndns; i++)
+		if (memcmp(c->dns[i], addr, 16) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Whether @p still has an address in @addr/@len, DAD failed or not. */
+static bool port_has_pfx(const struct fr_port *p, const uint8_t *addr, uint8_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct fr_addr pfx = p->addrs[i].addr;
+
+		if (pfx.family != AF_INET6 || p->addrs[i].len != len)
+			continue;
+		fr_addr_mask(&pfx, len);
+		if (memcmp(pfx.v6, addr, 16) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* @p's withdrawn prefixes and DNS servers, once it advertises @now: what
+ * the last advertisement said and @now does not joins them (the oldest
+ * make room when they are full), and the next RA_INITIAL advertisements
+ * carry them; what @now says again leaves them. A prefix left out only
+ * because the router's address in it failed DAD is not withdrawn: another
+ * node holds that address, the link may still have the prefix. */
+static void ra_gone_update(struct fr_port *p, const struct ra_said *now)
+{
+	struct ra_said *g = &p->ra_gone;
+	const struct ra_said *was = &p->ra_said;
+	unsigned int i;
+
+	for (i = 0; i < g->npfx;)
+		if (said_pfx(now, g->pfx[i].addr, g->pfx[i].len) >= 0)
+			memmove(&g->pfx[i], &g->pfx[i + 1], (--g->npfx - i) * sizeof(g->pfx[0]));
+		else
+			i++;
+	for (i = 0; i < g->ndns;)
+		if (said_dns(now, g->dns[i]) >= 0)
+			memmove(g->dns[i], g->dns[i + 1], (--g->ndns - i) * sizeof(g->dns[0]));
+		else
+			i++;
+	for (i = 0; i < was->npfx; i++) {
+		if (said_pfx(now, was->pfx[i].addr, was->pfx[i].len) >= 0 ||
+		    port_has_pfx(p, was->pfx[i].addr, was->pfx[i].len) ||
+		    said_pfx(g, was->pfx[i].addr, was->pfx[i].len) >= 0)
+			continue;
+		if (g->npfx == RTE_DIM(g->pfx))
+			memmove(&g->pfx[0], &g->pfx[1], --g->npfx * sizeof(g->pfx[0]));
+		g->pfx[g->npfx++] = was->pfx[i];
+		p->ra_gone_left = RA_INITIAL;
+	}
+	for (i = 0; i < was->ndns; i++) {
+		if (said_dns(now, was->dns[i]) >= 0 || said_dns(g, was->dns[i]) >= 0)
+			continue;
+		if (g->ndns == RA_DNS_MAX)
+			memmove(g->dns[0], g->dns[1], --g->ndns * sizeof(g->dns[0]));
+		memcpy(g->dns[g->ndns++], was->dns[i], 16);
+		p->ra_gone_left = RA_INITIAL;
+	}
+}
+
+static uint8_t *ra_opt_rdnss(uint8_t *o, const uint8_t (*dns)[16], unsigned int n, uint32_t life)
+{
+	o[0] = ND_OPT_RDNSS;
+	o[1] = (uint8_t)(1 + 2 * n);
+	put32(o + 4, life);
+	memcpy(o + 8, dns, 16u * n);
+	return o + 8 + 16 * n;
+}
+
+static uint8_t *ra_opt_prefix(uint8_t *o, const uint8_t *addr, uint8_t len, uint8_t la,
+			      uint32_t valid, uint32_t preferred)
+{
+	o[0] = 3;
+	o[1] = 4;
+	o[2] = len;
+	o[3] = la;
+	put32(o + 4, valid);
+	put32(o + 8, preferred);
+	memcpy(o + 16, addr, 16);
+	return o + 32;
+}
+
+/* @port's Router Advertisement, with router lifetime @lifetime_s, sent to
+ * all nodes from its link-local address. True: queued. */
+static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
+{
+	struct fr_port *p = &r->ports[port];
+	uint8_t msg[RA_LEN_MAX], *o;
+	struct rte_ipv6_hdr *ip;
+	struct rte_ether_hdr *eth;
+	struct ra_said now;
+	struct rte_mbuf *m;
+	uint16_t len, ck;
+	unsigned int i;
+	char *frame;
+
+	ra_said_now(r, port, &now);
+	ra_gone_update(p, &now);
+	memset(msg, 0, sizeof(msg));
+	msg[0] = ND_TYPE_RA;
+	msg[4] = 64; /* Cur Hop Limit: what hosts should use */
+	msg[5] = now.flags;
+	msg[6] = (uint8_t)(lifetime_s >> 8);
+	msg[7] = (uint8_t)lifetime_s;
+	o = msg + 16; /* source link-layer address */
+	o[0] = 1;
+	o[1] = 1;
+	memcpy(o + 2, &r->dp_ports[port].mac, RTE_ETHER_ADDR_LEN);
+	o += 8;
+	o[0] = 5; /* MTU */
+	o[1] = 1;
+	put32(o + 4, now.mtu);
+	o += 8;
+	/* RFC 8106 5.1: for 3 x MaxRtrAdvInterval by default; the last
+	 * advertisement withdraws them, as the router (0) */
+	if (now.ndns > 0)
+		o = ra_opt_rdnss(o, now.dns, now.ndns, lifetime_s == 0 ? 0 : 3u * p->ra_max_s);
+	if (p->ra_gone_left > 0 && p->ra_gone.ndns > 0)
+		o = ra_opt_rdnss(o, p->ra_gone.dns, p->ra_gone.ndns, 0);
+	for (i = 0; i < now.npfx; i++)
+		o = ra_opt_prefix(o, now.pfx[i].addr, now.pfx[i].len, now.pfx[i].la,
+				  RA_PREFIX_VALID_S, RA_PREFIX_PREFER_S);
+	/* a prefix gone: deprecated, its addresses no longer chosen, and
+	 * off-link at once (RFC 4861 6.3.4); hosts keep an address made
+	 * from it up to 2 hours more (RFC 4862 5.5.3 e). What the port's
+	 * MTU leaves no room for is left out. */
+	for (i = 0; p->ra_gone_left > 0 && i < p->ra_gone.npfx &&
+		    sizeof(*ip) + (size_t)(o - msg) + 32 <= now.mtu;
+	     i++)
+		o = ra_opt_prefix(o, p->ra_gone.pfx[i].addr, p->ra_gone.pfx[i].len,
+				  p->ra_gone.pfx[i].la, 0, 0);
+	len = (uint16_t)(o - msg);
 	frame = control_frame(r, port, (uint16_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + len), &m);
 	if (frame == NULL)
 		return false;
@@ -1698,6 +1816,15 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 	if (control_send(r, m, port) != 0)
 		return false;
 	r->cst.ra_sent++;
+	if (lifetime_s == 0) {
+		/* the last one: every server it named is withdrawn */
+		now.ndns = 0;
+		memset(now.dns, 0, sizeof(now.dns));
+		p->ra_gone.ndns = 0;
+	}
+	memcpy(&p->ra_said, &now, sizeof(now));
+	if (p->ra_gone_left > 0 && --p->ra_gone_left == 0)
+		memset(&p->ra_gone, 0, sizeof(p->ra_gone));
 	return true;
 }
 
@@ -1790,8 +1917,23 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 	struct fr_port *p = &r->ports[port];
 	uint64_t min_ms, max_ms, next;
 
-	if (p->ra_max_s == 0 || now < p->ra_next_ms)
+	/* not from inside a long command or file (control_service()): it
+	 * may fail and put back what the advertisement would say */
+	if (p->ra_max_s == 0 || r->in_command)
 		return;
+	if (now < p->ra_next_ms) {
+		/* what it says changed (an address, the MTU): soon, as a
+		 * change of its setting is (RFC 4861 6.2.4) */
+		if (now >= p->ra_check_ms) {
+			struct ra_said c;
+
+			p->ra_check_ms = now + RA_CHECK_MS;
+			ra_said_now(r, port, &c);
+			if (memcmp(&c, &p->ra_said, sizeof(c)) != 0)
+				ra_changed(p);
+		}
+		return;
+	}
 	if (p->ll_dad != ADDR_DAD_OK) {
 		/* from the link-local address only (RFC 4861 6.1.2): once DAD
 		 * kept it */

@@ -44,7 +44,9 @@ void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
  * RA_OTHER) and RA_NO_SLAAC. Turned off, a last one with router lifetime
  * 0 goes (6.2.5). router_ra_dns_set(): the @n DNS servers @dns they name (RFC 8106). A
  * change while on is advertised within 3 s. ra_due(): the one due on
- * @port, when in service. */
+ * @port, when in service, not within a command; a change of what it says
+ * (addresses, MTU), seen within a second, is advertised as soon as may be,
+ * and what it no longer says is withdrawn in the next 3. */
 void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flags);
 void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const uint8_t (*dns)[16]);
 void ra_due(struct router *r, uint16_t port, uint64_t now);

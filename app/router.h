@@ -79,6 +79,19 @@ static inline void port_addr_prefix(const struct port_addr *pa, struct fr_prefix
  * prefix's (Subnet-Router anycast) */
 #define MLD_GROUPS_MAX (2 * FR_PORT_MAX_ADDRS + 2)
 
+/* The content of a Router Advertisement that can change: the MTU, the
+ * flags (RA_MANAGED, RA_OTHER), each prefix with its option's L and A
+ * flags, the DNS servers. Compared whole (memcmp): built zeroed. */
+struct ra_said {
+	uint16_t mtu;
+	uint8_t flags, npfx, ndns;
+	struct {
+		uint8_t addr[16];
+		uint8_t len, la;
+	} pfx[FR_PORT_MAX_ADDRS];
+	uint8_t dns[RA_DNS_MAX][16];
+};
+
 struct fr_port {
 	uint16_t id;
 	bool present; /* probed by EAL (or created by a test) */
@@ -161,6 +174,14 @@ struct fr_port {
 	 * servers they name (RFC 8106); 'ra off' clears them */
 	uint8_t ra_flags, ra_ndns;
 	uint8_t ra_dns[RA_DNS_MAX][16];
+	/* what the last advertisement said, checked against the port every
+	 * second (ra_check_ms) so that a change (an address, the MTU) goes
+	 * out soon (RFC 4861 6.2.4); what it said and the port no longer
+	 * has, withdrawn in the next ra_gone_left ones: prefixes deprecated
+	 * (lifetimes 0), DNS servers with lifetime 0 (RFC 8106 5.1) */
+	struct ra_said ra_said, ra_gone;
+	uint8_t ra_gone_left;
+	uint64_t ra_check_ms;
 };
 
 struct worker {

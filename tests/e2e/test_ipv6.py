@@ -1712,6 +1712,17 @@ def ra_routes(h):
             if "proto ra" in x]
 
 
+def ra_host(h, on, keys=("accept_ra", "autoconf")):
+    """Host @h takes Router Advertisements (@keys: and makes SLAAC
+    addresses), or no longer, what it learnt from them flushed."""
+    for k in keys:
+        sh(["sysctl", "-qw", "net.ipv6.conf.eth0.%s=%d" % (k, on)], ns=h)
+    if not on:
+        sh(["ip", "-6", "addr", "flush", "dev", "eth0", "scope", "global", "dynamic"], ns=h,
+           check=False)
+        sh(["ip", "-6", "route", "flush", "proto", "ra"], ns=h, check=False)
+
+
 def test_router_adv(topo, r):
     """port N ra on (RFC 4861 6.2): a Linux host that accepts Router
     Advertisements takes the router as its default router (by its
@@ -1720,13 +1731,11 @@ def test_router_adv(topo, r):
     MTU and prefix; 'ra off' sends a last one with lifetime 0, and the host
     drops the default route at once."""
     h = topo.hosts[0]
-    keys = ("accept_ra", "autoconf")
 
     def is_ra(p):
         return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
 
-    for k in keys:
-        sh(["sysctl", "-qw", "net.ipv6.conf.eth0.%s=1" % k], ns=h)
+    ra_host(h, True)
     try:
         r.cli("port 0 ra on interval 4")
         check("port 0 ra on interval 4" in r.cli("show config"), "not in show config")
@@ -1837,11 +1846,108 @@ def test_router_adv(topo, r):
               (t0 - last, again[0].time - last if again else "never"))
     finally:
         r.cli("port 0 ra off")
-        for k in keys:
-            sh(["sysctl", "-qw", "net.ipv6.conf.eth0.%s=0" % k], ns=h)
-        sh(["ip", "-6", "addr", "flush", "dev", "eth0", "scope", "global", "dynamic"], ns=h,
-           check=False)
-        sh(["ip", "-6", "route", "flush", "proto", "ra"], ns=h, check=False)
+        ra_host(h, False)
+
+
+def test_ra_withdraws(topo, r):
+    """What an advertising port says follows the port (RFC 4861 6.2.4): an
+    address added is advertised within a second or so (3 s after the last
+    advertisement at the earliest), not at the next one due (16 s away
+    here); one removed is withdrawn, its prefix deprecated (preferred and
+    valid lifetime 0): a Linux host stops choosing its SLAAC address there
+    and drops the prefix's on-link route. A DNS server dropped from the
+    list is withdrawn with lifetime 0 (RFC 8106 5.1). The next three
+    advertisements carry the withdrawals, the fourth no longer does."""
+    h = topo.hosts[0]
+    new, dns = "2001:db8:7a::", ["2001:db8:1::53", "2001:db8:1::54"]
+
+    def is_ra(p):
+        return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
+
+    def prefixes(ra):
+        return {(o.prefix, o.prefixlen): o for o in ra[s.ICMPv6ND_RA].iterpayloads()
+                if isinstance(o, s.ICMPv6NDOptPrefixInfo)}
+
+    def rdnss(ra):
+        return [(o.lifetime, list(o.dns)) for o in ra[s.ICMPv6ND_RA].iterpayloads()
+                if isinstance(o, s.ICMPv6NDOptRDNSS)]
+
+    def addrs6():
+        return sh(["ip", "-6", "addr", "show", "dev", "eth0"], ns=h)
+
+    def slaac():
+        """The host's addresses in the new prefix (2001:db8:7a:0:...)."""
+        return [x for x in addrs6().splitlines() if "inet6 2001:db8:7a:" in x]
+
+    def onlink():
+        return [x for x in sh(["ip", "-6", "route"], ns=h).splitlines()
+                if x.startswith(new + "/64")]
+
+    def next_ra(cmd=None, solicit=False, timeout=5.0):
+        """The next advertisement after @cmd, or a solicitation (answered
+        3 s after the last one at the earliest), and when it came."""
+        ls = Listen(topo, 0)
+        try:
+            t0 = time.time()
+            if cmd is not None:
+                r.cli(cmd)
+            if solicit:
+                frlib.l2send(topo, s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:02") /
+                             s.IPv6(src=HOST_LL[0], dst="ff02::2", hlim=255) /
+                             s.ICMPv6ND_RS() / s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
+            got = ls.collect(timeout=timeout, match=is_ra, want=1)
+        finally:
+            ls.close()
+        check(got, "no advertisement within %.1f s of %s" % (timeout, cmd or "a solicitation"))
+        return got[0], got[0].time - t0
+
+    ra_host(h, True)
+    try:
+        # the first at once, the next three 16 s apart (RFC 4861 6.2.4)
+        first, _ = next_ra("port 0 ra on interval 60 dns %s" % ",".join(dns))
+        check(prefixes(first).keys() == {("2001:db8:1::", 64)} and
+              rdnss(first)[:1] == [(180, dns)], "first advertisement: %s" % first.show2(dump=True))
+        time.sleep(1.0)
+        ra, took = next_ra("port 0 address add %s1/64" % new)
+        pi = prefixes(ra).get((new, 64))
+        check(pi is not None and pi.L == 1 and pi.A == 1 and pi.validlifetime == 2592000 and
+              pi.preferredlifetime == 604800 and ("2001:db8:1::", 64) in prefixes(ra),
+              "the address added not advertised: %s" % ra.show2(dump=True))
+        check(took < 4.5, "the address added advertised %.1f s later" % took)
+        check(frlib.wait_for(lambda: slaac(), timeout=5.0),
+              "no SLAAC address in %s/64: %s" % (new, addrs6()))
+        check(frlib.wait_for(lambda: onlink(), timeout=3.0), "no on-link route to %s/64: %s" %
+              (new, sh(["ip", "-6", "route"], ns=h)))
+        # both at once: the address removed, a server dropped
+        r.cli("port 0 address del %s1/64" % new)
+        ra, took = next_ra("port 0 ra on interval 60 dns %s" % dns[0], timeout=6.0)
+        pi = prefixes(ra).get((new, 64))
+        check(pi is not None and pi.validlifetime == 0 and pi.preferredlifetime == 0 and
+              pi.L == 1 and pi.A == 1 and
+              prefixes(ra)[("2001:db8:1::", 64)].validlifetime == 2592000 and
+              rdnss(ra) == [(180, [dns[0]]), (0, [dns[1]])],
+              "not withdrawn: %s" % ra.show2(dump=True))
+        check(took < 4.5, "the withdrawal advertised %.1f s later" % took)
+        check(frlib.wait_for(lambda: [x for x in slaac() if "deprecated" in x], timeout=3.0),
+              "the host's address in %s/64 not deprecated: %s" % (new, addrs6()))
+        check(frlib.wait_for(lambda: not onlink(), timeout=3.0),
+              "the host kept its on-link route to %s/64: %s" %
+              (new, sh(["ip", "-6", "route"], ns=h)))
+        # carried by the next two as well, not by the one after them
+        for n in (2, 3, 4):
+            ra, _ = next_ra(solicit=True)
+            gone = (new, 64) in prefixes(ra) or (0, [dns[1]]) in rdnss(ra)
+            check(gone == (n < 4) and rdnss(ra)[0] == (180, [dns[0]]),
+                  "advertisement %d after the change: %s" % (n, ra.show2(dump=True)))
+        # the port's MTU: advertised soon too
+        ra, took = next_ra("port 0 mtu 1400", timeout=6.0)
+        check(ra.haslayer(s.ICMPv6NDOptMTU) and ra[s.ICMPv6NDOptMTU].mtu == 1400 and took < 4.5,
+              "MTU 1400 advertised %.1f s later: %s" % (took, ra.show2(dump=True)))
+    finally:
+        r.cli("port 0 ra off")
+        r.cli("port 0 address del %s1/64" % new, check=False)
+        r.cli("port 0 mtu 1500")
+        ra_host(h, False)
 
 
 def test_ra_at_stop(topo):
@@ -1851,7 +1957,7 @@ def test_ra_at_stop(topo):
     interval) later. A router of its own (the main one has stopped)."""
     h = topo.hosts[0]
 
-    sh(["sysctl", "-qw", "net.ipv6.conf.eth0.accept_ra=1"], ns=h)
+    ra_host(h, True, keys=("accept_ra",))
     r = ls = None
     try:
         r = frlib.Router(topo, CONFIG + "port 0 ra on interval 4 dns 2001:db8:1::53\n")
@@ -1875,10 +1981,7 @@ def test_ra_at_stop(topo):
             ls.close()
         if r is not None:
             r.stop()
-        sh(["sysctl", "-qw", "net.ipv6.conf.eth0.accept_ra=0"], ns=h)
-        sh(["ip", "-6", "addr", "flush", "dev", "eth0", "scope", "global", "dynamic"], ns=h,
-           check=False)
-        sh(["ip", "-6", "route", "flush", "proto", "ra"], ns=h, check=False)
+        ra_host(h, False, keys=("accept_ra",))
 
 
 def main():
@@ -1916,7 +2019,8 @@ def main():
                              ("rtcache6_coherency", test_rtcache6),
                              ("held_errors_keep_family", test_held_errors),
                              ("cli_ipv6", test_counters_shown),
-                             ("router_advertisements", test_router_adv)]:
+                             ("router_advertisements", test_router_adv),
+                             ("ra_withdraws", test_ra_withdraws)]:
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
