@@ -495,8 +495,21 @@ static int parse_dns(const char *s, struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* port N ra on [interval S] [managed] [other] [no-slaac] [dns LIST] | port N
- * ra off: value RA_ON with the M and O flags and RA_NO_SLAAC (0: off),
+/* 'preference high|medium|low' (RFC 4191 2.2) into @c's value */
+static int a_ra_prf(const char *w, struct cmd *c, char *err, size_t errlen)
+{
+	if (w != NULL && strcmp(w, "high") == 0)
+		c->value |= RA_PRF_HIGH;
+	else if (w != NULL && strcmp(w, "low") == 0)
+		c->value |= RA_PRF_LOW;
+	else if (w == NULL || strcmp(w, "medium") != 0)
+		return ERR("preference: expected high, medium or low, got '%s'", w ? w : "");
+	return 0;
+}
+
+/* port N ra on [interval S] [managed] [other] [no-slaac] [preference P] [dns
+ * LIST] | port N ra off: value RA_ON with the M and O flags, RA_NO_SLAAC and
+ * the preference (RA_PRF_*; 0: off),
  * value2 the interval (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s,
  * default 600), the DNS servers in dns[] */
 static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
@@ -510,21 +523,24 @@ static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	}
 	if (n < 1 || strcmp(tok[0], "on") != 0)
 		return ERR("usage: port N ra on [interval SEC] [managed] [other] "
-			   "[no-slaac] [dns ADDR[,ADDR[,ADDR]]] | port N ra off");
+			   "[no-slaac] [preference high|medium|low] [dns ADDR[,ADDR[,ADDR]]] | "
+			   "port N ra off");
 	c->value = RA_ON;
 	c->value2 = 600;
 	for (i = 1; i < n; i++) {
 		const char *w = tok[i];
-		unsigned int bit = strcmp(w, "interval") == 0	? 1
-				   : strcmp(w, "managed") == 0	? 2
-				   : strcmp(w, "other") == 0	? 4
-				   : strcmp(w, "dns") == 0	? 8
-				   : strcmp(w, "no-slaac") == 0 ? 16
-								: 0;
+		unsigned int bit = strcmp(w, "interval") == 0	  ? 1
+				   : strcmp(w, "managed") == 0	  ? 2
+				   : strcmp(w, "other") == 0	  ? 4
+				   : strcmp(w, "dns") == 0	  ? 8
+				   : strcmp(w, "no-slaac") == 0	  ? 16
+				   : strcmp(w, "preference") == 0 ? 32
+								  : 0;
 
 		if (bit == 0)
 			return ERR("unknown '%s' after 'ra on' (expected interval SEC, managed, "
-				   "other, no-slaac or dns ADDR[,ADDR[,ADDR]])",
+				   "other, no-slaac, preference high|medium|low or dns "
+				   "ADDR[,ADDR[,ADDR]])",
 				   w);
 		if (seen & bit)
 			return ERR("'%s' given twice", w);
@@ -535,6 +551,8 @@ static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			c->value |= RA_OTHER;
 		else if (bit == 16)
 			c->value |= RA_NO_SLAAC;
+		else if (bit == 32 && a_ra_prf(i + 1 < n ? tok[++i] : NULL, c, err, errlen) != 0)
+			return -EINVAL;
 		else if (bit == 1 && parse_u32(i + 1 < n ? tok[++i] : NULL, 4, 1800, &c->value2,
 					       err, errlen) != 0)
 			return -EINVAL;
@@ -733,7 +751,8 @@ static const struct cmd_syntax {
 	 "off); the packet is forwarded all the same. Within the ICMP rate (set icmp\n"
 	 "rate), with tokens of their own, and damped per sender"},
 	{"port * ra", CMD_PORT_RA, a_ra,
-	 "on [interval SEC] [managed] [other] [no-slaac] [dns ADDR[,ADDR[,ADDR]]] | off",
+	 "on [interval SEC] [managed] [other] [no-slaac] [preference high|medium|low] "
+	 "[dns ADDR[,ADDR[,ADDR]]] | off",
 	 "send IPv6 Router Advertisements on port N (RFC 4861 6.2; default off): every\n"
 	 "SEC/3 to SEC seconds (4-1800, default 600; the first three within 16 s), and\n"
 	 "soon after a Router Solicitation (at most one per 3 s), to all nodes, from its\n"
@@ -742,10 +761,12 @@ static const struct cmd_syntax {
 	 "/64 ones for SLAAC; a soliciting host's link-layer address is learnt.\n"
 	 "'managed' and 'other' set the M and O flags (addresses, or the rest of the\n"
 	 "configuration, by DHCPv6); 'no-slaac' clears the /64 prefixes' autonomous\n"
-	 "flag (hosts make no SLAAC address); 'dns' names up to 3 IPv6 DNS servers\n"
-	 "(RFC 8106 RDNSS, for 3 x SEC s). A change while on is advertised within 3 s\n"
-	 "(of the port's addresses or MTU, 4 s); a removed address's prefix (deprecated:\n"
-	 "lifetimes 0) and a dropped server (lifetime 0) are withdrawn in the next 3.\n"
+	 "flag (hosts make no SLAAC address); 'preference' ranks the router among\n"
+	 "the link's default routers (RFC 4191; default medium); 'dns' names up to 3\n"
+	 "IPv6 DNS servers (RFC 8106 RDNSS, for 3 x SEC s). A change while on is\n"
+	 "advertised within 3 s (of the port's addresses or MTU, 4 s); a removed\n"
+	 "address's prefix (deprecated: lifetimes 0) and a dropped server (lifetime\n"
+	 "0) are withdrawn in the next 3.\n"
 	 "'off', and the router's stop, send a last one with router lifetime 0 (and\n"
 	 "DNS lifetime 0)"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",

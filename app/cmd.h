@@ -78,13 +78,18 @@ enum cmd_id {
  * advertisement's M and O flags as they sit in its byte 5 (RFC 4861 4.2:
  * 'managed', addresses by DHCPv6; 'other', the rest of the configuration
  * by DHCPv6) and RA_NO_SLAAC ('no-slaac': prefixes without the autonomous
- * flag; a bit that byte leaves reserved, never sent), value2 its interval;
- * its 'dns' servers (RFC 8106 RDNSS) in dns[] */
+ * flag; a bit that byte leaves reserved, never sent), the default router
+ * preference as it sits there too (RFC 4191 2.2: 'preference high' 01,
+ * 'low' 11, medium 00), value2 its interval; its 'dns' servers (RFC 8106
+ * RDNSS) in dns[] */
 #define RA_ON	    0x01
 #define RA_NO_SLAAC 0x02
 #define RA_MANAGED  0x80
 #define RA_OTHER    0x40
-#define RA_FLAGS    (RA_MANAGED | RA_OTHER | RA_NO_SLAAC)
+#define RA_PRF_HIGH 0x08
+#define RA_PRF_LOW  0x18
+#define RA_PRF_MASK 0x18
+#define RA_FLAGS    (RA_MANAGED | RA_OTHER | RA_NO_SLAAC | RA_PRF_MASK)
 #define RA_DNS_MAX  3
 
 /* A parsed command. */

@@ -778,6 +778,13 @@ static const char *ra_dns_fmt(const struct fr_port *p, unsigned int i, char *buf
 	return fr_addr_fmt(&d, buf, FR_ADDR_STRLEN);
 }
 
+/* The default router preference in RA flags @f (RFC 4191 2.2) */
+static const char *ra_prf_name(uint8_t f)
+{
+	f &= RA_PRF_MASK;
+	return f == RA_PRF_HIGH ? "high" : f == RA_PRF_LOW ? "low" : "medium";
+}
+
 /* Port @p's Router Advertisements, for show port info: what 'port N ra'
  * set (JSON ra_interval_s 0: off) */
 static void port_ra(struct cmd_out *o, const struct fr_port *p)
@@ -790,15 +797,16 @@ static void port_ra(struct cmd_out *o, const struct fr_port *p)
 		jw_bool(o, "ra_managed", (p->ra_flags & RA_MANAGED) != 0);
 		jw_bool(o, "ra_other", (p->ra_flags & RA_OTHER) != 0);
 		jw_bool(o, "ra_slaac", (p->ra_flags & RA_NO_SLAAC) == 0);
+		jw_str(o, "ra_preference", ra_prf_name(p->ra_flags));
 		jw_arr_open(o, "ra_dns");
 	} else if (p->ra_max_s == 0) {
 		out_printf(o, "  router advertisements off\n");
 		return;
 	} else {
-		out_printf(o, "  router advertisements every %u s at most%s%s%s", p->ra_max_s,
-			   p->ra_flags & RA_MANAGED ? ", managed" : "",
+		out_printf(o, "  router advertisements every %u s at most%s%s%s, preference %s",
+			   p->ra_max_s, p->ra_flags & RA_MANAGED ? ", managed" : "",
 			   p->ra_flags & RA_OTHER ? ", other" : "",
-			   p->ra_flags & RA_NO_SLAAC ? ", no-slaac" : "");
+			   p->ra_flags & RA_NO_SLAAC ? ", no-slaac" : "", ra_prf_name(p->ra_flags));
 	}
 	for (i = 0; i < p->ra_ndns; i++) {
 		ra_dns_fmt(p, i, a);
@@ -1221,6 +1229,8 @@ static void show_ra(struct cmd_out *o, uint16_t pid, const struct fr_port *p)
 		   p->ra_flags & RA_MANAGED ? " managed" : "",
 		   p->ra_flags & RA_OTHER ? " other" : "",
 		   p->ra_flags & RA_NO_SLAAC ? " no-slaac" : "");
+	if ((p->ra_flags & RA_PRF_MASK) != 0)
+		out_printf(o, " preference %s", ra_prf_name(p->ra_flags));
 	for (i = 0; i < p->ra_ndns; i++)
 		out_printf(o, "%s%s", i == 0 ? " dns " : ",", ra_dns_fmt(p, i, a));
 	out_printf(o, "\n");

@@ -1617,7 +1617,7 @@ static void ra_said_now(const struct router *r, uint16_t port, struct ra_said *c
 
 	memset(c, 0, sizeof(*c));
 	c->mtu = r->dp_ports[port].mtu;
-	c->flags = p->ra_flags & (RA_MANAGED | RA_OTHER);
+	c->flags = p->ra_flags & (RA_MANAGED | RA_OTHER | RA_PRF_MASK);
 	for (i = 0; i < p->nb_addrs; i++) {
 		const struct port_addr *pa = &p->addrs[i];
 		struct fr_addr pfx = pa->addr;
@@ -1764,7 +1764,8 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 	memset(msg, 0, sizeof(msg));
 	msg[0] = ND_TYPE_RA;
 	msg[4] = 64; /* Cur Hop Limit: what hosts should use */
-	msg[5] = now.flags;
+	/* RFC 4191 2.2: no preference (medium) with router lifetime 0 */
+	msg[5] = lifetime_s == 0 ? now.flags & ~RA_PRF_MASK : now.flags;
 	msg[6] = (uint8_t)(lifetime_s >> 8);
 	msg[7] = (uint8_t)lifetime_s;
 	o = msg + 16; /* source link-layer address */

@@ -41,7 +41,7 @@ void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 
 /* Router Advertisements on @port (RFC 4861 6.2): @max_s the interval
  * (MaxRtrAdvInterval), 0 off; @flags their M and O flags (RA_MANAGED,
- * RA_OTHER) and RA_NO_SLAAC. Turned off, a last one with router lifetime
+ * RA_OTHER), RA_NO_SLAAC and the preference (RA_PRF_*). Turned off, a last one with router lifetime
  * 0 goes (6.2.5). router_ra_dns_set(): the @n DNS servers @dns they name (RFC 8106). A
  * change while on is advertised within 3 s. ra_due(): the one due on
  * @port, when in service, not within a command; a change of what it says

@@ -80,8 +80,9 @@ static inline void port_addr_prefix(const struct port_addr *pa, struct fr_prefix
 #define MLD_GROUPS_MAX (2 * FR_PORT_MAX_ADDRS + 2)
 
 /* The content of a Router Advertisement that can change: the MTU, the
- * flags (RA_MANAGED, RA_OTHER), each prefix with its option's L and A
- * flags, the DNS servers. Compared whole (memcmp): built zeroed. */
+ * flags (RA_MANAGED, RA_OTHER, the preference), each prefix with its
+ * option's L and A flags, the DNS servers. Compared whole (memcmp): built
+ * zeroed. */
 struct ra_said {
 	uint16_t mtu;
 	uint8_t flags, npfx, ndns;
@@ -170,8 +171,9 @@ struct fr_port {
 	uint16_t ra_max_s;
 	uint64_t ra_next_ms, ra_last_ms;
 	uint8_t ra_initial;
-	/* their M and O flags (RA_MANAGED, RA_OTHER), RA_NO_SLAAC and the DNS
-	 * servers they name (RFC 8106); 'ra off' clears them */
+	/* their M and O flags (RA_MANAGED, RA_OTHER), RA_NO_SLAAC, the
+	 * preference (RA_PRF_*) and the DNS servers they name (RFC 8106);
+	 * 'ra off' clears them */
 	uint8_t ra_flags, ra_ndns;
 	uint8_t ra_dns[RA_DNS_MAX][16];
 	/* what the last advertisement said, checked against the port every

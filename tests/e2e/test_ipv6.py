@@ -1781,22 +1781,27 @@ def test_router_adv(topo, r):
               opts["ICMPv6NDOptMTU"].mtu == 1500 and pi is not None and
               pi.prefix == "2001:db8:1::" and pi.prefixlen == 64 and pi.L == 1 and
               pi.A == 1 and ra[s.ICMPv6ND_RA].M == 0 and ra[s.ICMPv6ND_RA].O == 0 and
+              ra[s.ICMPv6ND_RA].prf == 0 and
               not ra.haslayer(s.ICMPv6NDOptRDNSS), "advertisement: %s" % ra.show2(dump=True))
-        # the M and O flags, no SLAAC and DNS servers (RFC 8106): a change
-        # is advertised within 3 s of the last one
+        # the M and O flags, no SLAAC, a high preference (RFC 4191 2.2:
+        # 01) and DNS servers (RFC 8106): a change is advertised within 3 s
+        # of the last one
         dns = ["2001:db8:1::53", "fe80::35"]
         ls = Listen(topo, 0)
         try:
-            r.cli("port 0 ra on interval 4 managed other no-slaac dns %s" % ",".join(dns))
+            r.cli("port 0 ra on interval 4 managed other no-slaac preference high dns %s" %
+                  ",".join(dns))
             got = ls.collect(timeout=3.5, match=is_ra, want=1)
         finally:
             ls.close()
-        check("port 0 ra on interval 4 managed other no-slaac dns %s" % ",".join(dns) in
-              r.cli("show config"), "not in show config: %s" % r.cli("show config"))
+        check("port 0 ra on interval 4 managed other no-slaac preference high dns %s" %
+              ",".join(dns) in r.cli("show config"), "not in show config: %s" %
+              r.cli("show config"))
         info = r.port_info(0)
-        check("router advertisements every 4 s at most, managed, other, no-slaac, dns %s" %
-              " ".join(dns) in r.cli("show port info 0") and info["ra_interval_s"] == 4 and
-              info["ra_managed"] and info["ra_other"] and not info["ra_slaac"] and
+        check("router advertisements every 4 s at most, managed, other, no-slaac, preference "
+              "high, dns %s" % " ".join(dns) in r.cli("show port info 0") and
+              info["ra_interval_s"] == 4 and info["ra_managed"] and info["ra_other"] and
+              not info["ra_slaac"] and info["ra_preference"] == "high" and
               info["ra_dns"] == dns,
               "show port info: %s %s" % (r.cli("show port info 0"), info))
         check(got, "the change not advertised within 3 s")
@@ -1806,8 +1811,17 @@ def test_router_adv(topo, r):
               ra[s.ICMPv6NDOptRDNSS].lifetime == 12 and ra[s.ICMPv6NDOptRDNSS].dns == dns and
               ra.haslayer(s.ICMPv6NDOptPrefixInfo) and ra[s.ICMPv6NDOptPrefixInfo].A == 0 and
               ra[s.ICMPv6NDOptPrefixInfo].L == 1 and ra[s.ICMPv6ND_RA].res == 0 and
-              ra.haslayer(s.ICMPv6NDOptMTU),
+              ra[s.ICMPv6ND_RA].prf == 1 and ra.haslayer(s.ICMPv6NDOptMTU),
               "advertisement with flags and DNS: %s" % ra.show2(dump=True))
+        # the host ranks the router's default route high, where its kernel
+        # reads the preference
+        if os.path.exists("/proc/sys/net/ipv6/conf/all/accept_ra_rtr_pref"):
+            check(frlib.wait_for(lambda: [x for x in ra_routes(h) if "pref high" in x],
+                                 timeout=3.0),
+                  "the host's default route not ranked high: %s" % ra_routes(h))
+        else:
+            frlib.log("     (this kernel has no accept_ra_rtr_pref: the host's route "
+                      "preference not checked)")
         # off: a last one with lifetime 0 (its DNS servers' too), and the
         # host forgets the router
         ls = Listen(topo, 0)
@@ -1818,6 +1832,7 @@ def test_router_adv(topo, r):
             ls.close()
         check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
               got[0][s.ICMPv6ND_RA].M == 1 and got[0][s.ICMPv6ND_RA].O == 1 and
+              got[0][s.ICMPv6ND_RA].prf == 0 and
               got[0].haslayer(s.ICMPv6NDOptRDNSS) and
               got[0][s.ICMPv6NDOptRDNSS].lifetime == 0 and
               got[0][s.ICMPv6NDOptRDNSS].dns == dns,
@@ -1827,7 +1842,8 @@ def test_router_adv(topo, r):
         info = r.port_info(0)
         check("router advertisements off" in r.cli("show port info 0") and
               info["ra_interval_s"] == 0 and not info["ra_managed"] and
-              not info["ra_other"] and info["ra_slaac"] and info["ra_dns"] == [],
+              not info["ra_other"] and info["ra_slaac"] and info["ra_dns"] == [] and
+              info["ra_preference"] == "medium",
               "show port info after off: %s" % info)
         check(frlib.wait_for(lambda: not ra_routes(h), timeout=5.0),
               "the host kept the default route: %s" % ra_routes(h))

@@ -2019,7 +2019,7 @@ route add 10.1.0.0/16 via 192.0.2.3
 route add 10.2.0.0/16 unreachable
 neigh add 192.0.2.2 lladdr 02:00:00:00:00:22 port 0
 port 1 rpf loose
-port 1 ra on interval 30 managed dns 2001:db8:1::54
+port 1 ra on interval 30 managed preference high dns 2001:db8:1::54
 set neigh hold 8
 """
 

@@ -225,7 +225,8 @@ def gen(rnd):
         if rnd.random() < 0.1:
             settings.append("port %d ra %s" % (port, rnd.choice(
                 ("off", "on", "on interval 30 managed", "on other dns 2001:db8::53",
-                 "on dns 2001:db8::53,fe80::35 managed other", "on dns fe80::35 no-slaac"))))
+                 "on dns 2001:db8::53,fe80::35 managed other", "on dns fe80::35 no-slaac",
+                 "on preference high", "on interval 30 preference low managed"))))
     for line, prob in (("set ip martians %s" % rnd.choice(("on", "off")), 0.15),
                        ("set ip directed-broadcast %s" % rnd.choice(("on", "off")), 0.1),
                        ("set ip multipath-hash %s" % rnd.choice(("l3", "l4")), 0.1),

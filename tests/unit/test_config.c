@@ -337,6 +337,11 @@ static void test_bad_cases(void **state)
 		{"port 0 ra on dns a::x\n", 1, "bad address 'a::x' in the dns list"},
 		{"port 0 ra on dns\n", 1, "missing ADDR[,ADDR[,ADDR]] after 'dns'"},
 		{"port 0 ra on other interval 30 other\n", 1, "'other' given twice"},
+		{"port 0 ra on preference\n", 1,
+		 "preference: expected high, medium or low, got ''"},
+		{"port 0 ra on preference top\n", 1,
+		 "preference: expected high, medium or low, got 'top'"},
+		{"port 0 ra on preference low preference high\n", 1, "'preference' given twice"},
 		{"port 0 ra on managed dns a::1 dns a::2\n", 1, "'dns' given twice"},
 		{"port 0 ra on often\n", 1, "unknown 'often' after 'ra on'"},
 		{"port 0 ra on no-slaac managed no-slaac\n", 1, "'no-slaac' given twice"},
@@ -788,7 +793,7 @@ static void ra_is(const struct router *r, uint16_t max_s, uint8_t flags, const c
 	assert_int_equal(p->ra_ndns, n);
 }
 
-/* 'port N ra on' with its M and O flags and DNS servers (RFC 8106): the
+/* 'port N ra on' with its M and O flags, preference and DNS servers: the
  * line is the whole setting (one without dns clears them), a file that
  * fails puts back flags and servers alike, 'off' clears them. */
 static void test_ra_options(void **state)
@@ -809,7 +814,11 @@ static void test_ra_options(void **state)
 	ra_is(r, 30, RA_MANAGED, two);
 	load_ok(r, "port 0 ra on other managed no-slaac dns 2001:db8::99\n");
 	ra_is(r, 600, RA_MANAGED | RA_OTHER | RA_NO_SLAAC, one);
-	load_ok(r, "port 0 ra on interval 4\n");
+	load_ok(r, "port 0 ra on interval 4 preference high\n");
+	ra_is(r, 4, RA_PRF_HIGH, none);
+	load_ok(r, "port 0 ra on preference low managed\n");
+	ra_is(r, 600, RA_PRF_LOW | RA_MANAGED, none);
+	load_ok(r, "port 0 ra on interval 4 preference medium\n");
 	ra_is(r, 4, 0, none);
 	load_ok(r, "port 0 ra on dns 2001:db8::99\n");
 	assert_int_not_equal(config_load(r,
