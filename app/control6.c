@@ -1681,21 +1681,53 @@ static bool port_has_pfx(const struct fr_port *p, const uint8_t *addr, uint8_t l
 	return false;
 }
 
+static void said_pfx_del(struct ra_said *c, unsigned int i)
+{
+	memmove(&c->pfx[i], &c->pfx[i + 1], (--c->npfx - i) * sizeof(c->pfx[0]));
+}
+
+/* @p's prefix @x withdrawn: in the next RA_INITIAL advertisements (the
+ * oldest makes room when they are full) */
+static void ra_pfx_gone(struct fr_port *p, const struct ra_pfx *x)
+{
+	struct ra_said *g = &p->ra_gone;
+
+	if (said_pfx(g, x->addr, x->len) >= 0)
+		return;
+	if (g->npfx == RTE_DIM(g->pfx))
+		said_pfx_del(g, 0);
+	g->pfx[g->npfx++] = *x;
+	p->ra_gone_left = RA_INITIAL;
+}
+
+/* Whether a prefix @p held (ra_held) is no longer the port's: its
+ * withdrawal is due */
+static bool ra_held_gone(const struct fr_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->ra_held.npfx; i++)
+		if (!port_has_pfx(p, p->ra_held.pfx[i].addr, p->ra_held.pfx[i].len))
+			return true;
+	return false;
+}
+
 /* @p's withdrawn prefixes and DNS servers, once it advertises @now: what
  * the last advertisement said and @now does not joins them (the oldest
  * make room when they are full), and the next RA_INITIAL advertisements
  * carry them; what @now says again leaves them. A prefix left out only
- * because the router's address in it failed DAD is not withdrawn: another
- * node holds that address, the link may still have the prefix. */
+ * because the router's address in it failed DAD is held instead, not
+ * withdrawn (another node holds that address, the link may still have the
+ * prefix), until that address is removed. */
 static void ra_gone_update(struct fr_port *p, const struct ra_said *now)
 {
-	struct ra_said *g = &p->ra_gone;
+	struct ra_said *g = &p->ra_gone, *h = &p->ra_held;
 	const struct ra_said *was = &p->ra_said;
 	unsigned int i;
 
 	for (i = 0; i < g->npfx;)
 		if (said_pfx(now, g->pfx[i].addr, g->pfx[i].len) >= 0)
-			memmove(&g->pfx[i], &g->pfx[i + 1], (--g->npfx - i) * sizeof(g->pfx[0]));
+			said_pfx_del(g, i);
 		else
 			i++;
 	for (i = 0; i < g->ndns;)
@@ -1703,15 +1735,23 @@ static void ra_gone_update(struct fr_port *p, const struct ra_said *now)
 			memmove(g->dns[i], g->dns[i + 1], (--g->ndns - i) * sizeof(g->dns[0]));
 		else
 			i++;
+	for (i = 0; i < h->npfx;)
+		if (said_pfx(now, h->pfx[i].addr, h->pfx[i].len) >= 0) {
+			said_pfx_del(h, i); /* advertised again */
+		} else if (!port_has_pfx(p, h->pfx[i].addr, h->pfx[i].len)) {
+			ra_pfx_gone(p, &h->pfx[i]);
+			said_pfx_del(h, i);
+		} else {
+			i++;
+		}
 	for (i = 0; i < was->npfx; i++) {
-		if (said_pfx(now, was->pfx[i].addr, was->pfx[i].len) >= 0 ||
-		    port_has_pfx(p, was->pfx[i].addr, was->pfx[i].len) ||
-		    said_pfx(g, was->pfx[i].addr, was->pfx[i].len) >= 0)
+		if (said_pfx(now, was->pfx[i].addr, was->pfx[i].len) >= 0)
 			continue;
-		if (g->npfx == RTE_DIM(g->pfx))
-			memmove(&g->pfx[0], &g->pfx[1], --g->npfx * sizeof(g->pfx[0]));
-		g->pfx[g->npfx++] = was->pfx[i];
-		p->ra_gone_left = RA_INITIAL;
+		if (!port_has_pfx(p, was->pfx[i].addr, was->pfx[i].len))
+			ra_pfx_gone(p, &was->pfx[i]);
+		else if (said_pfx(h, was->pfx[i].addr, was->pfx[i].len) < 0 &&
+			 h->npfx < RTE_DIM(h->pfx))
+			h->pfx[h->npfx++] = was->pfx[i];
 	}
 	for (i = 0; i < was->ndns; i++) {
 		if (said_dns(now, was->dns[i]) >= 0 || said_dns(g, was->dns[i]) >= 0)
@@ -1746,8 +1786,10 @@ static uint8_t *ra_opt_prefix(uint8_t *o, const uint8_t *addr, uint8_t len, uint
 }
 
 /* @port's Router Advertisement, with router lifetime @lifetime_s, sent to
- * all nodes from its link-local address. True: queued. */
-static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
+ * all nodes from its link-local address: what the port has, or with
+ * @again what the last one said (the withdrawals due included). True:
+ * queued. */
+static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s, bool again)
 {
 	struct fr_port *p = &r->ports[port];
 	uint8_t msg[RA_LEN_MAX], *o;
@@ -1759,8 +1801,12 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 	unsigned int i;
 	char *frame;
 
-	ra_said_now(r, port, &now);
-	ra_gone_update(p, &now);
+	if (again) {
+		memcpy(&now, &p->ra_said, sizeof(now));
+	} else {
+		ra_said_now(r, port, &now);
+		ra_gone_update(p, &now);
+	}
 	memset(msg, 0, sizeof(msg));
 	msg[0] = ND_TYPE_RA;
 	msg[4] = 64; /* Cur Hop Limit: what hosts should use */
@@ -1788,11 +1834,10 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 				  RA_PREFIX_VALID_S, RA_PREFIX_PREFER_S);
 	/* a prefix gone: deprecated, its addresses no longer chosen, and
 	 * off-link at once (RFC 4861 6.3.4); hosts keep an address made
-	 * from it up to 2 hours more (RFC 4862 5.5.3 e). What the port's
-	 * MTU leaves no room for is left out. */
-	for (i = 0; p->ra_gone_left > 0 && i < p->ra_gone.npfx &&
-		    sizeof(*ip) + (size_t)(o - msg) + 32 <= now.mtu;
-	     i++)
+	 * from it up to 2 hours more (RFC 4862 5.5.3 e). RA_LEN_MAX holds
+	 * them all, under the 1280 bytes of the least MTU ra_can_send()
+	 * asks for. */
+	for (i = 0; p->ra_gone_left > 0 && i < p->ra_gone.npfx; i++)
 		o = ra_opt_prefix(o, p->ra_gone.pfx[i].addr, p->ra_gone.pfx[i].len,
 				  p->ra_gone.pfx[i].la, 0, 0);
 	len = (uint16_t)(o - msg);
@@ -1817,6 +1862,7 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 	if (control_send(r, m, port) != 0)
 		return false;
 	r->cst.ra_sent++;
+	RTE_BUILD_BUG_ON(sizeof(*ip) + RA_LEN_MAX > IP6_MIN_MTU);
 	if (lifetime_s == 0) {
 		/* the last one: every server it named is withdrawn */
 		now.ndns = 0;
@@ -1827,6 +1873,15 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s)
 	if (p->ra_gone_left > 0 && --p->ra_gone_left == 0)
 		memset(&p->ra_gone, 0, sizeof(p->ra_gone));
 	return true;
+}
+
+/* Whether @port may advertise: from its link-local address once DAD kept
+ * it (RFC 4861 6.1.2), on a link that carries IPv6 (an MTU of 1280 at
+ * least: below, only a port without IPv6 addresses, whose hosts would
+ * ignore the MTU option) */
+static bool ra_can_send(const struct router *r, uint16_t port)
+{
+	return r->ports[port].ll_dad == ADDR_DAD_OK && r->dp_ports[port].mtu >= IP6_MIN_MTU;
 }
 
 /* The router lifetime @port's advertisements give: 3 x MaxRtrAdvInterval,
@@ -1862,10 +1917,12 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flag
 	p->ra_max_s = max_s;
 	if (max_s == 0) {
 		/* no longer a default router here: hosts drop it now rather
-		 * than at the lifetime's end (RFC 4861 6.2.5); with the flags
-		 * it had (a change would read as another router's) */
-		if (was != 0 && r->running && router_port_ok(r, port) && p->ll_dad == ADDR_DAD_OK &&
-		    ra_send(r, port, 0))
+		 * than at the lifetime's end (RFC 4861 6.2.5); what the last
+		 * one said, its flags included (a change would read as
+		 * another router's; inside a file, what the file has changed
+		 * so far may yet be rolled back). None if none was sent. */
+		if (was != 0 && r->running && router_port_ok(r, port) && ra_can_send(r, port) &&
+		    p->ra_said.mtu != 0 && ra_send(r, port, 0, true))
 			p->ra_last_ms = control_now_ms();
 		p->ra_flags = flags;
 		p->ra_next_ms = 0;
@@ -1918,19 +1975,19 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 	struct fr_port *p = &r->ports[port];
 	uint64_t min_ms, max_ms, next;
 
-	/* not from inside a long command or file (control_service()): it
-	 * may fail and put back what the advertisement would say */
-	if (p->ra_max_s == 0 || r->in_command)
+	if (p->ra_max_s == 0)
 		return;
 	if (now < p->ra_next_ms) {
 		/* what it says changed (an address, the MTU): soon, as a
-		 * change of its setting is (RFC 4861 6.2.4) */
-		if (now >= p->ra_check_ms) {
+		 * change of its setting is (RFC 4861 6.2.4). Not inside a
+		 * long command or file (control_service()), which may yet
+		 * put it back. */
+		if (now >= p->ra_check_ms && !r->in_command) {
 			struct ra_said c;
 
 			p->ra_check_ms = now + RA_CHECK_MS;
 			ra_said_now(r, port, &c);
-			if (memcmp(&c, &p->ra_said, sizeof(c)) != 0)
+			if (memcmp(&c, &p->ra_said, sizeof(c)) != 0 || ra_held_gone(p))
 				ra_changed(p);
 		}
 		return;
@@ -1941,7 +1998,15 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 		ll_in_use(r, port);
 		return;
 	}
-	if (!ra_send(r, port, ra_lifetime(p))) {
+	/* inside a long command or file, what the last one said (none
+	 * before the first): the router stays the hosts' default router
+	 * through a long load, and what the file changes is advertised
+	 * only once it is in force */
+	if (!ra_can_send(r, port) || (r->in_command && p->ra_said.mtu == 0)) {
+		p->ra_next_ms = now + 1000;
+		return;
+	}
+	if (!ra_send(r, port, ra_lifetime(p), r->in_command)) {
 		p->ra_next_ms = now + 1000; /* no mbuf: try again */
 		return;
 	}

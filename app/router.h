@@ -83,13 +83,15 @@ static inline void port_addr_prefix(const struct port_addr *pa, struct fr_prefix
  * flags (RA_MANAGED, RA_OTHER, the preference), each prefix with its
  * option's L and A flags, the DNS servers. Compared whole (memcmp): built
  * zeroed. */
+struct ra_pfx {
+	uint8_t addr[16];
+	uint8_t len, la;
+};
+
 struct ra_said {
 	uint16_t mtu;
 	uint8_t flags, npfx, ndns;
-	struct {
-		uint8_t addr[16];
-		uint8_t len, la;
-	} pfx[FR_PORT_MAX_ADDRS];
+	struct ra_pfx pfx[FR_PORT_MAX_ADDRS];
 	uint8_t dns[RA_DNS_MAX][16];
 };
 
@@ -180,8 +182,10 @@ struct fr_port {
 	 * second (ra_check_ms) so that a change (an address, the MTU) goes
 	 * out soon (RFC 4861 6.2.4); what it said and the port no longer
 	 * has, withdrawn in the next ra_gone_left ones: prefixes deprecated
-	 * (lifetimes 0), DNS servers with lifetime 0 (RFC 8106 5.1) */
-	struct ra_said ra_said, ra_gone;
+	 * (lifetimes 0), DNS servers with lifetime 0 (RFC 8106 5.1); the
+	 * prefixes it said that are left out while the router's address in
+	 * them failed DAD (held: withdrawn once that address goes) */
+	struct ra_said ra_said, ra_gone, ra_held;
 	uint8_t ra_gone_left;
 	uint64_t ra_check_ms;
 };

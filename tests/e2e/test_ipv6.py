@@ -1869,13 +1869,16 @@ def test_ra_withdraws(topo, r):
     """What an advertising port says follows the port (RFC 4861 6.2.4): an
     address added is advertised within a second or so (3 s after the last
     advertisement at the earliest), not at the next one due (16 s away
-    here); one removed is withdrawn, its prefix deprecated (preferred and
-    valid lifetime 0): a Linux host stops choosing its SLAAC address there
-    and drops the prefix's on-link route. A DNS server dropped from the
-    list is withdrawn with lifetime 0 (RFC 8106 5.1). The next three
-    advertisements carry the withdrawals, the fourth no longer does."""
+    here); one removed is withdrawn as soon, its prefix deprecated
+    (preferred and valid lifetime 0): a Linux host stops choosing its SLAAC
+    address there and drops the prefix's on-link route. A DNS server
+    dropped from the list is withdrawn with lifetime 0 (RFC 8106 5.1). The
+    next advertisements carry every withdrawal until three have gone since
+    the last one began. An 'off' inside a file that then fails sends what
+    the last advertisement said, not what the file had added so far."""
     h = topo.hosts[0]
     new, dns = "2001:db8:7a::", ["2001:db8:1::53", "2001:db8:1::54"]
+    mtu = r.port_info(0)["mtu"]
 
     def is_ra(p):
         return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
@@ -1899,14 +1902,21 @@ def test_ra_withdraws(topo, r):
         return [x for x in sh(["ip", "-6", "route"], ns=h).splitlines()
                 if x.startswith(new + "/64")]
 
-    def next_ra(cmd=None, solicit=False, timeout=5.0):
+    def withdrawn(ra):
+        """What @ra withdraws: the new prefix (lifetimes 0, L and A as
+        advertised), the dropped server (lifetime 0)."""
+        pi = prefixes(ra).get((new, 64))
+        return ((pi is not None and pi.validlifetime == 0 and pi.preferredlifetime == 0 and
+                 pi.L == 1 and pi.A == 1), (0, [dns[1]]) in rdnss(ra))
+
+    def next_ra(cmd=None, solicit=False, timeout=5.0, check_cmd=True):
         """The next advertisement after @cmd, or a solicitation (answered
-        3 s after the last one at the earliest), and when it came."""
+        3 s after the last one at the earliest), and how long it took."""
         ls = Listen(topo, 0)
         try:
             t0 = time.time()
             if cmd is not None:
-                r.cli(cmd)
+                r.cli(cmd, check=check_cmd)
             if solicit:
                 frlib.l2send(topo, s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:02") /
                              s.IPv6(src=HOST_LL[0], dst="ff02::2", hlim=255) /
@@ -1922,7 +1932,8 @@ def test_ra_withdraws(topo, r):
         # the first at once, the next three 16 s apart (RFC 4861 6.2.4)
         first, _ = next_ra("port 0 ra on interval 60 dns %s" % ",".join(dns))
         check(prefixes(first).keys() == {("2001:db8:1::", 64)} and
-              rdnss(first)[:1] == [(180, dns)], "first advertisement: %s" % first.show2(dump=True))
+              rdnss(first)[:1] == [(180, dns)], "first advertisement: %s" %
+              first.show2(dump=True))
         time.sleep(1.0)
         ra, took = next_ra("port 0 address add %s1/64" % new)
         pi = prefixes(ra).get((new, 64))
@@ -1934,35 +1945,50 @@ def test_ra_withdraws(topo, r):
               "no SLAAC address in %s/64: %s" % (new, addrs6()))
         check(frlib.wait_for(lambda: onlink(), timeout=3.0), "no on-link route to %s/64: %s" %
               (new, sh(["ip", "-6", "route"], ns=h)))
-        # both at once: the address removed, a server dropped
-        r.cli("port 0 address del %s1/64" % new)
-        ra, took = next_ra("port 0 ra on interval 60 dns %s" % dns[0], timeout=6.0)
-        pi = prefixes(ra).get((new, 64))
-        check(pi is not None and pi.validlifetime == 0 and pi.preferredlifetime == 0 and
-              pi.L == 1 and pi.A == 1 and
-              prefixes(ra)[("2001:db8:1::", 64)].validlifetime == 2592000 and
-              rdnss(ra) == [(180, [dns[0]]), (0, [dns[1]])],
-              "not withdrawn: %s" % ra.show2(dump=True))
-        check(took < 4.5, "the withdrawal advertised %.1f s later" % took)
+        # the address removed: its prefix withdrawn as soon
+        ra, took = next_ra("port 0 address del %s1/64" % new, timeout=6.0)
+        check(withdrawn(ra) == (True, False) and
+              prefixes(ra)[("2001:db8:1::", 64)].validlifetime == 2592000,
+              "the prefix not withdrawn: %s" % ra.show2(dump=True))
+        check(took < 4.5, "the address removed withdrawn %.1f s later" % took)
         check(frlib.wait_for(lambda: [x for x in slaac() if "deprecated" in x], timeout=3.0),
               "the host's address in %s/64 not deprecated: %s" % (new, addrs6()))
         check(frlib.wait_for(lambda: not onlink(), timeout=3.0),
               "the host kept its on-link route to %s/64: %s" %
               (new, sh(["ip", "-6", "route"], ns=h)))
-        # carried by the next two as well, not by the one after them
+        # a server dropped: withdrawn beside the prefix (the second of
+        # its three), then both in the next two, and no longer after them
+        ra, _ = next_ra("port 0 ra on interval 60 dns %s" % dns[0], timeout=6.0)
+        check(withdrawn(ra) == (True, True) and rdnss(ra)[0] == (180, [dns[0]]),
+              "the server not withdrawn: %s" % ra.show2(dump=True))
         for n in (2, 3, 4):
             ra, _ = next_ra(solicit=True)
-            gone = (new, 64) in prefixes(ra) or (0, [dns[1]]) in rdnss(ra)
-            check(gone == (n < 4) and rdnss(ra)[0] == (180, [dns[0]]),
-                  "advertisement %d after the change: %s" % (n, ra.show2(dump=True)))
+            check(withdrawn(ra) == ((True, True) if n < 4 else (False, False)) and
+                  rdnss(ra)[0] == (180, [dns[0]]),
+                  "advertisement %d after the server's withdrawal: %s" % (n, ra.show2(dump=True)))
         # the port's MTU: advertised soon too
         ra, took = next_ra("port 0 mtu 1400", timeout=6.0)
         check(ra.haslayer(s.ICMPv6NDOptMTU) and ra[s.ICMPv6NDOptMTU].mtu == 1400 and took < 4.5,
               "MTU 1400 advertised %.1f s later: %s" % (took, ra.show2(dump=True)))
+        # an 'off' in a file that fails: its last advertisement is the
+        # last one's, without the address the file added before it; the
+        # rollback turns advertising on again
+        bad = os.path.join(frlib.tmpdir(), "bad.conf")
+        with open(bad, "w") as f:
+            f.write("port 0 address add 2001:db8:7c::1/64\nport 0 ra off\n"
+                    "route add 10.0.0.0/8 via 203.0.113.1\n")
+        ra, _ = next_ra("load " + bad, timeout=6.0, check_cmd=False)
+        check(ra[s.ICMPv6ND_RA].routerlifetime == 0 and
+              prefixes(ra).keys() == {("2001:db8:1::", 64)} and
+              ra[s.ICMPv6NDOptMTU].mtu == 1400 and rdnss(ra) == [(0, [dns[0]])],
+              "the last advertisement of an off in a failing file: %s" % ra.show2(dump=True))
+        check("port 0 ra on interval 60 dns %s" % dns[0] in r.cli("show config") and
+              "2001:db8:7c::" not in r.cli("show config"),
+              "the failing file not rolled back: %s" % r.cli("show config"))
     finally:
         r.cli("port 0 ra off")
         r.cli("port 0 address del %s1/64" % new, check=False)
-        r.cli("port 0 mtu 1500")
+        r.cli("port 0 mtu %d" % mtu)
         ra_host(h, False)
 
 
