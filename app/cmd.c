@@ -781,7 +781,8 @@ static const struct cmd_syntax {
 	 "port_down (the sender told unreachable), what arrives on it rx_port_down;\n"
 	 "its learnt neighbours are forgotten; the static routes through it are withdrawn\n"
 	 "until it is up (as with a down link), so their traffic takes the covering\n"
-	 "route; its link is set down too where the driver can (show port info says)"},
+	 "route; its link is set down too where the driver can (show port info says);\n"
+	 "a port that advertises (port N ra) sends its last Router Advertisement first"},
 	{"port * up", CMD_PORT_ADMIN, a_port_up, "",
 	 "put port N back in service (the default; it forwards while its link is up),\n"
 	 "its link set up again if 'port N down' had set it down"},

@@ -58,6 +58,8 @@ static int setting_apply(struct router *r, const struct setting *s)
 		 * (txn_end): a rolled-back one never flaps it. Its learnt
 		 * neighbours go at once (port_down_sync()), and are asked
 		 * afresh if a rollback puts it back */
+		if (s->value != 0 && !r->ports[s->port].admin_down)
+			router_ra_leave(r, s->port);
 		r->ports[s->port].admin_down = s->value != 0;
 		rc = port_down_sync(r, s->port);
 		break;

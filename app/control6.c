@@ -225,6 +225,8 @@ void dad_due(struct router *r, uint16_t port, uint64_t now)
 	dad_kept(r, port, r->dp_ports[port].ll6, &p->ll_dad, p->ll_dad_ms, now);
 }
 
+static void ra_restart(struct fr_port *p);
+
 void dad_reset(struct router *r, uint16_t port)
 {
 	struct fr_port *p = &r->ports[port];
@@ -246,6 +248,7 @@ void dad_reset(struct router *r, uint16_t port)
 		pa->dad = ADDR_DAD_WAIT;
 	}
 	p->ll_dad = ADDR_DAD_WAIT;
+	ra_restart(&r->ports[port]);
 	/* back in service, announce() reports twice */
 	p->ll_mld_again = false;
 	if (back)
@@ -1900,6 +1903,16 @@ static uint64_t ra_soonest(const struct fr_port *p)
 	return p->ra_last_ms == 0 ? now : RTE_MAX(now, p->ra_last_ms + RA_MIN_DELAY_MS);
 }
 
+/* @p was out of service: once back (its link-local address kept), its
+ * advertisements start over, the first ones fast (RFC 4861 6.2.4) */
+static void ra_restart(struct fr_port *p)
+{
+	if (p->ra_max_s == 0)
+		return;
+	p->ra_initial = 0;
+	p->ra_next_ms = ra_soonest(p);
+}
+
 /* What @port advertises changed while it advertises: the next as soon as
  * may be, and those after it as fast as after a start (RFC 4861 6.2.4) */
 static void ra_changed(struct fr_port *p)
@@ -1950,6 +1963,28 @@ void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const ui
 	p->ra_ndns = (uint8_t)n;
 	if (p->ra_max_s != 0)
 		ra_changed(p);
+}
+
+void router_ra_leave(struct router *r, uint16_t port)
+{
+	struct fr_port *p = &r->ports[port];
+	uint64_t until;
+
+	if (p->ra_max_s == 0 || !r->running || !router_port_ok(r, port) || r->dp_ports[port].down ||
+	    !ra_can_send(r, port) || p->ra_said.mtu == 0 || !ra_send(r, port, 0, true))
+		return;
+	p->ra_last_ms = control_now_ms();
+	/* a failing file puts the port back: the next in 3 s, as after an
+	 * 'on' (hosts have just dropped the router) */
+	ra_restart(p);
+	/* the workers take it off the ring within microseconds, and check
+	 * the port's state as they send it: a worker that took it gets the
+	 * rest of the millisecond to do so. Bounded: what is late is counted
+	 * ctrl_tx_port_down. */
+	until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 20;
+	while (rte_ring_count(r->ctrl_tx) > 0 && rte_get_tsc_cycles() < until)
+		rte_pause();
+	rte_delay_us_block(1000);
 }
 
 unsigned int router_ra_final(struct router *r)

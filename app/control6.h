@@ -50,6 +50,12 @@ void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flags);
 void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const uint8_t (*dns)[16]);
 void ra_due(struct router *r, uint16_t port, uint64_t now);
+/* @port is taken out of service ('port N down') while it advertises and is
+ * in service: its last Router Advertisement (lifetime 0, what the last one
+ * said, RFC 4861 6.2.5) is sent before the port stops sending (the call
+ * waits for the workers, 51 ms at most). Hosts take another default router
+ * at once; the advertisements start over when the port is back. */
+void router_ra_leave(struct router *r, uint16_t port);
 /* The router stops, its workers have: each advertising port's last
  * Router Advertisement (lifetime 0, RFC 4861 6.2.5), sent by the calling
  * thread from worker 0's TX queue with what else the control thread

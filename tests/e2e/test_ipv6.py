@@ -1992,6 +1992,75 @@ def test_ra_withdraws(topo, r):
         ra_host(h, False)
 
 
+def test_ra_port_down(topo, r):
+    """'port N down' on a port that advertises sends its last Router
+    Advertisement first (router lifetime 0, RFC 4861 6.2.5): the host drops
+    the router as default router at once, none lost to the port going
+    down; 'port N up' starts them over, the first within seconds (once the
+    link-local address passed DAD again), the host's default route back."""
+    h = topo.hosts[0]
+
+    def is_ra(p):
+        return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
+
+    ra_host(h, True, keys=("accept_ra",))
+    ls = None
+    try:
+        r.cli("port 0 ra on interval 60 preference high")
+        check(frlib.wait_for(lambda: ra_routes(h), timeout=10.0),
+              "no default route by the router's RA: %s" % sh(["ip", "-6", "route"], ns=h))
+        st0 = r.stats()
+        ls = Listen(topo, 0)
+        r.cli("port 0 down")
+        got = ls.collect(timeout=2.0, match=is_ra, want=1)
+        ls.close()
+        ls = None
+        check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
+              got[0][s.ICMPv6ND_RA].prf == 0 and got[0][s.IPv6].src == ROUTER_LL[0],
+              "no last advertisement before the port went down: %s" %
+              [p.summary() for p in got])
+        st1 = r.stats()
+        check(delta(st0, st1, "ctrl_tx_port_down") == 0 and delta(st0, st1, "ra_sent") == 1,
+              "ra_sent +%d, ctrl_tx_port_down +%d" % (delta(st0, st1, "ra_sent"),
+                                                     delta(st0, st1, "ctrl_tx_port_down")))
+        check(frlib.wait_for(lambda: not ra_routes(h), timeout=3.0),
+              "the host kept the default route: %s" % ra_routes(h))
+        ls = Listen(topo, 0)
+        t0 = time.time()
+        r.cli("port 0 up")
+        got = ls.collect(timeout=8.0, match=is_ra, want=1)
+        check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 180 and
+              got[0][s.ICMPv6ND_RA].prf == 1,
+              "no advertisement within 8 s of 'port 0 up': %s" % [p.summary() for p in got])
+        frlib.log("     first advertisement %.1f s after 'port 0 up'" % (got[0].time - t0))
+        check(frlib.wait_for(lambda: ra_routes(h), timeout=3.0),
+              "no default route after 'port 0 up': %s" % sh(["ip", "-6", "route"], ns=h))
+        ls.close()
+        ls = None
+        # in a file that fails: the last one went, the port is back up
+        # at once, and so is the router for the host, 3 s later
+        time.sleep(3.0)
+        bad = os.path.join(frlib.tmpdir(), "bad.conf")
+        with open(bad, "w") as f:
+            f.write("port 0 down\nroute add 10.0.0.0/8 via 203.0.113.1\n")
+        ls = Listen(topo, 0)
+        r.cli("load " + bad, check=False)
+        got = ls.collect(timeout=5.0, match=is_ra, want=2)
+        check(len(got) == 2 and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
+              got[1][s.ICMPv6ND_RA].routerlifetime == 180 and
+              2.9 <= got[1].time - got[0].time <= 4.0 and "port 0 down" not in
+              r.cli("show config"), "a failing file's 'port 0 down': %s" %
+              [(p.time, p[s.ICMPv6ND_RA].routerlifetime) for p in got])
+        check(frlib.wait_for(lambda: ra_routes(h), timeout=3.0),
+              "no default route after the failed file: %s" % sh(["ip", "-6", "route"], ns=h))
+    finally:
+        if ls is not None:
+            ls.close()
+        r.cli("port 0 up")
+        r.cli("port 0 ra off")
+        ra_host(h, False, keys=("accept_ra",))
+
+
 def test_ra_at_stop(topo):
     """A router that stops sends each advertising port's last Router
     Advertisement, lifetime 0 (RFC 4861 6.2.5): a Linux host drops the
@@ -2062,7 +2131,8 @@ def main():
                              ("held_errors_keep_family", test_held_errors),
                              ("cli_ipv6", test_counters_shown),
                              ("router_advertisements", test_router_adv),
-                             ("ra_withdraws", test_ra_withdraws)]:
+                             ("ra_withdraws", test_ra_withdraws),
+                             ("ra_port_down", test_ra_port_down)]:
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
