@@ -18,6 +18,7 @@
 
 #include <rte_hash_crc.h>
 #include <rte_random.h>
+#include <rte_rcu_qsbr.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -1865,6 +1866,7 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s, bool a
 	if (control_send(r, m, port) != 0)
 		return false;
 	r->cst.ra_sent++;
+	p->ra_withdrawn = lifetime_s == 0;
 	RTE_BUILD_BUG_ON(sizeof(*ip) + RA_LEN_MAX > IP6_MIN_MTU);
 	if (lifetime_s == 0) {
 		/* the last one: every server it named is withdrawn */
@@ -1885,6 +1887,18 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s, bool a
 static bool ra_can_send(const struct router *r, uint16_t port)
 {
 	return r->ports[port].ll_dad == ADDR_DAD_OK && r->dp_ports[port].mtu >= IP6_MIN_MTU;
+}
+
+/* Whether @port's last advertisement (lifetime 0) is due: it advertises
+ * and is in service, and the last one sent told hosts to use the router
+ * (none since a last one: an undo's 'port N down' again, an 'off' after
+ * one) */
+static bool ra_last_due(const struct router *r, uint16_t port)
+{
+	const struct fr_port *p = &r->ports[port];
+
+	return r->running && router_port_ok(r, port) && !r->dp_ports[port].down &&
+	       ra_can_send(r, port) && p->ra_said.mtu != 0 && !p->ra_withdrawn;
 }
 
 /* The router lifetime @port's advertisements give: 3 x MaxRtrAdvInterval,
@@ -1934,8 +1948,7 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flag
 		 * one said, its flags included (a change would read as
 		 * another router's; inside a file, what the file has changed
 		 * so far may yet be rolled back). None if none was sent. */
-		if (was != 0 && r->running && router_port_ok(r, port) && ra_can_send(r, port) &&
-		    p->ra_said.mtu != 0 && ra_send(r, port, 0, true))
+		if (was != 0 && ra_last_due(r, port) && ra_send(r, port, 0, true))
 			p->ra_last_ms = control_now_ms();
 		p->ra_flags = flags;
 		p->ra_next_ms = 0;
@@ -1968,23 +1981,24 @@ void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const ui
 void router_ra_leave(struct router *r, uint16_t port)
 {
 	struct fr_port *p = &r->ports[port];
-	uint64_t until;
+	uint64_t until, token;
 
-	if (p->ra_max_s == 0 || !r->running || !router_port_ok(r, port) || r->dp_ports[port].down ||
-	    !ra_can_send(r, port) || p->ra_said.mtu == 0 || !ra_send(r, port, 0, true))
+	if (p->ra_max_s == 0 || !ra_last_due(r, port) || !ra_send(r, port, 0, true))
 		return;
 	p->ra_last_ms = control_now_ms();
 	/* a failing file puts the port back: the next in 3 s, as after an
 	 * 'on' (hosts have just dropped the router) */
 	ra_restart(p);
-	/* the workers take it off the ring within microseconds, and check
-	 * the port's state as they send it: a worker that took it gets the
-	 * rest of the millisecond to do so. Bounded: what is late is counted
-	 * ctrl_tx_port_down. */
+	/* worker 0 takes it off the ring within microseconds and checks
+	 * the port's state as it sends it; its next quiescent state (RCU)
+	 * comes after that drain, TX included. Bounded: what is late is
+	 * counted ctrl_tx_port_down. */
 	until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 20;
 	while (rte_ring_count(r->ctrl_tx) > 0 && rte_get_tsc_cycles() < until)
 		rte_pause();
-	rte_delay_us_block(1000);
+	token = rte_rcu_qsbr_start(r->qsv);
+	while (rte_rcu_qsbr_check(r->qsv, token, false) == 0 && rte_get_tsc_cycles() < until)
+		rte_pause();
 }
 
 unsigned int router_ra_final(struct router *r)
@@ -2033,11 +2047,12 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 		ll_in_use(r, port);
 		return;
 	}
-	/* inside a long command or file, what the last one said (none
-	 * before the first): the router stays the hosts' default router
-	 * through a long load, and what the file changes is advertised
-	 * only once it is in force */
-	if (!ra_can_send(r, port) || (r->in_command && p->ra_said.mtu == 0)) {
+	/* inside a long command or file, what the last one said: the
+	 * router stays the hosts' default router through a long load, and
+	 * what the file changes is advertised only once it is in force.
+	 * None if that was a last one (lifetime 0) or there was none: what
+	 * it said is not what the port has now. */
+	if (!ra_can_send(r, port) || (r->in_command && (p->ra_said.mtu == 0 || p->ra_withdrawn))) {
 		p->ra_next_ms = now + 1000;
 		return;
 	}

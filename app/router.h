@@ -187,6 +187,7 @@ struct fr_port {
 	 * them failed DAD (held: withdrawn once that address goes) */
 	struct ra_said ra_said, ra_gone, ra_held;
 	uint8_t ra_gone_left;
+	bool ra_withdrawn; /* the last one sent had router lifetime 0 */
 	uint64_t ra_check_ms;
 };
 
