@@ -1712,6 +1712,17 @@ def ra_routes(h):
             if "proto ra" in x]
 
 
+def is_ra(p):
+    """A Router Advertisement from the router's port 0."""
+    return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
+
+
+def prefixes(ra):
+    """Router Advertisement @ra's prefix options by (prefix, length)."""
+    return {(o.prefix, o.prefixlen): o for o in ra[s.ICMPv6ND_RA].iterpayloads()
+            if isinstance(o, s.ICMPv6NDOptPrefixInfo)}
+
+
 def ra_host(h, on, keys=("accept_ra", "autoconf")):
     """Host @h takes Router Advertisements (@keys: and makes SLAAC
     addresses), or no longer, what it learnt from them flushed."""
@@ -1731,9 +1742,6 @@ def test_router_adv(topo, r):
     MTU and prefix; 'ra off' sends a last one with lifetime 0, and the host
     drops the default route at once."""
     h = topo.hosts[0]
-
-    def is_ra(p):
-        return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
 
     ra_host(h, True)
     try:
@@ -1880,13 +1888,6 @@ def test_ra_withdraws(topo, r):
     new, dns = "2001:db8:7a::", ["2001:db8:1::53", "2001:db8:1::54"]
     mtu = r.port_info(0)["mtu"]
 
-    def is_ra(p):
-        return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
-
-    def prefixes(ra):
-        return {(o.prefix, o.prefixlen): o for o in ra[s.ICMPv6ND_RA].iterpayloads()
-                if isinstance(o, s.ICMPv6NDOptPrefixInfo)}
-
     def rdnss(ra):
         return [(o.lifetime, list(o.dns)) for o in ra[s.ICMPv6ND_RA].iterpayloads()
                 if isinstance(o, s.ICMPv6NDOptRDNSS)]
@@ -2000,9 +2001,6 @@ def test_ra_port_down(topo, r):
     link-local address passed DAD again), the host's default route back."""
     h = topo.hosts[0]
 
-    def is_ra(p):
-        return (p.haslayer(s.ICMPv6ND_RA) and p[s.Ether].src == ROUTER_MAC[0])
-
     ra_host(h, True, keys=("accept_ra",))
     ls = None
     try:
@@ -2062,6 +2060,57 @@ def test_ra_port_down(topo, r):
         ra_host(h, False, keys=("accept_ra",))
 
 
+def test_ra_dad_held(topo, r):
+    """A prefix advertised, then left out because the router's address in
+    it failed DAD when its link came back (a host on the link took that
+    address meanwhile), is not withdrawn: the link may well still have the
+    prefix. It is withdrawn (lifetimes 0) once that address is removed."""
+    h = topo.hosts[0]
+    pfx, mine = "2001:db8:7d::", "2001:db8:7d::1"
+
+    def next_ra(cmd=None, timeout=6.0):
+        ls = Listen(topo, 0)
+        try:
+            if cmd is not None:
+                cmd()
+            got = ls.collect(timeout=timeout, match=is_ra, want=1)
+        finally:
+            ls.close()
+        check(got, "no advertisement within %.1f s" % timeout)
+        return got[0]
+
+    try:
+        r.cli("port 0 ra on interval 60")
+        ra = next_ra(lambda: r.cli("port 0 address add %s/64" % mine))
+        check(prefixes(ra).get((pfx, 64)) is not None and
+              prefixes(ra)[(pfx, 64)].validlifetime == 2592000,
+              "%s/64 not advertised: %s" % (pfx, ra.show2(dump=True)))
+        # the link goes (the router's end: the host keeps its addresses);
+        # a host takes the address; the link comes back
+        sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
+        check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
+              "port 0 still in service with its link down: %s" % r.port_info(0))
+        sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
+        ra = next_ra(lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r), timeout=8.0)
+        info = r.port_info(0)
+        check(mine + "/64" in info["addresses_duplicate"],
+              "the router's %s did not fail DAD: %s" % (mine, info))
+        check((pfx, 64) not in prefixes(ra) and ("2001:db8:1::", 64) in prefixes(ra),
+              "the first advertisement back: %s" % ra.show2(dump=True))
+        # removed: withdrawn now
+        ra = next_ra(lambda: r.cli("port 0 address del %s/64" % mine))
+        pi = prefixes(ra).get((pfx, 64))
+        check(pi is not None and pi.validlifetime == 0 and pi.preferredlifetime == 0,
+              "%s/64 not withdrawn once the address went: %s" % (pfx, ra.show2(dump=True)))
+    finally:
+        sh(["ip", "link", "set", "p0", "up"], ns=topo.r)
+        sh(["ip", "-6", "addr", "del", mine + "/64", "dev", "eth0"], ns=h, check=False)
+        check(frlib.wait_for(lambda: not r.port_info(0)["forwarding_down"], timeout=5.0),
+              "port 0 not back in service: %s" % r.port_info(0))
+        r.cli("port 0 address del %s/64" % mine, check=False)
+        r.cli("port 0 ra off")
+
+
 def test_ra_at_stop(topo):
     """A router that stops sends each advertising port's last Router
     Advertisement, lifetime 0 (RFC 4861 6.2.5): a Linux host drops the
@@ -2078,8 +2127,7 @@ def test_ra_at_stop(topo):
         sent = r.stats()["ra_sent"]
         ls = Listen(topo, 0)
         r.stop()
-        got = ls.collect(timeout=2.0, match=lambda p: p.haslayer(s.ICMPv6ND_RA) and
-                         p[s.Ether].src == ROUTER_MAC[0], want=1)
+        got = ls.collect(timeout=2.0, match=is_ra, want=1)
         check(got and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
               got[0][s.IPv6].src == ROUTER_LL[0] and
               got[0].haslayer(s.ICMPv6NDOptRDNSS) and
@@ -2133,7 +2181,8 @@ def main():
                              ("cli_ipv6", test_counters_shown),
                              ("router_advertisements", test_router_adv),
                              ("ra_withdraws", test_ra_withdraws),
-                             ("ra_port_down", test_ra_port_down)]:
+                             ("ra_port_down", test_ra_port_down),
+                             ("ra_dad_held", test_ra_dad_held)]:
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
