@@ -509,9 +509,8 @@ static int a_ra_prf(const char *w, struct cmd *c, char *err, size_t errlen)
 
 /* port N ra on [interval S] [managed] [other] [no-slaac] [preference P] [dns
  * LIST] | port N ra off: value RA_ON with the M and O flags, RA_NO_SLAAC and
- * the preference (RA_PRF_*; 0: off),
- * value2 the interval (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s,
- * default 600), the DNS servers in dns[] */
+ * the preference (RA_PRF_*; 0: off), value2 the interval (MaxRtrAdvInterval,
+ * RFC 4861 6.2.1: 4-1800 s, default 600), the DNS servers in dns[] */
 static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	unsigned int seen = 0;

@@ -249,7 +249,7 @@ void dad_reset(struct router *r, uint16_t port)
 		pa->dad = ADDR_DAD_WAIT;
 	}
 	p->ll_dad = ADDR_DAD_WAIT;
-	ra_restart(&r->ports[port]);
+	ra_restart(p);
 	/* back in service, announce() reports twice */
 	p->ll_mld_again = false;
 	if (back)
@@ -1612,30 +1612,38 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+/* Where @c says prefix @addr/@len, -1 if it does not */
+static int said_pfx(const struct ra_said *c, const uint8_t *addr, uint8_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->npfx; i++)
+		if (c->pfx[i].len == len && memcmp(c->pfx[i].addr, addr, 16) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* What @port's advertisement says now: its MTU, flags, the prefix of each
  * global IPv6 address (once, DAD failures left out), its DNS servers. */
 static void ra_said_now(const struct router *r, uint16_t port, struct ra_said *c)
 {
 	const struct fr_port *p = &r->ports[port];
-	unsigned int i, j;
+	struct fr_prefix pf;
+	unsigned int i;
 
 	memset(c, 0, sizeof(*c));
 	c->mtu = r->dp_ports[port].mtu;
 	c->flags = p->ra_flags & (RA_MANAGED | RA_OTHER | RA_PRF_MASK);
 	for (i = 0; i < p->nb_addrs; i++) {
 		const struct port_addr *pa = &p->addrs[i];
-		struct fr_addr pfx = pa->addr;
-		bool dup = false;
 
 		if (pa->addr.family != AF_INET6 || ip6_is_linklocal(pa->addr.v6) ||
 		    pa->dad == ADDR_DAD_FAILED)
 			continue;
-		fr_addr_mask(&pfx, pa->len);
-		for (j = 0; j < c->npfx && !dup; j++)
-			dup = c->pfx[j].len == pa->len && memcmp(c->pfx[j].addr, pfx.v6, 16) == 0;
-		if (dup)
+		port_addr_prefix(pa, &pf);
+		if (said_pfx(c, pf.addr.v6, pf.len) >= 0)
 			continue;
-		memcpy(c->pfx[c->npfx].addr, pfx.v6, 16);
+		memcpy(c->pfx[c->npfx].addr, pf.addr.v6, 16);
 		c->pfx[c->npfx].len = pa->len;
 		/* on-link; autonomous (SLAAC) for a /64 (RFC 4862 5.5.3)
 		 * unless 'no-slaac' */
@@ -1646,16 +1654,6 @@ static void ra_said_now(const struct router *r, uint16_t port, struct ra_said *c
 	}
 	memcpy(c->dns, p->ra_dns, 16u * p->ra_ndns);
 	c->ndns = p->ra_ndns;
-}
-
-static int said_pfx(const struct ra_said *c, const uint8_t *addr, uint8_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->npfx; i++)
-		if (c->pfx[i].len == len && memcmp(c->pfx[i].addr, addr, 16) == 0)
-			return (int)i;
-	return -1;
 }
 
 static int said_dns(const struct ra_said *c, const uint8_t *addr)
@@ -1671,15 +1669,14 @@ static int said_dns(const struct ra_said *c, const uint8_t *addr)
 /* Whether @p still has an address in @addr/@len, DAD failed or not. */
 static bool port_has_pfx(const struct fr_port *p, const uint8_t *addr, uint8_t len)
 {
+	struct fr_prefix pf;
 	unsigned int i;
 
 	for (i = 0; i < p->nb_addrs; i++) {
-		struct fr_addr pfx = p->addrs[i].addr;
-
-		if (pfx.family != AF_INET6 || p->addrs[i].len != len)
+		if (p->addrs[i].addr.family != AF_INET6 || p->addrs[i].len != len)
 			continue;
-		fr_addr_mask(&pfx, len);
-		if (memcmp(pfx.v6, addr, 16) == 0)
+		port_addr_prefix(&p->addrs[i], &pf);
+		if (memcmp(pf.addr.v6, addr, 16) == 0)
 			return true;
 	}
 	return false;
@@ -1688,6 +1685,11 @@ static bool port_has_pfx(const struct fr_port *p, const uint8_t *addr, uint8_t l
 static void said_pfx_del(struct ra_said *c, unsigned int i)
 {
 	memmove(&c->pfx[i], &c->pfx[i + 1], (--c->npfx - i) * sizeof(c->pfx[0]));
+}
+
+static void said_dns_del(struct ra_said *c, unsigned int i)
+{
+	memmove(c->dns[i], c->dns[i + 1], (--c->ndns - i) * sizeof(c->dns[0]));
 }
 
 /* @p's prefix @x withdrawn: in the next RA_INITIAL advertisements (the
@@ -1736,7 +1738,7 @@ static void ra_gone_update(struct fr_port *p, const struct ra_said *now)
 			i++;
 	for (i = 0; i < g->ndns;)
 		if (said_dns(now, g->dns[i]) >= 0)
-			memmove(g->dns[i], g->dns[i + 1], (--g->ndns - i) * sizeof(g->dns[0]));
+			said_dns_del(g, i);
 		else
 			i++;
 	for (i = 0; i < h->npfx;)
@@ -1761,7 +1763,7 @@ static void ra_gone_update(struct fr_port *p, const struct ra_said *now)
 		if (said_dns(now, was->dns[i]) >= 0 || said_dns(g, was->dns[i]) >= 0)
 			continue;
 		if (g->ndns == RA_DNS_MAX)
-			memmove(g->dns[0], g->dns[1], --g->ndns * sizeof(g->dns[0]));
+			said_dns_del(g, 0);
 		memcpy(g->dns[g->ndns++], was->dns[i], 16);
 		p->ra_gone_left = RA_INITIAL;
 	}
@@ -1866,6 +1868,7 @@ static bool ra_send(struct router *r, uint16_t port, uint16_t lifetime_s, bool a
 	if (control_send(r, m, port) != 0)
 		return false;
 	r->cst.ra_sent++;
+	p->ra_last_ms = control_now_ms();
 	p->ra_withdrawn = lifetime_s == 0;
 	RTE_BUILD_BUG_ON(sizeof(*ip) + RA_LEN_MAX > IP6_MIN_MTU);
 	if (lifetime_s == 0) {
@@ -1889,6 +1892,13 @@ static bool ra_can_send(const struct router *r, uint16_t port)
 	return r->ports[port].ll_dad == ADDR_DAD_OK && r->dp_ports[port].mtu >= IP6_MIN_MTU;
 }
 
+/* Whether what @p's last advertisement said may be said again: there was
+ * one, and it was not a last one (lifetime 0) */
+static bool ra_said_live(const struct fr_port *p)
+{
+	return p->ra_said.mtu != 0 && !p->ra_withdrawn;
+}
+
 /* Whether @port's last advertisement (lifetime 0) is due: it advertises
  * and is in service, and the last one sent told hosts to use the router
  * (none since a last one: an undo's 'port N down' again, an 'off' after
@@ -1898,7 +1908,7 @@ static bool ra_last_due(const struct router *r, uint16_t port)
 	const struct fr_port *p = &r->ports[port];
 
 	return r->running && router_port_ok(r, port) && !r->dp_ports[port].down &&
-	       ra_can_send(r, port) && p->ra_said.mtu != 0 && !p->ra_withdrawn;
+	       ra_can_send(r, port) && ra_said_live(p);
 }
 
 /* The router lifetime @port's advertisements give: 3 x MaxRtrAdvInterval,
@@ -1947,9 +1957,10 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flag
 		 * than at the lifetime's end (RFC 4861 6.2.5); what the last
 		 * one said, its flags included (a change would read as
 		 * another router's; inside a file, what the file has changed
-		 * so far may yet be rolled back). None if none was sent. */
-		if (was != 0 && ra_last_due(r, port) && ra_send(r, port, 0, true))
-			p->ra_last_ms = control_now_ms();
+		 * so far may yet be rolled back). None if none was sent, or
+		 * the last one sent was a last one already. */
+		if (was != 0 && ra_last_due(r, port))
+			ra_send(r, port, 0, true);
 		p->ra_flags = flags;
 		p->ra_next_ms = 0;
 		return;
@@ -1985,7 +1996,6 @@ void router_ra_leave(struct router *r, uint16_t port)
 
 	if (p->ra_max_s == 0 || !ra_last_due(r, port) || !ra_send(r, port, 0, true))
 		return;
-	p->ra_last_ms = control_now_ms();
 	/* a failing file puts the port back: the next in 3 s, as after an
 	 * 'on' (hosts have just dropped the router) */
 	ra_restart(p);
@@ -2052,7 +2062,7 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 	 * what the file changes is advertised only once it is in force.
 	 * None if that was a last one (lifetime 0) or there was none: what
 	 * it said is not what the port has now. */
-	if (!ra_can_send(r, port) || (r->in_command && (p->ra_said.mtu == 0 || p->ra_withdrawn))) {
+	if (!ra_can_send(r, port) || (r->in_command && !ra_said_live(p))) {
 		p->ra_next_ms = now + 1000;
 		return;
 	}
@@ -2060,7 +2070,6 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 		p->ra_next_ms = now + 1000; /* no mbuf: try again */
 		return;
 	}
-	p->ra_last_ms = now;
 	max_ms = p->ra_max_s * 1000ull;
 	/* MinRtrAdvInterval: a third of the maximum, 3 s at least */
 	min_ms = RTE_MAX(max_ms / 3, (uint64_t)RA_MIN_DELAY_MS);

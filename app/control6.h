@@ -41,9 +41,10 @@ void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 
 /* Router Advertisements on @port (RFC 4861 6.2): @max_s the interval
  * (MaxRtrAdvInterval), 0 off; @flags their M and O flags (RA_MANAGED,
- * RA_OTHER), RA_NO_SLAAC and the preference (RA_PRF_*). Turned off, a last one with router lifetime
- * 0 goes (6.2.5). router_ra_dns_set(): the @n DNS servers @dns they name (RFC 8106). A
- * change while on is advertised within 3 s. ra_due(): the one due on
+ * RA_OTHER), RA_NO_SLAAC and the preference (RA_PRF_*). Turned off, a
+ * last one with router lifetime 0 goes (6.2.5). router_ra_dns_set(): the
+ * @n DNS servers @dns they name (RFC 8106). A change while on is
+ * advertised within 3 s. ra_due(): the one due on
  * @port, when in service, not within a command; a change of what it says
  * (addresses, MTU), seen within a second, is advertised as soon as may be,
  * and what it no longer says is withdrawn in the next 3. */
@@ -54,8 +55,8 @@ void ra_due(struct router *r, uint16_t port, uint64_t now);
  * in service: its last Router Advertisement (lifetime 0, what the last one
  * said, RFC 4861 6.2.5) is sent before the port stops sending (the call
  * waits for the workers, 50 ms at most), unless the last one sent was a
- * last one already. Hosts take another default router
- * at once; the advertisements start over when the port is back. */
+ * last one already. Hosts take another default router at once; the
+ * advertisements start over when the port is back. */
 void router_ra_leave(struct router *r, uint16_t port);
 /* The router stops, its workers have: each advertising port's last
  * Router Advertisement (lifetime 0, RFC 4861 6.2.5), sent by the calling

@@ -79,15 +79,15 @@ static inline void port_addr_prefix(const struct port_addr *pa, struct fr_prefix
  * prefix's (Subnet-Router anycast) */
 #define MLD_GROUPS_MAX (2 * FR_PORT_MAX_ADDRS + 2)
 
-/* The content of a Router Advertisement that can change: the MTU, the
- * flags (RA_MANAGED, RA_OTHER, the preference), each prefix with its
- * option's L and A flags, the DNS servers. Compared whole (memcmp): built
- * zeroed. */
+/* A prefix a Router Advertisement names, with its option's L and A flags */
 struct ra_pfx {
 	uint8_t addr[16];
 	uint8_t len, la;
 };
 
+/* The content of a Router Advertisement that can change: the MTU, the
+ * flags (RA_MANAGED, RA_OTHER, the preference), the prefixes, the DNS
+ * servers. Compared whole (memcmp): built zeroed. */
 struct ra_said {
 	uint16_t mtu;
 	uint8_t flags, npfx, ndns;
