@@ -1723,6 +1723,27 @@ def prefixes(ra):
             if isinstance(o, s.ICMPv6NDOptPrefixInfo)}
 
 
+def solicit(topo):
+    """A Router Solicitation from host 1 to all routers on port 0's link."""
+    frlib.l2send(topo, s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:02") /
+                 s.IPv6(src=HOST_LL[0], dst="ff02::2", hlim=255) / s.ICMPv6ND_RS() /
+                 s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
+
+
+def next_ra(topo, act, what, timeout=5.0):
+    """The next advertisement on port 0's link after @act() (@what, for the
+    failure), and how long after @act began it came."""
+    ls = Listen(topo, 0)
+    try:
+        t0 = time.time()
+        act()
+        got = ls.collect(timeout=timeout, match=is_ra, want=1)
+    finally:
+        ls.close()
+    check(got, "no advertisement within %.1f s of %s" % (timeout, what))
+    return got[0], got[0].time - t0
+
+
 def ra_host(h, on, keys=("accept_ra", "autoconf")):
     """Host @h takes Router Advertisements (@keys: and makes SLAAC
     addresses), or no longer, what it learnt from them flushed."""
@@ -1759,9 +1780,7 @@ def test_router_adv(topo, r):
         st0 = r.stats()
         ls = Listen(topo, 0)
         try:
-            frlib.l2send(topo, s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:02") /
-                         s.IPv6(src=HOST_LL[0], dst="ff02::2", hlim=255) / s.ICMPv6ND_RS() /
-                         s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
+            solicit(topo)
             got = ls.collect(timeout=4.5, match=is_ra, want=1)
         finally:
             ls.close()
@@ -1910,33 +1929,19 @@ def test_ra_withdraws(topo, r):
         return ((pi is not None and pi.validlifetime == 0 and pi.preferredlifetime == 0 and
                  pi.L == 1 and pi.A == 1), (0, [dns[1]]) in rdnss(ra))
 
-    def next_ra(cmd=None, solicit=False, timeout=5.0, check_cmd=True):
-        """The next advertisement after @cmd, or a solicitation (answered
-        3 s after the last one at the earliest), and how long it took."""
-        ls = Listen(topo, 0)
-        try:
-            t0 = time.time()
-            if cmd is not None:
-                r.cli(cmd, check=check_cmd)
-            if solicit:
-                frlib.l2send(topo, s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:02") /
-                             s.IPv6(src=HOST_LL[0], dst="ff02::2", hlim=255) /
-                             s.ICMPv6ND_RS() / s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
-            got = ls.collect(timeout=timeout, match=is_ra, want=1)
-        finally:
-            ls.close()
-        check(got, "no advertisement within %.1f s of %s" % (timeout, cmd or "a solicitation"))
-        return got[0], got[0].time - t0
+    def after(cmd, timeout=5.0, check_cmd=True):
+        """The next advertisement after @cmd, and how long it took."""
+        return next_ra(topo, lambda: r.cli(cmd, check=check_cmd), cmd, timeout)
 
     ra_host(h, True)
     try:
         # the first at once, the next three 16 s apart (RFC 4861 6.2.4)
-        first, _ = next_ra("port 0 ra on interval 60 dns %s" % ",".join(dns))
+        first, _ = after("port 0 ra on interval 60 dns %s" % ",".join(dns))
         check(prefixes(first).keys() == {("2001:db8:1::", 64)} and
               rdnss(first)[:1] == [(180, dns)], "first advertisement: %s" %
               first.show2(dump=True))
         time.sleep(1.0)
-        ra, took = next_ra("port 0 address add %s1/64" % new)
+        ra, took = after("port 0 address add %s1/64" % new)
         pi = prefixes(ra).get((new, 64))
         check(pi is not None and pi.L == 1 and pi.A == 1 and pi.validlifetime == 2592000 and
               pi.preferredlifetime == 604800 and ("2001:db8:1::", 64) in prefixes(ra),
@@ -1947,7 +1952,7 @@ def test_ra_withdraws(topo, r):
         check(frlib.wait_for(lambda: onlink(), timeout=3.0), "no on-link route to %s/64: %s" %
               (new, sh(["ip", "-6", "route"], ns=h)))
         # the address removed: its prefix withdrawn as soon
-        ra, took = next_ra("port 0 address del %s1/64" % new, timeout=6.0)
+        ra, took = after("port 0 address del %s1/64" % new, timeout=6.0)
         check(withdrawn(ra) == (True, False) and
               prefixes(ra)[("2001:db8:1::", 64)].validlifetime == 2592000,
               "the prefix not withdrawn: %s" % ra.show2(dump=True))
@@ -1959,16 +1964,17 @@ def test_ra_withdraws(topo, r):
               (new, sh(["ip", "-6", "route"], ns=h)))
         # a server dropped: withdrawn beside the prefix (the second of
         # its three), then both in the next two, and no longer after them
-        ra, _ = next_ra("port 0 ra on interval 60 dns %s" % dns[0], timeout=6.0)
+        ra, _ = after("port 0 ra on interval 60 dns %s" % dns[0], timeout=6.0)
         check(withdrawn(ra) == (True, True) and rdnss(ra)[0] == (180, [dns[0]]),
               "the server not withdrawn: %s" % ra.show2(dump=True))
         for n in (2, 3, 4):
-            ra, _ = next_ra(solicit=True)
+            # answered 3 s after the last one at the earliest
+            ra, _ = next_ra(topo, lambda: solicit(topo), "a solicitation")
             check(withdrawn(ra) == ((True, True) if n < 4 else (False, False)) and
                   rdnss(ra)[0] == (180, [dns[0]]),
                   "advertisement %d after the server's withdrawal: %s" % (n, ra.show2(dump=True)))
         # the port's MTU: advertised soon too
-        ra, took = next_ra("port 0 mtu 1400", timeout=6.0)
+        ra, took = after("port 0 mtu 1400", timeout=6.0)
         check(ra.haslayer(s.ICMPv6NDOptMTU) and ra[s.ICMPv6NDOptMTU].mtu == 1400 and took < 4.5,
               "MTU 1400 advertised %.1f s later: %s" % (took, ra.show2(dump=True)))
         # an 'off' in a file that fails: its last advertisement is the
@@ -1978,7 +1984,7 @@ def test_ra_withdraws(topo, r):
         with open(bad, "w") as f:
             f.write("port 0 address add 2001:db8:7c::1/64\nport 0 ra off\n"
                     "route add 10.0.0.0/8 via 203.0.113.1\n")
-        ra, _ = next_ra("load " + bad, timeout=6.0, check_cmd=False)
+        ra, _ = after("load " + bad, timeout=6.0, check_cmd=False)
         check(ra[s.ICMPv6ND_RA].routerlifetime == 0 and
               prefixes(ra).keys() == {("2001:db8:1::", 64)} and
               ra[s.ICMPv6NDOptMTU].mtu == 1400 and rdnss(ra) == [(0, [dns[0]])],
@@ -2068,20 +2074,10 @@ def test_ra_dad_held(topo, r):
     h = topo.hosts[0]
     pfx, mine = "2001:db8:7d::", "2001:db8:7d::1"
 
-    def next_ra(cmd=None, timeout=6.0):
-        ls = Listen(topo, 0)
-        try:
-            if cmd is not None:
-                cmd()
-            got = ls.collect(timeout=timeout, match=is_ra, want=1)
-        finally:
-            ls.close()
-        check(got, "no advertisement within %.1f s" % timeout)
-        return got[0]
-
     try:
         r.cli("port 0 ra on interval 60")
-        ra = next_ra(lambda: r.cli("port 0 address add %s/64" % mine))
+        ra, _ = next_ra(topo, lambda: r.cli("port 0 address add %s/64" % mine), "the add",
+                        timeout=6.0)
         check(prefixes(ra).get((pfx, 64)) is not None and
               prefixes(ra)[(pfx, 64)].validlifetime == 2592000,
               "%s/64 not advertised: %s" % (pfx, ra.show2(dump=True)))
@@ -2091,14 +2087,16 @@ def test_ra_dad_held(topo, r):
         check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
               "port 0 still in service with its link down: %s" % r.port_info(0))
         sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
-        ra = next_ra(lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r), timeout=8.0)
+        ra, _ = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
+                        "the link's return", timeout=8.0)
         info = r.port_info(0)
         check(mine + "/64" in info["addresses_duplicate"],
               "the router's %s did not fail DAD: %s" % (mine, info))
         check((pfx, 64) not in prefixes(ra) and ("2001:db8:1::", 64) in prefixes(ra),
               "the first advertisement back: %s" % ra.show2(dump=True))
         # removed: withdrawn now
-        ra = next_ra(lambda: r.cli("port 0 address del %s/64" % mine))
+        ra, _ = next_ra(topo, lambda: r.cli("port 0 address del %s/64" % mine), "the delete",
+                        timeout=6.0)
         pi = prefixes(ra).get((pfx, 64))
         check(pi is not None and pi.validlifetime == 0 and pi.preferredlifetime == 0,
               "%s/64 not withdrawn once the address went: %s" % (pfx, ra.show2(dump=True)))
