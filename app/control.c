@@ -626,7 +626,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	/* answer in place, the frame trimmed or padded to the Ethernet minimum */
-	rte_pktmbuf_reset(m);
+	control_reuse(m);
 	if (rte_pktmbuf_append(m, ARP_FRAME_MIN) == NULL) {
 		cdrop(r, m, CDROP_NO_MBUF);
 		return;

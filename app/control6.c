@@ -441,7 +441,7 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 static bool nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const uint8_t *target,
 		      const uint8_t *dst, const struct rte_ether_addr *dst_mac, uint8_t flags)
 {
-	rte_pktmbuf_reset(m);
+	control_reuse(m);
 	if (rte_pktmbuf_append(m, ND_FRAME_LEN) == NULL) {
 		cdrop6(r, m, CDROP_NO_MBUF);
 		return false;

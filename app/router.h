@@ -391,6 +391,17 @@ static inline char *frame_cut(struct rte_mbuf *m, uint32_t keep, uint32_t cut)
 }
 
 /* control.c */
+/* Empty @m for an answer built in place: rte_pktmbuf_reset() alone would
+ * drop a chained packet's other segments (it unlinks them, frees none),
+ * leaving them out of their pool for good. */
+static inline void control_reuse(struct rte_mbuf *m)
+{
+	if (m->next != NULL) {
+		rte_pktmbuf_free(m->next);
+		m->next = NULL;
+	}
+	rte_pktmbuf_reset(m);
+}
 /* An mbuf for the control thread to send on @port (from its NUMA socket's
  * pool), or NULL */
 struct rte_mbuf *control_alloc(struct router *r, uint16_t port);

@@ -585,6 +585,44 @@ static void test_train_counted_once(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
+/* An ARP or ND answer built in the request's own mbuf: a request that came
+ * scattered over several segments gives all but the first back to the pool
+ * (rte_pktmbuf_reset() alone unlinks them and frees none: a padded jumbo ARP
+ * request a port chains would drain the pool one answer at a time). */
+static void test_reuse_frees_segments(void **state)
+{
+	struct rte_mempool *mp = test_pool();
+	unsigned int before = rte_mempool_avail_count(mp), i;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+
+	(void)state;
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 1000));
+	for (i = 0; i < 2; i++) {
+		struct rte_mbuf *seg = rte_pktmbuf_alloc(mp);
+
+		assert_non_null(seg);
+		assert_non_null(rte_pktmbuf_append(seg, 1000));
+		assert_int_equal(rte_pktmbuf_chain(m, seg), 0);
+	}
+	assert_int_equal(m->nb_segs, 3);
+	assert_int_equal(rte_mempool_avail_count(mp), before - 3);
+	control_reuse(m);
+	assert_int_equal(rte_mempool_avail_count(mp), before - 1);
+	assert_int_equal(m->nb_segs, 1);
+	assert_null(m->next);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), 0);
+	assert_non_null(rte_pktmbuf_append(m, 42));
+	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_avail_count(mp), before);
+	/* one segment: nothing else to give back */
+	m = rte_pktmbuf_alloc(mp);
+	assert_non_null(m);
+	control_reuse(m);
+	assert_int_equal(rte_mempool_avail_count(mp), before - 1);
+	rte_pktmbuf_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_ctrl_reserve_nd_lookalikes),
 		cmocka_unit_test(test_tx_buffer_refused),
 		cmocka_unit_test(test_output),
+		cmocka_unit_test(test_reuse_frees_segments),
 	};
 
 	test_eal_init_vdev("worker", "net_ring0");
