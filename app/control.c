@@ -827,9 +827,14 @@ static bool held_route_holds(struct router *r, const struct rte_mbuf *m,
 	struct fr_addr dst = fr_addr4(rte_be_to_cpu_32(ip->dst_addr));
 	struct fr_addr src = fr_addr4(rte_be_to_cpu_32(ip->src_addr));
 	struct fib_route rt;
+	const bool own = dp_ctrl_reason(m) == CTRL_ORIGINATED;
 
-	/* a multipath route's gateway as the worker chose it for the flow */
-	if (fib_route_lookup_flow(r->fib, &dst, &src, router_flow_l4(r, m), &rt) != 0 ||
+	/* a multipath route's gateway as it was chosen: for the flow by the
+	 * worker, with no flow hash for the router's own packets
+	 * (control_output()); another choice here would count a packet
+	 * rerouted and send it to the very neighbour it waited for */
+	if (fib_route_lookup_flow(r->fib, &dst, own ? NULL : &src, own ? 0 : router_flow_l4(r, m),
+				  &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) || rt.port != ni->port)
 		return false;
 	return fr_addr_eq(rt.type == FIB_NH_GATEWAY ? &rt.gw : &dst, &ni->addr);
@@ -939,8 +944,9 @@ void control_output(struct router *r, struct rte_mbuf *m)
 
 	if (dp_ctrl_reason(m) != CTRL_ORIGINATED)
 		dp_ctrl_reason_set(m, CTRL_ORIGINATED);
-	/* the router's own: a multipath route's gateway by the destination
-	 * alone (icmp_error() chose its source address so) */
+	/* the router's own: a multipath route's gateway with no flow hash,
+	 * its first whose neighbour is not doubtful (icmp_error() chose its
+	 * source address so) */
 	if (fib_route_lookup_flow(r->fib, &dst, NULL, 0, &rt) != 0 ||
 	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) ||
 	    !router_port_ok(r, rt.port)) {

@@ -806,7 +806,8 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 /* The neighbour a packet to @dst goes to, and its port; link-local
  * destinations are on @port_hint's link. A multipath route's gateway is
  * the one the workers choose for a packet from @src with ports @l4
- * (router_flow_l4()) (NULL: the router's own, by the destination alone). */
+ * (router_flow_l4()) (NULL: the router's own, with no flow hash: the
+ * first gateway whose neighbour is not doubtful). */
 static int next_hop6(struct router *r, const uint8_t *dst, const uint8_t *src, uint32_t l4,
 		     uint16_t port_hint, struct fr_addr *nb, uint16_t *port)
 {
@@ -842,9 +843,12 @@ bool held_route_holds6(struct router *r, const struct rte_mbuf *m, const struct 
 		rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 	struct fr_addr nb;
 	uint16_t port;
+	/* the router's own: with no flow hash, as control_output6() chose
+	 * (held_route_holds()) */
+	const bool own = dp_ctrl_reason(m) == CTRL_ORIGINATED;
 
-	return next_hop6(r, ip->dst_addr, ip->src_addr, router_flow_l4(r, m), ni->port, &nb,
-			 &port) == 0 &&
+	return next_hop6(r, ip->dst_addr, own ? NULL : ip->src_addr, own ? 0 : router_flow_l4(r, m),
+			 ni->port, &nb, &port) == 0 &&
 	       port == ni->port && fr_addr_eq(&nb, &ni->addr);
 }
 

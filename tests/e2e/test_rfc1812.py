@@ -389,9 +389,10 @@ def test_echo_broadcast_frame_and_ids(topo, r):
     check(len(steps) > 1, "echo reply IP IDs step by a constant %s: %s" % (steps, ids))
 
 
-def held(r):
-    """Packets the router's neighbour table has held, all told."""
-    return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
+def held(r, what="held"):
+    """Packets the router's neighbour table has held, all told (or another
+    of its counters)."""
+    return json.loads(r.cli("show neigh stats", json=True))["counters"][what]
 
 
 def test_held_rerouted(topo, r):
@@ -503,6 +504,62 @@ def test_held_pmtu_own_bucket(topo, r):
           ([p[s.ICMP].summary() for p in got], d))
     check(d["held_rerouted"] == 1 and d["icmp_frag_needed"] == 1 and
           d["ctrl_icmp_over_rate"] > 0, "counters %s (the flood must be over the rate)" % d)
+
+
+def test_held_own_multipath(topo, r):
+    # the router's own packets (port unreachables) to sources behind a
+    # multipath route whose gateways are still resolving. They take the
+    # route's gateway the way all the router's own do (its first whose
+    # neighbour is not doubtful), and are released by that same choice:
+    # the other gateway is resolved first, so that once the first answers
+    # both are usable, and every packet held for the first is sent to it,
+    # not counted rerouted (the release once chose by the flow's hash
+    # instead: for about half of them the other gateway, counted rerouted
+    # though sent to the one they waited for; all alike by chance: 1 in 128)
+    gws = ("198.51.100.91", "198.51.100.92")
+    srcs = ["10.91.%d.1" % k for k in range(1, 9)]
+    r.cli("route add 10.91.0.0/16 via %s via %s" % gws)
+    r.cli("set neigh mcast-probes 50 hold 8")  # 8 may wait for one gateway
+    # the router's own take the route's first gateway (as listed) while
+    # its neighbour is not doubtful
+    first = json.loads(r.cli("show route lookup 10.91.1.1", json=True))["route"]["gateways"][0]
+    first = first["gateway"]
+    other = gws[1] if first == gws[0] else gws[0]
+
+    def state(gw):
+        e = [x for x in json.loads(r.cli("show neigh", json=True))
+             if x["address"] == gw and x["port"] == 1]
+        return e[0]["state"] if e else None
+    try:
+        check(first in gws, "show route lookup gives gateway %s" % first)
+        before, held0, sent0 = r.stats(), held(r), held(r, "held_sent")
+        send(topo, [s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+                    s.IP(src=a, dst=ROUTER_IP[0]) / s.UDP(sport=1234, dport=5678) /
+                    s.Raw(b"own-multipath") for a in srcs])
+        check(frlib.wait_for(lambda: held(r) >= held0 + len(srcs), timeout=2),
+              "%d of %d port unreachables held" % (held(r) - held0, len(srcs)))
+
+        def resolve():
+            sh(["ip", "addr", "add", other + "/24", "dev", "eth0"], ns=topo.hosts[1])
+            check(frlib.wait_for(lambda: state(other) == "REACHABLE", timeout=5),
+                  "%s not resolved: %s" % (other, state(other)))
+            sh(["ip", "addr", "add", first + "/24", "dev", "eth0"], ns=topo.hosts[1])
+            frlib.wait_for(lambda: held(r, "held_sent") - sent0 >= len(srcs), timeout=5)
+        got = at_host(topo, 1, resolve, timeout=0.5)
+        after, sent = r.stats(), held(r, "held_sent") - sent0
+    finally:
+        for gw in gws:
+            sh(["ip", "addr", "del", gw + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
+            r.cli("neigh del %s port 1" % gw, check=False)
+        r.cli("route del 10.91.0.0/16", check=False)
+        r.cli("set neigh mcast-probes 2 hold 4", check=False)
+    errs = sorted(p[s.IP].dst for p in got if p.haslayer(s.ICMP) and p[s.ICMP].type == 3 and
+                  p[s.ICMP].code == 3 and p[s.IP].dst in srcs)
+    d = {k: delta(before, after, k) for k in ("held_rerouted", "local_unreachable")}
+    d["held_sent"] = sent
+    check(errs == sorted(srcs), "port unreachables to %s, want %s; %s" % (errs, srcs, d))
+    check(d == {"held_rerouted": 0, "local_unreachable": len(srcs), "held_sent": len(srcs)},
+          "counters %s" % d)
 
 
 def test_held_port_down(topo, r):
@@ -1401,6 +1458,7 @@ def main():
                              ("held_rerouted", test_held_rerouted),
                              ("held_rerouted_gateway_failed", test_held_rerouted_failed),
                              ("held_port_down", test_held_port_down),
+                             ("held_own_multipath", test_held_own_multipath),
                              ("held_pmtu_own_bucket", test_held_pmtu_own_bucket),
                              ("echo_broadcast_frame_and_ids", test_echo_broadcast_frame_and_ids),
                              ("echo_reply_3_3_3_2", test_local),
