@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		"Usage: fastroute-cli [-s PATH] [-j] [-t SEC] [COMMAND...]\n"
 		"Send COMMAND to the fastroute router listening on PATH (default\n" DEFAULT_SOCKET
 		") and print its answer; with no COMMAND, read\n"
-		"commands from standard input, one per line.\n"
+		"commands from standard input, one per line. Options go before\n"
+		"COMMAND: the words after its first are the command's own.\n"
 		"  -s, --socket PATH   the router's CLI socket\n"
 		"  -j, --json          ask show commands, load and configure replace for JSON\n"
 		"  -t, --timeout SEC   give up (exit 2) when the router accepts no connection\n"

@@ -304,7 +304,16 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 			goto next;
 		}
 		o.json = false;
-		if (strncmp(line, "json ", 5) == 0) {
+		if (strncmp(line, "json", 4) == 0 && (line[4] == ' ' || line[4] == '\0')) {
+			/* 'json' alone (or before a blank) names no command: an
+			 * error, not the empty line's silent OK */
+			if (line[4 + strspn(line + 4, " \t\r")] == '\0') {
+				static const char msg[] =
+					"error: json needs a command (json COMMAND)\n";
+
+				client_answer(c, 0, msg, sizeof(msg) - 1);
+				goto next;
+			}
 			o.json = true;
 			line += 5;
 		}

@@ -97,7 +97,15 @@ static int parse_addr(const char *s, struct fr_addr *a, char *err, size_t errlen
 	return 0;
 }
 
-/* A prefix as a route key: must be canonical. A bare address is a host route. */
+static bool addr_is_zero(const struct fr_addr *a)
+{
+	static const uint8_t zero[16];
+
+	return a->family == AF_INET ? a->v4 == 0 : memcmp(a->v6, zero, 16) == 0;
+}
+
+/* A prefix as a route key: must be canonical. A bare address is a host
+ * route (but 0.0.0.0 and ::). */
 static int parse_prefix(const char *s, struct fr_prefix *p, char *err, size_t errlen)
 {
 	char buf[FR_ADDR_STRLEN];
@@ -120,6 +128,14 @@ static int parse_prefix(const char *s, struct fr_prefix *p, char *err, size_t er
 	if (rc != 0) {
 		if (strchr(s, '/') == NULL && fr_addr_parse(s, &p->addr) == 0) {
 			p->len = (uint8_t)fr_family_bits(p->addr.family);
+			/* 'route add 0.0.0.0 via ...' means a default route
+			 * to those used to 'ip route 0.0.0.0 0.0.0.0': as a
+			 * host route it would never be used */
+			if (addr_is_zero(&p->addr))
+				return ERR("a bare '%s' is the host route %s/%u, which nothing is "
+					   "forwarded to: write %s/0 for the default route, or "
+					   "%s/%u if that host route is what you mean",
+					   s, s, p->len, s, s, p->len);
 			return 0;
 		}
 		return ERR("bad prefix '%s' (expected ADDR/LEN)%s", s, prefix_zero_hint(s));
@@ -267,6 +283,8 @@ static int a_neigh_add(char **tok, int n, struct cmd *c, char *err, size_t errle
 		return ERR("bad MAC address '%s'", tok[2]);
 	if (!rte_is_valid_assigned_ether_addr(&c->mac))
 		return ERR("MAC %s is not a unicast address", tok[2]);
+	if (n > 3 && strcmp(tok[3], "lladdr") == 0)
+		return ERR("lladdr given twice");
 	if (n < 5 || strcmp(tok[3], "port") != 0)
 		return ERR("missing 'port N' (neigh add ADDR lladdr MAC port N)");
 	if (parse_port(tok[4], &c->port, err, errlen) != 0)
@@ -309,7 +327,7 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 	int i;
 	unsigned int k;
 
-	if (n == 0 || n % 2)
+	if (n == 0)
 		return ERR("usage: set neigh PARAM VALUE [PARAM VALUE ...]");
 	for (i = 0; i < n; i += 2) {
 		for (k = 0; k < RTE_DIM(neigh_param_names); k++)
@@ -323,6 +341,10 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 				tok[i]);
 		if (c->nparams_set & (1u << k))
 			return ERR("%s given twice", tok[i]);
+		if (i + 1 >= n)
+			return ERR("missing the value of %s (usage: set neigh PARAM VALUE [PARAM "
+				   "VALUE ...])",
+				   tok[i]);
 		/* digits only, as every number of the CLI (strtoul() alone
 		 * would take a sign, and wrap a negative number round) */
 		if (parse_u32(tok[i + 1], neigh_param_names[k].min, neigh_param_names[k].max,
@@ -614,6 +636,11 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	if (parse_addr(n > 0 ? tok[0] : NULL, &c->addr, err, errlen) != 0)
 		return -EINVAL;
 	for (i = 1; i < n; i += 2) {
+		if (strcmp(tok[i], "from") != 0 && strcmp(tok[i], "proto") != 0 &&
+		    strcmp(tok[i], "sport") != 0 && strcmp(tok[i], "dport") != 0)
+			return ERR("unknown '%s' after the address (expected from, proto, sport, "
+				   "dport)",
+				   tok[i]);
 		if (i + 1 >= n)
 			return ERR("'%s' needs a value (show route lookup ADDR [from SRC] [proto "
 				   "tcp|udp|sctp|udplite|N] [sport N] [dport N])",
@@ -638,10 +665,6 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			c->value2 = tok[i][0] == 's' ? (c->value2 & 0xffff) | v << 16
 						     : (c->value2 & 0xffff0000) | v;
 			ports = true;
-		} else {
-			return ERR("unknown '%s' after the address (expected from, proto, sport, "
-				   "dport)",
-				   tok[i]);
 		}
 	}
 	if (ports && !ip_proto_ported((uint8_t)c->value))

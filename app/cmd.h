@@ -27,8 +27,11 @@ enum cmd_src {
 	CMD_SRC_CLI = 2,  /* socket or terminal */
 };
 
-#define CMD_MAX_TOKENS 32
-#define CMD_ERR_LEN    512
+/* words in a command: the longest is a multipath route as show config
+ * writes it, 'route add P' and FIB_MP_MAX of 'via GW port N weight W' */
+#define CMD_MAX_TOKENS 64
+_Static_assert(CMD_MAX_TOKENS >= 3 + 6 * FIB_MP_MAX, "a multipath route fits in a command");
+#define CMD_ERR_LEN 512
 
 enum cmd_id {
 	/* configuration: allowed in files, journaled */

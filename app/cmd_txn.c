@@ -818,6 +818,27 @@ static int subnet_edge_owner(const struct router *r, const struct fr_addr *a, co
 	return -1;
 }
 
+/* The index of @p p's address whose subnet holds @p pa's or lies inside it,
+ * or -1. */
+static int same_port_overlap(const struct fr_port *p, const struct port_addr *pa)
+{
+	struct fr_prefix mine = {.addr = pa->addr, .len = pa->len};
+	unsigned int k;
+
+	fr_addr_mask(&mine.addr, mine.len);
+	for (k = 0; k < p->nb_addrs; k++) {
+		struct fr_prefix theirs = {.addr = p->addrs[k].addr, .len = p->addrs[k].len};
+
+		if (theirs.addr.family != mine.addr.family)
+			continue;
+		fr_addr_mask(&theirs.addr, theirs.len);
+		if (fr_prefix_contains(&mine, &theirs.addr) ||
+		    fr_prefix_contains(&theirs, &mine.addr))
+			return (int)k;
+	}
+	return -1;
+}
+
 int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 {
 	struct router *r = t->r;
@@ -962,10 +983,23 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			continue; /* there already, the other address's */
 		rc = t_route_add(t, &rts[i], err, errlen);
 		if (rc == -EEXIST) {
-			char pb[FR_ADDR_STRLEN];
+			char pb[FR_ADDR_STRLEN], rb[FR_ADDR_STRLEN];
+			int k = same_port_overlap(p, &pa);
 
-			return ERRC(-EEXIST, "address %s needs route %s, which exists already",
-				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
+			fr_prefix_fmt(&c->prefix, buf, sizeof(buf));
+			if (k >= 0) {
+				struct fr_prefix op = {.addr = p->addrs[k].addr,
+						       .len = p->addrs[k].len};
+
+				/* the port's other address in the same subnet
+				 * made that route: say so, not the route */
+				return ERRC(-EEXIST,
+					    "%s overlaps %s on port %u (they would share "
+					    "route %s)",
+					    buf, fr_prefix_fmt(&op, pb, sizeof(pb)), c->port,
+					    fr_prefix_fmt(&rts[i].prefix, rb, sizeof(rb)));
+			}
+			return ERRC(-EEXIST, "address %s needs route %s, which exists already", buf,
 				    fr_prefix_fmt(&rts[i].prefix, pb, sizeof(pb)));
 		}
 		if (rc != 0)

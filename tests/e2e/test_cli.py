@@ -162,6 +162,14 @@ def test_json(topo, r):
         except ValueError as e:
             raise AssertionError("%s -j: not JSON (%s): %r" % (cmd, e, out[:200]))
         check(v is not None, cmd)
+    # 'json' names no command: an error, with or without a blank after
+    # it (once the blank made it the empty line's silent OK)
+    for (ok, body), line in zip(r.raw(["json", "json ", "json  show version"]),
+                                ("json", "json ", "json  show version")):
+        if line.endswith("version"):
+            check(ok and json.loads(body)["fastroute"], "%r: %s" % (line, body))
+        else:
+            check(not ok and "json needs a command" in body, "%r: %s" % (line, body))
     # the config file, a line a string
     v = json.loads(r.cli("show config", json=True))
     check(v["lines"] == r.cli("show config").splitlines(), v)

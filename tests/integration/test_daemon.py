@@ -1130,6 +1130,54 @@ def router(name, text, extra=SMALL):
     return p, sock
 
 
+@t("show_config_multipath_loads_back")
+def _():
+    # the longest commands there are: multipath routes of eight gateways,
+    # each with its port and weight, as show config writes them (once
+    # refused as more than 32 words, so a router could not be started from
+    # its own show config), and eight IPv6 link-local gateways, which need
+    # their port
+    gw4 = " ".join("via 192.0.2.%d port 0 weight %d" % (10 + k, k + 1) for k in range(8))
+    gw6 = " ".join("via fe80::%x port 1 weight 8" % (k + 1) for k in range(8))
+    text = ("port 0 address 192.0.2.1/24\nport 1 address 2001:db8:1::1/64\n"
+            "route add 10.0.0.0/8 %s\nroute add 2001:db8:77::/48 %s\n" % (gw4, gw6))
+    p, sock = router("mp8", text)
+    try:
+        wait_serving(p, sock)
+        shown = run([CLI, "-s", sock, "show", "config"])
+        check(shown.returncode == 0, shown.stderr)
+        lines = [ln for ln in shown.stdout.splitlines() if ln.startswith("route add")]
+        check(len(lines) == 2 and all(ln.count(" via ") == 8 for ln in lines),
+              "show config: %s" % lines)
+        check(max(len(ln.split()) for ln in lines) == 3 + 6 * 8, "words: %s" % lines)
+        f = conf(shown.stdout)
+        q = run([CLI, "-s", sock, "configure", "replace", f])
+        check(q.returncode == 0 and "0 applied" in q.stdout, q.stdout + q.stderr)
+        for pfx in ("10.0.0.0/8", "2001:db8:77::/48"):
+            q = run([CLI, "-s", sock, "route", "del", pfx])
+            check(q.returncode == 0, q.stderr)
+        q = run([CLI, "-s", sock, "load", conf("\n".join(lines) + "\n")])
+        check(q.returncode == 0, q.stdout + q.stderr)
+        again = run([CLI, "-s", sock, "show", "config"])
+        check(again.stdout == shown.stdout, "after load:\n%s\nbefore:\n%s" %
+              (again.stdout, shown.stdout))
+        # a ninth gateway: the route's limit, not the words', refuses it
+        q = run([CLI, "-s", sock, "route", "add", "11.0.0.0/8"] +
+                (gw4 + " via 192.0.2.99 port 0").split())
+        check(q.returncode == 1 and "too many words" not in q.stderr, q.stderr)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+    # a router starts from that file as well
+    p2, sock2 = router("mp8b", shown.stdout)
+    try:
+        wait_serving(p2, sock2)
+        q = run([CLI, "-s", sock2, "show", "config"])
+        check(q.stdout == shown.stdout, q.stdout)
+    finally:
+        stop(p2)
+
+
 @t("port_rates_json_keys_stable")
 def _():
     # show port stats -j gives a port the same keys in its first second in

@@ -272,6 +272,19 @@ static void test_bad_cases(void **state)
 		 2, "port 7 does not exist"},
 		{"port 0 address 192.0.2.1/24\nneigh add 192.0.2.2 lladdr 02:00:00:00:00:01\n", 2,
 		 "missing 'port N'"},
+		{"neigh add 192.0.2.2 lladdr 02:00:00:00:00:01 lladdr 02:00:00:00:00:02 port 0\n",
+		 1, "lladdr given twice"},
+		{"set neigh hold 4 extra\n", 1, "unknown neighbour parameter 'extra'"},
+		/* a bare 0.0.0.0 or :: is no default route */
+		{"port 0 address 192.0.2.1/24\nroute add 0.0.0.0 via 192.0.2.2\n", 2,
+		 "a bare '0.0.0.0' is the host route 0.0.0.0/32, which nothing is forwarded to: "
+		 "write 0.0.0.0/0 for the default route"},
+		{"route add :: blackhole\n", 1, "write ::/0 for the default route, or ::/128 if"},
+		{"set neigh hold 4 retrans-time\n", 1, "missing the value of retrans-time"},
+		/* a second address in a subnet of the port's: the addresses
+		 * named, not the route they would share */
+		{"port 1 address 198.51.100.1/24\nport 1 address add 198.51.100.129/25\n", 2,
+		 "198.51.100.129/25 overlaps 198.51.100.1/24 on port 1"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 198.51.100.2\n", 2,
 		 "not on a connected network"},
 		/* on a port's network, but a longer route takes it elsewhere:
@@ -366,7 +379,8 @@ static void test_bad_cases(void **state)
 		 "overlaps 2001:db8:1::1/64 on port 0"},
 		{"port 0 address 2001:db8:1::1/0\n", 1, "cannot be /0"},
 		{"port 0 address 192.0.2.1/24\nport 0 address 192.0.2.2/24\n", 2,
-		 "needs route 192.0.2.0/24, which exists already"},
+		 "192.0.2.2/24 overlaps 192.0.2.1/24 on port 0 (they would share route "
+		 "192.0.2.0/24)"},
 		/* no host has these: refused where they are written */
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 0.0.0.0 port 0\n", 2,
 		 "gateway 0.0.0.0 is not a unicast host address (0.0.0.0/8 means this network)"},
