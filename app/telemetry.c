@@ -25,9 +25,15 @@
 
 static struct router *tr;
 
+/* a dictionary holds RTE_TEL_MAX_DICT_ENTRIES (256): a counter past them
+ * fails the whole answer rather than go missing from it unsaid (only with
+ * more than about 50 ports, which Debian's DPDK does not build for) */
+static int tel_full;
+
 static void tel_kv(void *arg, const char *name, uint64_t val)
 {
-	rte_tel_data_add_dict_u64(arg, name, val);
+	if (rte_tel_data_add_dict_u64(arg, name, val) != 0)
+		tel_full = 1;
 }
 
 /* The counters of 'show stats', flat (the names are unique). */
@@ -52,9 +58,10 @@ static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d
 	{
 		const struct stats_visitor v = {tel_kv, NULL, d};
 
+		tel_full = 0;
 		router_stats_visit(tr, &s, &v);
 	}
-	return 0;
+	return tel_full ? -ENOSPC : 0;
 }
 
 /* The routes of @family per prefix length, as "<@pfx><len>", where any. */
@@ -96,8 +103,9 @@ static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d
 	(void)cmd;
 	(void)params;
 	rte_tel_data_start_dict(d);
+	tel_full = 0;
 	router_neigh_visit(tr, &v);
-	return 0;
+	return tel_full ? -ENOSPC : 0;
 }
 
 static int tel_fib(const char *cmd, const char *params, struct rte_tel_data *d)
