@@ -183,6 +183,18 @@ static int parse_args(int argc, char **argv, struct router_opts *o)
 				c == 'f' ? "configuration file" : "socket path (or none)");
 			return -1;
 		}
+		/* '-f -s PATH' would read the file '-s' and find PATH
+		 * unexpected: the option taken for a name is named */
+		if ((c == 'f' || c == 's') &&
+		    (strcmp(optarg, "-f") == 0 || strcmp(optarg, "-s") == 0 ||
+		     strcmp(optarg, "-h") == 0 || strncmp(optarg, "--", 2) == 0)) {
+			fprintf(stderr,
+				"fastroute: -%c needs a %s, and '%s' is an option (a file whose "
+				"name starts with '-': ./%s)\n",
+				c, c == 'f' ? "configuration file" : "socket path (or none)",
+				optarg, optarg);
+			return -1;
+		}
 		switch (c) {
 		case 'f':
 			o->config = optarg;

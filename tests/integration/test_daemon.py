@@ -198,6 +198,11 @@ def _():
         p = run(eal() + [o, ""] + SMALL)
         check(p.returncode == 1 and "%s needs a" % o in p.stderr and "empty name" in p.stderr,
               "%s '': exit %d: %s" % (o, p.returncode, p.stderr))
+    # an option where the name should be (-f forgotten its file): the
+    # option named, not the word after it 'unexpected'
+    p = run(eal() + ["-f", "-s", os.path.join(TMP, "x.sock")] + SMALL)
+    check(p.returncode == 1 and "-f needs a configuration file, and '-s' is an option" in
+          p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
     # a group for no socket
     p = run(eal() + ["-s", "none", "--socket-group", "0"] + SMALL)
     check(p.returncode == 1 and "--socket-group with -s none" in p.stderr, p.stderr)
