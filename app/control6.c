@@ -698,11 +698,21 @@ void forward_finish6(struct router *r, struct rte_mbuf *m, uint16_t port)
 		cdrop6(r, m, CDROP_PORT_DOWN);
 		return;
 	}
-	if (ip6_size(rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN)) >
-	    r->dp_ports[port].mtu) {
-		/* its port's MTU went down after the worker's check: dropped
-		 * (the packet is rewritten; no Packet Too Big for this race) */
-		cdrop6(r, m, CDROP_TOO_BIG);
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+
+	if (ip6_size(ip) > r->dp_ports[port].mtu) {
+		/* its port's MTU went down after the worker's check: refused
+		 * as the worker refuses it, with a Packet Too Big quoting the
+		 * packet as it arrived (the hop it spent given back), as
+		 * IPv4's forward_finish() does */
+		ip->hop_limits++;
+		if (icmp_ctrl_error_due(r, m, 2, 0, true)) {
+			r->cst.drop[CDROP_TOO_BIG]++;
+			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
+		} else {
+			cdrop6(r, m, CDROP_TOO_BIG);
+		}
 		return;
 	}
 	if (dp_ctrl_icmp_type(m) == ICMP6_REDIRECT)
