@@ -41,7 +41,8 @@ struct rkey {
 
 /* state: 0 empty slot, NOTED by the first pass, APPLIED once the second
  * pass has seen its first line (a later line for it runs as in a plain
- * load: a second 'route add' fails as it would there) */
+ * load: a second 'route add' fails as it would there; its gateways are
+ * resolved as a start would, route_as_started()) */
 enum { S_NOTED = 1, S_APPLIED };
 
 struct rslot {
@@ -719,8 +720,16 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 	first = s->state == S_NOTED;
 	if (s->state != 0)
 		s->state = S_APPLIED;
-	if (!first)
+	if (!first) {
+		/* a later line for the prefix: as in a plain load, but its
+		 * gateways resolved as a start would, as the first line's */
+		if (c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE) {
+			int e = route_as_started(rp, c, &rc, err, errlen);
+
+			return e != 0 ? e : cmd_exec(r, t, &rc, CMD_SRC_FILE, o, err, errlen);
+		}
 		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+	}
 	switch (c->id) {
 	case CMD_PORT_ADDR_ADD:
 		if (check_port(r, c->port, err, errlen) == 0 &&

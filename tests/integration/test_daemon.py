@@ -2260,6 +2260,12 @@ def _():
         # a gateway that is no host's: why, not 'not connected'
         ("port 0 address 192.0.2.1/24\n",
          "port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.255\n"),
+        # a second line for a prefix, its gateway on a network whose
+        # address line comes later: resolved as a start resolves it, as
+        # the first line for the prefix is
+        ("port 0 address 192.0.2.1/24\n",
+         "route add 10.0.0.0/8 blackhole\nroute replace 10.0.0.0/8 via 192.0.2.9\n"
+         "port 0 address 192.0.2.1/24\n"),
     ]
     outcomes = []
     for i, (a, b) in enumerate(cases):
@@ -2292,8 +2298,8 @@ def _():
         finally:
             for p in (pa, pb):
                 stop(p)
-    # the cases are what they say: two taken, three refused at their line
-    check(outcomes == ["taken", "taken", "2", "1", "2"], "outcomes %s" % outcomes)
+    # the cases are what they say: two taken, four refused at their line
+    check(outcomes == ["taken", "taken", "2", "1", "2", "2"], "outcomes %s" % outcomes)
 
 
 if skipped:
