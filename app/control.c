@@ -558,8 +558,15 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	} else if (a.op == RTE_ARP_OP_REQUEST) {
 		kind = NEIGH_LEARN_REQUEST;
 	} else {
-		/* a reply must be for us at L2 too */
-		kind = rte_is_same_ether_addr(&a.tha, own) ? NEIGH_LEARN_REPLY : NEIGH_LEARN_OTHER;
+		/* a reply must be for us at L2 too: to our MAC, or to none
+		 * (zero or broadcast, as some devices fill it; RFC 826 reads
+		 * no target hardware address, nor does Linux); one naming
+		 * another station is that station's */
+		const bool to_us = rte_is_same_ether_addr(&a.tha, own) ||
+				   rte_is_zero_ether_addr(&a.tha) ||
+				   rte_is_broadcast_ether_addr(&a.tha);
+
+		kind = to_us ? NEIGH_LEARN_REPLY : NEIGH_LEARN_OTHER;
 	}
 
 	/*
@@ -573,12 +580,12 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	answer = kind == NEIGH_LEARN_REQUEST;
 	if (kind == NEIGH_LEARN_OTHER) {
 		/* RFC 826's merge: a sender the port has an entry for is
-		 * updated by its request for another host, as by an
-		 * announcement (a host that moved to a new MAC, a failover
-		 * that announced nothing, would otherwise lose its traffic
-		 * until the entry's timers ran out); nothing is created */
-		if (a.op == RTE_ARP_OP_REQUEST && a.spa != 0 &&
-		    neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE &&
+		 * updated by its request for another host, or its reply to
+		 * one, as by an announcement (a host that moved to a new MAC,
+		 * a failover that announced nothing, would otherwise lose its
+		 * traffic until the entry's timers ran out); nothing is
+		 * created */
+		if (a.spa != 0 && neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE &&
 		    neigh_learn(r->neigh, &sender, port, &a.sha, NEIGH_LEARN_GRATUITOUS,
 				control_now_ms()) != 0) {
 			r->cst.arp_learnt++;

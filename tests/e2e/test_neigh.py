@@ -146,6 +146,48 @@ def test_mac_change_merge(topo, r):
         gratuitous(topo, 1, HOST_MAC[1])
 
 
+def test_reply_target_mac(topo, r):
+    """A device answering the router's request with its reply's target
+    hardware address zero (or broadcast), as some fill it, is resolved: RFC
+    826 reads no such field, nor does Linux (it was dropped as
+    arp_not_for_us, the gateway never resolved). A known host's reply to
+    another station updates its entry (RFC 826's merge), as its request
+    does."""
+    gw, mac, mac2 = "198.51.100.93", "02:00:00:00:09:93", "02:00:00:00:09:94"
+    r.cli("route add 10.93.0.0/16 via " + gw)
+    r.cli("set neigh mcast-probes 20")
+    try:
+        frlib.l2send(topo, [frlib.udp(s, 0, "10.93.1.1")])
+        check(frlib.wait_for(lambda: neigh(r).get((gw, 1), {}).get("state") == "INCOMPLETE",
+                             timeout=2), "%s not being resolved: %s" % (gw, neigh(r).get((gw, 1))))
+        for hwdst, want in (("00:00:00:00:00:00", mac), ("ff:ff:ff:ff:ff:ff", mac2)):
+            with frlib.netns(topo.hosts[1]):
+                sock = s.conf.L2socket(iface="eth0")
+                sock.send(s.Ether(src=want, dst=ROUTER_MAC[1]) /
+                          s.ARP(op=2, hwsrc=want, psrc=gw, hwdst=hwdst, pdst=ROUTER_IP[1]))
+                sock.close()
+            e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == want else None)
+                               (neigh(r).get((gw, 1))), timeout=2)
+            check(e is not None and e["state"] == "REACHABLE",
+                  "reply to target MAC %s: %s" % (hwdst, neigh(r).get((gw, 1))))
+        # a reply to another station from the known gateway, a new MAC
+        st0 = r.stats()
+        with frlib.netns(topo.hosts[1]):
+            sock = s.conf.L2socket(iface="eth0")
+            sock.send(s.Ether(src=mac, dst="ff:ff:ff:ff:ff:ff") /
+                      s.ARP(op=2, hwsrc=mac, psrc=gw, hwdst=HOST_MAC[1], pdst=HOST_IP[1]))
+            sock.close()
+        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac else None)
+                           (neigh(r).get((gw, 1))), timeout=2)
+        check(e is not None, "a reply to another station did not update the entry: %s" %
+              neigh(r).get((gw, 1)))
+        check(r.stats()["arp_learnt"] >= st0["arp_learnt"] + 1, "arp_learnt did not rise")
+    finally:
+        r.cli("route del 10.93.0.0/16", check=False)
+        r.cli("neigh del %s port 1" % gw, check=False)
+        r.cli("set neigh mcast-probes 3", check=False)  # the default
+
+
 def test_silent_neighbour(topo, r):
     r.cli("set neigh reachable-time 1000 retrans-time 300 ucast-probes 2 failed-time 60000 "
           "delay-time 300")
@@ -778,6 +820,7 @@ def main():
             for name, fn in [("first_ping_held_not_dropped", test_first_ping),
                              ("mac_change_gratuitous", test_mac_change),
                              ("mac_change_request_merge", test_mac_change_merge),
+                             ("reply_target_mac_zero_broadcast", test_reply_target_mac),
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
                              ("poisoning", test_poisoning),
                              ("announce_defend", test_announce_defend),
