@@ -514,8 +514,12 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	uint16_t port = m->port;
 	bool for_us, answer, off_link;
 
-	if (!router_port_ok(r, port) ||
-	    arp_parse(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &a) != 0) {
+	if (!router_port_ok(r, port)) {
+		/* came in as its port went out of service */
+		cdrop(r, m, CDROP_PORT_DOWN);
+		return;
+	}
+	if (arp_parse(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &a) != 0) {
 		cdrop(r, m, CDROP_ARP_MALFORMED);
 		return;
 	}

@@ -33,7 +33,8 @@ int arp_parse(const void *frame, uint32_t len, struct arp_info *a);
 /** True when the packet announces its sender (gratuitous: spa == tpa). */
 static inline bool arp_is_gratuitous(const struct arp_info *a)
 {
-	return a->spa == a->tpa;
+	/* both 0.0.0.0 announces no address */
+	return a->spa == a->tpa && a->spa != 0;
 }
 
 /**

@@ -67,7 +67,8 @@ static uint64_t reachable_time(struct neigh_table *t)
 	x ^= x >> 7;
 	x ^= x << 17;
 	t->rng = x;
-	return t->params.reachable_ms / 2 + x % (t->params.reachable_ms + 1);
+	/* 64-bit: reachable_ms + 1 wraps to 0 at UINT32_MAX */
+	return t->params.reachable_ms / 2 + x % ((uint64_t)t->params.reachable_ms + 1);
 }
 
 /*
