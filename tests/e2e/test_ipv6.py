@@ -429,6 +429,11 @@ def test_anycast(topo, r):
     na = got[0][s.ICMPv6ND_NA]
     check(na.tgt == any0 and na.R == 1 and na.S == 1 and na.O == 0,
           "NA for %s: %s (want R=1 S=1 O=0)" % (any0, na.summary()))
+    # from a unicast address of the port, not from the anycast one (as
+    # Linux answers): the port's address on the solicitor's prefix
+    check(got[0][s.IPv6].src == ROUTER_IP6[0] and got[0][s.IPv6].dst == HOST_IP6[0],
+          "NA for %s from %s to %s, want from %s" % (any0, got[0][s.IPv6].src,
+                                                     got[0][s.IPv6].dst, ROUTER_IP6[0]))
     check(d("nd_answered") >= 1, "nd_answered")
 
     def is_echo_reply(p):
