@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"                      0: wait for ever); a command sent may still run after\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 ok, 1 the router reported an error, 2 no router, the\n"
-		"connection refused (too many clients: nothing ran) or lost, nothing said\n"
+		"connection refused (too many clients: nothing ran), closed as idle (the\n"
+		"command not run) or lost, nothing said\n"
 		"for --timeout seconds, standard output closed, or a bad option.\n");
 }
 
@@ -47,6 +48,9 @@ static void usage(FILE *f)
  * serves none while it starts) */
 static unsigned int timeout_s;
 static int timed_out, out_closed, refused;
+/* an answer's length past any router's (a table's 'show route' in JSON
+ * takes about 100 bytes a route) */
+#define ANSWER_MAX (1ul << 32)
 
 static int read_full(int fd, char *buf, size_t len)
 {
@@ -118,7 +122,20 @@ static int transact_ex(int fd, const char *line, size_t n, int json, char **body
 		ok = 0;
 	else
 		return 2;
-	len = strtoul(hdr + (ok ? 3 : 4), NULL, 10);
+	{
+		/* digits alone, and no more than a router sends (its answers
+		 * are bounded far below): a length that is not one is no
+		 * router's answer */
+		const char *num = hdr + (ok ? 3 : 4);
+		char *end;
+
+		if (*num < '0' || *num > '9')
+			return 2;
+		errno = 0;
+		len = strtoul(num, &end, 10);
+		if (errno != 0 || *end != '\n' || len > ANSWER_MAX)
+			return 2;
+	}
 	body = malloc(len + 1);
 	if (body == NULL || read_full(fd, body, len) != 0) {
 		free(body);
@@ -128,6 +145,14 @@ static int transact_ex(int fd, const char *line, size_t n, int json, char **body
 	if (!ok && strncmp(body, "refused: ", 9) == 0) {
 		/* not a command's error: the router took no command */
 		fprintf(stderr, "fastroute-cli: the router refused the connection: %s", body + 9);
+		free(body);
+		refused = 1;
+		return 2;
+	}
+	if (!ok && strncmp(body, "closed: ", 8) == 0) {
+		/* nor this: the router closed an idle connection (every
+		 * client slot taken), before the command was read */
+		fprintf(stderr, "fastroute-cli: the router closed the connection: %s", body + 8);
 		free(body);
 		refused = 1;
 		return 2;

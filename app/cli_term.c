@@ -304,7 +304,9 @@ void cli_term_free(struct cli_term *t)
 	if (t->raw)
 		tcsetattr(STDIN_FILENO, TCSANOW, &t->saved);
 	if (t->rdl != NULL) {
-		(void)!write(STDOUT_FILENO, "\n", 1);
+		/* as every write here, never waiting: a terminal stopped with
+		 * Ctrl-S before its Ctrl-D would hold the control thread */
+		term_say("\n");
 		rdline_free(t->rdl);
 	}
 	for (i = 0; i < t->n; i++) {

@@ -663,9 +663,9 @@ def _():
     check(q.returncode == 0, "exit %s after SIGTERM: %s" % (q.returncode, err))
 
 
-def fake_router(path, answer_one):
+def fake_router(path, answer_one, answer=b"OK 3\nhi\n"):
     """A socket that accepts one client and either never answers, or
-    answers its first line and hangs up."""
+    answers its first line (@answer) and hangs up."""
     import socket
     import threading
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -676,7 +676,7 @@ def fake_router(path, answer_one):
         c, _ = srv.accept()
         if answer_one:
             c.recv(4096)
-            c.sendall(b"OK 3\nhi\n")
+            c.sendall(answer)
             c.close()
         else:
             time.sleep(5)
@@ -703,6 +703,22 @@ def _():
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
     check(q.returncode == 2 and "connection to the router lost" in q.stderr and
           q.stdout == "hi\n", "exit %d: %r %r" % (q.returncode, q.stdout, q.stderr))
+    # a connection the router closed as idle (every slot taken) before
+    # the command was read: said so, exit 2, not the command's error
+    path = os.path.join(TMP, "evict.sock")
+    note = b"closed: idle, and every CLI client slot is taken\n"
+    fake_router(path, True, b"ERR %d\n" % len(note) + note)
+    q = run([CLI, "-s", path, "show", "version"])
+    check(q.returncode == 2 and "the router closed the connection: idle" in q.stderr,
+          "exit %d: %r" % (q.returncode, q.stderr))
+    # an answer whose length is no number a router sends: no router's
+    for i, bad in enumerate((b"OK -1\nhi\n", b"OK 99999999999999999999\nhi\n",
+                             b"ERR 3x\nhi\n")):
+        path = os.path.join(TMP, "bad%d.sock" % i)
+        fake_router(path, True, bad)
+        q = run([CLI, "-s", path, "show", "version"])
+        check(q.returncode == 2 and "lost" in q.stderr and q.stdout == "",
+              "%r: exit %d: %r %r" % (bad, q.returncode, q.stdout, q.stderr))
 
 
 @t("cli_connect_timeout_and_refusal")
