@@ -592,6 +592,9 @@ int main(int argc, char **argv)
 	 * pauses for a keystroke; nor does a stray SIGUSR1 or SIGUSR2 (a
 	 * log rotation's, meant for another daemon) end it */
 	signal(SIGTSTP, SIG_IGN);
+	/* nor does a message written from the background of a terminal set
+	 * 'stty tostop' (a link change would stop the process group) */
+	signal(SIGTTOU, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGUSR2, SIG_IGN);
 	rc = rte_eal_init(argc, argv);
@@ -792,8 +795,10 @@ out:
 	rte_eal_mp_wait_lcore();
 	/* hosts stop using the router now, not when the lifetime its last
 	 * Router Advertisement gave ends (up to 30 minutes) */
-	if (r->running)
-		router_ra_final(r);
+	if (r->running && router_ra_final(r) > 0)
+		/* on the wire before its port stops: a NIC's queue may still
+		 * hold it when rte_eth_dev_stop() comes, and drop it */
+		rte_delay_ms(10);
 	cli_sock_close();
 	rte_pdump_uninit();
 	telemetry_stop();

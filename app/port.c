@@ -484,6 +484,9 @@ static void links_wait(struct router *r)
 		}
 		rte_delay_ms(100);
 	}
+	/* a stop asked meanwhile: no port's routes withdrawn only to exit */
+	if (r->quit)
+		return;
 	for (pid = 0; pid < r->nb_ports; pid++)
 		link_read(r, pid, false);
 }

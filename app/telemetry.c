@@ -27,13 +27,19 @@ static struct router *tr;
 
 /* a dictionary holds RTE_TEL_MAX_DICT_ENTRIES (256): a counter past them
  * fails the whole answer rather than go missing from it unsaid (only with
- * more than about 50 ports, which Debian's DPDK does not build for) */
-static int tel_full;
+ * more than about 50 ports, which Debian's DPDK does not build for); per
+ * request, as telemetry serves each client in a thread of its own */
+struct tel_dict {
+	struct rte_tel_data *d;
+	bool full;
+};
 
 static void tel_kv(void *arg, const char *name, uint64_t val)
 {
-	if (rte_tel_data_add_dict_u64(arg, name, val) != 0)
-		tel_full = 1;
+	struct tel_dict *t = arg;
+
+	if (rte_tel_data_add_dict_u64(t->d, name, val) != 0)
+		t->full = true;
 }
 
 /* The counters of 'show stats', flat (the names are unique). */
@@ -56,12 +62,12 @@ static int tel_stats(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "dropped", dp_stats_dropped(&s));
 	rte_tel_data_add_dict_u64(d, "workers", tr->nb_workers);
 	{
-		const struct stats_visitor v = {tel_kv, NULL, d};
+		struct tel_dict t = {d, false};
+		const struct stats_visitor v = {tel_kv, NULL, &t};
 
-		tel_full = 0;
 		router_stats_visit(tr, &s, &v);
+		return t.full ? -ENOSPC : 0;
 	}
-	return tel_full ? -ENOSPC : 0;
 }
 
 /* The routes of @family per prefix length, as "<@pfx><len>", where any. */
@@ -98,14 +104,14 @@ static int tel_routes(const char *cmd, const char *params, struct rte_tel_data *
 
 static int tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	const struct stats_visitor v = {tel_kv, NULL, d};
+	struct tel_dict t = {d, false};
+	const struct stats_visitor v = {tel_kv, NULL, &t};
 
 	(void)cmd;
 	(void)params;
 	rte_tel_data_start_dict(d);
-	tel_full = 0;
 	router_neigh_visit(tr, &v);
-	return tel_full ? -ENOSPC : 0;
+	return t.full ? -ENOSPC : 0;
 }
 
 static int tel_fib(const char *cmd, const char *params, struct rte_tel_data *d)

@@ -312,8 +312,9 @@ int worker_main(void *arg)
 		if (unlikely(__atomic_load_n(&r->stats_clear, __ATOMIC_ACQUIRE) != w->clear_done))
 			worker_stats_clear(r, w);
 	}
+	/* counted as in the loop: the stop's summary adds up */
 	for (p = 0; p < nb_ports; p++)
-		rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
+		w->st.fwd += rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);
 	rte_rcu_qsbr_thread_offline(r->qsv, w->idx);
 	rte_rcu_qsbr_thread_unregister(r->qsv, w->idx);
 	return 0;
