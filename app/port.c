@@ -407,12 +407,22 @@ static int port_configure(struct router *r, struct fr_port *p)
 	 * path filters by destination MAC itself */
 	rc = rte_eth_allmulticast_enable(p->id);
 	if (rc != 0 && rte_eth_promiscuous_get(p->id) != 1) {
-		/* -ENOTSUP: a device with no multicast filter to open
+		/* -ENOTSUP: no all-multicast switch. Promiscuous where there
+		 * is one (net_af_xdp: the NIC's own filter holds only the
+		 * groups the kernel joined, not the router's solicited-node
+		 * ones); none either: a device with no filter to open
 		 * (net_memif, net_ring, net_null; net_af_packet is
-		 * promiscuous): it passes group frames already. Refused (a
+		 * promiscuous), which passes group frames already. Refused (a
 		 * VF not trusted, say): promiscuous instead, or say what
 		 * will not work */
-		if (rc != -ENOTSUP) {
+		if (rc == -ENOTSUP) {
+			if (rte_eth_promiscuous_enable(p->id) == 0) {
+				printf("fastroute: port %u (%s): no all-multicast switch: "
+				       "promiscuous instead\n",
+				       p->id, p->name);
+				fflush(stdout);
+			}
+		} else {
 			int rc2 = rte_eth_promiscuous_enable(p->id);
 
 			if (rc2 == 0)
