@@ -72,6 +72,10 @@ static dev_t sock_dev;
 static ino_t sock_ino;
 /* some client holds lines a poll left for the next (client_run()) */
 static bool backlog;
+/* where in the client list the next backlog pass starts: the first client
+ * the last one had no share left for, so every client's lines get their
+ * turn however busy the clients before it */
+static unsigned int backlog_from;
 static unsigned int nclients;
 static size_t pending;	       /* bytes of the clients' answers not yet sent */
 static struct client *clients; /* every open client, for cli_sock_close() */
@@ -641,16 +645,29 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 	 * share lasts, and the next poll does not wait */
 	if (backlog) {
 		struct client *c, *nx;
+		unsigned int nc = 0, i, first;
+		bool out_of_share = false;
 
 		backlog = false;
-		for (c = clients; c != NULL; c = nx) {
-			nx = c->next;
+		for (c = clients; c != NULL; c = c->next)
+			nc++;
+		first = nc > 0 ? backlog_from % nc : 0;
+		for (c = clients, i = 0; c != NULL && i < first; i++)
+			c = c->next;
+		/* the list once round, from there (a client that closes
+		 * shortens it: one may then be looked at twice, harmlessly) */
+		for (i = 0; i < nc && c != NULL; i++, c = nx) {
+			nx = c->next != NULL ? c->next : clients;
 			if (c->out != NULL || !client_has_line(c))
 				continue;
-			if (now_ms() - start < CLI_READ_SHARE_MS)
+			if (now_ms() - start < CLI_READ_SHARE_MS) {
 				client_run(r, c, start);
-			else
-				backlog = true;
+				continue;
+			}
+			if (!out_of_share)
+				backlog_from = first + i;
+			out_of_share = true;
+			backlog = true;
 		}
 	}
 	clients_sweep(start);
