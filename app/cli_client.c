@@ -50,7 +50,7 @@ static unsigned int timeout_s;
 static int timed_out, out_closed, refused;
 /* an answer's length past any router's (a table's 'show route' in JSON
  * takes about 100 bytes a route) */
-#define ANSWER_MAX (1ul << 32)
+#define ANSWER_MAX ((size_t)-1 / 2 < 0xffffffffu ? (size_t)-1 / 2 : (size_t)0xffffffffu)
 
 static int read_full(int fd, char *buf, size_t len)
 {

@@ -72,10 +72,11 @@ static dev_t sock_dev;
 static ino_t sock_ino;
 /* some client holds lines a poll left for the next (client_run()) */
 static bool backlog;
-/* where in the client list the next backlog pass starts: the first client
- * the last one had no share left for, so every client's lines get their
- * turn however busy the clients before it */
-static unsigned int backlog_from;
+/* where the next backlog pass starts: the first client the last one had no
+ * share left for (compared with the list's members only, never followed:
+ * it may have gone since), so every client's lines get their turn however
+ * busy the clients before it */
+static const struct client *backlog_from;
 static unsigned int nclients;
 static size_t pending;	       /* bytes of the clients' answers not yet sent */
 static struct client *clients; /* every open client, for cli_sock_close() */
@@ -308,7 +309,8 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 			goto next;
 		}
 		o.json = false;
-		if (strncmp(line, "json", 4) == 0 && (line[4] == ' ' || line[4] == '\0')) {
+		if (strncmp(line, "json", 4) == 0 &&
+		    (line[4] == ' ' || line[4] == '\r' || line[4] == '\0')) {
 			/* 'json' alone (or before a blank) names no command: an
 			 * error, not the empty line's silent OK */
 			if (line[4 + strspn(line + 4, " \t\r")] == '\0') {
@@ -645,17 +647,19 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 	 * share lasts, and the next poll does not wait */
 	if (backlog) {
 		struct client *c, *nx;
-		unsigned int nc = 0, i, first;
-		bool out_of_share = false;
+		unsigned int nc = 0, i;
 
 		backlog = false;
-		for (c = clients; c != NULL; c = c->next)
+		for (c = clients; c != NULL && c != backlog_from; c = c->next)
 			nc++;
-		first = nc > 0 ? backlog_from % nc : 0;
-		for (c = clients, i = 0; c != NULL && i < first; i++)
-			c = c->next;
+		if (c == NULL) /* gone: from the head */
+			c = clients;
+		for (nx = c; nx != NULL; nx = nx->next)
+			nc++;
+		backlog_from = NULL;
 		/* the list once round, from there (a client that closes
-		 * shortens it: one may then be looked at twice, harmlessly) */
+		 * shortens it: one may then be looked at twice, harmlessly;
+		 * client_run() closes none but its own) */
 		for (i = 0; i < nc && c != NULL; i++, c = nx) {
 			nx = c->next != NULL ? c->next : clients;
 			if (c->out != NULL || !client_has_line(c))
@@ -664,9 +668,8 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 				client_run(r, c, start);
 				continue;
 			}
-			if (!out_of_share)
-				backlog_from = first + i;
-			out_of_share = true;
+			if (backlog_from == NULL)
+				backlog_from = c;
 			backlog = true;
 		}
 	}

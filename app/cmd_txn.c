@@ -818,9 +818,10 @@ static int subnet_edge_owner(const struct router *r, const struct fr_addr *a, co
 	return -1;
 }
 
-/* The index of @p p's address whose subnet holds @p pa's or lies inside it,
- * or -1. */
-static int same_port_overlap(const struct fr_port *p, const struct port_addr *pa)
+/* The index of @p p's (port @p port) address whose subnet holds @p pa's or
+ * lies inside it and that has route @p shared of its own, or -1. */
+static int same_port_overlap(const struct fr_port *p, uint16_t port, const struct port_addr *pa,
+			     const struct fr_prefix *shared)
 {
 	struct fr_prefix mine = {.addr = pa->addr, .len = pa->len};
 	unsigned int k;
@@ -828,13 +829,20 @@ static int same_port_overlap(const struct fr_port *p, const struct port_addr *pa
 	fr_addr_mask(&mine.addr, mine.len);
 	for (k = 0; k < p->nb_addrs; k++) {
 		struct fr_prefix theirs = {.addr = p->addrs[k].addr, .len = p->addrs[k].len};
+		struct fib_route rts[ADDR_ROUTES_MAX];
+		int j, n;
 
 		if (theirs.addr.family != mine.addr.family)
 			continue;
 		fr_addr_mask(&theirs.addr, theirs.len);
-		if (fr_prefix_contains(&mine, &theirs.addr) ||
-		    fr_prefix_contains(&theirs, &mine.addr))
-			return (int)k;
+		if (!fr_prefix_contains(&mine, &theirs.addr) &&
+		    !fr_prefix_contains(&theirs, &mine.addr))
+			continue;
+		n = addr_routes(&p->addrs[k], port, rts);
+		for (j = 0; j < n; j++)
+			if (rts[j].prefix.len == shared->len &&
+			    fr_addr_eq(&rts[j].prefix.addr, &shared->addr))
+				return (int)k;
 	}
 	return -1;
 }
@@ -984,7 +992,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		rc = t_route_add(t, &rts[i], err, errlen);
 		if (rc == -EEXIST) {
 			char pb[FR_ADDR_STRLEN], rb[FR_ADDR_STRLEN];
-			int k = same_port_overlap(p, &pa);
+			int k = same_port_overlap(p, (uint16_t)c->port, &pa, &rts[i].prefix);
 
 			fr_prefix_fmt(&c->prefix, buf, sizeof(buf));
 			if (k >= 0) {

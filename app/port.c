@@ -417,6 +417,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 		 * will not work */
 		if (rc == -ENOTSUP) {
 			if (rte_eth_promiscuous_enable(p->id) == 0) {
+				p->promisc_set = true;
 				printf("fastroute: port %u (%s): no all-multicast switch: "
 				       "promiscuous instead\n",
 				       p->id, p->name);
@@ -425,6 +426,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 		} else {
 			int rc2 = rte_eth_promiscuous_enable(p->id);
 
+			p->promisc_set = rc2 == 0;
 			if (rc2 == 0)
 				printf("fastroute: port %u (%s): all-multicast refused (%s): "
 				       "promiscuous instead\n",
@@ -774,6 +776,9 @@ void port_stop_all(struct router *r)
 		 * drivers (a NIC's kernel netdev) it would outlive the router */
 		if (r->ports[pid].link_held_down && rte_eth_dev_set_link_up(pid) == 0)
 			r->ports[pid].link_held_down = false;
+		/* so would the promiscuous mode the router turned on */
+		if (r->ports[pid].promisc_set && rte_eth_promiscuous_disable(pid) == 0)
+			r->ports[pid].promisc_set = false;
 		rte_eth_dev_stop(pid);
 		rte_eth_dev_close(pid);
 		r->ports[pid].started = false;

@@ -131,6 +131,9 @@ struct fr_port {
 	/* 'port N down' also sets the link down where the driver can
 	 * (rte_eth_dev_set_link_down): held, or the error that kept it up */
 	bool link_held_down;
+	/* the router made the device promiscuous (no all-multicast to open):
+	 * undone at stop, as a kernel netdev (net_af_xdp) would keep it */
+	bool promisc_set;
 	int link_set_err;	 /* 0, or a negative errno */
 	uint64_t ll_defended_ms; /* port_addr's defended_ms, of its link-local address */
 	/* when its addresses are announced again (RFC 5227 2.3: two
@@ -396,10 +399,15 @@ static inline char *frame_cut(struct rte_mbuf *m, uint32_t keep, uint32_t cut)
  * leaving them out of their pool for good. */
 static inline void control_reuse(struct rte_mbuf *m)
 {
-	if (m->next != NULL) {
-		rte_pktmbuf_free(m->next);
-		m->next = NULL;
+	struct rte_mbuf *seg = m->next, *nx;
+
+	/* a segment at a time: the tail is no packet of its own (its
+	 * nb_segs and pkt_len say nothing of the rest) */
+	for (; seg != NULL; seg = nx) {
+		nx = seg->next;
+		rte_pktmbuf_free_seg(seg);
 	}
+	m->next = NULL;
 	rte_pktmbuf_reset(m);
 }
 /* An mbuf for the control thread to send on @port (from its NUMA socket's

@@ -285,6 +285,11 @@ static void test_bad_cases(void **state)
 		 * named, not the route they would share */
 		{"port 1 address 198.51.100.1/24\nport 1 address add 198.51.100.129/25\n", 2,
 		 "198.51.100.129/25 overlaps 198.51.100.1/24 on port 1"},
+		/* a static route in the way is named as such, not the port's
+		 * other address, which shares no route with this one */
+		{"port 0 address 10.0.0.1/8\nroute add 10.1.0.0/16 via 10.0.0.2\n"
+		 "port 0 address add 10.1.0.1/16\n",
+		 3, "address 10.1.0.1/16 needs route 10.1.0.0/16, which exists already"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 198.51.100.2\n", 2,
 		 "not on a connected network"},
 		/* on a port's network, but a longer route takes it elsewhere:
