@@ -33,6 +33,7 @@
 #include "ip4_opts.h"
 #include "ip6.h"
 #include "router.h"
+#include "sd_notify.h"
 
 #define TICK_MS	     20
 #define LINK_POLL_MS 100
@@ -1189,6 +1190,12 @@ static unsigned int packets_and_timers(struct router *r, uint64_t now)
 		neigh_tick(r->neigh, now);
 		router_announce_due(r, now);
 		r->next_tick_ms = now + TICK_MS;
+	}
+	/* here, where long commands come too: a control thread that stops
+	 * coming here gets the router restarted by the service manager */
+	if (r->watchdog_ms != 0 && now >= r->next_watchdog_ms) {
+		fr_sd_notify("WATCHDOG=1");
+		r->next_watchdog_ms = now + r->watchdog_ms / 2;
 	}
 	return work;
 }

@@ -771,6 +771,8 @@ int main(int argc, char **argv)
 				"fastroute: cannot tell the service manager (NOTIFY_SOCKET) "
 				"it is ready: %s\n",
 				strerror(-rc));
+		/* its watchdog, if it keeps one, runs from READY=1 on */
+		r->watchdog_ms = rc > 0 ? fr_sd_watchdog_ms() : 0;
 	}
 	term = term_open(r);
 

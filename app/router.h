@@ -261,6 +261,10 @@ struct router {
 	struct ctrl_stats cst;
 	uint64_t next_tick_ms; /* neighbour timers */
 	uint64_t next_link_ms; /* port link poll */
+	/* the service manager's watchdog (sd_notify WATCHDOG=1 every half of
+	 * watchdog_ms; 0: none), kept from the control loop and from long
+	 * commands alike (control_service()) */
+	uint64_t watchdog_ms, next_watchdog_ms;
 	uint64_t next_rate_ms; /* port_rates_poll() */
 	/* packets the mbuf pools were sized to hold for neighbours (set as
 	 * they are created; 0 before) */

@@ -44,3 +44,25 @@ int fr_sd_notify(const char *state)
 	close(fd);
 	return err;
 }
+
+uint64_t fr_sd_watchdog_ms(void)
+{
+	const char *usec = getenv("WATCHDOG_USEC"), *pid = getenv("WATCHDOG_PID");
+	unsigned long long v;
+	char *end;
+
+	if (usec == NULL || *usec < '0' || *usec > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(usec, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0)
+		return 0;
+	/* another process's (sd_watchdog_enabled(3)'s rule) */
+	if (pid != NULL && *pid != '\0') {
+		unsigned long long want = strtoull(pid, &end, 10);
+
+		if (*end != '\0' || want != (unsigned long long)getpid())
+			return 0;
+	}
+	return v < 1000 ? 1 : v / 1000;
+}

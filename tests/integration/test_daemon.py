@@ -1997,7 +1997,8 @@ def _():
     abstract = "@fr-it-notify-%d" % os.getpid()
     ns.bind("\0" + abstract[1:])
     ns.settimeout(60)
-    env = dict(os.environ, NOTIFY_SOCKET=abstract)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WATCHDOG_")}
+    env["NOTIFY_SOCKET"] = abstract
     p = subprocess.Popen(cmd(exe["ExecStart"]) + SMALL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env)
     try:
@@ -2022,6 +2023,38 @@ def _():
     except socket.timeout:
         msg = None
     check(msg == "STOPPING=1", "at the stop: %r" % msg)
+    # a unit with WatchdogSec= (WATCHDOG_USEC, 200 ms here): WATCHDOG=1
+    # every half of it from READY=1 on; none for a watchdog that is
+    # another process's (WATCHDOG_PID)
+    for wpid, want in (("", True), (str(os.getpid()), False)):
+        wenv = dict(env, WATCHDOG_USEC="200000")
+        if wpid:
+            wenv["WATCHDOG_PID"] = wpid
+        p = subprocess.Popen(cmd(exe["ExecStart"]) + SMALL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=wenv)
+        try:
+            msg = ns.recv(4096).decode()
+            check(msg.startswith("READY=1\n"), "not ready: %r" % msg)
+            ns.settimeout(0.3)
+            t0, dogs = time.time(), 0
+            while time.time() - t0 < 1.0:
+                try:
+                    msg = ns.recv(4096).decode()
+                except socket.timeout:
+                    continue
+                check(msg == "WATCHDOG=1", "from the running router: %r" % msg)
+                dogs += 1
+        finally:
+            out, err = stop(p)
+            ns.settimeout(60)
+        check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
+        msg = ns.recv(4096).decode()
+        while msg == "WATCHDOG=1":  # sent before the stop, read after
+            msg = ns.recv(4096).decode()
+        check(msg == "STOPPING=1", "at the stop: %r" % msg)
+        check((dogs >= 4) if want else dogs == 0,
+              "WATCHDOG_PID %r: %d WATCHDOG=1 in 1 s, want %s" %
+              (wpid or "unset", dogs, "every 100 ms" if want else "none"))
     ns.close()
     # at a path; and a socket that is not there: the router runs on, and
     # says so
