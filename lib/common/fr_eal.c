@@ -13,6 +13,40 @@
 
 static char runtime_dir[PATH_MAX];
 
+/* The hugepage files of --file-prefix @prefix in every hugetlbfs mount
+ * ("PREFIXmap_N"): DPDK 22.11 leaves them behind at exit (for secondaries
+ * of a primary that is gone), and each holds its 2 MiB page until someone
+ * deletes it or a primary of the same prefix starts again. A secondary's
+ * own mappings outlive the names. */
+static void hugepage_files_remove(const char *prefix)
+{
+	char line[PATH_MAX + 128], mnt[PATH_MAX], type[64], path[PATH_MAX * 2];
+	size_t plen = strlen(prefix);
+	FILE *f = fopen("/proc/mounts", "r");
+
+	if (f == NULL || plen == 0)
+		goto out;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		struct dirent *e;
+		DIR *d;
+
+		if (sscanf(line, "%*s %4095s %63s", mnt, type) != 2 ||
+		    strcmp(type, "hugetlbfs") != 0 || (d = opendir(mnt)) == NULL)
+			continue;
+		while ((e = readdir(d)) != NULL) {
+			if (strncmp(e->d_name, prefix, plen) != 0 ||
+			    strncmp(e->d_name + plen, "map_", 4) != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", mnt, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+	}
+out:
+	if (f != NULL)
+		fclose(f);
+}
+
 static void runtime_dir_remove(void)
 {
 	char path[PATH_MAX + 256];
@@ -30,6 +64,12 @@ static void runtime_dir_remove(void)
 	}
 	closedir(d);
 	rmdir(runtime_dir);
+	/* the prefix is the directory's last name (/var/run/dpdk/PREFIX) */
+	{
+		const char *slash = strrchr(runtime_dir, '/');
+
+		hugepage_files_remove(slash != NULL ? slash + 1 : runtime_dir);
+	}
 }
 
 void fr_eal_runtime_dir_remove_at_exit(void)

@@ -5,10 +5,12 @@
 /*
  * DPDK keeps a runtime directory per --file-prefix (/var/run/dpdk/PREFIX:
  * its shared config and memory segment arrays, about 7.5 MiB with
- * --no-huge) and leaves it behind when the process ends. Call this right
- * after a successful rte_eal_init(): the directory is removed when the
- * process exits, so runs with a prefix of their own (every test, fuzzer
- * and benchmark process) do not pile up on disk.
+ * --no-huge) and leaves it behind when the process ends, and with
+ * hugepages (no --huge-unlink) its hugepage files too, each holding its
+ * page. Call this right after a successful rte_eal_init(): the directory
+ * and the files are removed when the process exits, so runs with a prefix
+ * of their own (every test, fuzzer and benchmark process) do not pile up
+ * on disk or in hugepages, and a stopped router gives its memory back.
  */
 void fr_eal_runtime_dir_remove_at_exit(void);
 
