@@ -647,15 +647,15 @@ int cli_sock_poll(struct router *r, int timeout_ms)
 	 * share lasts, and the next poll does not wait */
 	if (backlog) {
 		struct client *c, *nx;
-		unsigned int nc = 0, i;
+		const unsigned int nc = nclients;
+		unsigned int i;
 
 		backlog = false;
-		for (c = clients; c != NULL && c != backlog_from; c = c->next)
-			nc++;
+		c = clients;
+		while (c != NULL && c != backlog_from)
+			c = c->next;
 		if (c == NULL) /* gone: from the head */
 			c = clients;
-		for (nx = c; nx != NULL; nx = nx->next)
-			nc++;
 		backlog_from = NULL;
 		/* the list once round, from there (a client that closes
 		 * shortens it: one may then be looked at twice, harmlessly;

@@ -818,25 +818,32 @@ static int subnet_edge_owner(const struct router *r, const struct fr_addr *a, co
 	return -1;
 }
 
+/* Port addresses @p a and @p b of one family whose subnets overlap (one
+ * holds the other). */
+static bool subnets_overlap(const struct port_addr *a, const struct port_addr *b)
+{
+	struct fr_prefix pa = {.addr = a->addr, .len = a->len};
+	struct fr_prefix pb = {.addr = b->addr, .len = b->len};
+
+	if (pa.addr.family != pb.addr.family)
+		return false;
+	fr_addr_mask(&pa.addr, pa.len);
+	fr_addr_mask(&pb.addr, pb.len);
+	return fr_prefix_contains(&pa, &pb.addr) || fr_prefix_contains(&pb, &pa.addr);
+}
+
 /* The index of @p p's (port @p port) address whose subnet holds @p pa's or
  * lies inside it and that has route @p shared of its own, or -1. */
 static int same_port_overlap(const struct fr_port *p, uint16_t port, const struct port_addr *pa,
 			     const struct fr_prefix *shared)
 {
-	struct fr_prefix mine = {.addr = pa->addr, .len = pa->len};
 	unsigned int k;
 
-	fr_addr_mask(&mine.addr, mine.len);
 	for (k = 0; k < p->nb_addrs; k++) {
-		struct fr_prefix theirs = {.addr = p->addrs[k].addr, .len = p->addrs[k].len};
 		struct fib_route rts[ADDR_ROUTES_MAX];
 		int j, n;
 
-		if (theirs.addr.family != mine.addr.family)
-			continue;
-		fr_addr_mask(&theirs.addr, theirs.len);
-		if (!fr_prefix_contains(&mine, &theirs.addr) &&
-		    !fr_prefix_contains(&theirs, &mine.addr))
+		if (!subnets_overlap(pa, &p->addrs[k]))
 			continue;
 		n = addr_routes(&p->addrs[k], port, rts);
 		for (j = 0; j < n; j++)
@@ -916,16 +923,7 @@ int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (i == (int)c->port)
 			continue;
 		for (k = 0; k < o->nb_addrs; k++) {
-			struct fr_prefix mine = {.addr = pa.addr, .len = pa.len};
-			struct fr_prefix theirs = {.addr = o->addrs[k].addr,
-						   .len = o->addrs[k].len};
-
-			if (mine.addr.family != theirs.addr.family)
-				continue;
-			fr_addr_mask(&mine.addr, mine.len);
-			fr_addr_mask(&theirs.addr, theirs.len);
-			if (fr_prefix_contains(&mine, &theirs.addr) ||
-			    fr_prefix_contains(&theirs, &mine.addr)) {
+			if (subnets_overlap(&pa, &o->addrs[k])) {
 				char ob[FR_ADDR_STRLEN + 4];
 				struct fr_prefix op = {.addr = o->addrs[k].addr,
 						       .len = o->addrs[k].len};

@@ -441,27 +441,27 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 static bool nd_answer(struct router *r, struct rte_mbuf *m, uint16_t port, const uint8_t *target,
 		      const uint8_t *dst, const struct rte_ether_addr *dst_mac, uint8_t flags)
 {
-	/* copied out of the request, whose buffer the answer reuses */
-	uint8_t t[16], d[16], src[16];
-	const struct rte_ether_addr dmac = *dst_mac;
+	uint8_t src[16];
 
-	memcpy(t, target, 16);
-	memcpy(d, dst, 16);
 	/* from the target, one of ours; a Subnet-Router anycast target from
 	 * a unicast address of the port, as Linux answers (RFC 4861 7.2.4:
-	 * an address of the interface; an anycast source is best avoided) */
-	if (port_anycast6(r, port, t) && ip6_is_mcast(d))
-		memcpy(src, r->dp_ports[port].ll6, 16); /* a defence, to all-nodes */
-	else if (port_anycast6(r, port, t))
-		port_src6(r, port, d, src);
+	 * an address of the interface; an anycast source is best avoided):
+	 * to all-nodes (a defence) the link-local one. The caller's
+	 * addresses are its own copies, not the request's bytes that
+	 * control_reuse() gives up. */
+	if (!port_anycast6(r, port, target))
+		memcpy(src, target, 16);
+	else if (ip6_is_mcast(dst))
+		memcpy(src, r->dp_ports[port].ll6, 16);
 	else
-		memcpy(src, t, 16);
+		port_src6(r, port, dst, src);
 	control_reuse(m);
 	if (rte_pktmbuf_append(m, ND_FRAME_LEN) == NULL) {
 		cdrop6(r, m, CDROP_NO_MBUF);
 		return false;
 	}
-	nd_build_na(rte_pktmbuf_mtod(m, void *), &r->dp_ports[port].mac, src, &dmac, d, t, flags);
+	nd_build_na(rte_pktmbuf_mtod(m, void *), &r->dp_ports[port].mac, src, dst_mac, dst, target,
+		    flags);
 	return control_send(r, m, port) == 0;
 }
 

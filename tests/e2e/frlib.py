@@ -96,23 +96,29 @@ def _remove_tmpdirs():
 atexit.register(_remove_tmpdirs)
 
 
-def _dpdk_files_remove(prefix):
-    """What a killed DPDK process of --file-prefix @prefix leaves: its
-    runtime directory, and its hugepage files (a router with hugepages, kept
-    for dpdk-dumpcap), which would hold the pages after it."""
+def hugepage_files(prefix):
+    """(hugetlbfs mount points, the hugepage files of --file-prefix
+    @prefix in them)."""
     import glob
-    shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
     try:
         with open("/proc/mounts") as f:
             mounts = [ln.split()[1] for ln in f if ln.split()[2:3] == ["hugetlbfs"]]
     except OSError:
         mounts = []
-    for m in mounts:
-        for path in glob.glob(os.path.join(m, glob.escape(prefix) + "map_*")):
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+    return mounts, [p for m in mounts for p in glob.glob(os.path.join(m, glob.escape(prefix) +
+                                                                       "map_*"))]
+
+
+def _dpdk_files_remove(prefix):
+    """What a killed DPDK process of --file-prefix @prefix leaves: its
+    runtime directory, and its hugepage files (a router with hugepages, kept
+    for dpdk-dumpcap), which would hold the pages after it."""
+    shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+    for path in hugepage_files(prefix)[1]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _terminated(sig, frame):

@@ -91,10 +91,7 @@ def test_hugepages_given_back(r):
     # a stopped router leaves no hugepage file of its prefix behind: DPDK
     # 22.11 keeps them at exit, each holding its page until deleted (a
     # machine whose hugetlbfs stays mounted lost 512 MiB a run)
-    import glob
-    with open("/proc/mounts") as f:
-        mounts = [ln.split()[1] for ln in f if ln.split()[2:3] == ["hugetlbfs"]]
-    left = [p for m in mounts for p in glob.glob(os.path.join(m, glob.escape(r.prefix) + "map_*"))]
+    mounts, left = frlib.hugepage_files(r.prefix)
     check(mounts and not left, "hugetlbfs mounts %s; %d files of prefix %s left: %s" %
           (mounts, len(left), r.prefix, left[:3]))
 
