@@ -454,11 +454,14 @@ void router_announce_due(struct router *r, uint64_t now)
 		if (can_announce(r, port)) {
 			dad_due(r, port, now);
 			mld_leave_due(r, port, now);
+			mld_answer_due(r, port, now);
 			ra_due(r, port, now);
 		} else {
 			/* out of service: its reports start over once back */
 			p->mld_left_ms = 0;
 			p->nb_mld_left = 0;
+			p->mld_general_ms = 0;
+			p->nb_mld_asked = 0;
 		}
 		if (p->announce_again_ms == 0 || now < p->announce_again_ms)
 			continue;

@@ -1238,7 +1238,9 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 /* RFC 3810 9.12: Older Version Querier Present Timeout, the robustness
  * variable (2) times the query interval (125 s) plus a query's response
  * interval (10 s) */
-#define MLD_V1_PRESENT_MS      260000
+#define MLD_V1_PRESENT_MS 260000
+/* the least time between two answers to queries on a port: a flood of
+ * queries delays answers, merged, and loses none */
 #define MLD_ANSWER_INTERVAL_MS 100
 /* RFC 3810 9.11: Unsolicited Report Interval, the most between a state
  * change's two reports */
@@ -1485,13 +1487,92 @@ void mld_leave_due(struct router *r, uint16_t port, uint64_t now)
 		mld_report_send(r, port, MLD_REC_TO_INCLUDE, p->mld_left, n);
 }
 
+/* The Maximum Response Delay of the MLD query @ic of @ilen bytes, in ms:
+ * MLDv1's as it is (RFC 2710 3.4), MLDv2's Maximum Response Code decoded
+ * (RFC 3810 5.1.3: from 32768 on, a mantissa and an exponent) */
+static uint32_t mld_max_delay_ms(const uint8_t *ic, uint32_t ilen)
+{
+	const uint32_t code = (uint32_t)ic[4] << 8 | ic[5];
+
+	if (ilen == MLD_V1_LEN || code < 32768)
+		return code;
+	return ((code & 0xfff) | 0x1000) << (((code >> 12) & 7) + 3);
+}
+
+/* An answer on @p about group @g (NULL: to a general query) made due at
+ * @due, as RFC 3810 6.2 merges them: none when one to a general query is
+ * due sooner; else to a general query, the one due before replaced; about
+ * a group, the sooner of the two when one is due already. */
+static void mld_answer_at(struct fr_port *p, const uint8_t *g, uint64_t due)
+{
+	unsigned int i;
+
+	if (p->mld_general_ms != 0 && p->mld_general_ms <= due)
+		return;
+	i = g != NULL ? group_at(p->mld_asked, p->nb_mld_asked, g) : 0;
+	/* (a full list holds groups the port left: a general answer says
+	 * what it listens to now) */
+	if (g == NULL || i == RTE_DIM(p->mld_asked)) {
+		p->mld_general_ms = due;
+		return;
+	}
+	if (i == p->nb_mld_asked) {
+		memcpy(p->mld_asked[i], g, 16);
+		p->mld_asked_ms[i] = due;
+		p->nb_mld_asked++;
+	} else if (due < p->mld_asked_ms[i]) {
+		p->mld_asked_ms[i] = due;
+	}
+}
+
+void mld_answer_due(struct router *r, uint16_t port, uint64_t now)
+{
+	struct fr_port *p = &r->ports[port];
+	uint8_t g[MLD_GROUPS_MAX][16], asked[MLD_GROUPS_MAX][16];
+	unsigned int n, i, k = 0, kept = 0;
+
+	if (p->mld_general_ms == 0 && p->nb_mld_asked == 0)
+		return;
+	if (!port_speaks6(p)) {
+		p->mld_general_ms = 0;
+		p->nb_mld_asked = 0;
+		return;
+	}
+	if (now - p->mld_answered_ms < MLD_ANSWER_INTERVAL_MS)
+		return;
+	n = mld_groups(r, port, &g);
+	if (p->mld_general_ms != 0 && now >= p->mld_general_ms) {
+		/* every group: the answers about one are in it */
+		p->mld_general_ms = 0;
+		p->nb_mld_asked = 0;
+		p->mld_answered_ms = now;
+		mld_report_send(r, port, MLD_REC_IS_EXCLUDE, g, n);
+		return;
+	}
+	for (i = 0; i < p->nb_mld_asked; i++) {
+		if (now < p->mld_asked_ms[i]) {
+			memmove(p->mld_asked[kept], p->mld_asked[i], 16);
+			p->mld_asked_ms[kept++] = p->mld_asked_ms[i];
+		} else if (group_at(g, n, p->mld_asked[i]) < n) { /* still one of ours */
+			memcpy(asked[k++], p->mld_asked[i], 16);
+		}
+	}
+	p->nb_mld_asked = (uint8_t)kept;
+	if (k == 0)
+		return;
+	p->mld_answered_ms = now;
+	mld_report_send(r, port, MLD_REC_IS_EXCLUDE, asked, k);
+}
+
 /*
  * An MLD query to a group frame (@ip, hop-by-hop options first, @plen bytes
  * after the IPv6 header): answered with a report of the groups it asks
  * about that the port listens to, or counted mld_query_ignored. False:
- * not an MLD query (the caller has it). The answer goes at once, not after
- * a random delay within the query's maximum response delay (RFC 3810 6.2),
- * at most one per MLD_ANSWER_INTERVAL_MS on a port.
+ * not an MLD query (the caller has it). The answer is made due after a
+ * random delay within the query's Maximum Response Delay, merged with
+ * those due already (RFC 3810 6.2, mld_answer_at()), and goes from the
+ * control thread's timers (mld_answer_due(), every TICK_MS), at most one
+ * per MLD_ANSWER_INTERVAL_MS on a port: later when the last was sooner.
  */
 static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 			    uint32_t plen)
@@ -1502,7 +1583,7 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	struct rte_ipv6_hdr ph;
 	uint32_t hlen, ilen;
 	unsigned int n, i;
-	uint64_t now;
+	uint64_t now, due;
 	bool ok;
 
 	if (ip->proto != IPPROTO_HOPOPTS || plen < 8 ||
@@ -1524,30 +1605,41 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	     (ilen == MLD_V1_LEN || ilen >= MLD_V2_QUERY_MIN) &&
 	     __rte_ipv6_udptcp_cksum(&ph, ic) == 0xffff && router_port_ok(r, port);
 	/* an MLDv1 querier: MLDv1 reports on the link for a while (8.2.1),
-	 * announcements too, answered or not */
-	if (ok && ilen == MLD_V1_LEN)
-		r->ports[port].mld_v1_until_ms = now + MLD_V1_PRESENT_MS;
+	 * announcements too, answered or not; a node changing its
+	 * compatibility mode cancels its pending answers and repeated
+	 * reports (8.2.1) */
+	if (ok && ilen == MLD_V1_LEN) {
+		struct fr_port *p = &r->ports[port];
+
+		if (!mld_v1(r, port)) {
+			p->mld_general_ms = 0;
+			p->nb_mld_asked = 0;
+			p->mld_left_ms = 0;
+			p->nb_mld_left = 0;
+		}
+		p->mld_v1_until_ms = now + MLD_V1_PRESENT_MS;
+	}
 	/* nor is one answered on a port that does not speak IPv6 (it reports
-	 * no groups), nor more than one a MLD_ANSWER_INTERVAL_MS */
-	if (!ok || !port_speaks6(&r->ports[port]) ||
-	    now - r->ports[port].mld_answered_ms < MLD_ANSWER_INTERVAL_MS) {
+	 * no groups) */
+	if (!ok || !port_speaks6(&r->ports[port])) {
 		cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 		return true;
 	}
-	n = mld_groups(r, port, &g);
-	if (!ip6_is_unspec(ic + 8)) { /* about one group: answered if it is ours */
+	due = now + rte_rand_max((uint64_t)mld_max_delay_ms(ic, ilen) + 1);
+	due += due == 0; /* (0 is none due) */
+	if (ip6_is_unspec(ic + 8)) {
+		mld_answer_at(&r->ports[port], NULL, due);
+	} else { /* about one group: answered if it is ours */
+		n = mld_groups(r, port, &g);
 		i = group_at(g, n, ic + 8);
 		if (i == n) {
 			cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 			return true;
 		}
-		memmove(g[0], g[i], 16);
-		n = 1;
+		mld_answer_at(&r->ports[port], g[i], due);
 	}
 	rte_pktmbuf_free(m);
-	r->ports[port].mld_answered_ms = now;
 	r->cst.mld_queries++;
-	mld_report_send(r, port, MLD_REC_IS_EXCLUDE, g, n);
 	return true;
 }
 

@@ -38,6 +38,9 @@ void mld_report(struct router *r, uint16_t port);
  * (mld_leave_due()). */
 void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, unsigned int k);
 void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
+/* The answers to MLD queries due on @port by @now sent (in service; a port
+ * speaking IPv6 no more has them dropped). */
+void mld_answer_due(struct router *r, uint16_t port, uint64_t now);
 
 /* Router Advertisements on @port (RFC 4861 6.2): @max_s the interval
  * (MaxRtrAdvInterval), 0 off; @flags their M and O flags (RA_MANAGED,

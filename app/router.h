@@ -147,7 +147,14 @@ struct fr_port {
 	 * goes once DAD keeps the link-local address (dad_kept()) */
 	bool ll_mld_again;
 	uint64_t ll_dad_ms;
-	/* when it last answered an MLD query (mld_query_input()) */
+	/* answers to MLD queries that are due (RFC 3810 6.2, mld_query_input(),
+	 * mld_answer_due()): one to a general query at mld_general_ms (0:
+	 * none), one about group mld_asked[i] at mld_asked_ms[i]; the last
+	 * answer went at mld_answered_ms */
+	uint64_t mld_general_ms;
+	uint8_t mld_asked[MLD_GROUPS_MAX][16];
+	uint64_t mld_asked_ms[MLD_GROUPS_MAX];
+	uint8_t nb_mld_asked;
 	uint64_t mld_answered_ms;
 	/* until then, MLDv1 reports: an MLDv1 querier is on the link
 	 * (mld_query_input(); 0, in the past: none heard) */

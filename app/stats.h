@@ -201,7 +201,7 @@ struct ctrl_stats {
 	uint64_t mld_reports;	      /* MLD reports sent (joined groups, answers, groups left) */
 	uint64_t ra_sent;	      /* Router Advertisements sent (port N ra on) */
 	uint64_t rs_received;	      /* Router Solicitations answered (by the next RA) */
-	uint64_t mld_queries;	      /* MLD queries answered */
+	uint64_t mld_queries;	      /* MLD queries answered (an answer made due) */
 	uint64_t icmp_not_sent;	      /* errors the control thread owed that RFC 1812/4443 forbid */
 	uint64_t icmp_over_rate;      /* errors the control thread owed over the rate */
 	uint64_t tx;		      /* packets queued for transmission */

@@ -540,7 +540,9 @@ def test_mld(topo, r):
     snooping MLD lets NS to them through: in answer to a general query, to
     a query about one of them (and not to one about another group, nor to
     one that is malformed), and when an address is added; and the groups
-    it leaves when an address is deleted."""
+    it leaves when an address is deleted. An answer goes after a random
+    delay within the query's Maximum Response Delay (RFC 3810 6.2), and a
+    flood of queries delays answers, merged, but has none ignored."""
     def reports_of(rtype):
         # reports from the router whose first record is of @rtype: an
         # answer (2), or a change (4) as the announcements of the port's
@@ -555,11 +557,12 @@ def test_mld(topo, r):
 
     is_report = reports_of(2)
 
-    def query(group="::", hlim=1, src=HOST_LL[0]):
+    # answered at once unless a test asks for a delay (mrd, in ms)
+    def query(group="::", hlim=1, src=HOST_LL[0], mrd=0):
         return (s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:01") /
                 s.IPv6(src=src, dst="ff02::1", hlim=hlim) /
                 s.IPv6ExtHdrHopByHop(options=[s.RouterAlert(value=0)]) /
-                s.ICMPv6MLQuery2(mladdr=group))
+                s.ICMPv6MLQuery2(mladdr=group, mrd=mrd))
 
     want = {"ff02::2", sol_node(ROUTER_IP6[0]), sol_node(ROUTER_LL[0]), sol_node("2001:db8:1::")}
     # the link-local address is tentative for a port's first second in
@@ -584,16 +587,49 @@ def test_mld(topo, r):
     # (an announcement's report may come in the same window)
     check(d("mld_queries") == 1 and d("mld_reports") >= 1,
           "mld_queries rose by %d, mld_reports by %d" % (d("mld_queries"), d("mld_reports")))
-    time.sleep(0.15)
+    # (within 100 ms of the last answer: this one waits for its turn)
     got, d = around(topo, r, lambda: send(topo, query("ff02::2")), match=is_report, want=1,
                     linger=0.3)
     rep = mld_reports(got)
-    check(len(rep) == 1 and rep[0][1] == [(2, "ff02::2")],
-          "query about ff02::2: %s" % [x[1] for x in rep])
+    check(len(rep) == 1 and rep[0][1] == [(2, "ff02::2")] and d("mld_queries") == 1,
+          "query about ff02::2: %s, mld_queries rose by %d" % ([x[1] for x in rep],
+                                                               d("mld_queries")))
+    # a Maximum Response Delay of 2 s: each answer within it (and the
+    # control thread's 20 ms tick), after a random delay, so three are not
+    # all at once (all within 100 ms of the query's send by chance: 1 in
+    # 8,000; answered at once, they are within a few ms)
+    gaps = []
+    for _ in range(3):
+        sent = []
+        got, d = around(topo, r, lambda: (send(topo, query(mrd=2000)), sent.append(time.time())),
+                        match=is_report, want=1, timeout=3.0, linger=0.2)
+        check(len(got) == 1 and d("mld_queries") == 1 and d("mld_query_ignored") == 0,
+              "query of 2 s: %d answers, mld_queries rose by %d" % (len(got), d("mld_queries")))
+        gaps.append(float(got[0].time) - sent[0])
+    check(max(gaps) <= 2.25 and max(gaps) > 0.1,
+          "answers %s s after queries of a 2 s Maximum Response Delay" %
+          ["%.3f" % g for g in gaps])
+    # a flood: twenty queries 20 ms apart, each to be answered at once. None
+    # is ignored (the port's answers are delayed, at most one a 100 ms, and
+    # merged), and the last is answered after it came
+    sent = []
+
+    def flood():
+        for _ in range(20):
+            sent.append(time.time())
+            send(topo, query())
+            time.sleep(0.02)
+    got, d = around(topo, r, flood, match=is_report, timeout=1.0)
+    at = [float(p.time) for p in got]
+    check(d("mld_queries") == 20 and d("mld_query_ignored") == 0,
+          "a flood of 20 queries: mld_queries rose by %d, mld_query_ignored by %d" %
+          (d("mld_queries"), d("mld_query_ignored")))
+    check(len(at) >= 2 and all(b - a >= 0.06 for a, b in zip(at, at[1:])) and
+          at[-1] >= sent[-1], "a flood of 20 queries over %.2f s: answers at %s" %
+          (sent[-1] - sent[0], ["%.3f" % (t - sent[0]) for t in at]))
     for q, what in ((query("ff02::1:ff12:3456"), "another group"),
                     (query(hlim=255), "hop limit 255"),
                     (query(src=HOST_IP6[0]), "a global source")):
-        time.sleep(0.15)
         got, d = around(topo, r, lambda: send(topo, q), match=is_report, timeout=0.5)
         check(not got and d("mld_query_ignored") == 1 and d("mld_queries") == 0,
               "query (%s): %d reports, mld_query_ignored rose by %d" %
@@ -700,7 +736,7 @@ def test_mld_v1(topo):
         check('"link_local_dad": "ok"' in
               json.dumps(json.loads(r.cli("show port info 0", json=True))),
               "port 0's link-local address not kept")
-        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery())),
+        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery(mrd=0))),
                         match=from_router, want=len(want), linger=0.3)
         check(all(v1(p) for p in got), "MLDv2 reports after an MLDv1 query: %s" %
               [p.summary() for p in got])
@@ -713,14 +749,13 @@ def test_mld_v1(topo):
               "mld_queries rose by %d, mld_reports by %d (want 1, %d)" %
               (d("mld_queries"), d("mld_reports"), len(want)))
         # an MLDv2 query meanwhile: answered in MLDv1 still
-        time.sleep(0.15)
-        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery2(mladdr="ff02::2"))),
+        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery2(mladdr="ff02::2",
+                                                                          mrd=0))),
                         match=from_router, want=1, linger=0.3)
         check(len(got) == 1 and v1(got[0]) and mld_v1_reports(got)[0][1] == "ff02::2",
               "MLDv2 query about ff02::2 in MLDv1 mode: %s" % [p.summary() for p in got])
         # a query of 25 bytes is neither version's: ignored
-        time.sleep(0.15)
-        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery() / s.Raw(b"\0"))),
+        got, d = around(topo, r, lambda: send(topo, query(s.ICMPv6MLQuery(mrd=0) / s.Raw(b"\0"))),
                         match=from_router, timeout=0.5)
         check(not got and d("mld_query_ignored") == 1 and d("mld_queries") == 0,
               "25-byte query: %d reports, mld_query_ignored rose by %d" %
@@ -1568,7 +1603,7 @@ def test_ll_only_port(topo):
         # queries are answered there now, from the link-local address
         q = (s.Ether(src=HOST_MAC[1], dst="33:33:00:00:00:01") /
              s.IPv6(src=HOST_LL[1], dst="ff02::1", hlim=1) /
-             s.IPv6ExtHdrHopByHop(options=[s.RouterAlert(value=0)]) / s.ICMPv6MLQuery2())
+             s.IPv6ExtHdrHopByHop(options=[s.RouterAlert(value=0)]) / s.ICMPv6MLQuery2(mrd=300))
         before = r.stats()
         send(topo, [q], h=1)
         # an answer: its records are IS_EX (2), an announcement's TO_EX
