@@ -30,6 +30,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_jhash.h>
 
 #include "cli_sock.h"
 #include "cmd.h"
@@ -45,6 +46,21 @@
 
 #define PROGRESS_MIN_ROUTES 100000
 
+/* A neighbour a file's 'neigh add' line sets (the first pass), by address
+ * and port: a second line for it would replace it unseen. */
+struct nline {
+	struct fr_addr addr; /* (the key, its padding zeroed: compared whole) */
+	uint16_t port;
+	bool used;
+	unsigned int line; /* its 'neigh add' line; 0: 'neigh del' since */
+};
+
+/* open addressing, at most half full */
+struct nlines {
+	struct nline *v;
+	size_t n, cap; /* a power of 2 */
+};
+
 struct load {
 	struct router *r;
 	struct txn *t; /* NULL in the parse-only pass */
@@ -56,7 +72,72 @@ struct load {
 	bool progress;
 	uint64_t t0, last, hz;
 	uint64_t served; /* TSC of the last control_service() */
+	struct nlines neighs;
 };
+
+static struct nline *nline_slot(struct nline *v, size_t cap, const struct nline *k)
+{
+	size_t i = rte_jhash(k, offsetof(struct nline, used), 0) & (cap - 1);
+
+	while (v[i].used && memcmp(&v[i], k, offsetof(struct nline, used)) != 0)
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+/* 'neigh add' or 'neigh del' line @c, the file's @lineno: a second 'neigh
+ * add' for a neighbour (with no 'neigh del' of it between) refused with
+ * the line of the first, not kept silently over it. 0, -EEXIST or
+ * -ENOMEM with @err. */
+static int neigh_line(struct nlines *nl, const struct cmd *c, unsigned int lineno, char *err,
+		      size_t errlen)
+{
+	char buf[FR_ADDR_STRLEN];
+	struct nline k, *e;
+	size_t i;
+
+	memset(&k, 0, sizeof(k));
+	k.addr.family = c->addr.family;
+	if (c->addr.family == AF_INET)
+		k.addr.v4 = c->addr.v4;
+	else
+		memcpy(k.addr.v6, c->addr.v6, 16);
+	k.port = (uint16_t)c->port;
+	if (2 * (nl->n + 1) > nl->cap) {
+		size_t cap = nl->cap != 0 ? 2 * nl->cap : 64;
+		struct nline *v = calloc(cap, sizeof(*v));
+
+		if (v == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (i = 0; i < nl->cap; i++)
+			if (nl->v[i].used)
+				*nline_slot(v, cap, &nl->v[i]) = nl->v[i];
+		free(nl->v);
+		nl->v = v;
+		nl->cap = cap;
+	}
+	e = nline_slot(nl->v, nl->cap, &k);
+	if (c->id == CMD_NEIGH_DEL) {
+		if (e->used)
+			e->line = 0;
+		return 0;
+	}
+	if (e->used && e->line != 0) {
+		snprintf(err, errlen,
+			 "neighbour %s on port %u is set at line %u already: one 'neigh add' a "
+			 "neighbour ('neigh del' it first to set another)",
+			 fr_addr_fmt(&c->addr, buf, sizeof(buf)), c->port, e->line);
+		return -EEXIST;
+	}
+	if (!e->used) {
+		*e = k;
+		e->used = true;
+		nl->n++;
+	}
+	e->line = lineno;
+	return 0;
+}
 
 /*
  * A running router's load of many lines: ARP, ND, held packets and the
@@ -183,6 +264,8 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 		if (rc == 0 && l->t == NULL) {
 			/* what no table needs to see: refused before any line runs */
 			rc = cmd_file_check(l->r, &c, msg, sizeof(msg));
+			if (rc == 0 && (c.id == CMD_NEIGH_ADD || c.id == CMD_NEIGH_DEL))
+				rc = neigh_line(&l->neighs, &c, lineno, msg, sizeof(msg));
 			if (rc == 0 && l->rp != NULL && replace_note(l->rp, &c) != 0) {
 				rc = -ENOMEM;
 				snprintf(msg, sizeof(msg), "out of memory");
@@ -761,6 +844,7 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	}
 out:
 	replace_free(l.rp);
+	free(l.neighs.v);
 	free(line);
 	fclose(f);
 	return rc;

@@ -177,6 +177,42 @@ def _():
                "control byte 0x00 at byte 37 of the line")
 
 
+@t("neigh_twice_in_a_file")
+def _():
+    # the second line would replace the first's MAC unseen: refused, naming
+    # both lines, as a second 'route add' is
+    base = "port 0 address 192.0.2.1/24\nport 1 address 2001:db8::1/64\n"
+    refused_at(base + "neigh add 192.0.2.5 lladdr 02:00:00:00:00:05 port 0\n"
+               "neigh add 2001:db8::5 lladdr 02:00:00:00:00:06 port 1\n"
+               "neigh add 192.0.2.5 lladdr 02:00:00:00:00:07 port 0\n", 5,
+               "neighbour 192.0.2.5 on port 0 is set at line 3 already")
+    refused_at(base + "neigh add 2001:db8::5 lladdr 02:00:00:00:00:06 port 1\n"
+               "neigh add 2001:db8::5 lladdr 02:00:00:00:00:06 port 1\n", 4,
+               "neighbour 2001:db8::5 on port 1 is set at line 3 already")
+    # set again after a 'neigh del': taken, the later MAC kept; set, then
+    # deleted: gone
+    sock = os.path.join(TMP, "neigh2.sock")
+    c = conf(base + "port 0 address 2001:db8:2::1/64\n"
+             "neigh add 2001:db8::5 lladdr 02:00:00:00:00:06 port 1\n"
+             "neigh del 2001:db8::5 port 1\n"
+             "neigh add 2001:db8::5 lladdr 02:00:00:00:00:08 port 1\n"
+             "neigh add 2001:db8:2::5 lladdr 02:00:00:00:00:09 port 0\n"
+             "neigh add 192.0.2.5 lladdr 02:00:00:00:00:05 port 0\n"
+             "neigh del 192.0.2.5 port 0\n")
+    p = subprocess.Popen(eal() + ["-f", c, "-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        q = run([CLI, "-s", sock, "show", "config"])
+    finally:
+        out, err = stop(p)
+    check(q.returncode == 0 and
+          "neigh add 2001:db8::5 lladdr 02:00:00:00:00:08 port 1" in q.stdout and
+          "02:00:00:00:00:06" not in q.stdout and "192.0.2.5" not in q.stdout and
+          "neigh add 2001:db8:2::5 lladdr 02:00:00:00:00:09 port 0" in q.stdout,
+          "show config: %s %s" % (q.stdout, err))
+
+
 @t("missing_config_file")
 def _():
     p = run(eal() + ["-f", "/nonexistent.conf", "-s", "none"] + SMALL)
