@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Build the libFuzzer targets (clang, ASan+UBSan, build-fuzz/) and run each
-# for a bounded time: scripts/fuzz.sh [SECONDS] (1 to 999999, default 300; make test
-# uses 30). Seeds come from scripts/fuzz-seeds.py; what each run finds is
+# Build the libFuzzer targets (clang, ASan+UBSan, build-fuzz/) and run them
+# side by side, each for a bounded time: scripts/fuzz.sh [SECONDS] (1 to
+# 999999, default 300; make test uses 30). Seeds come from scripts/fuzz-seeds.py; what each run finds is
 # kept in build-fuzz/corpus/TARGET.run. A crash, leak, timeout, out-of-memory
 # or sanitizer report fails (an input running over 25 s is a timeout), with
 # the input kept in build-fuzz/. An input
@@ -33,21 +33,38 @@ if [ ! -f build-fuzz/build.ninja ]; then
 fi
 ninja -C build-fuzz
 python3 scripts/fuzz-seeds.py build-fuzz/corpus
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# the targets run side by side (one core each on a machine of two: make
+# test's 30 s each take 30 s, not 60), each with its own log, judged once
+# both have ended
+logs=$(mktemp -d)
+pids=
 # dash runs the EXIT trap on exit only: signals end the script through it
+trap 'for p in $pids; do kill "$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
-for t in packet config; do
+targets="packet config"
+for t in $targets; do
 	mkdir -p "build-fuzz/corpus/$t.run"
 	# this run's verdict only: artifacts of an earlier run go first
 	rm -f build-fuzz/art-$t-*
 	echo "fuzz: $t for $secs s"
-	rc=0
-	build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -print_final_stats=1 \
-		-artifact_prefix="build-fuzz/art-$t-" -max_len=4096 -timeout=25 \
-		"build-fuzz/corpus/$t.run" "build-fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+	(
+		rc=0
+		build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -print_final_stats=1 \
+			-artifact_prefix="build-fuzz/art-$t-" -max_len=4096 -timeout=25 \
+			"build-fuzz/corpus/$t.run" "build-fuzz/corpus/$t" >"$logs/$t" 2>&1 || rc=$?
+		echo "$rc" >"$logs/$t.rc"
+	) &
+	pids="$pids $!"
+done
+wait
+pids=
+failed=
+for t in $targets; do
+	log=$logs/$t
+	rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+	echo "fuzz: $t:"
 	grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|Done|INFO: seed)|ERROR|SUMMARY|runtime error|Slow unit" "$log" || true
 	bad=$(ls build-fuzz/art-$t-crash-* build-fuzz/art-$t-leak-* build-fuzz/art-$t-timeout-* \
 		build-fuzz/art-$t-oom-* 2>/dev/null || true)
@@ -55,7 +72,7 @@ for t in packet config; do
 		# the whole report, stack frames included
 		tail -n 80 "$log" >&2
 		echo "fuzz: $t failed (exit $rc): ${bad:-see the report above}" >&2
-		exit 1
+		failed="$failed $t"
 	fi
 	for f in build-fuzz/art-$t-slow-unit-*; do
 		if [ -e "$f" ]; then
@@ -63,3 +80,4 @@ for t in packet config; do
 		fi
 	done
 done
+[ -z "$failed" ] || exit 1
