@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Build the libFuzzer targets (clang, ASan+UBSan, build-fuzz/) and run them
 # side by side, each for a bounded time: scripts/fuzz.sh [SECONDS] (1 to
-# 999999, default 300; make test uses 30). Seeds come from scripts/fuzz-seeds.py; what each run finds is
-# kept in build-fuzz/corpus/TARGET.run. A crash, leak, timeout, out-of-memory
-# or sanitizer report fails (an input running over 25 s is a timeout), with
-# the input kept in build-fuzz/. An input
-# that was only slow (libFuzzer's slow-unit report: the machine stalled, or
-# a slow path worth a look) is named, not failed.
+# 999999, default 300; make test uses 30). Seeds come from
+# scripts/fuzz-seeds.py; what each run finds is kept in
+# build-fuzz/corpus/TARGET.run. A crash, leak, timeout, out-of-memory or
+# sanitizer report fails (an input running over 25 s is a timeout), with the
+# input kept in build-fuzz/. An input that was only slow (libFuzzer's
+# slow-unit report: the machine stalled, or a slow path worth a look) is
+# named, not failed.
 set -eu
 cd "$(dirname "$0")/.."
 case "${1:-300}" in
@@ -49,21 +50,24 @@ for t in $targets; do
 	# this run's verdict only: artifacts of an earlier run go first
 	rm -f build-fuzz/art-$t-*
 	echo "fuzz: $t for $secs s"
-	(
-		rc=0
-		build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -print_final_stats=1 \
-			-artifact_prefix="build-fuzz/art-$t-" -max_len=4096 -timeout=25 \
-			"build-fuzz/corpus/$t.run" "build-fuzz/corpus/$t" >"$logs/$t" 2>&1 || rc=$?
-		echo "$rc" >"$logs/$t.rc"
-	) &
+	# the fuzzer itself in the background: its pid is what the trap stops
+	build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -print_final_stats=1 \
+		-artifact_prefix="build-fuzz/art-$t-" -max_len=4096 -timeout=25 \
+		"build-fuzz/corpus/$t.run" "build-fuzz/corpus/$t" >"$logs/$t" 2>&1 &
 	pids="$pids $!"
 done
-wait
+for p in $pids; do
+	rc=0
+	wait "$p" || rc=$?
+	echo "$rc" >"$logs/$p.rc"
+done
+set -- $pids
 pids=
 failed=
 for t in $targets; do
 	log=$logs/$t
-	rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+	rc=$(cat "$logs/$1.rc")
+	shift
 	echo "fuzz: $t:"
 	grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|Done|INFO: seed)|ERROR|SUMMARY|runtime error|Slow unit" "$log" || true
 	bad=$(ls build-fuzz/art-$t-crash-* build-fuzz/art-$t-leak-* build-fuzz/art-$t-timeout-* \
