@@ -125,8 +125,8 @@ static int neigh_line(struct nlines *nl, const struct cmd *c, unsigned int linen
 	}
 	if (e->used && e->line != 0) {
 		snprintf(err, errlen,
-			 "neighbour %s on port %u is set at line %u already: one 'neigh add' a "
-			 "neighbour ('neigh del' it first to set another)",
+			 "neighbour %s on port %u is set at line %u already: only one 'neigh add' "
+			 "per neighbour ('neigh del' it first to set another)",
 			 fr_addr_fmt(&c->addr, buf, sizeof(buf)), c->port, e->line);
 		return -EEXIST;
 	}
