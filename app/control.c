@@ -424,7 +424,12 @@ void ll_in_use(struct router *r, uint16_t port)
 		return;
 	mld_report(r, port);
 	p->ll_mld_again = true;
-	dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms);
+	/* kept already (the port spoke IPv6 before, by an address since
+	 * deleted): no probe's end to report again at */
+	if (dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms)) {
+		p->ll_mld_again = false;
+		mld_report_again(r, port);
+	}
 }
 
 void router_announce(struct router *r, uint16_t port, const struct fr_addr *only)
@@ -455,6 +460,7 @@ void router_announce_due(struct router *r, uint64_t now)
 			dad_due(r, port, now);
 			mld_leave_due(r, port, now);
 			mld_answer_due(r, port, now);
+			mld_again_due(r, port, now);
 			ra_due(r, port, now);
 		} else {
 			/* out of service: its reports start over once back */
@@ -462,6 +468,7 @@ void router_announce_due(struct router *r, uint64_t now)
 			p->nb_mld_left = 0;
 			p->mld_general_ms = 0;
 			p->nb_mld_asked = 0;
+			p->mld_again_ms = 0;
 		}
 		if (p->announce_again_ms == 0 || now < p->announce_again_ms)
 			continue;

@@ -1473,6 +1473,21 @@ void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, un
 		p->mld_left_ms = control_now_ms() + 1 + rte_rand_max(MLD_LEFT_AGAIN_MS);
 }
 
+void mld_report_again(struct router *r, uint16_t port)
+{
+	r->ports[port].mld_again_ms = control_now_ms() + 1 + rte_rand_max(MLD_LEFT_AGAIN_MS);
+}
+
+void mld_again_due(struct router *r, uint16_t port, uint64_t now)
+{
+	struct fr_port *p = &r->ports[port];
+
+	if (p->mld_again_ms == 0 || now < p->mld_again_ms)
+		return;
+	p->mld_again_ms = 0;
+	mld_report(r, port); /* (none when the port speaks IPv6 no more) */
+}
+
 void mld_leave_due(struct router *r, uint16_t port, uint64_t now)
 {
 	struct fr_port *p = &r->ports[port];
@@ -1616,6 +1631,7 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 			p->nb_mld_asked = 0;
 			p->mld_left_ms = 0;
 			p->nb_mld_left = 0;
+			p->mld_again_ms = 0;
 		}
 		p->mld_v1_until_ms = now + MLD_V1_PRESENT_MS;
 	}

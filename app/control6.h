@@ -41,6 +41,11 @@ void mld_leave_due(struct router *r, uint16_t port, uint64_t now);
 /* The answers to MLD queries due on @port by @now sent (in service; a port
  * speaking IPv6 no more has them dropped). */
 void mld_answer_due(struct router *r, uint16_t port, uint64_t now);
+/* @port's groups, just reported joined, reported again after a random
+ * delay of up to a second (RFC 3810 6.1: a state change goes twice), by
+ * mld_again_due(). */
+void mld_report_again(struct router *r, uint16_t port);
+void mld_again_due(struct router *r, uint16_t port, uint64_t now);
 
 /* Router Advertisements on @port (RFC 4861 6.2): @max_s the interval
  * (MaxRtrAdvInterval), 0 off; @flags their M and O flags (RA_MANAGED,

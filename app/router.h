@@ -164,6 +164,8 @@ struct fr_port {
 	uint8_t mld_left[MLD_GROUPS_MAX][16];
 	uint8_t nb_mld_left;
 	uint64_t mld_left_ms;
+	/* its groups' report sent again then (mld_report_again()), 0: none */
+	uint64_t mld_again_ms;
 	/* the device's MTU (frames it takes and sends): what it reported,
 	 * raised by 'port N mtu' above it (rte_eth_dev_set_mtu) */
 	uint16_t dev_mtu;

@@ -1531,7 +1531,9 @@ def test_ll_only_port(topo):
     and reports its groups (MLD) before its first packet from it there,
     announces it once the probe's second has passed, answers MLD queries
     there; a port with no IPv6 to carry (no address, no IPv6 route, no IPv6
-    packet to answer) sends none. A router of its own on the same links
+    packet to answer) sends none; a port that spoke IPv6 by an address since
+    deleted reports its groups twice too when its link-local address,
+    kept from then, is used again. A router of its own on the same links
     (the main one has stopped)."""
     config = frlib.base_config(nhosts=3, static_neigh=False) + \
         "port 0 address %s/64\nroute add 2001:db8:99::/48 via %s port 1\n" % (ROUTER_IP6[0],
@@ -1614,6 +1616,15 @@ def test_ll_only_port(topo):
         check(len(rep) == 1 and rep[0][0].src == ll and {g for _, g in rep[0][1]} == want,
               "query on port 1: %s" % [(x[0].src, x[1]) for x in rep])
         check(delta(before, r.stats(), "mld_queries") == 1, "mld_queries did not rise")
+        # port 2 speaks IPv6 for a while by an address, its link-local
+        # address kept by then, and no more once that address goes (its
+        # groups reported left)
+        r.cli("port 2 address add %s/64" % ROUTER_IP6[2])
+        check(frlib.wait_for(lambda: '"link_local_dad": "ok"' in
+                             json.dumps(json.loads(r.cli("show port info 2", json=True))),
+                             timeout=5.0), "port 2's link-local address never kept")
+        r.cli("port 2 address del %s/64" % ROUTER_IP6[2])
+        l2.collect(timeout=1.5)
         # an IPv4 port may go below IPv6's 1280 bytes; an echo reply from
         # its link-local address is fragmented to its MTU then (it was
         # dropped as ctrl_too_big)
@@ -1623,7 +1634,18 @@ def test_ll_only_port(topo):
         out = sh(["ping", "-6", "-s", "1200", "-c", "1", "-W", "2", ROUTER_LL[2] + "%eth0"],
                  ns=topo.hosts[2], check=False)
         d = lambda c: delta(before, r.stats(), c)  # noqa: E731
-        frags = l2.collect(timeout=0.5, match=lambda p: p.haslayer(s.IPv6ExtHdrFragment))
+        frames = l2.collect(timeout=1.5)
+        frags = [p for p in frames if p.haslayer(s.IPv6ExtHdrFragment)]
+        # its groups joined again, reported twice (RFC 3810 6.1), though
+        # no probe of its link-local address ends to send the second
+        joins = [x for x in mld_reports([p for p in frames if p.haslayer(s.IPv6) and
+                                         p[s.IPv6].dst == "ff02::16"])
+                 if all(t == 4 for t, _ in x[1])]
+        want2 = {"ff02::2", sol_node(ROUTER_LL[2])}
+        check(len(joins) == 2 and all({g for _, g in x[1]} == want2 and x[0].src == ROUTER_LL[2]
+                                      for x in joins),
+              "port 2 back to IPv6 by its link-local address: reports %s, want two TO_EX of %s "
+              "from %s" % ([(x[0].src, x[1]) for x in joins], want2, ROUTER_LL[2]))
         check("1 received" in out, "ping -6 -s 1200 to port 2's link-local address at MTU "
               "1000:\n%s" % out)
         check(d("fragmented") == 1 and d("fragments") == 2 and d("ctrl_too_big") == 0,
