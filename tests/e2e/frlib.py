@@ -749,6 +749,35 @@ class Listen:
         self.rx.close()
 
 
+def collect_from(lsn, timeout, want, match, linger=0.2):
+    """Frames the router sends to several hosts at once, from the Listens
+    @lsn ({h: Listen}): {h: [frames that match]}, until @want of them in
+    all, then @linger seconds more to catch any beyond them (a frame sent
+    twice, to two hosts), or until @timeout. Waiting on the hosts one after
+    the other took the whole timeout for each one that gets only some."""
+    got = {h: [] for h in lsn}
+    socks = {ls.rx: h for h, ls in lsn.items()}
+    end = time.time() + timeout
+    # past the end, what is queued already is still read (as
+    # Listen.collect), but no longer than this
+    hard = end + max(1.0, timeout)
+    n = 0
+    while True:
+        ready, _, _ = select.select(list(socks), [], [], max(0.0, end - time.time()))
+        if not ready or time.time() >= hard:
+            break
+        for sock in ready:
+            h = socks[sock]
+            p = sock.recv()
+            if p is None or p.src != ROUTER_MAC[h] or not match(p):
+                continue
+            got[h].append(p)
+            n += 1
+            if n == want:
+                end = min(end, time.time() + linger)
+    return got
+
+
 def arrivals(topo, pkts, hosts, tag, timeout=1.5):
     """Send the UDP frames pkts (their payload tag) from h1: each
     destination address -> the hosts (indexes in hosts) its datagram
@@ -758,10 +787,10 @@ def arrivals(topo, pkts, hosts, tag, timeout=1.5):
     lsn = {h: Listen(topo, h) for h in hosts}
     try:
         l2send(topo, pkts)
-        for h, ls in lsn.items():
-            for p in ls.collect(timeout=timeout, want=len(pkts),
-                                match=lambda p: p.haslayer(s.UDP) and
-                                p[s.UDP].payload.load == tag):
+        for h, frames in collect_from(lsn, timeout, len(pkts),
+                                      lambda p: p.haslayer(s.UDP) and
+                                      p[s.UDP].payload.load == tag).items():
+            for p in frames:
                 ip = p[s.IPv6] if p.haslayer(s.IPv6) else p[s.IP]
                 got.setdefault(ip.dst, []).append(h)
     finally:

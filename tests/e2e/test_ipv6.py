@@ -1749,9 +1749,9 @@ def test_ecmp6(topo, r):
                     f[s.UDP].sport = sp
                     frames.append(f)
                 frlib.l2send(topo, frames)
-                for h, ls in lsn.items():
-                    for p in ls.collect(timeout=1.5, want=len(frames), match=lambda p: (
-                            p.haslayer(s.UDP) and p[s.UDP].payload.load == tag)):
+                for h, fwd in frlib.collect_from(lsn, 1.5, len(frames), lambda p: (
+                        p.haslayer(s.UDP) and p[s.UDP].payload.load == tag)).items():
+                    for p in fwd:
                         got.setdefault(p[s.UDP].sport, []).append(h)
             finally:
                 for ls in lsn.values():

@@ -1159,9 +1159,9 @@ def test_port_down_failover(topo, r):
         lsn = {h: frlib.Listen(topo, h) for h in (1, 2)}
         try:
             send(topo, pkt)
-            for h, ls in lsn.items():
-                got[h] = len(ls.collect(timeout=1.0, want=1, match=lambda p: p.haslayer(s.UDP)
-                                        and p[s.UDP].payload.load == tag))
+            for h, fwd in frlib.collect_from(lsn, 1.0, 1, lambda p: p.haslayer(s.UDP) and
+                                             p[s.UDP].payload.load == tag).items():
+                got[h] = len(fwd)
         finally:
             for ls in lsn.values():
                 ls.close()
@@ -1369,9 +1369,9 @@ def ecmp_where(topo, dst, tag, frames):
     lsn = {h: frlib.Listen(topo, h) for h in (1, 2)}
     try:
         frlib.l2send(topo, frames)
-        for h, ls in lsn.items():
-            for p in ls.collect(timeout=1.5, want=len(frames), match=lambda p: (
-                    p.haslayer(s.IP) and p[s.IP].dst == dst and tag in bytes(p))):
+        for h, fwd in frlib.collect_from(lsn, 1.5, len(frames), lambda p: (
+                p.haslayer(s.IP) and p[s.IP].dst == dst and tag in bytes(p))).items():
+            for p in fwd:
                 ip = p[s.IP]
                 key = ip.id if ip.flags.MF or ip.frag else ip[s.UDP].sport
                 got.setdefault(key, []).append(h)
