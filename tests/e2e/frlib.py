@@ -751,7 +751,7 @@ class Listen:
 
 def collect_from(lsn, timeout, want, match, linger=0.2):
     """Frames the router sends to several hosts at once, from the Listens
-    @lsn ({h: Listen}): {h: [frames that match]}, until @want of them in
+    (or Wires) @lsn ({h: Listen}): {h: [frames that match]}, until @want of them in
     all, then @linger seconds more to catch any beyond them (a frame sent
     twice, to two hosts), or until @timeout. Waiting on the hosts one after
     the other took the whole timeout for each one that gets only some."""

@@ -33,11 +33,14 @@ def one(topo, tag, src=None):
     wires = [frlib.Wire(topo, 0, h) for h in (1, 2)]
     try:
         wires[0].send(p)
-        for h, w in ((1, wires[0]), (2, wires[1])):
-            got = w.recv(timeout=0.3, match=lambda x: x.haslayer(s.Raw) and
-                         x[s.Raw].load == tag.encode())
-            if got:
-                return h, got[0].dst
+        # both watched at once, until it arrives (each was watched 0.3 s
+        # in turn, whether it came or not)
+        got = frlib.collect_from({1: wires[0], 2: wires[1]}, 0.6, 1,
+                                 lambda x: x.haslayer(s.Raw) and x[s.Raw].load == tag.encode(),
+                                 linger=0)
+        for h in (1, 2):
+            if got[h]:
+                return h, got[h][0].dst
         return None
     finally:
         for w in wires:
