@@ -464,11 +464,7 @@ void router_announce_due(struct router *r, uint64_t now)
 			ra_due(r, port, now);
 		} else {
 			/* out of service: its reports start over once back */
-			p->mld_left_ms = 0;
-			p->nb_mld_left = 0;
-			p->mld_general_ms = 0;
-			p->nb_mld_asked = 0;
-			p->mld_again_ms = 0;
+			mld_cancel(p);
 		}
 		if (p->announce_again_ms == 0 || now < p->announce_again_ms)
 			continue;

@@ -1447,6 +1447,13 @@ static unsigned int groups_gone(const struct router *r, uint16_t port, uint8_t (
 	return k;
 }
 
+/* When a state change's second report goes: after a random delay of up
+ * to the Unsolicited Report Interval (RFC 3810 6.1), never 0 (none) */
+static uint64_t mld_again_at(void)
+{
+	return control_now_ms() + 1 + rte_rand_max(MLD_LEFT_AGAIN_MS);
+}
+
 void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, unsigned int k)
 {
 	struct fr_port *p = &r->ports[port];
@@ -1470,12 +1477,21 @@ void mld_leave(struct router *r, uint16_t port, const struct port_addr *gone, un
 	for (i = 0; i < n && p->nb_mld_left < RTE_DIM(p->mld_left); i++)
 		p->nb_mld_left = (uint8_t)group_add(p->mld_left, p->nb_mld_left, g[i]);
 	if (p->mld_left_ms == 0)
-		p->mld_left_ms = control_now_ms() + 1 + rte_rand_max(MLD_LEFT_AGAIN_MS);
+		p->mld_left_ms = mld_again_at();
 }
 
 void mld_report_again(struct router *r, uint16_t port)
 {
-	r->ports[port].mld_again_ms = control_now_ms() + 1 + rte_rand_max(MLD_LEFT_AGAIN_MS);
+	r->ports[port].mld_again_ms = mld_again_at();
+}
+
+void mld_cancel(struct fr_port *p)
+{
+	p->mld_general_ms = 0;
+	p->nb_mld_asked = 0;
+	p->mld_left_ms = 0;
+	p->nb_mld_left = 0;
+	p->mld_again_ms = 0;
 }
 
 void mld_again_due(struct router *r, uint16_t port, uint64_t now)
@@ -1555,15 +1571,19 @@ void mld_answer_due(struct router *r, uint16_t port, uint64_t now)
 	}
 	if (now - p->mld_answered_ms < MLD_ANSWER_INTERVAL_MS)
 		return;
-	n = mld_groups(r, port, &g);
 	if (p->mld_general_ms != 0 && now >= p->mld_general_ms) {
 		/* every group: the answers about one are in it */
 		p->mld_general_ms = 0;
 		p->nb_mld_asked = 0;
 		p->mld_answered_ms = now;
-		mld_report_send(r, port, MLD_REC_IS_EXCLUDE, g, n);
+		mld_report_send(r, port, MLD_REC_IS_EXCLUDE, g, mld_groups(r, port, &g));
 		return;
 	}
+	for (i = 0; i < p->nb_mld_asked && now < p->mld_asked_ms[i]; i++)
+		;
+	if (i == p->nb_mld_asked)
+		return; /* none due yet */
+	n = mld_groups(r, port, &g);
 	for (i = 0; i < p->nb_mld_asked; i++) {
 		if (now < p->mld_asked_ms[i]) {
 			memmove(p->mld_asked[kept], p->mld_asked[i], 16);
@@ -1626,13 +1646,8 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	if (ok && ilen == MLD_V1_LEN) {
 		struct fr_port *p = &r->ports[port];
 
-		if (!mld_v1(r, port)) {
-			p->mld_general_ms = 0;
-			p->nb_mld_asked = 0;
-			p->mld_left_ms = 0;
-			p->nb_mld_left = 0;
-			p->mld_again_ms = 0;
-		}
+		if (!mld_v1(r, port))
+			mld_cancel(p);
 		p->mld_v1_until_ms = now + MLD_V1_PRESENT_MS;
 	}
 	/* nor is one answered on a port that does not speak IPv6 (it reports

@@ -17,6 +17,7 @@ struct router;
 struct neigh_info;
 struct fr_addr;
 struct port_addr;
+struct fr_port;
 
 /* Is @a an address of @port (its link-local one included)? */
 bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a);
@@ -46,6 +47,9 @@ void mld_answer_due(struct router *r, uint16_t port, uint64_t now);
  * mld_again_due(). */
 void mld_report_again(struct router *r, uint16_t port);
 void mld_again_due(struct router *r, uint16_t port, uint64_t now);
+/* @p's pending MLD answers and repeated reports dropped (out of service,
+ * or a change of MLD version: RFC 3810 8.2.1). */
+void mld_cancel(struct fr_port *p);
 
 /* Router Advertisements on @port (RFC 4861 6.2): @max_s the interval
  * (MaxRtrAdvInterval), 0 off; @flags their M and O flags (RA_MANAGED,
