@@ -725,25 +725,7 @@ class Listen:
 
     def collect(self, timeout=1.0, match=None, want=None):
         """Frames from the router's MAC that match, until timeout or want of them."""
-        import select
-        got = []
-        end = time.time() + timeout
-        # past the timeout, what is queued already is still read (a loaded
-        # machine reads late), but a stream never ending holds it no
-        # longer than this
-        hard = end + max(1.0, timeout)
-        while True:
-            r, _, _ = select.select([self.rx], [], [], max(0.0, end - time.time()))
-            if not r or time.time() >= hard:
-                break
-            p = self.rx.recv()
-            if p is None or p.src != ROUTER_MAC[self.h]:
-                continue
-            if match is None or match(p):
-                got.append(p)
-                if want is not None and len(got) >= want:
-                    break
-        return got
+        return collect_from({self.h: self}, timeout, want, match, linger=None)[self.h]
 
     def close(self):
         self.rx.close()
@@ -751,15 +733,17 @@ class Listen:
 
 def collect_from(lsn, timeout, want, match, linger=0.2):
     """Frames the router sends to several hosts at once, from the Listens
-    (or Wires) @lsn ({h: Listen}): {h: [frames that match]}, until @want of them in
-    all, then @linger seconds more to catch any beyond them (a frame sent
-    twice, to two hosts), or until @timeout. Waiting on the hosts one after
-    the other took the whole timeout for each one that gets only some."""
+    (or Wires) @lsn ({h: Listen}): {h: [frames that match]} (@match None:
+    all), until @want of them in all (None: no number), then @linger
+    seconds more to catch any beyond them (a frame sent twice, to two
+    hosts; None: none, not even those queued), or until @timeout. Waiting
+    on the hosts one after the other took the whole timeout for each one
+    that gets only some."""
     got = {h: [] for h in lsn}
     socks = {ls.rx: h for h, ls in lsn.items()}
     end = time.time() + timeout
-    # past the end, what is queued already is still read (as
-    # Listen.collect), but no longer than this
+    # past the end, what is queued already is still read (a loaded machine
+    # reads late), but a stream never ending holds it no longer than this
     hard = end + max(1.0, timeout)
     n = 0
     while True:
@@ -769,11 +753,13 @@ def collect_from(lsn, timeout, want, match, linger=0.2):
         for sock in ready:
             h = socks[sock]
             p = sock.recv()
-            if p is None or p.src != ROUTER_MAC[h] or not match(p):
+            if p is None or p.src != ROUTER_MAC[h] or (match is not None and not match(p)):
                 continue
             got[h].append(p)
             n += 1
             if n == want:
+                if linger is None:
+                    return got
                 end = min(end, time.time() + linger)
     return got
 
