@@ -39,13 +39,15 @@ def conf(text):
 def t(name):
     def deco(fn):
         n = len(skipped)
+        t0 = time.time()
         try:
             fn()
             # a root-only test that did not run says so, not ok
-            print(("SKIP " if len(skipped) > n else "ok   ") + name, flush=True)
+            print("%s%s (%.1fs)" % ("SKIP " if len(skipped) > n else "ok   ", name,
+                                    time.time() - t0), flush=True)
         except Exception as e:
             failed.append(name)
-            print("FAIL %s: %s" % (name, e), flush=True)
+            print("FAIL %s (%.1fs): %s" % (name, time.time() - t0, e), flush=True)
         return fn
     return deco
 
