@@ -529,12 +529,16 @@ static int a_ra_prf(const char *w, struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* port N ra on [interval S] [managed] [other] [no-slaac] [preference P] [dns
- * LIST] | port N ra off: value RA_ON with the M and O flags, RA_NO_SLAAC and
- * the preference (RA_PRF_*; 0: off), value2 the interval (MaxRtrAdvInterval,
- * RFC 4861 6.2.1: 4-1800 s, default 600), the DNS servers in dns[] */
+/* port N ra on [interval S] [min-delay MS] [managed] [other] [no-slaac]
+ * [preference P] [dns LIST] | port N ra off: value RA_ON with the M and O
+ * flags, RA_NO_SLAAC and the preference (RA_PRF_*; 0: off), value2 the
+ * interval (MaxRtrAdvInterval, RFC 4861 6.2.1: 4-1800 s, default 600) in its
+ * low half, the least time between two advertisements in its high half
+ * (MinDelayBetweenRAs: RFC 4861 10's 3 s by default; RFC 6275 7.5 allows as
+ * little as 30 ms), the DNS servers in dns[] (off: value and value2 0) */
 static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
+	uint32_t min_delay = RA_MIN_DELAY_DEFAULT_MS;
 	unsigned int seen = 0;
 	int i;
 
@@ -543,9 +547,9 @@ static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 		return expect_end(tok, n, 1, err, errlen);
 	}
 	if (n < 1 || strcmp(tok[0], "on") != 0)
-		return ERR("usage: port N ra on [interval SEC] [managed] [other] "
-			   "[no-slaac] [preference high|medium|low] [dns ADDR[,ADDR[,ADDR]]] | "
-			   "port N ra off");
+		return ERR("usage: port N ra on [interval SEC] [min-delay MS] [managed] "
+			   "[other] [no-slaac] [preference high|medium|low] "
+			   "[dns ADDR[,ADDR[,ADDR]]] | port N ra off");
 	c->value = RA_ON;
 	c->value2 = 600;
 	for (i = 1; i < n; i++) {
@@ -556,16 +560,19 @@ static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				   : strcmp(w, "dns") == 0	  ? 8
 				   : strcmp(w, "no-slaac") == 0	  ? 16
 				   : strcmp(w, "preference") == 0 ? 32
+				   : strcmp(w, "min-delay") == 0  ? 64
 								  : 0;
 
 		if (bit == 0)
-			return ERR("unknown '%s' after 'ra on' (expected interval SEC, managed, "
-				   "other, no-slaac, preference high|medium|low or dns "
-				   "ADDR[,ADDR[,ADDR]])",
+			return ERR("unknown '%s' after 'ra on' (expected interval SEC, min-delay "
+				   "MS, managed, other, no-slaac, preference high|medium|low or "
+				   "dns ADDR[,ADDR[,ADDR]])",
 				   w);
 		if (seen & bit)
 			return ERR("'%s' given twice", w);
 		seen |= bit;
+		if ((bit == 1 || bit == 64) && i + 1 >= n)
+			return ERR("missing %s after '%s'", bit == 1 ? "SEC" : "MS", w);
 		if (bit == 2)
 			c->value |= RA_MANAGED;
 		else if (bit == 4)
@@ -579,7 +586,12 @@ static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			return -EINVAL;
 		else if (bit == 8 && parse_dns(i + 1 < n ? tok[++i] : NULL, c, err, errlen) != 0)
 			return -EINVAL;
+		else if (bit == 64 &&
+			 parse_u32(i + 1 < n ? tok[++i] : NULL, RA_MIN_DELAY_LEAST_MS,
+				   RA_MIN_DELAY_DEFAULT_MS, &min_delay, err, errlen) != 0)
+			return -EINVAL;
 	}
+	c->value2 |= min_delay << 16;
 	return 0;
 }
 
@@ -773,11 +785,13 @@ static const struct cmd_syntax {
 	 "off); the packet is forwarded all the same. Within the ICMP rate (set icmp\n"
 	 "rate), with tokens of their own, and damped per sender"},
 	{"port * ra", CMD_PORT_RA, a_ra,
-	 "on [interval SEC] [managed] [other] [no-slaac] [preference high|medium|low] "
-	 "[dns ADDR[,ADDR[,ADDR]]] | off",
+	 "on [interval SEC] [min-delay MS] [managed] [other] [no-slaac] "
+	 "[preference high|medium|low] [dns ADDR[,ADDR[,ADDR]]] | off",
 	 "send IPv6 Router Advertisements on port N (RFC 4861 6.2; default off): every\n"
 	 "SEC/3 to SEC seconds (4-1800, default 600; the first three within 16 s), and\n"
-	 "soon after a Router Solicitation (at most one per 3 s), to all nodes, from its\n"
+	 "soon after a Router Solicitation, never two within MS ms ('min-delay',\n"
+	 "30-3000, default 3000: RFC 4861's MIN_DELAY_BETWEEN_RAS; less only where\n"
+	 "hosts must learn fast, as RFC 6275 7.5 allows), to all nodes, from its\n"
 	 "link-local address: the router as default router for 3 x SEC s (at most\n"
 	 "9000), the port's MTU, each global prefix of its IPv6 addresses on-link, and\n"
 	 "/64 ones for SLAAC; a soliciting host's link-layer address is learnt.\n"
@@ -786,9 +800,9 @@ static const struct cmd_syntax {
 	 "flag (hosts make no SLAAC address); 'preference' ranks the router among\n"
 	 "the link's default routers (RFC 4191; default medium); 'dns' names up to 3\n"
 	 "IPv6 DNS servers (RFC 8106 RDNSS, for 3 x SEC s). A change while on is\n"
-	 "advertised within 3 s (of the port's addresses or MTU, 4 s); a removed\n"
-	 "address's prefix (deprecated: lifetimes 0) and a dropped server (lifetime\n"
-	 "0) are withdrawn in the next 3.\n"
+	 "advertised within min-delay (of the port's addresses or MTU, 1 s more); a\n"
+	 "removed address's prefix (deprecated: lifetimes 0) and a dropped server\n"
+	 "(lifetime 0) are withdrawn in the next 3.\n"
 	 "'off', and the router's stop, send a last one with router lifetime 0 (and\n"
 	 "DNS lifetime 0)"},
 	{"port * hold-time", CMD_PORT_HOLD, a_hold, "[up MS] [down MS]",

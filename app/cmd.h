@@ -94,6 +94,10 @@ enum cmd_id {
 #define RA_PRF_MASK 0x18
 #define RA_FLAGS    (RA_MANAGED | RA_OTHER | RA_NO_SLAAC | RA_PRF_MASK)
 #define RA_DNS_MAX  3
+/* 'min-delay' (MinDelayBetweenRAs): RFC 4861 10's MIN_DELAY_BETWEEN_RAS by
+ * default, RFC 6275 7.5's least */
+#define RA_MIN_DELAY_DEFAULT_MS 3000
+#define RA_MIN_DELAY_LEAST_MS	30
 
 /* A parsed command. */
 struct cmd {

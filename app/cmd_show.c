@@ -794,6 +794,7 @@ static void port_ra(struct cmd_out *o, const struct fr_port *p)
 
 	if (o->json) {
 		jw_u64(o, "ra_interval_s", p->ra_max_s);
+		jw_u64(o, "ra_min_delay_ms", p->ra_max_s != 0 ? p->ra_min_delay_ms : 0);
 		jw_bool(o, "ra_managed", (p->ra_flags & RA_MANAGED) != 0);
 		jw_bool(o, "ra_other", (p->ra_flags & RA_OTHER) != 0);
 		jw_bool(o, "ra_slaac", (p->ra_flags & RA_NO_SLAAC) == 0);
@@ -803,10 +804,14 @@ static void port_ra(struct cmd_out *o, const struct fr_port *p)
 		out_printf(o, "  router advertisements off\n");
 		return;
 	} else {
-		out_printf(o, "  router advertisements every %u s at most%s%s%s, preference %s",
-			   p->ra_max_s, p->ra_flags & RA_MANAGED ? ", managed" : "",
-			   p->ra_flags & RA_OTHER ? ", other" : "",
-			   p->ra_flags & RA_NO_SLAAC ? ", no-slaac" : "", ra_prf_name(p->ra_flags));
+		out_printf(
+			o,
+			"  router advertisements every %u s at most, %u ms apart at least%s%s%s, "
+			"preference %s",
+			p->ra_max_s, p->ra_min_delay_ms,
+			p->ra_flags & RA_MANAGED ? ", managed" : "",
+			p->ra_flags & RA_OTHER ? ", other" : "",
+			p->ra_flags & RA_NO_SLAAC ? ", no-slaac" : "", ra_prf_name(p->ra_flags));
 	}
 	for (i = 0; i < p->ra_ndns; i++) {
 		ra_dns_fmt(p, i, a);
@@ -1225,8 +1230,10 @@ static void show_ra(struct cmd_out *o, uint16_t pid, const struct fr_port *p)
 	char a[FR_ADDR_STRLEN];
 	unsigned int i;
 
-	out_printf(o, "port %u ra on interval %u%s%s%s", pid, p->ra_max_s,
-		   p->ra_flags & RA_MANAGED ? " managed" : "",
+	out_printf(o, "port %u ra on interval %u", pid, p->ra_max_s);
+	if (p->ra_min_delay_ms != RA_MIN_DELAY_DEFAULT_MS)
+		out_printf(o, " min-delay %u", p->ra_min_delay_ms);
+	out_printf(o, "%s%s%s", p->ra_flags & RA_MANAGED ? " managed" : "",
 		   p->ra_flags & RA_OTHER ? " other" : "",
 		   p->ra_flags & RA_NO_SLAAC ? " no-slaac" : "");
 	if ((p->ra_flags & RA_PRF_MASK) != 0)

@@ -100,7 +100,7 @@ static int setting_apply(struct router *r, const struct setting *s)
 		break;
 	case CMD_PORT_RA:
 		router_ra_set(r, s->port, s->value ? (uint16_t)s->value2 : 0,
-			      (uint8_t)(s->value & RA_FLAGS));
+			      (uint16_t)(s->value2 >> 16), (uint8_t)(s->value & RA_FLAGS));
 		break;
 	case CMD_SET_IP_MPHASH:
 		/* multipath flows are never cached: nothing to invalidate */
@@ -157,7 +157,10 @@ void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, stru
 		break;
 	case CMD_PORT_RA:
 		s->value = r->ports[port].ra_max_s != 0 ? RA_ON | r->ports[port].ra_flags : 0;
-		s->value2 = r->ports[port].ra_max_s;
+		s->value2 = r->ports[port].ra_max_s == 0
+				    ? 0
+				    : r->ports[port].ra_max_s |
+					      (uint32_t)r->ports[port].ra_min_delay_ms << 16;
 		break;
 	case CMD_SET_ICMP_RATE:
 		s->value = r->icmp_rate;

@@ -1745,7 +1745,6 @@ static bool group_echo6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
  * defaults (valid 30 days, preferred 7) */
 #define RA_INITIAL	   3
 #define RA_INITIAL_MAX_MS  16000
-#define RA_MIN_DELAY_MS	   3000
 #define RA_DELAY_MAX_MS	   500
 #define RA_PREFIX_VALID_S  2592000
 #define RA_PREFIX_PREFER_S 604800
@@ -2069,13 +2068,14 @@ static uint16_t ra_lifetime(const struct fr_port *p)
 	return (uint16_t)RTE_MIN(3u * p->ra_max_s, 9000u);
 }
 
-/* The soonest @p's next advertisement may go: now, or 3 s after the last
- * (RFC 4861 6.2.6, MIN_DELAY_BETWEEN_RAS; the last one of an 'off' too) */
+/* The soonest @p's next advertisement may go: now, or min-delay (3 s
+ * unless set) after the last (RFC 4861 6.2.6, MIN_DELAY_BETWEEN_RAS; the
+ * last one of an 'off' too) */
 static uint64_t ra_soonest(const struct fr_port *p)
 {
 	uint64_t now = control_now_ms();
 
-	return p->ra_last_ms == 0 ? now : RTE_MAX(now, p->ra_last_ms + RA_MIN_DELAY_MS);
+	return p->ra_last_ms == 0 ? now : RTE_MAX(now, p->ra_last_ms + p->ra_min_delay_ms);
 }
 
 /* @p was out of service: once back (its link-local address kept), its
@@ -2096,7 +2096,8 @@ static void ra_changed(struct fr_port *p)
 	p->ra_next_ms = RTE_MIN(p->ra_next_ms, ra_soonest(p));
 }
 
-void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flags)
+void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint16_t min_delay_ms,
+		   uint8_t flags)
 {
 	struct fr_port *p = &r->ports[port];
 	const uint16_t was = p->ra_max_s;
@@ -2117,6 +2118,8 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flag
 		return;
 	}
 	p->ra_flags = flags;
+	/* what is due already keeps its time */
+	p->ra_min_delay_ms = min_delay_ms;
 	if (was == 0) {
 		p->ra_initial = 0;
 		p->ra_next_ms = ra_soonest(p); /* the first at once */
@@ -2170,7 +2173,7 @@ unsigned int router_ra_final(struct router *r)
 
 	for (port = 0; port < r->nb_ports; port++)
 		if (r->ports[port].ra_max_s != 0)
-			router_ra_set(r, port, 0, r->ports[port].ra_flags);
+			router_ra_set(r, port, 0, 0, r->ports[port].ra_flags);
 	/* the ring's whole content, a burst at a time: bounded, as a TX
 	 * queue that takes nothing more leaves it */
 	for (i = 0; r->cst.ra_sent != sent && r->nb_workers > 0 && i < 64 &&
@@ -2222,8 +2225,9 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 		return;
 	}
 	max_ms = p->ra_max_s * 1000ull;
-	/* MinRtrAdvInterval: a third of the maximum, 3 s at least */
-	min_ms = RTE_MAX(max_ms / 3, (uint64_t)RA_MIN_DELAY_MS);
+	/* MinRtrAdvInterval: a third of the maximum, 3 s at least (RFC 4861
+	 * 6.2.1; min-delay spaces solicited and changed ones only) */
+	min_ms = RTE_MAX(max_ms / 3, (uint64_t)RA_MIN_DELAY_DEFAULT_MS);
 	if (min_ms > max_ms)
 		min_ms = max_ms;
 	next = min_ms + rte_rand_max(max_ms - min_ms + 1);
@@ -2268,7 +2272,7 @@ static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6
 				NEIGH_LEARN_REQUEST, now) == 1)
 			r->cst.nd_learnt++;
 	}
-	at = RTE_MAX(now + rte_rand_max(RA_DELAY_MAX_MS + 1), p->ra_last_ms + RA_MIN_DELAY_MS);
+	at = RTE_MAX(now + rte_rand_max(RA_DELAY_MAX_MS + 1), p->ra_last_ms + p->ra_min_delay_ms);
 	if (at < p->ra_next_ms)
 		p->ra_next_ms = at;
 	rte_pktmbuf_free(m);

@@ -60,7 +60,8 @@ void mld_cancel(struct fr_port *p);
  * @port, when in service, not within a command; a change of what it says
  * (addresses, MTU), seen within a second, is advertised as soon as may be,
  * and what it no longer says is withdrawn in the next 3. */
-void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint8_t flags);
+void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint16_t min_delay_ms,
+		   uint8_t flags);
 void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const uint8_t (*dns)[16]);
 void ra_due(struct router *r, uint16_t port, uint64_t now);
 /* @port is taken out of service ('port N down') while it advertises and is

@@ -181,8 +181,10 @@ struct fr_port {
 	unsigned int nb_addrs;
 	/* Router Advertisements (RFC 4861 6.2): 'port N ra on interval S', 0
 	 * while off; when the next is due, the last sent, how many of the
-	 * first ones (sent faster) so far */
-	uint16_t ra_max_s;
+	 * first ones (sent faster) so far; the least time between two
+	 * ('min-delay', MIN_DELAY_BETWEEN_RAS: 3000 unless set)
+	 */
+	uint16_t ra_max_s, ra_min_delay_ms;
 	uint64_t ra_next_ms, ra_last_ms;
 	uint8_t ra_initial;
 	/* their M and O flags (RA_MANAGED, RA_OTHER), RA_NO_SLAAC, the

@@ -15,6 +15,7 @@ import json
 import os
 import socket
 import subprocess
+import threading
 import time
 
 import frlib
@@ -1891,9 +1892,11 @@ def test_router_adv(topo, r):
               ",".join(dns) in r.cli("show config"), "not in show config: %s" %
               r.cli("show config"))
         info = r.port_info(0)
-        check("router advertisements every 4 s at most, managed, other, no-slaac, preference "
+        check("router advertisements every 4 s at most, 3000 ms apart at least, managed, other, "
+              "no-slaac, preference "
               "high, dns %s" % " ".join(dns) in r.cli("show port info 0") and
-              info["ra_interval_s"] == 4 and info["ra_managed"] and info["ra_other"] and
+              info["ra_interval_s"] == 4 and info["ra_min_delay_ms"] == 3000 and
+              info["ra_managed"] and info["ra_other"] and
               not info["ra_slaac"] and info["ra_preference"] == "high" and
               info["ra_dns"] == dns,
               "show port info: %s %s" % (r.cli("show port info 0"), info))
@@ -1953,6 +1956,33 @@ def test_router_adv(topo, r):
         check(again and last + 2.9 <= again[0].time <= max(t0, last + 3) + 1.0,
               "on %.2f s after the last advertisement: the next %s s after it" %
               (t0 - last, again[0].time - last if again else "never"))
+        # min-delay (MinDelayBetweenRAs, RFC 6275 7.5): solicitations every
+        # 0.2 s are answered about every 0.3 s, never sooner, where the
+        # default spaces them 3 s
+        r.cli("port 0 ra on interval 4 min-delay 300")
+        check("port 0 ra on interval 4 min-delay 300\n" in r.cli("show config") and
+              r.port_info(0)["ra_min_delay_ms"] == 300 and
+              "4 s at most, 300 ms apart at least" in r.cli("show port info 0"),
+              "min-delay 300 not in show config or show port info: %s" % r.port_info(0))
+        time.sleep(0.4)  # past the last one's min-delay
+        ls = Listen(topo, 0)
+        done = threading.Event()
+
+        def soliciting():
+            while not done.wait(0.2):
+                solicit(topo)
+        th = frlib.Thread(target=soliciting)
+        try:
+            th.start()
+            got = ls.collect(timeout=2.5, match=is_ra, want=4)
+        finally:
+            done.set()
+            th.join()
+            ls.close()
+        gaps = [b.time - a.time for a, b in zip(got, got[1:])]
+        check(len(got) == 4 and min(gaps) >= 0.29,
+              "with min-delay 300, advertisements in 2.5 s of solicitations: %d, %s s apart" %
+              (len(got), ["%.2f" % g for g in gaps]))
     finally:
         r.cli("port 0 ra off")
         ra_host(h, False)
@@ -1960,9 +1990,9 @@ def test_router_adv(topo, r):
 
 def test_ra_withdraws(topo, r):
     """What an advertising port says follows the port (RFC 4861 6.2.4): an
-    address added is advertised within a second or so (3 s after the last
-    advertisement at the earliest), not at the next one due (16 s away
-    here); one removed is withdrawn as soon, its prefix deprecated
+    address added is advertised within a second or so (min-delay after the
+    last advertisement at the earliest: 0.5 s here, to keep the test short),
+    not at the next one due (16 s away here); one removed is withdrawn as soon, its prefix deprecated
     (preferred and valid lifetime 0): a Linux host stops choosing its SLAAC
     address there and drops the prefix's on-link route. A DNS server
     dropped from the list is withdrawn with lifetime 0 (RFC 8106 5.1). The
@@ -2002,7 +2032,7 @@ def test_ra_withdraws(topo, r):
     ra_host(h, True)
     try:
         # the first at once, the next three 16 s apart (RFC 4861 6.2.4)
-        first, _ = after("port 0 ra on interval 60 dns %s" % ",".join(dns))
+        first, _ = after("port 0 ra on interval 60 min-delay 500 dns %s" % ",".join(dns))
         check(prefixes(first).keys() == {("2001:db8:1::", 64)} and
               rdnss(first)[:1] == [(180, dns)], "first advertisement: %s" %
               first.show2(dump=True))
@@ -2030,12 +2060,16 @@ def test_ra_withdraws(topo, r):
               (new, sh(["ip", "-6", "route"], ns=h)))
         # a server dropped: withdrawn beside the prefix (the second of
         # its three), then both in the next two, and no longer after them
-        ra, _ = after("port 0 ra on interval 60 dns %s" % dns[0], timeout=6.0)
+        ra, _ = after("port 0 ra on interval 60 min-delay 500 dns %s" % dns[0], timeout=6.0)
         check(withdrawn(ra) == (True, True) and rdnss(ra)[0] == (180, [dns[0]]),
               "the server not withdrawn: %s" % ra.show2(dump=True))
+        last = ra.time
         for n in (2, 3, 4):
-            # answered 3 s after the last one at the earliest
+            # answered min-delay after the last one at the earliest
             ra, _ = next_ra(topo, lambda: solicit(topo), "a solicitation")
+            check(ra.time - last >= 0.49, "advertisements %.2f s apart with min-delay 500" %
+                  (ra.time - last))
+            last = ra.time
             check(withdrawn(ra) == ((True, True) if n < 4 else (False, False)) and
                   rdnss(ra)[0] == (180, [dns[0]]),
                   "advertisement %d after the server's withdrawal: %s" % (n, ra.show2(dump=True)))
@@ -2055,7 +2089,7 @@ def test_ra_withdraws(topo, r):
               prefixes(ra).keys() == {("2001:db8:1::", 64)} and
               ra[s.ICMPv6NDOptMTU].mtu == 1400 and rdnss(ra) == [(0, [dns[0]])],
               "the last advertisement of an off in a failing file: %s" % ra.show2(dump=True))
-        check("port 0 ra on interval 60 dns %s" % dns[0] in r.cli("show config") and
+        check("port 0 ra on interval 60 min-delay 500 dns %s" % dns[0] in r.cli("show config") and
               "2001:db8:7c::" not in r.cli("show config"),
               "the failing file not rolled back: %s" % r.cli("show config"))
     finally:
@@ -2076,7 +2110,7 @@ def test_ra_port_down(topo, r):
     ra_host(h, True, keys=("accept_ra",))
     ls = None
     try:
-        r.cli("port 0 ra on interval 60 preference high")
+        r.cli("port 0 ra on interval 60 min-delay 500 preference high")
         check(frlib.wait_for(lambda: ra_routes(h), timeout=10.0),
               "no default route by the router's RA: %s" % sh(["ip", "-6", "route"], ns=h))
         st0 = r.stats()
@@ -2109,8 +2143,9 @@ def test_ra_port_down(topo, r):
         ls = None
         # in a file that fails: the last one went (once: the undo of the
         # 'up' takes the port down again, and sends none), the port is
-        # back up at once, and so is the router for the host, 3 s later
-        time.sleep(3.0)
+        # back up at once, and so is the router for the host, min-delay
+        # (0.5 s here) later
+        time.sleep(0.5)
         bad = os.path.join(frlib.tmpdir(), "bad.conf")
         with open(bad, "w") as f:
             f.write("port 0 down\nport 0 up\nroute add 10.0.0.0/8 via 203.0.113.1\n")
@@ -2119,7 +2154,7 @@ def test_ra_port_down(topo, r):
         got = ls.collect(timeout=6.0, match=is_ra, want=2)
         check(len(got) == 2 and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
               got[1][s.ICMPv6ND_RA].routerlifetime == 180 and
-              2.9 <= got[1].time - got[0].time <= 5.0 and "port 0 down" not in
+              0.49 <= got[1].time - got[0].time <= 2.5 and "port 0 down" not in
               r.cli("show config"), "a failing file's 'port 0 down': %s" %
               [(p.time, p[s.ICMPv6ND_RA].routerlifetime) for p in got])
         check(frlib.wait_for(lambda: ra_routes(h), timeout=3.0),
@@ -2141,7 +2176,7 @@ def test_ra_dad_held(topo, r):
     pfx, mine = "2001:db8:7d::", "2001:db8:7d::1"
 
     try:
-        r.cli("port 0 ra on interval 60")
+        r.cli("port 0 ra on interval 60 min-delay 500")
         ra, _ = next_ra(topo, lambda: r.cli("port 0 address add %s/64" % mine), "the add",
                         timeout=6.0)
         check(prefixes(ra).get((pfx, 64)) is not None and

@@ -363,6 +363,11 @@ static void test_bad_cases(void **state)
 		{"port 0 ra on managed dns a::1 dns a::2\n", 1, "'dns' given twice"},
 		{"port 0 ra on often\n", 1, "unknown 'often' after 'ra on'"},
 		{"port 0 ra on no-slaac managed no-slaac\n", 1, "'no-slaac' given twice"},
+		{"port 0 ra on min-delay 29\n", 1, "29"},
+		{"port 0 ra on min-delay 3001\n", 1, "3001"},
+		{"port 0 ra on min-delay\n", 1, "missing MS after 'min-delay'"},
+		{"port 0 ra on managed interval\n", 1, "missing SEC after 'interval'"},
+		{"port 0 ra on min-delay 50 min-delay 60\n", 1, "'min-delay' given twice"},
 		{"port\n", 1, "expected N after 'port'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
 		/* the gateway's subnet gone with its address: a route via it is
@@ -796,20 +801,28 @@ static void test_src6(void **state)
 }
 
 /* Port 0's advertisement settings are @max_s, @flags and the DNS servers
- * @dns (NULL-terminated) */
-static void ra_is(const struct router *r, uint16_t max_s, uint8_t flags, const char *const *dns)
+ * @dns (NULL-terminated); while on, 'min-delay' @min_delay_ms */
+static void ra_is2(const struct router *r, uint16_t max_s, uint16_t min_delay_ms, uint8_t flags,
+		   const char *const *dns)
 {
 	const struct fr_port *p = &r->ports[0];
 	unsigned int n;
 	struct fr_addr a;
 
 	assert_int_equal(p->ra_max_s, max_s);
+	if (max_s != 0)
+		assert_int_equal(p->ra_min_delay_ms, min_delay_ms);
 	assert_int_equal(p->ra_flags, flags);
 	for (n = 0; dns[n] != NULL; n++) {
 		assert_int_equal(fr_addr_parse(dns[n], &a), 0);
 		assert_memory_equal(p->ra_dns[n], a.v6, 16);
 	}
 	assert_int_equal(p->ra_ndns, n);
+}
+
+static void ra_is(const struct router *r, uint16_t max_s, uint8_t flags, const char *const *dns)
+{
+	ra_is2(r, max_s, RA_MIN_DELAY_DEFAULT_MS, flags, dns);
 }
 
 /* 'port N ra on' with its M and O flags, preference and DNS servers: the
@@ -848,6 +861,21 @@ static void test_ra_options(void **state)
 	ra_is(r, 600, 0, one);
 	load_ok(r, "port 0 ra off\n");
 	ra_is(r, 0, 0, none);
+	/* min-delay: its own, a failing file puts it back, a line without
+	 * it is the default again */
+	load_ok(r, "port 0 ra on interval 4 min-delay 30\n");
+	ra_is2(r, 4, 30, 0, none);
+	assert_int_not_equal(config_load(r,
+					 write_tmp("port 0 ra on min-delay 3000\n"
+						   "route add 10.0.0.0/8 via 203.0.113.1\n"),
+					 false, NULL, err, sizeof(err)),
+			     0);
+	ra_is2(r, 4, 30, 0, none);
+	load_ok(r, "port 0 ra on interval 4 min-delay 2500 managed\n");
+	ra_is2(r, 4, 2500, RA_MANAGED, none);
+	load_ok(r, "port 0 ra on interval 4\n");
+	ra_is(r, 4, 0, none);
+	load_ok(r, "port 0 ra off\n");
 	unlink(write_tmp(""));
 }
 
