@@ -1973,15 +1973,17 @@ def test_router_adv(topo, r):
                 solicit(topo)
         th = frlib.Thread(target=soliciting)
         try:
+            solicit(topo)
             th.start()
-            got = ls.collect(timeout=2.5, match=is_ra, want=4)
+            got = ls.collect(timeout=4.0, match=is_ra, want=4)
         finally:
             done.set()
             th.join()
             ls.close()
         gaps = [b.time - a.time for a, b in zip(got, got[1:])]
-        check(len(got) == 4 and min(gaps) >= 0.29,
-              "with min-delay 300, advertisements in 2.5 s of solicitations: %d, %s s apart" %
+        # (the floor less what the worker's own scheduling may take)
+        check(len(got) == 4 and min(gaps) >= 0.25,
+              "with min-delay 300, advertisements in 4 s of solicitations: %d, %s s apart" %
               (len(got), ["%.2f" % g for g in gaps]))
     finally:
         r.cli("port 0 ra off")
@@ -2067,7 +2069,7 @@ def test_ra_withdraws(topo, r):
         for n in (2, 3, 4):
             # answered min-delay after the last one at the earliest
             ra, _ = next_ra(topo, lambda: solicit(topo), "a solicitation")
-            check(ra.time - last >= 0.49, "advertisements %.2f s apart with min-delay 500" %
+            check(ra.time - last >= 0.45, "advertisements %.2f s apart with min-delay 500" %
                   (ra.time - last))
             last = ra.time
             check(withdrawn(ra) == ((True, True) if n < 4 else (False, False)) and
@@ -2154,7 +2156,7 @@ def test_ra_port_down(topo, r):
         got = ls.collect(timeout=6.0, match=is_ra, want=2)
         check(len(got) == 2 and got[0][s.ICMPv6ND_RA].routerlifetime == 0 and
               got[1][s.ICMPv6ND_RA].routerlifetime == 180 and
-              0.49 <= got[1].time - got[0].time <= 2.5 and "port 0 down" not in
+              0.45 <= got[1].time - got[0].time <= 2.5 and "port 0 down" not in
               r.cli("show config"), "a failing file's 'port 0 down': %s" %
               [(p.time, p[s.ICMPv6ND_RA].routerlifetime) for p in got])
         check(frlib.wait_for(lambda: ra_routes(h), timeout=3.0),
@@ -2176,7 +2178,9 @@ def test_ra_dad_held(topo, r):
     pfx, mine = "2001:db8:7d::", "2001:db8:7d::1"
 
     try:
-        r.cli("port 0 ra on interval 60 min-delay 500")
+        # the 'on' one first (0.5 s after the last test's last one): the
+        # next is the add's
+        next_ra(topo, lambda: r.cli("port 0 ra on interval 60 min-delay 500"), "the on")
         ra, _ = next_ra(topo, lambda: r.cli("port 0 address add %s/64" % mine), "the add",
                         timeout=6.0)
         check(prefixes(ra).get((pfx, 64)) is not None and
