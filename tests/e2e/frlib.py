@@ -801,6 +801,28 @@ def udp(s, src_host, dst_ip, ttl=64, sport=1234, dport=5678, payload=b"fastroute
             s.UDP(sport=sport, dport=dport) / s.Raw(payload))
 
 
+def udp_to_many(s, src_host, dst_ips, **kw):
+    """The frames udp() makes, one to each of @dst_ips, as bytes: one built
+    by scapy, the others patched from it (destination and both checksums):
+    scapy takes about 0.4 ms a frame, thousands of them seconds."""
+    import socket as so
+    import struct
+    raw = bytearray(bytes(udp(s, src_host, dst_ips[0], **kw)))
+    ihl = (raw[14] & 15) * 4
+    u = 14 + ihl
+    frames = []
+    for d in dst_ips:
+        raw[30:34] = so.inet_aton(d)
+        raw[24:26] = b"\0\0"
+        raw[24:26] = s.checksum(bytes(raw[14:u])).to_bytes(2, "big")
+        ulen = len(raw) - u
+        raw[u + 6:u + 8] = b"\0\0"
+        c = s.checksum(bytes(raw[26:34]) + struct.pack("!HH", 17, ulen) + bytes(raw[u:]))
+        raw[u + 6:u + 8] = (c or 0xffff).to_bytes(2, "big")
+        frames.append(bytes(raw))
+    return frames
+
+
 def with_options(s, pkt, opts):
     """pkt (Ether/IPv4) with the option bytes opts (a multiple of 4) added
     to its header: IHL, total length and checksum made right."""

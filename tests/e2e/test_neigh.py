@@ -302,7 +302,7 @@ def exhaustion_round(topo, r, via_gw=False):
     of h2's) was never resolved."""
     st0 = nstats(r)["counters"]
     targets = ["10.9.%d.%d" % (i // 250, 2 + i % 250) for i in range(10000)]
-    pkts = [bytes(frlib.udp(s, 0, t)) for t in targets]
+    pkts = frlib.udp_to_many(s, 0, targets)
     with frlib.netns(topo.hosts[1]):
         arp_rx = s.conf.L2listen(iface="eth0")
     import socket as so
@@ -452,7 +452,8 @@ def test_exhaustion(topo, r):
           "the resolved flow lost %d packets (%d that the hosts sent never reached the "
           "router):\n%s" % (res["lost"], res["unread"], "\n".join(res["ping"].splitlines()[-3:])))
     # held packets are dropped when resolution fails; then the pool is whole
-    mem = frlib.wait_for(lambda: (lambda m: m if m <= mem0 + 64 else None)(
+    # (a tuple: a count of 0 is what it waits for, not a false value)
+    mem = frlib.wait_for(lambda: (lambda m: (m,) if m <= mem0 + 64 else None)(
         json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"]), timeout=8)
     check(mem is not None, "mbufs in use stayed at %s (baseline %d)" % (
         json.loads(r.cli("show memory", json=True))["mbufs"]["socket0_in_use"], mem0))
