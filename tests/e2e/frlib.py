@@ -734,7 +734,8 @@ class Listen:
 def collect_from(lsn, timeout, want, match, linger=0.2):
     """Frames the router sends to several hosts at once, from the Listens
     (or Wires) @lsn ({h: Listen}): {h: [frames that match]} (@match None:
-    all), until @want of them in all (None: no number), then @linger
+    all; a dict {h: match}: each host's own), until @want of them in all
+    (None: no number), then @linger
     seconds more to catch any beyond them (a frame sent twice, to two
     hosts; None: none, not even those queued), or until @timeout. Waiting
     on the hosts one after the other took the whole timeout for each one
@@ -753,7 +754,8 @@ def collect_from(lsn, timeout, want, match, linger=0.2):
         for sock in ready:
             h = socks[sock]
             p = sock.recv()
-            if p is None or p.src != ROUTER_MAC[h] or (match is not None and not match(p)):
+            m = match.get(h) if isinstance(match, dict) else match
+            if p is None or p.src != ROUTER_MAC[h] or (m is not None and not m(p)):
                 continue
             got[h].append(p)
             n += 1
