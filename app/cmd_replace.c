@@ -21,10 +21,10 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_jhash.h>
 
 #include "cmd_priv.h"
 #include "cmd_replace.h"
+#include "fr_kset.h"
 
 static_assert(FR_BOOT_SETTINGS == CMD_CONFIG_LAST + 1, "FR_BOOT_SETTINGS: one per config command");
 
@@ -53,8 +53,7 @@ struct rslot {
 
 struct cfg_replace {
 	struct router *r;
-	struct rslot *s;
-	uint32_t cap, n;   /* cap a power of two, n used */
+	struct fr_kset s;  /* struct rslot, by its key */
 	uint32_t nb_addrs; /* port address lines noted */
 	/* settings the file sets, by command id and port (0: the router's) */
 	uint64_t seen[CMD_CONFIG_LAST + 1][(FR_MAX_PORTS + 63) / 64];
@@ -108,53 +107,26 @@ static struct rkey key_of(uint8_t kind, const struct fr_addr *a, uint8_t len, ui
 	return k;
 }
 
-/* The slot of @k, or the empty one where it would go. */
-static struct rslot *slot_of(const struct cfg_replace *rp, const struct rkey *k)
-{
-	uint32_t mask = rp->cap - 1, h = rte_jhash(k, sizeof(*k), 0x9e3779b9) & mask;
-
-	while (rp->s[h].state != 0 && memcmp(&rp->s[h].k, k, sizeof(*k)) != 0)
-		h = (h + 1) & mask;
-	return &rp->s[h];
-}
-
-static int grow(struct cfg_replace *rp)
-{
-	struct rslot *old = rp->s;
-	uint32_t i, cap = rp->cap;
-
-	rp->s = calloc((size_t)cap * 2, sizeof(*rp->s));
-	if (rp->s == NULL) {
-		rp->s = old;
-		return -ENOMEM;
-	}
-	rp->cap = cap * 2;
-	for (i = 0; i < cap; i++)
-		if (old[i].state != 0)
-			*slot_of(rp, &old[i].k) = old[i];
-	free(old);
-	return 0;
-}
-
 static int note(struct cfg_replace *rp, const struct rkey *k)
 {
-	struct rslot *s;
+	bool added;
+	struct rslot *s = fr_kset_put(&rp->s, k, &added);
 
-	if ((rp->n + 1) * 4 > rp->cap * 3 && grow(rp) != 0)
+	if (s == NULL)
 		return -ENOMEM;
-	s = slot_of(rp, k);
-	if (s->state == 0) {
-		s->k = *k;
+	if (added) {
 		s->state = S_NOTED;
 		s->seq = k->kind == K_ADDR ? rp->nb_addrs++ : 0;
-		rp->n++;
 	}
 	return 0;
 }
 
+/* @k's state: 0 if the file names it nowhere */
 static uint32_t state_of(const struct cfg_replace *rp, const struct rkey *k)
 {
-	return slot_of(rp, k)->state;
+	const struct rslot *s = fr_kset_get(&rp->s, k);
+
+	return s != NULL ? s->state : 0;
 }
 
 struct cfg_replace *replace_new(struct router *r)
@@ -164,9 +136,7 @@ struct cfg_replace *replace_new(struct router *r)
 	if (rp == NULL)
 		return NULL;
 	rp->r = r;
-	rp->cap = 1024;
-	rp->s = calloc(rp->cap, sizeof(*rp->s));
-	if (rp->s == NULL) {
+	if (fr_kset_init(&rp->s, sizeof(struct rslot), sizeof(struct rkey), 1024) != 0) {
 		free(rp);
 		return NULL;
 	}
@@ -177,7 +147,7 @@ void replace_free(struct cfg_replace *rp)
 {
 	if (rp == NULL)
 		return;
-	free(rp->s);
+	fr_kset_free(&rp->s);
 	free(rp);
 }
 
@@ -716,9 +686,9 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		}
 		return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 	}
-	s = slot_of(rp, &k);
-	first = s->state == S_NOTED;
-	if (s->state != 0)
+	s = fr_kset_get(&rp->s, &k);
+	first = s != NULL && s->state == S_NOTED;
+	if (s != NULL)
 		s->state = S_APPLIED;
 	if (!first) {
 		/* a later line for the prefix: as in a plain load, but its
@@ -862,9 +832,9 @@ int replace_settings(struct cfg_replace *rp, struct txn *t, char *err, size_t er
 static uint32_t addr_seq(const struct cfg_replace *rp, uint16_t pid, const struct port_addr *pa)
 {
 	struct rkey k = key_of(K_ADDR, &pa->addr, pa->len, pid);
-	const struct rslot *s = slot_of(rp, &k);
+	const struct rslot *s = fr_kset_get(&rp->s, &k);
 
-	return s->state != 0 ? s->seq : UINT32_MAX;
+	return s != NULL ? s->seq : UINT32_MAX;
 }
 
 void replace_order(struct cfg_replace *rp)

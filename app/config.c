@@ -30,11 +30,11 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_jhash.h>
 
 #include "cli_sock.h"
 #include "cmd.h"
 #include "cmd_replace.h"
+#include "fr_kset.h"
 #include "router.h"
 
 #ifndef CONFIGFS_MAGIC
@@ -49,16 +49,11 @@
 /* A neighbour a file's 'neigh add' line sets (the first pass), by address
  * and port: a second line for it would replace it unseen. */
 struct nline {
-	struct fr_addr addr; /* (the key, its padding zeroed: compared whole) */
-	uint16_t port;
-	bool used;
+	struct nkey {
+		struct fr_addr addr; /* (its padding zeroed: compared whole) */
+		uint16_t port;
+	} k;
 	unsigned int line; /* its 'neigh add' line; 0: 'neigh del' since */
-};
-
-/* open addressing, at most half full */
-struct nlines {
-	struct nline *v;
-	size_t n, cap; /* a power of 2 */
 };
 
 struct load {
@@ -71,29 +66,21 @@ struct load {
 	struct cfg_replace *rp; /* configure replace: what the file adds and sets */
 	bool progress;
 	uint64_t t0, last, hz;
-	uint64_t served; /* TSC of the last control_service() */
-	struct nlines neighs;
+	uint64_t served;       /* TSC of the last control_service() */
+	struct fr_kset neighs; /* struct nline; cap 0 until the first */
 };
-
-static struct nline *nline_slot(struct nline *v, size_t cap, const struct nline *k)
-{
-	size_t i = rte_jhash(k, offsetof(struct nline, used), 0) & (cap - 1);
-
-	while (v[i].used && memcmp(&v[i], k, offsetof(struct nline, used)) != 0)
-		i = (i + 1) & (cap - 1);
-	return &v[i];
-}
 
 /* 'neigh add' or 'neigh del' line @c, the file's @lineno: a second 'neigh
  * add' for a neighbour (with no 'neigh del' of it between) refused with
  * the line of the first, not kept silently over it. 0, -EEXIST or
  * -ENOMEM with @err. */
-static int neigh_line(struct nlines *nl, const struct cmd *c, unsigned int lineno, char *err,
+static int neigh_line(struct fr_kset *nl, const struct cmd *c, unsigned int lineno, char *err,
 		      size_t errlen)
 {
 	char buf[FR_ADDR_STRLEN];
-	struct nline k, *e;
-	size_t i;
+	struct nline *e;
+	struct nkey k;
+	bool added;
 
 	memset(&k, 0, sizeof(k));
 	k.addr.family = c->addr.family;
@@ -102,38 +89,23 @@ static int neigh_line(struct nlines *nl, const struct cmd *c, unsigned int linen
 	else
 		memcpy(k.addr.v6, c->addr.v6, 16);
 	k.port = (uint16_t)c->port;
-	if (2 * (nl->n + 1) > nl->cap) {
-		size_t cap = nl->cap != 0 ? 2 * nl->cap : 64;
-		struct nline *v = calloc(cap, sizeof(*v));
-
-		if (v == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		for (i = 0; i < nl->cap; i++)
-			if (nl->v[i].used)
-				*nline_slot(v, cap, &nl->v[i]) = nl->v[i];
-		free(nl->v);
-		nl->v = v;
-		nl->cap = cap;
-	}
-	e = nline_slot(nl->v, nl->cap, &k);
 	if (c->id == CMD_NEIGH_DEL) {
-		if (e->used)
+		e = nl->cap != 0 ? fr_kset_get(nl, &k) : NULL;
+		if (e != NULL)
 			e->line = 0;
 		return 0;
 	}
-	if (e->used && e->line != 0) {
+	if ((nl->cap == 0 && fr_kset_init(nl, sizeof(*e), sizeof(k), 64) != 0) ||
+	    (e = fr_kset_put(nl, &k, &added)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (e->line != 0) {
 		snprintf(err, errlen,
 			 "neighbour %s on port %u is set at line %u already: only one 'neigh add' "
 			 "per neighbour ('neigh del' it first to set another)",
 			 fr_addr_fmt(&c->addr, buf, sizeof(buf)), c->port, e->line);
 		return -EEXIST;
-	}
-	if (!e->used) {
-		*e = k;
-		e->used = true;
-		nl->n++;
 	}
 	e->line = lineno;
 	return 0;
@@ -844,7 +816,7 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	}
 out:
 	replace_free(l.rp);
-	free(l.neighs.v);
+	fr_kset_free(&l.neighs);
 	free(line);
 	fclose(f);
 	return rc;

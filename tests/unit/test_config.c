@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "control6.h"
 #include "eal_helper.h"
+#include "fr_kset.h"
 #include "router.h"
 
 struct router *fr_router;
@@ -825,6 +826,51 @@ static void ra_is(const struct router *r, uint16_t max_s, uint8_t flags, const c
 	ra_is2(r, max_s, RA_MIN_DELAY_DEFAULT_MS, flags, dns);
 }
 
+/* The keyed set the file passes keep their bookkeeping in (neighbour lines,
+ * what a replace's file names): entries found by their key through its
+ * growth, their values kept, a new one zero past its key. */
+static void test_kset(void **state)
+{
+	struct ent {
+		uint32_t key[2];
+		uint32_t val;
+	} * e;
+	struct fr_kset s;
+	uint32_t k[2], i;
+	bool added;
+
+	(void)state;
+	assert_int_equal(fr_kset_init(&s, sizeof(struct ent), sizeof(k), 4), 0);
+	for (i = 0; i < 5000; i++) {
+		k[0] = i * 2654435761u;
+		k[1] = i & 7;
+		e = fr_kset_put(&s, k, &added);
+		assert_non_null(e);
+		assert_true(added);
+		assert_int_equal(e->val, 0);
+		assert_memory_equal(e->key, k, sizeof(k));
+		e->val = i + 1;
+	}
+	assert_int_equal(s.n, 5000);
+	assert_true(s.n * 4 <= s.cap * 3);
+	for (i = 0; i < 5000; i++) {
+		k[0] = i * 2654435761u;
+		k[1] = i & 7;
+		e = fr_kset_get(&s, k);
+		assert_non_null(e);
+		assert_int_equal(e->val, i + 1);
+		/* a second put finds it */
+		assert_ptr_equal(fr_kset_put(&s, k, &added), e);
+		assert_false(added);
+		/* the same first word, another second: another key */
+		k[1] = 8;
+		assert_null(fr_kset_get(&s, k));
+	}
+	assert_int_equal(s.n, 5000);
+	fr_kset_free(&s);
+	assert_null(s.e);
+}
+
 /* 'port N ra on' with its M and O flags, preference and DNS servers: the
  * line is the whole setting (one without dns clears them), a file that
  * fails puts back flags and servers alike, 'off' clears them. */
@@ -1503,6 +1549,7 @@ static void test_local_list_generation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kset),
 		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_example_conf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_cases, setup, teardown),
