@@ -10,6 +10,9 @@
 int fr_kset_init(struct fr_kset *s, uint32_t esize, uint32_t ksize, uint32_t cap)
 {
 	memset(s, 0, sizeof(*s));
+	/* a power of two, that doubling keeps one: the probe's mask */
+	if (cap == 0 || (cap & (cap - 1)) != 0 || cap > FR_KSET_MAX_CAP || ksize > esize)
+		return -EINVAL;
 	s->e = calloc(cap, esize);
 	s->used = calloc(cap, 1);
 	if (s->e == NULL || s->used == NULL) {
@@ -42,7 +45,11 @@ static uint32_t slot(const struct fr_kset *s, const void *key)
 
 void *fr_kset_get(const struct fr_kset *s, const void *key)
 {
-	uint32_t i = slot(s, key);
+	uint32_t i;
+
+	if (s->cap == 0) /* freed */
+		return NULL;
+	i = slot(s, key);
 
 	return s->used[i] ? s->e + (size_t)i * s->esize : NULL;
 }
@@ -69,13 +76,16 @@ static int grow(struct fr_kset *s)
 
 void *fr_kset_put(struct fr_kset *s, const void *key, bool *added)
 {
-	uint32_t i = slot(s, key);
+	uint32_t i;
 	uint8_t *e;
 
 	*added = false;
+	if (s->cap == 0) /* freed */
+		return NULL;
+	i = slot(s, key);
 	if (s->used[i])
 		return s->e + (size_t)i * s->esize;
-	if ((s->n + 1) * 4 > s->cap * 3) {
+	if ((uint64_t)(s->n + 1) * 4 > (uint64_t)s->cap * 3) {
 		if (grow(s) != 0)
 			return NULL;
 		i = slot(s, key);

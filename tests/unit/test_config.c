@@ -869,6 +869,13 @@ static void test_kset(void **state)
 	assert_int_equal(s.n, 5000);
 	fr_kset_free(&s);
 	assert_null(s.e);
+	/* a freed set finds and takes nothing (its mask would be all ones) */
+	assert_null(fr_kset_get(&s, k));
+	assert_null(fr_kset_put(&s, k, &added));
+	/* capacities the probe's mask cannot take */
+	assert_int_equal(fr_kset_init(&s, sizeof(struct ent), sizeof(k), 0), -EINVAL);
+	assert_int_equal(fr_kset_init(&s, sizeof(struct ent), sizeof(k), 12), -EINVAL);
+	assert_int_equal(fr_kset_init(&s, sizeof(k), sizeof(struct ent), 16), -EINVAL);
 }
 
 /* 'port N ra on' with its M and O flags, preference and DNS servers: the
