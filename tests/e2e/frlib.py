@@ -685,26 +685,8 @@ class Wire:
 
     def recv(self, timeout=1.0, match=None, want=None):
         """Frames the router sent to the destination host within timeout
-        (or as soon as want of them matched)."""
-        import select
-        got = []
-        end = time.time() + timeout
-        want_src = ROUTER_MAC[self.dst]
-        while True:
-            left = end - time.time()
-            if left <= 0:
-                break
-            r, _, _ = select.select([self.rx], [], [], left)
-            if not r:
-                break
-            p = self.rx.recv()
-            if p is None or p.src != want_src:
-                continue
-            if match is None or match(p):
-                got.append(p)
-                if want is not None and len(got) >= want:
-                    break
-        return got
+        (or as soon as want of them matched): collect_from() over it."""
+        return collect_from({self.dst: self}, timeout, want, match, linger=None)[self.dst]
 
     def close(self):
         self.tx.close()
