@@ -90,7 +90,7 @@ static int neigh_line(struct fr_kset *nl, const struct cmd *c, unsigned int line
 		memcpy(k.addr.v6, c->addr.v6, 16);
 	k.port = (uint16_t)c->port;
 	if (c->id == CMD_NEIGH_DEL) {
-		e = nl->cap != 0 ? fr_kset_get(nl, &k) : NULL;
+		e = fr_kset_get(nl, &k); /* NULL too before the first add */
 		if (e != NULL)
 			e->line = 0;
 		return 0;

@@ -717,11 +717,10 @@ def collect_from(lsn, timeout, want, match, linger=0.2):
     """Frames the router sends to several hosts at once, from the Listens
     (or Wires) @lsn ({h: Listen}): {h: [frames that match]} (@match None:
     all; a dict {h: match}: each host's own), until @want of them in all
-    (None: no number), then @linger
-    seconds more to catch any beyond them (a frame sent twice, to two
-    hosts; None: none, not even those queued), or until @timeout. Waiting
-    on the hosts one after the other took the whole timeout for each one
-    that gets only some."""
+    (None: no number), then @linger seconds more to catch any beyond them
+    (a frame sent twice, to two hosts; None: none, not even those queued),
+    or until @timeout. Waiting on the hosts one after the other took the
+    whole timeout for each one that gets only some."""
     got = {h: [] for h in lsn}
     socks = {ls.rx: h for h, ls in lsn.items()}
     end = time.time() + timeout

@@ -139,7 +139,7 @@ def expect_nothing(topo, r, pkt, counter, to=None, h_listen=0):
             ls.close()
     after = r.stats()
     got = [p for p in frames[h_listen] if is_icmp6_err(p)]
-    fwd = [p for h, fs in frames.items() if h == to for p in fs if is_udp(p)]
+    fwd = [p for p in frames.get(to, []) if is_udp(p)]
     check(not got, "an ICMPv6 error was sent: %s" % (got[0].summary() if got else ""))
     check(not fwd, "the packet was forwarded to h%d" % ((to or 0) + 1))
     if counter:
@@ -2006,8 +2006,8 @@ def test_ra_withdraws(topo, r):
     """What an advertising port says follows the port (RFC 4861 6.2.4): an
     address added is advertised within a second or so (min-delay after the
     last advertisement at the earliest: 0.5 s here, to keep the test short),
-    not at the next one due (16 s away here); one removed is withdrawn as soon, its prefix deprecated
-    (preferred and valid lifetime 0): a Linux host stops choosing its SLAAC
+    not at the next one due (16 s away here); one removed is withdrawn as
+    soon, its prefix deprecated (preferred and valid lifetime 0): a Linux host stops choosing its SLAAC
     address there and drops the prefix's on-link route. A DNS server
     dropped from the list is withdrawn with lifetime 0 (RFC 8106 5.1). The
     next advertisements carry every withdrawal until three have gone since
