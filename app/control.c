@@ -32,6 +32,7 @@
 #include "ip4_frag.h"
 #include "ip4_opts.h"
 #include "ip6.h"
+#include "reasm.h"
 #include "router.h"
 #include "sd_notify.h"
 
@@ -1174,6 +1175,26 @@ void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n)
 	}
 }
 
+/* The datagrams for the router not whole in time: their fragments freed,
+ * counted reasm_timeout, and where the first had come a Time Exceeded
+ * about it (code 1: RFC 792, RFC 1122 3.3.2, RFC 8200 4.5), within the
+ * rules and the rate of an error. */
+static void reasm_due(struct router *r, uint64_t now)
+{
+	struct rte_mbuf *m;
+
+	while ((m = reasm_expire(r->reasm, now, r->cst.drop)) != NULL) {
+		bool v6 = frame_is_ip6(m);
+
+		if (!icmp_ctrl_error_due(r, m, v6 ? 3 : 11, 1, false))
+			rte_pktmbuf_free(m);
+		else if (v6)
+			icmp6_error(r, m, 3, 1, 0);
+		else
+			icmp_error(r, m, 11, 1, 0);
+	}
+}
+
 /* The workers' packets (ARP, ND, held, errors) and the neighbour timers:
  * nothing here changes a route. */
 static unsigned int packets_and_timers(struct router *r, uint64_t now)
@@ -1195,6 +1216,7 @@ static unsigned int packets_and_timers(struct router *r, uint64_t now)
 	if (now >= r->next_tick_ms) {
 		neigh_tick(r->neigh, now);
 		router_announce_due(r, now);
+		reasm_due(r, now);
 		r->next_tick_ms = now + TICK_MS;
 	}
 	/* here, where long commands come too: a control thread that stops

@@ -30,6 +30,7 @@
 #include "ip6.h"
 #include "ip6_frag.h"
 #include "nd.h"
+#include "reasm.h"
 #include "router.h"
 
 #define ICMP6_ERROR_MAX 1280 /* RFC 4443 2.4 (c): the minimum IPv6 MTU */
@@ -1118,7 +1119,7 @@ static int opts6_action(const uint8_t *h, uint32_t len, uint8_t nh, uint32_t *at
  * routes by none). An atomic fragment (offset 0, no more fragments) is
  * the whole packet, processed on its own (RFC 6946 4, RFC 8200 4.5): its
  * fragment header is passed over too; a real fragment stops the walk
- * (IPPROTO_FRAGMENT: the router does not reassemble). Returns the
+ * (IPPROTO_FRAGMENT, @off its offset: reasm6_input()). Returns the
  * upper-layer protocol, its offset after the IPv6 header in @off and where
  * its next-header field is in @nh_at; or -1 when the packet was consumed
  * (dropped and counted, or answered).
@@ -2341,7 +2342,13 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	if (proto == IPPROTO_FRAGMENT) {
-		cdrop6(r, m, CDROP_LOCAL_FRAGMENT); /* the router does not reassemble */
+		/* held until its packet is whole, which then comes in as one,
+		 * its Fragment header gone (reasm.h) */
+		m = reasm6_input(r->reasm, m, off, nh_at, control_now_ms(), r->cst.drop);
+		if (m != NULL) {
+			r->cst.reassembled++;
+			local_input6(r, m);
+		}
 		return;
 	}
 	if ((proto == IPPROTO_UDP || proto == IPPROTO_TCP) &&

@@ -21,6 +21,7 @@
 #include "icmp.h"
 #include "ip4.h"
 #include "ip4_opts.h"
+#include "reasm.h"
 #include "router.h"
 
 /* The ID of a packet the router originates: random, so its IDs tell
@@ -491,9 +492,14 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		r->cst.drop[CDROP_LOCAL_BROADCAST]++;
 		return;
 	}
+	/* a piece: held until its datagram is whole, which then comes in
+	 * as one (reasm.h) */
 	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) {
-		rte_pktmbuf_free(m);
-		r->cst.drop[CDROP_LOCAL_FRAGMENT]++;
+		m = reasm4_input(r->reasm, m, control_now_ms(), r->cst.drop);
+		if (m != NULL) {
+			r->cst.reassembled++;
+			local_input(r, m);
+		}
 		return;
 	}
 	/* no answer to a source no host has (with the martian checks off,

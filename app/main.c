@@ -33,6 +33,7 @@
 #include "cli_term.h"
 #include "cmd.h"
 #include "control6.h"
+#include "reasm.h"
 #include "router.h"
 #include "sd_notify.h"
 #include "std_fds.h"
@@ -346,6 +347,11 @@ static int tables_create(struct router *r)
 		fprintf(stderr, "fastroute: cannot create the neighbour table (%u entries): %s\n",
 			r->opts.neigh_size ? r->opts.neigh_size : 65536, strerror(errno));
 		return -errno;
+	}
+	r->reasm = reasm_create();
+	if (r->reasm == NULL) {
+		fprintf(stderr, "fastroute: cannot allocate the reassembly table\n");
+		return -ENOMEM;
 	}
 	fc.backend = r->opts.backend;
 	fc.max_routes4 = r->opts.max_routes;
@@ -804,6 +810,8 @@ out:
 	cli_sock_close();
 	rte_pdump_uninit();
 	telemetry_stop();
+	reasm_free(r->reasm); /* its mbufs back to their pool */
+	r->reasm = NULL;
 	port_stop_all(r);
 	if (r->running)
 		print_summary(r);

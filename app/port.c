@@ -23,6 +23,7 @@
 
 #include "nd.h"
 #include "control6.h"
+#include "reasm.h"
 #include "router.h"
 
 #define MBUF_CACHE 256
@@ -212,7 +213,8 @@ static uint32_t pool_need(const struct router *r, int socket, uint32_t *rx_floor
 	n += rx;
 	n += r->nb_workers * FR_CTRL_RING_SIZE + FR_CTRL_RING_SIZE; /* rings */
 	n += caches + rte_lcore_count() * (FR_RX_BURST - DP_BURST);
-	n += 1024; /* the control thread's own, in flight */
+	n += 1024;	  /* the control thread's own, in flight */
+	n += REASM_MBUFS; /* fragments held for reassembly */
 	return n;
 }
 

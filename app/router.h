@@ -237,6 +237,7 @@ struct router {
 	struct router_opts opts;
 	struct fib *fib;
 	struct neigh_table *neigh;
+	struct reasm *reasm; /* datagrams for the router, put together (reasm.h) */
 	struct rte_rcu_qsbr *qsv;
 	uint16_t nb_ports;
 	uint16_t tx_desc_least; /* the smallest TX ring a port's device gave */

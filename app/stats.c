@@ -57,7 +57,10 @@ const char *const ctrl_drop_names[CDROP_MAX] = {
 	[CDROP_ARP_CONFLICT] = "arp_addr_conflict",
 	[CDROP_ARP_BAD_SENDER] = "arp_bad_sender",
 	[CDROP_LOCAL_BROADCAST] = "local_broadcast",
-	[CDROP_LOCAL_FRAGMENT] = "local_fragment",
+	[CDROP_REASM_MALFORMED] = "reasm_malformed",
+	[CDROP_REASM_OVERLAP] = "reasm_overlap",
+	[CDROP_REASM_TIMEOUT] = "reasm_timeout",
+	[CDROP_REASM_OVER_LIMIT] = "reasm_over_limit",
 	[CDROP_LOCAL_ICMP] = "local_icmp",
 	[CDROP_LOCAL_UNREACH] = "local_unreachable",
 	[CDROP_LOCAL_BAD_L4] = "local_bad_checksum",
@@ -235,6 +238,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "held_rerouted", r->cst.held_rerouted);
 	v->kv(v->arg, "fragmented", r->cst.fragmented);
 	v->kv(v->arg, "fragments", r->cst.fragments);
+	v->kv(v->arg, "reassembled", r->cst.reassembled);
 	v->kv(v->arg, "options_filled", r->cst.options_filled);
 	v->kv(v->arg, "icmp_echo_replies", r->cst.icmp_echo_replies);
 	v->kv(v->arg, "icmp_time_exceeded", r->cst.icmp_time_exceeded);

@@ -95,10 +95,16 @@ enum ctrl_drop {
 	CDROP_ARP_BAD_SENDER,
 	CDROP_LOCAL_BROADCAST, /* for a broadcast address, or an echo request to ours in an L2
 				* broadcast frame: not answered */
-	CDROP_LOCAL_FRAGMENT,  /* a fragment for the router: it does not reassemble */
-	CDROP_LOCAL_ICMP,      /* ICMP for the router other than echo requests: consumed */
-	CDROP_LOCAL_UNREACH,   /* UDP/TCP/other protocol for the router (3/3, a TCP reset or
-				* 3/2 unless the rules or the rate forbid it) */
+	/* fragments for the router (reasm.h), freed: one that can be no
+	 * datagram's piece (no data, not a multiple of 8 bytes before the
+	 * last, past 65,535 bytes, a length another piece contradicts) */
+	CDROP_REASM_MALFORMED,
+	CDROP_REASM_OVERLAP,	/* overlapping another: its whole datagram (a copy: itself) */
+	CDROP_REASM_TIMEOUT,	/* its datagram not whole in time (30 s IPv4, 60 s IPv6) */
+	CDROP_REASM_OVER_LIMIT, /* room made for newer ones, or past 64 fragments a datagram */
+	CDROP_LOCAL_ICMP,	/* ICMP for the router other than echo requests: consumed */
+	CDROP_LOCAL_UNREACH,	/* UDP/TCP/other protocol for the router (3/3, a TCP reset or
+				 * 3/2 unless the rules or the rate forbid it) */
 	/* UDP/TCP for the router, damaged: a bad checksum (a UDP one of 0 over
 	 * IPv6), a UDP length past the packet, a TCP header cut short; no answer */
 	CDROP_LOCAL_BAD_L4,
@@ -152,6 +158,7 @@ struct ctrl_stats {
 	uint64_t held_rerouted;		/* held packets whose route changed meanwhile */
 	uint64_t fragmented;		/* packets fragmented */
 	uint64_t fragments;		/* fragments sent */
+	uint64_t reassembled;		/* datagrams for the router put together */
 	/* forwarded packets and echo replies whose Record Route or Timestamp
 	 * the router wrote */
 	uint64_t options_filled;

@@ -236,6 +236,17 @@ def test_echo_fragmented(topo, r):
               (mtu, delta(before, after, "fragmented"), delta(before, after, "fragments")))
         check(delta(before, after, "icmp6_echo_replies") == 1, "icmp6_echo_replies")
         check(delta(before, after, "ctrl_too_big") == 0, "counted ctrl_too_big")
+    # one larger than the link's MTU comes in fragments: put together,
+    # answered in fragments of 1280 bytes at most
+    before = r.stats()
+    out = sh(["ping", "-6", "-s", "4000", "-c", "1", "-W", "2", ROUTER_IP6[0]],
+             ns=topo.hosts[0], check=False)
+    after = r.stats()
+    check("1 received" in out, "ping -6 -s 4000 to the router:\n" + out)
+    check(delta(before, after, "reassembled") == 1 and
+          delta(before, after, "fragments") == 4,
+          "reassembled +%d, fragments +%d, want 1 and 4" %
+          (delta(before, after, "reassembled"), delta(before, after, "fragments")))
 
 
 def test_port_down(topo, r):
@@ -882,7 +893,7 @@ def test_local_ext_headers(topo, r):
               (dst, src, [q.summary() for q in got]))
     expect_nothing(topo, r, group_echo(sol_node(HOST_IP6[1]), HOST_IP6[0]), "local_multicast")
     # an atomic fragment (offset 0, M clear) is the whole packet (RFC 6946
-    # 4): answered; a real fragment is not (the router does not reassemble)
+    # 4): answered, nothing held
     p = (base / s.IPv6ExtHdrFragment(offset=0, m=0, id=0x5eed) /
          s.ICMPv6EchoRequest(id=0x7f, seq=1, data=b"atomic"))
     got, d = around(topo, r, lambda: send(topo, p), want=1,
@@ -891,15 +902,36 @@ def test_local_ext_headers(topo, r):
     check(len(got) == 1 and got[0][s.ICMPv6EchoReply].data == b"atomic" and
           not got[0].haslayer(s.IPv6ExtHdrFragment),
           "atomic fragment echo request: %s" % [q.summary() for q in got])
-    check(d("local_fragment") == 0, "an atomic fragment counted local_fragment")
+    check(d("reassembled") == 0, "an atomic fragment counted reassembled")
     # UDP in one, behind destination options: 1/4 quoting it all, as sent
     p = (base / s.IPv6ExtHdrFragment(offset=0, m=0, id=0x5eee) /
          s.IPv6ExtHdrDestOpt(options=pad) / s.UDP(sport=7, dport=9) / s.Raw(b"u" * 8))
     expect_error(topo, r, p, 1, 4, "local_unreachable", "icmp6_port_unreach")
-    for frag in (s.IPv6ExtHdrFragment(offset=0, m=1, id=0x5eef),
-                 s.IPv6ExtHdrFragment(offset=8, m=0, id=0x5eef)):
-        p = base / frag / s.ICMPv6EchoRequest(id=0x7f, seq=2, data=b"x" * 16)
-        expect_nothing(topo, r, p, "local_fragment")
+    # an echo request in fragments, out of order, one of them sent twice:
+    # put together (the Fragment header gone) and answered, with every
+    # byte; the copy dropped alone (RFC 8200 4.5)
+    data = bytes(range(256)) * 4
+    frags = s.fragment6(s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0]) /
+                        s.IPv6ExtHdrFragment(id=0x5eef) /
+                        s.ICMPv6EchoRequest(id=0x7f, seq=2, data=data), 600)
+    got, d = around(topo, r, lambda: send(topo, [eth() / frags[1], eth() / frags[1],
+                                                 eth() / frags[0]]), want=1,
+                    match=lambda q: q.haslayer(s.ICMPv6EchoReply) and
+                    q[s.ICMPv6EchoReply].id == 0x7f)
+    check(len(frags) == 2 and len(got) == 1 and got[0][s.ICMPv6EchoReply].data == data,
+          "echo request in fragments: %s" % [q.summary() for q in got])
+    check(d("reassembled") == 1 and d("reasm_overlap") == 1,
+          "reassembled +%d, reasm_overlap +%d (the copy)" %
+          (d("reassembled"), d("reasm_overlap")))
+    # [0, 24) then [16, 40): overlapping (RFC 5722), neither answered
+    first = (base / s.IPv6ExtHdrFragment(offset=0, m=1, id=0x5ef0) /
+             s.ICMPv6EchoRequest(id=0x7f, seq=3, data=b"x" * 16))
+    second = base / s.IPv6ExtHdrFragment(nh=58, offset=2, m=0, id=0x5ef0) / s.Raw(b"y" * 24)
+    got, d = around(topo, r, lambda: send(topo, [first, second]), settle="reasm_overlap",
+                    match=lambda q: q.haslayer(s.ICMPv6EchoReply) or is_icmp6_err(q))
+    check(not got and d("reasm_overlap") == 2 and d("reassembled") == 0,
+          "overlapping fragments: %s, reasm_overlap +%d" %
+          ([q.summary() for q in got], d("reasm_overlap")))
 
 
 def test_no_error_about(topo, r):

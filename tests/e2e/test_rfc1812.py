@@ -340,6 +340,68 @@ def test_link_local_gateway(topo, r):
            check=False)
 
 
+def test_reassembly(topo, r):
+    """An echo request to the router longer than the link's MTU comes in
+    fragments: put together and answered (the answer leaves in fragments
+    too, RFC 1122 3.3.2); an exact copy of a fragment is dropped alone, a
+    fragment that overlaps another drops its whole datagram (RFC 5722's
+    rule, IPv4 alike). On pcap ports: af_packet's kernel would put the
+    fragments together before the router saw them (frlib.Router)."""
+    before = r.stats()
+    out = sh(["ping", "-c", "2", "-i", "0.2", "-W", "2", "-s", "4000", ROUTER_IP[0]],
+             ns=topo.hosts[0], check=False)
+    after = r.stats()
+    check("2 received" in out, "ping -s 4000 to the router:\n" + out)
+    check(delta(before, after, "reassembled") == 2 and
+          delta(before, after, "icmp_echo_replies") == 2 and
+          delta(before, after, "fragmented") == 2,
+          "reassembled +%d, icmp_echo_replies +%d, fragmented +%d" %
+          tuple(delta(before, after, k) for k in
+                ("reassembled", "icmp_echo_replies", "fragmented")))
+    # out of order, one of them twice: answered once, with every byte
+    data = bytes(range(256)) * 8
+    req = (s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], id=0x4d4d) /
+           s.ICMP(type=8, id=0x4343, seq=1) / s.Raw(data))
+    frags = s.fragment(req, fragsize=1000)
+    eth = s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0])
+    ic = frlib.Listen(topo, 0)
+    before = r.stats()
+    try:
+        send(topo, [eth / frags[2], eth / frags[1], eth / frags[1], eth / frags[0]])
+        got = ic.collect(timeout=2, want=3, match=lambda p: p.haslayer(s.IP) and
+                         p[s.IP].src == ROUTER_IP[0] and p[s.IP].proto == 1)
+    finally:
+        ic.close()
+    after = r.stats()
+    whole = s.defragment([p[s.IP] for p in got])
+    check(len(frags) == 3 and len(whole) == 1 and whole[0].haslayer(s.ICMP) and
+          whole[0][s.ICMP].type == 0 and whole[0][s.ICMP].id == 0x4343 and
+          bytes(whole[0][s.ICMP].payload) == data,
+          "answer to a request in 3 fragments: %s" % [p.summary() for p in got])
+    check(delta(before, after, "reassembled") == 1 and
+          delta(before, after, "reasm_overlap") == 1,
+          "reassembled +%d, reasm_overlap +%d (the copy)" %
+          (delta(before, after, "reassembled"), delta(before, after, "reasm_overlap")))
+    # [0, 24) then [16, 40): neither answered, both counted
+    first = (eth / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], id=0x4e4e, flags="MF", proto=1) /
+             s.ICMP(type=8, id=0x4444, seq=1) / s.Raw(b"o" * 16))
+    second = (eth / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], id=0x4e4e, frag=2, proto=1) /
+              s.Raw(b"v" * 24))
+    ic = frlib.Listen(topo, 0)
+    before = r.stats()
+    try:
+        send(topo, [first, second])
+        frlib.settle(r, before, ("reasm_overlap",), 1.0)
+        got = ic.collect(timeout=0.3, match=lambda p: p.haslayer(s.ICMP))
+    finally:
+        ic.close()
+    after = r.stats()
+    check(not got and delta(before, after, "reasm_overlap") == 2 and
+          delta(before, after, "reassembled") == 0,
+          "overlapping fragments: %s, reasm_overlap +%d" %
+          ([p.summary() for p in got], delta(before, after, "reasm_overlap")))
+
+
 def test_unreachables(topo, r):
     expect_error(topo, r, udp(NOROUTE), 3, 0, "no_route", "icmp_unreach_net")
     expect_error(topo, r, udp("198.18.0.9"), 3, 0, "unreachable", "icmp_unreach_net")
@@ -1492,6 +1554,7 @@ def main():
                 sh(["ping", "-c", "1", "-W", "2", HOST_IP[h]], ns=topo.hosts[0])
             runner.run("fragments_in_transit_pcap", test_fragments_in_transit, topo, r)
             runner.run("ecmp_l4_fragments_pcap", test_ecmp_l4_fragments, topo, r)
+            runner.run("reassembly_pcap", test_reassembly, topo, r)
         finally:
             runner.run("clean_stop_pcap", r.stop)
     runner.exit()

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reassembly of the IPv4 and IPv6 datagrams sent to the router itself in
+ * fragments (RFC 791 3.2, RFC 1122 3.3.2; RFC 8200 4.5), on the control
+ * thread: an echo request larger than its sender's MTU is answered, as an
+ * end host answers it. Forwarded fragments are never put together.
+ *
+ * Bounded: REASM_DATAGRAMS datagrams at once (a new one takes the place of
+ * the oldest), REASM_FRAGS fragments a datagram, REASM_MBUFS mbuf segments
+ * held in all (the mbuf pool is sized for them), a datagram's fragments
+ * kept REASM4_TIMEOUT_MS / REASM6_TIMEOUT_MS from its first arrival. A
+ * fragment that overlaps another drops its whole datagram (RFC 5722, as
+ * RFC 8200 4.5 asks; IPv4 alike), but for an exact duplicate, dropped
+ * alone. Every fragment freed here counts once in the caller's drop array
+ * (stats.h ctrl_drop): reasm_malformed, reasm_overlap, reasm_timeout or
+ * reasm_over_limit; those put together count in none.
+ */
+#ifndef FR_REASM_H
+#define FR_REASM_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#define REASM_DATAGRAMS	  32
+#define REASM_FRAGS	  64
+#define REASM_MBUFS	  256
+#define REASM4_TIMEOUT_MS 30000 /* Linux's ipfrag_time; RFC 791 suggests 15 s at least */
+#define REASM6_TIMEOUT_MS 60000 /* RFC 8200 4.5 */
+
+struct reasm;
+
+/** A reassembly table (control thread setup: allocates). NULL: no memory. */
+struct reasm *reasm_create(void);
+
+void reasm_free(struct reasm *ra);
+
+/**
+ * An IPv4 fragment @m for the router (Ethernet header first, the IPv4 header
+ * in the first segment, the frame the packet's length, as the workers hand
+ * it over), at @now (ms). Returns the whole datagram once its last piece
+ * came: its first fragment's frame with the other fragments' data chained
+ * after it, the header's length, offset and flags made those of a whole
+ * datagram; else NULL, @m held or freed and counted in @drop.
+ */
+struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now, uint64_t *drop);
+
+/**
+ * The same for an IPv6 fragment whose Fragment header is @fh bytes past the
+ * IPv6 header (the headers before it, the unfragmentable part, in the first
+ * segment), the Next Header field that names it @nh_at bytes into the IPv6
+ * header. The whole packet has no Fragment header: the field at @nh_at of
+ * the first fragment names what it named.
+ */
+struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh, uint32_t nh_at,
+			      uint64_t now, uint64_t *drop);
+
+/**
+ * The datagrams whose time ran out at @now: their fragments freed, counted
+ * reasm_timeout. Returns, one call at a time, the first fragment (offset 0)
+ * of one that had it, counted too, for the caller's Time Exceeded (code 1,
+ * RFC 792, RFC 8200 4.5) or to free; NULL when none is left.
+ */
+struct rte_mbuf *reasm_expire(struct reasm *ra, uint64_t now, uint64_t *drop);
+
+/** Datagrams being put together. */
+unsigned int reasm_pending(const struct reasm *ra);
+
+/** Mbuf segments held. */
+unsigned int reasm_mbufs(const struct reasm *ra);
+
+#endif /* FR_REASM_H */

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Reassembly of the datagrams for the router (app/reasm.c): whole datagrams
+ * out of fragments in any order, their bytes and headers; copies, overlaps,
+ * malformed pieces, timeouts and the limits, each counted. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "eal_helper.h"
+#include "reasm.h"
+#include "stats.h"
+
+static uint64_t drop[CDROP_MAX];
+static struct reasm *ra;
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(drop, 0, sizeof(drop));
+	ra = reasm_create();
+	return ra == NULL;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	reasm_free(ra);
+	return 0;
+}
+
+/* The byte at @off of a test datagram's payload. */
+static uint8_t pat(uint32_t off)
+{
+	return (uint8_t)(off * 7 + 3);
+}
+
+/* An IPv4 fragment of datagram @id: payload bytes @off to @off + @len. */
+static struct rte_mbuf *frag4(uint16_t id, uint32_t off, uint32_t len, bool more)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool());
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + 20 + len));
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	uint32_t i;
+
+	assert_non_null(p);
+	memset(p, 0, RTE_ETHER_HDR_LEN);
+	((struct rte_ether_hdr *)p)->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(20 + len));
+	ip->packet_id = rte_cpu_to_be_16(id);
+	ip->fragment_offset =
+		rte_cpu_to_be_16((uint16_t)(off / 8 | (more ? RTE_IPV4_HDR_MF_FLAG : 0)));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_ICMP;
+	ip->src_addr = RTE_BE32(0xc0000202);
+	ip->dst_addr = RTE_BE32(0xc0000201);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	for (i = 0; i < len; i++)
+		p[RTE_ETHER_HDR_LEN + 20 + i] = pat(off + i);
+	return m;
+}
+
+/* A whole datagram's payload of @len bytes after @hlen bytes of headers. */
+static void check_payload(const struct rte_mbuf *m, uint32_t hlen, uint32_t len)
+{
+	uint8_t buf[8192];
+	const uint8_t *d;
+	uint32_t i;
+
+	assert_int_equal(rte_pktmbuf_pkt_len(m), hlen + len);
+	assert_true(len <= sizeof(buf));
+	d = rte_pktmbuf_read(m, hlen, len, buf);
+	assert_non_null(d);
+	for (i = 0; i < len; i++)
+		assert_int_equal(d[i], pat(i));
+}
+
+static uint64_t drops(void)
+{
+	return drop[CDROP_REASM_MALFORMED] + drop[CDROP_REASM_OVERLAP] + drop[CDROP_REASM_TIMEOUT] +
+	       drop[CDROP_REASM_OVER_LIMIT];
+}
+
+static void test_any_order(void **state)
+{
+	struct rte_mbuf *w;
+	struct rte_ipv4_hdr *ip;
+	uint16_t sum;
+
+	(void)state;
+	assert_null(reasm4_input(ra, frag4(7, 2960, 40, false), 1, drop));
+	assert_null(reasm4_input(ra, frag4(7, 0, 1480, true), 2, drop));
+	assert_int_equal(reasm_pending(ra), 1);
+	assert_int_equal(reasm_mbufs(ra), 2);
+	/* another datagram meanwhile, the same addresses and another id */
+	assert_null(reasm4_input(ra, frag4(8, 0, 8, true), 3, drop));
+	w = reasm4_input(ra, frag4(7, 1480, 1480, true), 4, drop);
+	assert_non_null(w);
+	ip = rte_pktmbuf_mtod_offset(w, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	assert_int_equal(rte_be_to_cpu_16(ip->total_length), 20 + 3000);
+	assert_int_equal(ip->fragment_offset, 0);
+	assert_int_equal(rte_be_to_cpu_16(ip->packet_id), 7);
+	sum = ip->hdr_checksum;
+	ip->hdr_checksum = 0;
+	assert_int_equal(rte_ipv4_cksum(ip), sum);
+	assert_int_equal(w->nb_segs, 3);
+	check_payload(w, RTE_ETHER_HDR_LEN + 20, 3000);
+	rte_pktmbuf_free(w);
+	assert_int_equal(reasm_pending(ra), 1);
+	assert_int_equal(reasm_mbufs(ra), 1);
+	assert_int_equal(drops(), 0);
+}
+
+static void test_copy_and_overlap(void **state)
+{
+	struct rte_mbuf *w;
+
+	(void)state;
+	/* an exact copy: itself dropped */
+	assert_null(reasm4_input(ra, frag4(1, 0, 16, true), 1, drop));
+	assert_null(reasm4_input(ra, frag4(1, 0, 16, true), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 1);
+	w = reasm4_input(ra, frag4(1, 16, 5, false), 1, drop);
+	assert_non_null(w);
+	check_payload(w, RTE_ETHER_HDR_LEN + 20, 21);
+	rte_pktmbuf_free(w);
+	/* [0, 24) and [16, 40): both go, whichever came first */
+	assert_null(reasm4_input(ra, frag4(2, 16, 24, false), 1, drop));
+	assert_null(reasm4_input(ra, frag4(2, 0, 24, true), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 3);
+	/* the same start, another end */
+	assert_null(reasm4_input(ra, frag4(3, 0, 16, true), 1, drop));
+	assert_null(reasm4_input(ra, frag4(3, 0, 24, true), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 5);
+	assert_int_equal(reasm_pending(ra), 0);
+	assert_int_equal(reasm_mbufs(ra), 0);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	/* not a multiple of 8 before the last; past 65,535 bytes */
+	assert_null(reasm4_input(ra, frag4(1, 0, 12, true), 1, drop));
+	assert_null(reasm4_input(ra, frag4(1, 65528, 16, false), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_MALFORMED], 2);
+	assert_int_equal(reasm_pending(ra), 0);
+	/* two last pieces that disagree: the datagram goes */
+	assert_null(reasm4_input(ra, frag4(2, 0, 8, true), 1, drop));
+	assert_null(reasm4_input(ra, frag4(2, 16, 8, false), 1, drop));
+	assert_null(reasm4_input(ra, frag4(2, 32, 8, false), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_MALFORMED], 5);
+	/* data past the length the last piece gave */
+	assert_null(reasm4_input(ra, frag4(4, 8, 8, false), 1, drop));
+	assert_null(reasm4_input(ra, frag4(4, 16, 8, true), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_MALFORMED], 7);
+	assert_int_equal(reasm_pending(ra), 0);
+	assert_int_equal(reasm_mbufs(ra), 0);
+}
+
+static void test_timeout(void **state)
+{
+	struct rte_mbuf *m;
+	struct rte_ipv4_hdr *ip;
+
+	(void)state;
+	assert_null(reasm4_input(ra, frag4(1, 0, 8, true), 1000, drop));
+	assert_null(reasm4_input(ra, frag4(1, 16, 8, false), 1500, drop));
+	/* without its first piece: nothing to say a Time Exceeded about */
+	assert_null(reasm4_input(ra, frag4(2, 8, 8, false), 1000, drop));
+	assert_null(reasm_expire(ra, 1000 + REASM4_TIMEOUT_MS - 1, drop));
+	assert_int_equal(reasm_pending(ra), 2);
+	m = reasm_expire(ra, 1000 + REASM4_TIMEOUT_MS, drop);
+	assert_non_null(m);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	/* the first fragment, as it came */
+	assert_int_equal(rte_be_to_cpu_16(ip->packet_id), 1);
+	assert_int_equal(rte_be_to_cpu_16(ip->fragment_offset), RTE_IPV4_HDR_MF_FLAG);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), RTE_ETHER_HDR_LEN + 28);
+	rte_pktmbuf_free(m);
+	assert_null(reasm_expire(ra, 1000 + REASM4_TIMEOUT_MS, drop));
+	assert_int_equal(drop[CDROP_REASM_TIMEOUT], 3);
+	assert_int_equal(reasm_pending(ra), 0);
+	assert_int_equal(reasm_mbufs(ra), 0);
+}
+
+static void test_limits(void **state)
+{
+	unsigned int i, d;
+
+	(void)state;
+	/* one datagram more than the table holds: the oldest goes */
+	for (i = 0; i < REASM_DATAGRAMS + 1; i++)
+		assert_null(reasm4_input(ra, frag4((uint16_t)i, 0, 8, true), i, drop));
+	assert_int_equal(reasm_pending(ra), REASM_DATAGRAMS);
+	assert_int_equal(drop[CDROP_REASM_OVER_LIMIT], 1);
+	rte_pktmbuf_free(reasm_expire(ra, UINT64_MAX, drop));
+	while (reasm_pending(ra) > 0)
+		rte_pktmbuf_free(reasm_expire(ra, UINT64_MAX, drop));
+	memset(drop, 0, sizeof(drop));
+	/* more pieces than a datagram may have: it goes */
+	for (i = 0; i < REASM_FRAGS; i++)
+		assert_null(reasm4_input(ra, frag4(100, i * 8, 8, true), 1, drop));
+	assert_int_equal(reasm_mbufs(ra), REASM_FRAGS);
+	assert_null(reasm4_input(ra, frag4(100, REASM_FRAGS * 8, 8, true), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVER_LIMIT], REASM_FRAGS + 1);
+	assert_int_equal(reasm_pending(ra), 0);
+	/* more mbufs than held in all: the oldest datagrams make room */
+	for (d = 0; d < 5; d++)
+		for (i = 0; i < 60; i++) {
+			assert_null(reasm4_input(ra, frag4((uint16_t)(200 + d), i * 8, 8, true),
+						 10 + d, drop));
+			assert_true(reasm_mbufs(ra) <= REASM_MBUFS);
+		}
+	assert_int_equal(reasm_mbufs(ra), 4 * 60);
+	assert_int_equal(reasm_pending(ra), 4);
+	assert_int_equal(drop[CDROP_REASM_OVER_LIMIT], REASM_FRAGS + 1 + 60);
+}
+
+/* An IPv6 fragment: a hop-by-hop header (8 bytes) unless @bare, the
+ * Fragment header, then payload bytes @off to @off + @len of packet @id. */
+static struct rte_mbuf *frag6_of(uint32_t id, uint32_t off, uint32_t len, bool more, bool bare)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool());
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + 40 + 16 + len));
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	uint8_t *h = (uint8_t *)(ip + 1);
+	uint32_t i;
+
+	assert_non_null(p);
+	memset(p, 0, RTE_ETHER_HDR_LEN + 40 + 16);
+	((struct rte_ether_hdr *)p)->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(16 + len));
+	ip->proto = IPPROTO_HOPOPTS;
+	ip->hop_limits = 64;
+	ip->src_addr[0] = 0x20;
+	ip->src_addr[15] = 2;
+	ip->dst_addr[0] = 0x20;
+	ip->dst_addr[15] = 1;
+	h[0] = IPPROTO_FRAGMENT; /* hop-by-hop: next header, length 0, PadN */
+	h[2] = 1;
+	h[3] = 4;
+	h[8] = IPPROTO_ICMPV6; /* the Fragment header */
+	h[10] = (uint8_t)(off >> 8);
+	h[11] = (uint8_t)((off & 0xf8) | (more ? 1 : 0));
+	memcpy(h + 12, &id, 4);
+	for (i = 0; i < len; i++)
+		h[16 + i] = pat(off + i);
+	if (bare) { /* the hop-by-hop header out */
+		ip->proto = IPPROTO_FRAGMENT;
+		memmove(h, h + 8, 8 + len);
+		rte_pktmbuf_trim(m, 8);
+		ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + len));
+	}
+	return m;
+}
+
+static struct rte_mbuf *frag6(uint32_t id, uint32_t off, uint32_t len, bool more)
+{
+	return frag6_of(id, off, len, more, false);
+}
+
+static void test_ipv6(void **state)
+{
+	struct rte_ipv6_hdr *ip;
+	struct rte_mbuf *w;
+	const uint8_t *h;
+
+	(void)state;
+	assert_null(reasm6_input(ra, frag6(9, 1232, 100, false), 8, 40, 1, drop));
+	/* IPv4's datagram of the same id is another */
+	assert_null(reasm4_input(ra, frag4(9, 0, 8, true), 1, drop));
+	w = reasm6_input(ra, frag6(9, 0, 1232, true), 8, 40, 2, drop);
+	assert_non_null(w);
+	ip = rte_pktmbuf_mtod_offset(w, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	h = (const uint8_t *)(ip + 1);
+	/* the Fragment header gone: the hop-by-hop header names ICMPv6 */
+	assert_int_equal(ip->proto, IPPROTO_HOPOPTS);
+	assert_int_equal(h[0], IPPROTO_ICMPV6);
+	assert_int_equal(h[2], 1);
+	assert_int_equal(ip->src_addr[15], 2);
+	assert_int_equal(ip->dst_addr[15], 1);
+	assert_int_equal(rte_be_to_cpu_16(ip->payload_len), 8 + 1332);
+	assert_int_equal(((const struct rte_ether_hdr *)rte_pktmbuf_mtod(w, void *))->ether_type,
+			 RTE_BE16(RTE_ETHER_TYPE_IPV6));
+	check_payload(w, RTE_ETHER_HDR_LEN + 48, 1332);
+	rte_pktmbuf_free(w);
+	/* 60 s for IPv6, not IPv4's 30 */
+	assert_null(reasm6_input(ra, frag6(10, 8, 8, false), 8, 40, 100, drop));
+	rte_pktmbuf_free(reasm_expire(ra, 100 + REASM4_TIMEOUT_MS, drop));
+	assert_int_equal(reasm_pending(ra), 1);
+	assert_null(reasm_expire(ra, 100 + REASM6_TIMEOUT_MS, drop));
+	assert_int_equal(reasm_pending(ra), 0);
+	assert_int_equal(drop[CDROP_REASM_TIMEOUT], 2);
+	/* past 65,535 bytes of payload, and a piece before the last not a
+	 * multiple of 8 */
+	assert_null(reasm6_input(ra, frag6(11, 65528, 8, false), 8, 40, 1, drop));
+	assert_null(reasm6_input(ra, frag6(11, 0, 12, true), 8, 40, 1, drop));
+	assert_int_equal(drop[CDROP_REASM_MALFORMED], 2);
+	assert_int_equal(reasm_mbufs(ra), 0);
+	/* a copy of the first piece whose headers before the Fragment header
+	 * differ: dropped, and the whole packet is the first one's */
+	assert_null(reasm6_input(ra, frag6(12, 0, 16, true), 8, 40, 1, drop));
+	assert_null(reasm6_input(ra, frag6_of(12, 0, 16, true, true), 0, 6, 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 1);
+	w = reasm6_input(ra, frag6(12, 16, 8, false), 8, 40, 1, drop);
+	assert_non_null(w);
+	ip = rte_pktmbuf_mtod_offset(w, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	h = (const uint8_t *)(ip + 1);
+	assert_int_equal(ip->proto, IPPROTO_HOPOPTS);
+	assert_int_equal(h[0], IPPROTO_ICMPV6);
+	assert_int_equal(rte_be_to_cpu_16(ip->payload_len), 8 + 24);
+	check_payload(w, RTE_ETHER_HDR_LEN + 48, 24);
+	rte_pktmbuf_free(w);
+	/* the same without it: the Next Header of the IPv6 header names ICMPv6 */
+	assert_null(reasm6_input(ra, frag6_of(13, 8, 8, false, true), 0, 6, 1, drop));
+	w = reasm6_input(ra, frag6_of(13, 0, 8, true, true), 0, 6, 1, drop);
+	assert_non_null(w);
+	ip = rte_pktmbuf_mtod_offset(w, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	assert_int_equal(ip->proto, IPPROTO_ICMPV6);
+	assert_int_equal(rte_be_to_cpu_16(ip->payload_len), 16);
+	check_payload(w, RTE_ETHER_HDR_LEN + 40, 16);
+	rte_pktmbuf_free(w);
+	assert_int_equal(reasm_pending(ra), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_any_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_and_overlap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ipv6, setup, teardown),
+	};
+
+	test_eal_init("reasm");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
