@@ -606,6 +606,17 @@ static int a_icmp_rate(char **tok, int n, struct cmd *c, char *err, size_t errle
 	return expect_end(tok, n, 3, err, errlen);
 }
 
+static int a_reasm_timeout(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	c->value = 0;
+	if (n < 1)
+		return ERR("missing SEC (1-120) or 'default'");
+	if (strcmp(tok[0], "default") != 0 &&
+	    parse_u32(tok[0], 1, 120, &c->value, err, errlen) != 0)
+		return -EINVAL;
+	return expect_end(tok, n, 1, err, errlen);
+}
+
 static int a_rtcache_mode(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	unsigned int m;
@@ -841,6 +852,11 @@ static const struct cmd_syntax {
 	 "ICMP errors per second (0-1000000) and burst (1-100000), per lcore (token\n"
 	 "bucket; default 1000 burst 50; rate 0 sends none); suppressed errors are\n"
 	 "counted"},
+	{"set ip reassembly-timeout", CMD_SET_IP_REASM, a_reasm_timeout, "SEC|default",
+	 "how long fragments sent to the router wait for the rest of their datagram,\n"
+	 "IPv4 and IPv6 (1-120 s); then dropped (reasm_timeout), with a Time Exceeded\n"
+	 "when the first came. default: 30 s for IPv4 (as Linux), 60 s for IPv6 (RFC\n"
+	 "8200 4.5); datagrams begun before a change keep their time"},
 	{"rtcache size", CMD_RTCACHE_SIZE, a_rtcache_size, "N",
 	 "route cache entries per worker (64-2^24), rounded up to a power of two, fixed\n"
 	 "at startup (config file; later, only a size that rounds to the one it has;\n"
@@ -1343,6 +1359,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	case CMD_SET_IP_DBCAST:
 	case CMD_SET_IP_MPHASH:
 	case CMD_SET_ICMP_RATE:
+	case CMD_SET_IP_REASM:
 	case CMD_RTCACHE_MODE:
 	case CMD_RTCACHE_SIZE:
 		return exec_setting(t, c, err, errlen);

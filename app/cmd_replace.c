@@ -68,8 +68,8 @@ struct cfg_replace {
 static const enum cmd_id port_settings[] = {CMD_PORT_MTU, CMD_PORT_RPF,	  CMD_PORT_REDIRECTS,
 					    CMD_PORT_RA,  CMD_PORT_ADMIN, CMD_PORT_HOLD};
 static const enum cmd_id router_settings[] = {CMD_SET_IP_MARTIANS, CMD_SET_IP_DBCAST,
-					      CMD_SET_IP_MPHASH, CMD_SET_ICMP_RATE,
-					      CMD_RTCACHE_MODE};
+					      CMD_SET_IP_MPHASH,   CMD_SET_ICMP_RATE,
+					      CMD_SET_IP_REASM,	   CMD_RTCACHE_MODE};
 
 static bool in_list(const enum cmd_id *l, size_t n, enum cmd_id id)
 {

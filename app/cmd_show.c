@@ -1271,6 +1271,10 @@ static int show_config(struct router *r, struct cmd_out *o, char *err, size_t er
 	out_printf(o, "set ip directed-broadcast %s\n", r->dpconf.directed_bcast ? "on" : "off");
 	out_printf(o, "set ip multipath-hash %s\n", r->dpconf.mp_hash_l4 ? "l4" : "l3");
 	out_printf(o, "set icmp rate %u burst %u\n", r->icmp_rate, r->icmp_burst);
+	if (r->reasm_timeout_s != 0)
+		out_printf(o, "set ip reassembly-timeout %u\n", r->reasm_timeout_s);
+	else
+		out_printf(o, "set ip reassembly-timeout default\n");
 	out_printf(o, "rtcache size %u\n", r->opts.rtcache_size);
 	out_printf(o, "rtcache %s\n", rtcache_mode_names[r->dpconf.rtcache_mode]);
 	for (pid = 0; pid < r->nb_ports; pid++) {

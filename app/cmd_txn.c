@@ -14,6 +14,7 @@
 #include "control6.h"
 #include "ip6.h"
 #include "nd.h"
+#include "reasm.h"
 
 /* ---- transactions ------------------------------------------------------ */
 
@@ -109,6 +110,11 @@ static int setting_apply(struct router *r, const struct setting *s)
 	case CMD_SET_ICMP_RATE:
 		router_icmp_rate_set(r, s->value, s->value2);
 		break;
+	case CMD_SET_IP_REASM:
+		r->reasm_timeout_s = s->value;
+		if (r->reasm != NULL) /* (unit tests' routers have none) */
+			reasm_timeout_set(r->reasm, s->value);
+		break;
 	case CMD_RTCACHE_MODE:
 		/* workers switch at their next burst */
 		DP_STORE(r->dpconf.rtcache_mode, (uint8_t)s->value);
@@ -165,6 +171,9 @@ void txn_setting_get(const struct router *r, enum cmd_id id, uint16_t port, stru
 	case CMD_SET_ICMP_RATE:
 		s->value = r->icmp_rate;
 		s->value2 = r->icmp_burst;
+		break;
+	case CMD_SET_IP_REASM:
+		s->value = r->reasm_timeout_s;
 		break;
 	case CMD_RTCACHE_MODE:
 		s->value = r->dpconf.rtcache_mode;

@@ -43,14 +43,25 @@ struct reasm_dg {
 };
 
 struct reasm {
-	unsigned int pending; /* datagrams in use */
-	unsigned int segs;    /* mbuf segments held in all */
+	unsigned int pending;  /* datagrams in use */
+	unsigned int segs;     /* mbuf segments held in all */
+	uint32_t t4_ms, t6_ms; /* how long a datagram waits, IPv4 and IPv6 */
 	struct reasm_dg dg[REASM_DATAGRAMS];
 };
 
 struct reasm *reasm_create(void)
 {
-	return calloc(1, sizeof(struct reasm));
+	struct reasm *ra = calloc(1, sizeof(struct reasm));
+
+	if (ra != NULL)
+		reasm_timeout_set(ra, 0);
+	return ra;
+}
+
+void reasm_timeout_set(struct reasm *ra, uint32_t sec)
+{
+	ra->t4_ms = sec != 0 ? sec * 1000 : REASM4_TIMEOUT_MS;
+	ra->t6_ms = sec != 0 ? sec * 1000 : REASM6_TIMEOUT_MS;
 }
 
 /* A datagram's place freed (its fragments gone already). */
@@ -96,7 +107,7 @@ unsigned int reasm_mbufs(const struct reasm *ra)
 }
 
 /* The oldest datagram other than @not, or NULL. */
-static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg *not)
+static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg * not )
 {
 	struct reasm_dg *o = NULL;
 	unsigned int i;
@@ -104,7 +115,7 @@ static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg *not)
 	for (i = 0; i < REASM_DATAGRAMS; i++) {
 		struct reasm_dg *d = &ra->dg[i];
 
-		if (d->used && d != not && (o == NULL || d->born < o->born))
+		if (d->used && d != not &&(o == NULL || d->born < o->born))
 			o = d;
 	}
 	return o;
@@ -142,7 +153,7 @@ static struct reasm_dg *dg_get(struct reasm *ra, uint8_t family, uint8_t proto, 
 	memcpy(d->dst, dst, alen);
 	d->id = id;
 	d->born = now;
-	d->deadline = now + (family == 4 ? REASM4_TIMEOUT_MS : REASM6_TIMEOUT_MS);
+	d->deadline = now + (family == 4 ? ra->t4_ms : ra->t6_ms);
 	d->limit = family == 4 ? 65535 - (uint32_t)sizeof(struct rte_ipv4_hdr) : 65535;
 	ra->pending++;
 	return d;
@@ -168,9 +179,9 @@ static struct rte_mbuf *frag_drop(struct reasm *ra, struct reasm_dg *d, struct r
  * fragment's @fh and @nh_at in @first; else NULL.
  */
 static struct rte_mbuf *dg_add(struct reasm *ra, struct reasm_dg *d, struct rte_mbuf *m,
-			       uint32_t off, uint32_t len, bool more, uint32_t hlen,
-			       uint32_t limit, uint16_t fh, uint16_t nh_at,
-			       struct reasm_frag *first, uint64_t *drop)
+			       uint32_t off, uint32_t len, bool more, uint32_t hlen, uint32_t limit,
+			       uint16_t fh, uint16_t nh_at, struct reasm_frag *first,
+			       uint64_t *drop)
 {
 	const uint32_t end = off + len;
 	/* a first fragment's own limit (a copy that is dropped changes none) */
@@ -243,7 +254,8 @@ static struct rte_mbuf *dg_add(struct reasm *ra, struct reasm_dg *d, struct rte_
 
 struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now, uint64_t *drop)
 {
-	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	const uint32_t ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
 	const uint32_t tot = rte_be_to_cpu_16(ip->total_length);
 	const uint16_t fo = rte_be_to_cpu_16(ip->fragment_offset);
@@ -261,7 +273,8 @@ struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now
 		drop[CDROP_REASM_MALFORMED]++;
 		return NULL;
 	}
-	d = dg_get(ra, 4, ip->next_proto_id, &ip->src_addr, &ip->dst_addr, ip->packet_id, now, drop);
+	d = dg_get(ra, 4, ip->next_proto_id, &ip->src_addr, &ip->dst_addr, ip->packet_id, now,
+		   drop);
 	w = dg_add(ra, d, m, off, tot - ihl, more, RTE_ETHER_HDR_LEN + ihl, 65535 - ihl, 0, 0,
 		   &first, drop);
 	if (w == NULL)
@@ -277,7 +290,8 @@ struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now
 struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh, uint32_t nh_at,
 			      uint64_t now, uint64_t *drop)
 {
-	struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 	const uint8_t *f = (const uint8_t *)(ip + 1) + fh;
 	const uint32_t plen = rte_be_to_cpu_16(ip->payload_len);
 	const uint32_t fo = (uint32_t)f[2] << 8 | f[3];
@@ -313,8 +327,8 @@ struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh,
 	memmove(p + 8, p, hdrs);
 	rte_pktmbuf_adj(w, 8);
 	ip = rte_pktmbuf_mtod_offset(w, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
-	ip->payload_len =
-		rte_cpu_to_be_16((uint16_t)(rte_pktmbuf_pkt_len(w) - RTE_ETHER_HDR_LEN - sizeof(*ip)));
+	ip->payload_len = rte_cpu_to_be_16(
+		(uint16_t)(rte_pktmbuf_pkt_len(w) - RTE_ETHER_HDR_LEN - sizeof(*ip)));
 	return w;
 }
 

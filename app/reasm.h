@@ -8,7 +8,8 @@
  * Bounded: REASM_DATAGRAMS datagrams at once (a new one takes the place of
  * the oldest), REASM_FRAGS fragments a datagram, REASM_MBUFS mbuf segments
  * held in all (the mbuf pool is sized for them), a datagram's fragments
- * kept REASM4_TIMEOUT_MS / REASM6_TIMEOUT_MS from its first arrival. A
+ * kept REASM4_TIMEOUT_MS / REASM6_TIMEOUT_MS from its first arrival (or
+ * what 'set ip reassembly-timeout' says: reasm_timeout_set()). A
  * fragment that overlaps another drops its whole datagram (RFC 5722, as
  * RFC 8200 4.5 asks; IPv4 alike), but for an exact duplicate, dropped
  * alone. Every fragment freed here counts once in the caller's drop array
@@ -62,6 +63,10 @@ struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh,
  * RFC 792, RFC 8200 4.5) or to free; NULL when none is left.
  */
 struct rte_mbuf *reasm_expire(struct reasm *ra, uint64_t now, uint64_t *drop);
+
+/** The time fragments wait for the rest, both families, @sec seconds (0:
+ * REASM4_TIMEOUT_MS and REASM6_TIMEOUT_MS); for datagrams begun from now. */
+void reasm_timeout_set(struct reasm *ra, uint32_t sec);
 
 /** Datagrams being put together. */
 unsigned int reasm_pending(const struct reasm *ra);

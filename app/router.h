@@ -22,7 +22,7 @@
 
 #define FR_MAX_PORTS RTE_MAX_ETHPORTS
 /* configuration command ids up to the last setting (cmd.h's enum cmd_id) */
-#define FR_BOOT_SETTINGS  20
+#define FR_BOOT_SETTINGS  21
 #define FR_PORT_MAX_ADDRS 16
 #define FR_CTRL_RING_SIZE 1024
 #define FR_DEFAULT_SOCKET "/run/fastroute/fastroute.sock"
@@ -237,7 +237,8 @@ struct router {
 	struct router_opts opts;
 	struct fib *fib;
 	struct neigh_table *neigh;
-	struct reasm *reasm; /* datagrams for the router, put together (reasm.h) */
+	struct reasm *reasm;	  /* datagrams for the router, put together (reasm.h) */
+	uint32_t reasm_timeout_s; /* set ip reassembly-timeout; 0: the default (30 s, 60 s) */
 	struct rte_rcu_qsbr *qsv;
 	uint16_t nb_ports;
 	uint16_t tx_desc_least; /* the smallest TX ring a port's device gave */

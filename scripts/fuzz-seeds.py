@@ -130,6 +130,7 @@ def commands():
         b"port 0 address add 192.0.3.1/24", b"port 0 address del 192.0.3.1/24",
         b"port 0 rpf strict", b"port 0 rpf loose ignore-default", b"port 1 mtu 1280",
         b"set ip martians off", b"set ip directed-broadcast on", b"set icmp rate 10 burst 5",
+        b"set ip reassembly-timeout 5",
         b"set neigh reachable-time 1000 retrans-time 300 hold 2",
         b"neigh add 192.0.2.9 lladdr 02:00:00:00:00:09 port 0", b"neigh del 192.0.2.9 port 0"])
 

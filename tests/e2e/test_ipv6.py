@@ -932,6 +932,22 @@ def test_local_ext_headers(topo, r):
     check(not got and d("reasm_overlap") == 2 and d("reassembled") == 0,
           "overlapping fragments: %s, reasm_overlap +%d" %
           ([q.summary() for q in got], d("reasm_overlap")))
+    # never whole: dropped once the time is out, with a Time Exceeded 3/1
+    # about the first fragment when it came (RFC 8200 4.5), none otherwise
+    r.cli("set ip reassembly-timeout 1")
+    lone = (base / s.IPv6ExtHdrFragment(offset=0, m=1, id=0x5ef1) /
+            s.ICMPv6EchoRequest(id=0x7f, seq=4, data=b"l" * 16))
+    tail = base / s.IPv6ExtHdrFragment(nh=58, offset=4, m=0, id=0x5ef2) / s.Raw(b"t" * 8)
+    try:
+        # (linger: the other datagram's time may end a timer tick later)
+        got, d = around(topo, r, lambda: send(topo, [lone, tail]), timeout=4, want=1,
+                        linger=0.1, match=lambda q: q.haslayer(s.ICMPv6TimeExceeded))
+    finally:
+        r.cli("set ip reassembly-timeout default")
+    check(len(got) == 1 and got[0][s.ICMPv6TimeExceeded].code == 1 and
+          d("reasm_timeout") == 2 and d("icmp6_time_exceeded") == 1,
+          "timed out: %s, reasm_timeout +%d, icmp6_time_exceeded +%d" %
+          ([q.summary() for q in got], d("reasm_timeout"), d("icmp6_time_exceeded")))
 
 
 def test_no_error_about(topo, r):

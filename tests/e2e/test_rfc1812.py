@@ -400,6 +400,29 @@ def test_reassembly(topo, r):
           delta(before, after, "reassembled") == 0,
           "overlapping fragments: %s, reasm_overlap +%d" %
           ([p.summary() for p in got], delta(before, after, "reasm_overlap")))
+    # never whole: dropped once the time is out, with a Time Exceeded 11/1
+    # quoting the first fragment when it came (RFC 792), none otherwise
+    r.cli("set ip reassembly-timeout 1")
+    lone = (eth / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], id=0x4f4f, flags="MF", proto=1) /
+            s.ICMP(type=8, id=0x4545, seq=1) / s.Raw(b"l" * 16))
+    tail = eth / s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], id=0x5050, frag=4, proto=1) / s.Raw(b"t" * 8)
+    ic = frlib.Listen(topo, 0)
+    before = r.stats()
+    try:
+        send(topo, [lone, tail])
+        got = ic.collect(timeout=4, want=1, match=lambda p: p.haslayer(s.ICMP) and
+                         p[s.ICMP].type == 11)
+        time.sleep(0.1)  # the other datagram's time may end a timer tick later
+    finally:
+        ic.close()
+        r.cli("set ip reassembly-timeout default")
+    after = r.stats()
+    check(len(got) == 1 and got[0][s.ICMP].code == 1 and got[0].haslayer(s.IPerror) and
+          got[0][s.IPerror].id == 0x4f4f and delta(before, after, "reasm_timeout") == 2 and
+          delta(before, after, "icmp_time_exceeded") == 1,
+          "timed out: %s, reasm_timeout +%d, icmp_time_exceeded +%d" %
+          ([p.summary() for p in got], delta(before, after, "reasm_timeout"),
+           delta(before, after, "icmp_time_exceeded")))
 
 
 def test_unreachables(topo, r):

@@ -2145,6 +2145,7 @@ port 1 down
 set ip martians off
 set ip multipath-hash l4
 set icmp rate 50 burst 5
+set ip reassembly-timeout 10
 set neigh reachable-time 20000 hold 8
 rtcache off
 """
@@ -2201,9 +2202,9 @@ def _():
         # neighbours but one (its MAC changed), the /24 and IPv6 addresses
         # of port 1; put back: port 0's MTU and hold-time, port 1's
         # redirects and admin state, martians, the multipath hash, ICMP
-        # rate, the route cache mode, reachable-time
+        # rate, the reassembly timeout, the route cache mode, reachable-time
         want = ("9 commands (3 routes), 3 unchanged, 6 applied; %d removed (not in the "
-                "file), 9 settings back to start values" % (3000 + 3 + 2 + 2))
+                "file), 10 settings back to start values" % (3000 + 3 + 2 + 2))
         check(want in q.stdout, "want %r in %r" % (want, q.stdout))
         check(config(sa) == fresh_b, "A after the replace is not a router started with B:\n"
               + config(sa))
@@ -2216,7 +2217,7 @@ def _():
         # a bad last line: nothing of the file stays
         bad = conf(CONF_A + "route add 10.9.0.0/16 via 203.0.113.1\n")
         q = cli(sa, "configure", "replace", bad)
-        check(q.returncode == 1 and ("%s:23: gateway 203.0.113.1 is not on a connected network"
+        check(q.returncode == 1 and ("%s:24: gateway 203.0.113.1 is not on a connected network"
                                      % bad) in q.stderr, "bad line: %s" % q.stderr)
         check(config(sa) == fresh_b, "a refused replace changed the configuration")
         # and back to A, the routes of the file kept where the same

@@ -232,6 +232,8 @@ def gen(rnd):
                        ("set ip multipath-hash %s" % rnd.choice(("l3", "l4")), 0.1),
                        ("set icmp rate %d burst %d" % (rnd.choice((0, 50, 1000)),
                                                        rnd.choice((5, 50))), 0.15),
+                       ("set ip reassembly-timeout %s" % rnd.choice(("1", "45", "default")),
+                        0.1),
                        ("rtcache %s" % rnd.choice(("off", "on", "auto")), 0.15),
                        ("rtcache size %d" % rnd.choice((65536, 40000)), 0.05)):
         if rnd.random() < prob:

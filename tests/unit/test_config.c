@@ -369,6 +369,9 @@ static void test_bad_cases(void **state)
 		{"port 0 ra on min-delay\n", 1, "missing MS after 'min-delay'"},
 		{"port 0 ra on managed interval\n", 1, "missing SEC after 'interval'"},
 		{"port 0 ra on min-delay 50 min-delay 60\n", 1, "'min-delay' given twice"},
+		{"set ip reassembly-timeout 0\n", 1, "'0' is not a number in 1-120"},
+		{"set ip reassembly-timeout 121\n", 1, "'121' is not a number in 1-120"},
+		{"set ip reassembly-timeout\n", 1, "missing SEC (1-120) or 'default'"},
 		{"port\n", 1, "expected N after 'port'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
 		/* the gateway's subnet gone with its address: a route via it is
@@ -929,6 +932,27 @@ static void test_ra_options(void **state)
 	load_ok(r, "port 0 ra on interval 4\n");
 	ra_is(r, 4, 0, none);
 	load_ok(r, "port 0 ra off\n");
+	unlink(write_tmp(""));
+}
+
+/* set ip reassembly-timeout: taken, put back by a failing file, 'default'
+ * is 0 (30 s IPv4, 60 s IPv6), and show config writes what loads back. */
+static void test_reasm_timeout(void **state)
+{
+	struct router *r = *state;
+	char err[256] = "";
+
+	assert_int_equal(r->reasm_timeout_s, 0);
+	load_ok(r, "set ip reassembly-timeout 7\n");
+	assert_int_equal(r->reasm_timeout_s, 7);
+	assert_int_not_equal(config_load(r,
+					 write_tmp("set ip reassembly-timeout 9\n"
+						   "route add 10.0.0.0/8 via 203.0.113.1\n"),
+					 false, NULL, err, sizeof(err)),
+			     0);
+	assert_int_equal(r->reasm_timeout_s, 7);
+	load_ok(r, "set ip reassembly-timeout default\n");
+	assert_int_equal(r->reasm_timeout_s, 0);
 	unlink(write_tmp(""));
 }
 
@@ -1569,6 +1593,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_anycast6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_src6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reasm_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_editor_bytes, setup, teardown),

@@ -230,7 +230,8 @@ static void test_limits(void **state)
 static struct rte_mbuf *frag6_of(uint32_t id, uint32_t off, uint32_t len, bool more, bool bare)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool());
-	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + 40 + 16 + len));
+	uint8_t *p =
+		(uint8_t *)rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + 40 + 16 + len));
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
 	uint8_t *h = (uint8_t *)(ip + 1);
 	uint32_t i;
