@@ -810,7 +810,7 @@ out:
 	cli_sock_close();
 	rte_pdump_uninit();
 	telemetry_stop();
-	reasm_free(r->reasm); /* its mbufs back to their pool */
+	reasm_free(r->reasm, r->cst.drop); /* its mbufs back to their pool */
 	r->reasm = NULL;
 	port_stop_all(r);
 	if (r->running)

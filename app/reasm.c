@@ -83,9 +83,8 @@ static void dg_drop(struct reasm *ra, struct reasm_dg *d, uint64_t *drop, enum c
 	dg_release(ra, d);
 }
 
-void reasm_free(struct reasm *ra)
+void reasm_free(struct reasm *ra, uint64_t *drop)
 {
-	uint64_t drop[CDROP_MAX] = {0};
 	unsigned int i;
 
 	if (ra == NULL)
@@ -191,17 +190,18 @@ static struct rte_mbuf *dg_add(struct reasm *ra, struct reasm_dg *d, struct rte_
 	struct rte_mbuf *head;
 	unsigned int i;
 
+	for (i = 0; i < d->n && d->f[i].off < off; i++)
+		;
+	/* a copy the network made: dropped alone (RFC 8200 4.5), before the
+	 * checks its own headers' length would make */
+	if (i < d->n && d->f[i].off == off && d->f[i].end == end)
+		return frag_drop(ra, d, m, drop, CDROP_REASM_OVERLAP, false);
 	/* the last fragment says the length: one that says another, data
 	 * past it, or past what a datagram holds, make none */
 	if (end > lim || (d->n > 0 && d->f[d->n - 1].end > lim) ||
 	    (!more && ((d->last && d->total != end) || (d->n > 0 && d->f[d->n - 1].end > end))) ||
 	    (more && d->last && end > d->total))
 		return frag_drop(ra, d, m, drop, CDROP_REASM_MALFORMED, true);
-	for (i = 0; i < d->n && d->f[i].off < off; i++)
-		;
-	/* a copy the network made: dropped alone (RFC 8200 4.5) */
-	if (i < d->n && d->f[i].off == off && d->f[i].end == end)
-		return frag_drop(ra, d, m, drop, CDROP_REASM_OVERLAP, false);
 	if ((i > 0 && d->f[i - 1].end > off) || (i < d->n && d->f[i].off < end))
 		return frag_drop(ra, d, m, drop, CDROP_REASM_OVERLAP, true);
 	if (d->n == REASM_FRAGS)
@@ -249,6 +249,11 @@ static struct rte_mbuf *dg_add(struct reasm *ra, struct reasm_dg *d, struct rte_
 			return NULL;
 		}
 	dg_release(ra, d); /* its fragments are the chain's now */
+	/* in one segment where it fits (any reply not fragmented again on its
+	 * way out does): a NIC's simple transmit path may send a chain's
+	 * first segment only */
+	if (rte_pktmbuf_pkt_len(head) <= rte_pktmbuf_data_len(head) + rte_pktmbuf_tailroom(head))
+		(void)rte_pktmbuf_linearize(head);
 	return head;
 }
 
@@ -265,6 +270,11 @@ struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now
 	struct reasm_dg *d;
 	struct rte_mbuf *w;
 
+	if (ra == NULL) {
+		rte_pktmbuf_free(m);
+		drop[CDROP_REASM_OVER_LIMIT]++;
+		return NULL;
+	}
 	/* no data, a piece before the last not a multiple of 8 bytes, or one
 	 * that ends past 65,535 (RFC 791: a datagram's most) */
 	if (tot <= ihl || (more && (tot - ihl) % 8 != 0) || ihl + off + (tot - ihl) > 65535 ||
@@ -303,6 +313,11 @@ struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh,
 	struct rte_mbuf *w;
 	uint8_t *p;
 
+	if (ra == NULL) {
+		rte_pktmbuf_free(m);
+		drop[CDROP_REASM_OVER_LIMIT]++;
+		return NULL;
+	}
 	/* RFC 8200 4.5: no data, a piece before the last not a multiple of 8
 	 * bytes, or a whole packet's payload past 65,535 */
 	if (plen < fh + 8 || (len = plen - fh - 8) == 0 || (more && len % 8 != 0) ||
@@ -336,7 +351,7 @@ struct rte_mbuf *reasm_expire(struct reasm *ra, uint64_t now, uint64_t *drop)
 {
 	unsigned int i;
 
-	if (ra->pending == 0)
+	if (ra == NULL || ra->pending == 0)
 		return NULL;
 	for (i = 0; i < REASM_DATAGRAMS; i++) {
 		struct reasm_dg *d = &ra->dg[i];

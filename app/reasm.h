@@ -14,7 +14,8 @@
  * RFC 8200 4.5 asks; IPv4 alike), but for an exact duplicate, dropped
  * alone. Every fragment freed here counts once in the caller's drop array
  * (stats.h ctrl_drop): reasm_malformed, reasm_overlap, reasm_timeout or
- * reasm_over_limit; those put together count in none.
+ * reasm_over_limit; those put together count in none. A NULL table (a
+ * router built without one) holds nothing: reasm_over_limit.
  */
 #ifndef FR_REASM_H
 #define FR_REASM_H
@@ -34,7 +35,8 @@ struct reasm;
 /** A reassembly table (control thread setup: allocates). NULL: no memory. */
 struct reasm *reasm_create(void);
 
-void reasm_free(struct reasm *ra);
+/** Free the table, its fragments counted reasm_timeout in @drop. */
+void reasm_free(struct reasm *ra, uint64_t *drop);
 
 /**
  * An IPv4 fragment @m for the router (Ethernet header first, the IPv4 header

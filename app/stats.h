@@ -100,7 +100,7 @@ enum ctrl_drop {
 	 * last, past 65,535 bytes, a length another piece contradicts) */
 	CDROP_REASM_MALFORMED,
 	CDROP_REASM_OVERLAP,	/* overlapping another: its whole datagram (a copy: itself) */
-	CDROP_REASM_TIMEOUT,	/* its datagram not whole in time (30 s IPv4, 60 s IPv6) */
+	CDROP_REASM_TIMEOUT,	/* its datagram not whole in time (set ip reassembly-timeout) */
 	CDROP_REASM_OVER_LIMIT, /* room made for newer ones, or past 64 fragments a datagram */
 	CDROP_LOCAL_ICMP,	/* ICMP for the router other than echo requests: consumed */
 	CDROP_LOCAL_UNREACH,	/* UDP/TCP/other protocol for the router (3/3, a TCP reset or

@@ -77,6 +77,10 @@ def packets6():
     yield eth(ip6(r0, r0, 17, udp(1, 2, data)), etype=e6)
     yield eth(ip6(h1, r0, 58, icmp6(128, 0, data)), etype=e6)               # echo
     yield eth(ip6(h1, r0, 17, udp(1, 9, data)), etype=e6)                   # 1/4
+    yield eth(ip6(h1, r0, 44, b"\x3a\x00\x00\x01\x00\x00\x5e\xef" + icmp6(128, 0, data)),
+              etype=e6)                                                     # first piece
+    yield eth(ip6(h1, r0, 44, b"\x3a\x00\x00\x48\x00\x00\x5e\xef" + data[:8]),
+              etype=e6)                                                     # last piece
     yield eth(ip6(h1, "fe80::1", 17, udp(1, 2, data)), etype=e6)            # scope
     yield eth(ip6("fe80::2", h2, 17, udp(1, 2, data)), etype=e6)            # 1/2
     yield eth(ip6(h1, h2, 0, b"\x11\x00" + b"\x01\x04" + b"\0" * 4 + udp(1, 2, data)),
@@ -103,6 +107,8 @@ def packets():
     yield eth(ip(h1, "192.0.2.1", 253, data))                          # 3/2
     yield eth(ip(h1, "100.64.9.9", 1, icmp(3, 1, data)))               # error about error
     yield eth(ip(h1, h2, 17, udp(1, 2, data), frag=9))                 # fragment
+    yield eth(ip(h1, "192.0.2.1", 1, icmp(8, 0, data), flags=1))      # first piece, to us
+    yield eth(ip(h1, "192.0.2.1", 1, data[:8], frag=9))                # last piece, to us
     yield eth(ip(h1, h2, 17, udp(1, 2, data), opts=b"\x94\x04\x00\x00\x07\x03\x04\x00"))
     yield eth(ip("127.0.0.1", h2, 17, udp(1, 2, data)))                # martian
     yield eth(ip(h1, "255.255.255.255", 17, udp(68, 67, data)), dst=BC)

@@ -345,7 +345,8 @@ class Router:
             if pmd == "pcap":
                 # libpcap sees frames as they are; DPDK 22.11's af_packet puts its
                 # sockets in a fanout group with PACKET_FANOUT_FLAG_DEFRAG, so the
-                # kernel reassembles IP fragments before an af_packet port sees them
+                # kernel reassembles IPv4 fragments before an af_packet port sees
+                # them (IPv6 ones reach it)
                 args += ["--vdev", "net_pcap%d,iface=p%d,phy_mac=1" % (i, i)]
             else:
                 args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d" % (i, i, workers)]

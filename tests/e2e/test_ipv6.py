@@ -939,13 +939,14 @@ def test_local_ext_headers(topo, r):
             s.ICMPv6EchoRequest(id=0x7f, seq=4, data=b"l" * 16))
     tail = base / s.IPv6ExtHdrFragment(nh=58, offset=4, m=0, id=0x5ef2) / s.Raw(b"t" * 8)
     try:
-        # (linger: the other datagram's time may end a timer tick later)
-        got, d = around(topo, r, lambda: send(topo, [lone, tail]), timeout=4, want=1,
-                        linger=0.1, match=lambda q: q.haslayer(s.ICMPv6TimeExceeded))
+        # (the tail first: its time ends first, counted before the error)
+        got, d = around(topo, r, lambda: send(topo, [tail, lone]), timeout=4, want=1,
+                        match=lambda q: q.haslayer(s.ICMPv6TimeExceeded))
     finally:
         r.cli("set ip reassembly-timeout default")
     check(len(got) == 1 and got[0][s.ICMPv6TimeExceeded].code == 1 and
-          d("reasm_timeout") == 2 and d("icmp6_time_exceeded") == 1,
+          got[0].haslayer(s.IPv6ExtHdrFragment) and
+          got[0][s.IPv6ExtHdrFragment].id == 0x5ef1 and d("reasm_timeout") == 2 and d("icmp6_time_exceeded") == 1,
           "timed out: %s, reasm_timeout +%d, icmp6_time_exceeded +%d" %
           ([q.summary() for q in got], d("reasm_timeout"), d("icmp6_time_exceeded")))
 

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "fr_eal.h"
 #include "nd.h"
+#include "reasm.h"
 #include "fuzz_common.h"
 
 struct router *fr_router;
@@ -78,7 +79,9 @@ struct router *fuzz_router(void)
 	rt.fib = fib_create("fz", &fc);
 	rt.pools[0] = rte_pktmbuf_pool_create("fz_pool", 16383, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	rt.ctrl_tx = rte_ring_create("fz_tx", 4096, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (rt.neigh == NULL || rt.fib == NULL || rt.pools[0] == NULL || rt.ctrl_tx == NULL)
+	rt.reasm = reasm_create(); /* fragments to the router are put together */
+	if (rt.neigh == NULL || rt.fib == NULL || rt.pools[0] == NULL || rt.ctrl_tx == NULL ||
+	    rt.reasm == NULL)
 		abort();
 	rt.nb_ports = 2;
 	for (i = 0; i < 2; i++) {

@@ -32,7 +32,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	reasm_free(ra);
+	reasm_free(ra, drop);
 	return 0;
 }
 
@@ -131,6 +131,7 @@ static void test_copy_and_overlap(void **state)
 	assert_int_equal(drop[CDROP_REASM_OVERLAP], 1);
 	w = reasm4_input(ra, frag4(1, 16, 5, false), 1, drop);
 	assert_non_null(w);
+	assert_int_equal(w->nb_segs, 1); /* it fits one mbuf: made one */
 	check_payload(w, RTE_ETHER_HDR_LEN + 20, 21);
 	rte_pktmbuf_free(w);
 	/* [0, 24) and [16, 40): both go, whichever came first */
@@ -166,6 +167,8 @@ static void test_malformed(void **state)
 	assert_int_equal(reasm_mbufs(ra), 0);
 }
 
+static struct rte_mbuf *frag6(uint32_t id, uint32_t off, uint32_t len, bool more);
+
 static void test_timeout(void **state)
 {
 	struct rte_mbuf *m;
@@ -190,6 +193,30 @@ static void test_timeout(void **state)
 	assert_int_equal(drop[CDROP_REASM_TIMEOUT], 3);
 	assert_int_equal(reasm_pending(ra), 0);
 	assert_int_equal(reasm_mbufs(ra), 0);
+	/* 'set ip reassembly-timeout 2': datagrams begun from then on, both
+	 * families; an IPv6 first fragment comes back for its 3/1 */
+	assert_null(reasm4_input(ra, frag4(3, 0, 8, true), 5000, drop));
+	reasm_timeout_set(ra, 2);
+	assert_null(reasm6_input(ra, frag6(3, 0, 8, true), 8, 40, 5000, drop));
+	assert_null(reasm4_input(ra, frag4(4, 0, 8, true), 5000, drop));
+	assert_null(reasm_expire(ra, 6999, drop));
+	m = reasm_expire(ra, 7000, drop);
+	assert_non_null(m);
+	assert_int_equal(((const struct rte_ether_hdr *)rte_pktmbuf_mtod(m, void *))->ether_type,
+			 RTE_BE16(RTE_ETHER_TYPE_IPV6));
+	rte_pktmbuf_free(m);
+	m = reasm_expire(ra, 7000, drop);
+	assert_non_null(m);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	assert_int_equal(rte_be_to_cpu_16(ip->packet_id), 4);
+	rte_pktmbuf_free(m);
+	assert_int_equal(reasm_pending(ra), 1); /* id 3, begun under 30 s */
+	reasm_timeout_set(ra, 0);
+	m = reasm_expire(ra, 5000 + REASM4_TIMEOUT_MS, drop);
+	assert_non_null(m);
+	rte_pktmbuf_free(m);
+	assert_int_equal(reasm_pending(ra), 0);
+	assert_int_equal(drop[CDROP_REASM_TIMEOUT], 6);
 }
 
 static void test_limits(void **state)
