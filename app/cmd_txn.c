@@ -112,8 +112,7 @@ static int setting_apply(struct router *r, const struct setting *s)
 		break;
 	case CMD_SET_IP_REASM:
 		r->reasm_timeout_s = s->value;
-		if (r->reasm != NULL) /* (unit tests' routers have none) */
-			reasm_timeout_set(r->reasm, s->value);
+		reasm_timeout_set(r->reasm, s->value); /* (unit tests' routers have none) */
 		break;
 	case CMD_RTCACHE_MODE:
 		/* workers switch at their next burst */

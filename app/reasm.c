@@ -60,6 +60,8 @@ struct reasm *reasm_create(void)
 
 void reasm_timeout_set(struct reasm *ra, uint32_t sec)
 {
+	if (ra == NULL)
+		return;
 	ra->t4_ms = sec != 0 ? sec * 1000 : REASM4_TIMEOUT_MS;
 	ra->t6_ms = sec != 0 ? sec * 1000 : REASM6_TIMEOUT_MS;
 }
@@ -105,8 +107,8 @@ unsigned int reasm_mbufs(const struct reasm *ra)
 	return ra->segs;
 }
 
-/* The oldest datagram other than @not, or NULL. */
-static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg * not )
+/* The oldest datagram other than @spare, or NULL. */
+static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg *spare)
 {
 	struct reasm_dg *o = NULL;
 	unsigned int i;
@@ -114,7 +116,7 @@ static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg * not 
 	for (i = 0; i < REASM_DATAGRAMS; i++) {
 		struct reasm_dg *d = &ra->dg[i];
 
-		if (d->used && d != not &&(o == NULL || d->born < o->born))
+		if (d->used && d != spare && (o == NULL || d->born < o->born))
 			o = d;
 	}
 	return o;
@@ -158,13 +160,20 @@ static struct reasm_dg *dg_get(struct reasm *ra, uint8_t family, uint8_t proto, 
 	return d;
 }
 
-/* @m freed and counted @why, and with it the datagram @d (its place freed
- * too when it holds nothing). */
-static struct rte_mbuf *frag_drop(struct reasm *ra, struct reasm_dg *d, struct rte_mbuf *m,
-				  uint64_t *drop, enum ctrl_drop why, bool whole)
+/* @m freed and counted @why. */
+static struct rte_mbuf *refuse(struct rte_mbuf *m, uint64_t *drop, enum ctrl_drop why)
 {
 	rte_pktmbuf_free(m);
 	drop[why]++;
+	return NULL;
+}
+
+/* @m refused, and with it the datagram @d when @whole (its place freed too
+ * when it holds nothing). */
+static struct rte_mbuf *frag_drop(struct reasm *ra, struct reasm_dg *d, struct rte_mbuf *m,
+				  uint64_t *drop, enum ctrl_drop why, bool whole)
+{
+	refuse(m, drop, why);
 	if (whole || d->n == 0)
 		dg_drop(ra, d, drop, why);
 	return NULL;
@@ -270,19 +279,13 @@ struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now
 	struct reasm_dg *d;
 	struct rte_mbuf *w;
 
-	if (ra == NULL) {
-		rte_pktmbuf_free(m);
-		drop[CDROP_REASM_OVER_LIMIT]++;
-		return NULL;
-	}
+	if (ra == NULL)
+		return refuse(m, drop, CDROP_REASM_OVER_LIMIT);
 	/* no data, a piece before the last not a multiple of 8 bytes, or one
 	 * that ends past 65,535 (RFC 791: a datagram's most) */
 	if (tot <= ihl || (more && (tot - ihl) % 8 != 0) || ihl + off + (tot - ihl) > 65535 ||
-	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + tot) {
-		rte_pktmbuf_free(m);
-		drop[CDROP_REASM_MALFORMED]++;
-		return NULL;
-	}
+	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + tot)
+		return refuse(m, drop, CDROP_REASM_MALFORMED);
 	d = dg_get(ra, 4, ip->next_proto_id, &ip->src_addr, &ip->dst_addr, ip->packet_id, now,
 		   drop);
 	w = dg_add(ra, d, m, off, tot - ihl, more, RTE_ETHER_HDR_LEN + ihl, 65535 - ihl, 0, 0,
@@ -313,20 +316,14 @@ struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh,
 	struct rte_mbuf *w;
 	uint8_t *p;
 
-	if (ra == NULL) {
-		rte_pktmbuf_free(m);
-		drop[CDROP_REASM_OVER_LIMIT]++;
-		return NULL;
-	}
+	if (ra == NULL)
+		return refuse(m, drop, CDROP_REASM_OVER_LIMIT);
 	/* RFC 8200 4.5: no data, a piece before the last not a multiple of 8
 	 * bytes, or a whole packet's payload past 65,535 */
 	if (plen < fh + 8 || (len = plen - fh - 8) == 0 || (more && len % 8 != 0) ||
 	    fh + off + len > 65535 ||
-	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen) {
-		rte_pktmbuf_free(m);
-		drop[CDROP_REASM_MALFORMED]++;
-		return NULL;
-	}
+	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
+		return refuse(m, drop, CDROP_REASM_MALFORMED);
 	memcpy(&id, f + 4, sizeof(id));
 	d = dg_get(ra, 6, 0, ip->src_addr, ip->dst_addr, id, now, drop);
 	hdrs = RTE_ETHER_HDR_LEN + (uint32_t)sizeof(*ip) + fh;

@@ -67,7 +67,8 @@ struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh,
 struct rte_mbuf *reasm_expire(struct reasm *ra, uint64_t now, uint64_t *drop);
 
 /** The time fragments wait for the rest, both families, @sec seconds (0:
- * REASM4_TIMEOUT_MS and REASM6_TIMEOUT_MS); for datagrams begun from now. */
+ * REASM4_TIMEOUT_MS and REASM6_TIMEOUT_MS); for datagrams begun from now.
+ * A NULL table: nothing. */
 void reasm_timeout_set(struct reasm *ra, uint32_t sec);
 
 /** Datagrams being put together. */

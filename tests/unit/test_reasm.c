@@ -69,6 +69,51 @@ static struct rte_mbuf *frag4(uint16_t id, uint32_t off, uint32_t len, bool more
 	return m;
 }
 
+/* An IPv6 fragment: a hop-by-hop header (8 bytes) unless @bare, the
+ * Fragment header, then payload bytes @off to @off + @len of packet @id. */
+static struct rte_mbuf *frag6_of(uint32_t id, uint32_t off, uint32_t len, bool more, bool bare)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool());
+	uint8_t *p =
+		(uint8_t *)rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + 40 + 16 + len));
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	uint8_t *h = (uint8_t *)(ip + 1);
+	uint32_t i;
+
+	assert_non_null(p);
+	memset(p, 0, RTE_ETHER_HDR_LEN + 40 + 16);
+	((struct rte_ether_hdr *)p)->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(16 + len));
+	ip->proto = IPPROTO_HOPOPTS;
+	ip->hop_limits = 64;
+	ip->src_addr[0] = 0x20;
+	ip->src_addr[15] = 2;
+	ip->dst_addr[0] = 0x20;
+	ip->dst_addr[15] = 1;
+	h[0] = IPPROTO_FRAGMENT; /* hop-by-hop: next header, length 0, PadN */
+	h[2] = 1;
+	h[3] = 4;
+	h[8] = IPPROTO_ICMPV6; /* the Fragment header */
+	h[10] = (uint8_t)(off >> 8);
+	h[11] = (uint8_t)((off & 0xf8) | (more ? 1 : 0));
+	memcpy(h + 12, &id, 4);
+	for (i = 0; i < len; i++)
+		h[16 + i] = pat(off + i);
+	if (bare) { /* the hop-by-hop header out */
+		ip->proto = IPPROTO_FRAGMENT;
+		memmove(h, h + 8, 8 + len);
+		rte_pktmbuf_trim(m, 8);
+		ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + len));
+	}
+	return m;
+}
+
+static struct rte_mbuf *frag6(uint32_t id, uint32_t off, uint32_t len, bool more)
+{
+	return frag6_of(id, off, len, more, false);
+}
+
 /* A whole datagram's payload of @len bytes after @hlen bytes of headers. */
 static void check_payload(const struct rte_mbuf *m, uint32_t hlen, uint32_t len)
 {
@@ -167,8 +212,6 @@ static void test_malformed(void **state)
 	assert_int_equal(reasm_mbufs(ra), 0);
 }
 
-static struct rte_mbuf *frag6(uint32_t id, uint32_t off, uint32_t len, bool more);
-
 static void test_timeout(void **state)
 {
 	struct rte_mbuf *m;
@@ -250,51 +293,6 @@ static void test_limits(void **state)
 	assert_int_equal(reasm_mbufs(ra), 4 * 60);
 	assert_int_equal(reasm_pending(ra), 4);
 	assert_int_equal(drop[CDROP_REASM_OVER_LIMIT], REASM_FRAGS + 1 + 60);
-}
-
-/* An IPv6 fragment: a hop-by-hop header (8 bytes) unless @bare, the
- * Fragment header, then payload bytes @off to @off + @len of packet @id. */
-static struct rte_mbuf *frag6_of(uint32_t id, uint32_t off, uint32_t len, bool more, bool bare)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool());
-	uint8_t *p =
-		(uint8_t *)rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + 40 + 16 + len));
-	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
-	uint8_t *h = (uint8_t *)(ip + 1);
-	uint32_t i;
-
-	assert_non_null(p);
-	memset(p, 0, RTE_ETHER_HDR_LEN + 40 + 16);
-	((struct rte_ether_hdr *)p)->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
-	ip->vtc_flow = RTE_BE32(6u << 28);
-	ip->payload_len = rte_cpu_to_be_16((uint16_t)(16 + len));
-	ip->proto = IPPROTO_HOPOPTS;
-	ip->hop_limits = 64;
-	ip->src_addr[0] = 0x20;
-	ip->src_addr[15] = 2;
-	ip->dst_addr[0] = 0x20;
-	ip->dst_addr[15] = 1;
-	h[0] = IPPROTO_FRAGMENT; /* hop-by-hop: next header, length 0, PadN */
-	h[2] = 1;
-	h[3] = 4;
-	h[8] = IPPROTO_ICMPV6; /* the Fragment header */
-	h[10] = (uint8_t)(off >> 8);
-	h[11] = (uint8_t)((off & 0xf8) | (more ? 1 : 0));
-	memcpy(h + 12, &id, 4);
-	for (i = 0; i < len; i++)
-		h[16 + i] = pat(off + i);
-	if (bare) { /* the hop-by-hop header out */
-		ip->proto = IPPROTO_FRAGMENT;
-		memmove(h, h + 8, 8 + len);
-		rte_pktmbuf_trim(m, 8);
-		ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + len));
-	}
-	return m;
-}
-
-static struct rte_mbuf *frag6(uint32_t id, uint32_t off, uint32_t len, bool more)
-{
-	return frag6_of(id, off, len, more, false);
 }
 
 static void test_ipv6(void **state)
