@@ -2342,6 +2342,19 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	if (proto == IPPROTO_FRAGMENT) {
+		uint32_t ptr;
+		uint8_t code;
+
+		/* one RFC 8200 4.5 has answered: dropped, a Parameter Problem
+		 * back within the rules and the rate of an error */
+		if (reasm6_param_problem(m, off, &code, &ptr)) {
+			r->cst.drop[CDROP_REASM_MALFORMED]++;
+			if (icmp_ctrl_error_due(r, m, 4, code, false))
+				icmp6_error(r, m, 4, code, ptr);
+			else
+				rte_pktmbuf_free(m);
+			return;
+		}
 		/* held until its packet is whole, which then comes in as one,
 		 * its Fragment header gone (reasm.h) */
 		m = reasm6_input(r->reasm, m, off, nh_at, control_now_ms(), r->cst.drop);

@@ -6,6 +6,7 @@
  * length and the bytes held add up to it.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,6 +299,82 @@ struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	return w;
+}
+
+/*
+ * Does the first fragment's data, @len bytes @at bytes into @m, hold every
+ * header through the upper-layer one, the first being @nh (RFC 7112 5)?
+ * Options and routing headers by their length, AH by its own; TCP's 20
+ * bytes, UDP's 8, ICMPv6's 4 (RFC 4443 2.1: type, code, checksum); of
+ * any other protocol, one byte.
+ */
+static bool chain_whole6(const struct rte_mbuf *m, uint32_t at, uint32_t len, uint8_t nh)
+{
+	uint32_t o = 0;
+
+	for (;;) {
+		uint8_t b[2];
+		const uint8_t *h;
+
+		switch (nh) {
+		case IPPROTO_HOPOPTS:
+		case IPPROTO_DSTOPTS:
+		case IPPROTO_ROUTING:
+		case IPPROTO_FRAGMENT:
+		case IPPROTO_AH:
+			if (o + 8 > len || (h = rte_pktmbuf_read(m, at + o, 2, b)) == NULL)
+				return false;
+			if (nh == IPPROTO_FRAGMENT)
+				o += 8;
+			else if (nh == IPPROTO_AH)
+				o += ((uint32_t)h[1] + 2) * 4;
+			else
+				o += ((uint32_t)h[1] + 1) * 8;
+			nh = h[0];
+			break;
+		case IPPROTO_NONE:
+			return o <= len;
+		case IPPROTO_TCP:
+			return o + 20 <= len;
+		case IPPROTO_UDP:
+			return o + 8 <= len;
+		case IPPROTO_ICMPV6:
+			return o + 4 <= len;
+		default:
+			return o + 1 <= len;
+		}
+	}
+}
+
+bool reasm6_param_problem(const struct rte_mbuf *m, uint32_t fh, uint8_t *code, uint32_t *ptr)
+{
+	const struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	const uint8_t *f = (const uint8_t *)(ip + 1) + fh;
+	const uint32_t plen = rte_be_to_cpu_16(ip->payload_len);
+	const uint32_t fo = (uint32_t)f[2] << 8 | f[3];
+	const uint32_t off = fo & ~7u;
+	uint32_t len;
+
+	if (plen < fh + 8) /* not a whole Fragment header: reasm6_input's */
+		return false;
+	len = plen - fh - 8;
+	*code = 0;
+	if ((fo & 1) != 0 && len % 8 != 0) {
+		*ptr = offsetof(struct rte_ipv6_hdr, payload_len);
+		return true;
+	}
+	if (fh + off + len > 65535) {
+		*ptr = (uint32_t)sizeof(*ip) + fh + 2;
+		return true;
+	}
+	if (off == 0 &&
+	    !chain_whole6(m, RTE_ETHER_HDR_LEN + (uint32_t)sizeof(*ip) + fh + 8, len, f[0])) {
+		*code = 3;
+		*ptr = 0;
+		return true;
+	}
+	return false;
 }
 
 struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh, uint32_t nh_at,

@@ -20,6 +20,7 @@
 #ifndef FR_REASM_H
 #define FR_REASM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -57,6 +58,18 @@ struct rte_mbuf *reasm4_input(struct reasm *ra, struct rte_mbuf *m, uint64_t now
  */
 struct rte_mbuf *reasm6_input(struct reasm *ra, struct rte_mbuf *m, uint32_t fh, uint32_t nh_at,
 			      uint64_t now, uint64_t *drop);
+
+/**
+ * The checks of IPv6 fragment @m (@fh as for reasm6_input()) after which
+ * RFC 8200 4.5 has the fragment dropped with an ICMPv6 Parameter Problem
+ * back: true, *@code and *@ptr set, for data before the last not a
+ * multiple of 8 bytes (code 0, at the Payload Length field), data that
+ * would end past 65,535 bytes of payload (code 0, at the Fragment Offset
+ * field), or a first fragment without the whole header chain through the
+ * upper-layer header (code 3, pointer 0; RFC 7112). False when none
+ * applies; reasm6_input() makes the other checks.
+ */
+bool reasm6_param_problem(const struct rte_mbuf *m, uint32_t fh, uint8_t *code, uint32_t *ptr);
 
 /**
  * The datagrams whose time ran out at @now: their fragments freed, counted

@@ -932,6 +932,19 @@ def test_local_ext_headers(topo, r):
     check(not got and d("reasm_overlap") == 2 and d("reassembled") == 0,
           "overlapping fragments: %s, reasm_overlap +%d" %
           ([q.summary() for q in got], d("reasm_overlap")))
+    # RFC 8200 4.5: dropped, a Parameter Problem back: a piece before the
+    # last not a multiple of 8 bytes (4/0 at the Payload Length), one that
+    # would end past 65,535 bytes (4/0 at its Fragment Offset), a first
+    # fragment without the whole header chain (4/3, pointer 0; RFC 7112:
+    # destination options, then none of the UDP header they name)
+    p = (base / s.IPv6ExtHdrFragment(offset=0, m=1, id=0x5ef3) /
+         s.ICMPv6EchoRequest(id=0x7f, seq=5, data=b"z" * 4))
+    expect_error(topo, r, p, 4, 0, "reasm_malformed", "icmp6_param_problem", value=4)
+    p = base / s.IPv6ExtHdrFragment(nh=58, offset=8190, m=0, id=0x5ef4) / s.Raw(b"w" * 24)
+    expect_error(topo, r, p, 4, 0, "reasm_malformed", "icmp6_param_problem", value=42)
+    p = (base / s.IPv6ExtHdrFragment(offset=0, m=1, id=0x5ef5) /
+         s.IPv6ExtHdrDestOpt(nh=17, options=pad))
+    expect_error(topo, r, p, 4, 3, "reasm_malformed", "icmp6_param_problem", value=0)
     # never whole: dropped once the time is out, with a Time Exceeded 3/1
     # about the first fragment when it came (RFC 8200 4.5), none otherwise
     r.cli("set ip reassembly-timeout 1")

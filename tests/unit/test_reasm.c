@@ -359,6 +359,71 @@ static void test_ipv6(void **state)
 	assert_int_equal(reasm_pending(ra), 0);
 }
 
+/* A bare first fragment (@len bytes of data) whose Fragment header names
+ * @nh, its data starting with @b0 and @b1 (a header's next header and
+ * length). */
+static struct rte_mbuf *first6(uint32_t len, uint8_t nh, uint8_t b0, uint8_t b1)
+{
+	struct rte_mbuf *m = frag6_of(30, 0, len, true, true);
+	uint8_t *h = rte_pktmbuf_mtod_offset(m, uint8_t *, RTE_ETHER_HDR_LEN + 40);
+
+	h[0] = nh;
+	if (len >= 2) {
+		h[8] = b0;
+		h[9] = b1;
+	}
+	return m;
+}
+
+static void expect_pp_at(int line, struct rte_mbuf *m, uint32_t fh, bool bad, uint8_t code,
+			 uint32_t ptr)
+{
+	uint8_t c = 0xff;
+	uint32_t p = 0xffff;
+
+	if (reasm6_param_problem(m, fh, &c, &p) != bad)
+		fail_msg("line %d: want %s", line, bad ? "a Parameter Problem" : "none");
+	if (bad) {
+		assert_int_equal(c, code);
+		assert_int_equal(p, ptr);
+	}
+	rte_pktmbuf_free(m);
+}
+#define expect_pp(...) expect_pp_at(__LINE__, __VA_ARGS__)
+
+/* RFC 8200 4.5's fragments that earn a Parameter Problem (RFC 7112 for a
+ * header chain cut short) */
+static void test_ipv6_param_problem(void **state)
+{
+	(void)state;
+	/* before the last, not a multiple of 8: at the Payload Length */
+	expect_pp(frag6(20, 0, 12, true), 8, true, 0, 4);
+	expect_pp(frag6(20, 8, 12, false), 8, false, 0, 0); /* the last may be */
+	/* ending past 65,535 bytes of payload: at the Fragment Offset (the
+	 * Fragment header 8 bytes past the IPv6 header, its offset 2 in) */
+	expect_pp(frag6(20, 65520, 8, false), 8, true, 0, 50);
+	expect_pp(frag6_of(20, 65528, 8, false, true), 0, true, 0, 42);
+	expect_pp(frag6(20, 65520, 7, false), 8, false, 0, 0); /* ends at 65,535 */
+	/* a first fragment with the upper-layer header whole (ICMPv6: 4
+	 * bytes), or cut short: code 3, pointer 0 */
+	expect_pp(frag6(20, 0, 8, true), 8, false, 0, 0);
+	expect_pp(first6(0, IPPROTO_ICMPV6, 0, 0), 0, true, 3, 0);
+	/* destination options (8 bytes), then UDP's 8 */
+	expect_pp(first6(16, IPPROTO_DSTOPTS, IPPROTO_UDP, 0), 0, false, 0, 0);
+	expect_pp(first6(8, IPPROTO_DSTOPTS, IPPROTO_UDP, 0), 0, true, 3, 0);
+	/* options of 16 bytes that the fragment cuts */
+	expect_pp(first6(8, IPPROTO_DSTOPTS, IPPROTO_NONE, 1), 0, true, 3, 0);
+	expect_pp(first6(16, IPPROTO_DSTOPTS, IPPROTO_NONE, 1), 0, false, 0, 0);
+	/* TCP's 20 bytes; AH's length in 4-byte units plus 2 (16 bytes) */
+	expect_pp(first6(16, IPPROTO_TCP, 0, 0), 0, true, 3, 0);
+	expect_pp(first6(24, IPPROTO_TCP, 0, 0), 0, false, 0, 0);
+	expect_pp(first6(16, IPPROTO_AH, IPPROTO_UDP, 2), 0, true, 3, 0);
+	expect_pp(first6(24, IPPROTO_AH, IPPROTO_UDP, 2), 0, false, 0, 0);
+	/* a later fragment holds no headers of its own */
+	expect_pp(frag6_of(20, 8, 8, true, true), 0, false, 0, 0);
+	assert_int_equal(drops(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +433,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ipv6, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ipv6_param_problem, setup, teardown),
 	};
 
 	test_eal_init("reasm");
