@@ -17,18 +17,22 @@ typedef int (*args_fn)(char **tok, int n, struct cmd *c, char *err, size_t errle
 
 /* ---- argument parsers -------------------------------------------------- */
 
-static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v, char *err,
-		     size_t errlen)
+/* A number in @min-@max: the setting @what (NULL: none named) it is for
+ * named in the error */
+static int parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *v,
+		     char *err, size_t errlen)
 {
 	char *end;
 	unsigned long x;
 
 	if (s == NULL)
-		return ERR("missing number");
+		return what != NULL ? ERR("%s: missing number (%u-%u)", what, min, max)
+				    : ERR("missing number");
 	errno = 0;
 	x = strtoul(s, &end, 10);
 	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
-		return ERR("'%s' is not a number in %u-%u", s, min, max);
+		return what != NULL ? ERR("%s: '%s' is not a number in %u-%u", what, s, min, max)
+				    : ERR("'%s' is not a number in %u-%u", s, min, max);
 	*v = (uint32_t)x;
 	return 0;
 }
@@ -37,7 +41,7 @@ static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
 {
 	if (s == NULL)
 		return ERR("missing port number");
-	if (parse_u32(s, 0, FIB_PORT_NONE - 1, port, err, errlen) != 0)
+	if (parse_u32(NULL, s, 0, FIB_PORT_NONE - 1, port, err, errlen) != 0)
 		return ERR("bad port number '%s'", s);
 	return 0;
 }
@@ -224,8 +228,8 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			}
 			g->weight = 1;
 			if (i < n && strcmp(tok[i], "weight") == 0) {
-				if (parse_u32(i + 1 < n ? tok[i + 1] : NULL, 1, FIB_MP_BUCKETS, &w,
-					      err, errlen) != 0)
+				if (parse_u32("weight", i + 1 < n ? tok[i + 1] : NULL, 1,
+					      FIB_MP_BUCKETS, &w, err, errlen) != 0)
 					return -EINVAL;
 				g->weight = (uint8_t)w;
 				weighted = true;
@@ -347,7 +351,7 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 				   tok[i]);
 		/* digits only, as every number of the CLI (strtoul() alone
 		 * would take a sign, and wrap a negative number round) */
-		if (parse_u32(tok[i + 1], neigh_param_names[k].min, neigh_param_names[k].max,
+		if (parse_u32(NULL, tok[i + 1], neigh_param_names[k].min, neigh_param_names[k].max,
 			      (uint32_t *)((char *)&c->nparams + neigh_param_names[k].off), err,
 			      errlen) != 0)
 			return ERR("%s: '%s' is not a number in %u-%u", tok[i], tok[i + 1],
@@ -386,7 +390,7 @@ static int a_mtu(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	/* RFC 791: every link carries 68 bytes; a port no more than one
 	 * buffer holds (PORT_MTU_MAX, what the help says), whatever its
 	 * device takes */
-	if (parse_u32(s, 68, PORT_MTU_MAX, &c->value, err, errlen) != 0) {
+	if (parse_u32("mtu", s, 68, PORT_MTU_MAX, &c->value, err, errlen) != 0) {
 		if (s != NULL && s[0] != '\0' && s[strspn(s, "0123456789")] == '\0' &&
 		    strtoul(s, NULL, 10) > PORT_MTU_MAX) /* ULONG_MAX when larger */
 			return ERR("port %u carries at most %u bytes, not %s (frames are received "
@@ -439,7 +443,7 @@ static int a_hold(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 		} else {
 			break;
 		}
-		if (parse_u32(tok[i + 1], 0, 600000, v, err, errlen) != 0)
+		if (parse_u32(tok[i], tok[i + 1], 0, 600000, v, err, errlen) != 0)
 			return -EINVAL;
 	}
 	if (i + 1 == n && i < 4 &&
@@ -581,13 +585,13 @@ static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			c->value |= RA_NO_SLAAC;
 		else if (bit == 32 && a_ra_prf(i + 1 < n ? tok[++i] : NULL, c, err, errlen) != 0)
 			return -EINVAL;
-		else if (bit == 1 && parse_u32(i + 1 < n ? tok[++i] : NULL, 4, 1800, &c->value2,
-					       err, errlen) != 0)
+		else if (bit == 1 && parse_u32("interval", i + 1 < n ? tok[++i] : NULL, 4, 1800,
+					       &c->value2, err, errlen) != 0)
 			return -EINVAL;
 		else if (bit == 8 && parse_dns(i + 1 < n ? tok[++i] : NULL, c, err, errlen) != 0)
 			return -EINVAL;
 		else if (bit == 64 &&
-			 parse_u32(i + 1 < n ? tok[++i] : NULL, RA_MIN_DELAY_LEAST_MS,
+			 parse_u32("min-delay", i + 1 < n ? tok[++i] : NULL, RA_MIN_DELAY_LEAST_MS,
 				   RA_MIN_DELAY_DEFAULT_MS, &min_delay, err, errlen) != 0)
 			return -EINVAL;
 	}
@@ -597,11 +601,11 @@ static int a_ra(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 
 static int a_icmp_rate(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
-	if (parse_u32(n > 0 ? tok[0] : NULL, 0, 1000000, &c->value, err, errlen) != 0)
+	if (parse_u32("rate", n > 0 ? tok[0] : NULL, 0, 1000000, &c->value, err, errlen) != 0)
 		return -EINVAL;
 	if (n < 3 || strcmp(tok[1], "burst") != 0)
 		return ERR("usage: set icmp rate PPS burst N");
-	if (parse_u32(tok[2], 1, 100000, &c->value2, err, errlen) != 0)
+	if (parse_u32("burst", tok[2], 1, 100000, &c->value2, err, errlen) != 0)
 		return -EINVAL;
 	return expect_end(tok, n, 3, err, errlen);
 }
@@ -612,7 +616,7 @@ static int a_reasm_timeout(char **tok, int n, struct cmd *c, char *err, size_t e
 	if (n < 1)
 		return ERR("missing SEC (1-120) or 'default'");
 	if (strcmp(tok[0], "default") != 0 &&
-	    parse_u32(tok[0], 1, 120, &c->value, err, errlen) != 0)
+	    parse_u32("reassembly-timeout", tok[0], 1, 120, &c->value, err, errlen) != 0)
 		return -EINVAL;
 	return expect_end(tok, n, 1, err, errlen);
 }
@@ -632,7 +636,8 @@ static int a_rtcache_mode(char **tok, int n, struct cmd *c, char *err, size_t er
 
 static int a_rtcache_size(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
-	if (parse_u32(n > 0 ? tok[0] : NULL, 64, 1u << 24, &c->value, err, errlen) != 0)
+	if (parse_u32("rtcache size", n > 0 ? tok[0] : NULL, 64, 1u << 24, &c->value, err,
+		      errlen) != 0)
 		return -EINVAL;
 	/* the cache has a power of two of entries: the size is what it gets */
 	c->value = rte_align32pow2(c->value);
@@ -680,10 +685,12 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 					break;
 			if (k < RTE_DIM(protos))
 				c->value = protos[k].proto;
-			else if (parse_u32(tok[i + 1], 0, 255, &c->value, err, errlen) != 0)
-				return -EINVAL;
+			else if (parse_u32(NULL, tok[i + 1], 0, 255, &c->value, err, errlen) != 0)
+				return ERR("proto: '%s' is none of tcp, udp, sctp, udplite nor a "
+					   "number in 0-255",
+					   tok[i + 1]);
 		} else if (strcmp(tok[i], "sport") == 0 || strcmp(tok[i], "dport") == 0) {
-			if (parse_u32(tok[i + 1], 0, 65535, &v, err, errlen) != 0)
+			if (parse_u32(tok[i], tok[i + 1], 0, 65535, &v, err, errlen) != 0)
 				return -EINVAL;
 			c->value2 = tok[i][0] == 's' ? (c->value2 & 0xffff) | v << 16
 						     : (c->value2 & 0xffff0000) | v;

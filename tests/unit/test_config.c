@@ -369,8 +369,17 @@ static void test_bad_cases(void **state)
 		{"port 0 ra on min-delay\n", 1, "missing MS after 'min-delay'"},
 		{"port 0 ra on managed interval\n", 1, "missing SEC after 'interval'"},
 		{"port 0 ra on min-delay 50 min-delay 60\n", 1, "'min-delay' given twice"},
-		{"set ip reassembly-timeout 0\n", 1, "'0' is not a number in 1-120"},
-		{"set ip reassembly-timeout 121\n", 1, "'121' is not a number in 1-120"},
+		{"set ip reassembly-timeout 0\n", 1,
+		 "reassembly-timeout: '0' is not a number in 1-120"},
+		{"set ip reassembly-timeout 121\n", 1,
+		 "reassembly-timeout: '121' is not a number in 1-120"},
+		/* a number's error names its setting */
+		{"port 0 ra on min-delay 29\n", 1, "min-delay: '29' is not a number in 30-3000"},
+		{"port 0 ra on interval 3\n", 1, "interval: '3' is not a number in 4-1800"},
+		{"port 0 mtu 67\n", 1, "mtu: '67' is not a number in 68-"},
+		{"set icmp rate x burst 1\n", 1, "rate: 'x' is not a number in 0-1000000"},
+		{"set icmp rate 10 burst 0\n", 1, "burst: '0' is not a number in 1-100000"},
+		{"rtcache size 63\n", 1, "rtcache size: '63' is not a number in 64-16777216"},
 		{"set ip reassembly-timeout\n", 1, "missing SEC (1-120) or 'default'"},
 		{"port\n", 1, "expected N after 'port'"},
 		{"port 0 address 192.0.2.255/24\n", 1, "broadcast address"},
@@ -1332,6 +1341,18 @@ static void test_cli_lines(void **state)
 	assert_non_null(strstr(o.buf, "error: route 10.0.0.0/8 exists"));
 	run_says(r, &o, "show route lookup 10.1.1.1", "10.0.0.0/8");
 	assert_non_null(strstr(o.buf, "198.51.100.2"));
+	/* a protocol neither named nor a number: the names said */
+	out_reset(&o);
+	assert_int_not_equal(
+		cmd_run_line(r, "show route lookup 10.1.1.1 from 10.2.2.2 proto xyz", &o), 0);
+	assert_non_null(strstr(
+		o.buf, "proto: 'xyz' is none of tcp, udp, sctp, udplite nor a number in 0-255"));
+	out_reset(&o);
+	assert_int_not_equal(
+		cmd_run_line(r, "show route lookup 10.1.1.1 from 10.2.2.2 proto udp sport 65536",
+			     &o),
+		0);
+	assert_non_null(strstr(o.buf, "sport: '65536' is not a number in 0-65535"));
 	run_says(r, &o, "show route", "198.51.100.0/24      connected");
 	run_says(r, &o, "help route", "route del PREFIX");
 	assert_null(strstr(o.buf, "neigh add"));
