@@ -371,6 +371,19 @@ static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m
 	drop_icmp(c, m, ip, flags, out, DROP_IP4_BAD_OPTIONS, 12, 0, (uint32_t)sizeof(*ip) + at);
 }
 
+/* An error @allowed about the packet, and a Redirect token (counted when
+ * none is left). */
+static bool redirect_token(struct dp_ctx *c, bool allowed)
+{
+	if (!allowed)
+		return false;
+	if (!dp_tokens_take(&c->icmp_redirect, c->conf)) {
+		c->st->redirects_ratelimited++;
+		return false;
+	}
+	return true;
+}
+
 /*
  * The part of redirect_due() and redirect6_due() both families share: the
  * source's route @snh a connected one out of @in_port, an error @allowed
@@ -380,13 +393,7 @@ static bool redirect_take(struct dp_ctx *c, uint64_t snh, uint16_t in_port, bool
 {
 	const struct fib_nh *sh = &c->nh[snh];
 
-	if (sh->type != FIB_NH_CONNECTED || sh->port != in_port || !allowed)
-		return false;
-	if (!dp_tokens_take(&c->icmp_redirect, c->conf)) {
-		c->st->redirects_ratelimited++;
-		return false;
-	}
-	return true;
+	return sh->type == FIB_NH_CONNECTED && sh->port == in_port && redirect_token(c, allowed);
 }
 
 /*
@@ -669,6 +676,10 @@ static __rte_noinline __rte_cold bool redirect6_due(struct dp_ctx *c, const stru
 	uint8_t s[1][16];
 	uint64_t snh;
 
+	/* a link-local source is on the arrival link by its scope, and in
+	 * no route */
+	if (ip6_is_linklocal(src))
+		return redirect_token(c, icmp6_allowed(m, ip, flags, ICMP6_REDIRECT));
 	memcpy(s[0], src, 16);
 	fib6_lookup_bulk(c->fib, s, &snh, 1);
 	return redirect_take(c, snh, in_port, icmp6_allowed(m, ip, flags, ICMP6_REDIRECT));
@@ -876,8 +887,11 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			drop(c, m, &out[i], DROP_L2_BCAST_FORWARD);
 			continue;
 		}
-		if (unlikely(ip6_is_linklocal(src[j]))) {
-			/* RFC 4291 2.5.6: never forwarded off its link */
+		port = h->port;
+		if (unlikely(ip6_is_linklocal(src[j])) && port != in_port) {
+			/* RFC 4291 2.5.6: never forwarded to another link;
+			 * back onto its own it is, with a Redirect due (RFC
+			 * 4861 8.2), as Linux forwards it */
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_LINKLOCAL, 1, 2, 0);
 			continue;
 		}
@@ -885,7 +899,6 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 			drop_icmp6(c, m, ip, flags[i], &out[i], DROP_IP6_HOP_LIMIT, 3, 0, 0);
 			continue;
 		}
-		port = h->port;
 		if (unlikely(DP_LOAD(ports[port].down))) {
 			/* a route that stays (the port's connected subnet):
 			 * say so, as the neighbour's failure would (RFC 4443

@@ -1337,6 +1337,22 @@ def test_redirect6(topo, r):
               s.checksum(ph + ic) == 0, "Redirect %s: %s" % (e.summary(), ic.hex()))
         route = sh(["ip", "-6", "route", "get", far], ns=h1)
         check("via %s " % gw in route, "h1 did not take the Redirect: %s" % route.strip())
+        # from a link-local source (a host with no global address): back
+        # onto its own link it is forwarded, with a Redirect to that source
+        # (RFC 4861 8.2, as Linux); to another link it is not (test_scopes)
+        pkt = (eth() / s.IPv6(src=HOST_LL[0], dst=far) /
+               s.ICMPv6EchoRequest(id=0x7b, seq=1, data=b"redirect6-ll"))
+        got, d = around(topo, r, lambda: send(topo, pkt), match=lambda p: p.haslayer(s.IPv6),
+                        timeout=1.0)
+        fwd = [p for p in got if p.haslayer(s.ICMPv6EchoRequest) and p.dst == gw_mac and
+               p[s.IPv6].src == HOST_LL[0] and p[s.IPv6].hlim == 63]
+        red = [p for p in got if p.haslayer(s.ICMPv6ND_Redirect)]
+        check(len(fwd) == 1 and len(red) == 1 and red[0][s.IPv6].dst == HOST_LL[0] and
+              red[0][s.IPv6].src == ROUTER_LL[0] and red[0][s.ICMPv6ND_Redirect].tgt == gw and
+              d("icmp6_redirects") == 1 and d("ip6_link_local_scope") == 0,
+              "link-local source, back onto its link: %s, icmp6_redirects +%d, "
+              "ip6_link_local_scope +%d" % ([p.summary() for p in got], d("icmp6_redirects"),
+                                            d("ip6_link_local_scope")))
         # a global gateway: no Target a host would take
         pkt = (eth() / s.IPv6(src=HOST_IP6[0], dst="2001:db8:7a::5") /
                s.ICMPv6EchoRequest(id=0x7a, seq=1, data=b"redirect6-global"))
