@@ -55,7 +55,7 @@ static void cdrop(struct router *r, struct rte_mbuf *m, enum ctrl_drop why)
 }
 
 /* Out of service: its link down, or 'port N down' (what the workers read). */
-static bool port_is_down(const struct router *r, uint16_t port)
+bool port_is_down(const struct router *r, uint16_t port)
 {
 	return port < FR_MAX_PORTS && __atomic_load_n(&r->dp_ports[port].down, __ATOMIC_RELAXED);
 }
@@ -806,11 +806,7 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_
 		r->cst.tcp_resets++;
 }
 
-/* A packet that cannot reach its next hop (@why: the neighbour did not
- * answer, its port is down): counted, and answered with host (address)
- * unreachable when it was forwarded and the rate allows. */
-static void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded,
-			     enum ctrl_drop why)
+void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded, enum ctrl_drop why)
 {
 	if (!forwarded || !icmp_ctrl_error_due(r, m, 1, 3, false)) {
 		cdrop(r, m, why);
@@ -1095,6 +1091,16 @@ static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 
 	if (!router_port_ok(r, port)) {
 		cdrop(r, m, CDROP_PORT_DOWN);
+		return;
+	}
+	if (port_is_down(r, (uint16_t)port)) {
+		/* its port went out of service after the worker's check:
+		 * refused as the worker refuses it, host unreachable quoting
+		 * the header as it arrived (the TTL given back) */
+		ip->time_to_live++;
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		host_unreachable(r, m, true, CDROP_PORT_DOWN);
 		return;
 	}
 	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu &&

@@ -709,12 +709,21 @@ static void icmp6_redirect(struct router *r, const struct rte_mbuf *orig, uint16
 
 void forward_finish6(struct router *r, struct rte_mbuf *m, uint16_t port)
 {
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+
 	if (!router_port_ok(r, port)) {
 		cdrop6(r, m, CDROP_PORT_DOWN);
 		return;
 	}
-	struct rte_ipv6_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	if (port_is_down(r, port)) {
+		/* its port went out of service after the worker's check:
+		 * refused as the worker refuses it (1/3), quoting the packet
+		 * as it arrived (the hop it spent given back) */
+		ip->hop_limits++;
+		host_unreachable(r, m, true, CDROP_PORT_DOWN);
+		return;
+	}
 
 	if (ip6_size(ip) > r->dp_ports[port].mtu) {
 		/* its port's MTU went down after the worker's check: refused

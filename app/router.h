@@ -454,6 +454,14 @@ void control_init(struct router *r);
 void control_input(struct router *r, struct rte_mbuf **pkts, unsigned int n);
 unsigned int control_poll(struct router *r);
 int control_send(struct router *r, struct rte_mbuf *m, uint16_t port);
+/* @port is out of service ('port N down', or its link): what is sent to
+ * it is refused. */
+bool port_is_down(const struct router *r, uint16_t port);
+/* A packet that cannot reach its next hop (@why: the neighbour did not
+ * answer, its port is down): counted, and answered with host (address)
+ * unreachable (3/1, ICMPv6 1/3) when it was @forwarded and the rules and
+ * rate of an error allow. Consumes @m. */
+void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded, enum ctrl_drop why);
 /* Queue the @n fragments of one packet for @port, all or none (n < 0: the
  * fragmentation failed, counted); how many were queued. */
 int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_t port);
