@@ -1064,6 +1064,52 @@ def test_scopes(topo, r):
                                                [g.summary() for g in got]))
 
 
+def test_rate_limit6(topo, r):
+    """IPv6 errors share IPv4's rate (set icmp rate): the workers' (3/0
+    about hop limit 1) and the control thread's (1/4 about UDP to the
+    router). Each packet counted once under its reason, its error either
+    sent or counted over the rate."""
+    r.cli("set icmp rate 20 burst 5")
+    try:
+        def flood():
+            for _ in range(10):
+                send(topo, [udp6(HOST_IP6[1], hlim=1)] * 20)
+                time.sleep(0.1)
+        t0 = time.time()
+        got, d = around(topo, r, flood, timeout=0.5,
+                        match=lambda p: is_icmp6_err(p) and p.haslayer(s.ICMPv6TimeExceeded))
+        elapsed = time.time() - t0
+    finally:
+        r.cli("set icmp rate 1000 burst 50")
+    bound = 5 + 20 * elapsed + 1
+    frlib.log("     200 hop-limit-1 packets in %.2f s: %d errors (bound %.0f), %d over the rate" %
+        (elapsed, len(got), bound, d("icmp_ratelimited")))
+    check(5 <= len(got) <= bound, "%d errors, want 5 to %.0f" % (len(got), bound))
+    check(d("ip6_hop_limit_exceeded") == 200 and d("icmp6_time_exceeded") == len(got) and
+          len(got) + d("icmp_ratelimited") == 200,
+          "200 hop-limit-1 packets: %d errors seen, ip6_hop_limit_exceeded +%d, "
+          "icmp6_time_exceeded +%d, icmp_ratelimited +%d" %
+          (len(got), d("ip6_hop_limit_exceeded"), d("icmp6_time_exceeded"),
+           d("icmp_ratelimited")))
+    r.cli("set icmp rate 1 burst 1")
+    try:
+        def to_router():
+            before = r.stats()
+            send(topo, [udp6(ROUTER_IP6[0])] * 10)
+            # all ten taken in before the rate goes back
+            frlib.wait_for(lambda: delta(before, r.stats(), "local_unreachable") >= 10,
+                           timeout=3)
+        got, d = around(topo, r, to_router, timeout=0.3,
+                        match=lambda p: is_icmp6_err(p) and p.haslayer(s.ICMPv6DestUnreach))
+    finally:
+        r.cli("set icmp rate 1000 burst 50")
+    check(d("local_unreachable") == 10 and 1 <= len(got) <= 2 and
+          d("icmp6_port_unreach") == len(got) and d("ctrl_icmp_over_rate") == 10 - len(got),
+          "10 UDP to the router at rate 1 burst 1: %d errors, local_unreachable +%d, "
+          "icmp6_port_unreach +%d, ctrl_icmp_over_rate +%d" %
+          (len(got), d("local_unreachable"), d("icmp6_port_unreach"), d("ctrl_icmp_over_rate")))
+
+
 def test_extension_headers(topo, r):
     # forwarded unchanged but for the hop limit
     p = (eth() / s.IPv6(src=HOST_IP6[0], dst=HOST_IP6[1], hlim=9) /
@@ -1455,6 +1501,49 @@ def test_held_errors(topo, r):
                  ns=topo.hosts[0], check=False)
         check(" %s " % frlib.ROUTER_IP[0] in out,
               "round %d: no ICMP time exceeded from the router:\n%s" % (i, out))
+
+
+def test_held_too_big6(topo, r):
+    """Held for a gateway by port 1 that never answers, its route moved to
+    port 2 (MTU 1280) meanwhile: when the gateway fails, the packet goes
+    by its new route, and being too big for it is refused with a Packet
+    Too Big (MTU 1280) from the control thread, quoting it as it arrived;
+    neither sent nor answered 1/3 for a gateway no route uses."""
+    def held():
+        return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
+
+    gw = "2001:db8:2::81"
+    r.cli("route add 2001:db8:81::/48 via " + gw)
+    r.cli("set neigh mcast-probes 10")  # fails 2 s after the first probe
+    p = udp6("2001:db8:81::1", payload=b"T" * 1300)
+    lsn = Listen(topo, 2)
+    try:
+        held0 = held()
+
+        def hold_and_move():
+            send(topo, p)
+            check(frlib.wait_for(lambda: held() > held0, timeout=2), "the packet was not held")
+            r.cli("route replace 2001:db8:81::/48 via " + HOST_IP6[2])
+        got, d = around(topo, r, hold_and_move, timeout=5, want=1, linger=0.3)
+        out = lsn.collect(timeout=0.3, match=lambda q: q.haslayer(s.Raw) and
+                          b"TTTT" in q[s.Raw].load)
+    finally:
+        lsn.close()
+        r.cli("route del 2001:db8:81::/48", check=False)
+        r.cli("neigh del %s port 1" % gw, check=False)
+        r.cli("set neigh mcast-probes 2", check=False)
+    ptb = [q for q in got if q.haslayer(s.ICMPv6PacketTooBig)]
+    quoted = bytes(ptb[0][s.ICMPv6PacketTooBig].payload) if ptb else b""
+    check(len(got) == 1 and len(ptb) == 1 and ptb[0][s.ICMPv6PacketTooBig].mtu == 1280 and
+          ptb[0][s.IPv6].src == ROUTER_IP6[0] and quoted[:40] == bytes(p[s.IPv6])[:40],
+          "want one Packet Too Big (MTU 1280) quoting the packet as sent: %s" %
+          [q.summary() for q in got])
+    check(not out, "the held packet left by port 2: %s" % [q.summary() for q in out])
+    check(d("held_rerouted") == 1 and d("icmp6_too_big") == 1 and d("ctrl_too_big") == 1 and
+          d("icmp6_addr_unreach") == 0,
+          "held_rerouted +%d, icmp6_too_big +%d, ctrl_too_big +%d, icmp6_addr_unreach +%d" %
+          (d("held_rerouted"), d("icmp6_too_big"), d("ctrl_too_big"),
+           d("icmp6_addr_unreach")))
 
 
 def test_counters_shown(topo, r):
@@ -2363,6 +2452,7 @@ def main():
                              ("answer_lost_not_counted_sent", test_answer_lost),
                              ("no_error_about", test_no_error_about),
                              ("address_scopes", test_scopes),
+                             ("icmp6_rate_limit", test_rate_limit6),
                              ("extension_headers", test_extension_headers),
                              ("rpf_matrix6", test_rpf_matrix),
                              ("ecmp6_flows", test_ecmp6),
@@ -2371,6 +2461,7 @@ def main():
                              ("redirect6_137", test_redirect6),
                              ("rtcache6_coherency", test_rtcache6),
                              ("held_errors_keep_family", test_held_errors),
+                             ("held_too_big6", test_held_too_big6),
                              ("cli_ipv6", test_counters_shown),
                              ("router_advertisements", test_router_adv),
                              ("ra_withdraws", test_ra_withdraws),
