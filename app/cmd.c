@@ -777,7 +777,8 @@ static const struct cmd_syntax {
 	 "(the prefix, host bits zero; up to /126) as local, as routes. Every port\n"
 	 "also has an EUI-64 link-local IPv6 address"},
 	{"port * address del", CMD_PORT_ADDR_DEL, a_ifaddr, "ADDR/LEN",
-	 "remove an address from port N, with the routes it installed"},
+	 "remove an address from port N, with the routes it installed; routes via\n"
+	 "gateways in its subnet stay on the port (a warning counts them)"},
 	{"port * address", CMD_PORT_ADDR_ADD, a_ifaddr, "ADDR/LEN",
 	 "same as 'port N address add ADDR/LEN'"},
 	{"port * mtu", CMD_PORT_MTU, a_mtu, "BYTES",
@@ -1345,8 +1346,24 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 	switch (c->id) {
 	case CMD_PORT_ADDR_ADD:
 		return exec_addr_add(t, c, err, errlen);
-	case CMD_PORT_ADDR_DEL:
-		return exec_addr_del(t, c, err, errlen);
+	case CMD_PORT_ADDR_DEL: {
+		int rc = exec_addr_del(t, c, err, errlen);
+		unsigned int n;
+		struct fr_prefix net = c->prefix;
+		char buf[FR_ADDR_STRLEN];
+
+		if (rc != 0 || src != CMD_SRC_CLI || o->json)
+			return rc;
+		fr_addr_mask(&net.addr, net.len);
+		n = addr_gone_gateways(r, (uint16_t)c->port, &net);
+		if (n > 0)
+			out_printf(o,
+				   "warning: %u routes via gateways in %s stay on port %u, their "
+				   "gateways off its subnets now ('show route' lists them: 'route "
+				   "replace' or 'route del' them)\n",
+				   n, fr_prefix_fmt(&net, buf, sizeof(buf)), c->port);
+		return rc;
+	}
 	case CMD_ROUTE_ADD:
 	case CMD_ROUTE_REPLACE:
 	case CMD_ROUTE_DEL:

@@ -53,6 +53,11 @@ int check_rtcache_size(const struct router *r, const struct cmd *c, char *err, s
 /* cmd_txn.c: configuration changes, journaled in @t */
 int exec_addr_add(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen);
+/* Routes by a gateway on @port in @gone, a subnet the port has just lost,
+ * that none of its subnets holds now: they stay on the port (their port
+ * was found when they were added), for 'port N address del' to warn of. */
+unsigned int addr_gone_gateways(const struct router *r, uint16_t port,
+				const struct fr_prefix *gone);
 int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen);
 int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen);

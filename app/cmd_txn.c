@@ -1074,6 +1074,60 @@ int exec_addr_del(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* addr_gone_gateways()'s walk: @p lost subnet @gone (host bits clear) */
+struct gw_gone {
+	const struct fib *f;
+	const struct fr_port *p;
+	uint16_t port;
+	struct fr_prefix gone;
+	unsigned int n;
+};
+
+/* @gw, a gateway on @port, was in the subnet gone, and none of the port's
+ * subnets holds it now */
+static bool gw_gone_offlink(const struct gw_gone *a, uint16_t port, const struct fr_addr *gw)
+{
+	unsigned int i;
+
+	if (port != a->port || !fr_prefix_contains(&a->gone, gw))
+		return false;
+	for (i = 0; i < a->p->nb_addrs; i++) {
+		struct fr_prefix s = {.addr = a->p->addrs[i].addr, .len = a->p->addrs[i].len};
+
+		fr_addr_mask(&s.addr, s.len);
+		if (fr_prefix_contains(&s, gw))
+			return false;
+	}
+	return true;
+}
+
+static int count_gw_gone(const struct fib_route *rt, void *arg)
+{
+	struct gw_gone *a = arg;
+
+	if (rt->type == FIB_NH_MULTIPATH) {
+		struct fib_mp_member m[FIB_MP_MAX];
+		unsigned int i, n = fib_mp_members(a->f, rt->nh_idx, m);
+
+		for (i = 0; i < n && !gw_gone_offlink(a, m[i].port, &m[i].gw); i++)
+			;
+		a->n += i < n;
+	} else if (rt->type == FIB_NH_GATEWAY && gw_gone_offlink(a, rt->port, &rt->gw)) {
+		a->n++;
+	}
+	return 0;
+}
+
+unsigned int addr_gone_gateways(const struct router *r, uint16_t port, const struct fr_prefix *gone)
+{
+	struct gw_gone a = {.f = r->fib, .p = &r->ports[port], .port = port, .gone = *gone};
+
+	if (r->fib == NULL)
+		return 0;
+	(void)fib_route_walk(r->fib, gone->addr.family, count_gw_gone, &a);
+	return a.n;
+}
+
 /* A route of @family that forwards out of @port (one that names it). */
 struct port_of {
 	const struct fib *f;

@@ -1365,6 +1365,40 @@ static void test_cli_lines(void **state)
 	out_free(&o);
 }
 
+/* 'port N address del' of a subnet that held gateways: the routes via them
+ * stay on the port, and the command says how many */
+static void test_addr_del_warns(void **state)
+{
+	struct router *r = *state;
+	struct cmd_out o = {0};
+	const char *lines[] = {"port 0 address add 192.0.2.1/24",
+			       "port 0 address add 192.0.3.1/24",
+			       "port 0 address add 2001:db8:5::1/64",
+			       "port 1 address add 198.51.100.1/24",
+			       "route add 10.0.0.0/8 via 192.0.2.9",
+			       "route add 11.0.0.0/8 via 192.0.2.9 via 192.0.3.9",
+			       "route add 12.0.0.0/8 via 192.0.3.9",
+			       "route add 2001:db8:50::/48 via 2001:db8:5::9",
+			       "route add 2001:db8:51::/48 via fe80::9 port 0"};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(lines); i++) {
+		out_reset(&o);
+		if (cmd_run_line(r, lines[i], &o) != 0)
+			fail_msg("%s: %s", lines[i], o.buf);
+	}
+	run_says(r, &o, "port 0 address del 192.0.3.1/24",
+		 "warning: 2 routes via gateways in 192.0.3.0/24 stay on port 0");
+	run_says(r, &o, "port 0 address del 2001:db8:5::1/64",
+		 "warning: 1 routes via gateways in 2001:db8:5::/64 stay on port 0");
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "port 1 address del 198.51.100.1/24", &o), 0);
+	assert_null(strstr(o.buf, "warning"));
+	/* the routes stay, on the port */
+	run_says(r, &o, "show route lookup 12.1.1.1", "192.0.3.9");
+	out_free(&o);
+}
+
 /*
  * A route its port could not put back on coming up (the tbl8 groups taken
  * meanwhile): 'port N up' says so, show route summary counts it, and a
@@ -1616,6 +1650,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_addr_order_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reasm_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_addr_del_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_editor_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
