@@ -2110,7 +2110,7 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint16_t min
 		   uint8_t flags)
 {
 	struct fr_port *p = &r->ports[port];
-	const uint16_t was = p->ra_max_s;
+	const uint16_t was = p->ra_max_s, min_delay_was = p->ra_min_delay_ms;
 	const uint8_t flags_was = p->ra_flags;
 
 	p->ra_max_s = max_s;
@@ -2138,6 +2138,10 @@ void router_ra_set(struct router *r, uint16_t port, uint16_t max_s, uint16_t min
 	} else if (max_s < was) {
 		p->ra_next_ms = RTE_MIN(p->ra_next_ms, control_now_ms() + max_s * 1000ull);
 	}
+	/* a longer min-delay holds back what is due already too: none
+	 * sooner than that after the last (RFC 4861 6.2.6) */
+	if (was != 0 && min_delay_ms > min_delay_was)
+		p->ra_next_ms = RTE_MAX(p->ra_next_ms, ra_soonest(p));
 }
 
 void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const uint8_t (*dns)[16])

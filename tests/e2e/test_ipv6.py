@@ -2164,6 +2164,24 @@ def test_router_adv(topo, r):
         check(len(got) == 4 and min(gaps) >= 0.25,
               "with min-delay 300, advertisements in 4 s of solicitations: %d, %s s apart" %
               (len(got), ["%.2f" % g for g in gaps]))
+        # a longer min-delay holds back an answer already due: solicited
+        # just after an advertisement (its answer due 0.3 s after it), then
+        # min-delay 3000 before that answer went: the next comes 3 s after
+        # the last, not 0.3
+        time.sleep(0.4)
+        ls = Listen(topo, 0)
+        try:
+            solicit(topo)
+            first = ls.collect(timeout=1.5, match=is_ra, want=1)
+            solicit(topo)
+            r.cli("port 0 ra on interval 4 min-delay 3000")
+            nxt = ls.collect(timeout=4.5, match=is_ra, want=1)
+        finally:
+            ls.close()
+        check(first and nxt and nxt[0].time - first[0].time >= 2.9,
+              "min-delay raised to 3000 with an answer due: the next advertisement %s s "
+              "after the last" % ("%.2f" % (nxt[0].time - first[0].time)
+                                  if first and nxt else "never"))
     finally:
         r.cli("port 0 ra off")
         ra_host(h, False)
