@@ -540,6 +540,15 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 		cdrop6(r, m, CDROP_ND_CONFLICT);
 		return;
 	}
+	/* a sender whose link-layer address is one of the router's own
+	 * (forged, or a port's NS or NA on another's link; not a DAD probe,
+	 * from ::, which is ours looped back): neither learnt nor answered,
+	 * an entry would send its traffic back into the router */
+	if (!ip6_is_unspec(nd.src) &&
+	    (router_mac(r, &nd.eth_src) || (nd.has_lla && router_mac(r, &nd.lla)))) {
+		cdrop6(r, m, CDROP_ND_IGNORED);
+		return;
+	}
 	/* a host solicits our link-local address (not a DAD probe, which is
 	 * defended as ever): the answer uses it, probed first on a port new
 	 * to IPv6, and tentative meanwhile */

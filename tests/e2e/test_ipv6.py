@@ -1235,6 +1235,31 @@ def test_nd_abuse(topo, r):
         check(not got and d("nd_malformed") == 1,
               "an NS with link-layer address %s: answered %d, nd_malformed +%d" %
               (bad, len(got), d("nd_malformed")))
+    # one whose link-layer address is one of the router's own (forged, or a
+    # port's NS on another port's link): neither answered nor learnt (an
+    # entry would send the host's traffic back into the router), in its
+    # option or in its frame, from a new host or from h1 (its entry keeps
+    # h1's MAC)
+    for src, lladdr, frame in (("2001:db8:1::97", ROUTER_MAC[1], None),
+                               (HOST_IP6[0], ROUTER_MAC[0], None),
+                               ("2001:db8:1::97", None, ROUTER_MAC[2])):
+        p = ns(ROUTER_IP6[0], src=src, lla=lladdr is not None, lladdr=lladdr)
+        if frame:
+            p[s.Ether].src = frame
+        # (its answer would go to that MAC; h1's own NUD of the router may
+        # be answered in the window, to h1's)
+        mac = lladdr or frame
+        got, d = around(topo, r, lambda: send(topo, p),
+                        match=lambda q: is_na(q) and q.dst.lower() == mac.lower(),
+                        timeout=1.0, settle="nd_ignored")
+        check(not got and d("nd_ignored") == 1,
+              "an NS from %s with the router's MAC %s: answered %d, nd_ignored +%d" %
+              (src, lladdr or frame, len(got), d("nd_ignored")))
+    n = [l.split() for l in r.cli("show neigh").splitlines()]
+    check(not any(e[:1] == ["2001:db8:1::97"] for e in n) and
+          not any(e[:2] == [HOST_IP6[0], "0"] and HOST_MAC[0] not in e for e in n),
+          "the router's own MAC learnt: %s" % [e for e in n if e[:1] in (["2001:db8:1::97"],
+                                                                          [HOST_IP6[0]])])
     # for its link-local address too
     got, _ = around(topo, r, lambda: send(topo, ns(ROUTER_LL[0], src=HOST_LL[0])), match=is_na,
                     want=1)
