@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 RUN_PKGS="gcc libc6-dev pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev libnuma-dev
 libpcap-dev iproute2 ethtool iputils-ping procps"
 TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump clang dpdk-doc
-libclang-rt-14-dev"
+libclang-rt-14-dev lua5.4"
 
 BENCH_PKGS="dpdk-doc gnuplot-nox python3 make git"
 

@@ -7,21 +7,17 @@
 --
 -- Edit the block below: the router's port MACs (fastroute-cli show port info) are
 -- the destination MACs; pktgen's own MACs go into router.conf's neighbours.
-package.path = package.path .. ";?.lua;test/?.lua;app/?.lua;"
-require "Pktgen"
+-- fastroute-common.lua, beside this script: the counters and the window
+local here = debug and debug.getinfo(1, "S")
+local fr = dofile((here and here.source:match("^@(.*/)") or "") .. "fastroute-common.lua")
 
 local router_mac = { [0] = "02:00:00:00:00:10", [1] = "02:00:00:00:00:11" }
 local src_ip     = { [0] = "192.0.2.2/24",      [1] = "198.51.100.2/24" }
 local dst_ip     = { [0] = "198.18.0.1",        [1] = "198.19.0.1" }
 local sizes      = { 64, 1518 }        -- frame sizes with FCS, as pktgen counts them
 local warmup_ms  = 2000
-local window_ms  = 10000
+local window_s   = 10                  -- whole seconds (fastroute-common.lua)
 local rate_pct   = 100                 -- percent of line rate
-
-local function counters()
-	local s = pktgen.portStats("0,1", "port")
-	return s[0].opackets + s[1].opackets, s[0].ipackets + s[1].ipackets
-end
 
 for p = 0, 1 do
 	local port = tostring(p)
@@ -37,16 +33,7 @@ end
 
 for _, size in ipairs(sizes) do
 	pktgen.set("0,1", "size", size)
-	pktgen.clr()
-	pktgen.start("0,1")
-	pktgen.delay(warmup_ms)
-	local tx0, rx0 = counters()
-	pktgen.delay(window_ms)
-	local tx1, rx1 = counters()
-	pktgen.stop("0,1")
-	local sec = window_ms / 1000
+	local tx, rx, loss = fr.measure(warmup_ms, window_s)
 	print(string.format("1flow %4d B: tx %.3f Mpps, rx %.3f Mpps (router forwarded), loss %.4f%%",
-		size, (tx1 - tx0) / sec / 1e6, (rx1 - rx0) / sec / 1e6,
-		tx1 > tx0 and 100 * (1 - (rx1 - rx0) / (tx1 - tx0)) or 0))
-	pktgen.delay(1000)
+		size, tx / 1e6, rx / 1e6, loss))
 end

@@ -17,8 +17,12 @@
 --
 --   pktgen -l 0-4 -n 4 -a <NIC0> -a <NIC1> -- -P -m "[1:2].0,[3:4].1" \
 --       -f scripts/pktgen/fastroute-random.lua
-package.path = package.path .. ";?.lua;test/?.lua;app/?.lua;"
-require "Pktgen"
+--
+-- Edit the block below: the router's port MACs (fastroute-cli show port info) are
+-- the destination MACs; pktgen's own MACs go into router.conf's neighbours.
+-- fastroute-common.lua, beside this script: the counters and the window
+local here = debug and debug.getinfo(1, "S")
+local fr = dofile((here and here.source:match("^@(.*/)") or "") .. "fastroute-common.lua")
 
 local router_mac = { [0] = "02:00:00:00:00:10", [1] = "02:00:00:00:00:11" }
 local src_ip     = { [0] = "192.0.2.2/24",      [1] = "198.51.100.2/24" }
@@ -29,12 +33,7 @@ local dst_mask   = { [0] = "11000110 00010010 XXXXXXXX XXXXXXXX",   -- 198.18.x.
 local IPV4_DST_OFFSET = 30            -- 14 (Ethernet) + 16
 local sizes      = { 64, 1518 }
 local warmup_ms  = 2000
-local window_ms  = 10000
-
-local function counters()
-	local s = pktgen.portStats("0,1", "port")
-	return s[0].opackets + s[1].opackets, s[0].ipackets + s[1].ipackets
-end
+local window_s   = 10                  -- whole seconds (fastroute-common.lua)
 
 for p = 0, 1 do
 	local port = tostring(p)
@@ -50,16 +49,8 @@ end
 
 for _, size in ipairs(sizes) do
 	pktgen.set("0,1", "size", size)
-	pktgen.clr()
-	pktgen.start("0,1")
-	pktgen.delay(warmup_ms)
-	local tx0, rx0 = counters()
-	pktgen.delay(window_ms)
-	local tx1, rx1 = counters()
-	pktgen.stop("0,1")
-	local sec = window_ms / 1000
-	print(string.format("random %4d B: tx %.3f Mpps, rx %.3f Mpps (router forwarded)",
-		size, (tx1 - tx0) / sec / 1e6, (rx1 - rx0) / sec / 1e6))
-	pktgen.delay(1000)
+	local tx, rx, loss = fr.measure(warmup_ms, window_s)
+	print(string.format("random %4d B: tx %.3f Mpps, rx %.3f Mpps (router forwarded), loss %.4f%%",
+		size, tx / 1e6, rx / 1e6, loss))
 end
 pktgen.rnd("0,1", 0, IPV4_DST_OFFSET, "off")
