@@ -582,9 +582,10 @@ class Generator:
                     pair, lk[2 * pair:2 * pair + 2], timeout))
             time.sleep(0.2)
 
-    def run(self, pair, profile, size, warmup, duration, rate=0.0, mode="window"):
+    def run(self, pair, profile, size, warmup, duration, rate=0.0, mode="window", routed=False):
         return self.command("run pair=%d profile=%s size=%d warmup=%g duration=%g rate=%g mode=%s"
-                            % (pair, profile, size, warmup, duration, rate, mode),
+                            " routed=%d"
+                            % (pair, profile, size, warmup, duration, rate, mode, routed),
                             warmup + duration + 30 + (5 if profile.startswith("random") else 0))
 
     def quit(self):
@@ -1363,9 +1364,14 @@ def rfc2544_main(argv):
     ap.add_argument("--loss", type=float, default=0.0,
                     help="acceptable loss ratio (default 0: zero loss)")
     ap.add_argument("--out", help="JSON lines: one object per trial, then the result")
-    ap.add_argument("--time-limit", type=seconds, default=900,
-                    help="abort (and clean up) after this many seconds (default 900; "
-                         "rfc2544.sh's own timeout ends any run at 7200)")
+    ap.add_argument("--time-limit", type=seconds, default=None,
+                    help="abort (and clean up) after this many seconds, the best result "
+                         "so far printed (default: what --max-trials trials of --warmup, "
+                         "--trial and --settle take, 900 at least; rfc2544.sh's own "
+                         "timeout ends any run at 7200)")
+    ap.add_argument("--settle", type=float, default=None, metavar="SEC",
+                    help="seconds between trials for the DUT to settle (RFC 2544 23 e: 5; "
+                         "default 5 with --gen-eal, 0 in the memif demo)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
                     help="memif demo on a shared machine: before each trial, wait up to SEC "
                          "for other processes to leave the CPUs idle")
@@ -1376,13 +1382,23 @@ def rfc2544_main(argv):
         a.trial = 1.0 if memif else 10.0
     if a.warmup is None:
         a.warmup = 0.3 if memif else 2.0
+    if a.settle is None:
+        a.settle = 0.0 if memif else 5.0
     if not 64 <= a.size <= 1518:
         ap.error("--size: 64..1518")
-    if not (0 < a.trial <= 3600 and 0 <= a.warmup <= 3600 and a.max_trials >= 1 and
+    if not (0 < a.trial <= 3600 and 0 <= a.warmup <= 3600 and 0 <= a.settle <= 3600 and
+            a.max_trials >= 1 and
             0 < a.resolution < 1 and 0 <= a.loss < 1 and a.routes >= 1 and
             (a.max_rate is None or 0 < a.max_rate < float("inf"))):
-        ap.error("0 < --trial <= 3600, 0 <= --warmup <= 3600, --max-trials >= 1, "
+        ap.error("0 < --trial <= 3600, 0 <= --warmup <= 3600, 0 <= --settle <= 3600, "
+                 "--max-trials >= 1, "
                  "0 < --resolution < 1, 0 <= --loss < 1, --routes >= 1, --max-rate > 0")
+    if a.time_limit is None:
+        # each trial: warmup, trial, the drains (2 s at most each), the
+        # settling; start-up (the table, the links: up to 5 min for a
+        # million routes)
+        a.time_limit = max(900, int(300 + a.max_trials * (a.warmup + a.trial + 4 + a.settle)))
+    signal.setitimer(signal.ITIMER_REAL, a.time_limit)  # from now, what it says
     check_tools(need_testpmd=memif and a.local_dut == "io",
                 need_fastroute=memif and a.local_dut == "fastroute")
 
@@ -1441,8 +1457,13 @@ def rfc2544_main(argv):
 
         nic = a.gen_eal is not None
         limited = []
+        # frames back count only with their TTL taken down: a router's (the
+        # memif demo's testpmd and l3fwd are left out, not known to)
+        routed = nic or a.local_dut == "fastroute"
 
         def trial(rate):
+            if trials > 0 and a.settle > 0:
+                time.sleep(a.settle)  # RFC 2544 23 e: the DUT settles between trials
             if a.wait_idle > 0:
                 if dut is not None:
                     dut.freeze()  # its spinning worker is ours, not foreign load
@@ -1451,7 +1472,8 @@ def rfc2544_main(argv):
                     dut.thaw()
                 if busy > FOREIGN_CPU_MAX:
                     log("other processes still use %.0f%% of the CPUs" % (100 * busy))
-            r = gen.run(0, a.profile, a.size, a.warmup, a.trial, rate=rate, mode="trial")
+            r = gen.run(0, a.profile, a.size, a.warmup, a.trial, rate=rate, mode="trial",
+                        routed=routed)
             # the port refusing packets (ring full): on memif the ring is
             # shared with the DUT, which did not keep up (lost); on a NIC
             # the generator's own queue is full (the wire's rate reached):
@@ -1461,14 +1483,17 @@ def rfc2544_main(argv):
             ratio = loss / attempted if attempted else 1.0
             offered = attempted / r["seconds"] / 1e6 if r["seconds"] > 0 else 0
             short = rate > 0 and offered < 0.97 * rate
-            ok = ratio <= a.loss and not short
+            # more frames back than sent (a switch's copies, a loop): no pass
+            ok = 0 <= ratio <= a.loss and not short
             rec = {"trial_rate_mpps": rate, "offered_mpps": round(offered, 4),
                    "tx_pkts": r["tx_pkts"], "tx_fail": r["tx_fail"], "rx_pkts": r["rx_pkts"],
                    "loss_pkts": loss, "loss_ratio": ratio, "pass": ok,
                    "generator_limited": short and (nic or r["tx_fail"] == 0)}
             limited.append(rec["generator_limited"])
             note = ""
-            if r["tx_fail"] and not nic:
+            if loss < 0:
+                note = "  %d more frames came back than were sent" % -loss
+            elif r["tx_fail"] and not nic:
                 note = "  port refused %d (ring full)" % r["tx_fail"]
             elif short:
                 note = "  generator could not offer the rate"
@@ -1483,38 +1508,41 @@ def rfc2544_main(argv):
         trials = 0
         # the search moves on trial rates; what is claimed is what the
         # best passing trial really offered (a pass may offer 3% short)
-        best_offered = None
-        if a.max_rate is None:
-            first = trial(0)  # unpaced: what the generator (and the link) can offer
-            trials += 1
-            hi = first["offered_mpps"]
-            if first["pass"]:
-                best = hi
-                lo = hi
-                best_offered = first["offered_mpps"]
+        best_offered, best, lo, hi = None, None, 0.0, a.max_rate
+        stopped = None
+        try:
+            if a.max_rate is None:
+                first = trial(0)  # unpaced: what the generator (and the link) can offer
+                trials += 1
+                hi = first["offered_mpps"]
+                if first["pass"]:
+                    best = lo = hi
+                    best_offered = first["offered_mpps"]
             else:
-                lo = 0.0
-                best = None
-        else:
-            hi, lo, best = a.max_rate, 0.0, None
-            first = trial(hi)
-            trials += 1
-            if first["pass"]:
-                best = lo = hi
-                best_offered = min(hi, first["offered_mpps"])
-        while best != hi and trials < a.max_trials and (hi - lo) > a.resolution * hi:
-            rate = (lo + hi) / 2
-            rec = trial(rate)
-            trials += 1
-            if rec["pass"]:
-                lo = best = rate
-                best_offered = min(rate, rec["offered_mpps"])
-            else:
-                hi = rate
+                first = trial(hi)
+                trials += 1
+                if first["pass"]:
+                    best = lo = hi
+                    best_offered = min(hi, first["offered_mpps"])
+            while best != hi and trials < a.max_trials and (hi - lo) > a.resolution * hi:
+                rate = (lo + hi) / 2
+                rec = trial(rate)
+                trials += 1
+                if rec["pass"]:
+                    lo = best = rate
+                    best_offered = min(rate, rec["offered_mpps"])
+                else:
+                    hi = rate
+        except TimeLimit as e:
+            stopped = e  # the search so far is still said, marked incomplete
         res = {"result": "zero-loss" if a.loss == 0 else "loss<=%g" % a.loss,
+               # no trial passed: no rate to claim
+               "passed": best_offered is not None,
+               "complete": stopped is None,
                "throughput_mpps": None if best_offered is None else round(best_offered, 4),
                "trial_rate_mpps": None if best is None else round(best, 4),
-               "upper_bound_mpps": round(hi, 4), "trials": trials, "profile": a.profile,
+               "upper_bound_mpps": None if hi is None else round(hi, 4), "trials": trials,
+               "profile": a.profile,
                "size": a.size, "routes": n, "trial_seconds": a.trial,
                "dut": dut.name if dut else "external",
                # a trial failed because the generator (not the DUT: over
@@ -1525,8 +1553,11 @@ def rfc2544_main(argv):
             gbps = best_offered * 1e6 * (a.size + 20) * 8 / 1e9
             res["throughput_gbps_l1"] = round(gbps, 3)
         print(json.dumps(res))
+        sys.stdout.flush()
         if out is not None:
             out.write(json.dumps(res) + "\n")
+        if stopped is not None:
+            raise stopped
         if dut is not None:
             dut.end()
             dut.stop()

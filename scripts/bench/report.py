@@ -168,22 +168,28 @@ def check_rfc2544(path):
     if not rows or "result" not in rows[-1]:
         fail("rfc2544: %s ends without a result line" % path)
     res, trials = rows[-1], rows[:-1]
-    for k in ("throughput_mpps", "upper_bound_mpps", "trials", "dut", "generator_limited"):
+    for k in ("throughput_mpps", "upper_bound_mpps", "trials", "dut", "generator_limited",
+              "passed", "complete"):
         if k not in res:
             fail("rfc2544 result without %s: %s" % (k, res))
+    if not res["complete"]:
+        fail("rfc2544: the search stopped before its end (time limit): %s" % res)
     for t in trials:
         for k in ("trial_rate_mpps", "offered_mpps", "tx_pkts", "rx_pkts", "loss_pkts",
                   "loss_ratio", "pass"):
             if k not in t:
                 fail("rfc2544 trial without %s: %s" % (k, t))
+        if t["pass"] and t["loss_pkts"] < 0:
+            fail("rfc2544: a trial passed with more frames back than sent: %s" % t)
         if t["pass"] and res["result"] == "zero-loss" and t["loss_pkts"] != 0:
             fail("rfc2544: a zero-loss trial passed with %d lost: %s" % (t["loss_pkts"], t))
     if len(trials) != res["trials"] or not trials:
         fail("rfc2544: %d trial lines for a result of %s trials" % (len(trials), res["trials"]))
     passed = [t for t in trials if t["pass"]]
     best = res["throughput_mpps"]
-    if (best is None) != (not passed):
-        fail("rfc2544: throughput %s from %d passing trials" % (best, len(passed)))
+    if (best is None) != (not passed) or res["passed"] != bool(passed):
+        fail("rfc2544: throughput %s, passed %s, from %d passing trials" %
+             (best, res["passed"], len(passed)))
     if best is not None and not 0 < best <= res["upper_bound_mpps"] + 1e-3:
         fail("rfc2544: throughput %s outside (0, upper bound %s]" %
              (best, res["upper_bound_mpps"]))

@@ -43,7 +43,7 @@
  * answer is one JSON line on stdout (the harness keeps one generator alive
  * while DUTs connect to different pairs):
  *   run [pair=I] [profile=P] [size=S] [warmup=W] [duration=D] [rate=R]
- *       [mode=window|trial]
+ *       [mode=window|trial] [routed=0|1]
  *   links
  *   quit
  * mode=window counts packets that cross the window's boundaries (steady
@@ -51,7 +51,9 @@
  * count: traffic pauses and the ports drain after the warmup, counters
  * start from zero, and after the trial rx is counted until the ports are
  * quiet, so loss = tx - rx is exact; it counts only its own frames back
- * (UDP 1024 -> 1024), not the DUT's ARP, ND or ICMP nor a link's LLDP.
+ * (UDP 1024 -> 1024), not the DUT's ARP, ND or ICMP nor a link's LLDP;
+ * with routed=1 (the DUT is a router) only those whose TTL or hop limit it
+ * took down, not a copy of ours that a switch or a loop sent back.
  * --rate MPPS paces the total offered load with a token bucket on the TSC
  * (0: as fast as the core goes).
  *
@@ -124,6 +126,8 @@ static const char *const profile_names[PROF_MAX] = {"1flow", "256nets", "random1
 
 enum run_mode { MODE_WINDOW = 0, MODE_TRIAL };
 
+#define GEN_TTL 64 /* the TTL and hop limit of what we send */
+
 struct route {
 	uint32_t net; /* host order */
 	uint8_t len;
@@ -152,6 +156,7 @@ struct run_params {
 	double warmup, duration;
 	double rate; /* Mpps, 0: unlimited */
 	enum run_mode mode;
+	bool routed; /* trial: count back only frames a router forwarded */
 };
 
 struct opts {
@@ -849,7 +854,7 @@ static void tpl_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, u
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(frame_len - sizeof(*eth)));
-	ip->time_to_live = 64;
+	ip->time_to_live = GEN_TTL;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(opt.src_ip[side]);
 	udp->src_port = rte_cpu_to_be_16(1024);
@@ -879,7 +884,7 @@ static void tpl6_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, 
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
 	ip->payload_len = rte_cpu_to_be_16((uint16_t)(frame_len - sizeof(*eth) - sizeof(*ip)));
 	ip->proto = IPPROTO_UDP;
-	ip->hop_limits = 64;
+	ip->hop_limits = GEN_TTL;
 	memcpy(ip->src_addr, src[side], 16);
 	udp->src_port = rte_cpu_to_be_16(1024);
 	udp->dst_port = rte_cpu_to_be_16(1024);
@@ -989,6 +994,9 @@ static inline uint16_t tx_one(struct txside *t, uint16_t want, uint64_t *fail)
 /* Trial mode counts only our own frames back (below); window mode counts
  * every frame, in its hot loop. */
 static bool rx_own_only;
+/* ... and, a router the DUT, only those it forwarded: their TTL (hop
+ * limit) below the 64 we send, not a copy of ours a switch sent back */
+static bool rx_routed;
 
 /* One of the frames we send, forwarded back: UDP from port 1024 to port
  * 1024 over IPv4 (no options) or IPv6. Not the DUT's own (ARP, ND, ICMP
@@ -1003,10 +1011,10 @@ static inline bool frame_ours(const struct rte_mbuf *x)
 	memcpy(&et, b + 12, 2);
 	if (et == RTE_BE16(RTE_ETHER_TYPE_IPV4))
 		return x->data_len >= 14 + 20 + 8 && b[14] == 0x45 && b[23] == IPPROTO_UDP &&
-		       memcmp(b + 34, ports, 4) == 0;
+		       memcmp(b + 34, ports, 4) == 0 && (!rx_routed || b[22] < GEN_TTL);
 	if (et == RTE_BE16(RTE_ETHER_TYPE_IPV6))
 		return x->data_len >= 14 + 40 + 8 && b[20] == IPPROTO_UDP &&
-		       memcmp(b + 54, ports, 4) == 0;
+		       memcmp(b + 54, ports, 4) == 0 && (!rx_routed || b[21] < GEN_TTL);
 	return false;
 }
 
@@ -1092,6 +1100,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 
 	memset(&cnt, 0, sizeof(cnt));
 	rx_own_only = rp->mode == MODE_TRIAL;
+	rx_routed = rp->routed;
 	memset(res, 0, sizeof(*res));
 	for (s = 0; s < 2; s++) {
 		if (d->n[s] == 0)
@@ -1330,6 +1339,10 @@ static int parse_run_cmd(char *args, struct run_params *rp)
 		} else if (strcmp(tok, "mode") == 0) {
 			if (parse_mode(val, &rp->mode))
 				return -1;
+		} else if (strcmp(tok, "routed") == 0) {
+			if (parse_uint("routed", val, 0, 1, &u))
+				return -1;
+			rp->routed = u != 0;
 		} else {
 			fprintf(stderr, PROG ": run: unknown key '%s'\n", tok);
 			return -1;
