@@ -1358,10 +1358,11 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		n = addr_gone_gateways(r, (uint16_t)c->port, &net);
 		if (n > 0)
 			out_printf(o,
-				   "warning: %u routes via gateways in %s stay on port %u, their "
-				   "gateways off its subnets now ('show route' lists them: 'route "
-				   "replace' or 'route del' them)\n",
-				   n, fr_prefix_fmt(&net, buf, sizeof(buf)), c->port);
+				   "warning: %u route%s via gateways in %s stay%s on port %u, "
+				   "their gateways off its subnets now ('show route' lists them: "
+				   "'route replace' or 'route del' them)\n",
+				   n, n == 1 ? "" : "s", fr_prefix_fmt(&net, buf, sizeof(buf)),
+				   n == 1 ? "s" : "", c->port);
 		return rc;
 	}
 	case CMD_ROUTE_ADD:

@@ -936,10 +936,14 @@ void resolve_input6(struct router *r, struct rte_mbuf *m)
 	struct fr_addr nb;
 	uint16_t port;
 
-	/* the route as it is now (it may have changed since the worker looked) */
+	/* the route as it is now (it may have changed since the worker looked);
+	 * a link-local source that the worker let back out of its arrival
+	 * port never leaves by another (RFC 4291 2.5.6; m->port is still the
+	 * arrival port) */
 	if (ip6_is_linklocal(ip->dst_addr) ||
 	    next_hop6(r, ip->dst_addr, ip->src_addr, router_flow_l4(r, m), FIB_PORT_NONE, &nb,
-		      &port) != 0) {
+		      &port) != 0 ||
+	    (ip6_is_linklocal(ip->src_addr) && port != m->port)) {
 		cdrop6(r, m, CDROP_ROUTE_CHANGED);
 		return;
 	}
@@ -2263,8 +2267,8 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 
 /* A Router Solicitation (RFC 4861 6.1.1: hop limit 255, a whole message,
  * its checksum right, no source link-layer option from ::) on a port that
- * advertises: the next advertisement within 0.5 s, 3 s after the last at
- * the earliest (6.2.6). Frees @m. */
+ * advertises: the next advertisement within 0.5 s, or within 0.5 s of
+ * min-delay's end when the last was sooner (6.2.6). Frees @m. */
 static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 		     uint32_t plen)
 {
@@ -2295,7 +2299,13 @@ static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6
 				NEIGH_LEARN_REQUEST, now) == 1)
 			r->cst.nd_learnt++;
 	}
-	at = RTE_MAX(now + rte_rand_max(RA_DELAY_MAX_MS + 1), p->ra_last_ms + p->ra_min_delay_ms);
+	/* RFC 4861 6.2.6: within min-delay of the last, the random delay
+	 * counts from the end of min-delay (routers that answer the same
+	 * solicitation stay spread) */
+	at = rte_rand_max(RA_DELAY_MAX_MS + 1);
+	at += p->ra_last_ms != 0 && now < p->ra_last_ms + p->ra_min_delay_ms
+		      ? p->ra_last_ms + p->ra_min_delay_ms
+		      : now;
 	if (at < p->ra_next_ms)
 		p->ra_next_ms = at;
 	rte_pktmbuf_free(m);

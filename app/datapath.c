@@ -852,7 +852,7 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		ip = (struct rte_ipv6_hdr *)(eth + 1);
 
 		/* RFC 3704, as for IPv4; a link-local source is checked by
-		 * scope instead (it is never forwarded) */
+		 * scope instead (forwarded back onto its own link only) */
 		if (rpf != DP_RPF_OFF && !(flags[i] & F_L2_GROUP) && !ip6_is_linklocal(src[j]) &&
 		    unlikely(!rpf_pass(c, pp, rpf, snh[j], in_port, m, &out[i])))
 			continue;
@@ -929,8 +929,9 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		}
 		out[i] = port;
 		/* a multipath flow is not cached: the entry's key may leave
-		 * out its source, which picks the gateway */
-		if (use_cache && !hairpin && !mp) {
+		 * out its source, which picks the gateway; nor a link-local
+		 * source's, which a hit never takes (forward_hit6()) */
+		if (use_cache && !hairpin && !mp && !ip6_is_linklocal(src[j])) {
 			static const uint8_t none[16];
 			struct rtcache_entry6 *e = rtcache6_slot(
 				rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none, in_port);

@@ -1150,7 +1150,7 @@ static uint64_t pool_bytes(uint32_t n, uint32_t elt)
 	return (n / per) * pg + (n % per + 1) * obj + ring_bytes(n, sizeof(void *));
 }
 
-/* The next hops' rte_hash (nexthop.c: extendable buckets, 24-byte key) */
+/* The next hops' rte_hash (nexthop.c: extendable buckets, struct nh_key keys) */
 static uint64_t nh_hash_bytes(uint32_t nh)
 {
 	uint32_t entries = RTE_MAX(nh, 8u);

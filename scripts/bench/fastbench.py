@@ -1369,6 +1369,9 @@ def rfc2544_main(argv):
                          "so far printed (default: what --max-trials trials of --warmup, "
                          "--trial and --settle take, 900 at least; rfc2544.sh's own "
                          "timeout ends any run at 7200)")
+    ap.add_argument("--not-router", action="store_true",
+                    help="with --gen-eal: the DUT forwards frames without taking their TTL "
+                         "down (a switch, a loop cable): count back every frame of ours")
     ap.add_argument("--settle", type=float, default=None, metavar="SEC",
                     help="seconds between trials for the DUT to settle (RFC 2544 23 e: 5; "
                          "default 5 with --gen-eal, 0 in the memif demo)")
@@ -1397,7 +1400,8 @@ def rfc2544_main(argv):
         # each trial: warmup, trial, the drains (2 s at most each), the
         # settling; start-up (the table, the links: up to 5 min for a
         # million routes)
-        a.time_limit = max(900, int(300 + a.max_trials * (a.warmup + a.trial + 4 + a.settle)))
+        a.time_limit = max(900, int(300 + a.max_trials *
+                                    (a.warmup + a.trial + 4 + a.settle + a.wait_idle)))
     signal.setitimer(signal.ITIMER_REAL, a.time_limit)  # from now, what it says
     check_tools(need_testpmd=memif and a.local_dut == "io",
                 need_fastroute=memif and a.local_dut == "fastroute")
@@ -1459,7 +1463,7 @@ def rfc2544_main(argv):
         limited = []
         # frames back count only with their TTL taken down: a router's (the
         # memif demo's testpmd and l3fwd are left out, not known to)
-        routed = nic or a.local_dut == "fastroute"
+        routed = (nic and not a.not_router) or (not nic and a.local_dut == "fastroute")
 
         def trial(rate):
             if trials > 0 and a.settle > 0:
@@ -1552,6 +1556,7 @@ def rfc2544_main(argv):
         if best_offered is not None:
             gbps = best_offered * 1e6 * (a.size + 20) * 8 / 1e9
             res["throughput_gbps_l1"] = round(gbps, 3)
+        signal.setitimer(signal.ITIMER_REAL, 0)  # said: the stops below are not cut
         print(json.dumps(res))
         sys.stdout.flush()
         if out is not None:

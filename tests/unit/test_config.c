@@ -1390,7 +1390,7 @@ static void test_addr_del_warns(void **state)
 	run_says(r, &o, "port 0 address del 192.0.3.1/24",
 		 "warning: 2 routes via gateways in 192.0.3.0/24 stay on port 0");
 	run_says(r, &o, "port 0 address del 2001:db8:5::1/64",
-		 "warning: 1 routes via gateways in 2001:db8:5::/64 stay on port 0");
+		 "warning: 1 route via gateways in 2001:db8:5::/64 stays on port 0");
 	out_reset(&o);
 	assert_int_equal(cmd_run_line(r, "port 1 address del 198.51.100.1/24", &o), 0);
 	assert_null(strstr(o.buf, "warning"));

@@ -421,7 +421,6 @@ static void test_ipv6_param_problem(void **state)
 	expect_pp(first6(24, IPPROTO_AH, IPPROTO_UDP, 2), 0, false, 0, 0);
 	/* a later fragment holds no headers of its own */
 	expect_pp(frag6_of(20, 8, 8, true, true), 0, false, 0, 0);
-	assert_int_equal(drops(), 0);
 }
 
 int main(void)
