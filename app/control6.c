@@ -1250,6 +1250,7 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 #define MLD_QUERY	   130
 #define MLD_REPORT_V1	   131
 #define MLD_REPORT_V2	   143
+#define MLD_REC_IS_INCLUDE 1 /* current state, of sources asked about (answers) */
 #define MLD_REC_IS_EXCLUDE 2 /* current state (answers) */
 #define MLD_REC_TO_INCLUDE 3 /* state change: a group left (no source) */
 #define MLD_REC_TO_EXCLUDE 4 /* state change (unsolicited) */
@@ -1258,6 +1259,9 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 #define MLD_REC_LEN	   20
 #define MLD_V1_LEN	   24 /* an MLDv1 query or report; MLDv2's query is 28 and more */
 #define MLD_V2_QUERY_MIN   28
+/* an MLDv2 report's ICMPv6 message at most: what the IPv6 minimum MTU
+ * takes after the IPv6 and hop-by-hop headers */
+#define MLD_REPORT_MAX (1280 - 40 - MLD_HBH_LEN)
 /* RFC 3810 9.12: Older Version Querier Present Timeout, the robustness
  * variable (2) times the query interval (125 s) plus a query's response
  * interval (10 s) */
@@ -1553,11 +1557,37 @@ static uint32_t mld_max_delay_ms(const uint8_t *ic, uint32_t ilen)
 	return ((code & 0xfff) | 0x1000) << (((code >> 12) & 7) + 3);
 }
 
-/* An answer on @p about group @g (NULL: to a general query) made due at
- * @due, as RFC 3810 6.2 merges them: none when one to a general query is
- * due sooner; else to a general query, the one due before replaced; about
- * a group, the sooner of the two when one is due already. */
-static void mld_answer_at(struct fr_port *p, const uint8_t *g, uint64_t due)
+/* The @n sources @src added to group @i's asked ones (none kept past
+ * MLD_SRC_MAX: the whole group is answered about then) */
+static void mld_sources_merge(struct fr_port *p, unsigned int i, const uint8_t *src, unsigned int n)
+{
+	unsigned int j, k;
+
+	for (j = 0; j < n && p->nb_mld_asked_src[i] != 0; j++) {
+		const uint8_t *a = src + 16 * j;
+
+		for (k = 0; k < p->nb_mld_asked_src[i] && memcmp(p->mld_asked_src[i][k], a, 16);
+		     k++)
+			;
+		if (k < p->nb_mld_asked_src[i])
+			continue;
+		if (k == MLD_SRC_MAX) {
+			p->nb_mld_asked_src[i] = 0;
+			return;
+		}
+		memcpy(p->mld_asked_src[i][k], a, 16);
+		p->nb_mld_asked_src[i]++;
+	}
+}
+
+/* An answer on @p about group @g (NULL: to a general query; @nsrc
+ * sources @src when the query asked about those) made due at @due, as
+ * RFC 3810 6.2 merges them: none when one to a general query is due
+ * sooner; else to a general query, the one due before replaced; about a
+ * group, the sooner of the two when one is due already, about the whole
+ * group when either is, else about both queries' sources. */
+static void mld_answer_at(struct fr_port *p, const uint8_t *g, const uint8_t *src,
+			  unsigned int nsrc, uint64_t due)
 {
 	unsigned int i;
 
@@ -1574,15 +1604,66 @@ static void mld_answer_at(struct fr_port *p, const uint8_t *g, uint64_t due)
 		memcpy(p->mld_asked[i], g, 16);
 		p->mld_asked_ms[i] = due;
 		p->nb_mld_asked++;
-	} else if (due < p->mld_asked_ms[i]) {
-		p->mld_asked_ms[i] = due;
+		/* (sources: one to merge with, then those) */
+		p->nb_mld_asked_src[i] = nsrc > 0 && nsrc <= MLD_SRC_MAX;
+		if (p->nb_mld_asked_src[i] != 0) {
+			memcpy(p->mld_asked_src[i][0], src, 16);
+			mld_sources_merge(p, i, src + 16, nsrc - 1);
+		}
+		return;
 	}
+	if (due < p->mld_asked_ms[i])
+		p->mld_asked_ms[i] = due;
+	if (nsrc == 0)
+		p->nb_mld_asked_src[i] = 0;
+	else
+		mld_sources_merge(p, i, src, nsrc);
+}
+
+/* An answer on @port about the @n groups @g (MLDv1 compatibility:
+ * mld_report_send()): IS_IN of a group's @nsrc[i] sources @src[i] where
+ * source-specific queries asked about those (RFC 3810 6.3: the EXCLUDE {}
+ * of a group the port listens to answers IS_IN(B) to a query about B),
+ * else IS_EX {}; in as many reports as the records take within the IPv6
+ * minimum MTU. True: all queued. */
+static bool mld_answer_send(struct router *r, uint16_t port, uint8_t (*g)[16], unsigned int n,
+			    uint8_t (*src)[MLD_SRC_MAX][16], const uint8_t *nsrc)
+{
+	unsigned int i = 0, j, k;
+	bool sent = true;
+
+	if (mld_v1(r, port))
+		return mld_report_send(r, port, MLD_REC_IS_EXCLUDE, g, n);
+	while (i < n) {
+		uint16_t ilen = 8;
+		struct rte_mbuf *m;
+		uint8_t *ic, *rec;
+
+		for (j = i; j < n && ilen + MLD_REC_LEN + 16u * nsrc[j] <= MLD_REPORT_MAX; j++)
+			ilen = (uint16_t)(ilen + MLD_REC_LEN + 16u * nsrc[j]);
+		ic = mld_frame(r, port, mld_reports_group, ilen, &m);
+		if (ic == NULL)
+			return false;
+		ic[0] = MLD_REPORT_V2;
+		ic[6] = (uint8_t)((j - i) >> 8);
+		ic[7] = (uint8_t)(j - i);
+		for (rec = ic + 8, k = i; k < j; rec += MLD_REC_LEN + 16u * nsrc[k], k++) {
+			rec[0] = nsrc[k] != 0 ? MLD_REC_IS_INCLUDE : MLD_REC_IS_EXCLUDE;
+			rec[3] = nsrc[k]; /* number of sources (16 bits) */
+			memcpy(rec + 4, g[k], 16);
+			memcpy(rec + MLD_REC_LEN, src[k], 16u * nsrc[k]);
+		}
+		sent &= mld_send(r, port, m, ic, ilen);
+		i = j;
+	}
+	return sent;
 }
 
 void mld_answer_due(struct router *r, uint16_t port, uint64_t now)
 {
 	struct fr_port *p = &r->ports[port];
 	uint8_t g[MLD_GROUPS_MAX][16], asked[MLD_GROUPS_MAX][16];
+	uint8_t src[MLD_GROUPS_MAX][MLD_SRC_MAX][16], nsrc[MLD_GROUPS_MAX];
 	unsigned int n, i, k = 0, kept = 0;
 
 	if (p->mld_general_ms == 0 && p->nb_mld_asked == 0)
@@ -1610,16 +1691,21 @@ void mld_answer_due(struct router *r, uint16_t port, uint64_t now)
 	for (i = 0; i < p->nb_mld_asked; i++) {
 		if (now < p->mld_asked_ms[i]) {
 			memmove(p->mld_asked[kept], p->mld_asked[i], 16);
+			memmove(p->mld_asked_src[kept], p->mld_asked_src[i],
+				16u * p->nb_mld_asked_src[i]);
+			p->nb_mld_asked_src[kept] = p->nb_mld_asked_src[i];
 			p->mld_asked_ms[kept++] = p->mld_asked_ms[i];
 		} else if (group_at(g, n, p->mld_asked[i]) < n) { /* still one of ours */
-			memcpy(asked[k++], p->mld_asked[i], 16);
+			memcpy(asked[k], p->mld_asked[i], 16);
+			memcpy(src[k], p->mld_asked_src[i], 16u * p->nb_mld_asked_src[i]);
+			nsrc[k++] = p->nb_mld_asked_src[i];
 		}
 	}
 	p->nb_mld_asked = (uint8_t)kept;
 	if (k == 0)
 		return;
 	p->mld_answered_ms = now;
-	mld_report_send(r, port, MLD_REC_IS_EXCLUDE, asked, k);
+	mld_answer_send(r, port, asked, k, src, nsrc);
 }
 
 /*
@@ -1639,7 +1725,7 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	uint8_t g[MLD_GROUPS_MAX][16];
 	uint16_t port = m->port;
 	struct rte_ipv6_hdr ph;
-	uint32_t hlen, ilen;
+	uint32_t hlen, ilen, nsrc;
 	unsigned int n, i;
 	uint64_t now, due;
 	bool ok;
@@ -1681,8 +1767,12 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	}
 	due = now + rte_rand_max((uint64_t)mld_max_delay_ms(ic, ilen) + 1);
 	due += due == 0; /* (0 is none due) */
+	/* an MLDv2 query's sources (RFC 3810 5.1.10), those it holds; a
+	 * general query has none */
+	nsrc = ilen >= MLD_V2_QUERY_MIN ? (uint32_t)ic[26] << 8 | ic[27] : 0;
+	nsrc = RTE_MIN(nsrc, (ilen - RTE_MIN(ilen, (uint32_t)MLD_V2_QUERY_MIN)) / 16);
 	if (ip6_is_unspec(ic + 8)) {
-		mld_answer_at(&r->ports[port], NULL, due);
+		mld_answer_at(&r->ports[port], NULL, NULL, 0, due);
 	} else { /* about one group: answered if it is ours */
 		n = mld_groups(r, port, &g);
 		i = group_at(g, n, ic + 8);
@@ -1690,7 +1780,7 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 			cdrop6(r, m, CDROP_MLD_QUERY_IGNORED);
 			return true;
 		}
-		mld_answer_at(&r->ports[port], g[i], due);
+		mld_answer_at(&r->ports[port], g[i], ic + MLD_V2_QUERY_MIN, nsrc, due);
 	}
 	rte_pktmbuf_free(m);
 	r->cst.mld_queries++;

@@ -78,6 +78,8 @@ static inline void port_addr_prefix(const struct port_addr *pa, struct fr_prefix
  * address's solicited-node group, and for each address its own and its
  * prefix's (Subnet-Router anycast) */
 #define MLD_GROUPS_MAX (2 * FR_PORT_MAX_ADDRS + 2)
+/* the sources of source-specific MLD queries kept for a group's answer */
+#define MLD_SRC_MAX 8
 
 /* A prefix a Router Advertisement names, with its option's L and A flags */
 struct ra_pfx {
@@ -149,11 +151,15 @@ struct fr_port {
 	uint64_t ll_dad_ms;
 	/* answers to MLD queries that are due (RFC 3810 6.2, mld_query_input(),
 	 * mld_answer_due()): one to a general query at mld_general_ms (0:
-	 * none), one about group mld_asked[i] at mld_asked_ms[i]; the last
-	 * answer went at mld_answered_ms */
+	 * none), one about group mld_asked[i] at mld_asked_ms[i], with the
+	 * nb_mld_asked_src[i] sources that source-specific queries asked about
+	 * it (none: the whole group, as past MLD_SRC_MAX); the last answer
+	 * went at mld_answered_ms */
 	uint64_t mld_general_ms;
 	uint8_t mld_asked[MLD_GROUPS_MAX][16];
 	uint64_t mld_asked_ms[MLD_GROUPS_MAX];
+	uint8_t mld_asked_src[MLD_GROUPS_MAX][MLD_SRC_MAX][16];
+	uint8_t nb_mld_asked_src[MLD_GROUPS_MAX];
 	uint8_t nb_mld_asked;
 	uint64_t mld_answered_ms;
 	/* until then, MLDv1 reports: an MLDv1 querier is on the link

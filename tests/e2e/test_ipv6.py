@@ -536,21 +536,27 @@ def mld_message(p, version):
     return raw[8:]
 
 
-def mld_reports(got):
+def mld_reports(got, sources=None):
     """The MLDv2 reports among @got from the router: [(IPv6 header,
-    [(record type, group)])]; each checked for RFC 3810 5.2's form."""
+    [(record type, group)])]; each checked for RFC 3810 5.2's form, sources
+    only in an IS_IN record (1). With @sources, a list: each record's
+    sources appended to it, one list a record."""
     out = []
     for p in got:
         ip = p[s.IPv6]
         ic = mld_message(p, "v2")
         check(ic[0] == 143, "not an MLDv2 report: type %d" % ic[0])
-        n = int.from_bytes(ic[6:8], "big")
-        check(len(ic) == 8 + 20 * n, "report of %d bytes for %d records" % (len(ic), n))
-        recs = [(ic[8 + 20 * i], s.inet_ntop(socket.AF_INET6, ic[12 + 20 * i:28 + 20 * i]))
-                for i in range(n)]
-        check(all(raw_rec[1] == 0 and raw_rec[2:4] == b"\0\0" for raw_rec in
-                  (ic[8 + 20 * i:12 + 20 * i] for i in range(n))),
-              "a record with sources or auxiliary data")
+        n, at, recs = int.from_bytes(ic[6:8], "big"), 8, []
+        for _ in range(n):
+            ns = int.from_bytes(ic[at + 2:at + 4], "big")
+            check(ic[at + 1] == 0 and (ns == 0 or ic[at] == 1),
+                  "a record of type %d with %d sources or auxiliary data" % (ic[at], ns))
+            recs.append((ic[at], s.inet_ntop(socket.AF_INET6, ic[at + 4:at + 20])))
+            if sources is not None:
+                sources.append([s.inet_ntop(socket.AF_INET6, ic[at + 20 + 16 * k:at + 36 + 16 * k])
+                                for k in range(ns)])
+            at += 20 + 16 * ns
+        check(len(ic) == at, "report of %d bytes for %d records of %d" % (len(ic), n, at))
         check(ip.dst == "ff02::16" and ip.hlim == 1 and p[s.Ether].dst == "33:33:00:00:00:16",
               "report to %s hop limit %d" % (ip.dst, ip.hlim))
         out.append((ip, recs))
@@ -582,11 +588,11 @@ def test_mld(topo, r):
     is_report = reports_of(2)
 
     # answered at once unless a test asks for a delay (mrd, in ms)
-    def query(group="::", hlim=1, src=HOST_LL[0], mrd=0):
+    def query(group="::", hlim=1, src=HOST_LL[0], mrd=0, sources=()):
         return (s.Ether(src=HOST_MAC[0], dst="33:33:00:00:00:01") /
                 s.IPv6(src=src, dst="ff02::1", hlim=hlim) /
                 s.IPv6ExtHdrHopByHop(options=[s.RouterAlert(value=0)]) /
-                s.ICMPv6MLQuery2(mladdr=group, mrd=mrd))
+                s.ICMPv6MLQuery2(mladdr=group, mrd=mrd, sources=list(sources)))
 
     want = {"ff02::2", sol_node(ROUTER_IP6[0]), sol_node(ROUTER_LL[0]), sol_node("2001:db8:1::")}
     # the link-local address is tentative for a port's first second in
@@ -618,6 +624,26 @@ def test_mld(topo, r):
     check(len(rep) == 1 and rep[0][1] == [(2, "ff02::2")] and d("mld_queries") == 1,
           "query about ff02::2: %s, mld_queries rose by %d" % ([x[1] for x in rep],
                                                                d("mld_queries")))
+    # about sources of a group it listens to (EXCLUDE {}): IS_IN of them
+    # (RFC 3810 6.3); two such queries pending merge their sources, and
+    # one about the whole group pending makes the answer IS_EX {} (6.2)
+    a, b, c = "2001:db8:1::a", "2001:db8:1::b", "2001:db8:1::c"
+    for qs, want_rec in (([query("ff02::2", sources=[a, b])], (1, [a, b])),
+                         ([query("ff02::2", mrd=300, sources=[a, b]),
+                           query("ff02::2", mrd=300, sources=[c, a])], (1, [a, b, c])),
+                         ([query("ff02::2", mrd=300, sources=[a]),
+                           query("ff02::2", mrd=300)], (2, []))):
+        got, d = around(topo, r, lambda: send(topo, qs),
+                        match=lambda p: reports_of(1)(p) or is_report(p), want=1,
+                        linger=0.5)
+        srcs = []
+        rep = mld_reports(got, srcs)
+        check(len(rep) == 1 and [t for t, _ in rep[0][1]] == [want_rec[0]] and
+              rep[0][1][0][1] == "ff02::2" and sorted(srcs[0]) == sorted(want_rec[1]) and
+              d("mld_queries") == len(qs),
+              "queries about ff02::2 and sources %s: %s, sources %s, mld_queries +%d" %
+              ([list(q[s.ICMPv6MLQuery2].sources) for q in qs], [x[1] for x in rep], srcs,
+               d("mld_queries")))
     # a Maximum Response Delay of 2 s: each answer within it (and the
     # control thread's 20 ms tick), after a random delay, so three are not
     # all at once (all within 100 ms of the query's send by chance: 1 in
