@@ -1449,6 +1449,85 @@ def _():
     check(p.returncode == 0, "exit %s after SIGTERM: %s" % (p.returncode, err))
 
 
+def cli_answers(so, want, out):
+    """Read @want answers ('OK|ERR LEN' then LEN bytes) from @so into @out
+    as (time, ok, body); stop early at EOF or after 60 s."""
+    buf, end = b"", time.time() + 60
+    so.settimeout(5)
+    while len(out) < want and time.time() < end:
+        while b"\n" in buf:
+            head, rest = buf.split(b"\n", 1)
+            n = int(head.split()[1])
+            if len(rest) < n:
+                break
+            out.append((time.time(), head.startswith(b"OK "), rest[:n]))
+            buf = rest[n:]
+            if len(out) == want:
+                return
+        try:
+            data = so.recv(65536)
+        except socket.timeout:
+            continue
+        if not data:
+            return
+        buf += data
+
+
+@t("cli_pipelined_clients_take_turns")
+def _():
+    # clients that send thousands of commands in one write have them run a
+    # share of each control-loop pass at a time (20 ms), the rest in the
+    # next pass, taking turns from where the last pass stopped: another
+    # client's command is answered between them, not after them all, two
+    # such clients finish about together, and every command is answered
+    # once, in order
+    import threading
+    p, sock = router("turns", "".join("route add 10.%d.%d.0/24 blackhole\n" % (i // 256, i % 256)
+                                      for i in range(2000)), extra=("--max-routes", "4096"))
+    n = 20000  # (a command takes some microseconds: a batch, many shares)
+    a, c, b = (socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(3))
+    ra, rc, rb = [], [], []
+    try:
+        wait_serving(p, sock)
+        for so in (a, c, b):
+            so.connect(sock)
+        readers = [threading.Thread(target=cli_answers, args=(so, n, got))
+                   for so, got in ((a, ra), (c, rc))]
+        for th in readers:
+            th.start()
+        # (the router reads a batch as it serves it: its sender waits)
+        senders = [threading.Thread(target=so.sendall, args=(line * n,))
+                   for so, line in ((a, b"show route summary\n"), (c, b"show version\n"))]
+        t0 = time.time()
+        for th in senders:
+            th.start()
+        time.sleep(0.05)
+        b.sendall(b"show version\n")
+        cli_answers(b, 1, rb)
+        for th in readers + senders:
+            th.join(90)
+    finally:
+        for so in (a, c, b):
+            so.close()
+        stop(p)
+    check(len(ra) == n and len(rc) == n and len(rb) == 1 and
+          all(ok for _, ok, _ in ra + rc + rb),
+          "answers: %d and %d of %d, %d of 1, errors %s" %
+          (len(ra), len(rc), n, len(rb), [x[2][:80] for x in ra + rc + rb if not x[1]][:3]))
+    check(all(b"routes" in body.lower() for _, _, body in ra) and
+          all(b"fastroute" in body for _, _, body in rc + rb),
+          "an answer to another command than its own")
+    end = max(ra[-1][0], rc[-1][0])
+    print("     %d + %d pipelined commands in %.2f s; the third client answered after %.3f s" %
+        (n, n, end - t0, rb[0][0] - t0), flush=True)
+    check(rb[0][0] < min(ra[-1][0], rc[-1][0]),
+          "the third client answered after a whole batch: at %.3f s, batches done at %.3f "
+          "and %.3f s" % (rb[0][0] - t0, ra[-1][0] - t0, rc[-1][0] - t0))
+    # taking turns: neither batch waits for the other to end
+    check(ra[0][0] < rc[-1][0] and rc[0][0] < ra[-1][0],
+          "one batch served whole before the other began")
+
+
 @t("mbufs_floor")
 def _():
     # --mbufs below what the RX rings and the caches take at start: refused
