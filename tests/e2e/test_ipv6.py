@@ -1565,7 +1565,7 @@ def test_held_too_big6(topo, r):
 
     gw = "2001:db8:2::81"
     r.cli("route add 2001:db8:81::/48 via " + gw)
-    r.cli("set neigh mcast-probes 10")  # fails 2 s after the first probe
+    r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
     p = udp6("2001:db8:81::1", payload=b"T" * 1300)
     lsn = Listen(topo, 2)
     try:
@@ -1608,7 +1608,7 @@ def test_held_ll_source6(topo, r):
 
     gw = "fe80::7c"
     r.cli("route add 2001:db8:7c::/48 via %s port 0" % gw)
-    r.cli("set neigh mcast-probes 10")  # fails 2 s after the first probe
+    r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
     p = udp6("2001:db8:7c::1", src=HOST_LL[0], payload=b"held-ll-source")
     lsn = Listen(topo, 1)
     try:
