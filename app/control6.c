@@ -1262,6 +1262,8 @@ static struct rte_ipv6_hdr *ext_strip6(struct rte_mbuf *m, uint32_t off, uint8_t
 /* an MLDv2 report's ICMPv6 message at most: what the IPv6 minimum MTU
  * takes after the IPv6 and hop-by-hop headers */
 #define MLD_REPORT_MAX (1280 - 40 - MLD_HBH_LEN)
+/* (a record of MLD_SRC_MAX sources fits one report: mld_answer_send()) */
+_Static_assert(8 + MLD_REC_LEN + 16 * MLD_SRC_MAX <= MLD_REPORT_MAX, "MLD_SRC_MAX too large");
 /* RFC 3810 9.12: Older Version Querier Present Timeout, the robustness
  * variable (2) times the query interval (125 s) plus a query's response
  * interval (10 s) */
@@ -1742,11 +1744,17 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	ilen = plen - hlen;
 	ph = mld_pseudo(ip, ilen);
 	now = control_now_ms();
+	/* an MLDv2 query's sources (RFC 3810 5.1.10); an MLDv1 query has none */
+	nsrc = ilen >= MLD_V2_QUERY_MIN ? (uint32_t)ic[26] << 8 | ic[27] : 0;
 	/* RFC 3810 5.1.14: a query from other than a link-local source, or
 	 * with a hop limit other than 1, is not one to answer; 8.1: one of
-	 * 24 bytes is MLDv1's, of 28 and more MLDv2's, any other none */
+	 * 24 bytes is MLDv1's, of 28 and more MLDv2's, any other none. An
+	 * MLDv2 query shorter than its sources, or a general one with
+	 * sources (5.1.10), is malformed: ignored, as Linux does */
 	ok = ip->hop_limits == 1 && ip6_is_linklocal(ip->src_addr) &&
-	     (ilen == MLD_V1_LEN || ilen >= MLD_V2_QUERY_MIN) &&
+	     (ilen == MLD_V1_LEN ||
+	      (ilen >= MLD_V2_QUERY_MIN && ilen >= MLD_V2_QUERY_MIN + 16 * nsrc &&
+	       (nsrc == 0 || !ip6_is_unspec(ic + 8)))) &&
 	     __rte_ipv6_udptcp_cksum(&ph, ic) == 0xffff && router_port_ok(r, port);
 	/* an MLDv1 querier: MLDv1 reports on the link for a while (8.2.1),
 	 * announcements too, answered or not; a node changing its
@@ -1767,10 +1775,6 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	}
 	due = now + rte_rand_max((uint64_t)mld_max_delay_ms(ic, ilen) + 1);
 	due += due == 0; /* (0 is none due) */
-	/* an MLDv2 query's sources (RFC 3810 5.1.10), those it holds; a
-	 * general query has none */
-	nsrc = ilen >= MLD_V2_QUERY_MIN ? (uint32_t)ic[26] << 8 | ic[27] : 0;
-	nsrc = RTE_MIN(nsrc, (ilen - RTE_MIN(ilen, (uint32_t)MLD_V2_QUERY_MIN)) / 16);
 	if (ip6_is_unspec(ic + 8)) {
 		mld_answer_at(&r->ports[port], NULL, NULL, 0, due);
 	} else { /* about one group: answered if it is ours */
