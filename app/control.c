@@ -1092,33 +1092,50 @@ void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst)
  * Redirect sent if one is due, its options filled in, then fragmented if
  * larger than its port's MTU, else sent as it is.
  */
+/* The hop a worker spent on forwarded @m given back, so that an error
+ * about it quotes it as it arrived. */
+void forward_hop_back(struct rte_mbuf *m)
+{
+	if (frame_is_ip6(m)) {
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN)->hop_limits++;
+	} else {
+		struct rte_ipv4_hdr *ip =
+			rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+		ip->time_to_live++;
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	}
+}
+
+bool forward_port_gone(struct router *r, struct rte_mbuf *m, uint32_t port)
+{
+	if (!router_port_ok(r, port)) {
+		cdrop(r, m, CDROP_PORT_DOWN);
+		return true;
+	}
+	if (!port_is_down(r, (uint16_t)port))
+		return false;
+	/* out of service since the worker's check: refused as the worker
+	 * refuses it, host unreachable quoting the packet as it arrived */
+	forward_hop_back(m);
+	host_unreachable(r, m, true, CDROP_PORT_DOWN);
+	return true;
+}
+
 static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 {
 	struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 
-	if (!router_port_ok(r, port)) {
-		cdrop(r, m, CDROP_PORT_DOWN);
+	if (forward_port_gone(r, m, port))
 		return;
-	}
-	if (port_is_down(r, (uint16_t)port)) {
-		/* its port went out of service after the worker's check:
-		 * refused as the worker refuses it, host unreachable quoting
-		 * the header as it arrived (the TTL given back) */
-		ip->time_to_live++;
-		ip->hdr_checksum = 0;
-		ip->hdr_checksum = rte_ipv4_cksum(ip);
-		host_unreachable(r, m, true, CDROP_PORT_DOWN);
-		return;
-	}
 	if (rte_be_to_cpu_16(ip->total_length) > r->dp_ports[port].mtu &&
 	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))) {
 		/* handed over for its options, with DF, and the port's MTU
 		 * went down under it meanwhile: refused as the worker refuses
-		 * it, the header quoted as it arrived (the TTL given back) */
-		ip->time_to_live++;
-		ip->hdr_checksum = 0;
-		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		 * it, the header quoted as it arrived */
+		forward_hop_back(m);
 		refuse_too_big(r, m, (uint16_t)port, true);
 		return;
 	}

@@ -721,25 +721,13 @@ void forward_finish6(struct router *r, struct rte_mbuf *m, uint16_t port)
 	struct rte_ipv6_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 
-	if (!router_port_ok(r, port)) {
-		cdrop6(r, m, CDROP_PORT_DOWN);
+	if (forward_port_gone(r, m, port))
 		return;
-	}
-	if (port_is_down(r, port)) {
-		/* its port went out of service after the worker's check:
-		 * refused as the worker refuses it (1/3), quoting the packet
-		 * as it arrived (the hop it spent given back) */
-		ip->hop_limits++;
-		host_unreachable(r, m, true, CDROP_PORT_DOWN);
-		return;
-	}
-
 	if (ip6_size(ip) > r->dp_ports[port].mtu) {
 		/* its port's MTU went down after the worker's check: refused
 		 * as the worker refuses it, with a Packet Too Big quoting the
-		 * packet as it arrived (the hop it spent given back), as
-		 * IPv4's forward_finish() does */
-		ip->hop_limits++;
+		 * packet as it arrived, as IPv4's forward_finish() does */
+		forward_hop_back(m);
 		if (icmp_ctrl_error_due(r, m, 2, 0, true)) {
 			r->cst.drop[CDROP_TOO_BIG]++;
 			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
@@ -1042,15 +1030,15 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 }
 
 /* The error @type/@code (@aux: the pointer of 4/x) about @m, a packet for
- * the router that no service takes, where one is due: what any error the
- * control thread sends is asked (icmp_ctrl_error_due(): never about a frame
- * to an L2 group, nor about an ICMPv6 error or a Redirect behind the
- * extension headers, RFC 4443 2.4 (e.1), (e.2); within the rate); @m is
- * consumed either way. */
-static void local_error6(struct router *r, struct rte_mbuf *m, uint8_t type, uint8_t code,
-			 uint32_t aux)
+ * the router dropped for @why (no service takes it: CDROP_LOCAL_UNREACH),
+ * where one is due: what any error the control thread sends is asked
+ * (icmp_ctrl_error_due(): never about a frame to an L2 group, nor about an
+ * ICMPv6 error or a Redirect behind the extension headers, RFC 4443 2.4
+ * (e.1), (e.2); within the rate); @m is consumed either way. */
+static void local_error6(struct router *r, struct rte_mbuf *m, unsigned int why, uint8_t type,
+			 uint8_t code, uint32_t aux)
 {
-	r->cst.drop[CDROP_LOCAL_UNREACH]++;
+	r->cst.drop[why]++;
 	if (icmp_ctrl_error_due(r, m, type, code, type == 2))
 		icmp6_error(r, m, type, code, aux);
 	else
@@ -1175,7 +1163,8 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 			continue;
 		}
 		if (nh == IPPROTO_HOPOPTS && o != 0) {
-			local_error6(r, m, 4, 1, at); /* hop-by-hop must come first */
+			local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 1,
+				     at); /* hop-by-hop must come first */
 			return -1;
 		}
 		if (o + 8 > plen || o + ((uint32_t)p[o + 1] + 1) * 8 > plen) {
@@ -1185,7 +1174,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 		len = ((uint32_t)p[o + 1] + 1) * 8;
 		if (nh == IPPROTO_ROUTING) {
 			if (p[o + 3] != 0) { /* segments left */
-				local_error6(r, m, 4, 0, sizeof(*ip) + o + 2);
+				local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 0, sizeof(*ip) + o + 2);
 				return -1;
 			}
 		} else {
@@ -1199,7 +1188,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 				return -1;
 			}
 			if (act >= 2) {
-				local_error6(r, m, 4, 2, sizeof(*ip) + o + i);
+				local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 2, sizeof(*ip) + o + i);
 				return -1;
 			}
 		}
@@ -1832,7 +1821,7 @@ static bool group_option_error6(struct router *r, struct rte_mbuf *m, const stru
 		return false;
 	if (opts6_action(h, len, IPPROTO_HOPOPTS, &at) != 2)
 		return false;
-	local_error6(r, m, 4, 2, sizeof(*ip) + at);
+	local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 2, sizeof(*ip) + at);
 	return true;
 }
 
@@ -2474,11 +2463,7 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		/* one RFC 8200 4.5 has answered: dropped, a Parameter Problem
 		 * back within the rules and the rate of an error */
 		if (reasm6_param_problem(m, off, &code, &ptr)) {
-			r->cst.drop[CDROP_REASM_MALFORMED]++;
-			if (icmp_ctrl_error_due(r, m, 4, code, false))
-				icmp6_error(r, m, 4, code, ptr);
-			else
-				rte_pktmbuf_free(m);
+			local_error6(r, m, CDROP_REASM_MALFORMED, 4, code, ptr);
 			return;
 		}
 		/* held until its packet is whole, which then comes in as one,
@@ -2500,7 +2485,7 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 	if (proto == IPPROTO_TCP)
 		tcp_reset6(r, m, ip, off, plen - off);
 	else if (proto == IPPROTO_UDP)
-		local_error6(r, m, 1, 4, 0);
+		local_error6(r, m, CDROP_LOCAL_UNREACH, 1, 4, 0);
 	else /* unrecognized next header: point at it (RFC 4443 3.4) */
-		local_error6(r, m, 4, 1, nh_at);
+		local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 1, nh_at);
 }

@@ -468,6 +468,12 @@ bool port_is_down(const struct router *r, uint16_t port);
  * unreachable (3/1, ICMPv6 1/3) when it was @forwarded and the rules and
  * rate of an error allow. Consumes @m. */
 void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded, enum ctrl_drop why);
+/* A forwarded packet @m handed over to the control thread for @port: true
+ * (@m consumed, counted port_down) when that port is no longer in service,
+ * host unreachable said when it went out of service after the worker's
+ * check (forward_hop_back()). */
+bool forward_port_gone(struct router *r, struct rte_mbuf *m, uint32_t port);
+void forward_hop_back(struct rte_mbuf *m);
 /* Queue the @n fragments of one packet for @port, all or none (n < 0: the
  * fragmentation failed, counted); how many were queued. */
 int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_t port);
