@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_rcu_qsbr.h>
+
 #include "cmd_priv.h"
 #include "cmd_replace.h"
 #include "control6.h"
@@ -364,6 +366,7 @@ void txn_commit(struct txn *t)
 	struct router *r;
 	uint16_t pid;
 	unsigned int i;
+	bool synced = false;
 
 	if (t == NULL)
 		return;
@@ -378,9 +381,17 @@ void txn_commit(struct txn *t)
 	for (pid = 0; pid < r->nb_ports; pid++)
 		if ((t->took_down[pid / 64] >> (pid % 64)) & 1)
 			dad_reset(r, pid);
-	for (pid = 0; pid < r->nb_ports; pid++)
-		if ((t->mtu_lowered[pid / 64] >> (pid % 64)) & 1)
-			mtu_lower(r, pid);
+	for (pid = 0; pid < r->nb_ports; pid++) {
+		if (!((t->mtu_lowered[pid / 64] >> (pid % 64)) & 1))
+			continue;
+		/* first, no worker still holds a frame it sized by the old MTU
+		 * (they report quiescent after their TX): the device would drop
+		 * it, with no error back */
+		if (r->qsv != NULL && !synced)
+			rte_rcu_qsbr_synchronize(r->qsv, RTE_QSBR_THRID_INVALID);
+		synced = true;
+		mtu_lower(r, pid);
+	}
 	addrs6_gone(t);
 	txn_end(t);
 	/* new addresses, and the addresses of a port back in service, said
