@@ -1056,6 +1056,19 @@ uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int l
 	return 0;
 }
 
+/*
+ * A lookup of rte_fib that found no route for @p ip, made once more: a
+ * group its tables collapsed under the first (DPDK writes the parent entry
+ * first, then zeroes the group: fib4_hop_again()) reads 0 for an address
+ * its cover routes all along; the second lookup, ordered after that zero,
+ * reads the parent as it is now. Only for no route, off the fast path.
+ */
+static __rte_noinline void fib4_lookup_again(struct fib *f, uint32_t ip, uint64_t *nh)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	rte_fib_lookup_bulk(f->fib4, &ip, nh, 1);
+}
+
 void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n)
 {
 	uint32_t res[64], def;
@@ -1063,6 +1076,9 @@ void fib4_lookup_bulk(struct fib *f, uint32_t *ips, uint64_t *nh, unsigned int n
 
 	if (f->backend == FIB_BACKEND_FIB) {
 		rte_fib_lookup_bulk(f->fib4, ips, nh, (int)n);
+		for (i = 0; i < n; i++)
+			if (unlikely(nh[i] == 0))
+				fib4_lookup_again(f, ips[i], &nh[i]);
 		return;
 	}
 	def = __atomic_load_n(&f->lpm_default4, __ATOMIC_ACQUIRE);

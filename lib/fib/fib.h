@@ -468,11 +468,33 @@ static inline uint64_t fib4_second(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
 	return fib4_entry(t.tbl8, fib4_second_idx(e, ip), t.shift) >> 1;
 }
 
+/*
+ * @p ip's entry in the group that its tbl24 entry @p e named read 0, no
+ * route: unless the group collapsed under the read. A delete that leaves a
+ * /24 uniform has DPDK write that /24's tbl24 entry first, then zero its
+ * group; a read between the two saw the old entry, then a zero, for an
+ * address its cover routes all along (a false "no route", an rpf drop).
+ * The tbl24 entry read again after the zero tells.
+ */
+static inline uint64_t fib4_hop_again(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
+{
+	uint32_t now;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	now = fib4_first(t, ip);
+	if (now == e)
+		return 0;
+	return now & 1 ? fib4_second(t, now, ip) : now >> 1;
+}
+
 /* the next hop of @p ip, whose tbl24 entry is @p e */
 static inline uint64_t fib4_hop(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
 {
-	if (__builtin_expect(e & 1, 0))
-		return fib4_second(t, e, ip);
+	if (__builtin_expect(e & 1, 0)) {
+		uint64_t h = fib4_second(t, e, ip);
+
+		return __builtin_expect(h != 0, 1) ? h : fib4_hop_again(t, e, ip);
+	}
 	return e >> 1;
 }
 

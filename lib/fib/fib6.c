@@ -157,6 +157,15 @@ static uint32_t trie_estimate(const struct fib *f, const uint8_t *ip, uint8_t le
 	return (RTE_ALIGN_CEIL(len, 8) - RTE_ALIGN_CEIL(parent, 8)) >> 3;
 }
 
+/* A change of the trie, which a lookup may overlap, begins and ends
+ * (f->changing6 odd between; fib6_lookup_again()). */
+static void trie_change(struct fib *f)
+{
+	__atomic_store_n(&f->changing6, f->changing6 + 1, __ATOMIC_RELEASE);
+	/* (the odd count before the trie's writes, as a seqlock's writer) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 /* As for IPv4 (tbl8_wait() in fib.c): 22.11's trie frees and reuses tbl8
  * groups at once, last freed first, and an IPv6 change of any length may
  * take one, so every change after a change waits for the workers' grace
@@ -241,7 +250,9 @@ int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bo
 		est = trie_estimate(f, r->prefix.addr.v6, r->prefix.len);
 		words[1] = rsvd + need > est ? rsvd + need - est : 0;
 	}
+	trie_change(f);
 	rc = rte_fib6_add(f->fib6, r->prefix.addr.v6, r->prefix.len, nh);
+	trie_change(f);
 	f->tbl8_dirty6 = true;
 	if (words != NULL) /* the count: with it in, or as it was */
 		words[1] = rc == 0 ? rsvd + need : rsvd;
@@ -276,7 +287,9 @@ int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *o
 		alone = levels_alone(f, p->addr.v6, p->len);
 	}
 	tbl8_wait6(f); /* a delete at a byte boundary takes a group for a moment */
+	trie_change(f);
 	rc = rte_fib6_delete(f->fib6, p->addr.v6, p->len);
+	trie_change(f);
 	f->tbl8_dirty6 = true;
 	if (rc != 0)
 		return rc;
@@ -318,7 +331,40 @@ int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, vo
 	return 0;
 }
 
+/*
+ * A lookup that found no route for @p ip, begun when f->changing6 was
+ * @p c0, made again while a change of the trie overlapped it. As
+ * fib4_lookup_again(): a delete that collapses groups writes each one's
+ * parent entry first, then zeroes the group, and a lookup between the two
+ * reads 0 for an address its cover routes all along. The trie collapses
+ * a chain of groups, one level after the other, so a lookup made again
+ * during the change may read another level's zero: up to 64 tries, while
+ * a change overlaps the last. A lookup that no change overlapped (the
+ * count as it was, even) found no route: the cost of a true "no route" is
+ * one load.
+ */
+static __rte_noinline void fib6_lookup_again(struct fib *f, uint64_t c0, uint8_t *ip, uint64_t *nh)
+{
+	uint64_t c;
+	int k;
+
+	for (k = 0; k < 64 && *nh == 0; k++) {
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&f->changing6, __ATOMIC_RELAXED);
+		if (c == c0 && !(c & 1))
+			return;
+		c0 = c;
+		rte_fib6_lookup_bulk(f->fib6, (uint8_t(*)[16])ip, nh, 1);
+	}
+}
+
 void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n)
 {
+	uint64_t c0 = __atomic_load_n(&f->changing6, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
 	rte_fib6_lookup_bulk(f->fib6, ips, nh, (int)n);
+	for (i = 0; i < n; i++)
+		if (unlikely(nh[i] == 0))
+			fib6_lookup_again(f, c0, ips[i], &nh[i]);
 }

@@ -131,6 +131,9 @@ struct fib {
 
 	/* own cache line: workers load it every burst, only the writer stores */
 	uint64_t gen __rte_cache_aligned;
+	/* odd while the trie changes (fib6_lookup_again()), workers load it
+	 * every IPv6 burst */
+	uint64_t changing6;
 };
 
 int fib_nh_get(struct fib *f, const struct nh_key *k, uint32_t *idx);
