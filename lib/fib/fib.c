@@ -1056,6 +1056,17 @@ uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int l
 	return 0;
 }
 
+__rte_cold uint64_t fib4_hop_again(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
+{
+	uint32_t now;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	now = fib4_first(t, ip);
+	if (now == e)
+		return 0;
+	return now & 1 ? fib4_second(t, now, ip) : now >> 1;
+}
+
 /*
  * A lookup of rte_fib that found no route for @p ip, made once more: a
  * group its tables collapsed under the first (DPDK writes the parent entry
@@ -1063,7 +1074,7 @@ uint32_t fib_route_count_len(const struct fib *f, uint8_t family, unsigned int l
  * its cover routes all along; the second lookup, ordered after that zero,
  * reads the parent as it is now. Only for no route, off the fast path.
  */
-static __rte_noinline void fib4_lookup_again(struct fib *f, uint32_t ip, uint64_t *nh)
+static __rte_noinline __rte_cold void fib4_lookup_again(struct fib *f, uint32_t ip, uint64_t *nh)
 {
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	rte_fib_lookup_bulk(f->fib4, &ip, nh, 1);

@@ -474,18 +474,11 @@ static inline uint64_t fib4_second(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
  * /24 uniform has DPDK write that /24's tbl24 entry first, then zero its
  * group; a read between the two saw the old entry, then a zero, for an
  * address its cover routes all along (a false "no route", an rpf drop).
- * The tbl24 entry read again after the zero tells.
+ * The tbl24 entry read again after the zero tells (x86 keeps DPDK's
+ * plain stores in order). Out of line: rare, off the fast path.
+ * Datapath-safe.
  */
-static inline uint64_t fib4_hop_again(struct fib4_tbl24 t, uint32_t e, uint32_t ip)
-{
-	uint32_t now;
-
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	now = fib4_first(t, ip);
-	if (now == e)
-		return 0;
-	return now & 1 ? fib4_second(t, now, ip) : now >> 1;
-}
+uint64_t fib4_hop_again(struct fib4_tbl24 t, uint32_t e, uint32_t ip);
 
 /* the next hop of @p ip, whose tbl24 entry is @p e */
 static inline uint64_t fib4_hop(struct fib4_tbl24 t, uint32_t e, uint32_t ip)

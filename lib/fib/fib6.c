@@ -338,22 +338,26 @@ int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, vo
  * parent entry first, then zeroes the group, and a lookup between the two
  * reads 0 for an address its cover routes all along. The trie collapses
  * a chain of groups, one level after the other, so a lookup made again
- * during the change may read another level's zero: up to 64 tries, while
- * a change overlaps the last. A lookup that no change overlapped (the
- * count as it was, even) found no route: the cost of a true "no route" is
- * one load.
+ * during the change may read another level's zero: tries while a change
+ * overlaps the last, out of the burst's @p budget (64: a flood to no
+ * route during a long change costs a burst 64 lookups more at most). A
+ * lookup that no change overlapped (the count as it was, even) found no
+ * route: the cost of a true "no route" is one load.
  */
-static __rte_noinline void fib6_lookup_again(struct fib *f, uint64_t c0, uint8_t *ip, uint64_t *nh)
+static __rte_noinline __rte_cold void fib6_lookup_again(struct fib *f, uint64_t c0, uint8_t *ip,
+							uint64_t *nh, unsigned int *budget)
 {
 	uint64_t c;
-	int k;
 
-	for (k = 0; k < 64 && *nh == 0; k++) {
+	while (*nh == 0 && *budget > 0) {
+		/* (acquire: the count read before the lookup's table reads
+		 * that follow, the end of one try and the start of the next) */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		c = __atomic_load_n(&f->changing6, __ATOMIC_RELAXED);
+		c = __atomic_load_n(&f->changing6, __ATOMIC_ACQUIRE);
 		if (c == c0 && !(c & 1))
 			return;
 		c0 = c;
+		(*budget)--;
 		rte_fib6_lookup_bulk(f->fib6, (uint8_t(*)[16])ip, nh, 1);
 	}
 }
@@ -361,10 +365,10 @@ static __rte_noinline void fib6_lookup_again(struct fib *f, uint64_t c0, uint8_t
 void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n)
 {
 	uint64_t c0 = __atomic_load_n(&f->changing6, __ATOMIC_ACQUIRE);
-	unsigned int i;
+	unsigned int i, budget = 64;
 
 	rte_fib6_lookup_bulk(f->fib6, ips, nh, (int)n);
 	for (i = 0; i < n; i++)
 		if (unlikely(nh[i] == 0))
-			fib6_lookup_again(f, c0, ips[i], &nh[i]);
+			fib6_lookup_again(f, c0, ips[i], &nh[i], &budget);
 }
