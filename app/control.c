@@ -1087,11 +1087,6 @@ void router_icmp_rate_set(struct router *r, uint32_t pps, uint32_t burst)
 			 __ATOMIC_RELAXED);
 }
 
-/*
- * A forwarded packet a worker rewrote and handed over (CTRL_FORWARD): its
- * Redirect sent if one is due, its options filled in, then fragmented if
- * larger than its port's MTU, else sent as it is.
- */
 /* The hop a worker spent on forwarded @m given back, so that an error
  * about it quotes it as it arrived. */
 void forward_hop_back(struct rte_mbuf *m)
@@ -1123,6 +1118,11 @@ bool forward_port_gone(struct router *r, struct rte_mbuf *m, uint32_t port)
 	return true;
 }
 
+/*
+ * A forwarded packet a worker rewrote and handed over (CTRL_FORWARD): its
+ * Redirect sent if one is due, its options filled in, then fragmented if
+ * larger than its port's MTU, else sent as it is.
+ */
 static void forward_finish(struct router *r, struct rte_mbuf *m, uint32_t port)
 {
 	struct rte_ipv4_hdr *ip =

@@ -1035,7 +1035,7 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
  * (icmp_ctrl_error_due(): never about a frame to an L2 group, nor about an
  * ICMPv6 error or a Redirect behind the extension headers, RFC 4443 2.4
  * (e.1), (e.2); within the rate); @m is consumed either way. */
-static void local_error6(struct router *r, struct rte_mbuf *m, unsigned int why, uint8_t type,
+static void local_error6(struct router *r, struct rte_mbuf *m, enum ctrl_drop why, uint8_t type,
 			 uint8_t code, uint32_t aux)
 {
 	r->cst.drop[why]++;
