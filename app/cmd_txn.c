@@ -319,13 +319,20 @@ static void txn_end(struct txn *t)
 /* A committed transaction lowered port @pid's MTU: its device goes down to
  * it, or to what it reported when probed. A device that will not go down
  * keeps taking larger frames: the router's own limit still holds for what
- * it sends. */
-static void mtu_lower(struct router *r, uint16_t pid)
+ * it sends. First (once a commit: @synced), no worker still holds a frame
+ * it sized by the old MTU (they report quiescent after their TX): the
+ * device would drop it, with no error back. */
+static void mtu_lower(struct router *r, uint16_t pid, bool *synced)
 {
 	struct fr_port *p = &r->ports[pid];
 	uint32_t want = RTE_MAX((uint32_t)r->dp_ports[pid].mtu, (uint32_t)p->dev_mtu_probed);
 
-	if (p->started && want < p->dev_mtu && rte_eth_dev_set_mtu(pid, (uint16_t)want) == 0)
+	if (!p->started || want >= p->dev_mtu)
+		return;
+	if (r->qsv != NULL && !*synced)
+		rte_rcu_qsbr_synchronize(r->qsv, RTE_QSBR_THRID_INVALID);
+	*synced = true;
+	if (rte_eth_dev_set_mtu(pid, (uint16_t)want) == 0)
 		p->dev_mtu = (uint16_t)want;
 }
 
@@ -381,17 +388,9 @@ void txn_commit(struct txn *t)
 	for (pid = 0; pid < r->nb_ports; pid++)
 		if ((t->took_down[pid / 64] >> (pid % 64)) & 1)
 			dad_reset(r, pid);
-	for (pid = 0; pid < r->nb_ports; pid++) {
-		if (!((t->mtu_lowered[pid / 64] >> (pid % 64)) & 1))
-			continue;
-		/* first, no worker still holds a frame it sized by the old MTU
-		 * (they report quiescent after their TX): the device would drop
-		 * it, with no error back */
-		if (r->qsv != NULL && !synced)
-			rte_rcu_qsbr_synchronize(r->qsv, RTE_QSBR_THRID_INVALID);
-		synced = true;
-		mtu_lower(r, pid);
-	}
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if ((t->mtu_lowered[pid / 64] >> (pid % 64)) & 1)
+			mtu_lower(r, pid, &synced);
 	addrs6_gone(t);
 	txn_end(t);
 	/* new addresses, and the addresses of a port back in service, said
