@@ -1163,8 +1163,8 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 			continue;
 		}
 		if (nh == IPPROTO_HOPOPTS && o != 0) {
-			local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 1,
-				     at); /* hop-by-hop must come first */
+			/* hop-by-hop must come first */
+			local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 1, at);
 			return -1;
 		}
 		if (o + 8 > plen || o + ((uint32_t)p[o + 1] + 1) * 8 > plen) {
@@ -1739,11 +1739,11 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	 * with a hop limit other than 1, is not one to answer; 8.1: one of
 	 * 24 bytes is MLDv1's, of 28 and more MLDv2's, any other none. An
 	 * MLDv2 query shorter than its sources, or a general one with
-	 * sources (5.1.10), is malformed: ignored, as Linux does */
+	 * sources (5.1.10), is malformed: ignored, as Linux does (nsrc is
+	 * 0 below 28 bytes) */
 	ok = ip->hop_limits == 1 && ip6_is_linklocal(ip->src_addr) &&
 	     (ilen == MLD_V1_LEN ||
-	      (ilen >= MLD_V2_QUERY_MIN && ilen >= MLD_V2_QUERY_MIN + 16 * nsrc &&
-	       (nsrc == 0 || !ip6_is_unspec(ic + 8)))) &&
+	      (ilen >= MLD_V2_QUERY_MIN + 16 * nsrc && (nsrc == 0 || !ip6_is_unspec(ic + 8)))) &&
 	     __rte_ipv6_udptcp_cksum(&ph, ic) == 0xffff && router_port_ok(r, port);
 	/* an MLDv1 querier: MLDv1 reports on the link for a while (8.2.1),
 	 * announcements too, answered or not; a node changing its
