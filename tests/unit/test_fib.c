@@ -1759,24 +1759,36 @@ static void *pausing_reader_run(void *arg)
 	return NULL;
 }
 
-/* A FIB of @backend (256 routes, 64 tbl8 groups) whose workers are one
- * pausing reader, started and online; grace_fib_end() stops it all. */
-static struct fib *grace_fib(struct ctx *c, enum fib_backend backend, const char *name,
-			     struct pausing_reader *pr, pthread_t *th)
+/* A FIB of @backend (256 routes of each family, 64 IPv4 tbl8 groups, 256
+ * IPv6 ones) whose workers are the one reader of *@v, made here. */
+static struct fib *reader_fib(struct ctx *c, enum fib_backend backend, const char *name,
+			      struct rte_rcu_qsbr **v)
 {
 	struct fib_conf conf = {0};
 	struct fib *f;
 
-	pr->v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
-	assert_non_null(pr->v);
-	assert_int_equal(rte_rcu_qsbr_init(pr->v, 1), 0);
+	*v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	assert_non_null(*v);
+	assert_int_equal(rte_rcu_qsbr_init(*v, 1), 0);
 	conf.backend = backend;
 	conf.max_routes4 = 256;
 	conf.tbl8s4 = 64;
+	conf.max_routes6 = 256;
+	conf.tbl8s6 = 256;
 	conf.neigh = c->n;
-	conf.qsv = pr->v;
+	conf.qsv = *v;
 	f = fib_create(name, &conf);
 	assert_non_null(f);
+	return f;
+}
+
+/* A FIB of @backend (reader_fib()) whose worker is one pausing reader,
+ * started and online; grace_fib_end() stops it all. */
+static struct fib *grace_fib(struct ctx *c, enum fib_backend backend, const char *name,
+			     struct pausing_reader *pr, pthread_t *th)
+{
+	struct fib *f = reader_fib(c, backend, name, &pr->v);
+
 	assert_int_equal(pthread_create(th, NULL, pausing_reader_run, pr), 0);
 	while (!pr->online)
 		usleep(1000);
@@ -1888,25 +1900,13 @@ static void *collapse_reader_run(void *arg)
 static void collapse_round(struct ctx *c, bool v6)
 {
 	struct collapse_reader cr = {0};
-	struct fib_conf conf = {0};
 	struct fib_route r, cover;
 	pthread_t th;
 	rte_cpuset_t cpus;
 	struct timespec t0, t1;
 	int i, rc;
 
-	cr.v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
-	assert_non_null(cr.v);
-	assert_int_equal(rte_rcu_qsbr_init(cr.v, 1), 0);
-	conf.backend = FIB_BACKEND_FIB;
-	conf.max_routes4 = 256;
-	conf.tbl8s4 = 64;
-	conf.max_routes6 = 256;
-	conf.tbl8s6 = 256;
-	conf.neigh = c->n;
-	conf.qsv = cr.v;
-	cr.f = fib_create(v6 ? "collapse6" : "collapse4", &conf);
-	assert_non_null(cr.f);
+	cr.f = reader_fib(c, FIB_BACKEND_FIB, v6 ? "collapse6" : "collapse4", &cr.v);
 	cr.v6 = v6;
 	cover = mk(v6 ? "2001:db8::/32" : "10.0.0.0/8", FIB_NH_CONNECTED, 1);
 	assert_int_equal(fib_route_add(cr.f, &cover), 0);
