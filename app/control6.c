@@ -2265,9 +2265,10 @@ void router_ra_leave(struct router *r, uint16_t port)
 	ra_restart(p);
 	/* worker 0 takes it off the ring within microseconds and checks
 	 * the port's state as it sends it; its next quiescent state (RCU)
-	 * comes after that drain, TX included. Bounded: what is late is
-	 * counted ctrl_tx_port_down. */
-	until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 20;
+	 * comes after that drain, TX included. Bounded at 500 ms, which
+	 * only a worker the host has descheduled takes (a busy 2-CPU host
+	 * can for 50 ms): what is later is counted ctrl_tx_port_down. */
+	until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 2;
 	while (rte_ring_count(r->ctrl_tx) > 0 && rte_get_tsc_cycles() < until)
 		rte_pause();
 	token = rte_rcu_qsbr_start(r->qsv);
