@@ -489,16 +489,20 @@ def test_held_rerouted(topo, r):
     # the gateway must still be resolving when it appears: with this
     # config's 2 probes 200 ms apart, a slow run (ASan) failed it first
     r.cli("set neigh mcast-probes 20")
+    # (h2 listens before it takes the gateway's address: the router's next
+    # probe resolves it, and the packet would go at once)
+    ls = frlib.Listen(topo, 1)
     try:
         before, held0 = r.stats(), held(r)
         send(topo, udp("10.78.1.1", payload=b"held-then-rerouted"))
         check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
         r.cli("route replace 10.78.0.0/16 blackhole")
         sh(["ip", "addr", "add", gw + "/24", "dev", "eth0"], ns=topo.hosts[1])
-        got = at_host(topo, 1, lambda: frlib.wait_for(
-            lambda: delta(before, r.stats(), "held_rerouted") >= 1, timeout=3), timeout=0.5)
+        frlib.wait_for(lambda: delta(before, r.stats(), "held_rerouted") >= 1, timeout=3)
+        got = ls.collect(timeout=0.5)
         after = r.stats()
     finally:
+        ls.close()
         sh(["ip", "addr", "del", gw + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
         r.cli("route del 10.78.0.0/16", check=False)
         r.cli("neigh del %s port 1" % gw, check=False)
@@ -517,14 +521,16 @@ def test_held_rerouted_failed(topo, r):
     # routes say, not answered host unreachable for a gateway no route uses
     gw = "198.51.100.80"
     r.cli("route add 10.80.0.0/16 via " + gw)
-    r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
+    # fails 4 s after the first probe: the replace lands before, on a slow
+    # run too
+    r.cli("set neigh mcast-probes 20")
     ic, lsn = Icmp(topo), frlib.Listen(topo, 2)
     try:
         before, held0 = r.stats(), held(r)
         send(topo, udp("10.80.1.1", payload=b"held-then-failed"))
         check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
         r.cli("route replace 10.80.0.0/16 via " + HOST_IP[2])
-        got = lsn.collect(timeout=3.0, want=1, match=lambda p: p.haslayer(s.Raw) and
+        got = lsn.collect(timeout=6.0, want=1, match=lambda p: p.haslayer(s.Raw) and
                           p[s.Raw].load == b"held-then-failed")
         errors = ic.collect(timeout=0.3)
         after = r.stats()
