@@ -2253,10 +2253,21 @@ void router_ra_dns_set(struct router *r, uint16_t port, unsigned int n, const ui
 		ra_changed(p);
 }
 
+/* A wait's pause: a spin until @spin_until, then 100 us asleep, so a
+ * worker sharing the control thread's CPU (or waiting on the host for
+ * one) gets it */
+static void ra_leave_pause(uint64_t spin_until)
+{
+	if (rte_get_tsc_cycles() < spin_until)
+		rte_pause();
+	else
+		rte_delay_us_sleep(100);
+}
+
 void router_ra_leave(struct router *r, uint16_t port)
 {
 	struct fr_port *p = &r->ports[port];
-	uint64_t until, token;
+	uint64_t until, spin, token;
 
 	if (p->ra_max_s == 0 || !ra_last_due(r, port) || !ra_send(r, port, 0, true))
 		return;
@@ -2264,16 +2275,18 @@ void router_ra_leave(struct router *r, uint16_t port)
 	 * 'on' (hosts have just dropped the router) */
 	ra_restart(p);
 	/* worker 0 takes it off the ring within microseconds and checks
-	 * the port's state as it sends it; its next quiescent state (RCU)
-	 * comes after that drain, TX included. Bounded at 500 ms, which
-	 * only a worker the host has descheduled takes (a busy 2-CPU host
-	 * can for 50 ms): what is later is counted ctrl_tx_port_down. */
-	until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 2;
+	 * the port's state as it sends it; every worker's next quiescent
+	 * state (RCU) comes after that drain, worker 0's TX included.
+	 * Bounded at 500 ms, which only a worker the host has descheduled
+	 * takes (a busy 2-CPU host can for 50 ms): what is later is counted
+	 * ctrl_tx_port_down. A spin for the first millisecond, then sleeps. */
+	spin = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000;
+	until = spin + rte_get_tsc_hz() / 2;
 	while (rte_ring_count(r->ctrl_tx) > 0 && rte_get_tsc_cycles() < until)
-		rte_pause();
+		ra_leave_pause(spin);
 	token = rte_rcu_qsbr_start(r->qsv);
 	while (rte_rcu_qsbr_check(r->qsv, token, false) == 0 && rte_get_tsc_cycles() < until)
-		rte_pause();
+		ra_leave_pause(spin);
 }
 
 unsigned int router_ra_final(struct router *r)

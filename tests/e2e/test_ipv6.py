@@ -1227,7 +1227,7 @@ def test_nd_abuse(topo, r):
     # from a new on-link address: learnt from (an entry) and answered, and
     # counted as answered only (nd_learnt: NS/NA not answered, as for ARP)
     got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:1::99")),
-                    match=is_na, want=1)
+                    match=lambda p: is_na(p) and p[s.IPv6].dst == "2001:db8:1::99", want=1)
     check(len(got) == 1 and d("nd_answered") >= 1, "no NA for a new on-link solicitor")
     # (an NA in the window, a neighbour answering the router's own probe,
     # may be learnt: only NAs may account for nd_learnt here)
@@ -1239,7 +1239,7 @@ def test_nd_abuse(topo, r):
     # from a global address outside the port's prefixes: answered, not learnt
     cdrops0 = r.ctrl_drops()
     got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:77::9")),
-                    match=is_na, want=1)
+                    match=lambda p: is_na(p) and p[s.IPv6].dst == "2001:db8:77::9", want=1)
     check(len(got) == 1 and d("nd_off_link_answered") == 1, "off-link solicitor")
     check(r.ctrl_drops() == cdrops0, "an answered solicitation counted as a control drop")
     check(not any(l.split()[:1] == ["2001:db8:77::9"] for l in r.cli("show neigh").splitlines()),
@@ -1296,10 +1296,11 @@ def test_nd_abuse(topo, r):
           not any(e[:2] == [HOST_IP6[0], "0"] and HOST_MAC[0] not in e for e in n),
           "the router's own MAC learnt: %s" % [e for e in n if e[:1] in (["2001:db8:1::97"],
                                                                           [HOST_IP6[0]])])
-    # for its link-local address too (here and below, answers to h1's own
-    # NUD of the router, which may come in the window, are not matched)
-    got, _ = around(topo, r, lambda: send(topo, ns(ROUTER_LL[0], src=HOST_LL[0])),
-                    match=lambda p: is_na(p) and p[s.ICMPv6ND_NA].tgt == ROUTER_LL[0], want=1)
+    # for its link-local address too, from a new link-local source (here
+    # and below, answers to h1's own NUD of the router, which may come in
+    # the window, are not matched)
+    got, _ = around(topo, r, lambda: send(topo, ns(ROUTER_LL[0], src="fe80::96")),
+                    match=lambda p: is_na(p) and p[s.IPv6].dst == "fe80::96", want=1)
     check(len(got) == 1 and got[0][s.ICMPv6ND_NA].tgt == ROUTER_LL[0], "no NA for link-local")
     # hop limit != 255: may come from off-link; ignored
     got, d = around(topo, r,
@@ -2268,15 +2269,18 @@ def test_router_adv(topo, r):
         # just after an advertisement (its answer due 1.5 s after it, time
         # enough for a slow run's CLI), then min-delay 3000 before that
         # answer went: the next comes 3 s after the last, not 1.5. That
-        # first one is whichever goes first: an answer to a solicitation
-        # of the last step may be due still, and then the answer to this
-        # one waits 1.5 s after it, 2 s from now at most
+        # first one is whichever goes first (an answer to a solicitation
+        # of the last step may be due still): 2 s from now at most. The
+        # raise waits until the router has the solicitation: one taken
+        # after it is delayed 3 s by any router
         r.cli("port 0 ra on interval 4 min-delay 1500")
         ls = Listen(topo, 0)
         try:
+            st0 = r.stats()
             solicit(topo)
             first = ls.collect(timeout=3.0, match=is_ra, want=1)
             solicit(topo)
+            frlib.wait_for(lambda: delta(st0, r.stats(), "rs_received") == 2, timeout=1.0)
             r.cli("port 0 ra on interval 4 min-delay 3000")
             nxt = ls.collect(timeout=4.5, match=is_ra, want=1)
         finally:
