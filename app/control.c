@@ -578,7 +578,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 				   rte_is_zero_ether_addr(&a.tha) ||
 				   rte_is_broadcast_ether_addr(&a.tha);
 
-		kind = to_us ? NEIGH_LEARN_REPLY : NEIGH_LEARN_OTHER;
+		kind = to_us ? NEIGH_LEARN_ARP_REPLY : NEIGH_LEARN_OTHER;
 	}
 
 	/*
@@ -595,11 +595,12 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		 * updated by its request for another host, or its reply to
 		 * one, as by an announcement (a host that moved to a new MAC,
 		 * a failover that announced nothing, would otherwise lose its
-		 * traffic until the entry's timers ran out); nothing is
+		 * traffic until the entry's timers ran out), but not within
+		 * 1 s of the entry's last update, as a reply; nothing is
 		 * created */
 		if (a.spa != 0 && !router_mac(r, &a.sha) &&
 		    neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE &&
-		    neigh_learn(r->neigh, &sender, port, &a.sha, NEIGH_LEARN_GRATUITOUS,
+		    neigh_learn(r->neigh, &sender, port, &a.sha, NEIGH_LEARN_ARP_MERGE,
 				control_now_ms()) != 0) {
 			r->cst.arp_learnt++;
 			rte_pktmbuf_free(m);

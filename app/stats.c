@@ -336,5 +336,6 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "refused_table_full", s.refused_full);
 	v->kv(v->arg, "refused_learn_reserved", s.refused_learn);
 	v->kv(v->arg, "ignored", s.ignored);
+	v->kv(v->arg, "arp_locked", s.locked);
 	sec(v, "counters", false);
 }

@@ -88,7 +88,7 @@ enum ctrl_drop {
 				  * from a group or zero sender hardware address */
 	CDROP_ARP_NOT_FOR_US,	 /* ARP request for an address we do not own */
 	CDROP_ARP_OFF_LINK,	 /* reply or announcement from outside the port's subnets */
-	CDROP_ARP_IGNORED,	 /* changed nothing: unsolicited reply, static entry */
+	CDROP_ARP_IGNORED,	 /* changed nothing: unsolicited reply, static entry, lock time */
 	CDROP_ARP_CONFLICT,	 /* another host's sender address is one of ours (RFC 5227) */
 	/* a sender address no host has: a subnet's network or broadcast
 	 * address; martians on: broadcast, multicast, loopback, 0/8, 240/4 */

@@ -282,9 +282,22 @@ struct neigh_ops {
 	void *arg;
 };
 
+/** How long an ARP reply may not change a MAC just set or confirmed (ms;
+ *  Linux's default locktime is 1 s) */
+#define NEIGH_ARP_LOCK_MS 1000u
+
 /** How an ARP/ND packet relates to the router (what it may change). */
 enum neigh_learn_kind {
 	NEIGH_LEARN_REPLY,	/**< a reply addressed to us */
+	NEIGH_LEARN_ARP_REPLY,	/**< an ARP reply addressed to us: a reply, but
+				 *   not one that would change a MAC set or
+				 *   confirmed less than NEIGH_ARP_LOCK_MS ago
+				 *   (refused, counted locked: of two stations
+				 *   answering one request, the first stands,
+				 *   as Linux's locktime keeps it) */
+	NEIGH_LEARN_ARP_MERGE,	/**< ARP from a known sender to another host
+				 *   (RFC 826's merge): a gratuitous one, locked
+				 *   as a reply is */
 	NEIGH_LEARN_REQUEST,	/**< a request for one of our addresses */
 	NEIGH_LEARN_GRATUITOUS, /**< sender announces itself (sender == target) */
 	NEIGH_LEARN_OTHER,	/**< anything else: changes nothing */
@@ -321,6 +334,9 @@ struct neigh_stats {
 	uint64_t refused_incomplete; /**< new entries refused: INCOMPLETE cap reached */
 	uint64_t refused_full;	     /**< new entries refused: table full */
 	uint64_t ignored;	     /**< ARP/ND that changed nothing (unsolicited, static) */
+	uint64_t locked;	     /**< ARP replies (and merges) refused: another
+				      *   MAC within NEIGH_ARP_LOCK_MS of the last
+				      *   one set or confirmed */
 };
 
 /** Current parameters. */
@@ -387,9 +403,11 @@ int neigh_unconfirm(struct neigh_table *t, const struct fr_addr *addr, uint16_t 
 /**
  * An ARP/ND packet from (@p addr, @p mac) arrived on @p port. REPLY
  * completes an existing entry (REACHABLE); REQUEST updates or creates one
- * (STALE); GRATUITOUS updates an existing one; OTHER and anything for a
- * STATIC entry change nothing. An entry is never created or moved by a
- * packet on another port: entries are per port.
+ * (STALE); GRATUITOUS updates an existing one; ARP_REPLY and ARP_MERGE
+ * are REPLY and GRATUITOUS, but change no usable entry's MAC within
+ * NEIGH_ARP_LOCK_MS of its last set, confirmation or turn to STALE
+ * (counted locked); OTHER and anything for a STATIC entry change nothing. An entry is never created
+ * or moved by a packet on another port: entries are per port.
  * @return 1 if the table changed, 0 if not.
  */
 int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,

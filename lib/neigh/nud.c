@@ -228,6 +228,7 @@ static void reachable(struct neigh_table *t, uint32_t idx, const struct rte_ethe
 	neigh_state_write(t, idx, NEIGH_S_REACHABLE, mac);
 	c->probes = 0;
 	c->used = 0;
+	c->mac_ms = now;
 	c->deadline = now + reachable_time(t);
 	neigh_hold_release(t, idx, mac);
 }
@@ -239,6 +240,7 @@ static void stale(struct neigh_table *t, uint32_t idx, const struct rte_ether_ad
 
 	neigh_state_write(t, idx, NEIGH_S_STALE, mac);
 	c->probes = 0;
+	c->mac_ms = now;
 	/* the packets held for it go now: it is in use, DELAY at the next
 	 * tick (RFC 4861 7.3.3), as a packet to a STALE entry makes it */
 	c->used = c->nheld > 0;
@@ -279,6 +281,7 @@ int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint
 		return 0;
 	t->cold[idx].configured = 0;
 	stale(t, idx, mac, now);
+	t->cold[idx].mac_ms = 0; /* what the link says next is newer */
 	return 0;
 }
 
@@ -327,13 +330,21 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 	 * announcement nor an answer to no request gives it a MAC, or a host
 	 * on the link could plant a gateway's ahead of its resolution (RFC
 	 * 4861 7.2.5: no entry, silently discarded); a request for us may */
-	if (c->state == NEIGH_S_NONE &&
-	    (kind == NEIGH_LEARN_REPLY || kind == NEIGH_LEARN_GRATUITOUS)) {
+	if (c->state == NEIGH_S_NONE && kind != NEIGH_LEARN_REQUEST) {
 		t->stats.ignored++;
 		return 0;
 	}
 	changed = !rte_is_same_ether_addr(&c->mac, mac);
+	/* another station's answer to the same request, or ARP right after
+	 * an update: the MAC just learnt stands (two proxies answering
+	 * would flap the entry) */
+	if ((kind == NEIGH_LEARN_ARP_REPLY || kind == NEIGH_LEARN_ARP_MERGE) && changed &&
+	    neigh_state_usable(c->state) && now < c->mac_ms + NEIGH_ARP_LOCK_MS) {
+		t->stats.locked++;
+		return 0;
+	}
 	switch (kind) {
+	case NEIGH_LEARN_ARP_REPLY:
 	case NEIGH_LEARN_REPLY:
 		if (changed && neigh_state_usable(c->state))
 			t->stats.updated++;
@@ -341,6 +352,7 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 		return 1;
 	case NEIGH_LEARN_REQUEST:
 	case NEIGH_LEARN_GRATUITOUS:
+	case NEIGH_LEARN_ARP_MERGE:
 		if (!changed && neigh_state_usable(c->state))
 			return 0; /* nothing new: keep its state and timers */
 		if (changed && neigh_state_usable(c->state))

@@ -115,9 +115,11 @@ def test_mac_change_merge(topo, r):
     """h2 moves to a new MAC and announces nothing, but asks for another
     host: the router takes the new MAC from that request (RFC 826's
     merge, as Linux does) and traffic follows at once; a request for
-    another host from a sender it does not know creates nothing."""
+    another host from a sender it does not know creates nothing. (As in
+    Linux, not within 1 s of the entry's last update: the lock time.)"""
     new = "02:00:00:00:02:98"
     sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0])
+    time.sleep(1.05)  # past the lock time of the last test's gratuitous ARP
     sh(["ip", "link", "set", "dev", "eth0", "address", new], ns=topo.hosts[1])
     try:
         st0 = r.stats()
@@ -152,25 +154,48 @@ def test_reply_target_mac(topo, r):
     826 reads no such field, nor does Linux (it was dropped as
     arp_not_for_us, the gateway never resolved). A known host's reply to
     another station updates its entry (RFC 826's merge), as its request
-    does."""
+    does. A second answer within 1 s of the first (another station's, a
+    forger's) changes nothing, as Linux's locktime: counted
+    arp_locked, the frame arp_ignored."""
     gw, mac, mac2 = "198.51.100.93", "02:00:00:00:09:93", "02:00:00:00:09:94"
     r.cli("route add 10.93.0.0/16 via " + gw)
     r.cli("set neigh mcast-probes 20")
+
+    def reply(*answers):
+        with frlib.netns(topo.hosts[1]):
+            sock = s.conf.L2socket(iface="eth0")
+            for hwsrc, hwdst in answers:
+                sock.send(s.Ether(src=hwsrc, dst=ROUTER_MAC[1]) /
+                          s.ARP(op=2, hwsrc=hwsrc, psrc=gw, hwdst=hwdst, pdst=ROUTER_IP[1]))
+            sock.close()
     try:
         frlib.l2send(topo, [frlib.udp(s, 0, "10.93.1.1")])
         check(frlib.wait_for(lambda: neigh(r).get((gw, 1), {}).get("state") == "INCOMPLETE",
                              timeout=2), "%s not being resolved: %s" % (gw, neigh(r).get((gw, 1))))
-        for hwdst, want in (("00:00:00:00:00:00", mac), ("ff:ff:ff:ff:ff:ff", mac2)):
-            with frlib.netns(topo.hosts[1]):
-                sock = s.conf.L2socket(iface="eth0")
-                sock.send(s.Ether(src=want, dst=ROUTER_MAC[1]) /
-                          s.ARP(op=2, hwsrc=want, psrc=gw, hwdst=hwdst, pdst=ROUTER_IP[1]))
-                sock.close()
-            e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == want else None)
-                               (neigh(r).get((gw, 1))), timeout=2)
-            check(e is not None and e["state"] == "REACHABLE",
-                  "reply to target MAC %s: %s" % (hwdst, neigh(r).get((gw, 1))))
-        # a reply to another station from the known gateway, a new MAC
+        # two stations answer, back to back: the first stands
+        st0, ns0 = r.stats(), nstats(r)["counters"]
+        reply((mac, "00:00:00:00:00:00"), (mac2, "00:00:00:00:00:00"))
+        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac else None)
+                           (neigh(r).get((gw, 1))), timeout=2)
+        check(e is not None and e["state"] == "REACHABLE",
+              "reply to target MAC 0: %s" % neigh(r).get((gw, 1)))
+        t0 = time.time()  # the lock began before
+        check(frlib.wait_for(lambda: r.stats()["arp_ignored"] > st0["arp_ignored"], timeout=2),
+              "the second answer not counted arp_ignored")
+        locked = nstats(r)["counters"]["arp_locked"] - ns0["arp_locked"]
+        check(neigh(r).get((gw, 1), {}).get("mac") == mac and locked == 1,
+              "a second answer at once: %s, arp_locked +%d" % (neigh(r).get((gw, 1)), locked))
+        # past the lock, another reply (to the broadcast MAC) moves it
+        time.sleep(max(0.0, t0 + 1.05 - time.time()))
+        reply((mac2, "ff:ff:ff:ff:ff:ff"))
+        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac2 else None)
+                           (neigh(r).get((gw, 1))), timeout=2)
+        check(e is not None and e["state"] == "REACHABLE",
+              "reply to target MAC ff:ff:ff:ff:ff:ff: %s" % neigh(r).get((gw, 1)))
+        t0 = time.time()
+        # a reply to another station from the known gateway, a new MAC,
+        # past the lock
+        time.sleep(max(0.0, t0 + 1.05 - time.time()))
         st0 = r.stats()
         with frlib.netns(topo.hosts[1]):
             sock = s.conf.L2socket(iface="eth0")

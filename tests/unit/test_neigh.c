@@ -710,6 +710,71 @@ static void test_nud_learn_rules(void **state)
 	}
 }
 
+/* ARP's lock time: of two stations answering one request, the first
+ * stands; a reply (or RFC 826's merge) with another MAC within
+ * NEIGH_ARP_LOCK_MS of the last set or confirmed one is refused and
+ * counted locked; after it, or as a gratuitous ARP or a request, it moves
+ * the entry. ND's solicited advertisements (the override flag rules them)
+ * are not locked. */
+static void test_nud_arp_lock(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("192.0.2.20"), b = a4("192.0.2.21"), v6 = {.family = AF_INET6};
+	const struct rte_ether_addr mac3 = {{0x02, 0, 0, 0, 0, 3}};
+	struct neigh_stats st;
+	struct neigh_info ni;
+	uint64_t now = 10000;
+
+	assert_int_equal(neigh_resolve(t, &a, 0, &pkt_tag[0], now, NULL), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now + 1), 1);
+	/* the second answer to the same request, and a merge, 999 ms later:
+	 * refused */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 2), 0);
+	assert_int_equal(
+		neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_MERGE, now + NEIGH_ARP_LOCK_MS), 0);
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.locked, 2);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	assert_int_equal(ni.state, NEIGH_S_REACHABLE);
+	/* the same MAC confirms it, and starts the lock again */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now + 500), 1);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 1200), 0);
+	/* a second after the last update: taken */
+	assert_int_equal(
+		neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 500 + NEIGH_ARP_LOCK_MS),
+		1);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	/* a gratuitous ARP and a request are not locked */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac3, NEIGH_LEARN_GRATUITOUS, now + 1600), 1);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_REQUEST, now + 1601), 1);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	/* which restarted the lock: a merge a second after, not before, moves
+	 * it (to STALE, as an announcement) */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_MERGE, now + 2600), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_MERGE, now + 2601), 1);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	assert_int_equal(ni.state, NEIGH_S_STALE);
+	/* a merge creates nothing, a locked kind neither */
+	assert_int_equal(neigh_learn(t, &b, 0, &mac1, NEIGH_LEARN_ARP_MERGE, now), 0);
+	assert_int_equal(neigh_learn(t, &b, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now), 0);
+	assert_int_equal(neigh_find(t, &b, 0), NEIGH_IDX_NONE);
+	/* ND's reply right after another: taken */
+	v6.v6[0] = 0xfe;
+	v6.v6[1] = 0x80;
+	v6.v6[15] = 9;
+	assert_int_equal(neigh_resolve(t, &v6, 0, &pkt_tag[1], now, NULL), 0);
+	assert_int_equal(neigh_learn(t, &v6, 0, &mac1, NEIGH_LEARN_REPLY, now + 1), 1);
+	assert_int_equal(neigh_learn(t, &v6, 0, &mac2, NEIGH_LEARN_REPLY, now + 2), 1);
+	assert_int_equal(neigh_get(t, &v6, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.locked, 4);
+}
+
 /* Bounds: per-entry queue, all queues, INCOMPLETE entries, table size. */
 static void test_nud_limits(void **state)
 {
@@ -1307,6 +1372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_delay, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_used_reuse, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_arp_lock, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_port_flush, nud_setup, teardown),
