@@ -324,6 +324,7 @@ static const struct {
 	{"hold-total", offsetof(struct neigh_params, hold_total), 0, 1u << 20},
 	{"max-incomplete", offsetof(struct neigh_params, max_incomplete), 1, 1u << 24},
 	{"delay-time", offsetof(struct neigh_params, delay_ms), 0, 3600000},
+	{"lock-time", offsetof(struct neigh_params, lock_ms), 0, 60000},
 };
 
 static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t errlen)
@@ -341,7 +342,7 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 			return ERR(
 				"unknown neighbour parameter '%s' (reachable-time, retrans-time, "
 				"mcast-probes, ucast-probes, stale-time, failed-time, hold, "
-				"hold-total, max-incomplete, delay-time)",
+				"hold-total, max-incomplete, delay-time, lock-time)",
 				tok[i]);
 		if (c->nparams_set & (1u << k))
 			return ERR("%s given twice", tok[i]);
@@ -902,10 +903,11 @@ static const struct cmd_syntax {
 	 "for at start), max-incomplete (1024 neighbours being resolved at once; the\n"
 	 "gateways of routes are resolved past it),\n"
 	 "delay-time (5000: a STALE entry in use waits this long in DELAY before it is\n"
-	 "probed; 0: probe at once). Ranges: reachable-time 100-3600000, retrans-time\n"
-	 "10-60000, mcast- and ucast-probes 1-100, stale-time 100-86400000, failed-time\n"
-	 "and delay-time 0-3600000, hold-total 0-2^20, max-incomplete 1-2^24, hold\n"
-	 "0-" RTE_STR(NEIGH_HOLD_MAX)},
+	 "probed; 0: probe at once), lock-time (1000: an ARP reply does not change a\n"
+	 "MAC set or confirmed this recently; 0: none). Ranges: reachable-time\n"
+	 "100-3600000, retrans-time 10-60000, mcast- and ucast-probes 1-100, stale-time\n"
+	 "100-86400000, failed-time and delay-time 0-3600000, lock-time 0-60000,\n"
+	 "hold-total 0-2^20, max-incomplete 1-2^24, hold 0-" RTE_STR(NEIGH_HOLD_MAX)},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_lookup,
 	 "ADDR [from SRC] [proto tcp|udp|sctp|udplite|N] [sport N] [dport N]",
 	 "longest-prefix match: which route forwards ADDR, its type, gateway and port\n"

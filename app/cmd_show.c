@@ -543,6 +543,7 @@ static int show_neigh_stats(struct router *r, struct cmd_out *o)
 	kv(o, "hold_total", p.hold_total);
 	kv(o, "max_incomplete", p.max_incomplete);
 	kv(o, "delay_time_ms", p.delay_ms);
+	kv(o, "lock_time_ms", p.lock_ms);
 	section(o, "parameters", false);
 	if (o->json)
 		jw_obj_close(o);

@@ -100,6 +100,7 @@ static const struct neigh_params default_params = {
 	.hold_total = 4096,
 	.max_incomplete = 1024,
 	.delay_ms = 5000,
+	.lock_ms = 1000,
 };
 
 struct neigh_table *neigh_create(const char *name, const struct neigh_conf *conf)

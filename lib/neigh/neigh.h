@@ -265,6 +265,8 @@ struct neigh_params {
 	uint32_t max_incomplete; /**< INCOMPLETE entries at most (1024) */
 	uint32_t delay_ms;	 /**< DELAY before the first unicast probe (5000, RFC 4861
 				  * DELAY_FIRST_PROBE_TIME; 0: probe at once) */
+	uint32_t lock_ms;	 /**< ARP's lock time (1000, Linux's locktime; 0: none):
+				  * see NEIGH_LEARN_ARP_REPLY */
 };
 
 /** Most packets one entry can hold (neigh_params.hold_pkts <= this). */
@@ -282,16 +284,12 @@ struct neigh_ops {
 	void *arg;
 };
 
-/** How long an ARP reply may not change a MAC just set or confirmed (ms;
- *  Linux's default locktime is 1 s) */
-#define NEIGH_ARP_LOCK_MS 1000u
-
 /** How an ARP/ND packet relates to the router (what it may change). */
 enum neigh_learn_kind {
 	NEIGH_LEARN_REPLY,	/**< a reply addressed to us */
 	NEIGH_LEARN_ARP_REPLY,	/**< an ARP reply addressed to us: a reply, but
 				 *   not one that would change a MAC set or
-				 *   confirmed less than NEIGH_ARP_LOCK_MS ago
+				 *   confirmed less than neigh_params.lock_ms ago
 				 *   (refused, counted locked: of two stations
 				 *   answering one request, the first stands,
 				 *   as Linux's locktime keeps it) */
@@ -335,7 +333,7 @@ struct neigh_stats {
 	uint64_t refused_full;	     /**< new entries refused: table full */
 	uint64_t ignored;	     /**< ARP/ND that changed nothing (unsolicited, static) */
 	uint64_t locked;	     /**< ARP replies (and merges) refused: another
-				      *   MAC within NEIGH_ARP_LOCK_MS of the last
+				      *   MAC within neigh_params.lock_ms of the last
 				      *   one set or confirmed */
 };
 
@@ -405,7 +403,7 @@ int neigh_unconfirm(struct neigh_table *t, const struct fr_addr *addr, uint16_t 
  * completes an existing entry (REACHABLE); REQUEST updates or creates one
  * (STALE); GRATUITOUS updates an existing one; ARP_REPLY and ARP_MERGE
  * are REPLY and GRATUITOUS, but change no usable entry's MAC within
- * NEIGH_ARP_LOCK_MS of its last set, confirmation or turn to STALE
+ * neigh_params.lock_ms of its last set, confirmation or turn to STALE
  * (counted locked); OTHER and anything for a STATIC entry change nothing. An entry is never created
  * or moved by a packet on another port: entries are per port.
  * @return 1 if the table changed, 0 if not.

@@ -339,7 +339,7 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 	 * an update: the MAC just learnt stands (two proxies answering
 	 * would flap the entry) */
 	if ((kind == NEIGH_LEARN_ARP_REPLY || kind == NEIGH_LEARN_ARP_MERGE) && changed &&
-	    neigh_state_usable(c->state) && now < c->mac_ms + NEIGH_ARP_LOCK_MS) {
+	    neigh_state_usable(c->state) && now < c->mac_ms + t->params.lock_ms) {
 		t->stats.locked++;
 		return 0;
 	}

@@ -207,10 +207,18 @@ def test_reply_target_mac(topo, r):
         check(e is not None, "a reply to another station did not update the entry: %s" %
               neigh(r).get((gw, 1)))
         check(r.stats()["arp_learnt"] >= st0["arp_learnt"] + 1, "arp_learnt did not rise")
+        # with no lock time, the last of two answers at once stands
+        r.cli("set neigh lock-time 0")
+        check(nstats(r)["parameters"]["lock_time_ms"] == 0, "lock-time 0 not in show neigh stats")
+        mac3 = "02:00:00:00:09:95"
+        reply((mac2, "00:00:00:00:00:00"), (mac3, "00:00:00:00:00:00"))
+        check(frlib.wait_for(lambda: neigh(r).get((gw, 1), {}).get("mac") == mac3, timeout=2),
+              "lock-time 0: two answers at once, the entry %s" % neigh(r).get((gw, 1)))
     finally:
         r.cli("route del 10.93.0.0/16", check=False)
         r.cli("neigh del %s port 1" % gw, check=False)
-        r.cli("set neigh mcast-probes 3", check=False)  # the default
+        # the defaults
+        r.cli("set neigh mcast-probes 3 lock-time 1000", check=False)
 
 
 def test_silent_neighbour(topo, r):

@@ -135,7 +135,7 @@ NPARAMS = {"reachable-time": (100, 20000, 30000), "retrans-time": (10, 500, 1000
            "mcast-probes": (1, 3, 5), "ucast-probes": (1, 3, 7), "stale-time": (100, 60000),
            "failed-time": (0, 3000, 5000), "hold": (0, 4, 8, 16),
            "hold-total": (0, 1000, 4096), "max-incomplete": (1, 1024, 100),
-           "delay-time": (0, 5000, 700)}
+           "delay-time": (0, 5000, 700), "lock-time": (0, 1000, 250)}
 
 
 GROUPS = [[a for a in ADDR4 if a.startswith("192.0.2.")],

@@ -711,8 +711,8 @@ static void test_nud_learn_rules(void **state)
 }
 
 /* ARP's lock time: of two stations answering one request, the first
- * stands; a reply (or RFC 826's merge) with another MAC within
- * NEIGH_ARP_LOCK_MS of the last set or confirmed one is refused and
+ * stands; a reply (or RFC 826's merge) with another MAC within the
+ * lock time (1000 ms unless set) of the last set or confirmed one is refused and
  * counted locked; after it, or as a gratuitous ARP or a request, it moves
  * the entry. ND's solicited advertisements (the override flag rules them)
  * are not locked. */
@@ -721,6 +721,7 @@ static void test_nud_arp_lock(void **state)
 	struct neigh_table *t = *state;
 	struct fr_addr a = a4("192.0.2.20"), b = a4("192.0.2.21"), v6 = {.family = AF_INET6};
 	const struct rte_ether_addr mac3 = {{0x02, 0, 0, 0, 0, 3}};
+	struct neigh_params p;
 	struct neigh_stats st;
 	struct neigh_info ni;
 	uint64_t now = 10000;
@@ -730,8 +731,7 @@ static void test_nud_arp_lock(void **state)
 	/* the second answer to the same request, and a merge, 999 ms later:
 	 * refused */
 	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 2), 0);
-	assert_int_equal(
-		neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_MERGE, now + NEIGH_ARP_LOCK_MS), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_MERGE, now + 1000), 0);
 	neigh_stats_get(t, &st);
 	assert_int_equal(st.locked, 2);
 	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
@@ -741,9 +741,7 @@ static void test_nud_arp_lock(void **state)
 	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now + 500), 1);
 	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 1200), 0);
 	/* a second after the last update: taken */
-	assert_int_equal(
-		neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 500 + NEIGH_ARP_LOCK_MS),
-		1);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 1500), 1);
 	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
 	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
 	/* a gratuitous ARP and a request are not locked */
@@ -773,6 +771,20 @@ static void test_nud_arp_lock(void **state)
 	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
 	neigh_stats_get(t, &st);
 	assert_int_equal(st.locked, 4);
+	/* set neigh lock-time: 250 ms, then none */
+	neigh_params_get(t, &p);
+	p.lock_ms = 250;
+	assert_int_equal(neigh_params_set(t, &p), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now + 5000), 1);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 5249), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 5250), 1);
+	p.lock_ms = 0;
+	assert_int_equal(neigh_params_set(t, &p), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now + 5251), 1);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.locked, 5);
 }
 
 /* Bounds: per-entry queue, all queues, INCOMPLETE entries, table size. */
