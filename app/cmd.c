@@ -903,11 +903,12 @@ static const struct cmd_syntax {
 	 "for at start), max-incomplete (1024 neighbours being resolved at once; the\n"
 	 "gateways of routes are resolved past it),\n"
 	 "delay-time (5000: a STALE entry in use waits this long in DELAY before it is\n"
-	 "probed; 0: probe at once), lock-time (1000: an ARP reply does not change a\n"
-	 "MAC set or confirmed this recently; 0: none). Ranges: reachable-time\n"
-	 "100-3600000, retrans-time 10-60000, mcast- and ucast-probes 1-100, stale-time\n"
-	 "100-86400000, failed-time and delay-time 0-3600000, lock-time 0-60000,\n"
-	 "hold-total 0-2^20, max-incomplete 1-2^24, hold 0-" RTE_STR(NEIGH_HOLD_MAX)},
+	 "probed; 0: probe at once), lock-time (1000: an ARP reply or merge does not\n"
+	 "change a MAC set, confirmed or made STALE this recently; 0: none). Ranges:\n"
+	 "reachable-time 100-3600000, retrans-time 10-60000, mcast- and ucast-probes\n"
+	 "1-100, stale-time 100-86400000, failed-time and delay-time 0-3600000,\n"
+	 "lock-time 0-60000, hold-total 0-2^20, max-incomplete 1-2^24, hold\n"
+	 "0-" RTE_STR(NEIGH_HOLD_MAX)},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_lookup,
 	 "ADDR [from SRC] [proto tcp|udp|sctp|udplite|N] [sport N] [dport N]",
 	 "longest-prefix match: which route forwards ADDR, its type, gateway and port\n"

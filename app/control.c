@@ -596,8 +596,8 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		 * one, as by an announcement (a host that moved to a new MAC,
 		 * a failover that announced nothing, would otherwise lose its
 		 * traffic until the entry's timers ran out), but not within
-		 * 1 s of the entry's last update, as a reply; nothing is
-		 * created */
+		 * the lock time of the entry's last update, as a reply;
+		 * nothing is created */
 		if (a.spa != 0 && !router_mac(r, &a.sha) &&
 		    neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE &&
 		    neigh_learn(r->neigh, &sender, port, &a.sha, NEIGH_LEARN_ARP_MERGE,

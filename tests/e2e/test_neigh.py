@@ -156,7 +156,8 @@ def test_reply_target_mac(topo, r):
     another station updates its entry (RFC 826's merge), as its request
     does. A second answer within 1 s of the first (another station's, a
     forger's) changes nothing, as Linux's locktime: counted
-    arp_locked, the frame arp_ignored."""
+    arp_locked, the frame arp_ignored; with 'set neigh lock-time 0', the
+    last of two answers at once stands."""
     gw, mac, mac2 = "198.51.100.93", "02:00:00:00:09:93", "02:00:00:00:09:94"
     r.cli("route add 10.93.0.0/16 via " + gw)
     r.cli("set neigh mcast-probes 20")

@@ -482,6 +482,7 @@ static void test_bad_cases(void **state)
 		{"set neigh reachable-time 100 hold 2 reachable-time 200\n", 1,
 		 "reachable-time given twice"},
 		{"set neigh failed-time -0\n", 1, "failed-time: '-0' is not a number"},
+		{"set neigh lock-time 60001\n", 1, "lock-time: '60001' is not a number in 0-60000"},
 		{"set neigh reachable-time -18446744073709521616\n", 1,
 		 "reachable-time: '-18446744073709521616' is not a number"},
 	};

@@ -781,8 +781,9 @@ static void test_nud_arp_lock(void **state)
 	p.lock_ms = 0;
 	assert_int_equal(neigh_params_set(t, &p), 0);
 	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now + 5251), 1);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac3, NEIGH_LEARN_ARP_REPLY, now + 5251), 1);
 	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
-	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac3));
 	neigh_stats_get(t, &st);
 	assert_int_equal(st.locked, 5);
 }
