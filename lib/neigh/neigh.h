@@ -334,7 +334,7 @@ struct neigh_stats {
 	uint64_t ignored;	     /**< ARP/ND that changed nothing (unsolicited, static) */
 	uint64_t locked;	     /**< ARP replies (and merges) refused: another
 				      *   MAC within neigh_params.lock_ms of the last
-				      *   one set or confirmed */
+				      *   one set, confirmed or made STALE */
 };
 
 /** Current parameters. */
@@ -404,8 +404,9 @@ int neigh_unconfirm(struct neigh_table *t, const struct fr_addr *addr, uint16_t 
  * (STALE); GRATUITOUS updates an existing one; ARP_REPLY and ARP_MERGE
  * are REPLY and GRATUITOUS, but change no usable entry's MAC within
  * neigh_params.lock_ms of its last set, confirmation or turn to STALE
- * (counted locked); OTHER and anything for a STATIC entry change nothing. An entry is never created
- * or moved by a packet on another port: entries are per port.
+ * (counted locked); OTHER and anything for a STATIC entry change
+ * nothing. An entry is never created or moved by a packet on another
+ * port: entries are per port.
  * @return 1 if the table changed, 0 if not.
  */
 int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,

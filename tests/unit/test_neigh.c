@@ -42,6 +42,7 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* An address from its text, either family */
 static struct fr_addr a4(const char *s)
 {
 	struct fr_addr a;
@@ -719,7 +720,7 @@ static void test_nud_learn_rules(void **state)
 static void test_nud_arp_lock(void **state)
 {
 	struct neigh_table *t = *state;
-	struct fr_addr a = a4("192.0.2.20"), b = a4("192.0.2.21"), v6 = {.family = AF_INET6};
+	struct fr_addr a = a4("192.0.2.20"), b = a4("192.0.2.21"), v6 = a4("fe80::9");
 	const struct rte_ether_addr mac3 = {{0x02, 0, 0, 0, 0, 3}};
 	struct neigh_params p;
 	struct neigh_stats st;
@@ -761,9 +762,6 @@ static void test_nud_arp_lock(void **state)
 	assert_int_equal(neigh_learn(t, &b, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now), 0);
 	assert_int_equal(neigh_find(t, &b, 0), NEIGH_IDX_NONE);
 	/* ND's reply right after another: taken */
-	v6.v6[0] = 0xfe;
-	v6.v6[1] = 0x80;
-	v6.v6[15] = 9;
 	assert_int_equal(neigh_resolve(t, &v6, 0, &pkt_tag[1], now, NULL), 0);
 	assert_int_equal(neigh_learn(t, &v6, 0, &mac1, NEIGH_LEARN_REPLY, now + 1), 1);
 	assert_int_equal(neigh_learn(t, &v6, 0, &mac2, NEIGH_LEARN_REPLY, now + 2), 1);
