@@ -1371,7 +1371,9 @@ def rfc2544_main(argv):
                          "timeout ends any run at 7200)")
     ap.add_argument("--not-router", action="store_true",
                     help="with --gen-eal: the DUT forwards frames without taking their TTL "
-                         "down (a switch, a loop cable): count back every frame of ours")
+                         "down (a switch, a cable between the generator's two ports): "
+                         "count back every frame of ours on the port opposite its "
+                         "sender's")
     ap.add_argument("--settle", type=float, default=None, metavar="SEC",
                     help="seconds between trials for the DUT to settle (RFC 2544 23 e: 5; "
                          "default 5 with --gen-eal, 0 in the memif demo)")
@@ -1489,13 +1491,18 @@ def rfc2544_main(argv):
             short = rate > 0 and offered < 0.97 * rate
             # more frames back than sent (a switch's copies, a loop): no pass
             ok = 0 <= ratio <= a.loss and not short
+            # rx_pkts counts ours back on the port opposite the sender's
+            # only; those back on the sender's own port (not forwarded:
+            # sent back where they came from) are lost, and said
             rec = {"trial_rate_mpps": rate, "offered_mpps": round(offered, 4),
                    "tx_pkts": r["tx_pkts"], "tx_fail": r["tx_fail"], "rx_pkts": r["rx_pkts"],
-                   "loss_pkts": loss, "loss_ratio": ratio, "pass": ok,
+                   "rx_wrong_port": r["rx_wrong_port"], "loss_pkts": loss, "loss_ratio": ratio, "pass": ok,
                    "generator_limited": short and (nic or r["tx_fail"] == 0)}
             limited.append(rec["generator_limited"])
             note = ""
-            if loss < 0:
+            if r["rx_wrong_port"]:
+                note = "  %d came back on the port that sent them" % r["rx_wrong_port"]
+            elif loss < 0:
                 note = "  %d more frames came back than were sent" % -loss
             elif r["tx_fail"] and not nic:
                 note = "  port refused %d (ring full)" % r["tx_fail"]

@@ -175,10 +175,15 @@ def check_rfc2544(path):
     if not res["complete"]:
         fail("rfc2544: the search stopped before its end (time limit): %s" % res)
     for t in trials:
-        for k in ("trial_rate_mpps", "offered_mpps", "tx_pkts", "rx_pkts", "loss_pkts",
-                  "loss_ratio", "pass"):
+        for k in ("trial_rate_mpps", "offered_mpps", "tx_pkts", "rx_pkts", "rx_wrong_port",
+                  "loss_pkts", "loss_ratio", "pass"):
             if k not in t:
                 fail("rfc2544 trial without %s: %s" % (k, t))
+        # the demo's DUT routes as the generator does: every frame of ours
+        # it forwards comes back on the port opposite its sender's
+        if res["dut"] != "external" and t["rx_wrong_port"] != 0:
+            fail("rfc2544: %d frames came back on the port that sent them: %s"
+                 % (t["rx_wrong_port"], t))
         if t["pass"] and t["loss_pkts"] < 0:
             fail("rfc2544: a trial passed with more frames back than sent: %s" % t)
         if t["pass"] and res["result"] == "zero-loss" and t["loss_pkts"] != 0:

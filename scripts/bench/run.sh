@@ -10,8 +10,10 @@
 #   scripts/bench/run.sh --quick    a smoke run of each tool (make test uses it):
 #                                   kbench, every throughput DUT (l3fwd built),
 #                                   the route cache and IPv6 rows, the zero-loss
-#                                   search; fails unless every DUT run forwarded
-#                                   packets and every output is well formed
+#                                   search and its count of frames back on the
+#                                   wrong port; fails unless every DUT run
+#                                   forwarded packets and every output is well
+#                                   formed
 #
 # A run still going after BENCH_DEADLINE seconds (default 1800, about twice
 # a normal run on a busy machine) is stopped as by SIGTERM: its processes
@@ -178,6 +180,9 @@ if [ "$quick" = 1 ]; then
 	step scripts/bench/rfc2544.sh --routes 300 --trial 0.3 --warmup 0.1 --max-trials 3 \
 		--time-limit 120 --out "$T/rfc2544.jsonl" > "$T/rfc2544.log" 2>&1 ||
 		{ cat "$T/rfc2544.log" >&2; exit 1; }
+	# the search's count of frames back: a frame back on the port that
+	# sent it is lost, not received
+	step /usr/bin/python3 tests/bench/test_trial_ports.py
 	# every DUT run must have forwarded (discarded or not); the page is
 	# rendered into a temporary directory, never docs/
 	step /usr/bin/python3 scripts/bench/report.py --check --kbench "$T/kbench.jsonl" \

@@ -33,7 +33,5 @@ end
 
 for _, size in ipairs(sizes) do
 	pktgen.set("0,1", "size", size)
-	local tx, rx, loss = fr.measure(warmup_ms, window_s)
-	print(string.format("1flow %4d B: tx %.3f Mpps, rx %.3f Mpps (router forwarded), loss %.4f%%",
-		size, tx / 1e6, rx / 1e6, loss))
+	fr.report("1flow", size, fr.measure(warmup_ms, window_s))
 end

@@ -49,8 +49,6 @@ end
 
 for _, size in ipairs(sizes) do
 	pktgen.set("0,1", "size", size)
-	local tx, rx, loss = fr.measure(warmup_ms, window_s)
-	print(string.format("random %4d B: tx %.3f Mpps, rx %.3f Mpps (router forwarded), loss %.4f%%",
-		size, tx / 1e6, rx / 1e6, loss))
+	fr.report("random", size, fr.measure(warmup_ms, window_s))
 end
 pktgen.rnd("0,1", 0, IPV4_DST_OFFSET, "off")

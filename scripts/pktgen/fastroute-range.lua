@@ -48,8 +48,6 @@ pktgen.set_range("0,1", "on")
 
 for _, size in ipairs(sizes) do
 	range4(pktgen.range.pkt_size, "0,1", size, 0, size, size)
-	local tx, rx, loss = fr.measure(warmup_ms, window_s)
-	print(string.format("256nets %4d B: tx %.3f Mpps, rx %.3f Mpps (router forwarded), loss %.4f%%",
-		size, tx / 1e6, rx / 1e6, loss))
+	fr.report("256nets", size, fr.measure(warmup_ms, window_s))
 end
 pktgen.set_range("0,1", "off")

@@ -4,12 +4,13 @@
 -- (pktgen.delay() oversleeps a little, as a real sleep does) and port
 -- counters that Pktgen's timer refreshes once a second. @style: "old"
 -- (Pktgen up to 25.08: portStats(ports, "port"), fields flat) or "new"
--- (26.02 on: portStats(ports), fields under .curr).
+-- (26.02 on: portStats(ports), fields under .curr). Each port sends
+-- @tx_pps / 2; port 0 receives @rx0_pps, port 1 @rx1_pps.
 local M = {}
 
-function M.install(style, tx_pps, rx_pps)
+function M.install(style, tx_pps, rx0_pps, rx1_pps)
 	local st = {now = 0, sending = false, errors = {}, range = false, rnd = {}}
-	local live, snap, tick = {tx = 0, rx = 0}, {tx = 0, rx = 0}, 0
+	local live, snap, tick = {tx = 0, rx0 = 0, rx1 = 0}, {tx = 0, rx0 = 0, rx1 = 0}, 0
 	local function bad(fmt, ...)
 		st.errors[#st.errors + 1] = string.format(fmt, ...)
 	end
@@ -23,11 +24,12 @@ function M.install(style, tx_pps, rx_pps)
 			st.now = st.now + 1
 			if st.sending then
 				live.tx = live.tx + tx_pps / 1000
-				live.rx = live.rx + rx_pps / 1000
+				live.rx0 = live.rx0 + rx0_pps / 1000
+				live.rx1 = live.rx1 + rx1_pps / 1000
 			end
 			if st.now - tick >= 1000 then
 				tick = st.now
-				snap.tx, snap.rx = live.tx, live.rx
+				snap.tx, snap.rx0, snap.rx1 = live.tx, live.rx0, live.rx1
 			end
 		end
 	end
@@ -89,7 +91,7 @@ function M.install(style, tx_pps, rx_pps)
 			end
 		end,
 		clr = function()
-			live.tx, live.rx = 0, 0
+			live.tx, live.rx0, live.rx1 = 0, 0, 0
 		end,
 		start = function(p)
 			ports(p)
@@ -108,11 +110,13 @@ function M.install(style, tx_pps, rx_pps)
 			if (style == "new") ~= (kind == nil) then
 				error("portStats, wrong number of arguments")
 			end
-			local c = {opackets = math.floor(snap.tx / 2), ipackets = math.floor(snap.rx / 2)}
+			local tx = math.floor(snap.tx / 2)
+			local c0 = {opackets = tx, ipackets = math.floor(snap.rx0)}
+			local c1 = {opackets = tx, ipackets = math.floor(snap.rx1)}
 			if style == "new" then
-				return {[0] = {curr = c}, [1] = {curr = c}, n = 2}
+				return {[0] = {curr = c0}, [1] = {curr = c1}, n = 2}
 			end
-			return {[0] = c, [1] = c, n = 2}
+			return {[0] = c0, [1] = c1, n = 2}
 		end,
 	}
 	return st

@@ -53,7 +53,12 @@
  * quiet, so loss = tx - rx is exact; it counts only its own frames back
  * (UDP 1024 -> 1024), not the DUT's ARP, ND or ICMP nor a link's LLDP;
  * with routed=1 (the DUT is a router) only those whose TTL or hop limit it
- * took down, not a copy of ours that a switch or a loop sent back.
+ * took down, not a copy of ours that a switch or a loop sent back; and only
+ * those that came back on the port they were meant for, the one opposite
+ * the port that sent them (their source address says which sent them: the
+ * two must differ). Ours back on the port that sent them are counted apart
+ * (rx_wrong_port), not as received: a DUT that sends a frame back where it
+ * came from has not forwarded it.
  * --rate MPPS paces the total offered load with a token bucket on the TSC
  * (0: as fast as the core goes).
  *
@@ -223,15 +228,16 @@ static void usage(FILE *f)
 		"                       much a short stall of the generator is made up for\n"
 		"  --mode window|trial  window: steady-state counts (default); trial: exact "
 		"counts\n"
-		"                       (pause, drain, count from zero, drain after), for loss\n"
+		"                       (pause, drain, count from zero, drain after), for loss:\n"
+		"                       only our frames back on the port opposite the one\n"
+		"                       that sent them count (the others: rx_wrong_port)\n"
 		"  --pair I             port pair to use (default 0)\n"
 		"  --seed N             random1m destinations (default 1)\n"
 		"  --dut-mac0 MAC       destination MAC of frames to DUT port 0 (default\n"
 		"  --dut-mac1 MAC       02:00:00:00:00:10, ...:11)\n"
-		"  --src-ip0 A.B.C.D    source address of frames to DUT port 0 (default "
-		"192.0.2.2)\n"
-		"  --src-ip1 A.B.C.D    source address of frames to DUT port 1 (default "
-		"198.51.100.2)\n"
+		"  --src-ip0 A.B.C.D    source of the frames to DUT port 0 (default 192.0.2.2)\n"
+		"  --src-ip1 A.B.C.D    source of those to DUT port 1 (default 198.51.100.2);\n"
+		"                       the two must differ (a trial tells the sender by it)\n"
 		"  --burst N            TX burst (default 32, max %d)\n"
 		"  --backoff-us US      after the port refused packets (ring full), wait this "
 		"long\n"
@@ -837,6 +843,7 @@ struct hdr_tpl {
 
 struct counters {
 	uint64_t tx[2], tx_fail[2], rx[2];
+	uint64_t rx_wrong[2]; /* trial mode: ours, back on the port that sent them */
 };
 
 static void tpl_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, uint16_t frame_len)
@@ -867,12 +874,14 @@ static void tpl_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, u
 	t->csum_base = sum;
 }
 
+/* the IPv6 source of the frames sent on each side of a pair */
+static const uint8_t src6[2][16] = {{0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 2},
+				    {0x20, 0x01, 0x0d, 0xb8, 0, 2, [15] = 2}};
+
 /* UDP/IPv6, hop limit 64, from the side's source; the UDP checksum stays 0
  * (invalid for IPv6, and irrelevant to a router: none of the DUTs reads it) */
 static void tpl6_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, uint16_t frame_len)
 {
-	static const uint8_t src[2][16] = {{0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 2},
-					   {0x20, 0x01, 0x0d, 0xb8, 0, 2, [15] = 2}};
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)t->bytes;
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
@@ -885,7 +894,7 @@ static void tpl6_build(struct hdr_tpl *t, unsigned int pair, unsigned int side, 
 	ip->payload_len = rte_cpu_to_be_16((uint16_t)(frame_len - sizeof(*eth) - sizeof(*ip)));
 	ip->proto = IPPROTO_UDP;
 	ip->hop_limits = GEN_TTL;
-	memcpy(ip->src_addr, src[side], 16);
+	memcpy(ip->src_addr, src6[side], 16);
 	udp->src_port = rte_cpu_to_be_16(1024);
 	udp->dst_port = rte_cpu_to_be_16(1024);
 	udp->dgram_len = ip->payload_len;
@@ -998,34 +1007,61 @@ static bool rx_own_only;
  * limit) below the 64 we send, not a copy of ours a switch sent back */
 static bool rx_routed;
 
-/* One of the frames we send, forwarded back: UDP from port 1024 to port
- * 1024 over IPv4 (no options) or IPv6. Not the DUT's own (ARP, ND, ICMP
- * errors) nor a link's (LLDP, STP): a trial on real NICs would count those
- * against its losses. */
-static inline bool frame_ours(const struct rte_mbuf *x)
+enum { NOT_OURS, OURS, OURS_WRONG_PORT };
+
+/*
+ * One of the frames we send, forwarded back: UDP from port 1024 to port
+ * 1024 over IPv4 (no options) or IPv6, from one of our two sources. Not the
+ * DUT's own (ARP, ND, ICMP errors) nor a link's (LLDP, STP): a trial on real
+ * NICs would count those against its losses. OURS when it came back on
+ * @side, the side opposite the one that sent it (its source: the sender's
+ * side's); OURS_WRONG_PORT when it came back on the side that sent it.
+ */
+static inline int frame_ours(const struct rte_mbuf *x, unsigned int side)
 {
 	const uint8_t *b = rte_pktmbuf_mtod(x, const uint8_t *);
 	static const uint8_t ports[4] = {0x04, 0x00, 0x04, 0x00}; /* 1024, 1024 */
 	uint16_t et;
 
 	memcpy(&et, b + 12, 2);
-	if (et == RTE_BE16(RTE_ETHER_TYPE_IPV4))
-		return x->data_len >= 14 + 20 + 8 && b[14] == 0x45 && b[23] == IPPROTO_UDP &&
-		       memcmp(b + 34, ports, 4) == 0 && (!rx_routed || b[22] < GEN_TTL);
-	if (et == RTE_BE16(RTE_ETHER_TYPE_IPV6))
-		return x->data_len >= 14 + 40 + 8 && b[20] == IPPROTO_UDP &&
-		       memcmp(b + 54, ports, 4) == 0 && (!rx_routed || b[21] < GEN_TTL);
-	return false;
+	if (et == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		uint32_t src;
+
+		if (x->data_len < 14 + 20 + 8 || b[14] != 0x45 || b[23] != IPPROTO_UDP ||
+		    memcmp(b + 34, ports, 4) != 0 || (rx_routed && b[22] >= GEN_TTL))
+			return NOT_OURS;
+		memcpy(&src, b + 26, 4);
+		src = rte_be_to_cpu_32(src);
+		if (src == opt.src_ip[side ^ 1])
+			return OURS;
+		return src == opt.src_ip[side] ? OURS_WRONG_PORT : NOT_OURS;
+	}
+	if (et == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+		if (x->data_len < 14 + 40 + 8 || b[20] != IPPROTO_UDP ||
+		    memcmp(b + 54, ports, 4) != 0 || (rx_routed && b[21] >= GEN_TTL))
+			return NOT_OURS;
+		if (memcmp(b + 22, src6[side ^ 1], 16) == 0)
+			return OURS;
+		return memcmp(b + 22, src6[side], 16) == 0 ? OURS_WRONG_PORT : NOT_OURS;
+	}
+	return NOT_OURS;
 }
 
-static inline uint16_t rx_one(uint16_t port)
+/* Receive one burst on @port; returns what counts as received there (in
+ * trial mode, ours back on the right port: frame_ours()), and adds ours
+ * back on the wrong one to *@wrong. */
+static inline uint16_t rx_one(uint16_t port, uint64_t *wrong)
 {
 	struct rte_mbuf *m[RX_BURST];
 	uint16_t n = rte_eth_rx_burst(port, 0, m, RX_BURST), i, ours = n;
 
 	if (unlikely(rx_own_only)) {
-		for (ours = 0, i = 0; i < n; i++)
-			ours += frame_ours(m[i]);
+		for (ours = 0, i = 0; i < n; i++) {
+			int k = frame_ours(m[i], port & 1u);
+
+			ours += k == OURS;
+			*wrong += k == OURS_WRONG_PORT;
+		}
 	}
 
 	/* what the PMDs give here (one direct segment of the pool, referenced
@@ -1047,9 +1083,11 @@ static inline uint16_t rx_one(uint16_t port)
 	return ours;
 }
 
-/* Receive on both ports of @pair until nothing arrived for QUIET_MS (at most DRAIN_MAX_MS). */
-static uint64_t drain(unsigned int pair, uint64_t *rx)
+/* Receive on both ports of @pair until nothing arrived for QUIET_MS (at most
+ * DRAIN_MAX_MS); counted into @c when not NULL. */
+static uint64_t drain(unsigned int pair, struct counters *c)
 {
+	uint64_t junk = 0;
 	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
 	uint64_t quiet = now + hz * QUIET_MS / 1000, deadline = now + hz * DRAIN_MAX_MS / 1000;
 	uint64_t total = 0;
@@ -1057,12 +1095,14 @@ static uint64_t drain(unsigned int pair, uint64_t *rx)
 
 	while (now < quiet && now < deadline) {
 		for (s = 0; s < 2; s++) {
-			uint16_t n = rx_one((uint16_t)(2 * pair + s));
+			uint64_t *wrong = c != NULL ? &c->rx_wrong[s] : &junk;
+			uint64_t w0 = *wrong;
+			uint16_t n = rx_one((uint16_t)(2 * pair + s), wrong);
 
-			if (n) {
+			if (n || *wrong != w0) {
 				total += n;
-				if (rx != NULL)
-					rx[s] += n;
+				if (c != NULL)
+					c->rx[s] += n;
 				quiet = now + hz * QUIET_MS / 1000;
 			}
 		}
@@ -1166,7 +1206,8 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 				t->next_tsc = now + backoff_tsc;
 		}
 		for (s = 0; s < 2; s++) {
-			uint16_t n = rx_one((uint16_t)(2 * rp->pair + s));
+			uint16_t n = rx_one((uint16_t)(2 * rp->pair + s),
+					    phase == 1 ? &cnt.rx_wrong[s] : &junk);
 
 			if (phase == 1)
 				cnt.rx[s] += n;
@@ -1194,7 +1235,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 	res->seconds = (double)(now - t_start) / (double)hz;
 	res->gen_idle = loops ? (double)idle / (double)loops : 0;
 	/* let the DUT go idle; in trial mode what comes back still counts */
-	drain(rp->pair, rp->mode == MODE_TRIAL ? cnt.rx : NULL);
+	drain(rp->pair, rp->mode == MODE_TRIAL ? &cnt : NULL);
 	res->c = cnt;
 }
 
@@ -1212,6 +1253,7 @@ static void print_result(const struct run_params *rp, const struct result *r, bo
 {
 	uint64_t tx = r->c.tx[0] + r->c.tx[1], rx = r->c.rx[0] + r->c.rx[1];
 	uint64_t fail = r->c.tx_fail[0] + r->c.tx_fail[1];
+	uint64_t wrong = r->c.rx_wrong[0] + r->c.rx_wrong[1];
 	double sec = r->seconds > 0 ? r->seconds : 1e-9;
 
 	if (json) {
@@ -1221,16 +1263,18 @@ static void print_result(const struct run_params *rp, const struct result *r, bo
 		       "\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ",\"tx_fail\":%" PRIu64
 		       ",\"loss_pkts\":%" PRId64 ",\"tx_per_port\":[%" PRIu64 ",%" PRIu64
 		       "],\"rx_per_port\":[%" PRIu64 ",%" PRIu64 "],\"tx_fail_per_port\":[%" PRIu64
-		       ",%" PRIu64 "],\"dests\":%u,\"nets\":%u,\"routes\":%u,\"burst\":%u,"
+		       ",%" PRIu64 "],\"rx_wrong_port\":%" PRIu64
+		       ",\"rx_wrong_port_per_port\":[%" PRIu64 ",%" PRIu64
+		       "],\"dests\":%u,\"nets\":%u,\"routes\":%u,\"burst\":%u,"
 		       "\"gen_idle\":%.4f,\"tsc_hz\":%" PRIu64 "}\n",
 		       profile_names[rp->profile], rp->size, frame_len_of(rp),
 		       rp->mode == MODE_TRIAL ? "trial" : "window", rp->pair, rp->rate, r->seconds,
 		       (double)tx / sec / 1e6, (double)rx / sec / 1e6,
 		       (double)(tx + fail) / sec / 1e6, tx, rx, fail, (int64_t)(tx - rx),
 		       r->c.tx[0], r->c.tx[1], r->c.rx[0], r->c.rx[1], r->c.tx_fail[0],
-		       r->c.tx_fail[1], r->dests, r->nets,
-		       rp->profile == PROF_RANDOM6 ? nb_routes6 : nb_routes, opt.burst, r->gen_idle,
-		       rte_get_tsc_hz());
+		       r->c.tx_fail[1], wrong, r->c.rx_wrong[0], r->c.rx_wrong[1], r->dests,
+		       r->nets, rp->profile == PROF_RANDOM6 ? nb_routes6 : nb_routes, opt.burst,
+		       r->gen_idle, rte_get_tsc_hz());
 	} else {
 		printf("profile %s, %u-byte frames (%u without FCS), %u destinations over %u "
 		       "routes, %s %.3f s%s\n",
@@ -1248,8 +1292,13 @@ static void print_result(const struct run_params *rp, const struct result *r, bo
 		       (double)rx / sec / 1e6, rx, 2 * rp->pair, r->c.rx[0], 2 * rp->pair + 1,
 		       r->c.rx[1]);
 		printf("  tx refused by the port (ring full, freed): %" PRIu64 "\n", fail);
-		if (rp->mode == MODE_TRIAL)
+		if (rp->mode == MODE_TRIAL) {
+			printf("  back on the port that sent them (not rx): %" PRIu64
+			       " (port %u %" PRIu64 ", port %u %" PRIu64 ")\n",
+			       wrong, 2 * rp->pair, r->c.rx_wrong[0], 2 * rp->pair + 1,
+			       r->c.rx_wrong[1]);
 			printf("  loss %" PRId64 " packets (tx - rx)\n", (int64_t)(tx - rx));
+		}
 	}
 	fflush(stdout);
 }
@@ -1566,6 +1615,11 @@ static int parse_args(int argc, char **argv)
 	if (opt.routes == NULL) {
 		fprintf(stderr, PROG ": --routes FILE is required (scripts/gen-routes N --format "
 				     "plain > FILE)\n");
+		return -1;
+	}
+	if (opt.src_ip[0] == opt.src_ip[1]) {
+		fprintf(stderr, PROG ": --src-ip0 and --src-ip1 must differ: a frame's source "
+				     "tells which port sent it\n");
 		return -1;
 	}
 	return 0;
