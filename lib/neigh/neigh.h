@@ -289,10 +289,11 @@ enum neigh_learn_kind {
 	NEIGH_LEARN_REPLY,	/**< a reply addressed to us */
 	NEIGH_LEARN_ARP_REPLY,	/**< an ARP reply addressed to us: a reply, but
 				 *   not one that would change a MAC set or
-				 *   confirmed less than neigh_params.lock_ms ago
-				 *   (refused, counted locked: of two stations
-				 *   answering one request, the first stands,
-				 *   as Linux's locktime keeps it) */
+				 *   confirmed, or whose entry changed state
+				 *   (STALE, DELAY, PROBE), less than
+				 *   neigh_params.lock_ms ago (refused, counted locked: of two
+				 * stations  answering one request, the first stands,  as Linux's
+				 * locktime keeps it) */
 	NEIGH_LEARN_ARP_MERGE,	/**< ARP from a known sender to another host
 				 *   (RFC 826's merge): a gratuitous one, locked
 				 *   as a reply is */
@@ -334,7 +335,8 @@ struct neigh_stats {
 	uint64_t ignored;	     /**< ARP/ND that changed nothing (unsolicited, static) */
 	uint64_t locked;	     /**< ARP replies (and merges) refused: another
 				      *   MAC within neigh_params.lock_ms of the last
-				      *   one set, confirmed or made STALE */
+				      *   one set or confirmed, or of the entry's
+				      *   last change of state */
 };
 
 /** Current parameters. */

@@ -30,7 +30,8 @@ struct neigh_cold {
 	struct rte_ether_addr mac;
 	uint64_t deadline;   /* ms: next timer action, 0 none */
 	uint64_t last_probe; /* ms */
-	uint64_t mac_ms;     /* ms: the MAC last set, confirmed or made STALE */
+	uint64_t mac_ms;     /* ms: the MAC last set or confirmed, or the state
+			      * last changed (STALE, DELAY, PROBE): ARP's lock */
 	void *held[NEIGH_HOLD_MAX];
 };
 

@@ -336,8 +336,9 @@ int neigh_learn(struct neigh_table *t, const struct fr_addr *addr, uint16_t port
 	}
 	changed = !rte_is_same_ether_addr(&c->mac, mac);
 	/* another station's answer to the same request, or ARP right after
-	 * an update: the MAC just learnt stands (two proxies answering
-	 * would flap the entry) */
+	 * an update or a change of state (to STALE, DELAY or PROBE, as
+	 * Linux's locktime counts from each): the MAC just learnt stands
+	 * (two proxies answering would flap the entry) */
 	if ((kind == NEIGH_LEARN_ARP_REPLY || kind == NEIGH_LEARN_ARP_MERGE) && changed &&
 	    neigh_state_usable(c->state) && now < c->mac_ms + t->params.lock_ms) {
 		t->stats.locked++;
@@ -424,11 +425,13 @@ static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 		if (c->used && t->params.delay_ms > 0) {
 			neigh_state_write(t, i, NEIGH_S_DELAY, &c->mac);
 			c->used = 0;
+			c->mac_ms = now; /* each change of state restarts ARP's lock */
 			c->deadline = now + t->params.delay_ms;
 		} else if (c->used) {
 			neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
 			c->probes = 0;
 			c->used = 0;
+			c->mac_ms = now;
 			probe(t, i, true, now);
 		} else if (now >= c->deadline) {
 			expire(t, i);
@@ -440,6 +443,7 @@ static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 		neigh_state_write(t, i, NEIGH_S_PROBE, &c->mac);
 		c->probes = 0;
 		c->used = 0;
+		c->mac_ms = now;
 		probe(t, i, true, now);
 		break;
 	case NEIGH_S_PROBE:

@@ -786,6 +786,64 @@ static void test_nud_arp_lock(void **state)
 	assert_int_equal(st.locked, 5);
 }
 
+/* ARP's lock restarts at each change of state the timers make (STALE,
+ * DELAY, PROBE), as Linux's locktime counts from its entry's last update: a
+ * reply with another MAC less than the lock time after is refused, one at
+ * the lock time taken. */
+/* @a (text @s) resolved by ARP at @now, STALE 2 s later, then in use */
+static void arp_stale_in_use(struct neigh_table *t, const char *s, void *pkt, uint64_t now)
+{
+	struct fr_addr a = a4(s);
+
+	assert_int_equal(neigh_resolve(t, &a, 0, pkt, now, NULL), 0);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_ARP_REPLY, now), 1);
+	/* reachable for 500-1500 ms */
+	neigh_tick(t, now + 2000);
+	assert_int_equal(state_of(t, s, 0), NEIGH_S_STALE);
+	neigh_use(t, &a, 0);
+}
+
+static void test_nud_arp_lock_states(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("192.0.2.22"), b = a4("192.0.2.23");
+	struct neigh_params p;
+	struct neigh_stats st;
+	struct neigh_info ni;
+
+	neigh_params_get(t, &p);
+	p.delay_ms = 3000;
+	assert_int_equal(neigh_params_set(t, &p), 0);
+	/* STALE at 3000, the lock from there; in use: DELAY at 3500, the
+	 * lock from there (past STALE's) */
+	arp_stale_in_use(t, "192.0.2.22", &pkt_tag[0], 1000);
+	neigh_tick(t, 3500);
+	assert_int_equal(state_of(t, "192.0.2.22", 0), NEIGH_S_DELAY);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 4499), 0);
+	/* PROBE at 6500 (delay-time 3000), the lock from there */
+	neigh_tick(t, 6500);
+	assert_int_equal(state_of(t, "192.0.2.22", 0), NEIGH_S_PROBE);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 7499), 0);
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.locked, 2);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac1));
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 7500), 1);
+	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
+	assert_true(rte_is_same_ether_addr(&ni.mac, &mac2));
+	assert_int_equal(ni.state, NEIGH_S_REACHABLE);
+	/* delay-time 0: STALE in use goes to PROBE at once, the lock from there */
+	p.delay_ms = 0;
+	assert_int_equal(neigh_params_set(t, &p), 0);
+	arp_stale_in_use(t, "192.0.2.23", &pkt_tag[1], 10000);
+	neigh_tick(t, 12500);
+	assert_int_equal(state_of(t, "192.0.2.23", 0), NEIGH_S_PROBE);
+	assert_int_equal(neigh_learn(t, &b, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 13499), 0);
+	assert_int_equal(neigh_learn(t, &b, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 13500), 1);
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.locked, 3);
+}
+
 /* Bounds: per-entry queue, all queues, INCOMPLETE entries, table size. */
 static void test_nud_limits(void **state)
 {
@@ -1384,6 +1442,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_used_reuse, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_learn_rules, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_arp_lock, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_arp_lock_states, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_port_flush, nud_setup, teardown),
