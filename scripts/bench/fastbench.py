@@ -1501,13 +1501,13 @@ def rfc2544_main(argv):
             limited.append(rec["generator_limited"])
             note = ""
             if r["rx_wrong_port"]:
-                note = "  %d came back on the port that sent them" % r["rx_wrong_port"]
-            elif loss < 0:
-                note = "  %d more frames came back than were sent" % -loss
+                note = "  %d back on the port that sent them" % r["rx_wrong_port"]
+            if loss < 0:
+                note += "  %d more frames came back than were sent" % -loss
             elif r["tx_fail"] and not nic:
-                note = "  port refused %d (ring full)" % r["tx_fail"]
+                note += "  port refused %d (ring full)" % r["tx_fail"]
             elif short:
-                note = "  generator could not offer the rate"
+                note += "  generator could not offer the rate"
             log("trial %-8s offered %8.3f Mpps  rx %8.3f Mpps  loss %d (%.2e)%s  %s"
                 % ("max" if rate == 0 else "%.3f" % rate, offered, r["rx_mpps"], loss, ratio,
                    note, "PASS" if ok else "fail"))

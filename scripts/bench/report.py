@@ -179,8 +179,9 @@ def check_rfc2544(path):
                   "loss_pkts", "loss_ratio", "pass"):
             if k not in t:
                 fail("rfc2544 trial without %s: %s" % (k, t))
-        # the demo's DUT routes as the generator does: every frame of ours
-        # it forwards comes back on the port opposite its sender's
+        # the demo's DUTs (fastroute with the generator's table, testpmd
+        # io, l3fwd) send every frame of ours out of the port opposite the
+        # one it came in on
         if res["dut"] != "external" and t["rx_wrong_port"] != 0:
             fail("rfc2544: %d frames came back on the port that sent them: %s"
                  % (t["rx_wrong_port"], t))

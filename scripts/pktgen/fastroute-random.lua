@@ -5,7 +5,8 @@
 -- 198.18.0.0/16 (port 0) and 198.19.0.0/16 (port 1). For random destinations
 -- over an Internet-like table, load 'scripts/gen-routes 1000000' into the
 -- router and widen the mask (e.g. "0XXXXXXX XXXXXXXX XXXXXXXX XXXXXXXX" for
--- 0.0.0.0/1); packets then leave by both router ports: count rx on both.
+-- 0.0.0.0/1); packets then leave by both router ports: read the totals
+-- (the per-direction line means nothing then).
 --
 -- Caveat: Pktgen applies random bits after building the packet and does not
 -- recompute the IPv4 header checksum. Unless the NIC computes it (TX IPv4

@@ -1263,18 +1263,22 @@ static void print_result(const struct run_params *rp, const struct result *r, bo
 		       "\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ",\"tx_fail\":%" PRIu64
 		       ",\"loss_pkts\":%" PRId64 ",\"tx_per_port\":[%" PRIu64 ",%" PRIu64
 		       "],\"rx_per_port\":[%" PRIu64 ",%" PRIu64 "],\"tx_fail_per_port\":[%" PRIu64
-		       ",%" PRIu64 "],\"rx_wrong_port\":%" PRIu64
-		       ",\"rx_wrong_port_per_port\":[%" PRIu64 ",%" PRIu64
-		       "],\"dests\":%u,\"nets\":%u,\"routes\":%u,\"burst\":%u,"
-		       "\"gen_idle\":%.4f,\"tsc_hz\":%" PRIu64 "}\n",
+		       ",%" PRIu64 "],\"dests\":%u,\"nets\":%u,\"routes\":%u,\"burst\":%u,"
+		       "\"gen_idle\":%.4f,\"tsc_hz\":%" PRIu64,
 		       profile_names[rp->profile], rp->size, frame_len_of(rp),
 		       rp->mode == MODE_TRIAL ? "trial" : "window", rp->pair, rp->rate, r->seconds,
 		       (double)tx / sec / 1e6, (double)rx / sec / 1e6,
 		       (double)(tx + fail) / sec / 1e6, tx, rx, fail, (int64_t)(tx - rx),
 		       r->c.tx[0], r->c.tx[1], r->c.rx[0], r->c.rx[1], r->c.tx_fail[0],
-		       r->c.tx_fail[1], wrong, r->c.rx_wrong[0], r->c.rx_wrong[1], r->dests,
-		       r->nets, rp->profile == PROF_RANDOM6 ? nb_routes6 : nb_routes, opt.burst,
-		       r->gen_idle, rte_get_tsc_hz());
+		       r->c.tx_fail[1], r->dests, r->nets,
+		       rp->profile == PROF_RANDOM6 ? nb_routes6 : nb_routes, opt.burst, r->gen_idle,
+		       rte_get_tsc_hz());
+		/* trial mode only: window mode counts every frame back */
+		if (rp->mode == MODE_TRIAL)
+			printf(",\"rx_wrong_port\":%" PRIu64 ",\"rx_wrong_port_per_port\":[%" PRIu64
+			       ",%" PRIu64 "]",
+			       wrong, r->c.rx_wrong[0], r->c.rx_wrong[1]);
+		printf("}\n");
 	} else {
 		printf("profile %s, %u-byte frames (%u without FCS), %u destinations over %u "
 		       "routes, %s %.3f s%s\n",
