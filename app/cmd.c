@@ -1267,7 +1267,7 @@ int check_rtcache_size(const struct router *r, const struct cmd *c, char *err, s
 	if (r->running && c->value != r->opts.rtcache_size)
 		return ERRC(-EBUSY,
 			    "the route cache size is fixed at startup at %u (put %u in "
-			    "the config file)",
+			    "the startup configuration, -f, and restart)",
 			    r->opts.rtcache_size, c->value);
 	return 0;
 }
@@ -1284,9 +1284,21 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 	    c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL || c->id == CMD_NEIGH_ADD ||
 	    c->id == CMD_NEIGH_DEL)
 		return check_port(r, c->port, err, errlen);
-	if ((c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE) &&
-	    c->route.port != FIB_PORT_NONE)
-		return check_port(r, c->route.port, err, errlen);
+	if (c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE) {
+		unsigned int i;
+		int rc;
+
+		if (c->route.port != FIB_PORT_NONE)
+			return check_port(r, c->route.port, err, errlen);
+		/* a multipath route: each gateway's port, as a single one's */
+		for (i = 0; i < c->nmp; i++) {
+			if (c->mp[i].port == FIB_PORT_NONE)
+				continue;
+			rc = check_port(r, c->mp[i].port, err, errlen);
+			if (rc != 0)
+				return rc;
+		}
+	}
 	return 0;
 }
 

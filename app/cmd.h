@@ -225,6 +225,9 @@ int config_replace(struct router *r, const char *path, struct config_result *res
  * config_replace(); once the ports are probed. */
 void config_boot_save(struct router *r);
 
+/* Tests: called between config_load()'s two passes over @path (NULL: none). */
+extern void (*config_between_passes)(const char *path);
+
 /* The most config_load() copies from a pipe or FIFO before it refuses the
  * file: 1 GiB, some forty times a million routes' file (a writer that never
  * ends must not fill the temporary directory). Tests lower it. */

@@ -116,8 +116,12 @@ static int note(struct cfg_replace *rp, const struct rkey *k)
 		return -ENOMEM;
 	if (added) {
 		s->state = S_NOTED;
-		s->seq = k->kind == K_ADDR ? rp->nb_addrs++ : 0;
+		s->seq = 0;
 	}
+	/* an address's place on its port: its last add line's, as in a start
+	 * (one deleted, then added again, goes last) */
+	if (k->kind == K_ADDR)
+		s->seq = rp->nb_addrs++;
 	return 0;
 }
 

@@ -1313,6 +1313,24 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			    "route %s was installed by %s; it cannot be changed by route commands",
 			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
 			    cur.origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
+	/* an address's host route stays its own while it is out (duplicate
+	 * address detection found another host holding it): taken by a
+	 * route, show config would print a file no router starts with, and
+	 * the address, usable again, would find it taken */
+	if (c->id != CMD_ROUTE_DEL &&
+	    c->prefix.len == (c->prefix.addr.family == AF_INET ? 32 : 128)) {
+		int owner = find_addr_owner(r, &c->prefix.addr);
+
+		if (owner >= 0 && fib_route_get(r->fib, &c->prefix, &cur) != 0)
+			return ERRC(-EPERM,
+				    "route %s: an address of this router (port %d), its local "
+				    "route out meanwhile%s; it cannot be changed by route commands",
+				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)), owner,
+				    c->prefix.addr.family == AF_INET6
+					    ? " (duplicate address detection found another host "
+					      "holding it)"
+					    : "");
+	}
 	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_MULTIPATH)
 		return mp_route(t, c, err, errlen);
 	switch (c->id) {
@@ -1409,7 +1427,8 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	if (t->r->pools_ready && p.hold_total > t->r->hold_room && p.hold_total > u.np.hold_total)
 		return ERRC(-ENOSPC,
 			    "hold-total %u: the mbuf pools have room for %u held packets (sized "
-			    "at start: put the line in the config file, or give --mbufs)",
+			    "at start: put the line in the startup configuration, -f, or give "
+			    "--mbufs, and restart)",
 			    p.hold_total, t->r->hold_room);
 	if (neigh_params_set(t->r->neigh, &p) != 0)
 		return ERR("invalid neighbour parameters");

@@ -30,6 +30,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_hash_crc.h>
 
 #include "cli_sock.h"
 #include "cmd.h"
@@ -68,7 +69,13 @@ struct load {
 	uint64_t t0, last, hz;
 	uint64_t served;       /* TSC of the last control_service() */
 	struct fr_kset neighs; /* struct nline; cap 0 until the first */
+	/* each pass's lines, as read: the second must read what the first
+	 * checked (a file rewritten in place between them would not) */
+	uint32_t sum[2];
+	unsigned int nlines[2];
 };
+
+void (*config_between_passes)(const char *path);
 
 /* 'neigh add' or 'neigh del' line @c, the file's @lineno: a second 'neigh
  * add' for a neighbour (with no 'neigh del' of it between) refused with
@@ -206,6 +213,12 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	}
 	while ((len = line_read(f, line, cap)) >= 0 || len < -1) {
 		lineno++;
+		if (len >= 0) {
+			const unsigned int p = l->t != NULL;
+
+			l->sum[p] = rte_hash_crc(*line, (uint32_t)len, l->sum[p]);
+			l->nlines[p]++;
+		}
 		if (len < 0) {
 			const char *why = len == -E2BIG ? "a line of more than 65536 bytes (not a "
 							  "configuration file?)"
@@ -768,6 +781,8 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	rc = pass(f, &l, &line, &cap); /* syntax of every line first */
 	if (rc != 0)
 		goto out;
+	if (config_between_passes != NULL)
+		config_between_passes(path);
 	l.progress = progress && l.routes >= PROGRESS_MIN_ROUTES;
 	l.t0 = l.last = rte_get_tsc_cycles();
 	l.t = txn_begin(r);
@@ -788,6 +803,13 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	}
 	if (rc == 0)
 		rc = pass(f, &l, &line, &cap);
+	if (rc == 0 && (l.sum[0] != l.sum[1] || l.nlines[0] != l.nlines[1])) {
+		/* what ran is not what was checked: none of it stays */
+		rc = -ESTALE;
+		snprintf(err, errlen,
+			 "%s: changed while it was read (rewritten in place?); nothing applied",
+			 path);
+	}
 	if (l.progress)
 		fprintf(stderr, "\r%60s\r", "");
 	if (rc != 0) {

@@ -1733,6 +1733,11 @@ def test_dad(topo, r):
         # (show config would print a file no router starts with)
         err = r.cli("route add 2001:db8:5:1::/64 via %s" % dup, check=False)
         check("is an address of this router (port 0)" in err, "route via %s: %s" % (dup, err))
+        # nor may a route take its host route, out meanwhile
+        err = r.cli("route add %s/128 blackhole" % dup, check=False)
+        check("an address of this router (port 0), its local route out meanwhile (duplicate"
+              in err,
+              "route add %s/128: %s" % (dup, err))
         # h1 gives it up; the port taken down and up in one load probes
         # it again, as two commands would, and keeps it
         sh(["ip", "-6", "addr", "del", dup + "/64", "dev", "eth0"], ns=topo.hosts[0])

@@ -267,6 +267,11 @@ def gen(rnd):
         lines = addrs + tail
         for d in dels:
             lines.insert(rnd.randrange(len(lines) + 1), d)
+    if rnd.random() < 0.05:  # an address given up, then given again: placed last
+        a, p = rnd.choice(ADDR4 + ADDR6), rnd.randrange(2)
+        at = rnd.randrange(len(lines) + 1)
+        lines[at:at] = ["port %d address add %s" % (p, a), "port %d address del %s" % (p, a),
+                        "port %d address add %s" % (p, a)]
     if rnd.random() < 0.1:
         lines.insert(rnd.randrange(len(lines) + 1), "# a comment")
     return lines

@@ -613,6 +613,8 @@ static void test_checked_first(void **state)
 		{"rtcache size 4096", "fixed at startup"},
 		{"port 5 mtu 1400", "port 5 does not exist"},
 		{"route add 10.9.0.0/16 via 192.0.2.2 port 7", "port 7 does not exist"},
+		{"route add 10.9.0.0/16 via 192.0.2.2 via 192.0.2.3 port 7",
+		 "port 7 does not exist"},
 		{"route add 10.9.0.0/16 dev 6", "port 6 does not exist"},
 		{"neigh add 192.0.2.9 lladdr 02:00:00:00:00:09 port 8", "port 8 does not exist"},
 	};
@@ -638,6 +640,43 @@ static void test_checked_first(void **state)
 				 (unsigned long)fib_generation(r->fib));
 		assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
 	}
+	unlink(write_tmp(""));
+}
+
+/* A file rewritten in place between the two passes (an editor that writes
+ * over it, a generator's '>' racing a load): the second pass would run
+ * lines the first never checked. It is refused, and nothing of it stays. */
+static void rewrite_between(const char *path)
+{
+	FILE *f = fopen(path, "w"); /* the same inode, truncated */
+
+	assert_non_null(f);
+	fputs("port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2\n"
+	      "route add 10.1.0.0/16 via 192.0.2.3\n",
+	      f);
+	fclose(f);
+}
+
+static void test_changed_between_passes(void **state)
+{
+	struct router *r = *state;
+	char err[512] = "";
+	int rc;
+
+	config_between_passes = rewrite_between;
+	rc = config_load(r,
+			 write_tmp("port 0 address 192.0.2.1/24\n"
+				   "route add 10.0.0.0/8 via 192.0.2.2\n"),
+			 false, NULL, err, sizeof(err));
+	config_between_passes = NULL;
+	assert_int_equal(rc, -ESTALE);
+	if (strstr(err, "changed while it was read") == NULL)
+		fail_msg("got \"%s\"", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	assert_int_equal(r->ports[0].nb_addrs, 0);
+	/* read the same twice: applied */
+	load_ok(r, "port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2\n");
+	assert_int_equal(r->ports[0].nb_addrs, 1);
 	unlink(write_tmp(""));
 }
 
@@ -1643,6 +1682,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checked_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_changed_between_passes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_subnet_edges, setup, teardown),
