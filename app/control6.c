@@ -1699,6 +1699,23 @@ void mld_answer_due(struct router *r, uint16_t port, uint64_t now)
 	mld_answer_send(r, port, asked, k, src, nsrc);
 }
 
+/* RFC 3810 5: an MLD message's hop-by-hop header (@len bytes at @h) holds
+ * a Router Alert of value 0 (MLD, RFC 2711), and, RFC 8200 4.2, no unknown
+ * option that asks the packet discarded. */
+static bool hbh_mld_ok(const uint8_t *h, uint32_t len)
+{
+	bool alert = false;
+	uint32_t i, at;
+
+	if (opts6_action(h, len, IPPROTO_HOPOPTS, &at) != 0)
+		return false;
+	/* each option within the header: opts6_action() checked */
+	for (i = 2; i < len; i += h[i] == 0 ? 1u : 2u + h[i + 1])
+		if (h[i] == 5 && h[i + 1] == 2 && h[i + 2] == 0 && h[i + 3] == 0)
+			alert = true;
+	return alert;
+}
+
 /*
  * An MLD query to a group frame (@ip, hop-by-hop options first, @plen bytes
  * after the IPv6 header): answered with a report of the groups it asks
@@ -1728,7 +1745,8 @@ static bool mld_query_input(struct router *r, struct rte_mbuf *m, struct rte_ipv
 	if (hbh[0] != IPPROTO_ICMPV6 || plen < hlen + MLD_V1_LEN)
 		return false;
 	ic = hbh + hlen;
-	if (ic[0] != MLD_QUERY)
+	/* without its Router Alert, no MLD message at all (the caller's) */
+	if (ic[0] != MLD_QUERY || !hbh_mld_ok(hbh, hlen))
 		return false;
 	ilen = plen - hlen;
 	ph = mld_pseudo(ip, ilen);
@@ -2363,7 +2381,8 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 }
 
 /* A Router Solicitation (RFC 4861 6.1.1: hop limit 255, a whole message,
- * its checksum right, no source link-layer option from ::) on a port that
+ * its checksum right, no source link-layer option from ::; one of another
+ * length than Ethernet's is malformed, as in an NS) on a port that
  * advertises: the next advertisement within 0.5 s, or within 0.5 s of
  * min-delay's end when the last was sooner (6.2.6). Frees @m. */
 static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
@@ -2377,7 +2396,7 @@ static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6
 	    ic[1] != 0 ||
 	    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) != 0xffff ||
 	    !nd_opts_ok(ic + 8, plen - 8, ND_OPT_SLLA, &slla) ||
-	    (slla != NULL && ip6_is_unspec(ip->src_addr))) {
+	    (slla != NULL && (slla[1] != 1 || ip6_is_unspec(ip->src_addr)))) {
 		cdrop6(r, m, CDROP_LOCAL6_ICMP);
 		return;
 	}
@@ -2385,7 +2404,7 @@ static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6
 	/* its source link-layer address (Ethernet's: 8 bytes) makes or
 	 * updates the host's entry, STALE (RFC 4861 6.2.6): the first packet
 	 * to the host needs no solicitation of ours */
-	if (slla != NULL && slla[1] == 1 && port_onlink6(r, m->port, ip->src_addr) &&
+	if (slla != NULL && port_onlink6(r, m->port, ip->src_addr) &&
 	    !router_owns6(r, ip->src_addr) &&
 	    rte_is_valid_assigned_ether_addr((const struct rte_ether_addr *)(slla + 2)) &&
 	    !router_mac(r, (const struct rte_ether_addr *)(slla + 2))) {

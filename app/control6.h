@@ -67,7 +67,8 @@ void ra_due(struct router *r, uint16_t port, uint64_t now);
 /* @port is taken out of service ('port N down') while it advertises and is
  * in service: its last Router Advertisement (lifetime 0, what the last one
  * said, RFC 4861 6.2.5) is sent before the port stops sending (the call
- * waits for the workers, 50 ms at most), unless the last one sent was a
+ * waits for the workers, about 500 ms at most: only a worker the host
+ * descheduled takes that long), unless the last one sent was a
  * last one already. Hosts take another default router at once; the
  * advertisements start over when the port is back. */
 void router_ra_leave(struct router *r, uint16_t port);

@@ -694,6 +694,21 @@ def test_mld(topo, r):
         check(not got and d("mld_query_ignored") == 1 and d("mld_queries") == 0,
               "query (%s): %d reports, mld_query_ignored rose by %d" %
               (what, len(got), d("mld_query_ignored")))
+    # no MLD message at all (RFC 3810 5): without a router alert of value
+    # 0 in its hop-by-hop header, or with an option that asks the packet
+    # discarded (RFC 8200 4.2, type 01xxxxxx): other multicast for the router
+    for opts, what in (([s.PadN(optdata=b"\x00\x00")], "no router alert"),
+                       ([s.RouterAlert(value=2)], "a router alert of value 2"),
+                       ([s.RouterAlert(value=0), s.HBHOptUnknown(otype=0x5e, optdata=b"\x00\x00")],
+                        "an option of type 01011110")):
+        q = query()
+        q[s.IPv6ExtHdrHopByHop].options = opts
+        got, d = around(topo, r, lambda: send(topo, q), match=is_report, timeout=0.5)
+        check(not got and d("mld_query_ignored") == 0 and d("mld_queries") == 0 and
+              d("local_multicast") == 1,
+              "query (%s): %d reports, mld_queries +%d, mld_query_ignored +%d, "
+              "local_multicast +%d" % (what, len(got), d("mld_queries"),
+                                        d("mld_query_ignored"), d("local_multicast")))
     # a new address: its group reported at once, as a change (TO_EX)
     new = "2001:db8:1:7::77"
     try:
@@ -2151,6 +2166,23 @@ def test_router_adv(topo, r):
               "the solicitation's source not learnt: %s, nd_learnt +%d" %
               (e, delta(st0, r.stats(), "nd_learnt")))
         r.cli("neigh del %s port 0" % RS_LL)
+        # a source link-layer address option of another length than
+        # Ethernet's (16 bytes): malformed, as in an NS; not received,
+        # nothing learnt
+        st0 = r.stats()
+        frlib.l2send(topo, s.Ether(src=RS_MAC, dst="33:33:00:00:00:02") /
+                     s.IPv6(src=RS_LL, dst="ff02::2", hlim=255) / s.ICMPv6ND_RS() /
+                     s.Raw(b"\x01\x02" + bytes.fromhex(RS_MAC.replace(":", "")) + bytes(8)))
+        frlib.settle(r, st0, ("local_icmp6",), 3.0)
+        st1 = r.stats()
+        check(delta(st0, st1, "local_icmp6") == 1 and delta(st0, st1, "rs_received") == 0 and
+              delta(st0, st1, "nd_learnt") == 0 and
+              not [x for x in json.loads(r.cli("show neigh", json=True))
+                   if x["address"] == RS_LL],
+              "a solicitation with a 16-byte link-layer option: local_icmp6 +%d, rs_received "
+              "+%d, nd_learnt +%d" % (delta(st0, st1, "local_icmp6"),
+                                      delta(st0, st1, "rs_received"),
+                                      delta(st0, st1, "nd_learnt")))
         ra = got[0]
         opts = {type(o).__name__: o for o in ra[s.ICMPv6ND_RA].iterpayloads()}
         pi = opts.get("ICMPv6NDOptPrefixInfo")
