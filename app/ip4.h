@@ -106,16 +106,18 @@ static inline uint32_t ip4_ts_bad(const uint8_t *o, uint32_t l)
  * Parameter Problem's pointer (RFC 792): the option's length byte, or its
  * type when the header ends before a length or the option repeats one;
  * DROP_IP4_SOURCE_ROUTE for a loose or strict source route of the right
- * format (Record Route's; a malformed one is DROP_IP4_BAD_OPTIONS), which the router
- * does not follow and, as RFC 7126 3.13.2.4 advises and Linux does by
- * default, does not deliver or forward either. Record Route and Timestamp
+ * format (Record Route's; a malformed one, or a second, is
+ * DROP_IP4_BAD_OPTIONS), which the router does not follow and, as RFC 7126
+ * 3.13.2.4 advises and Linux does by default, does not deliver or forward
+ * either; once every option was checked (as Linux: an error after it is a
+ * Parameter Problem still). Record Route and Timestamp
  * are filled in as the packet is forwarded (ip4_options_fill()); the others
  * pass unchanged.
  */
 static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uint32_t *bad_at)
 {
 	uint32_t i = 0, at;
-	bool rr = false, ts = false;
+	bool rr = false, ts = false, sr = false;
 
 	while (i < len) {
 		uint8_t type = o[i];
@@ -135,11 +137,11 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uin
 			 * 3.1): a malformed one is a Parameter Problem, as
 			 * Linux answers it, before the policy drop */
 			at = ip4_rr_bad(o + i, o[i + 1]);
-			if (at != 0) {
-				*bad_at = i + at;
+			if (sr || at != 0) {
+				*bad_at = sr ? i : i + at;
 				return DROP_IP4_BAD_OPTIONS;
 			}
-			return DROP_IP4_SOURCE_ROUTE;
+			sr = true;
 		}
 		if (type == IP4_OPT_RR || type == IP4_OPT_TS) {
 			bool *seen = type == IP4_OPT_RR ? &rr : &ts;
@@ -155,7 +157,7 @@ static inline enum dp_drop ip4_options_check(const uint8_t *o, uint32_t len, uin
 		}
 		i += o[i + 1];
 	}
-	return DROP_MAX;
+	return sr ? DROP_IP4_SOURCE_ROUTE : DROP_MAX;
 }
 
 /*

@@ -1724,6 +1724,10 @@ static void test_option_formats(void **state)
 		{{0x89, 7, 8, 10, 1, 1, 1, 0}, 8, DROP_IP4_SOURCE_ROUTE, 0}, /* completed */
 		{{0x83, 7, 3, 10, 1, 1, 1, 0}, 8, DROP_IP4_BAD_OPTIONS, 2},  /* pointer 3 */
 		{{1, 0x89, 2, 0}, 4, DROP_IP4_BAD_OPTIONS, 2},		     /* no pointer */
+		/* the options after a source route are checked still (as Linux) */
+		{{0x83, 7, 4, 10, 1, 1, 1, 7, 3, 4, 0, 0}, 12, DROP_IP4_SOURCE_ROUTE, 0},
+		{{0x83, 7, 4, 10, 1, 1, 1, 0x44, 0x20, 5, 0, 0}, 12, DROP_IP4_BAD_OPTIONS, 8},
+		{{0x83, 3, 4, 0x89, 3, 4, 0, 0}, 8, DROP_IP4_BAD_OPTIONS, 3}, /* two */
 	};
 	unsigned int k;
 
