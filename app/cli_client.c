@@ -48,9 +48,10 @@ static void usage(FILE *f)
  * serves none while it starts) */
 static unsigned int timeout_s;
 static int timed_out, out_closed, refused;
-/* an answer's length past any router's (a table's 'show route' in JSON
- * takes about 100 bytes a route) */
-#define ANSWER_MAX ((size_t)-1 / 2 < 0xffffffffu ? (size_t)-1 / 2 : (size_t)0xffffffffu)
+/* an answer's length past any router's: 64 GiB (a table's 'show route' in
+ * JSON takes about 100 bytes a route: 6.7 GB at --max-routes' 2^26) */
+#define ANSWER_LIMIT ((size_t)0xffffffffu << 4)
+#define ANSWER_MAX   ((size_t)-1 / 2 < ANSWER_LIMIT ? (size_t)-1 / 2 : ANSWER_LIMIT)
 
 static int read_full(int fd, char *buf, size_t len)
 {
@@ -94,16 +95,20 @@ static int write_full(int fd, const char *buf, size_t len)
 static int transact_ex(int fd, const char *line, size_t n, int json, char **body_out)
 {
 	char hdr[64];
-	size_t hl = 0, len;
+	size_t hl = 0, len, blank = 0;
 	char *body;
 	int ok;
 
 	timed_out = 0; /* said of this command only */
+	while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r'))
+		blank++;
 	/* a failed write is not the end: a router that refused the
 	 * connection (too many clients) said why before it hung up; one
 	 * that took nothing for --timeout seconds is */
-	if ((json && write_full(fd, "json ", 5) != 0) || write_full(fd, line, n) != 0 ||
-	    write_full(fd, "\n", 1) != 0) {
+	/* -j: 'json' before a command, not before a blank line (alone, it
+	 * names none: an error, where the blank line is an empty OK) */
+	if ((json && blank < n && write_full(fd, "json ", 5) != 0) ||
+	    write_full(fd, line, n) != 0 || write_full(fd, "\n", 1) != 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK) {
 			timed_out = 1;
 			return 2;
@@ -123,9 +128,9 @@ static int transact_ex(int fd, const char *line, size_t n, int json, char **body
 	else
 		return 2;
 	{
-		/* digits alone, and no more than a router sends (its answers
-		 * are bounded far below): a length that is not one is no
-		 * router's answer */
+		/* digits alone, and no more than a router sends
+		 * (ANSWER_MAX): a length that is not one is no router's
+		 * answer */
 		const char *num = hdr + (ok ? 3 : 4);
 		char *end;
 

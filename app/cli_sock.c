@@ -107,8 +107,14 @@ int cli_sock_open(const char *path, int64_t gid)
 	 * the parents: a mistyped path is refused, not made a tree */
 	if (slash != NULL && slash != dir) {
 		*slash = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		if (mkdir(dir, 0755) == 0) {
+			/* 0755 whatever the umask: --socket-group's members
+			 * must be able to reach the socket in it */
+			if (chmod(dir, 0755) != 0)
+				return -errno;
+		} else if (errno != EEXIST) {
 			return -errno;
+		}
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 
@@ -309,8 +315,9 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 			goto next;
 		}
 		o.json = false;
+		line += strspn(line, " \t"); /* as the parser skips them */
 		if (strncmp(line, "json", 4) == 0 &&
-		    (line[4] == ' ' || line[4] == '\r' || line[4] == '\0')) {
+		    (line[4] == ' ' || line[4] == '\t' || line[4] == '\r' || line[4] == '\0')) {
 			/* 'json' alone (or before a blank) names no command: an
 			 * error, not the empty line's silent OK */
 			if (line[4 + strspn(line + 4, " \t\r")] == '\0') {

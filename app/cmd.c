@@ -1476,6 +1476,15 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 		return rc;
 	}
 	txn_commit(t);
+	/* the command is done, but a driver that refused to set the link up
+	 * leaves the port out of service: said, not only logged */
+	if (c.id == CMD_PORT_ADMIN && !o->json && c.port < r->nb_ports &&
+	    !r->ports[c.port].admin_down && r->ports[c.port].link_set_err != 0 &&
+	    r->ports[c.port].link_set_err != -ENOTSUP)
+		out_printf(o,
+			   "warning: port %u: its link could not be set up (%s): out of service "
+			   "until it is up ('show port info')\n",
+			   c.port, rte_strerror(-r->ports[c.port].link_set_err));
 	if (r->fib != NULL && fib_route_stranded(r->fib) > stranded && !o->json)
 		out_printf(o,
 			   "warning: %u routes could not be put back (table full): withdrawn, "

@@ -145,10 +145,35 @@ static int route_list_get(struct router *r, struct route_list *l)
 	return 0;
 }
 
+/* The text table's prefix and gateway columns: as wide as an IPv4 route's
+ * needs, wider for the IPv6 routes shown (route_cols_fit()), so that the
+ * columns after them stay aligned. */
+struct route_cols {
+	int pfx, gw;
+};
+#define ROUTE_COLS_IPV4 ((struct route_cols){20, 18})
+
+/* @c widened to hold @rt's prefix and gateways. */
+static void route_cols_fit(struct route_cols *c, const struct fib *f, const struct fib_route *rt)
+{
+	struct fib_mp_member m[FIB_MP_MAX];
+	char b[FR_ADDR_STRLEN];
+	unsigned int i, nm;
+
+	c->pfx = RTE_MAX(c->pfx, (int)strlen(fr_prefix_fmt(&rt->prefix, b, sizeof(b))));
+	if (rt->type == FIB_NH_GATEWAY)
+		c->gw = RTE_MAX(c->gw, (int)strlen(fr_addr_fmt(&rt->gw, b, sizeof(b))));
+	if (rt->type != FIB_NH_MULTIPATH)
+		return;
+	nm = fib_mp_members(f, rt->nh_idx, m);
+	for (i = 0; i < nm; i++)
+		c->gw = RTE_MAX(c->gw, (int)strlen(fr_addr_fmt(&m[i].gw, b, sizeof(b))));
+}
+
 /* A route, a multipath one's gateways one a line under it (JSON:
- * "gateways", each with its "gateway" and "port"). */
+ * "gateways", each with its "gateway" and "port"), its text in columns @c. */
 static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
-		      const struct fib_route *rt)
+		      const struct fib_route *rt, struct route_cols c)
 {
 	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN] = "-", port[8] = "-", w[32] = "";
 	struct fib_mp_member m[FIB_MP_MAX];
@@ -196,8 +221,8 @@ static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
 		jw_obj_close(o);
 		return;
 	}
-	out_printf(o, "%-20s %-12s %-18s %-5s %s%s%s\n", p, fib_nh_type_names[rt->type], g, port,
-		   fib_origin_names[rt->origin],
+	out_printf(o, "%-*s %-12s %-*s %-5s %s%s%s\n", c.pfx, p, fib_nh_type_names[rt->type], c.gw,
+		   g, port, fib_origin_names[rt->origin],
 		   !(rt->flags & FIB_RTF_DOWN)	  ? ""
 		   : rt->flags & FIB_RTF_STRANDED ? " (withdrawn: table full, retried)"
 						  : " (withdrawn: port down)",
@@ -205,21 +230,32 @@ static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
 	for (i = 1; i < nm; i++) {
 		if (weighted)
 			snprintf(w, sizeof(w), "%-6s weight %u", "", m[i].weight);
-		out_printf(o, "%-20s %-12s %-18s %u%s\n", "", "",
+		out_printf(o, "%-*s %-12s %-*s %u%s\n", c.pfx, "", "", c.gw,
 			   fr_addr_fmt(&m[i].gw, g, sizeof(g)), m[i].port, w);
 	}
 }
 
-static void route_header(struct cmd_out *o)
+static void route_header(struct cmd_out *o, struct route_cols c)
 {
 	if (!o->json)
-		out_printf(o, "%-20s %-12s %-18s %-5s %s\n", "Prefix", "Type", "Gateway", "Port",
-			   "Origin");
+		out_printf(o, "%-*s %-12s %-*s %-5s %s\n", c.pfx, "Prefix", "Type", c.gw, "Gateway",
+			   "Port", "Origin");
+}
+
+/* @rt alone under its header, in columns that hold it */
+static void route_one_out(struct cmd_out *o, const struct fib *f, const struct fib_route *rt)
+{
+	struct route_cols c = ROUTE_COLS_IPV4;
+
+	route_cols_fit(&c, f, rt);
+	route_header(o, c);
+	route_out(o, f, NULL, rt, c);
 }
 
 static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, char *err,
 		      size_t errlen)
 {
+	struct route_cols cols = ROUTE_COLS_IPV4;
 	struct route_list l;
 	struct fib_route rt;
 	char buf[FR_ADDR_STRLEN];
@@ -229,18 +265,23 @@ static int show_route(struct router *r, const struct cmd *c, struct cmd_out *o, 
 		if (fib_route_get(r->fib, &c->prefix, &rt) != 0)
 			return ERRC(-ENOENT, "no route %s",
 				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)));
-		route_header(o);
-		route_out(o, r->fib, NULL, &rt);
+		route_one_out(o, r->fib, &rt);
 		return 0;
 	}
 	if (route_list_get(r, &l) != 0)
 		return ERRC(-ENOMEM, "out of memory");
-	route_header(o);
+	/* an IPv4 route fits the narrowest columns: only IPv6 ones (last,
+	 * sorted) may widen them */
+	for (i = l.n; !o->json && i > 0 && l.v[i - 1].prefix.addr.family == AF_INET6; i--) {
+		long_cmd_service(r, l.n - i);
+		route_cols_fit(&cols, r->fib, &l.v[i - 1]);
+	}
+	route_header(o, cols);
 	if (o->json)
 		jw_arr_open(o, NULL);
 	for (i = 0; i < l.n; i++) {
 		long_cmd_service(r, i);
-		route_out(o, r->fib, NULL, &l.v[i]);
+		route_out(o, r->fib, NULL, &l.v[i], cols);
 	}
 	if (o->json)
 		jw_arr_close(o);
@@ -348,7 +389,7 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 		jw_obj_open(o, NULL);
 		jw_str(o, "address", a);
 		if (found) {
-			route_out(o, r->fib, "route", &rt);
+			route_out(o, r->fib, "route", &rt, ROUTE_COLS_IPV4);
 			if (rt.type == FIB_NH_MULTIPATH && dropped == NULL && mine == NULL)
 				lookup_flow_out(r, c, o);
 		} else {
@@ -379,8 +420,7 @@ static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)
 		return 0;
 	}
 	out_printf(o, "%s matches:\n", a);
-	route_header(o);
-	route_out(o, r->fib, NULL, &rt);
+	route_one_out(o, r->fib, &rt);
 	if (rt.type == FIB_NH_MULTIPATH)
 		lookup_flow_out(r, c, o);
 	return 0;
@@ -460,9 +500,26 @@ static int64_t neigh_timer_ms(const struct neigh_info *ni)
 	return ni->deadline > now ? (int64_t)(ni->deadline - now) : 0;
 }
 
+/* show neigh's output and its address column's width (as wide as an IPv4
+ * address needs, wider for the IPv6 ones shown: neigh_width_cb()) */
+struct neigh_out {
+	struct cmd_out *o;
+	int w;
+};
+
+static int neigh_width_cb(const struct neigh_info *ni, void *arg)
+{
+	struct neigh_out *n = arg;
+	char a[FR_ADDR_STRLEN];
+
+	n->w = RTE_MAX(n->w, (int)strlen(fr_addr_fmt(&ni->addr, a, sizeof(a))));
+	return 0;
+}
+
 static int neigh_out_cb(const struct neigh_info *ni, void *arg)
 {
-	struct cmd_out *o = arg;
+	struct neigh_out *n = arg;
+	struct cmd_out *o = n->o;
 	char a[FR_ADDR_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE] = "-", tm[24] = "-";
 	const int64_t timer = neigh_timer_ms(ni);
 
@@ -491,22 +548,26 @@ static int neigh_out_cb(const struct neigh_info *ni, void *arg)
 		jw_obj_close(o);
 		return 0;
 	}
-	out_printf(o, "%-18s %-5u %-18s %-11s %-10u %-5u %-5u %s\n", a, ni->port, m,
+	out_printf(o, "%-*s %-5u %-18s %-11s %-10u %-5u %-5u %s\n", n->w, a, ni->port, m,
 		   neigh_state_names[ni->state], ni->gen, ni->refcnt, ni->held, tm);
 	return 0;
 }
 
 static int show_neigh(struct router *r, struct cmd_out *o)
 {
+	struct neigh_out n = {.o = o, .w = 18};
+
 	if (o->json) {
 		jw_arr_open(o, NULL);
-		neigh_walk_serviced(r, neigh_out_cb, o);
+		neigh_walk_serviced(r, neigh_out_cb, &n);
 		jw_arr_close(o);
 		return 0;
 	}
-	out_printf(o, "%-18s %-5s %-18s %-11s %-10s %-5s %-5s %s\n", "Address", "Port", "MAC",
+	/* (an entry made between the two walks may stick out of its column) */
+	neigh_walk_serviced(r, neigh_width_cb, &n);
+	out_printf(o, "%-*s %-5s %-18s %-11s %-10s %-5s %-5s %s\n", n.w, "Address", "Port", "MAC",
 		   "State", "Generation", "Refs", "Held", "Timer");
-	neigh_walk_serviced(r, neigh_out_cb, o);
+	neigh_walk_serviced(r, neigh_out_cb, &n);
 	return 0;
 }
 
@@ -1046,8 +1107,11 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 			whole = xs[i].id >= (uint64_t)nx || xs[i].value < p->xstats_base[xs[i].id];
 		section(o, "xstats", true);
 		for (i = 0; i < nx; i++) {
-			uint64_t v = xs[i].value - (whole ? 0 : p->xstats_base[xs[i].id]);
+			uint64_t v;
 
+			if (xs[i].id >= (uint64_t)nx) /* a driver's error: no name */
+				continue;
+			v = xs[i].value - (whole ? 0 : p->xstats_base[xs[i].id]);
 			if (o->json)
 				jw_u64(o, names[xs[i].id].name, v);
 			else

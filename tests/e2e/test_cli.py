@@ -164,12 +164,20 @@ def test_json(topo, r):
         check(v is not None, cmd)
     # 'json' names no command: an error, with or without a blank after
     # it (once the blank made it the empty line's silent OK)
-    for (ok, body), line in zip(r.raw(["json", "json ", "json  show version"]),
-                                ("json", "json ", "json  show version")):
+    lines = ("json", "json ", "json  show version", "json\tshow version", " json show version")
+    for (ok, body), line in zip(r.raw(list(lines)), lines):
         if line.endswith("version"):
             check(ok and json.loads(body)["fastroute"], "%r: %s" % (line, body))
         else:
             check(not ok and "json needs a command" in body, "%r: %s" % (line, body))
+    # fastroute-cli -j reading commands: a blank line is the empty OK it is
+    # without -j, not 'json' alone (an error, exit 1)
+    p = subprocess.run([os.path.join(frlib.BUILD, "app/fastroute-cli"), "-s", r.sock, "-j"],
+                       input="show version\n\n \t\nshow version\n", stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=30)
+    check(p.returncode == 0 and p.stdout.count('"fastroute"') == 2 and not p.stderr,
+          "fastroute-cli -j with blank lines: exit %d, %r, %r" % (p.returncode, p.stdout,
+                                                                 p.stderr))
     # the config file, a line a string
     v = json.loads(r.cli("show config", json=True))
     check(v["lines"] == r.cli("show config").splitlines(), v)

@@ -1680,6 +1680,23 @@ def test_counters_shown(topo, r):
                                                    if k.startswith("nd_")})
     err = r.cli("route add 2001:db8:5::/48 via fe80::5", check=False)
     check("link-local" in err and "port" in err, "link-local gateway without port: " + err)
+    # the text tables' columns hold IPv6 addresses: each column starts where
+    # its header's does, on the line of a route whose prefix and gateway are
+    # wider than an IPv4 one's, and on its gateway's neighbour entry's
+    pfx, gw = "2001:db8:abcd:1234:5678:9abc::/96", "fe80::1234:5678:9abc:def0"
+    r.cli("route add %s via %s port 1" % (pfx, gw))
+    try:
+        out = r.cli("show route").splitlines()
+        row = [ln for ln in out if ln.startswith(pfx + " ")]
+        check(row and [row[0].index(w) for w in ("unicast", gw, " 1 ")] ==
+              [out[0].index(w) for w in ("Type", "Gateway", " Port")],
+              "show route's columns:\n%s\n%s" % (out[0], row and row[0]))
+        out = r.cli("show neigh").splitlines()
+        row = [ln for ln in out if ln.startswith(gw + " ")]
+        check(row and row[0].index(" 1 ") == out[0].index(" Port"),
+              "show neigh's columns:\n%s\n%s" % (out[0], row and row[0]))
+    finally:
+        r.cli("route del %s" % pfx, check=False)
 
 
 def test_na_announce(topo, r):

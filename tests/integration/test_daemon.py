@@ -690,12 +690,16 @@ def _():
     check(p.returncode == 1 and "no such directory" in p.stderr, p.stderr)
     check(not os.path.exists(os.path.join(TMP, "no")), "directories made for %s" % bad)
     sock = os.path.join(TMP, "made", "x.sock")
+    # mode 0755 whatever the umask (a shell's 077): --socket-group's
+    # members must be able to reach the socket in it
     q = subprocess.Popen(eal() + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.umask(0o077))
     try:
         wait_serving(q, sock)
         check(run([CLI, "-s", sock, "show", "version"]).returncode == 0,
               "no router on %s" % sock)
+        mode = os.stat(os.path.dirname(sock)).st_mode & 0o777
+        check(mode == 0o755, "the socket's directory made with mode %o under umask 077" % mode)
     finally:
         out, err = stop(q)
     check(q.returncode == 0, "exit %s after SIGTERM: %s" % (q.returncode, err))
