@@ -122,7 +122,8 @@ static int neigh_line(struct fr_kset *nl, const struct cmd *c, unsigned int line
  * A running router's load of many lines: ARP, ND, held packets and the
  * neighbours' timers do not wait for its end; served every 20 ms of it, in
  * both passes. Not once the load has changed port addresses: those would
- * be answered for before they are committed, and maybe rolled back.
+ * be answered for before they are committed, and maybe rolled back; the
+ * service manager's watchdog is told the router is alive all the same.
  */
 static void serve(struct load *l)
 {
@@ -133,6 +134,8 @@ static void serve(struct load *l)
 	l->served = now;
 	if (!txn_addr_changed(l->t))
 		control_service(l->r);
+	else if (l->r->running)
+		control_watchdog(l->r, control_now_ms());
 }
 
 static bool is_route(const struct cmd *c)

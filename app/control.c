@@ -1251,13 +1251,18 @@ static unsigned int packets_and_timers(struct router *r, uint64_t now)
 		reasm_due(r, now);
 		r->next_tick_ms = now + TICK_MS;
 	}
+	control_watchdog(r, now);
+	return work;
+}
+
+void control_watchdog(struct router *r, uint64_t now)
+{
 	/* here, where long commands come too: a control thread that stops
 	 * coming here gets the router restarted by the service manager */
 	if (r->watchdog_ms != 0 && now >= r->next_watchdog_ms) {
 		fr_sd_notify("WATCHDOG=1");
 		r->next_watchdog_ms = now + r->watchdog_ms / 2;
 	}
-	return work;
 }
 
 void control_service(struct router *r)

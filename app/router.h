@@ -483,6 +483,9 @@ uint64_t control_now_ms(void);
  * command does not stall them for seconds. Never changes a route (the
  * link poll waits for the main loop). Control thread, running router. */
 void control_service(struct router *r);
+/* The service manager's watchdog told the control thread is alive, when
+ * due (also from a load that serves nothing else: control_service()). */
+void control_watchdog(struct router *r, uint64_t now);
 /* Route, resolve and send an IPv4 packet the router built (Ethernet header
  * room in front; an ICMP message has dp_ctrl_set(CTRL_ORIGINATED, type, code,
  * CTRL_ORIG_ICMP) and is counted when sent). Consumes @m. */
