@@ -106,15 +106,16 @@ int cli_sock_open(const char *path, int64_t gid)
 	/* its own directory made (/run/fastroute, /run being a tmpfs), not
 	 * the parents: a mistyped path is refused, not made a tree */
 	if (slash != NULL && slash != dir) {
+		/* 0755 whatever the umask (a shell's 077): --socket-group's
+		 * members must be able to reach the socket in it */
+		mode_t old = umask(022);
+		int made;
+
 		*slash = '\0';
-		if (mkdir(dir, 0755) == 0) {
-			/* 0755 whatever the umask: --socket-group's members
-			 * must be able to reach the socket in it */
-			if (chmod(dir, 0755) != 0)
-				return -errno;
-		} else if (errno != EEXIST) {
+		made = mkdir(dir, 0755);
+		umask(old);
+		if (made != 0 && errno != EEXIST)
 			return -errno;
-		}
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 

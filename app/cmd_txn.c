@@ -429,6 +429,10 @@ unsigned int txn_rollback(struct txn *t)
 		struct fib_route rt;
 		struct fr_port *p;
 
+		/* a million routes' undo takes a while: the service manager's
+		 * watchdog is told the router is alive */
+		if ((t->n & 4095) == 0 && r->running)
+			control_watchdog(r, control_now_ms());
 		rc = 0;
 		switch ((enum undo_op)u->op) {
 		case UNDO_ROUTE_DEL:
@@ -1328,7 +1332,7 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)), owner,
 				    c->prefix.addr.family == AF_INET6
 					    ? " (duplicate address detection found another host "
-					      "holding it)"
+					      "holding it, or no room was left to put it back)"
 					    : "");
 	}
 	if (c->id != CMD_ROUTE_DEL && rt.type == FIB_NH_MULTIPATH)

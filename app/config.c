@@ -30,7 +30,6 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_hash_crc.h>
 
 #include "cli_sock.h"
 #include "cmd.h"
@@ -69,10 +68,6 @@ struct load {
 	uint64_t t0, last, hz;
 	uint64_t served;       /* TSC of the last control_service() */
 	struct fr_kset neighs; /* struct nline; cap 0 until the first */
-	/* each pass's lines, as read: the second must read what the first
-	 * checked (a file rewritten in place between them would not) */
-	uint32_t sum[2];
-	unsigned int nlines[2];
 };
 
 void (*config_between_passes)(const char *path);
@@ -216,12 +211,6 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	}
 	while ((len = line_read(f, line, cap)) >= 0 || len < -1) {
 		lineno++;
-		if (len >= 0) {
-			const unsigned int p = l->t != NULL;
-
-			l->sum[p] = rte_hash_crc(*line, (uint32_t)len, l->sum[p]);
-			l->nlines[p]++;
-		}
 		if (len < 0) {
 			const char *why = len == -E2BIG ? "a line of more than 65536 bytes (not a "
 							  "configuration file?)"
@@ -747,6 +736,72 @@ static void serve_cb(void *arg)
 	serve(arg);
 }
 
+/*
+ * Replace the regular file *@f (closed) by its bytes, read once into *@buf
+ * (the caller frees it once *@f is closed): the second pass runs what the
+ * first checked, whatever is written to the file meanwhile (an editor that
+ * writes over it, a generator's '>' racing a load). At most
+ * config_spool_max bytes, as a pipe's copy.
+ */
+static int slurp(FILE **f, char **buf, const char *path, char *err, size_t errlen)
+{
+	size_t cap = 65536, len = 0, n;
+	char *b = malloc(cap), *nb;
+	FILE *m;
+
+	while (b != NULL && (n = fread(b + len, 1, cap - len, *f)) > 0) {
+		len += n;
+		if (len > config_spool_max) {
+			snprintf(err, errlen,
+				 "%s: more than %" PRIu64 " bytes: refused, nothing applied", path,
+				 config_spool_max);
+			free(b);
+			fclose(*f);
+			return -EFBIG;
+		}
+		if (len == cap) {
+			nb = cap <= SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
+			if (nb == NULL) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+	}
+	if (b == NULL) {
+		snprintf(err, errlen, "%s: out of memory (to read it whole)", path);
+		fclose(*f);
+		return -ENOMEM;
+	}
+	if (ferror(*f)) {
+		/* said of the line it failed in, as a line's read error */
+		int e = errno;
+		unsigned int lineno = 1;
+		size_t i;
+
+		for (i = 0; i < len; i++)
+			lineno += b[i] == '\n';
+		snprintf(err, errlen, "%s:%u: read error: %s", path, lineno, strerror(e));
+		free(b);
+		fclose(*f);
+		return -EIO;
+	}
+	fclose(*f);
+	m = fmemopen(b, len, "r");
+	if (m == NULL) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(b);
+		return rc;
+	}
+	*f = m;
+	*buf = b;
+	return 0;
+}
+
 /* config_load(), or with @replace config_replace() */
 static int load_file(struct router *r, const char *path, bool progress, bool replace,
 		     struct config_result *res, char *err, size_t errlen)
@@ -758,7 +813,7 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 			 .errlen = errlen,
 			 .hz = rte_get_tsc_hz(),
 			 .served = start};
-	char *line = NULL;
+	char *line = NULL, *bytes = NULL;
 	size_t cap = 0;
 	double s;
 	FILE *f;
@@ -767,12 +822,12 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	f = config_open(r, path, &rc, err, errlen);
 	if (f == NULL)
 		return rc;
-	if (fseek(f, 0, SEEK_SET) != 0) {
-		/* a pipe or FIFO (-f <(gen-routes ...)): read twice from a copy */
-		rc = spool(r, &f, path, err, errlen);
-		if (rc != 0)
-			return rc;
-	}
+	/* read twice, from what cannot change between the reads: a pipe or
+	 * FIFO (-f <(gen-routes ...)) from a copy, a file from memory */
+	rc = fseek(f, 0, SEEK_SET) != 0 ? spool(r, &f, path, err, errlen)
+					: slurp(&f, &bytes, path, err, errlen);
+	if (rc != 0)
+		return rc;
 	if (replace) {
 		l.rp = replace_new(r);
 		if (l.rp == NULL) {
@@ -806,13 +861,6 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	}
 	if (rc == 0)
 		rc = pass(f, &l, &line, &cap);
-	if (rc == 0 && (l.sum[0] != l.sum[1] || l.nlines[0] != l.nlines[1])) {
-		/* what ran is not what was checked: none of it stays */
-		rc = -ESTALE;
-		snprintf(err, errlen,
-			 "%s: changed while it was read (rewritten in place?); nothing applied",
-			 path);
-	}
 	if (l.progress)
 		fprintf(stderr, "\r%60s\r", "");
 	if (rc != 0) {
@@ -844,6 +892,7 @@ out:
 	fr_kset_free(&l.neighs);
 	free(line);
 	fclose(f);
+	free(bytes);
 	return rc;
 }
 

@@ -445,9 +445,10 @@ static int port_configure(struct router *r, struct fr_port *p)
 	if (rc != 0) {
 		fprintf(stderr, "fastroute: port %u (%s): start failed: %s\n", p->id, p->name,
 			rte_strerror(-rc));
-		/* not started, so port_stop_all() passes it by: what was
-		 * opened for it is closed here (a kernel interface under
-		 * af_packet or af_xdp stays promiscuous otherwise) */
+		/* not started, so port_stop_all() passes it by: the
+		 * promiscuous mode the router set is undone here (a kernel
+		 * interface under af_packet or af_xdp stays so otherwise;
+		 * all-multicast is left as the driver has it) */
 		if (p->promisc_set && rte_eth_promiscuous_disable(p->id) == 0)
 			p->promisc_set = false;
 		return rc;

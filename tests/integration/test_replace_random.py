@@ -267,11 +267,12 @@ def gen(rnd):
         lines = addrs + tail
         for d in dels:
             lines.insert(rnd.randrange(len(lines) + 1), d)
-    if rnd.random() < 0.05:  # an address given up, then given again: placed last
-        a, p = rnd.choice(ADDR4 + ADDR6), rnd.randrange(2)
+    if rnd.random() < 0.05:  # an address given up, then given again: after b
+        a, b = rnd.sample(ADDR4 + ADDR6, 2)
+        p = rnd.randrange(2)
         at = rnd.randrange(len(lines) + 1)
-        lines[at:at] = ["port %d address add %s" % (p, a), "port %d address del %s" % (p, a),
-                        "port %d address add %s" % (p, a)]
+        lines[at:at] = ["port %d address add %s" % (p, a), "port %d address add %s" % (p, b),
+                        "port %d address del %s" % (p, a), "port %d address add %s" % (p, a)]
     if rnd.random() < 0.1:
         lines.insert(rnd.randrange(len(lines) + 1), "# a comment")
     return lines
