@@ -803,6 +803,17 @@ static void arp_stale_in_use(struct neigh_table *t, const char *s, void *pkt, ui
 	neigh_use(t, &a, 0);
 }
 
+/* The timers move @s to @want at @now, which restarts the lock: another
+ * MAC's reply 999 ms later is refused */
+static void tick_locks(struct neigh_table *t, const char *s, uint64_t now, uint8_t want)
+{
+	struct fr_addr a = a4(s);
+
+	neigh_tick(t, now);
+	assert_int_equal(state_of(t, s, 0), want);
+	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, now + 999), 0);
+}
+
 static void test_nud_arp_lock_states(void **state)
 {
 	struct neigh_table *t = *state;
@@ -817,13 +828,9 @@ static void test_nud_arp_lock_states(void **state)
 	/* STALE at 3000, the lock from there; in use: DELAY at 3500, the
 	 * lock from there (past STALE's) */
 	arp_stale_in_use(t, "192.0.2.22", &pkt_tag[0], 1000);
-	neigh_tick(t, 3500);
-	assert_int_equal(state_of(t, "192.0.2.22", 0), NEIGH_S_DELAY);
-	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 4499), 0);
+	tick_locks(t, "192.0.2.22", 3500, NEIGH_S_DELAY);
 	/* PROBE at 6500 (delay-time 3000), the lock from there */
-	neigh_tick(t, 6500);
-	assert_int_equal(state_of(t, "192.0.2.22", 0), NEIGH_S_PROBE);
-	assert_int_equal(neigh_learn(t, &a, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 7499), 0);
+	tick_locks(t, "192.0.2.22", 6500, NEIGH_S_PROBE);
 	neigh_stats_get(t, &st);
 	assert_int_equal(st.locked, 2);
 	assert_int_equal(neigh_get(t, &a, 0, &ni), 0);
@@ -836,9 +843,7 @@ static void test_nud_arp_lock_states(void **state)
 	p.delay_ms = 0;
 	assert_int_equal(neigh_params_set(t, &p), 0);
 	arp_stale_in_use(t, "192.0.2.23", &pkt_tag[1], 10000);
-	neigh_tick(t, 12500);
-	assert_int_equal(state_of(t, "192.0.2.23", 0), NEIGH_S_PROBE);
-	assert_int_equal(neigh_learn(t, &b, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 13499), 0);
+	tick_locks(t, "192.0.2.23", 12500, NEIGH_S_PROBE);
 	assert_int_equal(neigh_learn(t, &b, 0, &mac2, NEIGH_LEARN_ARP_REPLY, 13500), 1);
 	neigh_stats_get(t, &st);
 	assert_int_equal(st.locked, 3);
