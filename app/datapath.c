@@ -1331,6 +1331,10 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 						      in_port, m, &out[i]))
 						continue;
 					if (DP_LOAD(ports[h->port].down)) {
+						/* what a unicast packet would
+						 * earn, host unreachable, is
+						 * not sent about a broadcast */
+						c->st->icmp_not_sent++;
 						drop(c, m, &out[i], DROP_PORT_DOWN);
 						continue;
 					}

@@ -897,7 +897,8 @@ static void test_icmp_handover_mtu(void **state)
  * A port whose link is down: what would leave by it is dropped, port_down,
  * after the checks that answer the sender (TTL), and the sender told host
  * unreachable (3/1); what leaves by another port is not affected; a
- * directed broadcast to its subnet is dropped without an error.
+ * directed broadcast to its subnet is dropped without an error (counted
+ * icmp_not_sent, as every error the rules forbid).
  */
 static void test_port_down(void **state)
 {
@@ -917,10 +918,13 @@ static void test_port_down(void **state)
 	assert_int_equal(dp_ctrl_icmp_code(m), 1);
 	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 1);
 	rte_pktmbuf_free(m);
+	assert_int_equal(p->st.icmp_not_sent, 0);
 	m = pkt(0xc0000202, 0xc63364ff, 64, 10); /* 198.51.100.255 */
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_DROP);
 	assert_int_equal(p->st.drop[DROP_PORT_DOWN], 2);
+	/* the host unreachable it would earn, not sent: said */
+	assert_int_equal(p->st.icmp_not_sent, 1);
 	m = pkt(0xc0000202, 0x0a010203, 1, 10); /* TTL first: 11/0 */
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_CTRL_ERR);
