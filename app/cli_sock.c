@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -491,10 +492,19 @@ static int peer_get(int fd, struct cli_peer *p)
 	return 0;
 }
 
+/* @fd holds bytes the router has not read yet */
+static bool unread(int fd)
+{
+	int n = 0;
+
+	return ioctl(fd, FIONREAD, &n) == 0 && n > 0;
+}
+
 /* Every slot (or descriptor) taken: the client idle longest, when idle
  * IDLE_EVICT_MS or more, is told why and closed (forgotten sessions and
  * leaked connections would otherwise lock everyone out, root too, until a
- * restart). True: one was. */
+ * restart). A client whose command waits in its socket, unread while a
+ * long command ran, is not idle. True: one was. */
 static bool evict_idle(void)
 {
 	struct client *c, *old = NULL;
@@ -502,7 +512,8 @@ static bool evict_idle(void)
 
 	for (c = clients; c != NULL; c = c->next)
 		if (c->out == NULL && c->inlen == 0 && !c->eof && !c->closing &&
-		    now - c->last_ms >= IDLE_EVICT_MS && (old == NULL || c->last_ms < old->last_ms))
+		    now - c->last_ms >= IDLE_EVICT_MS &&
+		    (old == NULL || c->last_ms < old->last_ms) && !unread(c->fd))
 			old = c;
 	if (old == NULL)
 		return false;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The CLI socket with every client slot taken: a client idle long enough
- * gives its slot to a new one and is told why; with none idle, the new one
- * is refused and told why; and an idle client that hangs up in the same
+ * gives its slot to a new one and is told why, unless its command waits
+ * unread in its socket; with none idle, the new one is refused and told
+ * why; and an idle client that hangs up in the same
  * poll as a new client connects is served once, whichever of the two
  * events epoll lists first (it was freed by the eviction and then served).
  *
@@ -130,6 +131,29 @@ static void idle_client_gives_its_slot(void **state)
 	hang_up(fds, SLOTS);
 }
 
+/* The client idle longest sent a command the router has not read yet (a
+ * long command held the control thread meanwhile): it keeps its slot, and
+ * is answered; the new client is refused. The line is one no command
+ * takes (a control byte: answered without a router). */
+static void unread_command_keeps_its_slot(void **state)
+{
+	int fds[SLOTS], nfd;
+
+	(void)state;
+	fill(fds);
+	assert_int_equal(send(fds[0], "\x01\n", 2, 0), 2);
+	assert_false(evict_idle());
+	assert_int_equal(nclients, SLOTS);
+	nfd = dial();
+	cli_sock_poll(NULL, 100);
+	cli_sock_poll(NULL, 100);
+	assert_string_equal(heard(nfd, 500), "ERR 34\nrefused: too many CLI clients now\n");
+	assert_non_null(strstr(heard(fds[0], 500), "not run"));
+	assert_int_equal(nclients, SLOTS);
+	close(nfd);
+	hang_up(fds, SLOTS);
+}
+
 static void busy_house_refuses(void **state)
 {
 	int fds[SLOTS], nfd, i;
@@ -177,6 +201,7 @@ int main(void)
 		cmocka_unit_test(idle_client_gives_its_slot),
 		cmocka_unit_test(busy_house_refuses),
 		cmocka_unit_test(hang_up_while_evicted),
+		cmocka_unit_test(unread_command_keeps_its_slot),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
