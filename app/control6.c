@@ -955,6 +955,15 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	char *p;
 	struct rte_mbuf *m;
 
+	/* none about a source known to be an anycast address, the Subnet-Router
+	 * anycast address of one of the router's prefixes (RFC 4443 2.4
+	 * (e.6)): counted as every error the rules forbid, not as an error
+	 * with no way back (the route back is the router's own) */
+	if (router_anycast6(r, oip->src_addr)) {
+		r->cst.icmp_not_sent++;
+		rte_pktmbuf_free(orig);
+		return;
+	}
 	/* the error leaves by the port towards the original source */
 	if (next_hop6(r, oip->src_addr, NULL, 0, orig->port, &nb, &port) != 0) {
 		cdrop6(r, orig, CDROP_NO_ROUTE_BACK);

@@ -1049,6 +1049,10 @@ def test_no_error_about(topo, r):
                 s.ICMPv6ND_Redirect(tgt="fe80::1", dst="3fff::2")):
         expect_nothing(topo, r, eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0]) / opt / msg,
                        "ctrl_icmp_not_sent")
+    # from the Subnet-Router anycast address of the router's own prefix
+    # (2.4 (e.6): an address known to be anycast): no 1/0 about it, and
+    # what became of the error queued for it said
+    expect_nothing(topo, r, udp6("3fff::1", src="2001:db8:1::"), "ctrl_icmp_not_sent")
     # a unicast packet in an L2 multicast frame
     p = udp6("3fff::1")
     p[s.Ether].dst = "33:33:00:00:00:01"
@@ -2545,14 +2549,26 @@ def test_ra_dad_held(topo, r):
               prefixes(ra)[(pfx, 64)].validlifetime == 2592000,
               "%s/64 not advertised: %s" % (pfx, ra.show2(dump=True)))
         # the link goes (the router's end: the host keeps its addresses);
-        # a host takes the address; the link comes back
-        sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
-        check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
-              "port 0 still in service with its link down: %s" % r.port_info(0))
-        sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
-        ra, _ = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
-                        "the link's return", timeout=8.0)
-        info = r.port_info(0)
+        # a host takes the address; the link comes back. The router probes
+        # once (DupAddrDetectTransmits 1) as soon as it sees the link: on
+        # a loaded machine the host's answer was lost now and then (its
+        # end of the link not sending yet, as it seems), and the address
+        # passed. What this test is about comes after the failure: the
+        # link goes and comes back again then, three times at most (the
+        # DAD itself: duplicate_address_detection)
+        for attempt in range(3):
+            sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
+            check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
+                  "port 0 still in service with its link down: %s" % r.port_info(0))
+            if attempt == 0:
+                sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
+            ra, _ = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
+                            "the link's return", timeout=8.0)
+            info = r.port_info(0)
+            if mine + "/64" in info["addresses_duplicate"]:
+                break
+            frlib.log("     ra_dad_held: the address passed DAD at the link's return %d; again" %
+                      (attempt + 1))
         check(mine + "/64" in info["addresses_duplicate"],
               "the router's %s did not fail DAD: %s" % (mine, info))
         check((pfx, 64) not in prefixes(ra) and ("2001:db8:1::", 64) in prefixes(ra),
