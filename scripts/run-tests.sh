@@ -79,6 +79,7 @@ scripts/lint.sh
 # the tests that watch a neighbour's state change or the ASan build's
 # answers. Two at a time take about half the time one at a time took
 # (most of a suite's time is waiting: timers, replies, a router's start).
+# The daemon suite runs alone, first (tests/meson.build says why).
 if [ "$(id -u)" -eq 0 ]; then
 	step "unit, integration, end-to-end (release build)"
 	mtest build --num-processes 2 --suite unit --suite integration --suite e2e \
