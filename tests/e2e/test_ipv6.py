@@ -2551,24 +2551,36 @@ def test_ra_dad_held(topo, r):
         # the link goes (the router's end: the host keeps its addresses);
         # a host takes the address; the link comes back. The router probes
         # once (DupAddrDetectTransmits 1) as soon as it sees the link: on
-        # a loaded machine the host's answer was lost now and then (its
-        # end of the link not sending yet, as it seems), and the address
-        # passed. What this test is about comes after the failure: the
-        # link goes and comes back again then, three times at most (the
-        # DAD itself: duplicate_address_detection)
+        # a loaded machine the host's answer was lost now and then, and
+        # the address passed (the host's group join is awaited now; if an
+        # answer is lost all the same, what this test is about comes after
+        # the failure: the link goes and comes back again then, three
+        # times at most; the DAD itself: duplicate_address_detection)
         for attempt in range(3):
             sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
             check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
                   "port 0 still in service with its link down: %s" % r.port_info(0))
             if attempt == 0:
                 sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
+                # the host answers a probe for it once it joined the
+                # address's solicited-node group (a kernel work item,
+                # late on a loaded machine)
+                check(frlib.wait_for(lambda: "ff02::1:ff00:1" in sh(
+                    ["ip", "-6", "maddr", "show", "dev", "eth0"], ns=h), timeout=5.0),
+                      "h1 did not join %s's solicited-node group" % mine)
+            before = r.stats()
             ra, _ = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
                             "the link's return", timeout=8.0)
             info = r.port_info(0)
+            # the router probed each of the port's global addresses again
+            # (a probe not sent would be the router's fault, not the link's)
+            probes = delta(before, r.stats(), "nd_dad_probes")
+            check(probes >= len([a for a in info["addresses"] if ":" in a]),
+                  "%d DAD probes at the link's return, for %s" % (probes, info["addresses"]))
             if mine + "/64" in info["addresses_duplicate"]:
                 break
-            frlib.log("     ra_dad_held: the address passed DAD at the link's return %d; again" %
-                      (attempt + 1))
+            frlib.log("     ra_dad_held: the address passed DAD at the link's return %d (%d "
+                      "probes sent, no answer seen); again" % (attempt + 1, probes))
         check(mine + "/64" in info["addresses_duplicate"],
               "the router's %s did not fail DAD: %s" % (mine, info))
         check((pfx, 64) not in prefixes(ra) and ("2001:db8:1::", 64) in prefixes(ra),

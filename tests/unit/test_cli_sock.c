@@ -134,7 +134,10 @@ static void idle_client_gives_its_slot(void **state)
 /* The client idle longest sent a command the router has not read yet (a
  * long command held the control thread meanwhile): it keeps its slot, and
  * is answered; the new client is refused. The line is one no command
- * takes (a control byte: answered without a router). */
+ * takes (a control byte: answered without a router). evict_idle() is
+ * asked directly, with the line unread: the poll after it reads the line
+ * before it accepts the new client (a fresh line is no idle client
+ * either way), so only that call fails without the check. */
 static void unread_command_keeps_its_slot(void **state)
 {
 	int fds[SLOTS], nfd;
