@@ -2554,11 +2554,13 @@ def test_ra_dad_held(topo, r):
         # a loaded machine, about one return in three (seven in twelve
         # beside two busy loops), the host saw that probe only a second or
         # two later, in one burst with the router's next frames, and
-        # answered at once: too late, the address passed (not understood
-        # yet, left open: the router's first frames over an af_packet port
-        # just back up seem to wait for a later send). What this test is
-        # about comes after the failure: the link goes and comes back
-        # again then, ten times at most (the DAD itself:
+        # answered at once: too late, the address passed (left open: the
+        # af_packet port's tx_errors rose by those frames; DPDK 22.11's
+        # driver copies a frame into its TX ring, then kicks the kernel,
+        # and a kick that fails leaves the frames there for the next one:
+        # just after the link's return the kernel refused some). What this
+        # test is about comes after the failure: the link goes and comes
+        # back again then, ten times at most (the DAD itself:
         # duplicate_address_detection)
         for attempt in range(10):
             sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
