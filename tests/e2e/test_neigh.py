@@ -37,17 +37,16 @@ s = frlib.scapy()
 CONFIG = frlib.base_config(static_neigh=False) + "port 1 address add 10.9.0.1/16\n"
 
 
-def neigh(r):
-    """show neigh -> {(address, port): entry}"""
-    return {(e["address"], e["port"]): e for e in json.loads(r.cli("show neigh", json=True))}
-
-
-def neigh_now(r):
-    """neigh(r) over the CLI socket itself: a poll that catches states
-    300 ms long must not start a client process each time (an ASan
+def neigh(r, socket=False):
+    """show neigh -> {(address, port): entry}. @socket: over the CLI
+    socket itself, not through fastroute-cli (a poll that catches states
+    300 ms long must not start a client process each time: an ASan
     build's, on a loaded machine, took longer than that)"""
-    ok, body = r.raw(["json show neigh"])[0]
-    check(ok, "json show neigh: " + body)
+    if socket:
+        ok, body = r.raw(["json show neigh"])[0]
+        check(ok, "json show neigh: " + body)
+    else:
+        body = r.cli("show neigh", json=True)
     return {(e["address"], e["port"]): e for e in json.loads(body)}
 
 
@@ -254,7 +253,7 @@ def test_silent_neighbour(topo, r):
     try:
         while time.time() - t0 < 5:
             start = time.time() - t0
-            st = neigh_now(r).get((HOST_IP[1], 1), {"state": "GONE"})["state"]
+            st = neigh(r, socket=True).get((HOST_IP[1], 1), {"state": "GONE"})["state"]
             end = time.time() - t0
             if not seen or seen[-1][0] != st:
                 seen.append((st, prev, end))
