@@ -402,13 +402,13 @@ static void announce(struct router *r, uint16_t port, const struct fr_addr *only
 		struct port_addr *pa = &p->addrs[i];
 
 		if (pa->addr.family == AF_INET6 &&
-		    !dad_ready(r, port, pa->addr.v6, &pa->dad, &pa->dad_ms))
+		    !dad_ready(r, port, pa->addr.v6, &pa->dad, &pa->dad_wait))
 			continue;
 		announce_one(r, port, &pa->addr);
 	}
 	/* the link-local address, when the port speaks IPv6 */
 	if (port_speaks6(p) &&
-	    dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms)) {
+	    dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_wait)) {
 		memcpy(ll.v6, r->dp_ports[port].ll6, 16);
 		announce_one(r, port, &ll);
 	}
@@ -427,7 +427,7 @@ void ll_in_use(struct router *r, uint16_t port)
 	p->ll_mld_again = true;
 	/* kept already (the port spoke IPv6 before, by an address since
 	 * deleted): no probe's end to report again at */
-	if (dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_ms)) {
+	if (dad_ready(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_wait)) {
 		p->ll_mld_again = false;
 		mld_report_again(r, port);
 	}

@@ -170,37 +170,101 @@ static void dad_fail(struct router *r, uint16_t port, const uint8_t *a,
 			   b[5], port);
 }
 
-bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t *ms)
+/* What @port failed to transmit so far (a probe's wait compares it): the
+ * frames its driver counted as errors, and the control thread's frames its
+ * TX queue refused (struct worker's ctrl_refused). The driver's count
+ * includes forwarded frames, and a reset of the port's statistics by
+ * another program (the router makes none) reads as a failure too: a
+ * probe more, at worst. */
+static uint64_t dad_tx_failed(const struct router *r, uint16_t port)
 {
+	struct rte_eth_stats es;
+	uint64_t n = 0;
+	unsigned int w;
+
+	if (rte_eth_stats_get(port, &es) == 0)
+		n = es.oerrors;
+	for (w = 0; w < r->nb_workers; w++)
+		n += __atomic_load_n(&r->workers[w]->ctrl_refused[port], __ATOMIC_RELAXED);
+	return n;
+}
+
+/* A DAD probe for @port's address @a, its wait *@w from now; *@txf is
+ * dad_tx_failed() when known, UINT64_MAX when not. */
+static bool dad_probe(struct router *r, uint16_t port, const uint8_t *a, struct dad_wait *w,
+		      const uint64_t *txf)
+{
+	const uint64_t now = control_now_ms();
 	struct rte_mbuf *m;
 	char *frame;
 
+	/* the first probe's failures are looked for all along its wait (the
+	 * stuck frames of one refused kick leave with the probe sent again);
+	 * a probe sent again is looked at once its wait ended, a second
+	 * apart, so that a link in trouble longer does not spend them all */
+	w->until_ms = now + ADDR_DAD_MS;
+	w->check_ms = w->reprobes == 0 ? now + ADDR_DAD_CHECK_MS : w->until_ms;
+	w->tx_failed = *txf != UINT64_MAX ? *txf : dad_tx_failed(r, port);
+	w->lost = true; /* a probe not sent fails its wait like one refused */
+	frame = control_frame(r, port, ND_FRAME_LEN, &m);
+	if (frame == NULL)
+		return false;
+	rte_pktmbuf_trim(
+		m, (uint16_t)(ND_FRAME_LEN - nd_build_dad_ns(frame, &r->dp_ports[port].mac, a)));
+	w->lost = control_send(r, m, port) != 0;
+	return !w->lost;
+}
+
+bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, struct dad_wait *w)
+{
 	if (*st == ADDR_DAD_OK)
 		return true;
 	if (*st != ADDR_DAD_WAIT)
 		return false;
 	/* optimistic (RFC 4429): the address serves from now on */
 	*st = ADDR_DAD_TENTATIVE;
-	*ms = control_now_ms() + ADDR_DAD_MS;
-	frame = control_frame(r, port, ND_FRAME_LEN, &m);
-	if (frame == NULL)
-		return false; /* a probe lost: the wait decides alone */
-	rte_pktmbuf_trim(
-		m, (uint16_t)(ND_FRAME_LEN - nd_build_dad_ns(frame, &r->dp_ports[port].mac, a)));
-	if (control_send(r, m, port) == 0)
+	w->reprobes = 0;
+	if (dad_probe(r, port, a, w, &(const uint64_t){UINT64_MAX}))
 		r->cst.nd_dad_probes++;
 	return false;
 }
 
-/* @port's tentative address @a (state *@st, wait until @ms): kept, and
- * announced, once @now is past its wait. */
-static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t ms,
-		     uint64_t now)
+/* @port's tentative address @a (state *@st, its wait *@w): kept, and
+ * announced, once @now is past its wait; probed again, the wait started
+ * over, when the port failed to transmit since the probe (struct
+ * dad_wait), up to ADDR_DAD_REPROBES times. *@txf caches dad_tx_failed()
+ * for the port's addresses (UINT64_MAX: not read yet). */
+static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st,
+		     struct dad_wait *w, uint64_t now, uint64_t *txf)
 {
 	struct fr_port *p = &r->ports[port];
+	struct fr_addr x = {.family = AF_INET6};
+	char ip[FR_ADDR_STRLEN];
+	bool failed;
 
-	if (*st != ADDR_DAD_TENTATIVE || now < ms)
+	if (*st != ADDR_DAD_TENTATIVE || now < w->check_ms)
 		return;
+	if (*txf == UINT64_MAX)
+		*txf = dad_tx_failed(r, port);
+	failed = w->lost || *txf != w->tx_failed;
+	if (failed && w->reprobes < ADDR_DAD_REPROBES) {
+		w->reprobes++;
+		if (dad_probe(r, port, a, w, txf))
+			r->cst.nd_dad_reprobes++;
+		return;
+	}
+	if (now < w->until_ms) {
+		w->check_ms = RTE_MIN(now + ADDR_DAD_CHECK_MS, w->until_ms);
+		return;
+	}
+	if (failed) {
+		memcpy(x.v6, a, 16);
+		router_say("fastroute: port %u: %s kept by duplicate address detection, though "
+			   "the port failed to transmit during each of its %u probes: another "
+			   "host holding it may have gone unseen (show port stats: tx_errors; "
+			   "show stats: ctrl_tx_full)\n",
+			   port, fr_addr_fmt(&x, ip, sizeof(ip)), ADDR_DAD_REPROBES + 1);
+	}
 	*st = ADDR_DAD_OK;
 	if (nd_announce(r, port, a))
 		r->cst.addr_announced++;
@@ -218,13 +282,14 @@ static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t 
 void dad_due(struct router *r, uint16_t port, uint64_t now)
 {
 	struct fr_port *p = &r->ports[port];
+	uint64_t txf = UINT64_MAX;
 	unsigned int i;
 
 	for (i = 0; i < p->nb_addrs; i++)
 		if (p->addrs[i].addr.family == AF_INET6)
-			dad_kept(r, port, p->addrs[i].addr.v6, &p->addrs[i].dad, p->addrs[i].dad_ms,
-				 now);
-	dad_kept(r, port, r->dp_ports[port].ll6, &p->ll_dad, p->ll_dad_ms, now);
+			dad_kept(r, port, p->addrs[i].addr.v6, &p->addrs[i].dad,
+				 &p->addrs[i].dad_wait, now, &txf);
+	dad_kept(r, port, r->dp_ports[port].ll6, &p->ll_dad, &p->ll_dad_wait, now, &txf);
 }
 
 static void ra_restart(struct fr_port *p);

@@ -18,6 +18,7 @@ struct neigh_info;
 struct fr_addr;
 struct port_addr;
 struct fr_port;
+struct dad_wait;
 
 /* Is @a an address of @port (its link-local one included)? */
 bool port_owns6(const struct router *r, uint16_t port, const uint8_t *a);
@@ -93,12 +94,13 @@ void nd_probe(struct router *r, const struct neigh_info *ni, const struct rte_et
 void local_input6(struct router *r, struct rte_mbuf *m);
 
 /* Duplicate address detection (RFC 4862 5.4, optimistic: RFC 4429) of
- * @port's address @a whose state is *@st (enum addr_dad) and deadline *@ms:
- * true when it is done and the address may be announced; one waiting for
- * it is probed now (tentative for ADDR_DAD_MS). */
-bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, uint64_t *ms);
+ * @port's address @a whose state is *@st (enum addr_dad) and probe's wait
+ * *@w: true when it is done and the address may be announced; one waiting
+ * for it is probed now (tentative for ADDR_DAD_MS at least). */
+bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, struct dad_wait *w);
 /* The tentative addresses of @port whose wait ended at @now without
- * another host's claim: kept, and announced. */
+ * another host's claim: kept, and announced (probed again instead, up to
+ * ADDR_DAD_REPROBES times, when the port failed to transmit meanwhile). */
 void dad_due(struct router *r, uint16_t port, uint64_t now);
 /* @port's link went down: its IPv6 addresses are probed again when it is
  * back (RFC 4862 5.4), a failed one too, its local route back meanwhile. */

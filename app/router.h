@@ -50,19 +50,40 @@ struct cli_peer;
  */
 enum addr_dad {
 	ADDR_DAD_WAIT = 0,  /* run when its link is next announced on (added, link up) */
-	ADDR_DAD_TENTATIVE, /* probed, until dad_ms */
+	ADDR_DAD_TENTATIVE, /* probed, until dad_wait.until_ms */
 	ADDR_DAD_OK,
 	ADDR_DAD_FAILED,
 };
 
 #define ADDR_DAD_MS 1000 /* RetransTimer x DupAddrDetectTransmits (RFC 4861 10) */
+/* probes sent again when the port failed to transmit during the wait:
+ * the first probe's wait looks every ADDR_DAD_CHECK_MS, the others' at
+ * their end */
+#define ADDR_DAD_REPROBES 3
+#define ADDR_DAD_CHECK_MS 100
+
+/* The wait of a tentative address's probe (ADDR_DAD_TENTATIVE). A probe
+ * the port may not have sent is sent again, and the wait starts over: a
+ * driver that counts a transmit error may still hold the frame, to send
+ * it late. DPDK 22.11's af_packet leaves the frames of a TX ring kick the
+ * kernel refused in the ring until a later kick, and the kernel refuses
+ * the first kick after the link went down and up (the socket's pending
+ * ENETDOWN): a probe in it would leave with the next frame, perhaps the
+ * announcement after the wait, and its answer come too late. */
+struct dad_wait {
+	uint64_t until_ms;  /* the wait's end */
+	uint64_t check_ms;  /* the next look at the port's transmit failures */
+	uint64_t tx_failed; /* dad_tx_failed() when the last probe went */
+	uint8_t reprobes;   /* of ADDR_DAD_REPROBES */
+	bool lost;	    /* the last probe was not even queued (no mbuf, ring full) */
+};
 
 /* An address configured on a port (the host address and its prefix length). */
 struct port_addr {
 	struct fr_addr addr;
 	uint8_t len;
 	uint8_t dad; /* enum addr_dad, IPv6 only */
-	uint64_t dad_ms;
+	struct dad_wait dad_wait;
 	uint64_t defended_ms; /* when it was last announced against another host's claim */
 };
 
@@ -148,7 +169,7 @@ struct fr_port {
 	/* its one MLD report so far went from :: (ll_in_use()): the second
 	 * goes once DAD keeps the link-local address (dad_kept()) */
 	bool ll_mld_again;
-	uint64_t ll_dad_ms;
+	struct dad_wait ll_dad_wait;
 	/* answers to MLD queries that are due (RFC 3810 6.2, mld_query_input(),
 	 * mld_answer_due()): one to a general query at mld_general_ms (0:
 	 * none), one about group mld_asked[i] at mld_asked_ms[i], with the
@@ -220,6 +241,10 @@ struct worker {
 	/* the last clear of its counters (router.stats_clear) it made */
 	uint64_t clear_done;
 	struct dp_stats st;
+	/* the control thread's frames a TX queue refused, per port: st's
+	 * ctrl_tx_full per port, never cleared (what a DAD probe's wait
+	 * compares: dad_tx_failed()) */
+	uint64_t ctrl_refused[FR_MAX_PORTS];
 };
 
 struct router_opts {

@@ -259,6 +259,7 @@ void router_stats_visit(const struct router *r, const struct dp_stats *s,
 	v->kv(v->arg, "nd_dad_defended", r->cst.nd_dad_defended);
 	v->kv(v->arg, "nd_dad_probes", r->cst.nd_dad_probes);
 	v->kv(v->arg, "nd_dad_failed", r->cst.nd_dad_failed);
+	v->kv(v->arg, "nd_dad_reprobes", r->cst.nd_dad_reprobes);
 	v->kv(v->arg, "addr_announced", r->cst.addr_announced);
 	v->kv(v->arg, "addr_defended", r->cst.addr_defended);
 	v->kv(v->arg, "nd_learnt", r->cst.nd_learnt);

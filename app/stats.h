@@ -188,6 +188,7 @@ struct ctrl_stats {
 	uint64_t nd_dad_defended;      /* DAD probes for our addresses, answered to all-nodes */
 	uint64_t nd_dad_probes;	       /* DAD probes sent for our own tentative addresses */
 	uint64_t nd_dad_failed;	       /* of our addresses, found held by another host */
+	uint64_t nd_dad_reprobes;      /* DAD probes sent again: the port failed to transmit */
 	uint64_t addr_announced;       /* gratuitous ARPs and unsolicited NAs for our addresses */
 	uint64_t addr_defended;	       /* of those, against another host's claim */
 	uint64_t nd_learnt;	       /* NS/NA (not answered) that updated the table */

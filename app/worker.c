@@ -178,6 +178,8 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 		w->st.ctrl_tx += sent;
 		if (unlikely(sent < j - i)) {
 			*lost += j - i - sent;
+			if (lost == &w->st.ctrl_tx_full)
+				w->ctrl_refused[port] += j - i - sent;
 			rte_pktmbuf_free_bulk(pkts + i + sent, j - i - sent);
 		}
 	}

@@ -172,6 +172,11 @@ def test_ping(topo, r):
 
 
 def test_traceroute(topo, r):
+    # the router knows h1 first: traceroute sends its five probes at once,
+    # and the replies to h1 (the first hop's Time Exceeded, then FAR's
+    # four) would overflow the four packets the router holds for a
+    # neighbour it resolves, the oldest pushed out (neigh_hold_full)
+    sh(["ping", "-6", "-c", "1", "-W", "2", ROUTER_IP6[0]], ns=topo.hosts[0])
     out = sh(["traceroute", "-6", "-n", "-q", "1", "-w", "2", "-m", "5", FAR],
              ns=topo.hosts[0], timeout=60)
     lines = [l.split() for l in out.splitlines()[1:]]
@@ -1810,6 +1815,92 @@ def test_dad(topo, r):
         r.cli("port 0 address del %s/128" % free, check=False)
 
 
+def test_dad_tx_failed(topo, r):
+    """A probe the port failed to transmit is sent again: DAD waits for an
+    answer to a probe that left. The router's end of the link goes down
+    under a down hold (the port stays in service): DPDK's af_packet driver
+    then counts the probe a transmit error (the kernel refuses its TX
+    ring's kick) and keeps it in that ring, to leave with the next frame
+    once the link is back, after the wait. Probed again, at most three
+    times, each wait after a failure; a host that holds the address then
+    fails it."""
+    h = topo.hosts[0]
+    held, mine = "2001:db8:7e::1", "2001:db8:7d::1"
+
+    def tx_errors():
+        return json.loads(r.cli("show port stats 0", json=True))[0]["tx_errors"]
+
+    def link_down():
+        sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
+        check(frlib.wait_for(lambda: r.port_info(0)["link_held"], timeout=3.0),
+              "port 0's link not seen down, or not held: %s" % r.port_info(0))
+
+    def link_up():
+        sh(["ip", "link", "set", "p0", "up"], ns=topo.r)
+        check(frlib.wait_for(lambda: r.port_info(0)["link_up"] and
+                             not r.port_info(0)["link_held"], timeout=3.0),
+              "port 0's link not seen back: %s" % r.port_info(0))
+
+    # the port's own addresses kept (their probes would fail too)
+    check(frlib.wait_for(lambda: not r.port_info(0)["addresses_tentative"] and
+                         r.port_info(0)["link_local_dad"] == "ok", timeout=10.0),
+          "port 0's addresses still tentative: %s" % r.port_info(0))
+    r.cli("port 0 hold-time down 30000")
+    try:
+        # the link stays down: each probe fails; the address is kept
+        # after the fourth, said so
+        link_down()
+        before, errs = r.stats(), tx_errors()
+        r.cli("port 0 address add %s/64" % held)
+        check(frlib.wait_for(lambda: tx_errors() > errs, timeout=2.0),
+              "the probe did not fail on a port whose link is down")
+        check(frlib.wait_for(lambda: held + "/64" not in r.port_info(0)["addresses_tentative"],
+                             timeout=6.0),
+              "%s still tentative: %s" % (held, r.port_info(0)))
+        d = {k: delta(before, r.stats(), k)
+             for k in ("nd_dad_probes", "nd_dad_reprobes", "nd_dad_failed")}
+        check(d == {"nd_dad_probes": 1, "nd_dad_reprobes": 3, "nd_dad_failed": 0},
+              "counters %s" % d)
+        check(held + "/64" in r.port_info(0)["addresses"], "%s not kept" % held)
+        check("%s kept by duplicate address detection, though the port failed to transmit"
+              % held in r.stdout(), "not said: %s" % r.stdout()[-600:])
+        link_up()
+        # h1 holds the address; the link goes down, the probe fails, the
+        # link comes back within the wait: the probe sent again (the first
+        # with it) finds h1
+        sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
+        check(frlib.wait_for(lambda: "ff02::1:ff00:1" in sh(
+            ["ip", "-6", "maddr", "show", "dev", "eth0"], ns=h), timeout=5.0),
+              "h1 did not join %s's solicited-node group" % mine)
+        link_down()
+        before, errs = r.stats(), tx_errors()
+        r.cli("port 0 address add %s/64" % mine)
+        # back at once, before the probe sent again a second later (the
+        # first kick back fails too, whichever it is)
+        link_up()
+        check(frlib.wait_for(lambda: tx_errors() > errs, timeout=2.0),
+              "the probe did not fail on a port whose link went down")
+        check(frlib.wait_for(lambda: mine + "/64" in r.port_info(0)["addresses_duplicate"],
+                             timeout=5.0),
+              "%s, held by h1, passed DAD: %s" % (mine, r.port_info(0)))
+        d = {k: delta(before, r.stats(), k)
+             for k in ("nd_dad_probes", "nd_dad_reprobes", "nd_dad_failed")}
+        check(d["nd_dad_probes"] == 1 and d["nd_dad_reprobes"] >= 1 and
+              d["nd_dad_failed"] == 1, "counters %s" % d)
+    finally:
+        sh(["ip", "link", "set", "p0", "up"], ns=topo.r)
+        sh(["ip", "-6", "addr", "del", mine + "/64", "dev", "eth0"], ns=h, check=False)
+        r.cli("port 0 hold-time down 0")
+        for a in (held, mine):
+            r.cli("port 0 address del %s/64" % a, check=False)
+        check(frlib.wait_for(lambda: r.port_info(0)["link_up"] and
+                             not r.port_info(0)["forwarding_down"], timeout=5.0),
+              "port 0 not back in service: %s" % r.port_info(0))
+        # h1, whose entry may have failed its unicast probes while the
+        # link was down, known again (as the next tests find it)
+        sh(["ping", "-6", "-c", "1", "-W", "2", ROUTER_IP6[0]], ns=h)
+
+
 def test_dad_during_walk(topo, r):
     """An address found duplicate while 'show route' walks a large table
     (it serves packets every 8 Ki routes): its local route goes once the
@@ -2549,46 +2640,32 @@ def test_ra_dad_held(topo, r):
               prefixes(ra)[(pfx, 64)].validlifetime == 2592000,
               "%s/64 not advertised: %s" % (pfx, ra.show2(dump=True)))
         # the link goes (the router's end: the host keeps its addresses);
-        # a host takes the address; the link comes back. The router probes
-        # once (DupAddrDetectTransmits 1) as soon as it sees the link. On
-        # a loaded machine, about one return in three (seven in twelve
-        # beside two busy loops), the host saw that probe only a second or
-        # two later, in one burst with the router's next frames, and
-        # answered at once: too late, the address passed (left open: the
-        # af_packet port's tx_errors rose by those frames; DPDK 22.11's
-        # driver copies a frame into its TX ring, then kicks the kernel,
-        # and a kick that fails leaves the frames there for the next one:
-        # just after the link's return the kernel refused some). What this
-        # test is about comes after the failure: the link goes and comes
-        # back again then, ten times at most (the DAD itself:
-        # duplicate_address_detection)
-        for attempt in range(10):
-            sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
-            check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
-                  "port 0 still in service with its link down: %s" % r.port_info(0))
-            if attempt == 0:
-                sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
-                # the host answers a probe for it once it joined the
-                # address's solicited-node group (a kernel work item,
-                # late on a loaded machine)
-                check(frlib.wait_for(lambda: "ff02::1:ff00:1" in sh(
-                    ["ip", "-6", "maddr", "show", "dev", "eth0"], ns=h), timeout=5.0),
-                      "h1 did not join %s's solicited-node group" % mine)
-            before = r.stats()
-            ra, _ = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
-                            "the link's return", timeout=8.0)
-            info = r.port_info(0)
-            # the router probed each of the port's global addresses again
-            # (a probe not sent would be the router's fault, not the link's)
-            probes = delta(before, r.stats(), "nd_dad_probes")
-            check(probes >= len([a for a in info["addresses"] if ":" in a]),
-                  "%d DAD probes at the link's return, for %s" % (probes, info["addresses"]))
-            if mine + "/64" in info["addresses_duplicate"]:
-                break
-            frlib.log("     ra_dad_held: the address passed DAD at the link's return %d (%d "
-                      "probes sent, no answer seen); again" % (attempt + 1, probes))
+        # a host takes the address; the link comes back, and the router
+        # probes at once. Its first frames then often stayed in the
+        # af_packet port's TX ring (the kernel refuses the first kick
+        # after a down and up) until the next frame, after the wait:
+        # probed again now (dad_tx_failed), the address fails at the
+        # link's first return
+        sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
+        check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
+              "port 0 still in service with its link down: %s" % r.port_info(0))
+        sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
+        # the host answers a probe for it once it joined the address's
+        # solicited-node group (a kernel work item, late on a loaded
+        # machine)
+        check(frlib.wait_for(lambda: "ff02::1:ff00:1" in sh(
+            ["ip", "-6", "maddr", "show", "dev", "eth0"], ns=h), timeout=5.0),
+              "h1 did not join %s's solicited-node group" % mine)
+        before = r.stats()
+        ra, _ = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
+                        "the link's return", timeout=8.0)
+        info = r.port_info(0)
+        d = {k: delta(before, r.stats(), k) for k in ("nd_dad_probes", "nd_dad_reprobes")}
         check(mine + "/64" in info["addresses_duplicate"],
-              "the router's %s did not fail DAD: %s" % (mine, info))
+              "the router's %s did not fail DAD: %s (%s)" % (mine, info, d))
+        # each of the port's global addresses probed again
+        check(d["nd_dad_probes"] >= len([a for a in info["addresses"] if ":" in a]),
+              "DAD probes at the link's return: %s, for %s" % (d, info["addresses"]))
         check((pfx, 64) not in prefixes(ra) and ("2001:db8:1::", 64) in prefixes(ra),
               "the first advertisement back: %s" % ra.show2(dump=True))
         # removed: withdrawn now
@@ -2680,7 +2757,8 @@ def main():
                              ("router_advertisements", test_router_adv),
                              ("ra_withdraws", test_ra_withdraws),
                              ("ra_port_down", test_ra_port_down),
-                             ("ra_dad_held", test_ra_dad_held)]:
+                             ("ra_dad_held", test_ra_dad_held),
+                             ("dad_tx_failed", test_dad_tx_failed)]:
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
