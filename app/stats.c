@@ -312,6 +312,7 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "resolved", s.resolved);
 	v->kv(v->arg, "updated", s.updated);
 	v->kv(v->arg, "expired", s.expired);
+	v->kv(v->arg, "evicted", s.evicted);
 	v->kv(v->arg, "failed", s.failed);
 	v->kv(v->arg, "flushed_port_down", s.flushed);
 	v->kv(v->arg, "probes_broadcast", s.probes_bcast);

@@ -12,6 +12,7 @@
  *   PROBE --(ucast_probes unanswered)--> gone: the next packet resolves it
  *   again by broadcast (RFC 4861 7.3.3; the neighbour may have a new MAC)
  *   STALE --(unused for stale_ms)--> gone
+ *   STALE --(unused, no next hop's, the table 7/8 full)--> gone (evicted)
  *   request for us / gratuitous ARP with a new MAC --> STALE
  *   its port out of service (link lost, port down) --> gone (neigh_port_flush())
  *
@@ -396,6 +397,21 @@ static void expire(struct neigh_table *t, uint32_t idx)
 	neigh_entry_forget(t, idx);
 }
 
+/* The table's fill where eviction starts (7/8) and where it stops (3/4,
+ * where requests stop creating entries: neigh_learn()). */
+#define NEIGH_EVICT_FROM(t) ((t)->capacity - (t)->capacity / 8)
+#define NEIGH_EVICT_TO(t)   ((t)->capacity - (t)->capacity / 4)
+
+/* An unused STALE entry of @t, no next hop's (the count goes down),
+ * forgotten early: the table is nearly full. */
+static void evict(struct neigh_table *t, uint32_t idx)
+{
+	t->stats.evicted++;
+	neigh_entry_forget(t, idx);
+	if (t->count <= NEIGH_EVICT_TO(t))
+		t->evicting = false;
+}
+
 static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 {
 	struct neigh_cold *c = &t->cold[i];
@@ -435,6 +451,8 @@ static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 			probe(t, i, true, now);
 		} else if (now >= c->deadline) {
 			expire(t, i);
+		} else if (t->evicting && c->refcnt == 0) {
+			evict(t, i);
 		}
 		break;
 	case NEIGH_S_DELAY:
@@ -499,6 +517,10 @@ void neigh_tick(struct neigh_table *t, uint64_t now)
 
 	if (t->nb_readers > 0)
 		collect_used(t);
+	if (t->count >= NEIGH_EVICT_FROM(t))
+		t->evicting = true;
+	else if (t->count <= NEIGH_EVICT_TO(t))
+		t->evicting = false;
 	while (active_next(t, &i))
 		tick_one(t, i, now);
 }

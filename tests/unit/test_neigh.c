@@ -979,6 +979,71 @@ static void test_nud_limits(void **state)
 /* A port's lost link: its learnt entries are forgotten (kept unresolved
  * while a next hop refers to one), its static ones and other ports' stay;
  * the timers still see every entry in use, wherever it lies in the table. */
+/* A table 7/8 full forgets unused STALE entries early, in table order,
+ * down to 3/4 (counted evicted, not expired); never a gateway's (a next
+ * hop refers to it), a static one or one not STALE; then not again until
+ * it is 7/8 full again. */
+static void test_nud_evict(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr g = a4("10.9.0.1"), st = a4("10.9.0.2"), re = a4("10.9.0.3");
+	const uint32_t from = 56, to = 48; /* of 64 */
+	struct neigh_stats s;
+	uint32_t i = 0, gi;
+
+	gi = neigh_ref(t, &g, 0);
+	assert_int_not_equal(gi, NEIGH_IDX_NONE);
+	assert_int_equal(neigh_learnt_restore(t, &g, 0, &mac1, 1000), 0);
+	assert_int_equal(neigh_static_set(t, &st, 0, &mac1), 0);
+	assert_int_equal(neigh_resolve(t, &re, 0, &pkt_tag[0], 1000, NULL), 0);
+	assert_int_equal(neigh_learn(t, &re, 0, &mac2, NEIGH_LEARN_REPLY, 1000), 1);
+	/* learnt STALE entries (a rollback's restores: no 3/4 limit) up to
+	 * one short of 7/8: nothing is evicted */
+	while (neigh_count(t) < from - 1) {
+		struct fr_addr a = fr_addr4(0x0a010000 + i++);
+
+		assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac2, 1000), 0);
+	}
+	neigh_tick(t, 1020);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.evicted, 0);
+	assert_int_equal(neigh_count(t), from - 1);
+	/* 7/8: down to 3/4 at the next tick */
+	{
+		struct fr_addr a = fr_addr4(0x0a010000 + i++);
+
+		assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac2, 1000), 0);
+	}
+	assert_int_equal(neigh_count(t), from);
+	neigh_tick(t, 1040);
+	neigh_stats_get(t, &s);
+	assert_int_equal(neigh_count(t), to);
+	assert_int_equal(s.evicted, from - to);
+	assert_int_equal(s.expired, 0);
+	assert_int_equal(state_of(t, "10.9.0.1", 0), NEIGH_S_STALE);
+	assert_int_equal(neigh_find(t, &g, 0), gi);
+	assert_int_equal(state_of(t, "10.9.0.2", 0), NEIGH_S_STATIC);
+	assert_int_equal(state_of(t, "10.9.0.3", 0), NEIGH_S_REACHABLE);
+	/* in table order: the first learnt went first */
+	{
+		struct fr_addr a = fr_addr4(0x0a010000), z = fr_addr4(0x0a010000 + i - 1);
+
+		assert_int_equal(neigh_find(t, &a, 0), NEIGH_IDX_NONE);
+		assert_int_not_equal(neigh_find(t, &z, 0), NEIGH_IDX_NONE);
+	}
+	/* between 3/4 and 7/8 nothing more goes */
+	while (neigh_count(t) < from - 1) {
+		struct fr_addr a = fr_addr4(0x0a010000 + i++);
+
+		assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac2, 1060), 0);
+	}
+	neigh_tick(t, 1080);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.evicted, from - to);
+	assert_int_equal(neigh_count(t), from - 1);
+	neigh_unref(t, gi);
+}
+
 static void test_nud_port_flush(void **state)
 {
 	struct neigh_table *t = *state;
@@ -1450,6 +1515,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_arp_lock_states, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_evict, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_port_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_rehold_on_release, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
