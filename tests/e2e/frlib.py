@@ -319,10 +319,12 @@ class Router:
     count = 0
 
     def __init__(self, topo, config, workers=1, lcores=None, extra=(), huge=False, mem=1024,
-                 pmd="af_packet", eal=(), vdevs=(), tty=False, sock=None):
+                 pmd="af_packet", eal=(), vdevs=(), tty=False, sock=None, devargs=""):
         """tty: the router's standard input and output are a terminal (a
         pty it controls, in the foreground), so it opens its own CLI there;
-        tty_write() types into it, tty_read() reads what it printed."""
+        tty_write() types into it, tty_read() reads what it printed.
+        devargs: more of the af_packet ports' device arguments
+        (",framecnt=4096")."""
         Router.count += 1
         self.topo = topo
         self.p = None
@@ -349,7 +351,8 @@ class Router:
                 # them (IPv6 ones reach it)
                 args += ["--vdev", "net_pcap%d,iface=p%d,phy_mac=1" % (i, i)]
             else:
-                args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d" % (i, i, workers)]
+                args += ["--vdev", "net_af_packet%d,iface=p%d,qpairs=%d%s" %
+                         (i, i, workers, devargs)]
         # more ports after the hosts' (port len(hosts) onwards)
         for v in vdevs:
             args += ["--vdev", v]
