@@ -311,8 +311,9 @@ struct neigh_stats {
 				      *   request or announcement */
 	uint64_t updated;	     /**< MAC changed by a reply, request or gratuitous */
 	uint64_t expired;	     /**< unused entries forgotten */
-	uint64_t evicted;	     /**< unused STALE entries forgotten early: the table
-				      *   was 7/8 full (down to 3/4, neigh_tick()) */
+	uint64_t evicted;	     /**< FAILED and idle STALE entries forgotten early:
+				      *   the table was 7/8 full (down to 3/4,
+				      *   neigh_tick()) */
 	uint64_t failed;	     /**< resolutions that failed, and PROBEs unanswered */
 	uint64_t flushed;	     /**< entries forgotten: their port went out of service */
 	uint64_t refused_learn;	     /**< entries a request would have made, refused:
@@ -428,10 +429,11 @@ int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint
 /**
  * Run the timers: probes, REACHABLE -> STALE -> PROBE -> FAILED, expiry.
  * Collects the workers' "used" marks first. Call every few tens of ms.
- * A table 7/8 full forgets its unused STALE entries that no next hop
- * refers to, before their time, in table order, until it is 3/4 full
- * (counted evicted): room for the neighbours traffic needs now, and for
- * the freed indexes' grace period, before resolutions are refused.
+ * A tick that finds the table 7/8 full forgets, before their time, its
+ * FAILED entries, then its STALE ones idle for 5 s, that no next hop
+ * refers to, in table order, until it is 3/4 full (counted evicted; 1024
+ * a tick at most): room for the neighbours traffic needs now, made
+ * before a resolution finds none.
  */
 void neigh_tick(struct neigh_table *t, uint64_t now_ms);
 

@@ -51,9 +51,9 @@ struct neigh_table {
 	 * instead of the whole capacity (the cold half is a cache line an
 	 * entry; a full sweep every 20 ms was 4 MiB at the default size) */
 	uint64_t *active;
-	/* over NEIGH_EVICT_FROM full: the tick forgets unused STALE entries
-	 * no next hop refers to, down to NEIGH_EVICT_TO (neigh_tick()) */
-	bool evicting;
+	/* entries the running tick may still evict: non-zero in a tick that
+	 * found the table 7/8 full (neigh_tick()) */
+	uint32_t evict_left;
 	struct neigh_params params;
 	struct neigh_ops ops;
 	struct neigh_stats stats;

@@ -12,7 +12,8 @@
  *   PROBE --(ucast_probes unanswered)--> gone: the next packet resolves it
  *   again by broadcast (RFC 4861 7.3.3; the neighbour may have a new MAC)
  *   STALE --(unused for stale_ms)--> gone
- *   STALE --(unused, no next hop's, the table 7/8 full)--> gone (evicted)
+ *   FAILED, STALE idle 5 s --(no next hop's, the table 7/8 full)--> gone
+ *   (evicted, in a tick that found the table 7/8 full, down to 3/4)
  *   request for us / gratuitous ARP with a new MAC --> STALE
  *   its port out of service (link lost, port down) --> gone (neigh_port_flush())
  *
@@ -397,19 +398,31 @@ static void expire(struct neigh_table *t, uint32_t idx)
 	neigh_entry_forget(t, idx);
 }
 
-/* The table's fill where eviction starts (7/8) and where it stops (3/4,
- * where requests stop creating entries: neigh_learn()). */
+/* The table's fill where a tick starts evicting (7/8) and where it stops
+ * (3/4, where requests stop creating entries: neigh_learn()); at most
+ * NEIGH_EVICT_MAX entries a tick (each a hash delete and an RCU deferral:
+ * the control thread has rings to serve); a STALE entry only once it has
+ * been so NEIGH_EVICT_IDLE_MS (the turn from REACHABLE forgets a use,
+ * and a neighbour talked to every few seconds keeps its entry, as Linux's
+ * forced collection spares entries updated within 5 s). */
 #define NEIGH_EVICT_FROM(t) ((t)->capacity - (t)->capacity / 8)
 #define NEIGH_EVICT_TO(t)   ((t)->capacity - (t)->capacity / 4)
+#define NEIGH_EVICT_MAX	    1024
+#define NEIGH_EVICT_IDLE_MS 5000
 
-/* An unused STALE entry of @t, no next hop's (the count goes down),
- * forgotten early: the table is nearly full. */
+/* May the running tick evict one more entry? */
+static bool evict_more(const struct neigh_table *t)
+{
+	return t->evict_left > 0 && t->count > NEIGH_EVICT_TO(t);
+}
+
+/* Entry @idx of @t (FAILED, or STALE and idle; no next hop's: the count
+ * goes down) forgotten early: the table is nearly full. */
 static void evict(struct neigh_table *t, uint32_t idx)
 {
 	t->stats.evicted++;
+	t->evict_left--;
 	neigh_entry_forget(t, idx);
-	if (t->count <= NEIGH_EVICT_TO(t))
-		t->evicting = false;
 }
 
 static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
@@ -451,7 +464,8 @@ static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 			probe(t, i, true, now);
 		} else if (now >= c->deadline) {
 			expire(t, i);
-		} else if (t->evicting && c->refcnt == 0) {
+		} else if (c->refcnt == 0 && now - c->mac_ms >= NEIGH_EVICT_IDLE_MS &&
+			   evict_more(t)) {
 			evict(t, i);
 		}
 		break;
@@ -517,12 +531,20 @@ void neigh_tick(struct neigh_table *t, uint64_t now)
 
 	if (t->nb_readers > 0)
 		collect_used(t);
-	if (t->count >= NEIGH_EVICT_FROM(t))
-		t->evicting = true;
-	else if (t->count <= NEIGH_EVICT_TO(t))
-		t->evicting = false;
+	/* nearly full: the FAILED entries go first (what a scan of a
+	 * connected subnet leaves: their packets would be refused for
+	 * failed_ms), then the idle STALE ones, in table order */
+	t->evict_left = t->count >= NEIGH_EVICT_FROM(t) ? NEIGH_EVICT_MAX : 0;
+	while (evict_more(t) && active_next(t, &i)) {
+		const struct neigh_cold *c = &t->cold[i];
+
+		if (!c->configured && c->state == NEIGH_S_FAILED && c->refcnt == 0)
+			evict(t, i);
+	}
+	i = UINT32_MAX;
 	while (active_next(t, &i))
 		tick_one(t, i, now);
+	t->evict_left = 0;
 }
 
 uint32_t neigh_port_flush(struct neigh_table *t, uint16_t port)

@@ -976,74 +976,109 @@ static void test_nud_limits(void **state)
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
 }
 
-/* A port's lost link: its learnt entries are forgotten (kept unresolved
- * while a next hop refers to one), its static ones and other ports' stay;
- * the timers still see every entry in use, wherever it lies in the table. */
-/* A table 7/8 full forgets unused STALE entries early, in table order,
- * down to 3/4 (counted evicted, not expired); never a gateway's (a next
- * hop refers to it), a static one or one not STALE; then not again until
- * it is 7/8 full again. */
+/* Restored (learnt again, STALE, idle since ever) entries 10.1.x.y from
+ * *@i on, until the table holds @n. */
+static void fill_stale(struct neigh_table *t, uint32_t *i, uint32_t n, uint64_t now)
+{
+	while (neigh_count(t) < n) {
+		struct fr_addr a = fr_addr4(0x0a010000 + (*i)++);
+
+		assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac2, now), 0);
+	}
+}
+
+/* A tick that finds the table 7/8 full forgets FAILED entries, then STALE
+ * ones idle for 5 s, down to 3/4 (counted evicted, not expired); never a
+ * gateway's (a next hop refers to it), a static one, one in use, one
+ * STALE for less than 5 s or one in another state. A table between 3/4 and
+ * 7/8 loses none. */
 static void test_nud_evict(void **state)
 {
 	struct neigh_table *t = *state;
 	struct fr_addr g = a4("10.9.0.1"), st = a4("10.9.0.2"), re = a4("10.9.0.3");
+	struct fr_addr young = a4("10.9.0.4"), used = a4("10.9.0.5"), failed = a4("10.9.0.6");
 	const uint32_t from = 56, to = 48; /* of 64 */
+	const uint64_t now = 100000;
 	struct neigh_stats s;
-	uint32_t i = 0, gi;
+	uint32_t i = 0, gi, ui;
 
 	gi = neigh_ref(t, &g, 0);
 	assert_int_not_equal(gi, NEIGH_IDX_NONE);
-	assert_int_equal(neigh_learnt_restore(t, &g, 0, &mac1, 1000), 0);
+	assert_int_equal(neigh_learnt_restore(t, &g, 0, &mac1, now), 0);
 	assert_int_equal(neigh_static_set(t, &st, 0, &mac1), 0);
-	assert_int_equal(neigh_resolve(t, &re, 0, &pkt_tag[0], 1000, NULL), 0);
-	assert_int_equal(neigh_learn(t, &re, 0, &mac2, NEIGH_LEARN_REPLY, 1000), 1);
-	/* learnt STALE entries (a rollback's restores: no 3/4 limit) up to
-	 * one short of 7/8: nothing is evicted */
-	while (neigh_count(t) < from - 1) {
-		struct fr_addr a = fr_addr4(0x0a010000 + i++);
-
-		assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac2, 1000), 0);
-	}
-	neigh_tick(t, 1020);
+	assert_int_equal(neigh_learnt_restore(t, &used, 0, &mac1, now), 0);
+	ui = neigh_find(t, &used, 0);
+	/* a neighbour that asked for us (STALE from now: not idle 5 s at the
+	 * eviction), one that fails to answer, one answering */
+	assert_int_equal(neigh_learn(t, &young, 0, &mac2, NEIGH_LEARN_REQUEST, now), 1);
+	assert_int_equal(neigh_resolve(t, &failed, 0, &pkt_tag[0], now, NULL), 0);
+	neigh_tick(t, now + 100);
+	neigh_tick(t, now + 200);
+	neigh_tick(t, now + 300); /* three probes unanswered */
+	assert_int_equal(state_of(t, "10.9.0.6", 0), NEIGH_S_FAILED);
+	assert_int_equal(neigh_resolve(t, &re, 0, &pkt_tag[1], now + 300, NULL), 0);
+	assert_int_equal(neigh_learn(t, &re, 0, &mac2, NEIGH_LEARN_REPLY, now + 300), 1);
+	/* learnt STALE entries (a rollback's restores: no 3/4 limit, idle
+	 * since ever) up to one short of 7/8: nothing is evicted */
+	fill_stale(t, &i, from - 1, now);
+	neigh_tick(t, now + 320);
 	neigh_stats_get(t, &s);
 	assert_int_equal(s.evicted, 0);
-	assert_int_equal(neigh_count(t), from - 1);
-	/* 7/8: down to 3/4 at the next tick */
-	{
-		struct fr_addr a = fr_addr4(0x0a010000 + i++);
-
-		assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac2, 1000), 0);
-	}
-	assert_int_equal(neigh_count(t), from);
-	neigh_tick(t, 1040);
+	/* 7/8, and a worker forwarded through one: down to 3/4 at the next
+	 * tick, the FAILED one first; the others in table order would have
+	 * taken the young and the used one first */
+	fill_stale(t, &i, from, now);
+	neigh_mark_used(neigh_used_map(t, 0), ui);
+	neigh_tick(t, now + 340);
 	neigh_stats_get(t, &s);
 	assert_int_equal(neigh_count(t), to);
 	assert_int_equal(s.evicted, from - to);
 	assert_int_equal(s.expired, 0);
+	assert_int_equal(state_of(t, "10.9.0.6", 0), 0xff);
 	assert_int_equal(state_of(t, "10.9.0.1", 0), NEIGH_S_STALE);
 	assert_int_equal(neigh_find(t, &g, 0), gi);
 	assert_int_equal(state_of(t, "10.9.0.2", 0), NEIGH_S_STATIC);
 	assert_int_equal(state_of(t, "10.9.0.3", 0), NEIGH_S_REACHABLE);
-	/* in table order: the first learnt went first */
-	{
-		struct fr_addr a = fr_addr4(0x0a010000), z = fr_addr4(0x0a010000 + i - 1);
-
-		assert_int_equal(neigh_find(t, &a, 0), NEIGH_IDX_NONE);
-		assert_int_not_equal(neigh_find(t, &z, 0), NEIGH_IDX_NONE);
-	}
+	assert_int_equal(state_of(t, "10.9.0.4", 0), NEIGH_S_STALE);
+	assert_int_equal(state_of(t, "10.9.0.5", 0), NEIGH_S_PROBE);
 	/* between 3/4 and 7/8 nothing more goes */
-	while (neigh_count(t) < from - 1) {
-		struct fr_addr a = fr_addr4(0x0a010000 + i++);
-
-		assert_int_equal(neigh_learnt_restore(t, &a, 0, &mac2, 1060), 0);
-	}
-	neigh_tick(t, 1080);
+	fill_stale(t, &i, from - 1, now);
+	neigh_tick(t, now + 360);
 	neigh_stats_get(t, &s);
 	assert_int_equal(s.evicted, from - to);
 	assert_int_equal(neigh_count(t), from - 1);
 	neigh_unref(t, gi);
 }
 
+/* A tick that runs out of entries it may evict above 3/4 leaves the next
+ * one, between 3/4 and 7/8, evicting nothing: each tick decides afresh. */
+static void test_nud_evict_per_tick(void **state)
+{
+	struct neigh_table *t = *state;
+	const uint64_t now = 100000;
+	struct neigh_stats s;
+	uint32_t i = 0, k;
+
+	for (k = 0; k < 50; k++) {
+		struct fr_addr a = fr_addr4(0x0a020000 + k);
+
+		assert_int_equal(neigh_static_set(t, &a, 0, &mac1), 0);
+	}
+	fill_stale(t, &i, 56, now);
+	neigh_tick(t, now + 20);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.evicted, 6);
+	assert_int_equal(neigh_count(t), 50);
+	fill_stale(t, &i, 55, now);
+	neigh_tick(t, now + 40);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.evicted, 6);
+	assert_int_equal(neigh_count(t), 55);
+}
+
+/* A port's lost link: its learnt entries are forgotten (kept unresolved
+ * while a next hop refers to one), its static ones and other ports' stay;
+ * the timers still see every entry in use, wherever it lies in the table. */
 static void test_nud_port_flush(void **state)
 {
 	struct neigh_table *t = *state;
@@ -1516,6 +1551,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_evict, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_evict_per_tick, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_port_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_rehold_on_release, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
