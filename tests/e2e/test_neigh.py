@@ -866,6 +866,41 @@ def test_address_in_use(topo, r):
     check("1 received" in out, "h2 unreachable after the refusal")
 
 
+def test_table_pressure(topo):
+    """A router of 64 neighbour entries, filled by a scan of port 1's
+    10.9/16 (80 addresses nobody holds: the table full, resolutions
+    refused): once the scan's entries fail, the next timer tick forgets
+    them (FAILED first), down to 3/4, so a host new on the link is
+    resolved and reached at once, not failed_ms (3 s) later; h2, in use,
+    keeps its entry."""
+    r = frlib.Router(topo, CONFIG, extra=("--neigh-size", "64"))
+    new = "10.9.200.2"
+    sh(["ip", "addr", "add", new + "/16", "dev", "eth0"], ns=topo.hosts[1])
+    try:
+        out = sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0], check=False)
+        check("1 received" in out, "h2 unreachable:\n" + out)
+        frlib.l2send(topo, frlib.udp_to_many(s, 0, ["10.9.1.%d" % (1 + i) for i in range(80)]))
+        full = frlib.wait_for(lambda: (lambda st: st if st["table"]["entries"] == 64 and
+                                       st["counters"]["refused_table_full"] > 0 else None)(
+                                           nstats(r)), timeout=3.0)
+        check(full, "the scan did not fill the table: %s" % nstats(r))
+        check(nstats(r)["counters"]["evicted"] == 0, "evicted while INCOMPLETE: %s" % nstats(r))
+        # the scan's entries fail 3 s after their first probe
+        check(incomplete_gone(r), "the scan's entries still INCOMPLETE: %s" % nstats(r))
+        out = sh(["ping", "-c", "1", "-W", "1", new], ns=topo.hosts[0], check=False)
+        st = nstats(r)
+        check("1 received" in out, "the new host not reached at once after the scan's "
+              "entries failed: %s\n%s" % (st, out))
+        check(st["counters"]["evicted"] >= 64 - 48 and st["table"]["entries"] <= 48 + 1,
+              "eviction: %s" % st)
+        ent = neigh(r)
+        check((HOST_IP[1], 1) in ent and (new, 1) in ent,
+              "h2's or the new host's entry missing: %s" % sorted(ent))
+    finally:
+        sh(["ip", "addr", "del", new + "/16", "dev", "eth0"], ns=topo.hosts[1], check=False)
+        r.stop()
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=2) as topo:
@@ -896,6 +931,7 @@ def main():
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
+        runner.run("table_pressure_evicts", test_table_pressure, topo)
     runner.exit()
 
 
