@@ -82,6 +82,10 @@ void neigh_state_write(struct neigh_table *t, uint32_t idx, uint8_t state,
 		t->nb_incomplete--;
 	else if (c->state != NEIGH_S_INCOMPLETE && state == NEIGH_S_INCOMPLETE)
 		t->nb_incomplete++;
+	if (c->state == NEIGH_S_FAILED && state != NEIGH_S_FAILED)
+		t->nb_failed--;
+	else if (c->state != NEIGH_S_FAILED && state == NEIGH_S_FAILED)
+		t->nb_failed++;
 	if (c->state == state && rte_is_same_ether_addr(&c->mac, mac))
 		return;
 	c->state = state;

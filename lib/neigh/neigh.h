@@ -432,8 +432,8 @@ int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint
  * A tick that finds the table 7/8 full forgets, before their time, its
  * FAILED entries, then its STALE ones idle for 5 s, that no next hop
  * refers to, in table order, until it is 3/4 full (counted evicted; 1024
- * a tick at most): room for the neighbours traffic needs now, made
- * before a resolution finds none.
+ * a tick at most, the next ticks going on): room for the neighbours
+ * traffic needs now, made before a resolution finds none.
  */
 void neigh_tick(struct neigh_table *t, uint64_t now_ms);
 

@@ -43,6 +43,7 @@ struct neigh_table {
 	uint32_t capacity;
 	uint32_t count;
 	uint32_t nb_incomplete;
+	uint32_t nb_failed; /* entries FAILED (neigh_tick()'s eviction looks for them) */
 	uint32_t nb_held;
 	struct rte_rcu_qsbr *qsv;
 	unsigned int nb_readers;
@@ -52,8 +53,10 @@ struct neigh_table {
 	 * entry; a full sweep every 20 ms was 4 MiB at the default size) */
 	uint64_t *active;
 	/* entries the running tick may still evict: non-zero in a tick that
-	 * found the table 7/8 full (neigh_tick()) */
+	 * found the table 7/8 full, or after one the cap stopped above 3/4
+	 * (evict_on) (neigh_tick()) */
 	uint32_t evict_left;
+	bool evict_on;
 	struct neigh_params params;
 	struct neigh_ops ops;
 	struct neigh_stats stats;

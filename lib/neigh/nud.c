@@ -13,7 +13,7 @@
  *   again by broadcast (RFC 4861 7.3.3; the neighbour may have a new MAC)
  *   STALE --(unused for stale_ms)--> gone
  *   FAILED, STALE idle 5 s --(no next hop's, the table 7/8 full)--> gone
- *   (evicted, in a tick that found the table 7/8 full, down to 3/4)
+ *   (evicted, from a tick that found the table 7/8 full, down to 3/4)
  *   request for us / gratuitous ARP with a new MAC --> STALE
  *   its port out of service (link lost, port down) --> gone (neigh_port_flush())
  *
@@ -283,7 +283,9 @@ int neigh_learnt_restore(struct neigh_table *t, const struct fr_addr *addr, uint
 		return 0;
 	t->cold[idx].configured = 0;
 	stale(t, idx, mac, now);
-	t->cold[idx].mac_ms = 0; /* what the link says next is newer */
+	/* what the link says next is newer (the lock over); in use perhaps,
+	 * not idle (evicted) before lock_ms from now */
+	t->cold[idx].mac_ms = now - t->params.lock_ms;
 	return 0;
 }
 
@@ -401,10 +403,11 @@ static void expire(struct neigh_table *t, uint32_t idx)
 /* The table's fill where a tick starts evicting (7/8) and where it stops
  * (3/4, where requests stop creating entries: neigh_learn()); at most
  * NEIGH_EVICT_MAX entries a tick (each a hash delete and an RCU deferral:
- * the control thread has rings to serve); a STALE entry only once it has
- * been so NEIGH_EVICT_IDLE_MS (the turn from REACHABLE forgets a use,
- * and a neighbour talked to every few seconds keeps its entry, as Linux's
- * forced collection spares entries updated within 5 s). */
+ * the control thread has rings to serve), the next tick going on; a STALE
+ * entry only once it has been so NEIGH_EVICT_IDLE_MS (the turn from
+ * REACHABLE forgets a use, and a neighbour talked to every few seconds
+ * keeps its entry, as Linux's forced collection spares entries updated
+ * within 5 s). */
 #define NEIGH_EVICT_FROM(t) ((t)->capacity - (t)->capacity / 8)
 #define NEIGH_EVICT_TO(t)   ((t)->capacity - (t)->capacity / 4)
 #define NEIGH_EVICT_MAX	    1024
@@ -464,8 +467,11 @@ static void tick_one(struct neigh_table *t, uint32_t i, uint64_t now)
 			probe(t, i, true, now);
 		} else if (now >= c->deadline) {
 			expire(t, i);
-		} else if (c->refcnt == 0 && now - c->mac_ms >= NEIGH_EVICT_IDLE_MS &&
+		} else if (c->refcnt == 0 && now >= c->mac_ms + NEIGH_EVICT_IDLE_MS &&
 			   evict_more(t)) {
+			/* idle 5 s (a sum, not now - mac_ms: a packet handled
+			 * since the tick's now was read may have set mac_ms
+			 * past it) */
 			evict(t, i);
 		}
 		break;
@@ -528,14 +534,16 @@ static bool active_next(const struct neigh_table *t, uint32_t *i)
 void neigh_tick(struct neigh_table *t, uint64_t now)
 {
 	uint32_t i = UINT32_MAX;
+	bool on;
 
 	if (t->nb_readers > 0)
 		collect_used(t);
 	/* nearly full: the FAILED entries go first (what a scan of a
 	 * connected subnet leaves: their packets would be refused for
 	 * failed_ms), then the idle STALE ones, in table order */
-	t->evict_left = t->count >= NEIGH_EVICT_FROM(t) ? NEIGH_EVICT_MAX : 0;
-	while (evict_more(t) && active_next(t, &i)) {
+	on = t->count >= NEIGH_EVICT_FROM(t) || t->evict_on;
+	t->evict_left = on ? NEIGH_EVICT_MAX : 0;
+	while (t->nb_failed > 0 && evict_more(t) && active_next(t, &i)) {
 		const struct neigh_cold *c = &t->cold[i];
 
 		if (!c->configured && c->state == NEIGH_S_FAILED && c->refcnt == 0)
@@ -544,6 +552,9 @@ void neigh_tick(struct neigh_table *t, uint64_t now)
 	i = UINT32_MAX;
 	while (active_next(t, &i))
 		tick_one(t, i, now);
+	/* the cap stopped it above 3/4, not a want of entries to evict:
+	 * the next tick goes on, below 7/8 too */
+	t->evict_on = on && t->evict_left == 0 && t->count > NEIGH_EVICT_TO(t);
 	t->evict_left = 0;
 }
 

@@ -871,12 +871,12 @@ def test_table_pressure(topo):
     10.9/16 (80 addresses nobody holds: the table full, resolutions
     refused): once the scan's entries fail, the next timer tick forgets
     them (FAILED first), down to 3/4, so a host new on the link is
-    resolved and reached at once, not failed_ms (3 s) later; h2, in use,
-    keeps its entry."""
+    resolved and reached at once, not failed_ms (3 s) later; h2, resolved
+    before the scan (REACHABLE), keeps its entry."""
     r = frlib.Router(topo, CONFIG, extra=("--neigh-size", "64"))
     new = "10.9.200.2"
-    sh(["ip", "addr", "add", new + "/16", "dev", "eth0"], ns=topo.hosts[1])
     try:
+        sh(["ip", "addr", "add", new + "/16", "dev", "eth0"], ns=topo.hosts[1])
         out = sh(["ping", "-c", "1", "-W", "2", HOST_IP[1]], ns=topo.hosts[0], check=False)
         check("1 received" in out, "h2 unreachable:\n" + out)
         frlib.l2send(topo, frlib.udp_to_many(s, 0, ["10.9.1.%d" % (1 + i) for i in range(80)]))
@@ -885,8 +885,11 @@ def test_table_pressure(topo):
                                            nstats(r)), timeout=3.0)
         check(full, "the scan did not fill the table: %s" % nstats(r))
         check(nstats(r)["counters"]["evicted"] == 0, "evicted while INCOMPLETE: %s" % nstats(r))
-        # the scan's entries fail 3 s after their first probe
+        # the scan's entries fail 3 s after their first probe, and the
+        # next tick (20 ms on) forgets them, long before failed_ms
         check(incomplete_gone(r), "the scan's entries still INCOMPLETE: %s" % nstats(r))
+        check(frlib.wait_for(lambda: nstats(r)["counters"]["evicted"] >= 64 - 48, timeout=0.5),
+              "the scan's failed entries not evicted at once: %s" % nstats(r))
         out = sh(["ping", "-c", "1", "-W", "1", new], ns=topo.hosts[0], check=False)
         st = nstats(r)
         check("1 received" in out, "the new host not reached at once after the scan's "

@@ -976,8 +976,8 @@ static void test_nud_limits(void **state)
 	assert_int_equal(state_of(t, "10.0.0.1", 0), NEIGH_S_REACHABLE);
 }
 
-/* Restored (learnt again, STALE, idle since ever) entries 10.1.x.y from
- * *@i on, until the table holds @n. */
+/* Restored (learnt again, STALE) entries 10.1.x.y from *@i on, until the
+ * table holds @n; idle (evictable) lock_ms (1 s) less than 5 s after @now. */
 static void fill_stale(struct neigh_table *t, uint32_t *i, uint32_t n, uint64_t now)
 {
 	while (neigh_count(t) < n) {
@@ -987,11 +987,11 @@ static void fill_stale(struct neigh_table *t, uint32_t *i, uint32_t n, uint64_t 
 	}
 }
 
-/* A tick that finds the table 7/8 full forgets FAILED entries, then STALE
- * ones idle for 5 s, down to 3/4 (counted evicted, not expired); never a
- * gateway's (a next hop refers to it), a static one, one in use, one
- * STALE for less than 5 s or one in another state. A table between 3/4 and
- * 7/8 loses none. */
+/* A tick that finds the table 7/8 full forgets FAILED entries first, then
+ * STALE ones idle for 5 s in table order, down to 3/4 (counted evicted,
+ * not expired); never a gateway's (a next hop refers to it), a static one,
+ * one in use, one STALE for less than 5 s or one in another state. A table
+ * between 3/4 and 7/8 loses none. */
 static void test_nud_evict(void **state)
 {
 	struct neigh_table *t = *state;
@@ -1008,28 +1008,30 @@ static void test_nud_evict(void **state)
 	assert_int_equal(neigh_static_set(t, &st, 0, &mac1), 0);
 	assert_int_equal(neigh_learnt_restore(t, &used, 0, &mac1, now), 0);
 	ui = neigh_find(t, &used, 0);
-	/* a neighbour that asked for us (STALE from now: not idle 5 s at the
-	 * eviction), one that fails to answer, one answering */
-	assert_int_equal(neigh_learn(t, &young, 0, &mac2, NEIGH_LEARN_REQUEST, now), 1);
-	assert_int_equal(neigh_resolve(t, &failed, 0, &pkt_tag[0], now, NULL), 0);
-	neigh_tick(t, now + 100);
-	neigh_tick(t, now + 200);
-	neigh_tick(t, now + 300); /* three probes unanswered */
+	/* a neighbour that asked for us: STALE, not idle 5 s at the eviction */
+	assert_int_equal(neigh_learn(t, &young, 0, &mac2, NEIGH_LEARN_REQUEST, now + 300), 1);
+	/* learnt STALE entries (a rollback's restores: no 3/4 limit) */
+	fill_stale(t, &i, from - 3, now);
+	/* after them in the table, one that fails to answer, one answering */
+	assert_int_equal(neigh_resolve(t, &failed, 0, &pkt_tag[0], now + 4000, NULL), 0);
+	neigh_tick(t, now + 4100);
+	neigh_tick(t, now + 4200);
+	neigh_tick(t, now + 4300); /* three probes unanswered */
 	assert_int_equal(state_of(t, "10.9.0.6", 0), NEIGH_S_FAILED);
-	assert_int_equal(neigh_resolve(t, &re, 0, &pkt_tag[1], now + 300, NULL), 0);
-	assert_int_equal(neigh_learn(t, &re, 0, &mac2, NEIGH_LEARN_REPLY, now + 300), 1);
-	/* learnt STALE entries (a rollback's restores: no 3/4 limit, idle
-	 * since ever) up to one short of 7/8: nothing is evicted */
-	fill_stale(t, &i, from - 1, now);
-	neigh_tick(t, now + 320);
+	assert_int_equal(neigh_resolve(t, &re, 0, &pkt_tag[1], now + 4300, NULL), 0);
+	assert_int_equal(neigh_learn(t, &re, 0, &mac2, NEIGH_LEARN_REPLY, now + 4300), 1);
+	/* one short of 7/8: nothing is evicted */
+	assert_int_equal(neigh_count(t), from - 1);
+	neigh_tick(t, now + 4320);
 	neigh_stats_get(t, &s);
 	assert_int_equal(s.evicted, 0);
 	/* 7/8, and a worker forwarded through one: down to 3/4 at the next
-	 * tick, the FAILED one first; the others in table order would have
-	 * taken the young and the used one first */
+	 * tick, the FAILED one first (the STALE ones before it in the table
+	 * would have sufficed); the young and the used one, before the
+	 * others in the table, stay */
 	fill_stale(t, &i, from, now);
 	neigh_mark_used(neigh_used_map(t, 0), ui);
-	neigh_tick(t, now + 340);
+	neigh_tick(t, now + 4500);
 	neigh_stats_get(t, &s);
 	assert_int_equal(neigh_count(t), to);
 	assert_int_equal(s.evicted, from - to);
@@ -1043,7 +1045,7 @@ static void test_nud_evict(void **state)
 	assert_int_equal(state_of(t, "10.9.0.5", 0), NEIGH_S_PROBE);
 	/* between 3/4 and 7/8 nothing more goes */
 	fill_stale(t, &i, from - 1, now);
-	neigh_tick(t, now + 360);
+	neigh_tick(t, now + 4520);
 	neigh_stats_get(t, &s);
 	assert_int_equal(s.evicted, from - to);
 	assert_int_equal(neigh_count(t), from - 1);
@@ -1051,29 +1053,71 @@ static void test_nud_evict(void **state)
 }
 
 /* A tick that runs out of entries it may evict above 3/4 leaves the next
- * one, between 3/4 and 7/8, evicting nothing: each tick decides afresh. */
+ * one, between 3/4 and 7/8, evicting nothing. An entry that turned STALE
+ * after the tick's clock was read (a packet handled since) is not idle. */
 static void test_nud_evict_per_tick(void **state)
 {
 	struct neigh_table *t = *state;
+	struct fr_addr late = a4("10.9.0.7");
 	const uint64_t now = 100000;
 	struct neigh_stats s;
 	uint32_t i = 0, k;
 
-	for (k = 0; k < 50; k++) {
+	/* first in the table: what a wrapped now - mac_ms would take first */
+	assert_int_equal(neigh_resolve(t, &late, 0, &pkt_tag[0], now, NULL), 0);
+	assert_int_equal(neigh_learn(t, &late, 0, &mac2, NEIGH_LEARN_REPLY, now), 1);
+	for (k = 0; k < 49; k++) {
 		struct fr_addr a = fr_addr4(0x0a020000 + k);
 
 		assert_int_equal(neigh_static_set(t, &a, 0, &mac1), 0);
 	}
 	fill_stale(t, &i, 56, now);
-	neigh_tick(t, now + 20);
+	assert_int_equal(neigh_unconfirm(t, &late, 0, now + 4501), 1);
+	assert_int_equal(state_of(t, "10.9.0.7", 0), NEIGH_S_STALE);
+	neigh_tick(t, now + 4500);
 	neigh_stats_get(t, &s);
 	assert_int_equal(s.evicted, 6);
 	assert_int_equal(neigh_count(t), 50);
+	assert_int_equal(state_of(t, "10.9.0.7", 0), NEIGH_S_STALE);
 	fill_stale(t, &i, 55, now);
-	neigh_tick(t, now + 40);
+	neigh_tick(t, now + 4520);
 	neigh_stats_get(t, &s);
 	assert_int_equal(s.evicted, 6);
 	assert_int_equal(neigh_count(t), 55);
+}
+
+/* A table of 16 Ki entries, 7/8 full: 1024 evicted a tick (the control
+ * thread has more to do), the next tick going on below 7/8, until 3/4. */
+static void test_nud_evict_cap(void **state)
+{
+	struct neigh_conf nc = {0};
+	struct neigh_params p;
+	struct neigh_stats s;
+	struct neigh_table *t;
+	const uint64_t now = 100000;
+	uint32_t i = 0;
+	char name[16];
+
+	(void)state;
+	snprintf(name, sizeof(name), "u%d", counter++);
+	nc.capacity = 16384;
+	t = neigh_create(name, &nc);
+	assert_non_null(t);
+	neigh_params_get(t, &p);
+	p.stale_ms = 5000;
+	assert_int_equal(neigh_params_set(t, &p), 0);
+	fill_stale(t, &i, 16384 - 2048, now);
+	neigh_tick(t, now + 4500);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.evicted, 1024);
+	neigh_tick(t, now + 4520);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.evicted, 2048);
+	assert_int_equal(neigh_count(t), 16384 - 4096);
+	neigh_tick(t, now + 4540);
+	neigh_stats_get(t, &s);
+	assert_int_equal(s.evicted, 2048);
+	neigh_free(t);
 }
 
 /* A port's lost link: its learnt entries are forgotten (kept unresolved
@@ -1552,6 +1596,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_evict, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_evict_per_tick, nud_setup, teardown),
+		cmocka_unit_test(test_nud_evict_cap),
 		cmocka_unit_test_setup_teardown(test_nud_port_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_rehold_on_release, nud_setup, teardown),
 		cmocka_unit_test(test_nd_frames),
