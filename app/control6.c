@@ -189,10 +189,10 @@ static uint64_t dad_tx_failed(const struct router *r, uint16_t port)
 	return n;
 }
 
-/* A DAD probe for @port's address @a, its wait *@w from now; *@txf is
- * dad_tx_failed() when known, UINT64_MAX when not. */
+/* A DAD probe for @port's address @a, its wait *@w from now; @tx_failed
+ * is dad_tx_failed() now. */
 static bool dad_probe(struct router *r, uint16_t port, const uint8_t *a, struct dad_wait *w,
-		      const uint64_t *txf)
+		      uint64_t tx_failed)
 {
 	const uint64_t now = control_now_ms();
 	struct rte_mbuf *m;
@@ -204,7 +204,7 @@ static bool dad_probe(struct router *r, uint16_t port, const uint8_t *a, struct 
 	 * apart, so that a link in trouble longer does not spend them all */
 	w->until_ms = now + ADDR_DAD_MS;
 	w->check_ms = w->reprobes == 0 ? now + ADDR_DAD_CHECK_MS : w->until_ms;
-	w->tx_failed = *txf != UINT64_MAX ? *txf : dad_tx_failed(r, port);
+	w->tx_failed = tx_failed;
 	w->lost = true; /* a probe not sent fails its wait like one refused */
 	frame = control_frame(r, port, ND_FRAME_LEN, &m);
 	if (frame == NULL)
@@ -224,7 +224,7 @@ bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, s
 	/* optimistic (RFC 4429): the address serves from now on */
 	*st = ADDR_DAD_TENTATIVE;
 	w->reprobes = 0;
-	if (dad_probe(r, port, a, w, &(const uint64_t){UINT64_MAX}))
+	if (dad_probe(r, port, a, w, dad_tx_failed(r, port)))
 		r->cst.nd_dad_probes++;
 	return false;
 }
@@ -238,8 +238,6 @@ static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t 
 		     struct dad_wait *w, uint64_t now, uint64_t *txf)
 {
 	struct fr_port *p = &r->ports[port];
-	struct fr_addr x = {.family = AF_INET6};
-	char ip[FR_ADDR_STRLEN];
 	bool failed;
 
 	if (*st != ADDR_DAD_TENTATIVE || now < w->check_ms)
@@ -249,7 +247,7 @@ static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t 
 	failed = w->lost || *txf != w->tx_failed;
 	if (failed && w->reprobes < ADDR_DAD_REPROBES) {
 		w->reprobes++;
-		if (dad_probe(r, port, a, w, txf))
+		if (dad_probe(r, port, a, w, *txf))
 			r->cst.nd_dad_reprobes++;
 		return;
 	}
@@ -258,6 +256,9 @@ static void dad_kept(struct router *r, uint16_t port, const uint8_t *a, uint8_t 
 		return;
 	}
 	if (failed) {
+		struct fr_addr x = {.family = AF_INET6};
+		char ip[FR_ADDR_STRLEN];
+
 		memcpy(x.v6, a, 16);
 		router_say("fastroute: port %u: %s kept by duplicate address detection, though "
 			   "the port failed to transmit during each of its %u probes: another "

@@ -233,7 +233,7 @@ def test_churn(topo, r):
         where = "; ports: %s; router drops: %s; %s" % (
             [{k: p[k] for k in ("rx_packets", "rx_missed", "rx_errors", "tx_packets",
                                 "tx_errors")} for p in ports],
-            {k: st[k] for k in CHURN_DROPS if st[k]},
+            churn_drops(st),
             frlib.sh(["ip", "-s", "link", "show", "p0"], ns=topo.r, check=False) +
             frlib.sh(["ip", "-s", "link", "show", "eth0"], ns=topo.hosts[0], check=False) +
             frlib.sh(["cat", "/proc/net/softnet_stat"], check=False))
@@ -268,8 +268,7 @@ def test_churn(topo, r):
     # route, a full ring or queue, a neighbour (the next hops are static)
     # held, refused or failed; by name, so a name the router does not
     # report raises rather than reads as 0
-    st = r.stats()
-    bad = {k: st[k] for k in CHURN_DROPS if st[k]}
+    bad = churn_drops(r.stats())
     check(not bad, "drops during churn: %s" % bad)
 
 
@@ -277,6 +276,11 @@ CHURN_DROPS = ("no_route", "tx_full", "ctrl_ring_full", "ctrl_ring_reserved", "r
                "neigh_hold_full", "neigh_hold_total", "neigh_incomplete_cap",
                "neigh_table_full", "neigh_failed", "neigh_flushed", "ctrl_no_mbuf",
                "ctrl_tx_ring_full", "ctrl_tx_ring_reserved")
+
+
+def churn_drops(st):
+    """The CHURN_DROPS counters of @st that are not 0."""
+    return {k: st[k] for k in CHURN_DROPS if st[k]}
 
 
 def main():

@@ -1737,6 +1737,15 @@ def is_dad_probe(target):
                       not p.haslayer(s.ICMPv6NDOptSrcLLAddr))
 
 
+def host_joined(h, addr, group):
+    """Host @h answers a DAD probe for its @addr once it joined the
+    address's solicited-node @group (a kernel work item, late on a loaded
+    machine): waited for."""
+    check(frlib.wait_for(lambda: group in sh(["ip", "-6", "maddr", "show", "dev", "eth0"],
+                                             ns=h), timeout=5.0),
+          "%s did not join %s's solicited-node group" % (h, addr))
+
+
 def is_na_override(target):
     return lambda p: (p.haslayer(s.ICMPv6ND_NA) and p[s.ICMPv6ND_NA].tgt == target and
                       p[s.ICMPv6ND_NA].O == 1)
@@ -1869,9 +1878,7 @@ def test_dad_tx_failed(topo, r):
         # link comes back within the wait: the probe sent again (the first
         # with it) finds h1
         sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
-        check(frlib.wait_for(lambda: "ff02::1:ff00:1" in sh(
-            ["ip", "-6", "maddr", "show", "dev", "eth0"], ns=h), timeout=5.0),
-              "h1 did not join %s's solicited-node group" % mine)
+        host_joined(h, mine, "ff02::1:ff00:1")
         link_down()
         before, errs = r.stats(), tx_errors()
         r.cli("port 0 address add %s/64" % mine)
@@ -2650,12 +2657,7 @@ def test_ra_dad_held(topo, r):
         check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
               "port 0 still in service with its link down: %s" % r.port_info(0))
         sh(["ip", "-6", "addr", "add", mine + "/64", "dev", "eth0", "nodad"], ns=h)
-        # the host answers a probe for it once it joined the address's
-        # solicited-node group (a kernel work item, late on a loaded
-        # machine)
-        check(frlib.wait_for(lambda: "ff02::1:ff00:1" in sh(
-            ["ip", "-6", "maddr", "show", "dev", "eth0"], ns=h), timeout=5.0),
-              "h1 did not join %s's solicited-node group" % mine)
+        host_joined(h, mine, "ff02::1:ff00:1")
         before = r.stats()
         ra, _ = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
                         "the link's return", timeout=8.0)
