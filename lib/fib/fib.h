@@ -505,10 +505,18 @@ static inline uint64_t fib4_lookup_one(struct fib4_tbl24 t, uint32_t ip)
 }
 
 /**
- * Look up @p n IPv6 destinations (16 bytes each, network order) in one call.
+ * Look up @p n IPv6 destinations (16 bytes each, network order) in one call,
+ * 32 at a time level by level through the trie (fib6_walks_trie()).
  * Datapath-safe. @p nh receives next-hop indexes; 0 means no route.
  */
 void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n);
+
+/**
+ * Whether the IPv6 lookups walk rte_fib6's trie themselves, level by level
+ * over a burst (where its layout is known: DPDK 22.11), rather than
+ * through rte_fib6_lookup_bulk(), one address at a time. For tests.
+ */
+bool fib6_walks_trie(const struct fib *f);
 
 /** A next hop of routes by gateway @p gw, or 0 when no route uses @p gw
  * (multipath sets that fib_groups_hold() keeps for an undo, and no route

@@ -82,6 +82,10 @@ struct fib {
 	uint32_t tbl8s4;
 	struct rte_fib6 *fib6; /* IPv6: rte_fib6 trie whatever the IPv4 backend */
 	struct rte_rib6 *rib6; /* its RIB */
+	/* the trie's tbl24 and tbl8 groups, which fib6_lookup_bulk() walks
+	 * itself where the layout is known (trie_tables()), else NULL */
+	const uint8_t *trie24, *trie8;
+	uint8_t trie_shift; /* log2 of their entry size */
 	uint32_t max_routes6;
 	uint32_t tbl8s6;
 	uint32_t count6[129];

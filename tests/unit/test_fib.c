@@ -22,8 +22,10 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_version.h>
 
 #include "eal_helper.h"
 #include "fib.h"
@@ -1006,7 +1008,8 @@ static void test_fib6_routes(void **state)
 	assert_true(lk6(f, "3fff::1")->flags & FIB_NHF_DEFAULT);
 }
 
-/* Random nested IPv6 prefixes against a naive longest match. */
+/* Random nested IPv6 prefixes (/32 to /128) against a naive longest match,
+ * with 2-byte trie entries and (setup_fib_wide) 4-byte ones. */
 static void test_fib6_differential(void **state)
 {
 	struct ctx *c = *state;
@@ -1017,7 +1020,7 @@ static void test_fib6_differential(void **state)
 		uint16_t port;
 	} *rt = calloc(NR, sizeof(*rt));
 	uint8_t(*q)[16] = calloc(NQ, 16);
-	uint64_t *nh = calloc(NQ, sizeof(*nh));
+	uint64_t *nh = calloc(NQ, sizeof(*nh)), *nh2 = calloc(NQ, sizeof(*nh2));
 	const struct fib_nh *tab = fib_nh_table(c->f);
 	unsigned int i, j, b, n = 0;
 
@@ -1051,13 +1054,34 @@ static void test_fib6_differential(void **state)
 		if (i % 2 == 0) {
 			memcpy(q[i], rt[test_rand() % n].a, 16);
 			q[i][15] ^= (uint8_t)(test_rand() & 1);
-		} else {
+		} else if (i % 32 != 1) {
 			q[i][0] = 0x20, q[i][1] = 0x01, q[i][2] = 0x0d, q[i][3] = 0xb8;
 			for (b = 4; b < 16; b++)
 				q[i][b] = (uint8_t)(test_rand() & 0x3);
+		} else {
+			/* no route: elsewhere, or beside 2001:db8::/32 (under
+			 * the same tbl24 entry: in every other run of 32 all
+			 * the addresses walk past the first level) */
+			for (b = 0; b < 16; b++)
+				q[i][b] = (uint8_t)test_rand();
+			if (i % 64 == 33)
+				q[i][0] = 0x20, q[i][1] = 0x01, q[i][2] = 0x0d, q[i][3] = 0xb9;
 		}
 	}
-	fib6_lookup_bulk(c->f, q, nh, NQ);
+	/* DPDK 22.11: the lookups walk the trie themselves, a burst's
+	 * addresses level by level; in bursts of every size up to 37, so the
+	 * walk's 32 at a time end anywhere */
+	if (RTE_VERSION >= RTE_VERSION_NUM(22, 11, 0, 0) &&
+	    RTE_VERSION < RTE_VERSION_NUM(22, 12, 0, 0))
+		assert_true(fib6_walks_trie(c->f));
+	for (i = 0, b = 1; i < NQ; i += b, b = b % 37 + 1)
+		fib6_lookup_bulk(c->f, q + i, nh + i, RTE_MIN(b, NQ - i));
+	/* and all at once (32 at a time), the same answers */
+	fib6_lookup_bulk(c->f, q, nh2, NQ);
+	for (i = 0; i < NQ; i++)
+		if (nh2[i] != nh[i])
+			fail_msg("query %u: %" PRIu64 " in one call, %" PRIu64 " in bursts", i,
+				 nh2[i], nh[i]);
 	for (i = 0; i < NQ; i++) {
 		int best = -1;
 		struct fr_addr x = {.family = AF_INET6};
@@ -1080,6 +1104,7 @@ static void test_fib6_differential(void **state)
 	free(rt);
 	free(q);
 	free(nh);
+	free(nh2);
 }
 
 /*
@@ -2133,6 +2158,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_routes, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
+		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup_lpm, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath_weights, setup_fib, teardown),
