@@ -518,6 +518,10 @@ void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned 
  */
 bool fib6_walks_trie(const struct fib *f);
 
+/** rte_fib6_lookup_bulk() itself on the same table, without the retry
+ * during a change: the reference the tests hold the walk to. */
+void fib6_lookup_bulk_dpdk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n);
+
 /** A next hop of routes by gateway @p gw, or 0 when no route uses @p gw
  * (multipath sets that fib_groups_hold() keeps for an undo, and no route
  * uses, do not count). Control thread. */

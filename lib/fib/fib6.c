@@ -125,9 +125,9 @@ static uint32_t *trie_words(const struct fib *f)
  * tbl8 pointer (at 32), the free stack's pointer and position, then tbl24
  * on the next cache line. Taken only where trie_words() vouches for the
  * counts and the default and entry size read back as configured (0, and
- * f->nh_bytes); tests/unit/test_fib.c checks the walk against a naive
- * longest match (test_fib6_differential) and beside a writer
- * (test_collapse_read).
+ * f->nh_bytes); tests/unit/test_fib.c checks the walk against DPDK's
+ * (fib6_lookup_bulk_dpdk()) and a naive longest match
+ * (test_fib6_differential) and beside a writer (test_collapse_read).
  */
 static void trie_tables(struct fib *f)
 {
@@ -365,37 +365,6 @@ int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, vo
 	return 0;
 }
 
-/*
- * A lookup that found no route for @p ip, begun when f->changing6 was
- * @p c0, made again while a change of the trie overlapped it. As
- * fib4_lookup_again(): a delete that collapses groups writes each one's
- * parent entry first, then zeroes the group, and a lookup between the two
- * reads 0 for an address its cover routes all along. The trie collapses
- * a chain of groups, one level after the other, so a lookup made again
- * during the change may read another level's zero: tries while a change
- * overlaps the last, out of the burst's @p budget (64: a flood to no
- * route during a long change costs a burst 64 lookups more at most). A
- * lookup that no change overlapped (the count as it was, even) found no
- * route: the cost of a true "no route" is one load.
- */
-static __rte_noinline __rte_cold void fib6_lookup_again(struct fib *f, uint64_t c0, uint8_t *ip,
-							uint64_t *nh, unsigned int *budget)
-{
-	uint64_t c;
-
-	while (*nh == 0 && *budget > 0) {
-		/* (acquire: the count read before the lookup's table reads
-		 * that follow, the end of one try and the start of the next) */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		c = __atomic_load_n(&f->changing6, __ATOMIC_ACQUIRE);
-		if (c == c0 && !(c & 1))
-			return;
-		c0 = c;
-		(*budget)--;
-		rte_fib6_lookup_bulk(f->fib6, (uint8_t(*)[16])ip, nh, 1);
-	}
-}
-
 /* An entry of the trie's tables, @p shift 1 (2 bytes) or 2 (4 bytes). */
 static __rte_always_inline uint32_t trie_entry(const uint8_t *at, const unsigned int shift)
 {
@@ -476,6 +445,40 @@ static void trie_lookup(const struct fib *f, uint8_t (*ips)[16], uint64_t *nh, u
 	}
 }
 
+/*
+ * A lookup that found no route for @p ip, begun when f->changing6 was
+ * @p c0, made again while a change of the trie overlapped it. As
+ * fib4_lookup_again(): a delete that collapses groups writes each one's
+ * parent entry first, then zeroes the group, and a lookup between the two
+ * reads 0 for an address its cover routes all along. The trie collapses
+ * a chain of groups, one level after the other, so a lookup made again
+ * during the change may read another level's zero: tries while a change
+ * overlaps the last, out of the burst's @p budget (64: a flood to no
+ * route during a long change costs a burst 64 lookups more at most). A
+ * lookup that no change overlapped (the count as it was, even) found no
+ * route: the cost of a true "no route" is one load.
+ */
+static __rte_noinline __rte_cold void fib6_lookup_again(struct fib *f, uint64_t c0, uint8_t *ip,
+							uint64_t *nh, unsigned int *budget)
+{
+	uint64_t c;
+
+	while (*nh == 0 && *budget > 0) {
+		/* (acquire: the count read before the lookup's table reads
+		 * that follow, the end of one try and the start of the next) */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&f->changing6, __ATOMIC_ACQUIRE);
+		if (c == c0 && !(c & 1))
+			return;
+		c0 = c;
+		(*budget)--;
+		if (f->trie8 != NULL)
+			trie_lookup(f, (uint8_t(*)[16])ip, nh, 1);
+		else
+			rte_fib6_lookup_bulk(f->fib6, (uint8_t(*)[16])ip, nh, 1);
+	}
+}
+
 void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n)
 {
 	uint64_t c0 = __atomic_load_n(&f->changing6, __ATOMIC_ACQUIRE);
@@ -488,6 +491,11 @@ void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned 
 	for (i = 0; i < n; i++)
 		if (unlikely(nh[i] == 0))
 			fib6_lookup_again(f, c0, ips[i], &nh[i], &budget);
+}
+
+void fib6_lookup_bulk_dpdk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n)
+{
+	rte_fib6_lookup_bulk(f->fib6, ips, nh, (int)n);
 }
 
 bool fib6_walks_trie(const struct fib *f)

@@ -1008,12 +1008,16 @@ static void test_fib6_routes(void **state)
 	assert_true(lk6(f, "3fff::1")->flags & FIB_NHF_DEFAULT);
 }
 
-/* Random nested IPv6 prefixes (/32 to /128) against a naive longest match,
- * with 2-byte trie entries and (setup_fib_wide) 4-byte ones. */
-static void test_fib6_differential(void **state)
+/*
+ * Random nested IPv6 prefixes (/32 to /128) against a naive longest match
+ * and against DPDK's own lookup of the same table, next hop for next hop.
+ * With 4-byte trie entries (@p wide) 33,000 /24s under 3f00::/8 take the
+ * low next-hop indexes first, so the prefixes' are above 2^15 and a walk
+ * that read 2 bytes of a 4-byte entry would fail.
+ */
+static void fib6_differential(struct ctx *c, bool wide)
 {
-	struct ctx *c = *state;
-	enum { NR = 2000, NQ = 100000 };
+	enum { NR = 2000, NQ = 100000, NWIDE = 33000 };
 	struct n6 {
 		uint8_t a[16];
 		uint8_t len;
@@ -1024,6 +1028,19 @@ static void test_fib6_differential(void **state)
 	const struct fib_nh *tab = fib_nh_table(c->f);
 	unsigned int i, j, b, n = 0;
 
+	for (i = 0; wide && i < NWIDE; i++) {
+		struct fib_route r;
+
+		memset(&r, 0, sizeof(r));
+		r.prefix.addr.family = AF_INET6;
+		r.prefix.addr.v6[0] = 0x3f;
+		r.prefix.addr.v6[1] = (uint8_t)(i >> 8);
+		r.prefix.addr.v6[2] = (uint8_t)i;
+		r.prefix.len = 24;
+		r.type = FIB_NH_CONNECTED;
+		r.port = (uint16_t)(1000 + i);
+		assert_int_equal(fib_route_add(c->f, &r), 0);
+	}
 	test_srand(7);
 	for (i = 0; i < NR; i++) {
 		struct fib_route r;
@@ -1064,6 +1081,8 @@ static void test_fib6_differential(void **state)
 			 * the addresses walk past the first level) */
 			for (b = 0; b < 16; b++)
 				q[i][b] = (uint8_t)test_rand();
+			if (q[i][0] == 0x3f) /* not the wide run's /24s */
+				q[i][0] = 0x40;
 			if (i % 64 == 33)
 				q[i][0] = 0x20, q[i][1] = 0x01, q[i][2] = 0x0d, q[i][3] = 0xb9;
 		}
@@ -1076,12 +1095,24 @@ static void test_fib6_differential(void **state)
 		assert_true(fib6_walks_trie(c->f));
 	for (i = 0, b = 1; i < NQ; i += b, b = b % 37 + 1)
 		fib6_lookup_bulk(c->f, q + i, nh + i, RTE_MIN(b, NQ - i));
-	/* and all at once (32 at a time), the same answers */
+	/* DPDK's lookup of the same table: the same next hops */
+	fib6_lookup_bulk_dpdk(c->f, q, nh2, NQ);
+	for (i = 0; i < NQ; i++)
+		if (nh2[i] != nh[i])
+			fail_msg("query %u: next hop %" PRIu64 ", DPDK's lookup %" PRIu64, i, nh[i],
+				 nh2[i]);
+	/* and all at once (32 at a time) */
 	fib6_lookup_bulk(c->f, q, nh2, NQ);
 	for (i = 0; i < NQ; i++)
 		if (nh2[i] != nh[i])
 			fail_msg("query %u: %" PRIu64 " in one call, %" PRIu64 " in bursts", i,
 				 nh2[i], nh[i]);
+	if (wide)
+		for (i = 0; i < NQ; i++)
+			if (nh[i] != 0 && nh[i] < 32768)
+				fail_msg("query %u: next hop %" PRIu64 ": the wide run's prefixes "
+					 "were meant to be above 2^15",
+					 i, nh[i]);
 	for (i = 0; i < NQ; i++) {
 		int best = -1;
 		struct fr_addr x = {.family = AF_INET6};
@@ -1105,6 +1136,16 @@ static void test_fib6_differential(void **state)
 	free(q);
 	free(nh);
 	free(nh2);
+}
+
+static void test_fib6_differential(void **state)
+{
+	fib6_differential(*state, false);
+}
+
+static void test_fib6_differential_wide(void **state)
+{
+	fib6_differential(*state, true);
 }
 
 /*
@@ -1868,10 +1909,10 @@ static void test_tbl8_grace(void **state)
 	grace_fib_end(f, &pr, th);
 }
 
-/* A worker that looks up one address its cover routes all along, as the
- * data path does (fib4_lookup_one() and bulk, or fib6 bulk), while the
- * test adds and deletes a longer route beside it; counts the lookups that
- * found no route. */
+/* A worker that looks up one address its cover routes all along (IPv6: a
+ * burst of 32), as the data path does (fib4_lookup_one() and bulk, or fib6
+ * bulk), while the test adds and deletes a longer route beside it; counts
+ * the lookups (IPv6: bursts) that found no route. */
 struct collapse_reader {
 	struct fib *f;
 	struct rte_rcu_qsbr *v;
@@ -1886,21 +1927,28 @@ static void *collapse_reader_run(void *arg)
 {
 	struct collapse_reader *cr = arg;
 	struct fib4_tbl24 t = fib4_tbl24(cr->f);
-	uint8_t a6[1][16];
-	uint64_t nh;
+	uint8_t a6[32][16];
+	uint64_t nh, nh6[32];
 	uint32_t a4;
-	unsigned int i;
+	unsigned int i, j;
 
-	memcpy(a6[0], cr->a6, 16);
+	/* IPv6: a burst of 32 addresses beside the route (the walk takes
+	 * them level by level, each level's reads a pass apart) */
+	for (j = 0; j < 32; j++) {
+		memcpy(a6[j], cr->a6, 16);
+		a6[j][15] = (uint8_t)(j + 1);
+	}
 	rte_rcu_qsbr_thread_register(cr->v, 0);
 	rte_rcu_qsbr_thread_online(cr->v, 0);
 	cr->online = true;
 	while (!cr->stop) {
 		for (i = 0; i < 256; i++, cr->reads++) {
 			a4 = cr->a4;
-			if (cr->v6)
-				fib6_lookup_bulk(cr->f, a6, &nh, 1);
-			else if (t.tbl8 != NULL && (i & 1))
+			if (cr->v6) {
+				fib6_lookup_bulk(cr->f, a6, nh6, 32);
+				for (j = 1, nh = nh6[0]; j < 32; j++)
+					nh = nh6[j] == 0 ? 0 : nh;
+			} else if (t.tbl8 != NULL && (i & 1))
 				nh = fib4_lookup_one(t, a4);
 			else
 				fib4_lookup_bulk(cr->f, &a4, &nh, 1);
@@ -1962,7 +2010,7 @@ static void collapse_round(struct ctx *c, bool v6)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	print_message("     %s: %" PRIu64 " lookups beside 20000 deletes in %.3f s, %" PRIu64
 		      " found no route\n",
-		      v6 ? "IPv6" : "IPv4", cr.reads,
+		      v6 ? "IPv6 (bursts of 32)" : "IPv4", cr.reads,
 		      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
 		      cr.none);
 	assert_true(cr.reads > 0);
@@ -2158,7 +2206,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fib6_boundaries, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_routes, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib, teardown),
-		cmocka_unit_test_setup_teardown(test_fib6_differential, setup_fib_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_fib6_differential_wide, setup_fib_wide,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup_fib, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup_lpm, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath_weights, setup_fib, teardown),
