@@ -65,10 +65,15 @@ bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, uin
 			 bool pmtu)
 {
 	const void *l3 = rte_pktmbuf_mtod_offset(m, const void *, RTE_ETHER_HDR_LEN);
-	bool ok = frame_is_ip6(m) ? dp_icmp6_allowed(m, l3, frame_l2_group(m),
-						     type == 2 || (type == 4 && code == 2))
-				  : dp_icmp4_allowed(m, l3, frame_l2_group(m));
+	bool v6 = frame_is_ip6(m);
+	bool ok = v6 ? dp_icmp6_allowed(m, l3, frame_l2_group(m),
+					type == 2 || (type == 4 && code == 2))
+		     : dp_icmp4_allowed(m, l3, frame_l2_group(m));
 
+	/* none about a source known to be an anycast address (icmp6_error()
+	 * refuses it too), asked before a token is spent on it */
+	if (ok && v6 && router_anycast6(r, ((const struct rte_ipv6_hdr *)l3)->src_addr))
+		ok = false;
 	if (!ok) {
 		r->cst.icmp_not_sent++;
 		return false;

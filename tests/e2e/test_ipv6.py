@@ -1148,9 +1148,11 @@ def test_rate_limit6(topo, r):
     check(d("ip6_hop_limit_exceeded") == 200 and d("icmp6_time_exceeded") == len(got) and
           len(got) + d("icmp_ratelimited") == 200,
           "200 hop-limit-1 packets: %d errors seen, ip6_hop_limit_exceeded +%d, "
-          "icmp6_time_exceeded +%d, icmp_ratelimited +%d" %
+          "icmp6_time_exceeded +%d, icmp_ratelimited +%d, icmp_queued +%d, "
+          "icmp_not_sent +%d, ctrl_icmp_over_rate +%d" %
           (len(got), d("ip6_hop_limit_exceeded"), d("icmp6_time_exceeded"),
-           d("icmp_ratelimited")))
+           d("icmp_ratelimited"), d("icmp_queued"), d("icmp_not_sent"),
+           d("ctrl_icmp_over_rate")))
     r.cli("set icmp rate 1 burst 1")
     try:
         def to_router():
@@ -1168,6 +1170,28 @@ def test_rate_limit6(topo, r):
           "10 UDP to the router at rate 1 burst 1: %d errors, local_unreachable +%d, "
           "icmp6_port_unreach +%d, ctrl_icmp_over_rate +%d" %
           (len(got), d("local_unreachable"), d("icmp6_port_unreach"), d("ctrl_icmp_over_rate")))
+    # errors never sent (about the Subnet-Router anycast address of the
+    # router's own prefix, RFC 4443 2.4 (e.6)) spend no token: the next
+    # error due is sent at once
+    r.cli("set icmp rate 1 burst 1")
+    try:
+        time.sleep(1.2)  # the bucket full again
+
+        def anycast_then_host():
+            before = r.stats()
+            send(topo, [udp6(ROUTER_IP6[0], src="2001:db8:1::")] * 5)
+            frlib.wait_for(lambda: delta(before, r.stats(), "local_unreachable") >= 5,
+                           timeout=3)
+            send(topo, udp6(ROUTER_IP6[0]))
+        got, d = around(topo, r, anycast_then_host, timeout=0.5, want=1,
+                        match=lambda p: is_icmp6_err(p) and p.haslayer(s.ICMPv6DestUnreach))
+    finally:
+        r.cli("set icmp rate 1000 burst 50")
+    check(len(got) == 1 and got[0][s.IPv6].dst == HOST_IP6[0] and
+          d("ctrl_icmp_not_sent") == 5 and d("ctrl_icmp_over_rate") == 0,
+          "5 UDP to the router from its anycast address, then one from h0, at rate 1 "
+          "burst 1: %d errors, ctrl_icmp_not_sent +%d, ctrl_icmp_over_rate +%d" %
+          (len(got), d("ctrl_icmp_not_sent"), d("ctrl_icmp_over_rate")))
 
 
 def test_extension_headers(topo, r):
