@@ -399,12 +399,14 @@ static inline uint32_t tbl24_idx6(const uint8_t *ip)
 static __rte_always_inline void trie_walk(const struct fib *f, uint8_t (*ips)[16], uint64_t *nh,
 					  unsigned int n, const unsigned int shift)
 {
-	const uint8_t *at[TRIE_WALK_MAX];
+	/* in locals: the stores below could alias the struct's */
+	const uint8_t *const t24 = f->trie24, *const t8 = f->trie8;
+	const uint8_t *at[TRIE_WALK_MAX], *col;
 	uint8_t live[TRIE_WALK_MAX];
 	unsigned int i, l, x, m, k;
 
 	for (i = 0; i < n; i++) {
-		at[i] = f->trie24 + ((size_t)tbl24_idx6(ips[i]) << shift);
+		at[i] = t24 + ((size_t)tbl24_idx6(ips[i]) << shift);
 		rte_prefetch0(at[i]);
 		live[i] = (uint8_t)i;
 	}
@@ -416,15 +418,18 @@ static __rte_always_inline void trie_walk(const struct fib *f, uint8_t (*ips)[16
 				nh[live[l]] = 0;
 			break;
 		}
+		/* byte x of address 0; of address i, 16 * i further */
+		col = ips[0] + (x & 15);
 		for (l = 0, k = 0; l < m; l++) {
 			uint32_t e;
 
 			i = live[l];
 			e = trie_entry(at[i], shift);
-			nh[i] = e >> 1;
-			if (unlikely(e & 1)) {
-				at[i] = f->trie8 +
-					((((size_t)(e >> 1) << 8) + ips[i][x & 15]) << shift);
+			if (likely(!(e & 1))) {
+				nh[i] = e >> 1;
+			} else {
+				at[i] = t8 +
+					((((size_t)(e >> 1) << 8) + col[(size_t)i << 4]) << shift);
 				rte_prefetch0(at[i]);
 				live[k++] = (uint8_t)i;
 			}
