@@ -1127,7 +1127,8 @@ static void local_error6(struct router *r, struct rte_mbuf *m, enum ctrl_drop wh
  * came in by for a Subnet-Router anycast address), unless it is a reset
  * itself. Counted local_unreachable, as a UDP datagram's 1/4 is; within
  * the rate and the rules of an error (never to a group, nor about a frame
- * to one).
+ * to one, nor to one of the router's anycast addresses: such a segment
+ * can only be forged).
  */
 static void tcp_reset6(struct router *r, struct rte_mbuf *m, const struct rte_ipv6_hdr *oip,
 		       uint32_t off, uint32_t len)

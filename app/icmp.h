@@ -78,9 +78,11 @@ int icmp_ctrl_allowed(struct router *r, bool pmtu);
  * Is an ICMP error of @type/@code (used for IPv6: Packet Too Big and 4/2
  * are allowed about a group) due about @m, a frame the control thread was
  * forwarding (held for resolution, or refused)? The workers' rules (RFC
- * 1812 4.3.2.7, RFC 4443 2.4 (e)), then the control thread's rate (@pmtu:
- * path MTU discovery's bucket); why not is counted (ctrl_icmp_not_sent,
- * ctrl_icmp_over_rate).
+ * 1812 4.3.2.7, RFC 4443 2.4 (e)) and, for IPv6, none about a source that
+ * is one of the router's Subnet-Router anycast addresses (2.4 (e.6)), then
+ * the control thread's rate (@pmtu: path MTU discovery's bucket); why not
+ * is counted (ctrl_icmp_not_sent, ctrl_icmp_over_rate). TCP resets ask it
+ * too.
  */
 bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, uint8_t code,
 			 bool pmtu);

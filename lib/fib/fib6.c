@@ -419,7 +419,7 @@ static __rte_always_inline void trie_walk(const struct fib *f, uint8_t (*ips)[16
 			break;
 		}
 		/* byte x of address 0; of address i, 16 * i further */
-		col = ips[0] + (x & 15);
+		col = (const uint8_t *)ips + (x & 15);
 		for (l = 0, k = 0; l < m; l++) {
 			uint32_t e;
 

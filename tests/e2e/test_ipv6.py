@@ -1058,6 +1058,9 @@ def test_no_error_about(topo, r):
     # (2.4 (e.6): an address known to be anycast): no 1/0 about it, and
     # what became of the error queued for it said
     expect_nothing(topo, r, udp6("3fff::1", src="2001:db8:1::"), "ctrl_icmp_not_sent")
+    # nor a TCP reset to it (a segment only a forger sends)
+    expect_nothing(topo, r, eth() / s.IPv6(src="2001:db8:1::", dst=ROUTER_IP6[0]) /
+                   s.TCP(sport=4321, dport=4444, flags="S"), "ctrl_icmp_not_sent")
     # a unicast packet in an L2 multicast frame
     p = udp6("3fff::1")
     p[s.Ether].dst = "33:33:00:00:00:01"
