@@ -430,7 +430,8 @@ static inline void fib4_prefetch(struct fib4_tbl24 t, uint32_t ip)
 		__builtin_prefetch(fib4_first_at(t, ip));
 }
 
-/* Entry @p i of a DIR-24-8 table of 2-byte (@p shift 1) or 4-byte entries. */
+/* Entry @p i of a DIR-24-8 table of 2-byte (@p shift 1) or 4-byte entries
+ * (rte_fib6's trie stores its entries alike: fib6.c reads them so too). */
 static inline uint32_t fib4_entry(const uint8_t *tbl, size_t i, uint8_t shift)
 {
 	if (shift == 1)

@@ -124,8 +124,8 @@ static uint32_t *trie_words(const struct fib *f)
  * (64 bits, at byte 16), nh_sz (the log2 of the entry size, at 24), the
  * tbl8 pointer (at 32), the free stack's pointer and position, then tbl24
  * on the next cache line. Taken only where trie_words() vouches for the
- * counts and the default and entry size read back as configured (0, and
- * f->nh_bytes); tests/unit/test_fib.c checks the walk against DPDK's
+ * group count and the default and entry size read back as configured (0,
+ * and f->nh_bytes); tests/unit/test_fib.c checks the walk against DPDK's
  * (fib6_lookup_bulk_dpdk()) and a naive longest match
  * (test_fib6_differential) and beside a writer (test_collapse_read).
  */
@@ -365,14 +365,6 @@ int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, vo
 	return 0;
 }
 
-/* An entry of the trie's tables, @p shift 1 (2 bytes) or 2 (4 bytes). */
-static __rte_always_inline uint32_t trie_entry(const uint8_t *at, const unsigned int shift)
-{
-	if (shift == 1)
-		return __atomic_load_n((const uint16_t *)(const void *)at, __ATOMIC_RELAXED);
-	return __atomic_load_n((const uint32_t *)(const void *)at, __ATOMIC_RELAXED);
-}
-
 #define TRIE_WALK_MAX 32
 
 /* the tbl24 entry of @p ip: its first three bytes */
@@ -424,7 +416,7 @@ static __rte_always_inline void trie_walk(const struct fib *f, uint8_t (*ips)[16
 			uint32_t e;
 
 			i = live[l];
-			e = trie_entry(at[i], shift);
+			e = fib4_entry(at[i], 0, (uint8_t)shift);
 			if (likely(!(e & 1))) {
 				nh[i] = e >> 1;
 			} else {
@@ -448,6 +440,15 @@ static void trie_lookup(const struct fib *f, uint8_t (*ips)[16], uint64_t *nh, u
 		else
 			trie_walk(f, ips + i, nh + i, k, 2);
 	}
+}
+
+/* The walk where the trie's layout is known, else DPDK's lookup. */
+static inline void lookup6(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned int n)
+{
+	if (likely(f->trie8 != NULL))
+		trie_lookup(f, ips, nh, n);
+	else
+		rte_fib6_lookup_bulk(f->fib6, ips, nh, (int)n);
 }
 
 /*
@@ -477,10 +478,7 @@ static __rte_noinline __rte_cold void fib6_lookup_again(struct fib *f, uint64_t 
 			return;
 		c0 = c;
 		(*budget)--;
-		if (f->trie8 != NULL)
-			trie_lookup(f, (uint8_t(*)[16])ip, nh, 1);
-		else
-			rte_fib6_lookup_bulk(f->fib6, (uint8_t(*)[16])ip, nh, 1);
+		lookup6(f, (uint8_t(*)[16])ip, nh, 1);
 	}
 }
 
@@ -489,10 +487,7 @@ void fib6_lookup_bulk(struct fib *f, uint8_t (*ips)[16], uint64_t *nh, unsigned 
 	uint64_t c0 = __atomic_load_n(&f->changing6, __ATOMIC_ACQUIRE);
 	unsigned int i, budget = 64;
 
-	if (likely(f->trie8 != NULL))
-		trie_lookup(f, ips, nh, n);
-	else
-		rte_fib6_lookup_bulk(f->fib6, ips, nh, (int)n);
+	lookup6(f, ips, nh, n);
 	for (i = 0; i < n; i++)
 		if (unlikely(nh[i] == 0))
 			fib6_lookup_again(f, c0, ips[i], &nh[i], &budget);

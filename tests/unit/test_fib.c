@@ -1029,17 +1029,10 @@ static void fib6_differential(struct ctx *c, bool wide)
 	unsigned int i, j, b, n = 0;
 
 	for (i = 0; wide && i < NWIDE; i++) {
-		struct fib_route r;
+		char pfx[32];
 
-		memset(&r, 0, sizeof(r));
-		r.prefix.addr.family = AF_INET6;
-		r.prefix.addr.v6[0] = 0x3f;
-		r.prefix.addr.v6[1] = (uint8_t)(i >> 8);
-		r.prefix.addr.v6[2] = (uint8_t)i;
-		r.prefix.len = 24;
-		r.type = FIB_NH_CONNECTED;
-		r.port = (uint16_t)(1000 + i);
-		assert_int_equal(fib_route_add(c->f, &r), 0);
+		snprintf(pfx, sizeof(pfx), "3f%02x:%02x00::/24", i >> 8, i & 255);
+		add(c->f, pfx, FIB_NH_CONNECTED, (uint16_t)(1000 + i));
 	}
 	test_srand(7);
 	for (i = 0; i < NR; i++) {
