@@ -1023,8 +1023,9 @@ void router_local_update(struct router *r)
 	for (p = 0; p < r->nb_ports; p++)
 		n += 3 * r->ports[p].nb_addrs;
 	/* IPv4: up to n (an address and its subnet's two broadcast forms
-	 * each); IPv6: up to n / 3, 16-byte aligned after them */
-	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]) + 16 + n / 3 * 16,
+	 * each); IPv6: up to n / 3 and as many anycast ones, 16-byte aligned
+	 * after them */
+	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]) + 16 + 2 * (n / 3) * 16,
 			 RTE_CACHE_LINE_SIZE);
 	if (nl == NULL)
 		return; /* keep the old list: the check errs on the side of the old addresses */
@@ -1037,6 +1038,20 @@ void router_local_update(struct router *r)
 			if (r->ports[p].addrs[i].addr.family == AF_INET6 &&
 			    r->ports[p].addrs[i].dad != ADDR_DAD_FAILED)
 				dp_local6_add(nl, r->ports[p].addrs[i].addr.v6);
+	/* after them, the Subnet-Router anycast addresses of the router's
+	 * prefixes, as router_anycast6() finds them */
+	for (p = 0; p < r->nb_ports; p++) {
+		for (i = 0; i < r->ports[p].nb_addrs && r->ports[p].present; i++) {
+			const struct port_addr *pa = &r->ports[p].addrs[i];
+			struct fr_prefix pf;
+
+			if (pa->addr.family != AF_INET6 || pa->len >= 127)
+				continue;
+			port_addr_prefix(pa, &pf);
+			if (!dp_local_anycast6(nl, pf.addr.v6))
+				dp_local_any6_add(nl, pf.addr.v6);
+		}
+	}
 	/* the router's own addresses first, then its subnets' broadcast
 	 * addresses: never a source either (RFC 1812 4.2.2.11 (d), 5.3.7),
 	 * nor their network addresses, which are broadcasts as destinations

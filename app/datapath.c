@@ -577,11 +577,15 @@ cache_resolve(struct dp_ctx *c, struct dp_probe *pr, struct rte_mbuf *m, unsigne
 
 /* ---- IPv6 ------------------------------------------------------------------ */
 
-/* RFC 4443 2.4 (e) (datapath.h), with the frame's L2 group flag. */
-static inline bool icmp6_allowed(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
-				 uint8_t flags, uint8_t type)
+/* RFC 4443 2.4 (e) (datapath.h), with the frame's L2 group flag; and
+ * (e.6) no error about a packet from one of the router's Subnet-Router
+ * anycast addresses, refused here rather than by the control thread after
+ * it took a token (icmp6_error() checks again, for its own errors). */
+static inline bool icmp6_allowed(const struct dp_ctx *c, const struct rte_mbuf *m,
+				 const struct rte_ipv6_hdr *ip, uint8_t flags, uint8_t type)
 {
-	return dp_icmp6_allowed(m, ip, (flags & F_L2_GROUP) != 0, type == 2);
+	return dp_icmp6_allowed(m, ip, (flags & F_L2_GROUP) != 0, type == 2) &&
+	       !dp_local_anycast6(__atomic_load_n(&c->conf->local, __ATOMIC_ACQUIRE), ip->src_addr);
 }
 
 static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
@@ -589,7 +593,7 @@ static inline void drop_icmp6(struct dp_ctx *c, struct rte_mbuf *m, const struct
 			      uint8_t code, uint32_t aux)
 {
 	c->st->drop[why]++;
-	if (!icmp6_allowed(m, ip, flags, type)) {
+	if (!icmp6_allowed(c, m, ip, flags, type)) {
 		c->st->icmp_not_sent++;
 	} else if (!icmp_token(c, type == 2)) {
 		c->st->icmp_ratelimited++;
@@ -679,10 +683,10 @@ static __rte_noinline __rte_cold bool redirect6_due(struct dp_ctx *c, const stru
 	/* a link-local source is on the arrival link by its scope, and in
 	 * no route */
 	if (ip6_is_linklocal(src))
-		return redirect_token(c, icmp6_allowed(m, ip, flags, ICMP6_REDIRECT));
+		return redirect_token(c, icmp6_allowed(c, m, ip, flags, ICMP6_REDIRECT));
 	memcpy(s[0], src, 16);
 	fib6_lookup_bulk(c->fib, s, &snh, 1);
-	return redirect_take(c, snh, in_port, icmp6_allowed(m, ip, flags, ICMP6_REDIRECT));
+	return redirect_take(c, snh, in_port, icmp6_allowed(c, m, ip, flags, ICMP6_REDIRECT));
 }
 
 /* @a is the link-local address of one of the router's ports. */

@@ -106,8 +106,15 @@ struct dp_local {
 	/* the router's own IPv6 addresses (not link-local ones, which are
 	 * per port: dp_port.ll6), one bit each at dp_local6_bit() */
 	uint64_t filter6[4];
-	uint8_t (*addr6)[16]; /* n6 of them, in the same allocation after addr[] */
+	uint8_t (*addr6)[16]; /* n6 of them, in the same allocation after addr[],
+			       * then the n_any6 below */
 	uint32_t n6;
+	/* the Subnet-Router anycast addresses of the router's IPv6 prefixes
+	 * (RFC 4291 2.6.1), addr6[n6, n6 + n_any6), one bit each in
+	 * filter_any6 at dp_local6_bit(): no ICMPv6 error is sent about a
+	 * packet from one (RFC 4443 2.4 (e.6)), so none takes a token */
+	uint32_t n_any6;
+	uint64_t filter_any6[4];
 	uint32_t n;
 	uint32_t n_own;	 /* addr[0, n_own): the router's own; then broadcasts */
 	uint32_t addr[]; /* host order */
@@ -138,6 +145,30 @@ static inline void dp_local6_add(struct dp_local *l, const uint8_t *a)
 
 	memcpy(l->addr6[l->n6++], a, 16);
 	l->filter6[b >> 6] |= 1ull << (b & 63);
+}
+
+/* Append Subnet-Router anycast address @a to @l (room for it allocated,
+ * every own address appended before), its bit set in filter_any6. */
+static inline void dp_local_any6_add(struct dp_local *l, const uint8_t *a)
+{
+	unsigned int b = dp_local6_bit(a);
+
+	memcpy(l->addr6[l->n6 + l->n_any6++], a, 16);
+	l->filter_any6[b >> 6] |= 1ull << (b & 63);
+}
+
+/* @a is one of the Subnet-Router anycast addresses in @l (NULL: none). */
+static inline bool dp_local_anycast6(const struct dp_local *l, const uint8_t *a)
+{
+	unsigned int b = dp_local6_bit(a);
+	uint32_t i;
+
+	if (l == NULL || !((l->filter_any6[b >> 6] >> (b & 63)) & 1))
+		return false;
+	for (i = l->n6; i < l->n6 + l->n_any6; i++)
+		if (memcmp(l->addr6[i], a, 16) == 0)
+			return true;
+	return false;
 }
 
 /* Append @a to @l (room for it allocated) and set its filter bit. */

@@ -1055,9 +1055,11 @@ def test_no_error_about(topo, r):
         expect_nothing(topo, r, eth() / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0]) / opt / msg,
                        "ctrl_icmp_not_sent")
     # from the Subnet-Router anycast address of the router's own prefix
-    # (2.4 (e.6): an address known to be anycast): no 1/0 about it, and
-    # what became of the error queued for it said
-    expect_nothing(topo, r, udp6("3fff::1", src="2001:db8:1::"), "ctrl_icmp_not_sent")
+    # (2.4 (e.6): an address known to be anycast): no 1/0 about it, refused
+    # by the worker (which knows the router's anycast addresses) and said
+    expect_nothing(topo, r, udp6("3fff::1", src="2001:db8:1::"), "icmp_not_sent")
+    # and another port's prefix's
+    expect_nothing(topo, r, udp6("3fff::1", src="2001:db8:3::"), "icmp_not_sent")
     # nor a TCP reset to it (a segment only a forger sends)
     expect_nothing(topo, r, eth() / s.IPv6(src="2001:db8:1::", dst=ROUTER_IP6[0]) /
                    s.TCP(sport=4321, dport=4444, flags="S"), "ctrl_icmp_not_sent")
@@ -1195,6 +1197,30 @@ def test_rate_limit6(topo, r):
           "5 UDP to the router from its anycast address, then one from h0, at rate 1 "
           "burst 1: %d errors, ctrl_icmp_not_sent +%d, ctrl_icmp_over_rate +%d" %
           (len(got), d("ctrl_icmp_not_sent"), d("ctrl_icmp_over_rate")))
+    # the same for the workers' errors (hop limit 1 on the way through):
+    # refused before the worker's token is taken
+    r.cli("set icmp rate 1 burst 1")
+    try:
+        time.sleep(1.2)
+
+        def anycast_then_host_fwd():
+            before = r.stats()
+            send(topo, [udp6(HOST_IP6[1], hlim=1, src="2001:db8:1::")] * 5)
+            frlib.wait_for(lambda: delta(before, r.stats(), "ip6_hop_limit_exceeded") >= 5,
+                           timeout=3)
+            send(topo, udp6(HOST_IP6[1], hlim=1))
+        got, d = around(topo, r, anycast_then_host_fwd, timeout=0.5, want=1,
+                        match=lambda p: is_icmp6_err(p) and p.haslayer(s.ICMPv6TimeExceeded))
+    finally:
+        r.cli("set icmp rate 1000 burst 50")
+    check(len(got) == 1 and got[0][s.IPv6].dst == HOST_IP6[0] and
+          d("ip6_hop_limit_exceeded") == 6 and d("icmp_not_sent") == 5 and
+          d("icmp_ratelimited") == 0 and d("ctrl_icmp_not_sent") == 0,
+          "5 hop-limit-1 packets from the router's anycast address, then one from h0, at "
+          "rate 1 burst 1: %d errors, ip6_hop_limit_exceeded +%d, icmp_not_sent +%d, "
+          "icmp_ratelimited +%d, ctrl_icmp_not_sent +%d" %
+          (len(got), d("ip6_hop_limit_exceeded"), d("icmp_not_sent"), d("icmp_ratelimited"),
+           d("ctrl_icmp_not_sent")))
 
 
 def test_extension_headers(topo, r):

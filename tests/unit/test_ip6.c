@@ -634,6 +634,88 @@ static void test_own_source(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
 
+/*
+ * RFC 4443 2.4 (e.6): no error about a packet from one of the router's
+ * Subnet-Router anycast addresses. The worker refuses it before a token
+ * is taken (icmp_not_sent), so the next error due is still sent; the
+ * packet itself is forwarded as any other, without a Redirect (its
+ * sender is no single neighbour).
+ */
+static void test_anycast_source(void **state)
+{
+	static const struct {
+		const char *src, *dst;
+		uint8_t hl;
+		uint16_t plen;
+		enum dp_drop why;
+	} due[] = {
+		{"2001:db8:2::", "2001:db8:5::7", 1, 20, DROP_IP6_HOP_LIMIT},
+		{"2001:db8:1::", "2001:db8:5::7", 1, 20, DROP_IP6_HOP_LIMIT},
+		{"2001:db8:1::", "2001:db8:c::7", 64, 20, DROP_UNREACHABLE},
+		{"2001:db8:1::", "2001:db8:5::7", 64, 1380, DROP_IP6_TOO_BIG},
+	};
+	struct pctx *p = *state;
+	struct dp_local *loc = calloc(1, sizeof(*loc) + 3 * 16 + 16);
+	uint64_t ns = p->st.icmp_not_sent, rl = p->st.icmp_ratelimited;
+	struct rte_mbuf *m;
+	uint8_t a[16];
+	uint16_t out;
+	unsigned int i;
+
+	assert_non_null(loc);
+	loc->addr6 = (uint8_t(*)[16])RTE_PTR_ALIGN_CEIL((uintptr_t)&loc->addr[0], 16);
+	v6("2001:db8:1::1", a);
+	dp_local6_add(loc, a);
+	v6("2001:db8:1::", a);
+	dp_local_any6_add(loc, a);
+	v6("2001:db8:2::", a);
+	dp_local_any6_add(loc, a);
+	assert_true(dp_local_anycast6(loc, a));
+	v6("2001:db8:2::1", a);
+	assert_false(dp_local_anycast6(loc, a));
+	v6("2001:db8:1::1", a);
+	assert_false(dp_local_anycast6(loc, a)); /* an own address, not anycast */
+	p->conf.local = loc;
+	/* one token in the bucket, none refilled within the test */
+	p->conf.icmp_rate = dp_icmp_rate(1ull << 39, 1);
+	p->c.icmp.left = 1ull << 39;
+	p->c.icmp_pmtu.left = 0;
+	p->c.icmp.last = p->c.icmp_pmtu.last = rte_rdtsc();
+	/* forwarded as any packet */
+	assert_int_equal(verdict6(p, "2001:db8:1::", "2001:db8:5::7", IPPROTO_UDP), 1);
+	/* each error the workers send, from either prefix's anycast address:
+	 * dropped, no error, no token (Packet Too Big's own bucket is empty:
+	 * not asked either) */
+	for (i = 0; i < RTE_DIM(due); i++) {
+		m = pkt6(due[i].src, due[i].dst, due[i].hl, due[i].plen, IPPROTO_UDP, 0, 0, 0);
+		expect_only(p, m, DP_OUT_DROP, due[i].why);
+	}
+	assert_int_equal(p->st.icmp_not_sent, ns + RTE_DIM(due));
+	assert_int_equal(p->st.icmp_ratelimited, rl);
+	/* the token is still there for a host's error; then it is gone */
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 1, 20, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_CTRL_ERR, DROP_IP6_HOP_LIMIT);
+	assert_int_equal(dp_ctrl_icmp_type(m), 3);
+	rte_pktmbuf_free(m);
+	m = pkt6("2001:db8:1::5", "2001:db8:5::7", 1, 20, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_DROP, DROP_IP6_HOP_LIMIT);
+	assert_int_equal(p->st.icmp_ratelimited, rl + 1);
+	assert_int_equal(p->st.icmp_not_sent, ns + 4);
+	/* back out of port 0, Redirects on: a host of the link is sent one
+	 * (the control thread's), the anycast source none */
+	p->ports[0].redirects = 1;
+	m = pkt6("2001:db8:1::7", "2001:db8:1::5", 64, 20, IPPROTO_UDP, 0, 0, 0);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_icmp_type(m), ICMP6_REDIRECT);
+	rte_pktmbuf_free(m);
+	assert_int_equal(verdict6(p, "2001:db8:1::", "2001:db8:1::5", IPPROTO_UDP), 0);
+	p->ports[0].redirects = 0;
+	p->conf.local = NULL;
+	free(loc);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
+}
+
 static void send6(struct pctx *p, const char *src, uint16_t want, const struct rte_ether_addr *mac)
 {
 	struct rte_mbuf *m = pkt6(src, "2001:db8:5::7", 64, 20, IPPROTO_UDP, 0, 0, 0);
@@ -719,6 +801,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_validate6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pmtu_bucket6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_own_source, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anycast_source, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache6, setup, teardown),
 	};
 
