@@ -2559,6 +2559,15 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		    ic[0] == 128 && ic[1] == 0 &&
 		    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) ==
 			    0xffff) {
+			/* from one of the router's Subnet-Router anycast
+			 * addresses (another router of that link, or a
+			 * forger): the reply could only come back here.
+			 * Refused as a TCP reset to it is, and counted so */
+			if (router_anycast6(r, ip->src_addr)) {
+				r->cst.icmp_not_sent++;
+				rte_pktmbuf_free(m);
+				return;
+			}
 			echo_reply6(r, m, ip);
 			return;
 		}

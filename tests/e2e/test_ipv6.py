@@ -1060,9 +1060,12 @@ def test_no_error_about(topo, r):
     expect_nothing(topo, r, udp6("3fff::1", src="2001:db8:1::"), "icmp_not_sent")
     # and another port's prefix's
     expect_nothing(topo, r, udp6("3fff::1", src="2001:db8:3::"), "icmp_not_sent")
-    # nor a TCP reset to it (a segment only a forger sends)
+    # nor a TCP reset to it (a segment only a forger sends), nor an echo
+    # reply (the router would send it to itself: not no_route_back)
     expect_nothing(topo, r, eth() / s.IPv6(src="2001:db8:1::", dst=ROUTER_IP6[0]) /
                    s.TCP(sport=4321, dport=4444, flags="S"), "ctrl_icmp_not_sent")
+    expect_nothing(topo, r, eth() / s.IPv6(src="2001:db8:1::", dst=ROUTER_IP6[0]) /
+                   s.ICMPv6EchoRequest(id=0x6b, seq=1), "ctrl_icmp_not_sent")
     # a unicast packet in an L2 multicast frame
     p = udp6("3fff::1")
     p[s.Ether].dst = "33:33:00:00:00:01"
