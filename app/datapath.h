@@ -95,7 +95,8 @@ _Static_assert(sizeof(struct dp_port) == 32, "struct dp_port is 32 bytes");
 /* The router's own IPv4 addresses and its subnets' broadcast addresses (and
  * network addresses, their older form), for
  * the martian source check (neither is ever a source; a packet for one is
- * the router's). Replaced whole
+ * the router's); its own IPv6 addresses (never a source either) and its
+ * Subnet-Router anycast ones (no ICMPv6 error about them). Replaced whole
  * (pointer swap, the old one freed after a grace period). Built zeroed, then
  * with dp_local_add(). */
 struct dp_local {

@@ -656,7 +656,7 @@ static void test_anycast_source(void **state)
 	};
 	struct pctx *p = *state;
 	struct dp_local *loc = calloc(1, sizeof(*loc) + 3 * 16 + 16);
-	uint64_t ns = p->st.icmp_not_sent, rl = p->st.icmp_ratelimited;
+	uint64_t ns = p->st.icmp_not_sent, rl = p->st.icmp_ratelimited, rr;
 	struct rte_mbuf *m;
 	uint8_t a[16];
 	uint16_t out;
@@ -701,15 +701,21 @@ static void test_anycast_source(void **state)
 	expect_only(p, m, DP_OUT_DROP, DROP_IP6_HOP_LIMIT);
 	assert_int_equal(p->st.icmp_ratelimited, rl + 1);
 	assert_int_equal(p->st.icmp_not_sent, ns + 4);
-	/* back out of port 0, Redirects on: a host of the link is sent one
-	 * (the control thread's), the anycast source none */
+	/* back out of port 0, Redirects on, one Redirect token: the anycast
+	 * source is sent none and takes no token (forwarded, none over the
+	 * rate), so a host of the link is sent one next (the control
+	 * thread's) */
 	p->ports[0].redirects = 1;
+	p->c.icmp_redirect.left = 1ull << 39;
+	p->c.icmp_redirect.last = rte_rdtsc();
+	rr = p->st.redirects_ratelimited;
+	assert_int_equal(verdict6(p, "2001:db8:1::", "2001:db8:1::5", IPPROTO_UDP), 0);
+	assert_int_equal(p->st.redirects_ratelimited, rr);
 	m = pkt6("2001:db8:1::7", "2001:db8:1::5", 64, 20, IPPROTO_UDP, 0, 0, 0);
 	run1(p, m, 0, &out);
 	assert_int_equal(out, DP_OUT_CTRL);
 	assert_int_equal(dp_ctrl_icmp_type(m), ICMP6_REDIRECT);
 	rte_pktmbuf_free(m);
-	assert_int_equal(verdict6(p, "2001:db8:1::", "2001:db8:1::5", IPPROTO_UDP), 0);
 	p->ports[0].redirects = 0;
 	p->conf.local = NULL;
 	free(loc);
