@@ -1539,16 +1539,18 @@ static void fails_saying(struct router *r, struct cmd_out *o, const char *line, 
  * address (RFC 4291 2.6.1) as a local route, shared by two addresses of the
  * port in the same prefix and kept while either is there; none for a
  * /127 (RFC 6164); no address, gateway or neighbour may be it. */
-/* How many Subnet-Router anycast addresses the workers' list holds, and
- * whether @a (text) is one of them. */
-static uint32_t dp_anycasts(const struct router *r, const char *a, bool *has)
+/* The workers' list holds @n Subnet-Router anycast addresses, @a (text)
+ * among them or (!@has) not, and @own own IPv6 addresses. */
+static void expect_anycasts(const struct router *r, uint32_t n, const char *a, bool has,
+			    uint32_t own)
 {
 	struct fr_addr x;
 
 	assert_int_equal(fr_addr_parse(a, &x), 0);
 	assert_non_null(r->dpconf.local);
-	*has = dp_local_anycast6(r->dpconf.local, x.v6);
-	return r->dpconf.local->n_any6;
+	assert_int_equal(r->dpconf.local->n_any6, n);
+	assert_int_equal(dp_local_anycast6(r->dpconf.local, x.v6), has);
+	assert_int_equal(r->dpconf.local->n6, own);
 }
 
 static void test_anycast6(void **state)
@@ -1559,7 +1561,6 @@ static void test_anycast6(void **state)
 	struct fib_route rt;
 	char err[512] = "";
 	uint32_t n0 = fib_route_count(r->fib, AF_INET6);
-	bool has;
 
 	fr_addr_parse("2001:db8:1::", &any.addr);
 	assert_int_equal(cmd_run_line(r, "port 0 address add 2001:db8:1::1/64", &o), 0);
@@ -1570,21 +1571,17 @@ static void test_anycast6(void **state)
 	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 3);
 	/* the workers know it (no ICMPv6 error about a packet from it), and
 	 * the address is no anycast one */
-	assert_int_equal(dp_anycasts(r, "2001:db8:1::", &has), 1);
-	assert_true(has);
-	dp_anycasts(r, "2001:db8:1::1", &has);
-	assert_false(has);
-	assert_int_equal(r->dpconf.local->n6, 1);
+	expect_anycasts(r, 1, "2001:db8:1::", true, 1);
+	expect_anycasts(r, 1, "2001:db8:1::1", false, 1);
 	/* a /112 inside it: its own local and connected routes, the
 	 * anycast route shared (and the workers' entry) */
 	assert_int_equal(cmd_run_line(r, "port 0 address add 2001:db8:1::9/112", &o), 0);
 	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 5);
-	assert_int_equal(dp_anycasts(r, "2001:db8:1::", &has), 1);
+	expect_anycasts(r, 1, "2001:db8:1::", true, 2);
 	assert_int_equal(cmd_run_line(r, "port 0 address del 2001:db8:1::1/64", &o), 0);
 	assert_int_equal(fib_route_get(r->fib, &any, &rt), 0);
 	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 3);
-	assert_int_equal(dp_anycasts(r, "2001:db8:1::", &has), 1);
-	assert_true(has);
+	expect_anycasts(r, 1, "2001:db8:1::", true, 1);
 	/* a failed load's rollback takes back only what it added: the /64
 	 * again, and a bad line after it */
 	assert_int_not_equal(config_load(r,
@@ -1598,26 +1595,21 @@ static void test_anycast6(void **state)
 	assert_int_equal(cmd_run_line(r, "port 0 address del 2001:db8:1::9/112", &o), 0);
 	assert_int_not_equal(fib_route_get(r->fib, &any, &rt), 0);
 	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0);
-	assert_int_equal(dp_anycasts(r, "2001:db8:1::", &has), 0);
-	assert_false(has);
+	expect_anycasts(r, 0, "2001:db8:1::", false, 0);
 	/* none for a /127 (its two addresses are both hosts') */
 	assert_int_equal(cmd_run_line(r, "port 1 address add 2001:db8:2::1/127", &o), 0);
 	fr_addr_parse("2001:db8:2::", &any.addr);
 	assert_int_not_equal(fib_route_get(r->fib, &any, &rt), 0);
 	assert_int_equal(fib_route_count(r->fib, AF_INET6), n0 + 2);
-	assert_int_equal(dp_anycasts(r, "2001:db8:2::", &has), 0);
-	assert_false(has);
+	expect_anycasts(r, 0, "2001:db8:2::", false, 1);
 	/* a prefix of each port: both */
 	assert_int_equal(cmd_run_line(r, "port 1 address add 2001:db8:3::1/64", &o), 0);
 	assert_int_equal(cmd_run_line(r, "port 0 address add 2001:db8:4::1/64", &o), 0);
-	assert_int_equal(dp_anycasts(r, "2001:db8:3::", &has), 2);
-	assert_true(has);
-	dp_anycasts(r, "2001:db8:4::", &has);
-	assert_true(has);
-	assert_int_equal(r->dpconf.local->n6, 3);
+	expect_anycasts(r, 2, "2001:db8:3::", true, 3);
+	expect_anycasts(r, 2, "2001:db8:4::", true, 3);
 	assert_int_equal(cmd_run_line(r, "port 1 address del 2001:db8:3::1/64", &o), 0);
 	assert_int_equal(cmd_run_line(r, "port 0 address del 2001:db8:4::1/64", &o), 0);
-	assert_int_equal(dp_anycasts(r, "2001:db8:3::", &has), 0);
+	expect_anycasts(r, 0, "2001:db8:3::", false, 1);
 	/* never an address, a gateway or a neighbour */
 	fails_saying(r, &o, "port 0 address add 2001:db8:1::/64", "Subnet-Router anycast");
 	assert_int_equal(cmd_run_line(r, "port 0 address add 2001:db8:1::1/64", &o), 0);
