@@ -2503,7 +2503,12 @@ static void rs_input(struct router *r, struct rte_mbuf *m, const struct rte_ipv6
 	rte_pktmbuf_free(m);
 }
 
-void local_input6(struct router *r, struct rte_mbuf *m)
+/* local_input6(); @reassembled: @m was put together from fragments, and no
+ * ND message may come in any (RFC 6980 5: ignored, so that fragments cannot
+ * carry one past a switch's ND or RA inspection): read as any other ICMPv6
+ * message for the router, as one behind another extension header is, an
+ * atomic fragment's header too (local_icmp6) */
+static void local_input6_from(struct router *r, struct rte_mbuf *m, bool reassembled)
 {
 	struct rte_ipv6_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
@@ -2511,7 +2516,7 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 	const uint8_t *ic = (const uint8_t *)(ip + 1);
 	int proto;
 
-	if (ip->proto == IPPROTO_ICMPV6 && plen >= 4 &&
+	if (!reassembled && ip->proto == IPPROTO_ICMPV6 && plen >= 4 &&
 	    rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN + sizeof(*ip) + plen) {
 		if (ic[0] == ND_TYPE_NS || ic[0] == ND_TYPE_NA) {
 			nd_input(r, m);
@@ -2589,7 +2594,7 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		m = reasm6_input(r->reasm, m, off, nh_at, control_now_ms(), r->cst.drop);
 		if (m != NULL) {
 			r->cst.reassembled++;
-			local_input6(r, m);
+			local_input6_from(r, m, true);
 		}
 		return;
 	}
@@ -2606,4 +2611,9 @@ void local_input6(struct router *r, struct rte_mbuf *m)
 		local_error6(r, m, CDROP_LOCAL_UNREACH, 1, 4, 0);
 	else /* unrecognized next header: point at it (RFC 4443 3.4) */
 		local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 1, nh_at);
+}
+
+void local_input6(struct router *r, struct rte_mbuf *m)
+{
+	local_input6_from(r, m, false);
 }

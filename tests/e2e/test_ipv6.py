@@ -1304,6 +1304,28 @@ def test_nd_abuse(topo, r):
     check(d("nd_answered") >= 1, "nd_answered")
     # h1's global address is on port 0's prefix: learnt from, not off-link
     check(d("nd_off_link_answered") == 0, "an on-link solicitor counted off-link")
+    # the same NS in two fragments, or in an atomic fragment: never read as
+    # one (RFC 6980 5: ND inspection on a switch cannot see into
+    # fragments), neither answered nor learnt from: local_icmp6
+    ns_frag = (s.IPv6(src="2001:db8:1::96", dst=ROUTER_IP6[0], hlim=255) /
+               s.IPv6ExtHdrFragment(id=0x6980) / s.ICMPv6ND_NS(tgt=ROUTER_IP6[0]) /
+               s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
+    frags = s.fragment6(ns_frag, 64)
+    atomic = (s.IPv6(src="2001:db8:1::96", dst=ROUTER_IP6[0], hlim=255) /
+              s.IPv6ExtHdrFragment(id=0x6981, offset=0, m=0) / s.ICMPv6ND_NS(tgt=ROUTER_IP6[0]) /
+              s.ICMPv6NDOptSrcLLAddr(lladdr=HOST_MAC[0]))
+    for what, pkts, reasm in (("in fragments", frags, 1), ("in an atomic fragment", [atomic], 0)):
+        got, d = around(topo, r, lambda: send(topo, [eth() / f for f in pkts]),
+                        match=lambda p: is_na(p) and p[s.IPv6].dst == "2001:db8:1::96",
+                        timeout=1.0, settle="local_icmp6")
+        # (h1's own NUD of the router may be answered in the window: only
+        # an answer to this source counts)
+        check(len(pkts) == 1 + reasm and not got and d("local_icmp6") == 1 and
+              d("reassembled") == reasm,
+              "an NS %s (%d frames): answered %d, local_icmp6 +%d, reassembled +%d" %
+              (what, len(pkts), len(got), d("local_icmp6"), d("reassembled")))
+    check(not any(l.split()[:1] == ["2001:db8:1::96"] for l in r.cli("show neigh").splitlines()),
+          "an entry learnt from a fragmented NS")
     # from a new on-link address: learnt from (an entry) and answered, and
     # counted as answered only (nd_learnt: NS/NA not answered, as for ARP)
     got, d = around(topo, r, lambda: send(topo, ns(ROUTER_IP6[0], src="2001:db8:1::99")),
