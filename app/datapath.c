@@ -247,19 +247,6 @@ static inline bool mac_is(const struct rte_ether_addr *a, const struct rte_ether
 	return ((a4 ^ b4) | (uint32_t)(a2 ^ b2)) == 0;
 }
 
-static inline bool is_local(const struct dp_local *loc, uint32_t a)
-{
-	unsigned int b = dp_local_bit(a);
-	uint32_t i;
-
-	if (loc == NULL || !((loc->filter[b >> 6] >> (b & 63)) & 1))
-		return false;
-	for (i = 0; i < loc->n; i++)
-		if (loc->addr[i] == a)
-			return true;
-	return false;
-}
-
 /* @a is one of the router's own addresses (not a subnet's broadcast). */
 static inline bool is_own(const struct dp_local *loc, uint32_t a)
 {
@@ -311,7 +298,7 @@ static inline enum dp_drop bad_src(const struct dp_local *loc, uint32_t s, uint3
 		if ((t & DP_LINK_LOCAL) && link_local_not_ours(loc, s, d))
 			return DROP_IP4_LINK_LOCAL;
 	}
-	return is_local(loc, s) ? DROP_MARTIAN_SRC : DROP_MAX;
+	return dp_local_has4(loc, s) ? DROP_MARTIAN_SRC : DROP_MAX;
 }
 
 /* A destination never forwarded nor accepted, as bad_src(): a multicast
@@ -353,7 +340,7 @@ static __rte_noinline void drop_bad_options(struct dp_ctx *c, struct rte_mbuf *m
 {
 	uint32_t optlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4 - sizeof(*ip);
 	uint32_t s = dp_ntohl(ip->src_addr), d = dp_ntohl(ip->dst_addr), at = 0;
-	bool quiet = bad_src(loc, s, d) != DROP_MAX || (is_local(loc, d) && !is_own(loc, d)) ||
+	bool quiet = bad_src(loc, s, d) != DROP_MAX || (dp_local_has4(loc, d) && !is_own(loc, d)) ||
 		     bad_dst(loc, martians, d) != DROP_MAX;
 
 	if (!quiet && rpf != DP_RPF_OFF) {

@@ -172,6 +172,21 @@ static inline bool dp_local_anycast6(const struct dp_local *l, const uint8_t *a)
 	return false;
 }
 
+/* @a (host order) is in @l: one of the router's own IPv4 addresses, or a
+ * broadcast or network address of one of its subnets (NULL: none). */
+static inline bool dp_local_has4(const struct dp_local *l, uint32_t a)
+{
+	unsigned int b = dp_local_bit(a);
+	uint32_t i;
+
+	if (l == NULL || !((l->filter[b >> 6] >> (b & 63)) & 1))
+		return false;
+	for (i = 0; i < l->n; i++)
+		if (l->addr[i] == a)
+			return true;
+	return false;
+}
+
 /* Append @a to @l (room for it allocated) and set its filter bit. */
 static inline void dp_local_add(struct dp_local *l, uint32_t a)
 {

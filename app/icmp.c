@@ -510,9 +510,12 @@ void local_input(struct router *r, struct rte_mbuf *m)
 	/* no answer to a source no host has (with the martian checks off,
 	 * the workers let them through): an echo reply or an error to 0/8,
 	 * 127/8, a group or the limited broadcast must never be sent (RFC
-	 * 1812 4.2.2.11, RFC 1122 3.2.1.3); an error was owed for what is
-	 * not ICMP, and is counted not sent */
-	if (ip4_martian_src(src)) {
+	 * 1812 4.2.2.11, RFC 1122 3.2.1.3), nor to one of the router's own
+	 * addresses or its subnets' broadcast and network addresses (it
+	 * would come back to the router: not no_route_back, and no token
+	 * spent on it); an error was owed for what is not ICMP, and is
+	 * counted not sent */
+	if (ip4_martian_src(src) || dp_local_has4(r->dpconf.local, src)) {
 		if (ip->next_proto_id == IPPROTO_ICMP) {
 			r->cst.drop[CDROP_LOCAL_ICMP]++;
 		} else {

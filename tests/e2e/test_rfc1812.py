@@ -1097,11 +1097,14 @@ def test_martians(topo, r):
               (src, dst, counter, delta(before, after, counter)))
     # with the martian checks off, the router itself still answers no
     # source no host has (RFC 1812 4.2.2.11): neither an echo reply nor an
-    # error to 127/8 or 0/8, even with a default route to send them by
+    # error to 127/8 or 0/8, even with a default route to send them by;
+    # nor to one of its own addresses or a subnet's broadcast address (the
+    # answer would come back to the router: not no_route_back, and the
+    # error that UDP is owed spends no token: ctrl_icmp_not_sent)
     r.cli("set ip martians off")
     r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[1])
     try:
-        for src in ("127.0.0.1", "0.0.0.0"):
+        for src in ("127.0.0.1", "0.0.0.0", ROUTER_IP[1], "192.0.2.255"):
             for pkt, counter in ((s.ICMP(type=8) / s.Raw(b"m" * 8), "local_icmp"),
                                  (s.UDP(sport=7, dport=33434) / s.Raw(b"m" * 8),
                                   "local_unreachable")):
@@ -1116,6 +1119,12 @@ def test_martians(topo, r):
                 check(delta(before, after, "icmp_echo_replies") == 0 and
                       delta(before, after, "icmp_unreach_port") == 0,
                       "from %s: an answer was counted sent" % src)
+                check(delta(before, after, "no_route_back") == 0 and
+                      delta(before, after, "ctrl_icmp_not_sent") ==
+                      (counter == "local_unreachable"),
+                      "from %s (%s): no_route_back +%d, ctrl_icmp_not_sent +%d" %
+                      (src, counter, delta(before, after, "no_route_back"),
+                       delta(before, after, "ctrl_icmp_not_sent")))
     finally:
         r.cli("route del 0.0.0.0/0")
         r.cli("set ip martians on")
