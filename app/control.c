@@ -1041,14 +1041,13 @@ void router_local_update(struct router *r)
 	/* after them, the Subnet-Router anycast addresses of the router's
 	 * prefixes, as router_anycast6() finds them */
 	for (p = 0; p < r->nb_ports; p++) {
-		for (i = 0; i < r->ports[p].nb_addrs && r->ports[p].present; i++) {
-			const struct port_addr *pa = &r->ports[p].addrs[i];
+		if (!r->ports[p].present)
+			continue;
+		for (i = 0; i < r->ports[p].nb_addrs; i++) {
 			struct fr_prefix pf;
 
-			if (pa->addr.family != AF_INET6 || pa->len >= 127)
-				continue;
-			port_addr_prefix(pa, &pf);
-			if (!dp_local_anycast6(nl, pf.addr.v6))
+			if (port_addr_anycast6(&r->ports[p].addrs[i], &pf) &&
+			    !dp_local_anycast6(nl, pf.addr.v6))
 				dp_local_any6_add(nl, pf.addr.v6);
 		}
 	}

@@ -357,10 +357,7 @@ bool port_anycast6(const struct router *r, uint16_t port, const uint8_t *a)
 	unsigned int i;
 
 	for (i = 0; i < p->nb_addrs; i++) {
-		if (p->addrs[i].addr.family != AF_INET6 || p->addrs[i].len >= 127)
-			continue;
-		port_addr_prefix(&p->addrs[i], &pf);
-		if (memcmp(pf.addr.v6, a, 16) == 0)
+		if (port_addr_anycast6(&p->addrs[i], &pf) && memcmp(pf.addr.v6, a, 16) == 0)
 			return true;
 	}
 	return false;
@@ -1371,8 +1368,7 @@ static unsigned int addr_groups(uint8_t (*g)[16], unsigned int n, const struct p
 
 	nd_solicited_node(pa->addr.v6, sn);
 	n = group_add(g, n, sn);
-	if (pa->len < 127) {
-		port_addr_prefix(pa, &pf);
+	if (port_addr_anycast6(pa, &pf)) {
 		nd_solicited_node(pf.addr.v6, sn);
 		n = group_add(g, n, sn);
 	}

@@ -95,6 +95,17 @@ static inline void port_addr_prefix(const struct port_addr *pa, struct fr_prefix
 	fr_addr_mask(&pf->addr, pf->len);
 }
 
+/* The Subnet-Router anycast address of port address @pa (RFC 4291 2.6.1:
+ * its prefix, host bits zero) in @pf; false for an IPv4 address and for a
+ * /127 or /128, which have none (RFC 6164: both addresses are hosts'). */
+static inline bool port_addr_anycast6(const struct port_addr *pa, struct fr_prefix *pf)
+{
+	if (pa->addr.family != AF_INET6 || pa->len >= 127)
+		return false;
+	port_addr_prefix(pa, pf);
+	return true;
+}
+
 /* The MLD groups a port may listen to: all-routers, its link-local
  * address's solicited-node group, and for each address its own and its
  * prefix's (Subnet-Router anycast) */
