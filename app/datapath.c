@@ -52,11 +52,13 @@ static inline void drop(struct dp_ctx *c, struct rte_mbuf *m, uint16_t *out, enu
 	*out = DP_OUT_DROP;
 }
 
-/* RFC 1812 4.3.2.7 (datapath.h), with the frame's L2 group flag. */
-static inline bool icmp_allowed(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
-				uint8_t flags)
+/* RFC 1812 4.3.2.7 (datapath.h), with the frame's L2 group flag and the
+ * router's own addresses (an error path: the list is loaded here). */
+static inline bool icmp_allowed(const struct dp_ctx *c, const struct rte_mbuf *m,
+				const struct rte_ipv4_hdr *ip, uint8_t flags)
 {
-	return dp_icmp4_allowed(m, ip, (flags & F_L2_GROUP) != 0);
+	return dp_icmp4_allowed(m, ip, (flags & F_L2_GROUP) != 0,
+				__atomic_load_n(&c->conf->local, __ATOMIC_ACQUIRE));
 }
 
 /* One token for an ICMP error from this worker's buckets: those for path
@@ -72,7 +74,7 @@ static inline void drop_icmp(struct dp_ctx *c, struct rte_mbuf *m, const struct 
 			     uint8_t code, uint32_t aux)
 {
 	c->st->drop[why]++;
-	if (!icmp_allowed(m, ip, flags)) {
+	if (!icmp_allowed(c, m, ip, flags)) {
 		c->st->icmp_not_sent++;
 	} else if (!icmp_token(c, type == 3 && code == 4)) {
 		c->st->icmp_ratelimited++;
@@ -401,7 +403,7 @@ static __rte_noinline __rte_cold bool redirect_due(struct dp_ctx *c, const struc
 	uint64_t snh;
 
 	fib4_lookup_bulk(c->fib, &s, &snh, 1);
-	return redirect_take(c, snh, in_port, icmp_allowed(m, ip, flags));
+	return redirect_take(c, snh, in_port, icmp_allowed(c, m, ip, flags));
 }
 
 /* ip4_options_to_fill(), out of line: only a header with options asks */

@@ -338,9 +338,13 @@ static inline bool ip4_martian_dst(uint32_t a)
 
 /* RFC 1812 4.3.2.7: no ICMP error about an ICMP error, a non-first
  * fragment, a broadcast/multicast destination or L2 frame (@l2_group), or a
- * source that does not name one host. Workers and the control thread. */
+ * source that does not name one host; nor about a packet from one of the
+ * router's own addresses or its subnets' broadcast or network addresses
+ * (in @loc: with the martian checks off such a source gets this far, and
+ * the error would be routed back to the router itself), refused before a
+ * token is spent on it. Workers and the control thread. */
 static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
-				    bool l2_group)
+				    bool l2_group, const struct dp_local *loc)
 {
 	uint32_t src = rte_be_to_cpu_32(ip->src_addr), dst = rte_be_to_cpu_32(ip->dst_addr);
 	uint32_t ihl = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4;
@@ -348,7 +352,8 @@ static inline bool dp_icmp4_allowed(const struct rte_mbuf *m, const struct rte_i
 	if (l2_group || (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)))
 		return false;
 	/* ip4_martian_src() holds 255.255.255.255 (test_martian_table) */
-	if ((dst >> 28) == 0xe || dst == UINT32_MAX || ip4_martian_src(src))
+	if ((dst >> 28) == 0xe || dst == UINT32_MAX || ip4_martian_src(src) ||
+	    dp_local_has4(loc, src))
 		return false;
 	if (ip->next_proto_id == IPPROTO_ICMP) {
 		uint8_t type;

@@ -68,7 +68,7 @@ bool icmp_ctrl_error_due(struct router *r, struct rte_mbuf *m, uint8_t type, uin
 	bool v6 = frame_is_ip6(m);
 	bool ok = v6 ? dp_icmp6_allowed(m, l3, frame_l2_group(m),
 					type == 2 || (type == 4 && code == 2))
-		     : dp_icmp4_allowed(m, l3, frame_l2_group(m));
+		     : dp_icmp4_allowed(m, l3, frame_l2_group(m), r->dpconf.local);
 
 	/* none about a source known to be an anycast address (icmp6_error()
 	 * refuses it too), asked before a token is spent on it */

@@ -425,6 +425,36 @@ def test_reassembly(topo, r):
            delta(before, after, "icmp_time_exceeded")))
 
 
+def test_reasm_timeout_own_source(topo, r):
+    """With the martian checks off, a lone fragment for the router from one
+    of its own addresses or a subnet's broadcast address times out without
+    an error and without spending a token (ctrl_icmp_not_sent): the Time
+    Exceeded would be routed back to the router itself. (Over pcap: the
+    kernel under af_packet holds IPv4 fragments for its own reassembly.)"""
+    r.cli("set ip martians off")
+    r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[1])
+    r.cli("set ip reassembly-timeout 1")
+    try:
+        for src in (ROUTER_IP[1], "192.0.2.255"):
+            lone = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+                    s.IP(src=src, dst=ROUTER_IP[0], id=0x4e4e, flags="MF", proto=1) /
+                    s.ICMP(type=8, id=0x4646, seq=1) / s.Raw(b"l" * 16))
+            before = r.stats()
+            send(topo, lone)
+            frlib.settle(r, before, ("reasm_timeout",), 4.0)
+            after = r.stats()
+            counts = {n: delta(before, after, n) for n in (
+                "reasm_timeout", "ctrl_icmp_not_sent", "no_route_back", "icmp_time_exceeded",
+                "ctrl_icmp_over_rate")}
+            check(counts == {"reasm_timeout": 1, "ctrl_icmp_not_sent": 1, "no_route_back": 0,
+                             "icmp_time_exceeded": 0, "ctrl_icmp_over_rate": 0},
+                  "lone fragment from %s: %s" % (src, counts))
+    finally:
+        r.cli("set ip reassembly-timeout default")
+        r.cli("route del 0.0.0.0/0")
+        r.cli("set ip martians on")
+
+
 def test_unreachables(topo, r):
     expect_error(topo, r, udp(NOROUTE), 3, 0, "no_route", "icmp_unreach_net")
     expect_error(topo, r, udp("198.18.0.9"), 3, 0, "unreachable", "icmp_unreach_net")
@@ -1125,6 +1155,20 @@ def test_martians(topo, r):
                       "from %s (%s): no_route_back +%d, ctrl_icmp_not_sent +%d" %
                       (src, counter, delta(before, after, "no_route_back"),
                        delta(before, after, "ctrl_icmp_not_sent")))
+        # nor an error about a packet in transit from such a source (the
+        # worker's hop limit: no token spent, icmp_not_sent)
+        for src in (ROUTER_IP[1], "192.0.2.255"):
+            p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
+                 s.IP(src=src, dst=HOST_IP[1], ttl=1) / s.UDP(sport=7, dport=9) / s.Raw(b"t" * 8))
+            before = r.stats()
+            got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+            after = r.stats()
+            counts = {n: delta(before, after, n) for n in (
+                "ttl_exceeded", "icmp_not_sent", "icmp_queued", "no_route_back")}
+            check(not [g for g in got if g.haslayer(s.IP)] and
+                  counts == {"ttl_exceeded": 1, "icmp_not_sent": 1, "icmp_queued": 0,
+                             "no_route_back": 0},
+                  "hop limit, from %s: %s, %s" % (src, [g.summary() for g in got], counts))
     finally:
         r.cli("route del 0.0.0.0/0")
         r.cli("set ip martians on")
@@ -1593,6 +1637,7 @@ def main():
             runner.run("fragments_in_transit_pcap", test_fragments_in_transit, topo, r)
             runner.run("ecmp_l4_fragments_pcap", test_ecmp_l4_fragments, topo, r)
             runner.run("reassembly_pcap", test_reassembly, topo, r)
+            runner.run("reasm_timeout_own_source_pcap", test_reasm_timeout_own_source, topo, r)
         finally:
             runner.run("clean_stop_pcap", r.stop)
     runner.exit()

@@ -1300,6 +1300,85 @@ static void test_rtcache_coherency(void **state)
  * type 5 code 1 (the control thread sends the Redirect, then the packet);
  * otherwise, and when none is due, it leaves by port 0 at once.
  */
+/*
+ * With the martian checks off, a packet from one of the router's own
+ * addresses, or a subnet's broadcast or network address, is forwarded like
+ * any other, but no ICMP error about it is handed over, nor a Redirect, and
+ * no token is spent on it (icmp_not_sent): the error would be routed back to
+ * the router itself. A host's error then still finds the bucket's token.
+ */
+static void test_own_source_no_error(void **state)
+{
+	/* 192.0.2.1 (the router's), 192.0.2.255 and 192.0.2.0 (its /24's) */
+	static const uint32_t srcs[] = {0xc0000201, 0xc00002ff, 0xc0000200};
+	struct pctx *p = *state;
+	const struct rte_ether_addr gw2_mac = {{0x02, 0, 0, 0, 0x01, 0x09}};
+	struct dp_local *loc = calloc(1, sizeof(*loc) + RTE_DIM(srcs) * sizeof(uint32_t));
+	uint64_t ns = p->st.icmp_not_sent, rl = p->st.icmp_ratelimited;
+	struct fib_route r;
+	struct rte_mbuf *m;
+	unsigned int i;
+	uint16_t out;
+
+	assert_non_null(loc);
+	for (i = 0; i < RTE_DIM(srcs); i++)
+		dp_local_add(loc, srcs[i]);
+	loc->n_own = 1;
+	p->conf.local = loc;
+	p->conf.martians = 0;
+	p->ports[1].mtu = 576;
+	/* one token in each bucket (Packet Too Big's: none), none refilled
+	 * within the test */
+	p->conf.icmp_rate = dp_icmp_rate(1ull << 39, 1);
+	p->c.icmp.left = p->c.icmp_redirect.left = 1ull << 39;
+	p->c.icmp_pmtu.left = 0;
+	p->c.icmp.last = p->c.icmp_pmtu.last = p->c.icmp_redirect.last = rte_rdtsc();
+	for (i = 0; i < RTE_DIM(srcs); i++) {
+		/* forwarded */
+		expect_out(p, pkt(srcs[i], 0x0a010203, 64, 10), 0, 1);
+		/* hop limit, no route, too big with DF: dropped, no error */
+		run1(p, pkt(srcs[i], 0x0a010203, 1, 10), 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+		run1(p, pkt(srcs[i], 0x08080808, 64, 10), 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+		m = pkt(srcs[i], 0x0a010203, 64, 1000);
+		iph(m)->fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+		iph(m)->hdr_checksum = 0;
+		iph(m)->hdr_checksum = rte_ipv4_cksum(iph(m));
+		run1(p, m, 0, &out);
+		assert_int_equal(out, DP_OUT_DROP);
+	}
+	assert_int_equal(p->st.drop[DROP_TTL_EXCEEDED], RTE_DIM(srcs));
+	assert_int_equal(p->st.drop[DROP_NO_ROUTE], RTE_DIM(srcs));
+	assert_int_equal(p->st.drop[DROP_FRAG_NEEDED], RTE_DIM(srcs));
+	assert_int_equal(p->st.icmp_not_sent, ns + 3 * RTE_DIM(srcs));
+	assert_int_equal(p->st.icmp_ratelimited, rl);
+	/* the token is still there for a host's error; then it is gone */
+	m = pkt(0xc0000202, 0x0a010203, 1, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL_ERR);
+	assert_int_equal(dp_ctrl_icmp_type(m), 11);
+	rte_pktmbuf_free(m);
+	run1(p, pkt(0xc0000202, 0x0a010203, 1, 10), 0, &out);
+	assert_int_equal(out, DP_OUT_DROP);
+	assert_int_equal(p->st.icmp_ratelimited, rl + 1);
+	/* back out of port 0 with Redirects on: none to such a source, and
+	 * its token is left for a host of the link */
+	gw2_route(p, "10.1.2.0/24", &gw2_mac, &r);
+	p->ports[0].redirects = 1;
+	for (i = 0; i < RTE_DIM(srcs); i++)
+		expect_out(p, pkt(srcs[i], 0x0a010203, 64, 10), 0, 0);
+	assert_int_equal(p->st.redirects_ratelimited, 0);
+	m = pkt(0xc0000202, 0x0a010203, 64, 10);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_icmp_type(m), ICMP_REDIRECT);
+	rte_pktmbuf_free(m);
+	p->ports[0].redirects = 0;
+	p->conf.local = NULL;
+	free(loc);
+}
+
 static void test_redirect(void **state)
 {
 	struct pctx *p = *state;
@@ -1878,6 +1957,8 @@ int main(void)
 		cmocka_unit_test(test_fragment6),
 		cmocka_unit_test_setup_teardown(test_rtcache_coherency, pipe_setup, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_redirect, pipe_setup, pipe_teardown),
+		cmocka_unit_test_setup_teardown(test_own_source_no_error, pipe_setup,
+						pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_redirect, pipe_setup_4b, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_redirect, pipe_setup_bulk, pipe_teardown),
 		cmocka_unit_test_setup_teardown(test_rtcache_train, pipe_setup, pipe_teardown),
