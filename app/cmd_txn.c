@@ -45,8 +45,13 @@ static int setting_apply(struct router *r, const struct setting *s)
 		/* undo: the device's MTU as it was (value2; 0: unchanged).
 		 * A transaction only raises devices (port_mtu_fit()), so
 		 * this only lowers one: a device that refuses keeps taking
-		 * larger frames than the router sends */
+		 * larger frames than the router sends. First, as
+		 * mtu_lower() does, no worker still holds a frame it sized
+		 * by the raised MTU: the device would drop it, with no
+		 * error back */
 		if (s->value2 != 0 && s->value2 != r->ports[s->port].dev_mtu) {
+			if (r->ports[s->port].started && r->qsv != NULL)
+				rte_rcu_qsbr_synchronize(r->qsv, RTE_QSBR_THRID_INVALID);
 			if (r->ports[s->port].started &&
 			    (rc = rte_eth_dev_set_mtu(s->port, (uint16_t)s->value2)) != 0)
 				fprintf(stderr,
