@@ -180,6 +180,26 @@ static struct rte_mbuf *frag_drop(struct reasm *ra, struct reasm_dg *d, struct r
 	return NULL;
 }
 
+/* The @len data bytes of @a from @aoff and of @b from @boff are the same. */
+static bool data_same(const struct rte_mbuf *a, uint32_t aoff, const struct rte_mbuf *b,
+		      uint32_t boff, uint32_t len)
+{
+	uint8_t ca[256], cb[256];
+
+	while (len > 0) {
+		const uint32_t n = RTE_MIN(len, (uint32_t)sizeof(ca));
+		const void *pa = rte_pktmbuf_read(a, aoff, n, ca);
+		const void *pb = rte_pktmbuf_read(b, boff, n, cb);
+
+		if (pa == NULL || pb == NULL || memcmp(pa, pb, n) != 0)
+			return false;
+		aoff += n;
+		boff += n;
+		len -= n;
+	}
+	return true;
+}
+
 /*
  * Fragment @m of datagram @d: its payload bytes @off to @off + @len, the last
  * unless @more, its data @hlen bytes into the frame; @limit, the payload's
@@ -203,9 +223,18 @@ static struct rte_mbuf *dg_add(struct reasm *ra, struct reasm_dg *d, struct rte_
 	for (i = 0; i < d->n && d->f[i].off < off; i++)
 		;
 	/* a copy the network made: dropped alone (RFC 8200 4.5), before the
-	 * checks its own headers' length would make */
-	if (i < d->n && d->f[i].off == off && d->f[i].end == end)
-		return frag_drop(ra, d, m, drop, CDROP_REASM_OVERLAP, false);
+	 * checks its own headers' length would make. Only an exact one: the
+	 * same range with other data, or another More Fragments flag, is an
+	 * overlap (RFC 5722 4), the whole datagram dropped. The piece held
+	 * keeps its data at its end (after the headers for the first); only
+	 * the last piece held ended the payload */
+	if (i < d->n && d->f[i].off == off && d->f[i].end == end) {
+		const struct rte_mbuf *h = d->f[i].m;
+		const bool same = (d->last && d->total == end) == !more &&
+				  data_same(h, rte_pktmbuf_pkt_len(h) - len, m, hlen, len);
+
+		return frag_drop(ra, d, m, drop, CDROP_REASM_OVERLAP, !same);
+	}
 	/* the last fragment says the length: one that says another, data
 	 * past it, or past what a datagram holds, make none */
 	if (end > lim || (d->n > 0 && d->f[d->n - 1].end > lim) ||

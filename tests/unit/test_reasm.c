@@ -187,6 +187,37 @@ static void test_copy_and_overlap(void **state)
 	assert_null(reasm4_input(ra, frag4(3, 0, 16, true), 1, drop));
 	assert_null(reasm4_input(ra, frag4(3, 0, 24, true), 1, drop));
 	assert_int_equal(drop[CDROP_REASM_OVERLAP], 5);
+	/* the same range with other data (RFC 5722 4: an overlap, not a
+	 * copy): the held piece goes with it, the whole datagram */
+	assert_null(reasm4_input(ra, frag4(4, 16, 8, true), 1, drop));
+	w = frag4(4, 16, 8, true);
+	rte_pktmbuf_mtod_offset(w, uint8_t *, RTE_ETHER_HDR_LEN + 20)[7] ^= 1;
+	assert_null(reasm4_input(ra, w, 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 7);
+	assert_int_equal(reasm_pending(ra), 0);
+	/* the same range as the first piece, data equal but for its last
+	 * byte (the held first keeps its headers in front) */
+	assert_null(reasm4_input(ra, frag4(5, 0, 16, true), 1, drop));
+	w = frag4(5, 0, 16, true);
+	rte_pktmbuf_mtod_offset(w, uint8_t *, RTE_ETHER_HDR_LEN + 20)[15] ^= 0x80;
+	assert_null(reasm4_input(ra, w, 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 9);
+	/* the same range and data, another More Fragments flag: an overlap
+	 * too, whichever came first */
+	assert_null(reasm4_input(ra, frag4(6, 8, 8, false), 1, drop));
+	assert_null(reasm4_input(ra, frag4(6, 8, 8, true), 1, drop));
+	assert_null(reasm4_input(ra, frag4(7, 8, 8, true), 1, drop));
+	assert_null(reasm4_input(ra, frag4(7, 8, 8, false), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 13);
+	/* an exact copy of the last piece: itself dropped, and the datagram
+	 * completes */
+	assert_null(reasm4_input(ra, frag4(8, 8, 8, false), 1, drop));
+	assert_null(reasm4_input(ra, frag4(8, 8, 8, false), 1, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], 14);
+	w = reasm4_input(ra, frag4(8, 0, 8, true), 1, drop);
+	assert_non_null(w);
+	check_payload(w, RTE_ETHER_HDR_LEN + 20, 16);
+	rte_pktmbuf_free(w);
 	assert_int_equal(reasm_pending(ra), 0);
 	assert_int_equal(reasm_mbufs(ra), 0);
 }
