@@ -31,6 +31,11 @@ unsigned int addr_edges(const struct fr_addr *a, uint8_t len, struct fr_addr edg
 /* "gateway GW is not on a connected network ...": -ENETUNREACH, @err
  * filled (a route line's refusal, also configure replace's). */
 int err_gw_unconnected(const struct fr_addr *gw, char *err, size_t errlen);
+/* Gateway @gw on a port's network, but route @via (not a connected one)
+ * covers it: -ENETUNREACH, said in @err. */
+int err_gw_covered(const struct fr_addr *gw, const struct fib_route *via, char *err, size_t errlen);
+/* Link-local gateway @gw given without its port: -EDESTADDRREQ, said. */
+int err_gw_link_local(const struct fr_addr *gw, char *err, size_t errlen);
 
 /* A gateway the router may route by: none of its addresses, nor a
  * subnet's network, broadcast or anycast address. */

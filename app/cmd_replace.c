@@ -547,30 +547,58 @@ uint16_t replace_mtu(const struct cfg_replace *rp, uint16_t port)
 static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
 		      const struct fr_addr *gw, uint16_t *port, char *err, size_t errlen)
 {
-	struct fib_route rt;
+	const struct router *r = rp->r;
+	struct fib_route rt, inst;
 	struct fr_prefix pf;
-	int len;
+	bool have_inst = false, on_net = false;
+	uint16_t pid;
+	unsigned int i;
+	int len, e;
 
+	/* a start refuses a gateway that is no host's before it looks for
+	 * its network, and a link-local one without its port before that */
+	if (gw->family == AF_INET6 && gw->v6[0] == 0xfe && (gw->v6[1] & 0xc0) == 0x80) {
+		e = gw_check(r, gw, err, errlen);
+		return e != 0 ? e : err_gw_link_local(gw, err, errlen);
+	}
 	for (len = (int)fr_family_bits(gw->family); len >= 0; len--) {
 		pf.addr = *gw;
 		pf.len = (uint8_t)len;
 		fr_addr_mask(&pf.addr, pf.len);
 		/* the line's own prefix: a static route there is the one it
-		 * replaces, which a start has not made yet */
-		if (fib_route_get(rp->r->fib, &pf, &rt) != 0 || !replace_route_made(rp, &rt) ||
-		    (rt.origin == FIB_ORIGIN_STATIC && pf.len == own->len &&
-		     fr_addr_eq(&pf.addr, &own->addr)))
+		 * adds or replaces, which neither an add nor a replace
+		 * resolves its gateway by */
+		if (fib_route_get(r->fib, &pf, &rt) != 0 || !replace_route_made(rp, &rt) ||
+		    (rt.origin == FIB_ORIGIN_STATIC && fr_prefix_eq(&pf, own)))
 			continue;
-		if (rt.type != FIB_NH_CONNECTED)
-			break;
-		*port = rt.port;
-		return 0;
+		if (rt.type == FIB_NH_CONNECTED) {
+			*port = rt.port;
+			return 0;
+		}
+		break;
 	}
-	/* a start refuses a gateway that is no host's before it looks for
-	 * its network */
-	int e = gw_check(rp->r, gw, err, errlen);
-
-	return e != 0 ? e : err_gw_unconnected(gw, err, errlen);
+	e = gw_check(r, gw, err, errlen);
+	if (e != 0)
+		return e;
+	/* why, as a start says it: on a network of an address the lines
+	 * before made, the longest route in the tables (not one waiting for
+	 * its port) that covers the gateway takes it elsewhere */
+	for (pid = 0; pid < r->nb_ports && !on_net; pid++)
+		for (i = 0; i < r->ports[pid].nb_addrs && !on_net; i++) {
+			port_addr_prefix(&r->ports[pid].addrs[i], &pf);
+			on_net = replace_addr_made(rp, pid, &r->ports[pid].addrs[i]) &&
+				 pf.addr.family == gw->family && fr_prefix_contains(&pf, gw);
+		}
+	for (len = (int)fr_family_bits(gw->family); on_net && !have_inst && len >= 0; len--) {
+		pf.addr = *gw;
+		pf.len = (uint8_t)len;
+		fr_addr_mask(&pf.addr, pf.len);
+		have_inst = fib_route_get(r->fib, &pf, &inst) == 0 &&
+			    !(inst.flags & FIB_RTF_DOWN) && replace_route_made(rp, &inst) &&
+			    !(inst.origin == FIB_ORIGIN_STATIC && fr_prefix_eq(&pf, own));
+	}
+	return have_inst && inst.type != FIB_NH_CONNECTED ? err_gw_covered(gw, &inst, err, errlen)
+							  : err_gw_unconnected(gw, err, errlen);
 }
 
 /* Line @c as a start with the file would run it at this point: its
@@ -588,6 +616,12 @@ static int route_as_started(const struct cfg_replace *rp, const struct cmd *c, s
 				  errlen);
 	if (c->route.type != FIB_NH_MULTIPATH)
 		return 0;
+	/* a start checks every gateway before it resolves one */
+	for (i = 0; i < c->nmp; i++) {
+		rc = gw_check(rp->r, &c->mp[i].gw, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
 	for (i = 0; i < c->nmp; i++) {
 		if (c->mp[i].port != FIB_PORT_NONE)
 			continue;

@@ -591,6 +591,30 @@ int err_gw_unconnected(const struct fr_addr *gw, char *err, size_t errlen)
 		    g);
 }
 
+int err_gw_covered(const struct fr_addr *gw, const struct fib_route *via, char *err, size_t errlen)
+{
+	char g[FR_ADDR_STRLEN], vp[FR_ADDR_STRLEN], vg[FR_ADDR_STRLEN + 4] = "";
+
+	fr_addr_fmt(gw, g, sizeof(g));
+	fr_prefix_fmt(&via->prefix, vp, sizeof(vp));
+	if (via->type == FIB_NH_GATEWAY) {
+		memcpy(vg, "via ", 4);
+		fr_addr_fmt(&via->gw, vg + 4, sizeof(vg) - 4);
+	}
+	return ERRC(-ENETUNREACH,
+		    "gateway %s is not on a connected network: route %s %s covers it (give "
+		    "'port N', or a gateway that a port's network holds)",
+		    g, vp, vg[0] ? vg : fib_nh_type_names[via->type]);
+}
+
+int err_gw_link_local(const struct fr_addr *gw, char *err, size_t errlen)
+{
+	char g[FR_ADDR_STRLEN];
+
+	return ERRC(-EDESTADDRREQ, "gateway %s is link-local: give the port it is on ('port N')",
+		    fr_addr_fmt(gw, g, sizeof(g)));
+}
+
 static int route_err(const struct router *r, const struct fib_route *rt, int rc, char *err,
 		     size_t errlen)
 {
@@ -603,24 +627,15 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 		return ERRC(-EEXIST, "route %s exists (use 'route replace' to change it)", p);
 	case -ENETUNREACH: {
 		struct fib_route via;
-		char vp[FR_ADDR_STRLEN];
 
 		/* on a port's network, a longer route may take it elsewhere:
-		 * that route is what makes it unreachable */
+		 * that route is what makes it unreachable (not the route a
+		 * replace would replace, which the FIB left out) */
 		if (on_port_net(r, &rt->gw) && fib_route_lookup(r->fib, &rt->gw, &via) == 0 &&
-		    via.type != FIB_NH_CONNECTED) {
-			char vg[FR_ADDR_STRLEN + 4] = "";
-
-			fr_prefix_fmt(&via.prefix, vp, sizeof(vp));
-			if (via.type == FIB_NH_GATEWAY) {
-				memcpy(vg, "via ", 4);
-				fr_addr_fmt(&via.gw, vg + 4, sizeof(vg) - 4);
-			}
-			return ERRC(-ENETUNREACH,
-				    "gateway %s is not on a connected network: route %s %s covers "
-				    "it (give 'port N', or a gateway that a port's network holds)",
-				    g, vp, vg[0] ? vg : fib_nh_type_names[via.type]);
-		}
+		    (!fr_prefix_eq(&via.prefix, &rt->prefix) ||
+		     fib_route_parent(r->fib, &rt->prefix, &via) == 0) &&
+		    via.type != FIB_NH_CONNECTED)
+			return err_gw_covered(&rt->gw, &via, err, errlen);
 		return err_gw_unconnected(&rt->gw, err, errlen);
 	}
 	case -EINVAL:
@@ -642,8 +657,7 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 				    p, neigh_capacity(r->neigh));
 		return route_full(r, rt, p, err, errlen);
 	case -EDESTADDRREQ:
-		return ERRC(-EDESTADDRREQ,
-			    "gateway %s is link-local: give the port it is on ('port N')", g);
+		return err_gw_link_local(&rt->gw, err, errlen);
 	case -EAFNOSUPPORT:
 		return ERRC(-EAFNOSUPPORT, "%s: address family not supported", p);
 	case -ENOENT:

@@ -62,6 +62,12 @@ static inline bool fr_addr_eq(const struct fr_addr *a, const struct fr_addr *b)
 	return memcmp(a->v6, b->v6, 16) == 0;
 }
 
+/** True when @p a and @p b are the same prefix (address and length). */
+static inline bool fr_prefix_eq(const struct fr_prefix *a, const struct fr_prefix *b)
+{
+	return a->len == b->len && fr_addr_eq(&a->addr, &b->addr);
+}
+
 /**
  * Parse an IPv4 or IPv6 address.
  * @return 0, or -EINVAL when @p s is not an address.

@@ -327,6 +327,20 @@ int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_ro
 	return 0;
 }
 
+int fib_route_parent(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
+{
+	struct rte_rib_node *n;
+
+	if (p->addr.family == AF_INET6)
+		return fib6_route_parent(f, p, r);
+	n = rib4_exact(f, p);
+	n = n != NULL ? rte_rib_lookup_parent(n) : NULL;
+	if (n == NULL)
+		return -ENOENT;
+	route_from_node(f, n, r);
+	return 0;
+}
+
 /* Longest match of a gateway, remembered until a change covers it. */
 static int gw_lookup(struct fib *f, const struct fr_addr *gw, struct fib_route *via)
 {
@@ -370,12 +384,18 @@ int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 		    (r->gw.v6[1] & 0xc0) == 0x80 && r->port == FIB_PORT_NONE)
 			return -EDESTADDRREQ;
 		rc = gw_lookup(f, &r->gw, &via);
+		/* a replace resolves its gateway as an add of the new route
+		 * would: without the route it replaces (a gateway inside its
+		 * own prefix is found by the route that holds that prefix) */
+		if (rc == 0 && fr_prefix_eq(&via.prefix, &r->prefix))
+			rc = fib_route_parent(f, &r->prefix, &via);
 		if (f->down.n > 0) {
 			/* a route waiting for its port (a 'dev' route) still
 			 * says where its gateways are, as it would in a RIB */
 			struct fib_route w;
 
 			if (fib_down_lookup(f, &r->gw, &w) == 0 &&
+			    !fr_prefix_eq(&w.prefix, &r->prefix) &&
 			    (rc != 0 || w.prefix.len > via.prefix.len)) {
 				via = w;
 				rc = 0;

@@ -253,6 +253,14 @@ int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_rou
 int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
 
 /**
+ * The route that covers installed prefix @p, the route at @p left out: the
+ * next shorter one that holds it (what a gateway inside @p resolves by when
+ * that route is replaced). Control thread.
+ * @return 0, or -ENOENT when none does (or no route is at @p).
+ */
+int fib_route_parent(const struct fib *f, const struct fr_prefix *p, struct fib_route *r);
+
+/**
  * fib_route_lookup(), a multipath route's gateway chosen as the data path
  * chooses it for the flow from @p src (NULL: hash 0) to @p a, its ports
  * @p l4 (0: none; hashed as fib_mp_hash(seed, src, dst ^ l4)): the route

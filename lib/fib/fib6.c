@@ -71,6 +71,17 @@ int fib6_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_ro
 	return 0;
 }
 
+int fib6_route_parent(const struct fib *f, const struct fr_prefix *p, struct fib_route *r)
+{
+	struct rte_rib6_node *n = rte_rib6_lookup_exact(f->rib6, p->addr.v6, p->len);
+
+	n = n != NULL ? rte_rib6_lookup_parent(n) : NULL;
+	if (n == NULL)
+		return -ENOENT;
+	route6_from_node(f, n, r);
+	return 0;
+}
+
 int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r)
 {
 	struct rte_rib6_node *n = rte_rib6_lookup(f->rib6, a->v6);

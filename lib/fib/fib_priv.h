@@ -152,6 +152,8 @@ void fib6_reserve_init(struct fib *f);
 void fib6_free(struct fib *f);
 int fib6_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_route *r);
 int fib6_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
+/* The route that covers installed prefix @p, @p's own left out (-ENOENT: none). */
+int fib6_route_parent(const struct fib *f, const struct fr_prefix *p, struct fib_route *r);
 int fib6_route_set(struct fib *f, struct fib_route *r, struct fib_route *old, bool replace);
 int fib6_route_del(struct fib *f, const struct fr_prefix *p, struct fib_route *old);
 int fib6_route_walk(const struct fib *f, int (*cb)(const struct fib_route *r, void *arg),

@@ -2440,6 +2440,23 @@ def _():
         ("port 0 address 192.0.2.1/24\n",
          "route add 10.0.0.0/8 blackhole\nroute replace 10.0.0.0/8 via 192.0.2.9\n"
          "port 0 address 192.0.2.1/24\n"),
+        # a replace whose gateway lies inside its own prefix: resolved as
+        # the add was, by the subnet that holds the prefix, not by the
+        # route it replaces
+        ("port 0 address 10.0.0.1/16\nroute add 10.0.5.0/24 via 10.0.5.1\n",
+         "port 0 address 10.0.0.1/16\nroute add 10.0.5.0/24 via 10.0.5.1\n"
+         "route replace 10.0.5.0/24 via 10.0.5.2\n"),
+        # a link-local gateway without its port: why, not 'add a port
+        # address covering it'
+        ("port 0 address 192.0.2.1/24\n", "route add 2001:db8::/32 via fe80::1\n"),
+        # on a port's network, but a longer route takes it elsewhere: that
+        # route named, as a start names it
+        ("port 0 address 192.0.2.1/24\n",
+         "port 0 address 10.0.0.1/16\nroute add 10.0.5.0/24 blackhole\n"
+         "route add 192.168.0.0/16 via 10.0.5.1\n"),
+        # a 'dev' route replaced by a gateway that only it connected
+        ("port 0 address 192.0.2.1/24\n",
+         "route add 198.18.0.0/15 dev 1\nroute replace 198.18.0.0/15 via 198.18.0.1\n"),
     ]
     outcomes = []
     for i, (a, b) in enumerate(cases):
@@ -2472,8 +2489,9 @@ def _():
         finally:
             for p in (pa, pb):
                 stop(p)
-    # the cases are what they say: two taken, four refused at their line
-    check(outcomes == ["taken", "taken", "2", "1", "2", "2"], "outcomes %s" % outcomes)
+    # the cases are what they say: three taken, seven refused at their line
+    check(outcomes == ["taken", "taken", "2", "1", "2", "2", "taken", "1", "3", "2"],
+          "outcomes %s" % outcomes)
 
 
 if skipped:

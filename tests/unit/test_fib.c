@@ -607,6 +607,63 @@ static void test_types_and_gateways(void **state)
 	assert_int_equal(neigh_get(c->n, &r.gw, 3, &ni), -ENOENT);
 }
 
+/*
+ * A replace resolves a gateway given without a port as an add of the new
+ * route would: by the routes that cover it, the one it replaces left out.
+ * A gateway inside the route's own prefix is found on the connected
+ * subnet that holds the prefix (before, the old route covered it and the
+ * replace was refused), and a route cannot be replaced by one whose gateway
+ * only the old route connected (before, that was accepted).
+ */
+static void test_replace_own_gateway(void **state)
+{
+	static const char *const fam[2][6] = {
+		/* connected, route, its gateway, another, a 'dev' route, its gateway */
+		{"192.0.2.0/24", "192.0.2.128/25", "192.0.2.129", "192.0.2.130", "198.18.0.0/15",
+		 "198.18.0.1"},
+		{"2001:db8::/64", "2001:db8::8000:0:0:0/65", "2001:db8::8000:0:0:1",
+		 "2001:db8::8000:0:0:2", "2001:db8:5::/48", "2001:db8:5::1"},
+	};
+	struct ctx *c = *state;
+	struct fib *f = c->f;
+	struct fib_route r, got;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		add(f, fam[i][0], FIB_NH_CONNECTED, 3);
+		r = mk(fam[i][1], FIB_NH_GATEWAY, FIB_PORT_NONE);
+		fr_addr_parse(fam[i][2], &r.gw);
+		assert_int_equal(fib_route_add(f, &r), 0);
+		assert_int_equal(r.port, 3);
+		/* the same again, and another gateway inside the prefix */
+		r = mk(fam[i][1], FIB_NH_GATEWAY, FIB_PORT_NONE);
+		fr_addr_parse(fam[i][2], &r.gw);
+		assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+		r = mk(fam[i][1], FIB_NH_GATEWAY, FIB_PORT_NONE);
+		fr_addr_parse(fam[i][3], &r.gw);
+		assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+		assert_int_equal(r.port, 3);
+		assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+		assert_int_equal(got.type, FIB_NH_GATEWAY);
+		assert_true(fr_addr_eq(&got.gw, &r.gw));
+		/* a connected ('dev') route replaced by a gateway only it held:
+		 * refused, the old route kept */
+		add(f, fam[i][4], FIB_NH_CONNECTED, 5);
+		r = mk(fam[i][4], FIB_NH_GATEWAY, FIB_PORT_NONE);
+		fr_addr_parse(fam[i][5], &r.gw);
+		assert_int_equal(fib_route_replace(f, &r, NULL), -ENETUNREACH);
+		assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+		assert_int_equal(got.type, FIB_NH_CONNECTED);
+		assert_int_equal(got.port, 5);
+		/* with the port given, as an add would take it */
+		r.port = 5;
+		assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+		assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+		assert_int_equal(got.type, FIB_NH_GATEWAY);
+		assert_int_equal(got.port, 5);
+	}
+}
+
 static void test_generation_and_batch(void **state)
 {
 	struct ctx *c = *state;
@@ -2184,6 +2241,7 @@ int main(void)
 		BOTH(test_boundaries),
 		BOTH(test_add_replace_del),
 		BOTH(test_types_and_gateways),
+		BOTH(test_replace_own_gateway),
 		BOTH(test_generation_and_batch),
 		BOTH(test_walk),
 		BOTH(test_port_down),
