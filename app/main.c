@@ -48,10 +48,11 @@ static void usage(FILE *f, const char *prog)
 		"Usage: %s [EAL options] -- [options]\n"
 		"\n"
 		"DPDK userspace IPv4/IPv6 router. The main lcore runs the control thread\n"
-		"(config, CLI, ARP and ND, slow path); every other lcore is a forwarding\n"
-		"worker, polling one RX queue and owning one TX queue on every port EAL probed\n"
-		"(--vdev or PCI NICs bound to vfio-pci). So -l 0-2 gives two workers and needs\n"
-		"two queue pairs per port (net_af_packet: exactly qpairs=2).\n"
+		"(config, CLI, ARP and ND, slow path); every other lcore (but EAL's service\n"
+		"lcores, -s/-S) is a forwarding worker, polling one RX queue and owning one TX\n"
+		"queue on every port EAL probed (--vdev or PCI NICs bound to vfio-pci). So\n"
+		"-l 0-2 gives two workers and needs two queue pairs per port (net_af_packet:\n"
+		"exactly qpairs=2).\n"
 		"\n"
 		"Options (each at most once):\n"
 		"  -f, --config FILE      apply FILE at startup: configuration commands (port,\n"
@@ -651,10 +652,18 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &r->opts) != 0)
 		goto out;
 
-	r->nb_workers = rte_lcore_count() - 1;
+	/* the lcores EAL runs as workers: not the main one, nor service
+	 * lcores (-s/-S), which rte_lcore_count() still counts but which
+	 * run EAL's services, never a worker's loop: each worker polls a
+	 * queue of every port, and a queue nobody polls would lose its share
+	 * of the traffic */
+	r->nb_workers = 0;
+	RTE_LCORE_FOREACH_WORKER (lcore)
+		r->nb_workers++;
 	if (r->nb_workers == 0) {
 		fprintf(stderr, "fastroute: needs at least two lcores (for example -l 0-1): the "
-				"main lcore is the control thread, every other one a worker\n");
+				"main lcore is the control thread, every other one a worker "
+				"(not a service lcore of -s or -S)\n");
 		goto out;
 	}
 	/* before the ports are configured and started: a second router on
@@ -748,7 +757,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fastroute: telemetry endpoints not registered\n");
 	w = 0;
 	RTE_LCORE_FOREACH_WORKER (lcore) {
-		rte_eal_remote_launch(worker_main, r->workers[w], lcore);
+		rc = rte_eal_remote_launch(worker_main, r->workers[w], lcore);
+		if (rc != 0) {
+			/* its queues would go unpolled: the router stops (the
+			 * workers launched see quit and return) */
+			fprintf(stderr, "fastroute: cannot start worker %u on lcore %u: %s\n", w,
+				lcore, strerror(-rc));
+			goto out;
+		}
 		w++;
 	}
 	r->running = true;

@@ -142,8 +142,13 @@ int port_probe(struct router *r)
 		p->present = true;
 		rte_eth_dev_get_name_by_port(pid, p->name);
 		af_packet_iface(pid, p->kif, sizeof(p->kif));
+		/* a device on no NUMA node (a vdev, a NIC whose firmware
+		 * says none): the main lcore's, or node 0 when that lcore
+		 * spans nodes too (the pools are indexed by it) */
 		sock = rte_eth_dev_socket_id(pid);
-		p->socket = sock < 0 ? (int)rte_socket_id() : sock;
+		if (sock < 0)
+			sock = (int)rte_socket_id();
+		p->socket = sock >= 0 && sock < RTE_MAX_NUMA_NODES ? sock : 0;
 		if (rte_eth_macaddr_get(pid, &r->dp_ports[pid].mac) != 0) {
 			fprintf(stderr, "fastroute: port %u (%s): cannot read its MAC address\n",
 				pid, p->name);

@@ -269,6 +269,36 @@ def _():
     check(p.returncode == 1 and "at least two lcores" in p.stderr, p.stderr)
 
 
+@t("service_lcores_are_no_workers")
+def _():
+    # an EAL service lcore (-s/-S) runs EAL's services, never a worker's
+    # loop: the router counts its workers without it (each polls a queue
+    # of every port; one counted but not started left its queue unpolled
+    # and the control thread read a worker that did not exist)
+    a = eal(lcores="0-1")
+    i = a.index("-l")
+    p = run(a[:i + 2] + ["-s", "0x2"] + a[i + 2:] + ["-s", "none"] + SMALL)
+    check(p.returncode == 1 and "at least two lcores" in p.stderr and
+          "not a service lcore" in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
+    a = eal()
+    i = a.index("-l")
+    a[i:i + 2] = ["--lcores", "0@0,1@1,2@1", "-S", "2"]
+    sock = os.path.join(TMP, "svc.sock")
+    p = subprocess.Popen(a + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_serving(p, sock)
+        q = run([CLI, "-s", sock, "show", "stats"])
+        check(q.returncode == 0 and "workers: 1" in q.stdout, "show stats: %s %s" %
+              (q.stdout, q.stderr))
+        q = run([CLI, "-s", sock, "-j", "show", "port", "info", "0"])
+        check(q.returncode == 0, "show port info: %s" % q.stderr)
+    finally:
+        out, err = stop(p)
+    check(p.returncode == 0 and "2 ports, 1 workers" in out,
+          "exit %s: %s%s" % (p.returncode, out, err))
+
+
 @t("no_ports")
 def _():
     p = run(eal(ports=0) + ["-s", "none"] + SMALL)
