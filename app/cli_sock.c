@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,13 +46,20 @@
  * control loop in one poll, as a load checks in every 20 ms
  * (control_service()) */
 #define CLI_READ_SHARE_MS 20
+/* connections taken (or refused) at most in one poll (accept_all()) */
+#define ACCEPT_BATCH 64
 
 struct client {
 	int fd;
 	struct cli_peer peer; /* who it is, as it connected */
 	char in[CLI_MAX_LINE + 1];
 	size_t inlen;
-	char *out; /* header + body being written */
+	/* the answer being written: its header, then its body (taken over
+	 * from the command's output, not copied: a big one is not held
+	 * twice), outlen bytes in all, outoff of them sent */
+	char hdr[32];
+	size_t hlen;
+	char *out;
 	size_t outlen, outoff;
 	int closing;	  /* close once the output is written */
 	int eof;	  /* sent all it will: close once its lines have run */
@@ -137,7 +145,13 @@ int cli_sock_open(const char *path, int64_t gid)
 		close(fd);
 		return -EADDRINUSE;
 	}
+	/* stale only when nothing listens there (or it went meanwhile): a
+	 * socket of another kind (a datagram one such as /dev/log:
+	 * EPROTOTYPE), or one we may not reach, is someone's, left alone */
+	rc = errno;
 	close(fd);
+	if (rc != ECONNREFUSED && rc != ENOENT)
+		return -rc;
 	if (unlink(path) != 0 && errno != ENOENT)
 		return -errno;
 
@@ -225,9 +239,22 @@ static void client_close(struct client *c)
 static int client_flush(struct client *c)
 {
 	struct epoll_event ev = {.data.ptr = c};
+	const uint64_t t0 = now_ms();
 
 	while (c->outoff < c->outlen) {
-		ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff, MSG_NOSIGNAL);
+		struct iovec iov[2];
+		struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 1};
+		ssize_t n;
+
+		if (c->outoff < c->hlen) {
+			iov[0] = (struct iovec){c->hdr + c->outoff, c->hlen - c->outoff};
+			iov[1] = (struct iovec){c->out, c->outlen - c->hlen};
+			mh.msg_iovlen = 2;
+		} else {
+			iov[0] = (struct iovec){c->out + (c->outoff - c->hlen),
+						c->outlen - c->outoff};
+		}
+		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
 
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -241,6 +268,13 @@ static int client_flush(struct client *c)
 		c->outoff += (size_t)n;
 		pending -= (size_t)n;
 		c->last_ms = now_ms();
+		/* a reader as fast as the writes of a big answer: the rest
+		 * at the next poll (EPOLLOUT), the packets served between */
+		if (c->outoff < c->outlen && c->last_ms - t0 >= CLI_READ_SHARE_MS) {
+			ev.events = EPOLLOUT;
+			epoll_ctl(efd, EPOLL_CTL_MOD, c->fd, &ev);
+			return 0;
+		}
 	}
 	free(c->out);
 	c->out = NULL;
@@ -254,9 +288,11 @@ static int client_flush(struct client *c)
 	return 0;
 }
 
-static void client_answer(struct client *c, int ok, const char *body, size_t len)
+/* Answer @c with @body (@len bytes); @take: where the caller holds @body
+ * as its own allocation, taken over (set NULL) instead of copied. */
+static void client_answer(struct client *c, int ok, const char *body, size_t len, char **take)
 {
-	char hdr[32], refused[200];
+	char refused[200];
 	int h;
 
 	if (len > PENDING_SMALL && pending > 0 && pending + len > PENDING_MAX) {
@@ -270,14 +306,19 @@ static void client_answer(struct client *c, int ok, const char *body, size_t len
 				       len >> 10, pending >> 20, PENDING_MAX >> 20);
 		body = refused;
 	}
-	h = snprintf(hdr, sizeof(hdr), "%s %zu\n", ok ? "OK" : "ERR", len);
-	c->out = malloc((size_t)h + len);
-	if (c->out == NULL) {
-		c->closing = 1;
-		return;
+	h = snprintf(c->hdr, sizeof(c->hdr), "%s %zu\n", ok ? "OK" : "ERR", len);
+	if (take != NULL && *take == body) {
+		c->out = *take;
+		*take = NULL;
+	} else {
+		c->out = malloc(len > 0 ? len : 1);
+		if (c->out == NULL) {
+			c->closing = 1;
+			return;
+		}
+		memcpy(c->out, body, len);
 	}
-	memcpy(c->out, hdr, (size_t)h);
-	memcpy(c->out + h, body, len);
+	c->hlen = (size_t)h;
 	c->outlen = (size_t)h + len;
 	c->outoff = 0;
 	pending += c->outlen;
@@ -313,7 +354,7 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 			char ans[sizeof(why) + 32];
 
 			snprintf(ans, sizeof(ans), "error: %s; not run\n", why);
-			client_answer(c, 0, ans, strlen(ans));
+			client_answer(c, 0, ans, strlen(ans), NULL);
 			goto next;
 		}
 		o.json = false;
@@ -326,7 +367,7 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 				static const char msg[] =
 					"error: json needs a command (json COMMAND)\n";
 
-				client_answer(c, 0, msg, sizeof(msg) - 1);
+				client_answer(c, 0, msg, sizeof(msg) - 1, NULL);
 				goto next;
 			}
 			o.json = true;
@@ -340,9 +381,11 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 			static const char msg[] = "error: out of memory for the answer (the "
 						  "command itself ran)\n";
 
-			client_answer(c, 0, msg, sizeof(msg) - 1);
+			client_answer(c, 0, msg, sizeof(msg) - 1, NULL);
 		} else {
-			client_answer(c, rc == 0, o.buf ? o.buf : "", o.len);
+			client_answer(c, rc == 0, o.buf ? o.buf : "", o.len, &o.buf);
+			if (o.buf == NULL) /* taken: the next command's grows anew */
+				o.len = o.cap = 0;
 		}
 		if (o.quit)
 			c->closing = 1;
@@ -381,7 +424,7 @@ static void client_read(struct router *r, struct client *c, uint64_t start)
 			/* not a command we can parse: answer once and hang up */
 			c->closing = 1;
 			c->inlen = 0;
-			client_answer(c, 0, msg, sizeof(msg) - 1);
+			client_answer(c, 0, msg, sizeof(msg) - 1, NULL);
 			shutdown(c->fd, SHUT_RD);
 			client_flush(c);
 			return;
@@ -524,11 +567,17 @@ static bool evict_idle(void)
 
 static void accept_all(void)
 {
+	unsigned int n;
+
 	/* given back for a moment and taken by another thread meanwhile:
 	 * tried again */
 	if (spare_fd < 0 && lfd >= 0)
 		spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	for (;;) {
+	/* at most ACCEPT_BATCH a poll: clients that connect as fast as they
+	 * are taken (or refused) must not keep the control thread from its
+	 * packets and timers; the rest wait in the backlog, and epoll
+	 * reports the socket again at the next poll */
+	for (n = 0; n < ACCEPT_BATCH; n++) {
 		struct epoll_event ev = {.events = EPOLLIN};
 		struct client *c;
 		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);

@@ -679,12 +679,14 @@ int main(int argc, char **argv)
 		}
 		if (rc != 0) {
 			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
-				rc == -EADDRINUSE ? "another router is serving it"
-				: rc == -ENOTSOCK ? "a file that is not a socket is there (left "
-						    "alone; the configuration file is -f)"
-				: rc == -ENOENT	  ? "no such directory (the router makes the "
-						    "socket's own directory, not its parents)"
-						  : strerror(-rc));
+				rc == -EADDRINUSE   ? "another router is serving it"
+				: rc == -ENOTSOCK   ? "a file that is not a socket is there (left "
+						      "alone; the configuration file is -f)"
+				: rc == -ENOENT	    ? "no such directory (the router makes the "
+						      "socket's own directory, not its parents)"
+				: rc == -EPROTOTYPE ? "a socket of another kind is there, someone "
+						      "else's (left alone)"
+						    : strerror(-rc));
 			goto out;
 		}
 	}

@@ -1419,6 +1419,24 @@ def _():
             stop(pb)
 
 
+@t("socket_of_another_kind_kept")
+def _():
+    # a live socket of another kind at the path (a datagram one, as
+    # /dev/log is): someone's, never taken for a stale one and deleted
+    path = os.path.join(TMP, "dgram.sock")
+    d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        d.bind(path)
+        q = run(eal() + ["-s", path] + SMALL, timeout=60)
+        check(q.returncode == 1 and "a socket of another kind is there" in q.stderr,
+              "exit %s: %s" % (q.returncode, q.stderr.strip()[-300:]))
+        check(os.path.exists(path), "the datagram socket's file was deleted")
+        d.sendto(b"x", path)  # still that socket's
+        check(d.recv(16) == b"x", "the datagram socket no longer receives")
+    finally:
+        d.close()
+
+
 @t("socket_of_a_stuck_router_refused")
 def _():
     # a router whose control thread is stopped (SIGSTOP) and whose listen
