@@ -319,6 +319,8 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 	const struct neigh_key *nk;
 	struct cmd c;
 	char buf[FR_ADDR_STRLEN];
+	const uint32_t cap = neigh_capacity(r->neigh);
+	uint32_t from;
 	uint16_t pid;
 	size_t i;
 	int rc = 0;
@@ -343,9 +345,16 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 	rc = routes_del(t, &routes.renumbered, serve, arg, err, errlen);
 	if (rc != 0)
 		goto out;
-	if (neigh_walk(r->neigh, neigh_gone_cb, &neighs) != 0) {
-		rc = ERRC(-ENOMEM, "out of memory");
-		goto out;
+	/* a slice of slots at a time, the packets served between (a table
+	 * of millions of slots takes a while): what ARP and ND change
+	 * meanwhile is learnt entries, never the static ones collected */
+	for (from = 0; from < cap; from += 0x2000) {
+		if (from > 0)
+			serve(arg);
+		if (neigh_walk_slots(r->neigh, from, from + 0x2000, neigh_gone_cb, &neighs) != 0) {
+			rc = ERRC(-ENOMEM, "out of memory");
+			goto out;
+		}
 	}
 	nk = neighs.v;
 	for (i = 0; i < neighs.n; i++) {
