@@ -849,9 +849,19 @@ def run_table(a, ses, nroutes, results, out):
             "neigh add %s lladdr %s port 1\n" % (GW6[1], GEN_MAC[1])])
         gens.append(gen_tables(nroutes, a.seed, [("plain", plain6, ""),
                                                  ("fastroute", conf6, header6)], ipv6=True))
-    for g in gens:
-        if g.wait(300) != 0:
-            raise BenchError("scripts/gen-routes failed")
+    try:
+        for g in gens:
+            if g.wait(300) != 0:
+                raise BenchError("scripts/gen-routes failed")
+    except subprocess.TimeoutExpired:
+        raise BenchError("scripts/gen-routes took more than 300 s")
+    finally:
+        # none left writing route files after an error, a timeout or the
+        # harness's own time limit
+        for g in gens:
+            if g.poll() is None:
+                g.kill()
+                g.wait()
     log("routes=%d: route files written in %.1f s" % (nroutes, time.monotonic() - t0))
 
     need, _ = mem_needs(nroutes, a.duts)

@@ -12,10 +12,12 @@ temporary directory, never into docs/."""
 import argparse
 import datetime
 import glob
+import hashlib
 import json
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,7 +45,11 @@ PROFILES_TEXT = (
     "generator sent two flows, both ways, with 10,000 and 1,000,000 routes). `256nets`: "
     "256 routes, one address in each, round-robin, both directions. `1kflows`: 1,000 and "
     "`random1m`: 1,000,000 destinations, each a random address inside a uniformly chosen "
-    "route (the same ones in every run: seeded), walked in order, both directions.")
+    "route (the same ones in every run: seeded), walked in order, both directions. "
+    "The one-route table is sent `1flow` alone: `256nets` and `random1m` need a table of "
+    "at least 256 routes to draw from (scripts/bench/fastbench.py `PROFILE_MIN_ROUTES`); "
+    "with one route they would be one lookup of one line, which `1flow` measures "
+    "already.")
 # the issue's budget for make bench from a clean clone
 BENCH_BUDGET_S = 15 * 60
 RUN_KEYS = ("routes", "profile", "size", "dut", "round", "mpps", "busy_cycles_per_pkt",
@@ -273,11 +279,15 @@ def f(x, spec="%.2f"):
 
 
 def f_vs(x, target):
-    """@x to two places, or three where two would round it onto @target
-    and hide which side of it the verdict found (0.7699: 1.2987, not 1.30)."""
-    if x is not None and "%.2f" % x == "%.2f" % target and x != target:
-        return "%.3f" % x
-    return f(x)
+    """@x to two places, or as many more (up to six) as it takes not to round
+    it onto @target, which would hide which side of it the verdict found
+    (0.7699: 1.2987, not 1.30; 1.29996: 1.29996, not 1.300)."""
+    if x is None or x == target or "%.2f" % x != "%.2f" % target:
+        return f(x)
+    for places in range(3, 7):
+        if "%.*f" % (places, x) != "%.*f" % (places, target):
+            return "%.*f" % (places, x)
+    return "%.6f" % x
 
 
 def verdict(ok):
@@ -475,7 +485,9 @@ def chart(summary, cache, png):
                                                    .replace("n/a", "0") for d in duts)))
     if not lines:
         return False
-    data = png + ".dat"
+    # drawn beside it and swapped in whole: a run stopped meanwhile leaves
+    # the last complete chart, and neither file behind
+    data, tmp = png + ".dat", png + ".tmp"
     with open(data, "w") as fh:
         fh.write("\n".join(lines) + "\n")
     # noenhanced: net_memif's '_' is no subscript; the key outside the bars
@@ -490,11 +502,18 @@ set yrange [0:*]
 set key outside right top
 set xtics font ',9'
 plot %s
-""" % (png, ", ".join("'%s' using %d:xtic(1) title '%s'" % (data, i + 2, d)
+""" % (tmp, ", ".join("'%s' using %d:xtic(1) title '%s'" % (data, i + 2, d)
                       for i, d in enumerate(duts)))
-    r = subprocess.run([gp], input=script, text=True, stderr=subprocess.PIPE)
-    os.unlink(data)
-    return r.returncode == 0 and os.path.exists(png)
+    try:
+        r = subprocess.run([gp], input=script, text=True, stderr=subprocess.PIPE)
+        if r.returncode != 0 or not os.path.exists(tmp):
+            return False
+        os.replace(tmp, png)
+        return True
+    finally:
+        for x in (data, tmp):
+            if os.path.exists(x):
+                os.unlink(x)
 
 
 def main():
@@ -603,6 +622,11 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
     """docs/benchmarks.md (at @out_path), its chart (@png) and a history entry (@history)."""
     now = datetime.datetime.now(datetime.timezone.utc)
     mach = machine()
+    # the run's own results, whatever renders them: a second rendering of
+    # the same run (report.py again on its raw files) neither compares the
+    # run with itself nor adds it to the history twice
+    run_id = hashlib.sha1(json.dumps([kb_rows, tp, cache, ipv6], sort_keys=True,
+                                     default=str).encode()).hexdigest()[:16]
     loads = [r for r in kb_rows if r.get("bench") == "kbench_load" and r.get("family", 4) == 4]
     loads6 = [r for r in kb_rows if r.get("bench") == "kbench_load" and r.get("family") == 6]
     big = max(r["routes"] for r in kb)
@@ -701,11 +725,16 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
             headline["kbench translation %d MiB extra cyc" % r["span_mib"]] = r["extra_cycles"]
 
     previous = None
+    seen = False  # this run is in the history already
     if history:
-        hist = sorted(glob.glob(os.path.join(history, "*.json")))
-        if hist:
-            with open(hist[-1]) as fh:
-                previous = json.load(fh)
+        for path in sorted(glob.glob(os.path.join(history, "*.json")), reverse=True):
+            with open(path) as fh:
+                h = json.load(fh)
+            if h.get("run") == run_id:
+                seen = True
+                continue
+            previous = h
+            break
 
     md = []
     w = md.append
@@ -715,7 +744,9 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       (now.strftime("%Y-%m-%d %H:%M"), mach["git"], mach["dpdk"],
        "" if wall is None else "; %s took %s (wall time%s)"
        % ("make bench" if whole else "scripts/bench/run.sh", wall,
-          ", setup and build included" if whole else "")))
+          ", setup and build included" if whole else "")
+       + (", up to this report, whose own few seconds come after" if wall is not None
+          else "")))
     w("Machine: %s, %d vCPUs, Linux %s. %s." % (mach["cpu"], mach["cpus"], mach["kernel"],
                                                tp["memory"]))
     w("This page is regenerated whole by each run; the previous run's headline figures are "
@@ -757,8 +788,9 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "those, `>=x` a lower bound (the numerator's run was generator-bound), `<=x` an upper "
       "bound (the denominator's), `[x]` no bound (both were), `~x` a pair whose two runs "
       "found the vCPUs placed differently (not compared); bounds are left out of the "
-      "median, and count toward a target only when they lie past it (see Targets). The last two columns count the runs per DUT, in the order "
-      "of the Mpps columns. Cycles are each DUT's own TSC cycles in polls "
+      "median, and count toward a target only when they lie past it (see Targets). The two columns before the last count the runs per DUT, "
+      "in the order of the Mpps columns; the last names the vCPU placements its runs "
+      "found. Cycles are each DUT's own TSC cycles in polls "
       "that carried packets, per packet (fastroute: `show stats`, its whole poll of every "
       "port, the transmit flushes and the control ring included; testpmd: "
       "`--record-core-cycles`, the bursts that carried packets only, so its figure leaves "
@@ -979,15 +1011,23 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
             w("")
     # whole or not at all: a run stopped here (its deadline, ^C) leaves the
     # last complete page
-    with open(out_path + ".tmp", "w") as fh:
-        fh.write("\n".join(md) + "\n")
-    os.replace(out_path + ".tmp", out_path)
-    if history:
+    try:
+        with open(out_path + ".tmp", "w") as fh:
+            fh.write("\n".join(md) + "\n")
+        os.replace(out_path + ".tmp", out_path)
+    finally:
+        if os.path.exists(out_path + ".tmp"):
+            os.unlink(out_path + ".tmp")
+    if history and not seen:
         os.makedirs(history, exist_ok=True)
         with open(os.path.join(history, now.strftime("%Y%m%dT%H%M%SZ") + ".json"), "w") as fh:
             json.dump({"date": now.strftime("%Y-%m-%d %H:%M UTC"), "machine": mach,
-                       "headline": headline, "targets": targets}, fh, indent=1)
+                       "run": run_id, "headline": headline, "targets": targets}, fh,
+                      indent=1)
 
 
 if __name__ == "__main__":
+    # a deadline's TERM ends it as an exception would: its finally blocks
+    # remove the temporary files (and a page or chart not yet swapped in)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     sys.exit(main())

@@ -798,7 +798,7 @@ static void report(int json, uint32_t routes, uint32_t dests, const char *metric
 {
 	if (json)
 		printf("{\"bench\":\"kbench\",\"routes\":%u,\"dests\":%u,\"metric\":\"%s\","
-		       "\"cycles\":%.2f,\"min\":%.2f,\"max\":%.2f,\"ratio_to_bare\":%.3f}\n",
+		       "\"cycles\":%.2f,\"min\":%.2f,\"max\":%.2f,\"ratio_to_bare\":%.6f}\n",
 		       routes, dests, metric, s.med, s.min, s.max, ratio);
 	else
 		printf("%9u %9u  %-9s %8.1f  [%6.1f - %6.1f]  %5.2fx\n", routes, dests, metric,
@@ -829,7 +829,7 @@ static void report6(int json, uint32_t routes, uint32_t dests, const char *metri
 	if (json)
 		printf("{\"bench\":\"kbench\",\"family\":6,\"routes\":%u,\"dests\":%u,"
 		       "\"metric\":\"%s\",\"cycles\":%.2f,\"min\":%.2f,\"max\":%.2f,"
-		       "\"ratio_to_ipv4\":%.3f}\n",
+		       "\"ratio_to_ipv4\":%.6f}\n",
 		       routes, dests, metric, s.med, s.min, s.max, ratio);
 	else
 		printf("%9u %9u  %-11s %6.1f  [%6.1f - %6.1f]  %5.2fx IPv4\n", routes, dests,

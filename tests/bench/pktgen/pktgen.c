@@ -121,7 +121,11 @@
 	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
 #define HDR6_LEN \
 	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv6_hdr) + sizeof(struct rte_udp_hdr))
-#define QUIET_MS     20	  /* drain: this long without a packet means the ports are quiet */
+#define QUIET_MS 20 /* drain: this long without a packet means the ports are quiet */
+/* ... before a trial: every warmup frame is identical to a trial's, so one
+ * a stalled DUT still held when the counters start would offset a trial's
+ * loss; a DUT that holds frames this long is not forwarding at all */
+#define PRE_QUIET_MS 500
 #define DRAIN_MAX_MS 2000 /* drain at most this long (RFC 2544 waits 2 s) */
 #define PROG	     "fastroute-pktgen"
 
@@ -1083,13 +1087,13 @@ static inline uint16_t rx_one(uint16_t port, uint64_t *wrong)
 	return ours;
 }
 
-/* Receive on both ports of @pair until nothing arrived for QUIET_MS (at most
- * DRAIN_MAX_MS); counted into @c when not NULL. */
-static uint64_t drain(unsigned int pair, struct counters *c)
+/* Receive on both ports of @pair until nothing arrived for @quiet_ms (at
+ * most DRAIN_MAX_MS); counted into @c when not NULL. */
+static uint64_t drain(unsigned int pair, struct counters *c, uint64_t quiet_ms)
 {
 	uint64_t junk = 0;
 	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
-	uint64_t quiet = now + hz * QUIET_MS / 1000, deadline = now + hz * DRAIN_MAX_MS / 1000;
+	uint64_t quiet = now + hz * quiet_ms / 1000, deadline = now + hz * DRAIN_MAX_MS / 1000;
 	uint64_t total = 0;
 	unsigned int s;
 
@@ -1103,7 +1107,7 @@ static uint64_t drain(unsigned int pair, struct counters *c)
 				total += n;
 				if (c != NULL)
 					c->rx[s] += n;
-				quiet = now + hz * QUIET_MS / 1000;
+				quiet = now + hz * quiet_ms / 1000;
 			}
 		}
 		now = rte_rdtsc();
@@ -1219,7 +1223,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 		now = rte_rdtsc();
 		if (phase == 0 && now >= t_start) {
 			if (rp->mode == MODE_TRIAL) {
-				drain(rp->pair, NULL);
+				drain(rp->pair, NULL, PRE_QUIET_MS);
 				now = rte_rdtsc();
 				last = now;
 				t_end = now + (uint64_t)(rp->duration * (double)hz);
@@ -1235,7 +1239,7 @@ static void run_traffic(const struct run_params *rp, struct result *res)
 	res->seconds = (double)(now - t_start) / (double)hz;
 	res->gen_idle = loops ? (double)idle / (double)loops : 0;
 	/* let the DUT go idle; in trial mode what comes back still counts */
-	drain(rp->pair, rp->mode == MODE_TRIAL ? &cnt : NULL);
+	drain(rp->pair, rp->mode == MODE_TRIAL ? &cnt : NULL, QUIET_MS);
 	res->c = cnt;
 }
 
