@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Build the libFuzzer targets (clang, ASan+UBSan, build-fuzz/) and run them
 # side by side, each for a bounded time: scripts/fuzz.sh [SECONDS] (1 to
-# 999999, default 300; make test uses 30). Seeds come from
+# 999999, default 300; make test uses 20). Seeds come from
 # scripts/fuzz-seeds.py; what each run finds is kept in
 # build-fuzz/corpus/TARGET.run. A crash, leak, timeout, out-of-memory or
 # sanitizer report fails (an input running over 25 s is a timeout), with the

@@ -1480,18 +1480,38 @@ def test_ecmp_dead_gateway(topo, r):
     no host has it) loses its flows to the other while it is being asked
     and once it failed (Linux's fib_multipath_use_neigh), not to a black
     hole; the first packets that find it unasked wait for the answer, and
-    are lost with it, as a single gateway's."""
+    once it failed go by the other gateway, which their flow's route now
+    takes (held_rerouted): none is lost."""
     flows = ["10.98.%d.%d" % (i // 100, 1 + i % 100) for i in range(64)]
     pkts = lambda tag: [udp(d, payload=tag) for d in flows]  # noqa: E731
     # FAILED kept long enough for the second round, whatever the machine
     r.cli("set neigh failed-time 30000")
     r.cli("route add 10.98.0.0/16 via %s via 198.51.100.77" % HOST_IP[2])
     try:
-        frlib.arrivals(topo, pkts(b"dead-1"), (1, 2), b"dead-1")
+        h0, s0 = held(r, "held_dropped_failed"), r.stats()
+        # (the wait ends when all have come: the one held, once its
+        # gateway failed, 2 probes of 200 ms later)
+        a = frlib.arrivals(topo, pkts(b"dead-1"), (1, 2), b"dead-1", timeout=4.0)
         st = frlib.wait_for(lambda: any("198.51.100.77" in x and "FAILED" in x
                                         for x in r.cli("show neigh").splitlines()),
                             timeout=5.0)
         check(st is not None, "198.51.100.77 not FAILED: %s" % r.cli("show neigh"))
+        # while it is asked: every flow reaches h3, once; those that found
+        # it unasked waited for it (at least the first: not the half of
+        # the flows that hash to it, which would wait, past the hold
+        # queue's 4 pushed out and lost) and went on once it failed
+        s1 = r.stats()
+        waited, rerouted = held(r, "held_dropped_failed") - h0, delta(s0, s1, "held_rerouted")
+        check(all(a.get(d) == [2] for d in flows),
+              "while asked: not every flow to h3, once: %s" % a)
+        check(1 <= waited <= 4 and rerouted == waited,
+              "while asked: %d held for the dead gateway, %d of them sent on" %
+              (waited, rerouted))
+        # by the workers once they saw it asked, not each by the control
+        # thread's second look
+        check(delta(s0, s1, "forwarded") >= 56 and delta(s0, s1, "to_control") <= 8,
+              "while asked: forwarded %d, to the control thread %d" % (
+                  delta(s0, s1, "forwarded"), delta(s0, s1, "to_control")))
         st0 = r.stats()
         a = frlib.arrivals(topo, pkts(b"dead-2"), (1, 2), b"dead-2")
         check(all(a.get(d) == [2] for d in flows),

@@ -907,7 +907,7 @@ def _():
         skipped.append("socket_group (needs root, to run a client as nobody)")
         return
     p = run(eal() + ["--socket-group", "no-such-group-fr"] + SMALL)
-    check(p.returncode != 0 and "--socket-group: no group 'no-such-group-fr'" in p.stderr,
+    check(p.returncode == 1 and "--socket-group: no group 'no-such-group-fr'" in p.stderr,
           "exit %d: %s" % (p.returncode, p.stderr))
     d = tempfile.mkdtemp(dir=TMP)
     os.chmod(TMP, 0o755)
@@ -1459,7 +1459,7 @@ def _():
         t0 = time.time()
         q = run(eal() + ["-s", sock] + SMALL, timeout=60)
         took = time.time() - t0
-        check(q.returncode != 0 and "another router is serving it" in q.stderr,
+        check(q.returncode == 1 and "another router is serving it" in q.stderr,
               "a second router on a stuck one's socket: exit %s: %s" %
               (q.returncode, q.stderr.strip()[-300:]))
         check(took < 30, "refused after %.1f s" % took)
@@ -1588,13 +1588,13 @@ def _():
     # need: a warning, and the router runs
     q = run(eal() + ["-s", "none", "--mbufs", "1024"] + SMALL, timeout=60)
     m = re.search(r"take (\d+) at start: give --mbufs (\d+) at least", q.stderr)
-    check(q.returncode != 0 and "--mbufs 1024: socket" in q.stderr and m and
+    check(q.returncode == 1 and "--mbufs 1024: socket" in q.stderr and m and
           m.group(1) == m.group(2) and "--rx-desc" in q.stderr,
           "exit %d: %s" % (q.returncode, q.stderr))
     # the figure it gives is the least that starts: one fewer does not
     floor = int(m.group(1))
     q = run(eal() + ["-s", "none", "--mbufs", str(floor - 1)] + SMALL, timeout=60)
-    check(q.returncode != 0 and "give --mbufs %d at least" % floor in q.stderr,
+    check(q.returncode == 1 and "give --mbufs %d at least" % floor in q.stderr,
           "--mbufs %d: exit %d: %s" % (floor - 1, q.returncode, q.stderr))
     for args in (["--mbufs", str(floor)], ["--mbufs", "1024", "--rx-desc", "64"]):
         p = subprocess.Popen(eal() + ["-s", "none"] + args + SMALL, stdout=subprocess.PIPE,
