@@ -1050,12 +1050,17 @@ void icmp6_error(struct router *r, struct rte_mbuf *orig, uint8_t type, uint8_t 
 	ip->hop_limits = ICMP6_HOP_LIMIT;
 	/* RFC 4443 2.2: the address the packet was sent to when it was one of
 	 * ours (a link-local one when the error leaves by its link to a host
-	 * on it: a link-local source goes no further, RFC 4291 2.5.6), else an
-	 * address of the port the error leaves by */
+	 * on it: a link-local source goes no further, RFC 4291 2.5.6); about
+	 * a packet to a group or a Subnet-Router anycast address, a unicast
+	 * address of the port it came in by (2.2 (b): never another port's,
+	 * as an echo reply to a group, echo_reply6()); else an address of the
+	 * port the error leaves by */
 	if (router_owns6(r, oip->dst_addr) &&
 	    (!ip6_is_linklocal(oip->dst_addr) ||
 	     (port_owns6(r, port, oip->dst_addr) && port_onlink6(r, port, oip->src_addr))))
 		memcpy(ip->src_addr, oip->dst_addr, 16);
+	else if (ip6_is_mcast(oip->dst_addr) || router_anycast6(r, oip->dst_addr))
+		port_src6(r, orig->port, oip->src_addr, ip->src_addr);
 	else
 		error_src6(r, port, oip->src_addr, ip->src_addr);
 	memcpy(ip->dst_addr, oip->src_addr, 16);

@@ -924,6 +924,15 @@ def test_local_ext_headers(topo, r):
     for p in (to_group(0xde), to_group(0x5e), to_group(0x1e), to_group(0x9e, src="::"),
               to_group(0x9e, src="2001:db8:1::"), to_group(0x9e, dst=sol_node(HOST_IP6[1]))):
         expect_nothing(topo, r, p, "local_multicast")
+    # from a source whose route back leaves by port 1 (FAR, by h1): the
+    # 4/2 goes that way, but from an address of port 0, where the packet
+    # to the group came in (RFC 4443 2.2 (b)), not port 1's
+    got, d = around(topo, r, lambda: send(topo, to_group(0x9e, src=FAR)), h=1,
+                    match=lambda q: q.haslayer(s.IPv6) and q[s.IPv6].dst == FAR and
+                    bytes(q[s.IPv6].payload)[:2] == b"\x04\x02", want=1)
+    check(len(got) == 1 and got[0][s.IPv6].src == ROUTER_IP6[0] and
+          d("icmp6_param_problem") == 1,
+          "4/2 about a group packet from far: %s" % [q[s.IPv6].summary() for q in got])
     # an echo request to a group the port is in (`ping ff02::2%eth0` finds
     # the routers on a link): answered from a unicast address of the port,
     # the link-local one to a link-local source (RFC 4443 4.2); not one to
