@@ -1107,7 +1107,8 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 }
 
 /* The error @type/@code (@aux: the pointer of 4/x) about @m, a packet for
- * the router dropped for @why (no service takes it: CDROP_LOCAL_UNREACH),
+ * the router dropped for @why (no service takes it: CDROP_LOCAL_UNREACH; an
+ * extension header it may not pass: CDROP_LOCAL6_EXT),
  * where one is due: what any error the control thread sends is asked
  * (icmp_ctrl_error_due(): never about a frame to an L2 group, nor about an
  * ICMPv6 error or a Redirect behind the extension headers, RFC 4443 2.4
@@ -1242,7 +1243,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 		}
 		if (nh == IPPROTO_HOPOPTS && o != 0) {
 			/* hop-by-hop must come first */
-			local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 1, at);
+			local_error6(r, m, CDROP_LOCAL6_EXT, 4, 1, at);
 			return -1;
 		}
 		if (o + 8 > plen || o + ((uint32_t)p[o + 1] + 1) * 8 > plen) {
@@ -1252,7 +1253,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 		len = ((uint32_t)p[o + 1] + 1) * 8;
 		if (nh == IPPROTO_ROUTING) {
 			if (p[o + 3] != 0) { /* segments left */
-				local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 0, sizeof(*ip) + o + 2);
+				local_error6(r, m, CDROP_LOCAL6_EXT, 4, 0, sizeof(*ip) + o + 2);
 				return -1;
 			}
 		} else {
@@ -1266,7 +1267,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 				return -1;
 			}
 			if (act >= 2) {
-				local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 2, sizeof(*ip) + o + i);
+				local_error6(r, m, CDROP_LOCAL6_EXT, 4, 2, sizeof(*ip) + o + i);
 				return -1;
 			}
 		}
@@ -1916,7 +1917,7 @@ static bool group_option_error6(struct router *r, struct rte_mbuf *m, const stru
 		return false;
 	if (opts6_action(h, len, IPPROTO_HOPOPTS, &at) != 2)
 		return false;
-	local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 2, sizeof(*ip) + at);
+	local_error6(r, m, CDROP_LOCAL6_EXT, 4, 2, sizeof(*ip) + at);
 	return true;
 }
 

@@ -892,7 +892,7 @@ def test_local_ext_headers(topo, r):
     # an unknown option whose type says "discard, send 4/2": pointed at
     p = (base / s.IPv6ExtHdrDestOpt(options=[s.HBHOptUnknown(otype=0x88, optdata=b"\x00" * 4)])
          / s.UDP(sport=7, dport=9))
-    expect_error(topo, r, p, 4, 2, "local_unreachable", "icmp6_param_problem", value=42)
+    expect_error(topo, r, p, 4, 2, "local_ext_header", "icmp6_param_problem", value=42)
     # one whose type says "discard silently", and no next header (59)
     p = (base / s.IPv6ExtHdrDestOpt(options=[s.HBHOptUnknown(otype=0x48, optdata=b"\x00" * 4)])
          / s.UDP(sport=7, dport=9))
@@ -902,10 +902,10 @@ def test_local_ext_headers(topo, r):
     # a routing header with segments left: 4/0 at its routing type
     p = (base / s.IPv6ExtHdrRouting(type=0, addresses=["2001:db8:9::1"], segleft=1) /
          s.UDP(sport=7, dport=9))
-    expect_error(topo, r, p, 4, 0, "local_unreachable", "icmp6_param_problem", value=42)
+    expect_error(topo, r, p, 4, 0, "local_ext_header", "icmp6_param_problem", value=42)
     # hop-by-hop anywhere but first: 4/1 at the next header field naming it
     p = base / s.IPv6ExtHdrDestOpt(options=pad) / s.IPv6ExtHdrHopByHop(options=pad) / s.UDP()
-    expect_error(topo, r, p, 4, 1, "local_unreachable", "icmp6_param_problem", value=40)
+    expect_error(topo, r, p, 4, 1, "local_ext_header", "icmp6_param_problem", value=40)
     # to a group the router is in (all-nodes, all-routers), hop-by-hop
     # options whose unknown type says "discard, send 4/2 even to a group"
     # (10): 4/2 at it (RFC 8200 4.2, RFC 4443 2.4 (e.3)); any other, or
@@ -919,7 +919,7 @@ def test_local_ext_headers(topo, r):
                                                               optdata=b"\x00" * 4)]) /
                 s.UDP(sport=7, dport=9) / s.Raw(b"g" * 8))
     for dst in ("ff02::1", "ff02::2"):
-        expect_error(topo, r, to_group(0x9e, dst), 4, 2, "local_unreachable",
+        expect_error(topo, r, to_group(0x9e, dst), 4, 2, "local_ext_header",
                      "icmp6_param_problem", value=42, still=("local_multicast",))
     for p in (to_group(0xde), to_group(0x5e), to_group(0x1e), to_group(0x9e, src="::"),
               to_group(0x9e, src="2001:db8:1::"), to_group(0x9e, dst=sol_node(HOST_IP6[1]))):
