@@ -135,7 +135,6 @@ struct rtcache {
 	uint32_t mask;		   /* nb_buckets - 1 */
 	uint32_t shift;		   /* 64 - log2(nb_buckets) */
 	uint64_t k[4];		   /* hash secret */
-	uint16_t clock;		   /* fill counter, for ages */
 	uint8_t mode;		   /* enum rtcache_mode */
 	uint8_t bypassing;	   /* auto: stepping aside (or a bypassed sample) */
 	uint8_t warm;		   /* the last burst probed mostly hit (see datapath.c) */
@@ -350,6 +349,18 @@ static inline void rtcache_stale(struct rtcache *c, struct rtcache_entry *e)
 	e->dst = 0;
 }
 
+/*
+ * A bucket's two ways know their order from each other, not from a clock
+ * shared by every fill: the newer's age is the older's + 1 (mod 2^16),
+ * however many fills other buckets saw between (a shared 16-bit clock
+ * wrapped between two fills of one bucket, and then evicted the newer).
+ * Which way is the older; a tie (both never filled) says way 1.
+ */
+static inline unsigned int rtcache_older_way(uint16_t age0, uint16_t age1)
+{
+	return (uint16_t)(age0 + 1) == age1 ? 0 : 1;
+}
+
 /**
  * A slot for a key in its @p bucket (rtcache_bucket, rtcache_prefetch): its
  * entry, a free way, or the oldest way (evicted). The caller fills the
@@ -359,27 +370,22 @@ static inline struct rtcache_entry *rtcache_slot_at(struct rtcache *c, uint32_t 
 						    uint32_t dst, uint32_t src, uint16_t in_port)
 {
 	struct rtcache_entry *e = &c->b[(size_t)bucket * RTCACHE_WAYS];
-	struct rtcache_entry *pick = &e[0];
 	unsigned int w;
 
-	for (w = 0; w < RTCACHE_WAYS; w++) {
+	_Static_assert(RTCACHE_WAYS == 2, "rtcache_older_way() orders two ways");
+	for (w = 0; w < RTCACHE_WAYS; w++)
 		if (e[w].in_port == RTCACHE_PORT_EMPTY ||
-		    (e[w].dst == dst && e[w].src == src && e[w].in_port == in_port)) {
-			pick = &e[w];
+		    (e[w].dst == dst && e[w].src == src && e[w].in_port == in_port))
 			goto fill;
-		}
-		/* oldest: the largest distance from the fill clock */
-		if ((uint16_t)(c->clock - e[w].age) > (uint16_t)(c->clock - pick->age))
-			pick = &e[w];
-	}
+	w = rtcache_older_way(e[0].age, e[1].age);
 	c->st.evictions++;
 fill:
 	c->st.inserts++;
-	pick->dst = dst;
-	pick->src = src;
-	pick->in_port = in_port;
-	pick->age = c->clock++;
-	return pick;
+	e[w].dst = dst;
+	e[w].src = src;
+	e[w].in_port = in_port;
+	e[w].age = (uint16_t)(e[w ^ 1].age + 1); /* the newer */
+	return &e[w];
 }
 
 /** rtcache_slot_at() in the key's bucket. */
@@ -441,26 +447,20 @@ static inline struct rtcache_entry6 *rtcache6_slot(struct rtcache *c, const uint
 {
 	struct rtcache_entry6 *e =
 		&c->b6[(size_t)rtcache6_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
-	struct rtcache_entry6 *pick = &e[0];
 	unsigned int w;
 
-	for (w = 0; w < RTCACHE_WAYS; w++) {
-		if (e[w].in_port == RTCACHE_PORT_EMPTY ||
-		    rtcache6_key_eq(&e[w], dst, src, in_port)) {
-			pick = &e[w];
+	for (w = 0; w < RTCACHE_WAYS; w++)
+		if (e[w].in_port == RTCACHE_PORT_EMPTY || rtcache6_key_eq(&e[w], dst, src, in_port))
 			goto fill;
-		}
-		if ((uint16_t)(c->clock - e[w].age) > (uint16_t)(c->clock - pick->age))
-			pick = &e[w];
-	}
+	w = rtcache_older_way(e[0].age, e[1].age);
 	c->st.evictions++;
 fill:
 	c->st.inserts++;
-	memcpy(pick->dst, dst, 16);
-	memcpy(pick->src, src, 16);
-	pick->in_port = in_port;
-	pick->age = c->clock++;
-	return pick;
+	memcpy(e[w].dst, dst, 16);
+	memcpy(e[w].src, src, 16);
+	e[w].in_port = in_port;
+	e[w].age = (uint16_t)(e[w ^ 1].age + 1); /* the newer */
+	return &e[w];
 }
 
 /** Forget the counts of the hit-rate window (or of a measurement's part). */

@@ -49,6 +49,39 @@ static void test_slots(void **state)
 	assert_ptr_equal(b, rtcache_find(c, k3, 0, 0));
 	assert_ptr_equal(a, rtcache_find(c, k2, 0, 0));
 	assert_null(rtcache_find(c, k1, 0, 0)); /* k1 was the oldest */
+	/* the older of a bucket's two entries goes, however many fills other
+	 * buckets saw between (a 16-bit clock shared by every fill, as it
+	 * was, wrapped here between k3's fill and k2's, and then took k2 for
+	 * the older): k3, then 65,534 fills elsewhere, k2 again, one more,
+	 * and k4 for the bucket evicts k3 */
+	{
+		const uint32_t x = rtcache_bucket(c, k1, 0, 0);
+		uint32_t k4, o = 0x0b000000;
+
+		assert_ptr_equal(rtcache_slot(c, k2, 0, 0), a); /* k2 refreshed: the newer */
+		rtcache_slot(c, k3, 0, 0);			/* now k3 is */
+		assert_ptr_equal(rtcache_find(c, k3, 0, 0), b);
+		for (n = 0; n < 65534 + 1; n++) {
+			if (n == 65534) {
+				assert_ptr_equal(rtcache_slot(c, k2, 0, 0),
+						 a); /* k2 the newer again */
+				continue;
+			}
+			while (rtcache_bucket(c, o, 0, 0) == x)
+				o++;
+			rtcache_slot(c, o++, 0, 0);
+		}
+		while (rtcache_bucket(c, o, 0, 0) == x)
+			o++;
+		rtcache_slot(c, o, 0, 0);
+		for (k4 = k3 + 1; rtcache_bucket(c, k4, 0, 0) != x; k4++)
+			;
+		rtcache_slot(c, k4, 0, 0);
+		assert_non_null(rtcache_find(c, k2, 0, 0));
+		assert_null(rtcache_find(c, k3, 0, 0)); /* k3 was the older */
+		assert_non_null(rtcache_find(c, k4, 0, 0));
+		a = rtcache_find(c, k2, 0, 0);
+	}
 	/* a stale entry is forgotten and counted */
 	rtcache_stale(c, a);
 	assert_null(rtcache_find(c, k2, 0, 0));
