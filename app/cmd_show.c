@@ -1181,7 +1181,10 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 	}
 	for (w = 0; w < r->nb_workers; w++) {
 		const struct rtcache *c = r->workers[w]->rtc;
-		const struct rtcache_stats *s = &c->st;
+		/* read once: the total then adds up the rows as printed (the
+		 * worker counts on meanwhile), as show stats lcores does */
+		const struct rtcache_stats snap = c->st;
+		const struct rtcache_stats *s = &snap;
 		/* auto: the last measurement's cycles a packet, each side */
 		const double pc = c->probe_cpp16 / 16.0, bc = c->bypass_cpp16 / 16.0;
 		const char *state = c->mode == RTCACHE_OFF		      ? "off"

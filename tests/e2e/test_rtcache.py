@@ -138,9 +138,15 @@ def test_auto_measures(topo, r):
             tx = so.socket(so.AF_PACKET, so.SOCK_RAW)
             tx.bind(("eth0", 0))
         lc = {}
+        torn = []
 
         def measured():
-            lc.update(rtc(r)["lcores"][0])
+            st = rtc(r)
+            lc.update(st["lcores"][0])
+            # read under traffic, the total still adds up the rows shown
+            for k in ("lookups", "hits", "misses", "inserts", "bypassed"):
+                if st["total"][k] != sum(x[k] for x in st["lcores"]):
+                    torn.append((k, st["total"][k], [x[k] for x in st["lcores"]]))
             return lc["measurements"] > before
         sent = 0
         try:
@@ -154,6 +160,7 @@ def test_auto_measures(topo, r):
         finally:
             tx.close()
         check(measured(), "no measurement after %d packets: %s" % (sent, lc))
+        check(not torn, "show rtcache stats: a total not the sum of its rows: %s" % torn[:3])
         # measured, and holding its verdict (the next is 2^20 packets away)
         check(lc["state"] in ("probing", "bypass"), "state %s" % lc["state"])
         check(lc["probe_cycles"] > 0 and lc["bypass_cycles"] > 0,
