@@ -396,6 +396,9 @@ static void announce(struct router *r, uint16_t port, const struct fr_addr *only
 		announce_one(r, port, only);
 		return;
 	}
+	/* back in service: what detection found another host's before it
+	 * went out is tried again (the other host may be gone) */
+	dad_retry_failed(r, port);
 	/* an IPv6 address is announced once duplicate address detection
 	 * kept it (dad_due() announces it then); one not probed yet is now */
 	for (i = 0; i < p->nb_addrs; i++) {

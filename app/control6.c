@@ -298,27 +298,42 @@ static void ra_restart(struct fr_port *p);
 void dad_reset(struct router *r, uint16_t port)
 {
 	struct fr_port *p = &r->ports[port];
-	bool back = false;
 	unsigned int i;
 
-	for (i = 0; i < p->nb_addrs; i++) {
-		struct port_addr *pa = &p->addrs[i];
-
-		if (pa->addr.family != AF_INET6)
-			continue;
-		/* a failed one is tried again (the other host may be gone)
-		 * once its local route is back */
-		if (pa->dad == ADDR_DAD_FAILED) {
-			if (!dad_local_route(r, port, pa->addr.v6, true))
-				continue;
-			back = true;
-		}
-		pa->dad = ADDR_DAD_WAIT;
-	}
+	/* a failed one stays failed, not the router's, while the port is
+	 * out of service (another host holds it, and packets for it that
+	 * come in by the other ports are that host's); it is tried again
+	 * once the port is back (dad_retry_failed()) */
+	for (i = 0; i < p->nb_addrs; i++)
+		if (p->addrs[i].addr.family == AF_INET6 && p->addrs[i].dad != ADDR_DAD_FAILED)
+			p->addrs[i].dad = ADDR_DAD_WAIT;
+	p->dad_retry = true;
 	p->ll_dad = ADDR_DAD_WAIT;
 	ra_restart(p);
 	/* back in service, announce() reports twice */
 	p->ll_mld_again = false;
+}
+
+void dad_retry_failed(struct router *r, uint16_t port)
+{
+	struct fr_port *p = &r->ports[port];
+	bool back = false;
+	unsigned int i;
+
+	if (!p->dad_retry)
+		return;
+	p->dad_retry = false;
+	for (i = 0; i < p->nb_addrs; i++) {
+		struct port_addr *pa = &p->addrs[i];
+
+		/* the other host may be gone: probed again once its local
+		 * route is back */
+		if (pa->addr.family != AF_INET6 || pa->dad != ADDR_DAD_FAILED ||
+		    !dad_local_route(r, port, pa->addr.v6, true))
+			continue;
+		pa->dad = ADDR_DAD_WAIT;
+		back = true;
+	}
 	if (back)
 		router_local_update(r); /* ours again as a source too */
 }

@@ -102,9 +102,14 @@ bool dad_ready(struct router *r, uint16_t port, const uint8_t *a, uint8_t *st, s
  * another host's claim: kept, and announced (probed again instead, up to
  * ADDR_DAD_REPROBES times, when the port failed to transmit meanwhile). */
 void dad_due(struct router *r, uint16_t port, uint64_t now);
-/* @port's link went down: its IPv6 addresses are probed again when it is
- * back (RFC 4862 5.4), a failed one too, its local route back meanwhile. */
+/* @port went out of service: its IPv6 addresses are probed again when it
+ * is back (RFC 4862 5.4); a failed one too, but it stays failed (not the
+ * router's, its local route out) until then: dad_retry_failed(). */
 void dad_reset(struct router *r, uint16_t port);
+/* @port is back in service (a full announce()): the addresses whose
+ * detection failed before it went out get their local route back and are
+ * probed again. Once a dad_reset(). */
+void dad_retry_failed(struct router *r, uint16_t port);
 /* The local routes of the addresses whose detection failed while a command
  * held the tables (r->in_command): taken out now. Main loop only. */
 void dad_routes_sync(struct router *r);

@@ -175,6 +175,9 @@ struct fr_port {
 	uint64_t announce_again_ms;
 	/* DAD of its link-local address, as port_addr's */
 	uint8_t ll_dad;
+	/* out of service since: its addresses that DAD failed are tried again
+	 * when it is back (dad_reset(), dad_retry_failed()), not before */
+	bool dad_retry;
 	/* the router has used its link-local address here (ll_in_use()) */
 	bool ll_used;
 	/* its one MLD report so far went from :: (ll_in_use()): the second

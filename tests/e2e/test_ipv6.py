@@ -1878,6 +1878,25 @@ def test_dad(topo, r):
         check("an address of this router (port 0), its local route out meanwhile (duplicate"
               in err,
               "route add %s/128: %s" % (dup, err))
+        # out of service, the port keeps it failed (h1's, its local route
+        # out: not answered for by the other ports meanwhile); back, it is
+        # probed again, and fails again while h1 holds it
+        r.cli("port 0 down")
+        try:
+            info = r.cli("show port info 0")
+            check("%s/128 (duplicate" % dup in info, "port 0 down: %s" % info)
+            out = sh(["ping", "-6", "-c", "1", "-W", "1", dup], ns=topo.hosts[1], check=False)
+            check(" 100% packet loss" in out, "answered for %s while port 0 is down:\n%s" %
+                  (dup, out))
+            before = r.stats()
+        finally:
+            r.cli("port 0 up")
+        again = frlib.wait_for(lambda: delta(before, r.stats(), "nd_dad_failed") >= 1,
+                               timeout=5)
+        check(again and "%s/128 (duplicate" % dup in r.cli("show port info 0"),
+              "back in service, %s not probed and given up again: %s" %
+              ({k: delta(before, r.stats(), k) for k in ("nd_dad_probes", "nd_dad_failed")},
+               r.cli("show port info 0")))
         # h1 gives it up; the port taken down and up in one load probes
         # it again, as two commands would, and keeps it
         sh(["ip", "-6", "addr", "del", dup + "/64", "dev", "eth0"], ns=topo.hosts[0])
