@@ -373,6 +373,12 @@ static void lookup_flow_out(struct router *r, const struct cmd *c, struct cmd_ou
 	}
 	out_printf(o, "the flow from %s%s goes by %s port %u (neighbour %s)\n", s,
 		   hashed ? ", its protocol and ports," : "", g, fl.port, state);
+	/* what JSON says as ports_hashed false */
+	if (r->dpconf.mp_hash_l4 && !hashed)
+		out_printf(o,
+			   "(its ports not hashed: the multipath hash takes a TCP, UDP, SCTP or "
+			   "UDP-Lite flow's ports too, which may take it by another gateway; give "
+			   "'proto P sport N dport N')\n");
 }
 
 static int show_lookup(struct router *r, const struct cmd *c, struct cmd_out *o)

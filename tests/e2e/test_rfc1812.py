@@ -1595,6 +1595,12 @@ def test_ecmp_l4(topo, r):
             check(f.pop("neighbour", None) in ("REACHABLE", "STALE", "DELAY", "PROBE") and
                   f == {"from": HOST_IP[0], "ports_hashed": True, "gateway": HOST_IP[h],
                         "port": h}, "lookup of port %d: %s" % (sp, out))
+        # without the ports, the text says they were not hashed, as the
+        # JSON does (ports_hashed false)
+        out = r.cli("show route lookup %s from %s" % (dst, HOST_IP[0]))
+        j = json.loads(r.cli("show route lookup %s from %s" % (dst, HOST_IP[0]), json=True))
+        check("its ports not hashed" in out and j["flow"]["ports_hashed"] is False,
+              "lookup without ports: %s %s" % (out, j))
     finally:
         r.cli("set ip multipath-hash l3")
         r.cli("route del 10.97.0.0/16")
