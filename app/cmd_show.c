@@ -31,24 +31,18 @@ static inline void long_cmd_service(struct router *r, size_t i)
 		control_service(r);
 }
 
-/* neigh_walk(), the control thread's other work done every 8 Ki slots (a
- * few ms, entries or not): a table of millions of slots is walked in
- * seconds (ARP and ND answered meanwhile may add or take entries, which
- * the listing then shows or not) */
+static void service_cb(void *r)
+{
+	control_service(r);
+}
+
+/* neigh_walk(), the control thread's other work done between strides
+ * (neigh_walk_strided(): ARP and ND answered meanwhile may add or take
+ * entries, which the listing then shows or not) */
 static int neigh_walk_serviced(struct router *r, int (*cb)(const struct neigh_info *, void *),
 			       void *arg)
 {
-	uint32_t cap = neigh_capacity(r->neigh), from;
-	int rc;
-
-	for (from = 0; from < cap; from += 0x2000) {
-		if (from > 0)
-			control_service(r);
-		rc = neigh_walk_slots(r->neigh, from, from + 0x2000, cb, arg);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
+	return neigh_walk_strided(r->neigh, cb, arg, service_cb, r);
 }
 
 static int route_collect_cb(const struct fib_route *rt, void *arg)

@@ -441,6 +441,22 @@ int neigh_walk(const struct neigh_table *t, int (*cb)(const struct neigh_info *,
 	return neigh_walk_slots(t, 0, t->capacity, cb, arg);
 }
 
+int neigh_walk_strided(const struct neigh_table *t, int (*cb)(const struct neigh_info *, void *),
+		       void *arg, void (*between)(void *), void *barg)
+{
+	uint32_t from;
+	int rc;
+
+	for (from = 0; from < t->capacity; from += 0x2000) {
+		if (from > 0)
+			between(barg);
+		rc = neigh_walk_slots(t, from, from + 0x2000, cb, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 int neigh_walk_slots(const struct neigh_table *t, uint32_t from, uint32_t to,
 		     int (*cb)(const struct neigh_info *, void *), void *arg)
 {

@@ -238,6 +238,15 @@ int neigh_walk(const struct neigh_table *t, int (*cb)(const struct neigh_info *,
 int neigh_walk_slots(const struct neigh_table *t, uint32_t from, uint32_t to,
 		     int (*cb)(const struct neigh_info *, void *), void *arg);
 
+/**
+ * neigh_walk() in strides of 8 Ki slots (a few ms, entries or not),
+ * @p between(@p barg) called between two: a table of millions of slots is
+ * walked in seconds, and the control thread serves its packets there. What
+ * @p between adds or removes may be seen or not. Control thread.
+ */
+int neigh_walk_strided(const struct neigh_table *t, int (*cb)(const struct neigh_info *, void *),
+		       void *arg, void (*between)(void *), void *barg);
+
 /** Number of entries in use. Control thread. */
 uint32_t neigh_count(const struct neigh_table *t);
 

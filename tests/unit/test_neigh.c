@@ -231,6 +231,46 @@ static void test_walk_slots(void **state)
 	assert_int_equal(neigh_walk_slots(t, neigh_capacity(t), UINT32_MAX, walk_stop, &calls), 0);
 }
 
+static void count_call(void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+static int walk_count(const struct neigh_info *ni, void *arg)
+{
+	(void)ni;
+	(*(unsigned int *)arg)++;
+	return 0;
+}
+
+/* neigh_walk_strided(): on a table of 20,000 slots (three strides of 8 Ki),
+ * each entry once, the caller's work twice between them; a callback's
+ * non-zero return stops it with that value. */
+static void test_walk_strided(void **state)
+{
+	struct neigh_conf nc = {0};
+	struct neigh_table *t;
+	unsigned int seen = 0, between = 0, calls = 0;
+	uint32_t i;
+
+	(void)state;
+	nc.capacity = 20000;
+	t = neigh_create("strided", &nc);
+	assert_non_null(t);
+	for (i = 0; i < 300; i++) {
+		struct fr_addr a = fr_addr4(0x0a000001 + i);
+
+		assert_int_equal(neigh_static_set(t, &a, 0, &mac1), 0);
+	}
+	assert_int_equal(neigh_walk_strided(t, walk_count, &seen, count_call, &between), 0);
+	assert_int_equal(seen, 300);
+	assert_int_equal(between, 2);
+	between = 0;
+	assert_int_equal(neigh_walk_strided(t, walk_stop, &calls, count_call, &between), 7);
+	assert_true(calls >= 1 && calls <= 300);
+	neigh_free(t);
+}
+
 /* One writer flips an entry between two MACs; readers must only ever see one
  * of the two, each with the generation parity it was written with. */
 struct flip {
@@ -1578,6 +1618,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_static, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_slots, setup, teardown),
+		cmocka_unit_test(test_walk_strided),
 		cmocka_unit_test_setup_teardown(test_learnt_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_capacity, setup, teardown),
