@@ -25,6 +25,7 @@
 #include "cmd_priv.h"
 #include "cmd_replace.h"
 #include "fr_kset.h"
+#include "nd.h"
 
 static_assert(FR_BOOT_SETTINGS == CMD_CONFIG_LAST + 1, "FR_BOOT_SETTINGS: one per config command");
 
@@ -319,8 +320,6 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 	const struct neigh_key *nk;
 	struct cmd c;
 	char buf[FR_ADDR_STRLEN];
-	const uint32_t cap = neigh_capacity(r->neigh);
-	uint32_t from;
 	uint16_t pid;
 	size_t i;
 	int rc = 0;
@@ -345,16 +344,11 @@ int replace_prune(struct cfg_replace *rp, struct txn *t, void (*serve)(void *), 
 	rc = routes_del(t, &routes.renumbered, serve, arg, err, errlen);
 	if (rc != 0)
 		goto out;
-	/* a slice of slots at a time, the packets served between (a table
-	 * of millions of slots takes a while): what ARP and ND change
+	/* the packets served between strides: what ARP and ND change
 	 * meanwhile is learnt entries, never the static ones collected */
-	for (from = 0; from < cap; from += 0x2000) {
-		if (from > 0)
-			serve(arg);
-		if (neigh_walk_slots(r->neigh, from, from + 0x2000, neigh_gone_cb, &neighs) != 0) {
-			rc = ERRC(-ENOMEM, "out of memory");
-			goto out;
-		}
+	if (neigh_walk_strided(r->neigh, neigh_gone_cb, &neighs, serve, arg) != 0) {
+		rc = ERRC(-ENOMEM, "out of memory");
+		goto out;
 	}
 	nk = neighs.v;
 	for (i = 0; i < neighs.n; i++) {
@@ -553,61 +547,64 @@ uint16_t replace_mtu(const struct cfg_replace *rp, uint16_t port)
  * line comes later), which must be a connected one. 0 with *@port set, or
  * -ENETUNREACH with @err filled as the start's refusal.
  */
-static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
-		      const struct fr_addr *gw, uint16_t *port, char *err, size_t errlen)
+/* The longest route that the lines before this one made and that covers
+ * @gw, the line's own static one at @own left out (the one it adds or
+ * replaces, which neither an add nor a replace resolves its gateway by);
+ * @installed: only one in the lookups, not one waiting for its port. */
+static bool made_cover(const struct cfg_replace *rp, const struct fr_prefix *own,
+		       const struct fr_addr *gw, bool installed, struct fib_route *rt)
 {
-	const struct router *r = rp->r;
-	struct fib_route rt, inst;
 	struct fr_prefix pf;
-	bool have_inst = false, on_net = false;
-	uint16_t pid;
-	unsigned int i;
-	int len, e;
+	int len;
 
-	/* a start refuses a gateway that is no host's before it looks for
-	 * its network, and a link-local one without its port before that */
-	if (gw->family == AF_INET6 && gw->v6[0] == 0xfe && (gw->v6[1] & 0xc0) == 0x80) {
-		e = gw_check(r, gw, err, errlen);
-		return e != 0 ? e : err_gw_link_local(gw, err, errlen);
-	}
 	for (len = (int)fr_family_bits(gw->family); len >= 0; len--) {
 		pf.addr = *gw;
 		pf.len = (uint8_t)len;
 		fr_addr_mask(&pf.addr, pf.len);
-		/* the line's own prefix: a static route there is the one it
-		 * adds or replaces, which neither an add nor a replace
-		 * resolves its gateway by */
-		if (fib_route_get(r->fib, &pf, &rt) != 0 || !replace_route_made(rp, &rt) ||
-		    (rt.origin == FIB_ORIGIN_STATIC && fr_prefix_eq(&pf, own)))
-			continue;
-		if (rt.type == FIB_NH_CONNECTED) {
-			*port = rt.port;
-			return 0;
-		}
-		break;
+		if (fib_route_get(rp->r->fib, &pf, rt) == 0 && replace_route_made(rp, rt) &&
+		    !(rt->origin == FIB_ORIGIN_STATIC && fr_prefix_eq(&pf, own)) &&
+		    !(installed && (rt->flags & FIB_RTF_DOWN)))
+			return true;
+	}
+	return false;
+}
+
+static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
+		      const struct fr_addr *gw, uint16_t *port, char *err, size_t errlen)
+{
+	const struct router *r = rp->r;
+	struct fib_route rt;
+	struct fr_prefix pf;
+	bool on_net = false;
+	uint16_t pid;
+	unsigned int i;
+	int e;
+
+	/* a start refuses a gateway that is no host's before it looks for
+	 * its network, and a link-local one without its port before that */
+	if (gw->family == AF_INET6 && ip6_is_linklocal(gw->v6)) {
+		e = gw_check(r, gw, err, errlen);
+		return e != 0 ? e : err_gw_link_local(gw, err, errlen);
+	}
+	if (made_cover(rp, own, gw, false, &rt) && rt.type == FIB_NH_CONNECTED) {
+		*port = rt.port;
+		return 0;
 	}
 	e = gw_check(r, gw, err, errlen);
 	if (e != 0)
 		return e;
 	/* why, as a start says it: on a network of an address the lines
-	 * before made, the longest route in the tables (not one waiting for
-	 * its port) that covers the gateway takes it elsewhere */
+	 * before made, the longest route in the lookups that covers the
+	 * gateway takes it elsewhere */
 	for (pid = 0; pid < r->nb_ports && !on_net; pid++)
 		for (i = 0; i < r->ports[pid].nb_addrs && !on_net; i++) {
 			port_addr_prefix(&r->ports[pid].addrs[i], &pf);
 			on_net = replace_addr_made(rp, pid, &r->ports[pid].addrs[i]) &&
 				 pf.addr.family == gw->family && fr_prefix_contains(&pf, gw);
 		}
-	for (len = (int)fr_family_bits(gw->family); on_net && !have_inst && len >= 0; len--) {
-		pf.addr = *gw;
-		pf.len = (uint8_t)len;
-		fr_addr_mask(&pf.addr, pf.len);
-		have_inst = fib_route_get(r->fib, &pf, &inst) == 0 &&
-			    !(inst.flags & FIB_RTF_DOWN) && replace_route_made(rp, &inst) &&
-			    !(inst.origin == FIB_ORIGIN_STATIC && fr_prefix_eq(&pf, own));
-	}
-	return have_inst && inst.type != FIB_NH_CONNECTED ? err_gw_covered(gw, &inst, err, errlen)
-							  : err_gw_unconnected(gw, err, errlen);
+	return on_net && made_cover(rp, own, gw, true, &rt) && rt.type != FIB_NH_CONNECTED
+		       ? err_gw_covered(gw, &rt, err, errlen)
+		       : err_gw_unconnected(gw, err, errlen);
 }
 
 /* Line @c as a start with the file would run it at this point: its
