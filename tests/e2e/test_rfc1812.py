@@ -1544,12 +1544,14 @@ def test_ecmp_dead_gateway(topo, r):
 
 def ecmp_where(topo, dst, tag, frames):
     """Send frames from h1; each forwarded one's key (its UDP source port,
-    or for a fragment its IP ID) -> the hosts (1: h2, 2: h3) it reached."""
+    or for a fragment its IP ID) -> the hosts (1: h2, 2: h3) it reached.
+    All are expected, so the wait ends as the last one comes: its bound is
+    generous (an ASan run on a loaded machine once took 1.8 s)."""
     got = {}
     lsn = {h: frlib.Listen(topo, h) for h in (1, 2)}
     try:
         frlib.l2send(topo, frames)
-        for h, fwd in frlib.collect_from(lsn, 1.5, len(frames), lambda p: (
+        for h, fwd in frlib.collect_from(lsn, 5.0, len(frames), lambda p: (
                 p.haslayer(s.IP) and p[s.IP].dst == dst and tag in bytes(p))).items():
             for p in fwd:
                 ip = p[s.IP]
