@@ -439,8 +439,12 @@ static int show_summary(struct router *r, struct cmd_out *o)
 		jw_str(o, "backend", fib_backend_name(r->fib));
 		jw_u64(o, "routes", fib_route_count(r->fib, AF_INET));
 		jw_u64(o, "routes6", fib_route_count(r->fib, AF_INET6));
-		jw_u64(o, "routes_port_down", fib_route_down_count(r->fib, AF_INET));
-		jw_u64(o, "routes6_port_down", fib_route_down_count(r->fib, AF_INET6));
+		/* withdrawn: their port down, or (stranded) up with no room
+		 * to put them back; each counted once */
+		jw_u64(o, "routes_withdrawn", fib_route_down_count(r->fib, AF_INET));
+		jw_u64(o, "routes6_withdrawn", fib_route_down_count(r->fib, AF_INET6));
+		jw_u64(o, "routes_port_down", fib_route_down_count(r->fib, AF_INET) - full4);
+		jw_u64(o, "routes6_port_down", fib_route_down_count(r->fib, AF_INET6) - full6);
 		jw_u64(o, "routes_table_full", full4);
 		jw_u64(o, "routes6_table_full", full6);
 		jw_u64(o, "nexthops", fib_nh_count(r->fib));

@@ -1470,6 +1470,12 @@ static void test_stranded(void **state)
 	assert_non_null(strstr(o.buf, "11.0."));
 	run_says(r, &o, "port 0 up", "warning: 1 routes could not be put back (table full)");
 	run_says(r, &o, "show route summary", "table full   1 IPv4, 0 IPv6");
+	/* JSON: withdrawn, the port is up: not counted as port down */
+	o.json = true;
+	run_says(r, &o, "show route summary",
+		 "\"routes_withdrawn\":1,\"routes6_withdrawn\":0,\"routes_port_down\":0,"
+		 "\"routes6_port_down\":0,\"routes_table_full\":1,");
+	o.json = false;
 	out_reset(&o);
 	snprintf(line, sizeof(line), "load %s",
 		 write_tmp("route del 10.1.2.0/25\nroute add 12.0.0.0/8 via 203.0.113.1\n"));
