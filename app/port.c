@@ -302,21 +302,34 @@ uint32_t port_mtu_max(uint16_t pid)
 	return RTE_MIN(max, (uint32_t)PORT_MTU_MAX);
 }
 
-static int port_configure(struct router *r, struct fr_port *p)
+/* The device info of port @p: 0, or -errno (said on stderr). */
+static int port_info(const struct fr_port *p, struct rte_eth_dev_info *info)
 {
-	struct rte_eth_conf conf = {0};
+	int rc = rte_eth_dev_info_get(p->id, info);
+
+	if (rc != 0)
+		fprintf(stderr, "fastroute: port %u (%s): cannot read the device's info: %s\n",
+			p->id, p->name, rte_strerror(-rc));
+	return rc;
+}
+
+/*
+ * What port_configure() needs of port @p that the device may not offer:
+ * queues for every worker, and the configuration's MTU. Every port is
+ * checked before any is configured (port_setup()), so that a bad one is
+ * found with nothing started and each bad one is named. 0, or -errno
+ * (said on stderr).
+ */
+static int port_check(const struct router *r, const struct fr_port *p)
+{
 	struct rte_eth_dev_info info;
-	uint16_t nq = (uint16_t)r->nb_workers, q;
-	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc;
+	uint16_t nq = (uint16_t)r->nb_workers;
 	uint32_t mtu_max, want;
 	int rc;
 
-	rc = rte_eth_dev_info_get(p->id, &info);
-	if (rc != 0) {
-		fprintf(stderr, "fastroute: port %u (%s): cannot read the device's info: %s\n",
-			p->id, p->name, rte_strerror(-rc));
+	rc = port_info(p, &info);
+	if (rc != 0)
 		return rc;
-	}
 	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
 		fprintf(stderr,
 			"fastroute: port %u (%s) offers %u RX / %u TX queues but %u workers need "
@@ -336,6 +349,31 @@ static int port_configure(struct router *r, struct fr_port *p)
 			p->id, p->name, info.max_rx_queues, nq, nq, nq);
 		return -EINVAL;
 	}
+	/* the device's MTU as port_configure() will set it: see there */
+	mtu_max = port_mtu_max(p->id);
+	want = RTE_MAX((uint32_t)p->dev_mtu, (uint32_t)r->dp_ports[p->id].mtu);
+	if (mtu_max != 0 && want > mtu_max) {
+		fprintf(stderr,
+			"fastroute: port %u (%s): the device cannot take MTU %u (at most %u)\n",
+			p->id, p->name, want, mtu_max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Port @p configured and started, as port_check() found it fit. */
+static int port_configure(struct router *r, struct fr_port *p)
+{
+	struct rte_eth_conf conf = {0};
+	struct rte_eth_dev_info info;
+	uint16_t nq = (uint16_t)r->nb_workers, q;
+	uint16_t nb_rxd = r->opts.rx_desc, nb_txd = r->opts.tx_desc;
+	uint32_t want;
+	int rc;
+
+	rc = port_info(p, &info);
+	if (rc != 0)
+		return rc;
 	if (nq > 1 && ((RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
 		       info.flow_type_rss_offloads) != 0) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
@@ -358,16 +396,10 @@ static int port_configure(struct router *r, struct fr_port *p)
 	/* The device's MTU, said explicitly (left 0, configure sets 1500
 	 * whatever the device reported): what it reported (port_probe()
 	 * bounded it), raised to the configuration's (cmd_txn.c
-	 * port_mtu_fit() checked that against the same bound). Never lowered
-	 * to it: the router's own limit is for sending. */
-	mtu_max = port_mtu_max(p->id);
+	 * port_mtu_fit() checked that against the same bound, port_check()
+	 * against the device's). Never lowered to it: the router's own limit
+	 * is for sending. */
 	want = RTE_MAX((uint32_t)p->dev_mtu, (uint32_t)r->dp_ports[p->id].mtu);
-	if (mtu_max != 0 && want > mtu_max) {
-		fprintf(stderr,
-			"fastroute: port %u (%s): the device cannot take MTU %u (at most %u)\n",
-			p->id, p->name, want, mtu_max);
-		return -EINVAL;
-	}
 	conf.rxmode.mtu = want;
 	rc = rte_eth_dev_configure(p->id, nq, nq, &conf);
 	if (rc != 0) {
@@ -518,9 +550,17 @@ static void links_wait(struct router *r)
 
 int port_setup(struct router *r)
 {
+	unsigned int bad = 0;
 	uint16_t pid;
 	int rc;
 
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (r->ports[pid].present && port_check(r, &r->ports[pid]) != 0)
+			bad++;
+	if (bad > 0) {
+		fprintf(stderr, "fastroute: %u port(s) refused (above): none started\n", bad);
+		return -EINVAL;
+	}
 	rc = pools_create(r);
 	if (rc != 0)
 		return rc;

@@ -892,10 +892,16 @@ def _():
     if os.geteuid() != 0:
         skipped.append("af_packet_queues_match_workers (needs root, for an AF_PACKET socket)")
         return
-    args = eal(ports=0)[:-1] + ["--vdev", "net_af_packet0,iface=lo,qpairs=2", "--"]
+    # every port is checked before any starts: a good port 0 is not
+    # started, and both bad ones are named
+    args = eal(ports=1)[:-1] + ["--vdev", "net_af_packet0,iface=lo,qpairs=2",
+                                "--vdev", "net_af_packet1,iface=lo,qpairs=3", "--"]
     p = run(args + ["-s", "none"] + SMALL, timeout=30)
-    check(p.returncode == 1 and "has 2 queues (qpairs) but 1 worker(s) poll 1" in p.stderr and
-          "give qpairs=1" in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
+    check(p.returncode == 1 and
+          "port 1 (net_af_packet0) has 2 queues (qpairs) but 1 worker(s) poll 1" in p.stderr and
+          "port 2 (net_af_packet1) has 3 queues (qpairs)" in p.stderr and
+          "give qpairs=1" in p.stderr and "2 port(s) refused (above): none started" in p.stderr,
+          "exit %d: %s" % (p.returncode, p.stderr))
     check("ready" not in p.stdout, "router started anyway")
 
 
