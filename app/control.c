@@ -833,6 +833,40 @@ void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded, enum
 
 static void resolve_input(struct router *r, struct rte_mbuf *m);
 
+void route_changed(struct router *r, struct rte_mbuf *m, int type)
+{
+	const bool v6 = frame_is_ip6(m);
+	uint8_t code = 0; /* no route, or an unreachable one */
+
+	switch (type) {
+	case FIB_NH_LOCAL:
+		if (v6)
+			local_input6(r, m);
+		else
+			local_input(r, m);
+		return;
+	case FIB_NH_BLACKHOLE:
+	case FIB_NH_BROADCAST:
+		cdrop(r, m, CDROP_ROUTE_CHANGED);
+		return;
+	case FIB_NH_PROHIBIT:
+		code = v6 ? 1 : 13;
+		break;
+	default:
+		break;
+	}
+	/* RFC 1812 5.2.7.1, RFC 4443 3.1, as not_forwarded() says them */
+	if (!icmp_ctrl_error_due(r, m, v6 ? 1 : 3, code, false)) {
+		cdrop(r, m, CDROP_ROUTE_CHANGED);
+		return;
+	}
+	r->cst.drop[CDROP_ROUTE_CHANGED]++;
+	if (v6)
+		icmp6_error(r, m, 1, code, 0);
+	else
+		icmp_error(r, m, 3, code, 0);
+}
+
 uint32_t router_flow_l4(const struct router *r, const struct rte_mbuf *m)
 {
 	const void *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, RTE_ETHER_HDR_LEN);
@@ -1007,9 +1041,12 @@ static void resolve_input(struct router *r, struct rte_mbuf *m)
 	struct fib_route rt;
 
 	/* the route as it is now (it may have changed since the worker looked) */
-	if (fib_route_lookup_flow(r->fib, &dst, &src, router_flow_l4(r, m), &rt) != 0 ||
-	    (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED)) {
-		cdrop(r, m, CDROP_ROUTE_CHANGED);
+	if (fib_route_lookup_flow(r->fib, &dst, &src, router_flow_l4(r, m), &rt) != 0) {
+		route_changed(r, m, -1);
+		return;
+	}
+	if (rt.type != FIB_NH_GATEWAY && rt.type != FIB_NH_CONNECTED) {
+		route_changed(r, m, rt.type);
 		return;
 	}
 	nb = rt.type == FIB_NH_GATEWAY ? rt.gw : dst;

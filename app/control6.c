@@ -1006,10 +1006,21 @@ void resolve_input6(struct router *r, struct rte_mbuf *m)
 	 * a link-local source that the worker let back out of its arrival
 	 * port never leaves by another (RFC 4291 2.5.6; m->port is still the
 	 * arrival port) */
-	if (ip6_is_linklocal(ip->dst_addr) ||
-	    next_hop6(r, ip->dst_addr, ip->src_addr, router_flow_l4(r, m), FIB_PORT_NONE, &nb,
-		      &port) != 0 ||
-	    (ip6_is_linklocal(ip->src_addr) && port != m->port)) {
+	if (ip6_is_linklocal(ip->dst_addr)) {
+		cdrop6(r, m, CDROP_ROUTE_CHANGED);
+		return;
+	}
+	if (next_hop6(r, ip->dst_addr, ip->src_addr, router_flow_l4(r, m), FIB_PORT_NONE, &nb,
+		      &port) != 0) {
+		/* no route that forwards it now: what the route is */
+		struct fr_addr d = {.family = AF_INET6};
+		struct fib_route rt;
+
+		memcpy(d.v6, ip->dst_addr, 16);
+		route_changed(r, m, fib_route_lookup(r->fib, &d, &rt) == 0 ? rt.type : -1);
+		return;
+	}
+	if (ip6_is_linklocal(ip->src_addr) && port != m->port) {
 		cdrop6(r, m, CDROP_ROUTE_CHANGED);
 		return;
 	}

@@ -507,6 +507,12 @@ bool port_is_down(const struct router *r, uint16_t port);
  * unreachable (3/1, ICMPv6 1/3) when it was @forwarded and the rules and
  * rate of an error allow. Consumes @m. */
 void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded, enum ctrl_drop why);
+/* A packet to forward (@m, as it arrived: an unresolved one, looked up
+ * again) whose route no longer forwards it: as a worker treats one that
+ * arrives now. Its route's type @type (-1: no route) local: for the
+ * router; else counted route_changed, with the destination unreachable
+ * the route calls for (none for a blackhole or a broadcast). Consumes @m. */
+void route_changed(struct router *r, struct rte_mbuf *m, int type);
 /* A forwarded packet @m handed over to the control thread for @port: true
  * (@m consumed, counted port_down) when that port is no longer in service,
  * host unreachable said when it went out of service after the worker's

@@ -1726,6 +1726,40 @@ def test_held_too_big6(topo, r):
            d("icmp6_addr_unreach")))
 
 
+def test_held_prohibited6(topo, r):
+    """Held for a gateway being resolved, its route replaced by a prohibit
+    route meanwhile: when the gateway fails, the packet is treated as one
+    arriving now, dropped (route_changed) with the administratively
+    prohibited (1/1) its route calls for, quoting it as it arrived, and
+    never answered 1/3 for a gateway no route uses."""
+    def held():
+        return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
+
+    gw = "2001:db8:2::82"
+    r.cli("route add 2001:db8:82::/48 via " + gw)
+    r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
+    p = udp6("2001:db8:82::1", payload=b"held-then-prohibited")
+    try:
+        held0 = held()
+
+        def hold_and_prohibit():
+            send(topo, p)
+            check(frlib.wait_for(lambda: held() > held0, timeout=2), "the packet was not held")
+            r.cli("route replace 2001:db8:82::/48 prohibit")
+        got, d = around(topo, r, hold_and_prohibit, timeout=5, want=1, linger=0.3)
+    finally:
+        r.cli("route del 2001:db8:82::/48", check=False)
+        r.cli("neigh del %s port 1" % gw, check=False)
+        r.cli("set neigh mcast-probes 2", check=False)
+    quoted = bytes(got[0][s.ICMPv6DestUnreach].payload) if got else b""
+    check(len(got) == 1 and got[0].haslayer(s.ICMPv6DestUnreach) and
+          got[0][s.ICMPv6DestUnreach].code == 1 and quoted[:40] == bytes(p[s.IPv6])[:40],
+          "want one 1/1 quoting the packet as sent: %s" % [q.summary() for q in got])
+    check(d("held_rerouted") == 1 and d("route_changed") == 1 and d("icmp6_addr_unreach") == 0,
+          "held_rerouted +%d, route_changed +%d, icmp6_addr_unreach +%d" %
+          (d("held_rerouted"), d("route_changed"), d("icmp6_addr_unreach")))
+
+
 def test_held_ll_source6(topo, r):
     """From a link-local source, back out of its arrival port to a gateway
     being resolved, held; its route moved to port 1 meanwhile: when the
@@ -2866,6 +2900,7 @@ def main():
                              ("rtcache6_coherency", test_rtcache6),
                              ("held_errors_keep_family", test_held_errors),
                              ("held_too_big6", test_held_too_big6),
+                             ("held_prohibited6", test_held_prohibited6),
                              ("held_ll_source6", test_held_ll_source6),
                              ("cli_ipv6", test_counters_shown),
                              ("router_advertisements", test_router_adv),

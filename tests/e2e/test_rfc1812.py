@@ -511,38 +511,59 @@ def held(r, what="held"):
 
 
 def test_held_rerouted(topo, r):
-    # held for a gateway still resolving, then its route replaced by a
-    # blackhole: when the gateway answers, the packet goes where the routes
-    # say now (nowhere), not to the gateway it waited for
+    # held for a gateway still resolving, then its route replaced: when the
+    # gateway answers, the packet goes where the routes say now, not to the
+    # gateway it waited for, and is treated as one arriving now: by a
+    # blackhole nowhere, by an unreachable or prohibit route dropped with
+    # the error it calls for; to an address the router took meanwhile, it
+    # is the router's to answer (a UDP port unreachable, 3/3)
     gw = "198.51.100.78"
     r.cli("route add 10.78.0.0/16 via " + gw)
     # the gateway must still be resolving when it appears: with this
     # config's 2 probes 200 ms apart, a slow run (ASan) failed it first
     r.cli("set neigh mcast-probes 20")
-    # (h2 listens before it takes the gateway's address: the router's next
-    # probe resolves it, and the packet would go at once)
-    ls = frlib.Listen(topo, 1)
     try:
-        before, held0 = r.stats(), held(r)
-        send(topo, udp("10.78.1.1", payload=b"held-then-rerouted"))
-        check(frlib.wait_for(lambda: held(r) > held0, timeout=2), "the packet was not held")
-        r.cli("route replace 10.78.0.0/16 blackhole")
-        sh(["ip", "addr", "add", gw + "/24", "dev", "eth0"], ns=topo.hosts[1])
-        frlib.wait_for(lambda: delta(before, r.stats(), "held_rerouted") >= 1, timeout=3)
-        got = ls.collect(timeout=0.5)
-        after = r.stats()
+        for how, error, dropped in (("route replace 10.78.0.0/16 blackhole", None, 1),
+                                    ("route replace 10.78.0.0/16 unreachable", (3, 0), 1),
+                                    ("route replace 10.78.0.0/16 prohibit", (3, 13), 1),
+                                    ("port 2 address add 10.78.1.1/32", (3, 3), 0)):
+            # (h2 listens before it takes the gateway's address: the
+            # router's next probe resolves it, and the packet would go at
+            # once)
+            ls, ic = frlib.Listen(topo, 1), Icmp(topo)
+            try:
+                before, held0 = r.stats(), held(r)
+                send(topo, udp("10.78.1.1", payload=b"held-then-rerouted"))
+                check(frlib.wait_for(lambda: held(r) > held0, timeout=2),
+                      "%s: the packet was not held" % how)
+                r.cli(how)
+                sh(["ip", "addr", "add", gw + "/24", "dev", "eth0"], ns=topo.hosts[1])
+                frlib.wait_for(lambda: delta(before, r.stats(), "held_rerouted") >= 1, timeout=3)
+                got = ls.collect(timeout=0.5)
+                errors = ic.collect(timeout=0.5, want=1 if error else None)
+                after = r.stats()
+            finally:
+                ls.close()
+                ic.close()
+                sh(["ip", "addr", "del", gw + "/24", "dev", "eth0"], ns=topo.hosts[1],
+                   check=False)
+                r.cli("port 2 address del 10.78.1.1/32", check=False)
+                r.cli("route replace 10.78.0.0/16 via " + gw, check=False)
+                r.cli("neigh del %s port 1" % gw, check=False)
+            out = [p for p in got if p.haslayer(s.Raw) and b"held-then-rerouted" in p[s.Raw].load]
+            check(not out, "%s: the held packet went to the gateway it waited for" % how)
+            d = {k: delta(before, after, k) for k in ("held_rerouted", "route_changed")}
+            check(d == {"held_rerouted": 1, "route_changed": dropped}, "%s: %s" % (how, d))
+            said = [(p[s.ICMP].type, p[s.ICMP].code) for p in errors]
+            check(said == ([error] if error else []), "%s: ICMP %s" % (how, said))
+            if error:
+                q = errors[0][s.ICMP].payload
+                check(q.haslayer(s.UDPerror) and q[s.IPerror].dst == "10.78.1.1" and
+                      q[s.IPerror].ttl == 64,
+                      "%s: the error quotes %r" % (how, q))
     finally:
-        ls.close()
-        sh(["ip", "addr", "del", gw + "/24", "dev", "eth0"], ns=topo.hosts[1], check=False)
         r.cli("route del 10.78.0.0/16", check=False)
-        r.cli("neigh del %s port 1" % gw, check=False)
         r.cli("set neigh mcast-probes 2", check=False)
-    out = [p for p in got if p.haslayer(s.Raw) and b"held-then-rerouted" in p[s.Raw].load]
-    check(not out, "the held packet went to the gateway whose route was replaced")
-    check(delta(before, after, "held_rerouted") == 1 and
-          delta(before, after, "route_changed") == 1,
-          "held_rerouted +%d, route_changed +%d" % (delta(before, after, "held_rerouted"),
-                                                    delta(before, after, "route_changed")))
 
 
 def test_held_rerouted_failed(topo, r):
