@@ -33,6 +33,12 @@ static int parse_u32(const char *what, const char *s, uint32_t min, uint32_t max
 	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
 		return what != NULL ? ERR("%s: '%s' is not a number in %u-%u", what, s, min, max)
 				    : ERR("'%s' is not a number in %u-%u", s, min, max);
+	/* as in dotted quads and prefix lengths (zero_hint()): "010" is
+	 * 8 to tools that take a leading zero for octal (iproute2's mtu) */
+	if (*s == '0' && s[1] != '\0')
+		return what != NULL
+			       ? ERR("%s: '%s' has a leading zero (octal to some tools)", what, s)
+			       : ERR("'%s' has a leading zero (octal to some tools)", s);
 	*v = (uint32_t)x;
 	return 0;
 }
@@ -42,7 +48,10 @@ static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
 	if (s == NULL)
 		return ERR("missing port number");
 	if (parse_u32(NULL, s, 0, FIB_PORT_NONE - 1, port, err, errlen) != 0)
-		return ERR("bad port number '%s'", s);
+		return *s == '0' && s[1] >= '0' && s[1] <= '9'
+			       ? ERR("bad port number '%s': a leading zero (octal to some tools)",
+				     s)
+			       : ERR("bad port number '%s'", s);
 	return 0;
 }
 
@@ -352,11 +361,11 @@ static int a_neigh_params(char **tok, int n, struct cmd *c, char *err, size_t er
 				   tok[i]);
 		/* digits only, as every number of the CLI (strtoul() alone
 		 * would take a sign, and wrap a negative number round) */
-		if (parse_u32(NULL, tok[i + 1], neigh_param_names[k].min, neigh_param_names[k].max,
+		if (parse_u32(tok[i], tok[i + 1], neigh_param_names[k].min,
+			      neigh_param_names[k].max,
 			      (uint32_t *)((char *)&c->nparams + neigh_param_names[k].off), err,
 			      errlen) != 0)
-			return ERR("%s: '%s' is not a number in %u-%u", tok[i], tok[i + 1],
-				   neigh_param_names[k].min, neigh_param_names[k].max);
+			return -EINVAL;
 		c->nparams_set |= 1u << k;
 	}
 	return 0;

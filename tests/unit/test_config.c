@@ -485,6 +485,14 @@ static void test_bad_cases(void **state)
 		{"set neigh lock-time 60001\n", 1, "lock-time: '60001' is not a number in 0-60000"},
 		{"set neigh reachable-time -18446744073709521616\n", 1,
 		 "reachable-time: '-18446744073709521616' is not a number"},
+		/* nor a leading zero, which some tools read as octal (iproute2's
+		 * mtu 010 is 8), as in addresses and prefix lengths */
+		{"port 0 mtu 01500\n", 1, "mtu: '01500' has a leading zero (octal to some tools)"},
+		{"port 00 mtu 1500\n", 1, "bad port number '00': a leading zero"},
+		{"set neigh hold 08\n", 1, "hold: '08' has a leading zero"},
+		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2 weight 010 via "
+		 "192.0.2.3\n",
+		 2, "weight: '010' has a leading zero"},
 	};
 	struct snapshot before, after;
 	unsigned int i;
