@@ -1281,6 +1281,47 @@ int check_rtcache_size(const struct router *r, const struct cmd *c, char *err, s
 	return 0;
 }
 
+unsigned int cmd_settings(const struct cmd *c, uint32_t key[CMD_SETTINGS_MAX], char *name,
+			  size_t namelen)
+{
+	const char *words = NULL;
+	unsigned int i, n = 0, k;
+
+	RTE_BUILD_BUG_ON(RTE_DIM(neigh_param_names) > CMD_SETTINGS_MAX);
+	if (c->id == CMD_SET_NEIGH) {
+		for (k = 0; k < RTE_DIM(neigh_param_names); k++) {
+			if (!(c->nparams_set & (1u << k)))
+				continue;
+			key[n] = (uint32_t)c->id << 24 | k;
+			if (name != NULL)
+				snprintf(name + n * namelen, namelen, "set neigh %s",
+					 neigh_param_names[k].name);
+			n++;
+		}
+		return n;
+	}
+	if (c->id > CMD_CONFIG_LAST || c->id == CMD_PORT_ADDR_ADD || c->id == CMD_PORT_ADDR_DEL ||
+	    c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE || c->id == CMD_ROUTE_DEL ||
+	    c->id == CMD_NEIGH_ADD || c->id == CMD_NEIGH_DEL)
+		return 0;
+	for (i = 0; i < RTE_DIM(syntax) && words == NULL; i++)
+		if (syntax[i].id == c->id)
+			words = syntax[i].words;
+	if (words == NULL)
+		return 0;
+	if (strncmp(words, "port * ", 7) == 0) {
+		key[0] = (uint32_t)c->id << 24 | 1u << 23 | c->port;
+		if (name != NULL)
+			snprintf(name, namelen, "port %u %s", c->port,
+				 c->id == CMD_PORT_ADMIN ? "down|up" : words + 7);
+	} else {
+		key[0] = (uint32_t)c->id << 24;
+		if (name != NULL)
+			snprintf(name, namelen, "%s", words);
+	}
+	return 1;
+}
+
 int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_t errlen)
 {
 	if (c->id > CMD_CONFIG_LAST)

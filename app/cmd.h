@@ -175,6 +175,17 @@ bool txn_addr_changed(const struct txn *t);
 int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_t errlen);
 
 /*
+ * The settings line @c sets (a port's or the router's: port N mtu, set ip
+ * martians...; set neigh one per parameter it names): how many (0: @c is
+ * no setting), each with a key in @key[] (unique to the setting and port)
+ * and, when @name is not NULL, its name as written ("port 0 mtu",
+ * "set neigh hold") in name[i], of @namelen bytes each.
+ */
+#define CMD_SETTINGS_MAX 32
+unsigned int cmd_settings(const struct cmd *c, uint32_t key[CMD_SETTINGS_MAX], char *name,
+			  size_t namelen);
+
+/*
  * Run a parsed command. Changes are journaled in @t.
  * @return 0, or a negative errno with @err filled.
  */

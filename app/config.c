@@ -68,6 +68,13 @@ struct load {
 	uint64_t t0, last, hz;
 	uint64_t served;       /* TSC of the last control_service() */
 	struct fr_kset neighs; /* struct nline; cap 0 until the first */
+	struct fr_kset sets;   /* struct sline; cap 0 until the first */
+};
+
+/* A setting a file's line sets (the first pass), by cmd_settings()'s key. */
+struct sline {
+	uint32_t key;
+	unsigned int line;
 };
 
 void (*config_between_passes)(const char *path);
@@ -110,6 +117,42 @@ static int neigh_line(struct fr_kset *nl, const struct cmd *c, unsigned int line
 		return -EEXIST;
 	}
 	e->line = lineno;
+	return 0;
+}
+
+/*
+ * Setting line @c (port N mtu, set ip martians, set neigh PARAM...), the
+ * file's @lineno: a second line for a setting refused with the line of
+ * the first. It would replace the first whole, unseen, the options it
+ * leaves out too (a second 'port N ra on' resets the first's interval and
+ * DNS servers), as one line naming a setting twice is refused. 0, -EEXIST
+ * or -ENOMEM with @err.
+ */
+static int setting_line(struct fr_kset *sl, const struct cmd *c, unsigned int lineno, char *err,
+			size_t errlen)
+{
+	char names[CMD_SETTINGS_MAX][48];
+	uint32_t key[CMD_SETTINGS_MAX];
+	unsigned int i, n = cmd_settings(c, key, names[0], sizeof(names[0]));
+
+	for (i = 0; i < n; i++) {
+		struct sline *e;
+		bool added;
+
+		if ((sl->cap == 0 && fr_kset_init(sl, sizeof(*e), sizeof(e->key), 16) != 0) ||
+		    (e = fr_kset_put(sl, &key[i], &added)) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		if (!added) {
+			snprintf(err, errlen,
+				 "%s is set at line %u already: one line per setting (a second "
+				 "would replace the first, the options it leaves out too)",
+				 names[i], e->line);
+			return -EEXIST;
+		}
+		e->line = lineno;
+	}
 	return 0;
 }
 
@@ -243,6 +286,8 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			rc = cmd_file_check(l->r, &c, msg, sizeof(msg));
 			if (rc == 0 && (c.id == CMD_NEIGH_ADD || c.id == CMD_NEIGH_DEL))
 				rc = neigh_line(&l->neighs, &c, lineno, msg, sizeof(msg));
+			if (rc == 0)
+				rc = setting_line(&l->sets, &c, lineno, msg, sizeof(msg));
 			if (rc == 0 && l->rp != NULL && replace_note(l->rp, &c) != 0) {
 				rc = -ENOMEM;
 				snprintf(msg, sizeof(msg), "out of memory");
@@ -890,6 +935,7 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 out:
 	replace_free(l.rp);
 	fr_kset_free(&l.neighs);
+	fr_kset_free(&l.sets);
 	free(line);
 	fclose(f);
 	free(bytes);

@@ -489,6 +489,20 @@ static void test_bad_cases(void **state)
 		 * mtu 010 is 8), as in addresses and prefix lengths */
 		{"port 0 mtu 01500\n", 1, "mtu: '01500' has a leading zero (octal to some tools)"},
 		{"port 00 mtu 1500\n", 1, "bad port number '00': a leading zero"},
+		/* a setting set twice: the second line would replace the
+		 * first whole (a second ra line resets the first's interval
+		 * and DNS servers), as one line naming it twice is refused */
+		{"port 0 ra on interval 30 dns 2001:db8::53\nport 1 ra on\nport 0 ra on min-delay "
+		 "1000\n",
+		 3,
+		 "port 0 ra is set at line 1 already: one line per setting (a second would replace "
+		 "the first, the options it leaves out too)"},
+		{"set neigh hold 2 retrans-time 200\nset neigh mcast-probes 3\n# x\nset neigh "
+		 "ucast-probes 2 hold 8\n",
+		 4, "set neigh hold is set at line 1 already"},
+		{"port 1 down\nport 1 up\n", 2, "port 1 down|up is set at line 1 already"},
+		{"set ip martians off\nset icmp rate 10 burst 5\nset ip martians on\n", 3,
+		 "set ip martians is set at line 1 already"},
 		{"set neigh hold 08\n", 1, "hold: '08' has a leading zero"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2 weight 010 via "
 		 "192.0.2.3\n",
