@@ -1360,18 +1360,36 @@ static int exec_file(struct router *r, const struct cmd *c, struct cmd_out *o, c
 	const bool replace = c->id == CMD_CONFIGURE_REPLACE;
 	const char *pfx = replace ? "configure replace: " : "load: ";
 	const size_t pl = errlen > strlen(pfx) ? strlen(pfx) : 0;
-	struct config_result res;
+	struct cmd_out warn = {0};
+	struct config_result res = {.warn = &warn};
 	int rc;
 
 	rc = replace ? config_replace(r, c->arg, &res, err + pl, errlen - pl)
 		     : config_load(r, c->arg, false, &res, err + pl, errlen - pl);
 	if (rc != 0) {
+		out_free(&warn);
 		memcpy(err, pfx, pl);
 		return rc;
 	}
 	if (o->json) {
+		char *s = warn.buf;
+
 		jw_obj_open(o, NULL);
 		jw_str(o, "file", c->arg);
+		/* each "FILE:LINE: warning: ..." its lines said (each line
+		 * ends in '\n': warn_lines()) */
+		jw_arr_open(o, "warnings");
+		while (s != NULL && *s != '\0') {
+			char *nl = strchr(s, '\n');
+
+			if (nl == NULL)
+				break;
+			*nl = '\0';
+			jw_str(o, NULL, s);
+			s = nl + 1;
+		}
+		jw_arr_close(o);
+		out_free(&warn);
 		jw_u64(o, "commands", res.cmds);
 		jw_u64(o, "routes", res.routes);
 		if (replace) {
@@ -1384,6 +1402,9 @@ static int exec_file(struct router *r, const struct cmd *c, struct cmd_out *o, c
 		jw_obj_close(o);
 		return 0;
 	}
+	if (warn.len > 0)
+		out_printf(o, "%s", warn.buf);
+	out_free(&warn);
 	out_printf(o, "%s %s: %u command%s (%u route%s)",
 		   replace ? "replaced the configuration with" : "loaded", c->arg, res.cmds,
 		   res.cmds == 1 ? "" : "s", res.routes, res.routes == 1 ? "" : "s");
@@ -1418,7 +1439,8 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		struct fr_prefix net = c->prefix;
 		char buf[FR_ADDR_STRLEN];
 
-		if (rc != 0 || src != CMD_SRC_CLI || o->json)
+		/* said on the CLI, and by a file's load (config_load()) */
+		if (rc != 0 || o->json)
 			return rc;
 		fr_addr_mask(&net.addr, net.len);
 		n = addr_gone_gateways(r, (uint16_t)c->port, &net);

@@ -207,6 +207,9 @@ struct config_result {
 	 * does not add them), settings put back to their start values (the
 	 * file does not set them) */
 	unsigned int unchanged, removed, reset;
+	/* set by the caller: where the lines' warnings go ("FILE:LINE:
+	 * warning: ...", once the load succeeded), or NULL */
+	struct cmd_out *warn;
 };
 
 /*

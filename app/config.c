@@ -69,6 +69,7 @@ struct load {
 	uint64_t served;       /* TSC of the last control_service() */
 	struct fr_kset neighs; /* struct nline; cap 0 until the first */
 	struct fr_kset sets;   /* struct sline; cap 0 until the first */
+	struct cmd_out warn;   /* the lines' warnings, "FILE:LINE: warning: ..." */
 };
 
 /* A setting a file's line sets (the first pass), by cmd_settings()'s key. */
@@ -238,6 +239,21 @@ static ssize_t line_read(FILE *f, char **line, size_t *cap)
 	return (ssize_t)len;
 }
 
+/* What line @lineno's command said (@o: its warnings), each of its lines
+ * kept with the file and line, @o emptied. */
+static void warn_lines(struct load *l, unsigned int lineno, struct cmd_out *o)
+{
+	const char *s = o->buf;
+
+	while (*s != '\0') {
+		size_t n = strcspn(s, "\n");
+
+		out_printf(&l->warn, "%s:%u: %.*s\n", l->path, lineno, (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+	out_reset(o);
+}
+
 /* One pass over the file: parse each line, and run it when applying. */
 static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 {
@@ -305,6 +321,8 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			l->done++;
 			if (l->progress && (l->done & 0x3fff) == 0)
 				progress_line(l);
+			if (rc == 0 && o.len > 0)
+				warn_lines(l, lineno, &o);
 		}
 		if (rc != 0) {
 			snprintf(l->err, l->errlen, "%s:%u: %s", l->path, lineno, msg);
@@ -922,6 +940,8 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 		res->routes = l.routes;
 		res->seconds = s;
 		res->unchanged = res->removed = res->reset = 0;
+		if (res->warn != NULL && l.warn.len > 0)
+			out_printf(res->warn, "%s", l.warn.buf);
 		if (l.rp != NULL)
 			replace_counts(l.rp, res);
 	}
@@ -936,6 +956,7 @@ out:
 	replace_free(l.rp);
 	fr_kset_free(&l.neighs);
 	fr_kset_free(&l.sets);
+	out_free(&l.warn);
 	free(line);
 	fclose(f);
 	free(bytes);

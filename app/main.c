@@ -713,8 +713,13 @@ int main(int argc, char **argv)
 	 * (the load runs to its end or its first error); only a load the
 	 * signal cut short (a FIFO's writer awaited) is a plain stop */
 	if (r->opts.config != NULL) {
-		int lrc = config_load(r, r->opts.config, true, NULL, err, sizeof(err));
+		struct cmd_out warn = {0};
+		struct config_result res = {.warn = &warn};
+		int lrc = config_load(r, r->opts.config, true, &res, err, sizeof(err));
 
+		if (lrc == 0 && warn.len > 0)
+			fprintf(stderr, "%s", warn.buf);
+		out_free(&warn);
 		if (lrc != 0 && !(lrc == -EINTR && r->quit)) {
 			fprintf(stderr, "%s\n", err);
 			goto out;

@@ -1464,6 +1464,55 @@ static void test_addr_del_warns(void **state)
 }
 
 /*
+ * A file's line warns as the CLI's does (an address deleted under routes
+ * via its subnet's gateways): the load's answer gives it with the file and
+ * line, its JSON too, and config_load() hands it to its caller (the
+ * daemon prints it on stderr at start).
+ */
+static void test_file_warnings(void **state)
+{
+	struct router *r = *state;
+	struct cmd_out o = {0}, warn = {0};
+	struct config_result res = {.warn = &warn};
+	char line[96], err[CMD_ERR_LEN], want[256];
+	/* (one path for every file write_tmp() writes) */
+	const char *f = write_tmp("port 0 address 192.0.2.1/24\n"
+				  "route add 10.0.0.0/8 via 192.0.2.254\n"
+				  "# the address goes, the route stays\n"
+				  "port 0 address del 192.0.2.1/24\n");
+
+	snprintf(want, sizeof(want),
+		 "%s:4: warning: 1 route via gateways in 192.0.2.0/24 stays on port 0, their "
+		 "gateways off its subnets now",
+		 f);
+	snprintf(line, sizeof(line), "load %s", f);
+	run_says(r, &o, line, want);
+	/* after the warning, the answer as ever */
+	assert_non_null(strstr(o.buf, "loaded "));
+	assert_int_equal(cmd_run_line(r, "route del 10.0.0.0/8", &o), 0);
+	o.json = true;
+	run_says(r, &o, line, "\"warnings\":[\"");
+	assert_non_null(strstr(o.buf, "192.0.2.0/24 stays on port 0"));
+	o.json = false;
+	assert_int_equal(cmd_run_line(r, "route del 10.0.0.0/8", &o), 0);
+	assert_int_equal(config_load(r, f, false, &res, err, sizeof(err)), 0);
+	assert_non_null(warn.buf);
+	assert_non_null(strstr(warn.buf, want));
+	/* loads that warn of nothing say nothing more */
+	out_reset(&warn);
+	assert_int_equal(
+		config_load(r, write_tmp("route del 10.0.0.0/8\n"), false, &res, err, sizeof(err)),
+		0);
+	assert_int_equal(warn.len, 0);
+	out_reset(&o);
+	write_tmp("route add 10.0.0.0/8 blackhole\n");
+	assert_int_equal(cmd_run_line(r, line, &o), 0); /* the file at f now */
+	assert_null(strstr(o.buf, "warning"));
+	out_free(&warn);
+	out_free(&o);
+}
+
+/*
  * A route its port could not put back on coming up (the tbl8 groups taken
  * meanwhile): 'port N up' says so, show route summary counts it, and a
  * load that deletes it and then fails puts it back, still withdrawn (it
@@ -1757,6 +1806,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file_warnings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ra_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lone_carriage_return, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_down_neigh, setup, teardown),
