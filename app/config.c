@@ -866,6 +866,40 @@ static int slurp(FILE **f, char **buf, const char *path, char *err, size_t errle
 }
 
 /* config_load(), or with @replace config_replace() */
+/*
+ * configure replace removes what its file leaves out: a file cut short (a
+ * copy or a generator that failed midway, read before it was done) would
+ * remove what its lost end holds, an empty one everything. Refused: an
+ * empty file, and one whose last line has no newline. A file meaning to
+ * remove everything holds a comment line. 0, or -errno with @err.
+ */
+static int replace_whole(FILE *f, const char *path, char *err, size_t errlen)
+{
+	long size;
+	int c;
+
+	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+	    (size > 0 && (fseek(f, -1, SEEK_END) != 0 || (c = fgetc(f)) == EOF))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	if (size == 0) {
+		snprintf(err, errlen,
+			 "%s: empty: it would remove every address, route, neighbour and setting "
+			 "(a file meaning that holds a comment line)",
+			 path);
+		return -EINVAL;
+	}
+	if (c != '\n') {
+		snprintf(err, errlen,
+			 "%s: its last line has no newline: a file cut short? It would remove what "
+			 "the rest of it holds (end the file with a newline)",
+			 path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int load_file(struct router *r, const char *path, bool progress, bool replace,
 		     struct config_result *res, char *err, size_t errlen)
 {
@@ -892,6 +926,9 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	if (rc != 0)
 		return rc;
 	if (replace) {
+		rc = replace_whole(f, path, err, errlen);
+		if (rc != 0)
+			goto out;
 		l.rp = replace_new(r);
 		if (l.rp == NULL) {
 			rc = -ENOMEM;

@@ -2360,6 +2360,17 @@ def _():
         check(q.returncode == 1 and ("%s:24: gateway 203.0.113.1 is not on a connected network"
                                      % bad) in q.stderr, "bad line: %s" % q.stderr)
         check(config(sa) == fresh_b, "a refused replace changed the configuration")
+        # a file cut short (its last line without a newline), or empty,
+        # would remove what it lost: refused; a comment alone is taken
+        cut = conf(CONF_A[:CONF_A.rindex("\n", 0, len(CONF_A) - 1) + 12])
+        empty = conf("")
+        for f, why in ((cut, "its last line has no newline: a file cut short?"),
+                       (empty, "empty: it would remove every address, route, neighbour "
+                        "and setting")):
+            q = cli(sa, "configure", "replace", f)
+            check(q.returncode == 1 and ("%s: %s" % (f, why)) in q.stderr,
+                  "%s: %s" % (why, q.stderr))
+            check(config(sa) == fresh_b, "a refused replace changed the configuration")
         # and back to A, the routes of the file kept where the same
         q = cli(sa, "configure", "replace", conf(CONF_A + many))
         check(q.returncode == 0 and ", 2 unchanged, " in q.stdout, "back to A: %s %s" %

@@ -307,7 +307,8 @@ def sets_twice(lines):
 
 
 def text_of(lines):
-    return "".join(l + "\n" for l in lines)
+    # a comment first: configure replace refuses an empty file
+    return "# random\n" + "".join(l + "\n" for l in lines)
 
 
 # ---- one trial ----------------------------------------------------------------
