@@ -974,7 +974,8 @@ static const struct cmd_syntax {
 	 "not add are removed, its lines applied (one whose change is made already\n"
 	 "is left alone: an unchanged route never leaves the lookups), and settings\n"
 	 "it does not set go back to their values before the startup file; an error\n"
-	 "rolls everything back. FILE as for load"},
+	 "rolls everything back. FILE as for load; an empty one, or one whose last\n"
+	 "line has no newline (cut short?), is refused"},
 	{"help", CMD_HELP, a_topic, "[WORDS]",
 	 "this text, or the commands starting with WORDS ('help --keywords': one line per\n"
 	 "command, tab-separated, for completion in clients)"},
