@@ -581,7 +581,16 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 				   rte_is_zero_ether_addr(&a.tha) ||
 				   rte_is_broadcast_ether_addr(&a.tha);
 
-		kind = to_us ? NEIGH_LEARN_ARP_REPLY : NEIGH_LEARN_OTHER;
+		/* in a frame to a group, a reply any station could send
+		 * unasked proves no two-way reachability (RFC 4861 7.3.1):
+		 * its MAC is taken as from a merge, STALE (Linux: replies
+		 * not to its own MAC), never confirming an entry */
+		if (!to_us)
+			kind = NEIGH_LEARN_OTHER;
+		else if (rte_is_same_ether_addr(&a.eth_dst, own))
+			kind = NEIGH_LEARN_ARP_REPLY;
+		else
+			kind = NEIGH_LEARN_ARP_MERGE;
 	}
 
 	/*

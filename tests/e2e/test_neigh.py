@@ -216,6 +216,21 @@ def test_reply_target_mac(topo, r):
         check(e is not None, "a reply to another station did not update the entry: %s" %
               neigh(r).get((gw, 1)))
         check(r.stats()["arp_learnt"] >= st0["arp_learnt"] + 1, "arp_learnt did not rise")
+        # a reply for the router in a broadcast frame (any station can send
+        # one, unasked) proves no two-way reachability: its new MAC is
+        # taken, past the lock, but STALE, as Linux has it, not REACHABLE
+        t0 = time.time()
+        time.sleep(max(0.0, t0 + 1.05 - time.time()))
+        mac4 = "02:00:00:00:09:96"
+        with frlib.netns(topo.hosts[1]):
+            sock = s.conf.L2socket(iface="eth0")
+            sock.send(s.Ether(src=mac4, dst="ff:ff:ff:ff:ff:ff") /
+                      s.ARP(op=2, hwsrc=mac4, psrc=gw, hwdst=ROUTER_MAC[1], pdst=ROUTER_IP[1]))
+            sock.close()
+        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac4 else None)
+                           (neigh(r).get((gw, 1))), timeout=2)
+        check(e is not None and e["state"] == "STALE",
+              "a reply in a broadcast frame: %s" % neigh(r).get((gw, 1)))
         # with no lock time, the last of two answers at once stands
         r.cli("set neigh lock-time 0")
         check(nstats(r)["parameters"]["lock_time_ms"] == 0, "lock-time 0 not in show neigh stats")
