@@ -170,6 +170,11 @@ def test_reply_target_mac(topo, r):
     r.cli("route add 10.93.0.0/16 via " + gw)
     r.cli("set neigh mcast-probes 20")
 
+    def entry_with(m):
+        """The gateway's entry once it has MAC m (None: not within 2 s)."""
+        return frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == m else None)
+                              (neigh(r).get((gw, 1))), timeout=2)
+
     def reply(*answers):
         with frlib.netns(topo.hosts[1]):
             sock = s.conf.L2socket(iface="eth0")
@@ -184,8 +189,7 @@ def test_reply_target_mac(topo, r):
         # two stations answer, back to back: the first stands
         st0, ns0 = r.stats(), nstats(r)["counters"]
         reply((mac, "00:00:00:00:00:00"), (mac2, "00:00:00:00:00:00"))
-        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac else None)
-                           (neigh(r).get((gw, 1))), timeout=2)
+        e = entry_with(mac)
         check(e is not None and e["state"] == "REACHABLE",
               "reply to target MAC 0: %s" % neigh(r).get((gw, 1)))
         t0 = time.time()  # the lock began before
@@ -197,8 +201,7 @@ def test_reply_target_mac(topo, r):
         # past the lock, another reply (to the broadcast MAC) moves it
         time.sleep(max(0.0, t0 + 1.05 - time.time()))
         reply((mac2, "ff:ff:ff:ff:ff:ff"))
-        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac2 else None)
-                           (neigh(r).get((gw, 1))), timeout=2)
+        e = entry_with(mac2)
         check(e is not None and e["state"] == "REACHABLE",
               "reply to target MAC ff:ff:ff:ff:ff:ff: %s" % neigh(r).get((gw, 1)))
         t0 = time.time()
@@ -206,29 +209,20 @@ def test_reply_target_mac(topo, r):
         # past the lock
         time.sleep(max(0.0, t0 + 1.05 - time.time()))
         st0 = r.stats()
-        with frlib.netns(topo.hosts[1]):
-            sock = s.conf.L2socket(iface="eth0")
-            sock.send(s.Ether(src=mac, dst="ff:ff:ff:ff:ff:ff") /
-                      s.ARP(op=2, hwsrc=mac, psrc=gw, hwdst=HOST_MAC[1], pdst=HOST_IP[1]))
-            sock.close()
-        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac else None)
-                           (neigh(r).get((gw, 1))), timeout=2)
+        frlib.l2send(topo, s.Ether(src=mac, dst="ff:ff:ff:ff:ff:ff") /
+                     s.ARP(op=2, hwsrc=mac, psrc=gw, hwdst=HOST_MAC[1], pdst=HOST_IP[1]), 1)
+        e = entry_with(mac)
         check(e is not None, "a reply to another station did not update the entry: %s" %
               neigh(r).get((gw, 1)))
         check(r.stats()["arp_learnt"] >= st0["arp_learnt"] + 1, "arp_learnt did not rise")
         # a reply for the router in a broadcast frame (any station can send
         # one, unasked) proves no two-way reachability: its new MAC is
         # taken, past the lock, but STALE, as Linux has it, not REACHABLE
-        t0 = time.time()
-        time.sleep(max(0.0, t0 + 1.05 - time.time()))
+        time.sleep(1.05)  # past the lock the merge above began
         mac4 = "02:00:00:00:09:96"
-        with frlib.netns(topo.hosts[1]):
-            sock = s.conf.L2socket(iface="eth0")
-            sock.send(s.Ether(src=mac4, dst="ff:ff:ff:ff:ff:ff") /
-                      s.ARP(op=2, hwsrc=mac4, psrc=gw, hwdst=ROUTER_MAC[1], pdst=ROUTER_IP[1]))
-            sock.close()
-        e = frlib.wait_for(lambda: (lambda e: e if e and e["mac"] == mac4 else None)
-                           (neigh(r).get((gw, 1))), timeout=2)
+        frlib.l2send(topo, s.Ether(src=mac4, dst="ff:ff:ff:ff:ff:ff") /
+                     s.ARP(op=2, hwsrc=mac4, psrc=gw, hwdst=ROUTER_MAC[1], pdst=ROUTER_IP[1]), 1)
+        e = entry_with(mac4)
         check(e is not None and e["state"] == "STALE",
               "a reply in a broadcast frame: %s" % neigh(r).get((gw, 1)))
         # with no lock time, the last of two answers at once stands
