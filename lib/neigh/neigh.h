@@ -6,7 +6,7 @@
  *
  * Concurrency: the control thread is the only writer. Workers find entries
  * through a lock-free rte_hash (RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF) and
- * read them with neigh_read(), which never blocks and never returns a torn
+ * read them with neigh_read(), which never waits and never returns a torn
  * entry: the MAC address and state live in one naturally aligned 64-bit word
  * (read and written with single atomic accesses), and a per-entry sequence
  * counter, odd while the control thread writes, tells the reader which
@@ -92,8 +92,13 @@ static inline bool neigh_state_doubtful(uint8_t s)
 /**
  * Read entry @p idx consistently.
  *
- * Datapath-safe: no lock, no syscall; retries only while the control thread
- * is in the middle of writing this very entry (a few stores).
+ * Datapath-safe and wait-free: no lock, no syscall, no retry. The MAC and
+ * state are one atomic word, never torn. A read that overlaps the control
+ * thread's write of this entry (which a preempted control thread could
+ * stretch over a whole time slice: a retry loop would spin the worker
+ * that long) gets the word as it was before or after the write, and a
+ * generation no settled entry has (odd, or one the write passed), so a
+ * cache that keeps it (neigh_gen()) refills once the write is done.
  * @param hot the array from neigh_hot_table()
  */
 static inline void neigh_read(const struct neigh_hot *hot, uint32_t idx, struct neigh_view *v)
@@ -102,21 +107,19 @@ static inline void neigh_read(const struct neigh_hot *hot, uint32_t idx, struct 
 	uint32_t s1, s2;
 	uint64_t w;
 
-	for (;;) {
-		/* acquire: the word we read next is at least as new as s1 */
-		s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
-		w = __atomic_load_n(&e->word, __ATOMIC_RELAXED);
-		/* acquire fence: the word load completes before we re-check seq */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
-		if (!(s1 & 1) && s1 == s2)
-			break;
-	}
+	/* acquire: the word we read next is at least as new as s1 */
+	s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+	w = __atomic_load_n(&e->word, __ATOMIC_RELAXED);
+	/* acquire fence: the word load completes before we re-check seq */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	s2 = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+	/* overlapped a write: s1 odd (never a settled generation), or even
+	 * and passed by s2 (the word may be the newer one) */
+	v->gen = s1 == s2 ? s1 : s1 | 1;
 	v->word = w;
 	memcpy(&v->mac, &w, RTE_ETHER_ADDR_LEN);
 	v->state = ((const uint8_t *)&w)[6];
 	v->port = e->port;
-	v->gen = s1;
 }
 
 /**
