@@ -926,16 +926,20 @@ int fib_route_replace(struct fib *f, struct fib_route *r, struct fib_route *old)
 
 int fib_route_restore(struct fib *f, struct fib_route *r)
 {
-	struct fib_route want = *r;
 	struct nh_key k;
-	int rc = route_put(f, r, NULL, true);
+	int rc;
 
-	if (rc != -ENOSPC || !(want.flags & FIB_RTF_DOWN))
-		return rc;
-	/* it waited, its port up (stranded): no more room for it now than
-	 * then, so it waits again, retried with the others */
-	*r = want;
-	rc = fib_nh_key_make(f, r, &k);
+	/* installed, or waiting for its port, which is still down: where
+	 * route_put() puts it */
+	if (!(r->flags & FIB_RTF_DOWN) || fib_route_waits(f, r))
+		return route_put(f, r, NULL, true);
+	/* it waited, its port up (stranded): it waits again, retried with
+	 * the others, whatever room there is now. Installed, it could take
+	 * the room a route the undo restores after it (deleted earlier in
+	 * the transaction) needs back */
+	rc = route_check(r);
+	if (rc == 0)
+		rc = fib_nh_key_make(f, r, &k);
 	if (rc == 0)
 		rc = route_wait(f, r, &k, fib_down_find(f, &r->prefix), NULL, true);
 	if (rc == 0 && !fib_route_waits(f, r)) {

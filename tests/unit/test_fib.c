@@ -1691,6 +1691,25 @@ static void test_port_down_limits(void **state)
 	assert_int_equal(fib_route_stranded_count(f, AF_INET), 1);
 	assert_int_equal(fib_route_stranded(f), 1);
 	assert_int_equal(fib_route_count(f, AF_INET), 80);
+	/* a transaction deletes an installed /25 (its group freed), then the
+	 * stranded one; its undo, in reverse, restores the stranded one
+	 * first: waiting and stranded again, not installed into the room
+	 * the other /25, restored next, needs back */
+	r = mk("11.0.62.0/25", 0, 0);
+	r2 = mk("10.1.2.0/25", 0, 0);
+	fib_groups_hold(f);
+	assert_int_equal(fib_route_del(f, &r.prefix, &got), 0);
+	assert_int_equal(fib_route_del(f, &r2.prefix, &r2), 0);
+	assert_int_equal(fib_route_restore(f, &r2), 0);
+	assert_int_equal(fib_route_restore(f, &got), 0);
+	fib_groups_settle(f);
+	assert_int_equal(fib_route_get(f, &r2.prefix, &got), 0);
+	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
+	assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+	assert_int_equal(got.flags, 0);
+	expect(f, ip("11.0.62.1"), FIB_NH_GATEWAY, 2);
+	assert_int_equal(fib_route_stranded(f), 1);
+	assert_int_equal(fib_route_count(f, AF_INET), 80);
 	/* room again: the retry puts it back */
 	r = mk("11.0.63.0/25", 0, 0);
 	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
