@@ -394,8 +394,9 @@ int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 			 * says where its gateways are, as it would in a RIB */
 			struct fib_route w;
 
-			if (fib_down_lookup(f, &r->gw, &w) == 0 &&
-			    !fr_prefix_eq(&w.prefix, &r->prefix) &&
+			/* (not the route replaced: a shorter one waiting
+			 * holds the gateway then, as fib_route_parent()) */
+			if (fib_down_lookup(f, &r->gw, &r->prefix, &w) == 0 &&
 			    (rc != 0 || w.prefix.len > via.prefix.len)) {
 				via = w;
 				rc = 0;

@@ -94,7 +94,8 @@ int fib_down_reserve(struct fib *f, uint32_t more)
 	return 0;
 }
 
-int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r)
+int fib_down_lookup(const struct fib *f, const struct fr_addr *a, const struct fr_prefix *skip,
+		    struct fib_route *r)
 {
 	const struct fib_down *d = &f->down;
 	int len = (int)fr_family_bits(a->family), i;
@@ -107,6 +108,8 @@ int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_rou
 		if ((a->family == AF_INET ? d->count4[len] : d->count6[len]) == 0)
 			continue;
 		fr_addr_mask(&p.addr, (uint8_t)len);
+		if (skip != NULL && fr_prefix_eq(&p, skip))
+			continue;
 		i = fib_down_find(f, &p);
 		if (i >= 0) {
 			*r = d->r[i];

@@ -173,7 +173,10 @@ int fib_down_add(struct fib *f, const struct fib_route *r);
 void fib_down_remove(struct fib *f, uint32_t i);
 void fib_down_free(struct fib *f);
 bool fib_route_waits(const struct fib *f, const struct fib_route *r);
-int fib_down_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
+/* The longest waiting route holding @a, @skip passed over (NULL: none):
+ * 0 and @r, or -ENOENT. */
+int fib_down_lookup(const struct fib *f, const struct fr_addr *a, const struct fr_prefix *skip,
+		    struct fib_route *r);
 /* Waiting route @i as the control plane shows it (FIB_RTF_STRANDED when
  * its port is up). */
 void fib_down_get(const struct fib *f, uint32_t i, struct fib_route *r);

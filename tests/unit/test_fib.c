@@ -615,6 +615,8 @@ static void test_types_and_gateways(void **state)
  * replace was refused), and a route cannot be replaced by one whose gateway
  * only the old route connected (before, that was accepted).
  */
+static void expect6(struct fib *f, const char *s, uint8_t type, uint16_t port);
+
 static void test_replace_own_gateway(void **state)
 {
 	static const char *const fam[2][6] = {
@@ -661,6 +663,37 @@ static void test_replace_own_gateway(void **state)
 		assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
 		assert_int_equal(got.type, FIB_NH_GATEWAY);
 		assert_int_equal(got.port, 5);
+	}
+	/* the same while the routes wait for their port: a 'dev' route
+	 * replaced by a gateway inside it is resolved by the shorter waiting
+	 * 'dev' route that holds it (its port, waiting too), not by a longer
+	 * installed one past it (before, the other port's /8 took it) */
+	for (i = 0; i < 2; i++) {
+		static const char *const w[2][5] = {
+			{"10.0.0.0/8", "10.0.0.0/16", "10.0.1.0/24", "10.0.1.9", "10.0.1.1"},
+			{"2001:db8:10::/48", "2001:db8:10::/56", "2001:db8:10:1::/64",
+			 "2001:db8:10:1::9", "2001:db8:10:1::1"},
+		};
+
+		add(f, w[i][0], FIB_NH_CONNECTED, 3);
+		add(f, w[i][1], FIB_NH_CONNECTED, 6);
+		add(f, w[i][2], FIB_NH_CONNECTED, 6);
+		assert_int_equal(fib_port_set_down(f, 6, true, NULL), 0);
+		r = mk(w[i][2], FIB_NH_GATEWAY, FIB_PORT_NONE);
+		fr_addr_parse(w[i][3], &r.gw);
+		assert_int_equal(fib_route_replace(f, &r, NULL), 0);
+		assert_int_equal(r.port, 6);
+		assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+		assert_int_equal(got.port, 6);
+		assert_int_equal(got.flags, FIB_RTF_DOWN);
+		assert_int_equal(fib_port_set_down(f, 6, false, NULL), 0);
+		assert_int_equal(fib_route_get(f, &r.prefix, &got), 0);
+		assert_int_equal(got.port, 6);
+		assert_int_equal(got.flags, 0);
+		if (i == 0)
+			expect(f, ip(w[i][4]), FIB_NH_GATEWAY, 6);
+		else
+			expect6(f, w[i][4], FIB_NH_GATEWAY, 6);
 	}
 }
 
