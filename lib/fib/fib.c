@@ -930,20 +930,28 @@ int fib_route_restore(struct fib *f, struct fib_route *r)
 	struct nh_key k;
 	int rc;
 
-	/* installed, or waiting for its port, which is still down: where
-	 * route_put() puts it */
-	if (!(r->flags & FIB_RTF_DOWN) || fib_route_waits(f, r))
-		return route_put(f, r, NULL, true);
-	/* it waited, its port up (stranded): it waits again, retried with
-	 * the others, whatever room there is now. Installed, it could take
-	 * the room a route the undo restores after it (deleted earlier in
-	 * the transaction) needs back */
+	/* installed, or waiting for its port: where route_put() puts it
+	 * (installed if its port came up meanwhile and there is room) */
+	if ((r->flags & (FIB_RTF_DOWN | FIB_RTF_TRIED)) != (FIB_RTF_DOWN | FIB_RTF_TRIED)) {
+		struct fib_route want = *r;
+
+		rc = route_put(f, r, NULL, true);
+		if (rc != -ENOSPC || !(want.flags & FIB_RTF_DOWN))
+			return rc;
+		*r = want; /* no room: it waits, stranded, as below */
+	}
+	/* stranded (tried, no room; the journal's record says so, whatever
+	 * its port's state now, which the transaction may have changed): it
+	 * waits again, retried with the others, whatever room there is now.
+	 * Installed, it could take the room a route the undo restores after
+	 * it (deleted earlier in the transaction) needs back; a port coming
+	 * up (the undo of its going down) leaves it to the retry too */
 	rc = route_check(r);
 	if (rc == 0)
 		rc = fib_nh_key_make(f, r, &k);
 	if (rc == 0)
 		rc = route_wait(f, r, &k, fib_down_find(f, &r->prefix), NULL, true);
-	if (rc == 0 && !fib_route_waits(f, r)) {
+	if (rc == 0) {
 		if (f->down.stranded == 0)
 			f->down.retry_dels = f->dels;
 		f->down.stranded++;

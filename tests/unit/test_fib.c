@@ -1743,6 +1743,24 @@ static void test_port_down_limits(void **state)
 	expect(f, ip("11.0.62.1"), FIB_NH_GATEWAY, 2);
 	assert_int_equal(fib_route_stranded(f), 1);
 	assert_int_equal(fib_route_count(f, AF_INET), 80);
+	/* the same with the stranded route's port taken down in between: its
+	 * record says it was stranded whatever the port's state at the undo,
+	 * and the port's coming up (the undo of its going down) leaves it
+	 * waiting for the retry, not in the other /25's room */
+	fib_groups_hold(f);
+	assert_int_equal(fib_route_del(f, &r.prefix, &got), 0);
+	assert_int_equal(fib_port_set_down(f, 1, true, NULL), 0);
+	assert_int_equal(fib_route_del(f, &r2.prefix, &r2), 0);
+	assert_int_equal(fib_route_restore(f, &r2), 0);
+	assert_int_equal(fib_port_set_down(f, 1, false, NULL), 0);
+	assert_int_equal(fib_route_restore(f, &got), 0);
+	fib_groups_settle(f);
+	assert_int_equal(fib_route_get(f, &r2.prefix, &got), 0);
+	assert_int_equal(got.flags, FIB_RTF_DOWN | FIB_RTF_STRANDED);
+	expect(f, ip("11.0.62.1"), FIB_NH_GATEWAY, 2);
+	expect(f, ip("20.1.1.1"), FIB_NH_GATEWAY, 1);
+	assert_int_equal(fib_route_stranded(f), 1);
+	assert_int_equal(fib_route_count(f, AF_INET), 80);
 	/* room again: the retry puts it back */
 	r = mk("11.0.63.0/25", 0, 0);
 	assert_int_equal(fib_route_del(f, &r.prefix, NULL), 0);
