@@ -1313,8 +1313,7 @@ unsigned int cmd_settings(const struct cmd *c, uint32_t key[CMD_SETTINGS_MAX], c
 	if (strncmp(words, "port * ", 7) == 0) {
 		key[0] = (uint32_t)c->id << 24 | 1u << 23 | c->port;
 		if (name != NULL)
-			snprintf(name, namelen, "port %u %s", c->port,
-				 c->id == CMD_PORT_ADMIN ? "down|up" : words + 7);
+			snprintf(name, namelen, "port %u %s", c->port, words + 7);
 	} else {
 		key[0] = (uint32_t)c->id << 24;
 		if (name != NULL)

@@ -122,36 +122,40 @@ static int neigh_line(struct fr_kset *nl, const struct cmd *c, unsigned int line
 }
 
 /*
- * Setting line @c (port N mtu, set ip martians, set neigh PARAM...), the
- * file's @lineno: a second line for a setting refused with the line of
- * the first. It would replace the first whole, unseen, the options it
- * leaves out too (a second 'port N ra on' resets the first's interval and
- * DNS servers), as one line naming a setting twice is refused. 0, -EEXIST
- * or -ENOMEM with @err.
+ * Setting line @c (port N mtu, ra, hold-time, set ip martians, set neigh
+ * PARAM...), the file's @lineno: a second line for a setting replaces the
+ * first whole, the options it leaves out too (a second 'port N ra on'
+ * drops the first's interval and DNS servers), which a reader of the file
+ * may not expect: warned of, with the first's line (a file may mean it: an
+ * MTU lowered then raised). 'port N down' then 'up' is a sequence, not a
+ * setting given twice: no warning. 0, or -ENOMEM with @err.
  */
-static int setting_line(struct fr_kset *sl, const struct cmd *c, unsigned int lineno, char *err,
+static int setting_line(struct load *l, const struct cmd *c, unsigned int lineno, char *err,
 			size_t errlen)
 {
 	char names[CMD_SETTINGS_MAX][48];
 	uint32_t key[CMD_SETTINGS_MAX];
-	unsigned int i, n = cmd_settings(c, key, names[0], sizeof(names[0]));
+	unsigned int i, n;
 
+	if (c->id == CMD_PORT_ADMIN)
+		return 0;
+	n = cmd_settings(c, key, names[0], sizeof(names[0]));
 	for (i = 0; i < n; i++) {
 		struct sline *e;
 		bool added;
 
-		if ((sl->cap == 0 && fr_kset_init(sl, sizeof(*e), sizeof(e->key), 16) != 0) ||
-		    (e = fr_kset_put(sl, &key[i], &added)) == NULL) {
+		if ((l->sets.cap == 0 &&
+		     fr_kset_init(&l->sets, sizeof(*e), sizeof(e->key), 16) != 0) ||
+		    (e = fr_kset_put(&l->sets, &key[i], &added)) == NULL) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
-		if (!added) {
-			snprintf(err, errlen,
-				 "%s is set at line %u already: one line per setting (a second "
-				 "would replace the first, the options it leaves out too)",
-				 names[i], e->line);
-			return -EEXIST;
-		}
+		if (!added)
+			out_printf(&l->warn,
+				   "%s:%u: warning: %s is set at line %u already: this line "
+				   "replaces it whole (the options it leaves out back to their "
+				   "defaults)\n",
+				   l->path, lineno, names[i], e->line);
 		e->line = lineno;
 	}
 	return 0;
@@ -303,7 +307,7 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 			if (rc == 0 && (c.id == CMD_NEIGH_ADD || c.id == CMD_NEIGH_DEL))
 				rc = neigh_line(&l->neighs, &c, lineno, msg, sizeof(msg));
 			if (rc == 0)
-				rc = setting_line(&l->sets, &c, lineno, msg, sizeof(msg));
+				rc = setting_line(l, &c, lineno, msg, sizeof(msg));
 			if (rc == 0 && l->rp != NULL && replace_note(l->rp, &c) != 0) {
 				rc = -ENOMEM;
 				snprintf(msg, sizeof(msg), "out of memory");

@@ -489,20 +489,6 @@ static void test_bad_cases(void **state)
 		 * mtu 010 is 8), as in addresses and prefix lengths */
 		{"port 0 mtu 01500\n", 1, "mtu: '01500' has a leading zero (octal to some tools)"},
 		{"port 00 mtu 1500\n", 1, "bad port number '00': a leading zero"},
-		/* a setting set twice: the second line would replace the
-		 * first whole (a second ra line resets the first's interval
-		 * and DNS servers), as one line naming it twice is refused */
-		{"port 0 ra on interval 30 dns 2001:db8::53\nport 1 ra on\nport 0 ra on min-delay "
-		 "1000\n",
-		 3,
-		 "port 0 ra is set at line 1 already: one line per setting (a second would replace "
-		 "the first, the options it leaves out too)"},
-		{"set neigh hold 2 retrans-time 200\nset neigh mcast-probes 3\n# x\nset neigh "
-		 "ucast-probes 2 hold 8\n",
-		 4, "set neigh hold is set at line 1 already"},
-		{"port 1 down\nport 1 up\n", 2, "port 1 down|up is set at line 1 already"},
-		{"set ip martians off\nset icmp rate 10 burst 5\nset ip martians on\n", 3,
-		 "set ip martians is set at line 1 already"},
 		{"set neigh hold 08\n", 1, "hold: '08' has a leading zero"},
 		{"port 0 address 192.0.2.1/24\nroute add 10.0.0.0/8 via 192.0.2.2 weight 010 via "
 		 "192.0.2.3\n",
@@ -1474,7 +1460,7 @@ static void test_file_warnings(void **state)
 	struct router *r = *state;
 	struct cmd_out o = {0}, warn = {0};
 	struct config_result res = {.warn = &warn};
-	char line[96], err[CMD_ERR_LEN], want[256];
+	char line[96], err[CMD_ERR_LEN], want[512];
 	/* (one path for every file write_tmp() writes) */
 	const char *f = write_tmp("port 0 address 192.0.2.1/24\n"
 				  "route add 10.0.0.0/8 via 192.0.2.254\n"
@@ -1498,6 +1484,27 @@ static void test_file_warnings(void **state)
 	assert_int_equal(config_load(r, f, false, &res, err, sizeof(err)), 0);
 	assert_non_null(warn.buf);
 	assert_non_null(strstr(warn.buf, want));
+	/* a setting given again: its second line replaces the first whole
+	 * (the hold-time's up half back to 0), which may not be what its
+	 * reader expects: warned of with both lines; a port taken down
+	 * then up again is a sequence, no setting given twice */
+	out_reset(&warn);
+	assert_int_equal(config_load(r,
+				     write_tmp("port 0 hold-time up 2000\nset neigh hold 2 "
+					       "retrans-time 200\nport 1 down\nport 1 up\n"
+					       "port 0 hold-time down 500\n# x\nset neigh "
+					       "ucast-probes 2 hold 8\n"),
+				     false, &res, err, sizeof(err)),
+			 0);
+	snprintf(want, sizeof(want),
+		 "%s:5: warning: port 0 hold-time is set at line 1 already: this line replaces it "
+		 "whole (the options it leaves out back to their defaults)\n%s:7: warning: set "
+		 "neigh hold is set at line 2 already",
+		 f, f);
+	if (warn.buf == NULL || strstr(warn.buf, want) == NULL ||
+	    strstr(warn.buf, "port 1") != NULL)
+		fail_msg("warnings: '%s'", warn.buf);
+	run_says(r, &o, "show config", "port 0 hold-time up 0 down 500\n");
 	/* loads that warn of nothing say nothing more */
 	out_reset(&warn);
 	assert_int_equal(
