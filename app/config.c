@@ -879,22 +879,31 @@ static int slurp(FILE **f, char **buf, const char *path, char *err, size_t errle
  */
 static int replace_whole(FILE *f, const char *path, char *err, size_t errlen)
 {
+	int c, last = EOF;
 	long size;
-	int c;
 
 	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-	    (size > 0 && (fseek(f, -1, SEEK_END) != 0 || (c = fgetc(f)) == EOF))) {
+	    (size > 0 && (fseek(f, -1, SEEK_END) != 0 || (last = fgetc(f)) == EOF))) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -EIO;
 	}
-	if (size == 0) {
+	/* its first byte that is no blank, EOF for none: blank lines alone
+	 * are as empty (an 'echo "$(gen)"' whose generator failed) */
+	rewind(f);
+	while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\r' || c == '\n')
+		;
+	if (c == EOF && ferror(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	if (c == EOF) {
 		snprintf(err, errlen,
-			 "%s: empty: it would remove every address, route, neighbour and setting "
-			 "(a file meaning that holds a comment line)",
-			 path);
+			 "%s: %s: it would remove every address, route, neighbour and setting (a "
+			 "file meaning that holds a comment line)",
+			 path, size == 0 ? "empty" : "blank lines only");
 		return -EINVAL;
 	}
-	if (c != '\n') {
+	if (last != '\n') {
 		snprintf(err, errlen,
 			 "%s: its last line has no newline: a file cut short? It would remove what "
 			 "the rest of it holds (end the file with a newline)",

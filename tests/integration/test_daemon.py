@@ -2363,10 +2363,11 @@ def _():
         # a file cut short (its last line without a newline), or empty,
         # would remove what it lost: refused; a comment alone is taken
         cut = conf(CONF_A[:CONF_A.rindex("\n", 0, len(CONF_A) - 1) + 12])
-        empty = conf("")
+        empty, blank = conf(""), conf("\n  \n\t\r\n")
         for f, why in ((cut, "its last line has no newline: a file cut short?"),
                        (empty, "empty: it would remove every address, route, neighbour "
-                        "and setting")):
+                        "and setting"),
+                       (blank, "blank lines only: it would remove every address")):
             q = cli(sa, "configure", "replace", f)
             check(q.returncode == 1 and ("%s: %s" % (f, why)) in q.stderr,
                   "%s: %s" % (why, q.stderr))
