@@ -849,7 +849,10 @@ void route_changed(struct router *r, struct rte_mbuf *m, int type)
 
 	switch (type) {
 	case FIB_NH_LOCAL:
-		if (v6)
+		/* as control_input() takes one for the router */
+		if (port_is_down(r, m->port))
+			cdrop(r, m, CDROP_PORT_DOWN);
+		else if (v6)
 			local_input6(r, m);
 		else
 			local_input(r, m);

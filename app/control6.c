@@ -1021,7 +1021,14 @@ void resolve_input6(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	if (ip6_is_linklocal(ip->src_addr) && port != m->port) {
-		cdrop6(r, m, CDROP_ROUTE_CHANGED);
+		/* as the worker refuses it now: beyond the scope of its
+		 * source (RFC 4443 3.1, code 2), to its own link */
+		if (!icmp_ctrl_error_due(r, m, 1, 2, false)) {
+			cdrop6(r, m, CDROP_ROUTE_CHANGED);
+			return;
+		}
+		r->cst.drop[CDROP_ROUTE_CHANGED]++;
+		icmp6_error(r, m, 1, 2, 0);
 		return;
 	}
 	control_resolve(r, m, &nb, port);

@@ -1763,9 +1763,9 @@ def test_held_prohibited6(topo, r):
 def test_held_ll_source6(topo, r):
     """From a link-local source, back out of its arrival port to a gateway
     being resolved, held; its route moved to port 1 meanwhile: when the
-    gateway fails it is dropped (route_changed), never sent onto another
-    link with its link-local source (RFC 4291 2.5.6), as the worker would
-    have refused it with the route as it is now."""
+    gateway fails it is dropped (route_changed) with a 1/2, never sent onto
+    another link with its link-local source (RFC 4291 2.5.6), as the worker
+    would have refused it with the route as it is now."""
     def held():
         return json.loads(r.cli("show neigh stats", json=True))["counters"]["held"]
 
@@ -1773,7 +1773,7 @@ def test_held_ll_source6(topo, r):
     r.cli("route add 2001:db8:7c::/48 via %s port 0" % gw)
     r.cli("set neigh mcast-probes 5")  # fails 1 s after the first probe
     p = udp6("2001:db8:7c::1", src=HOST_LL[0], payload=b"held-ll-source")
-    lsn = Listen(topo, 1)
+    lsn, ic = Listen(topo, 1), Listen(topo, 0)
     try:
         before, held0 = r.stats(), held()
         send(topo, p)
@@ -1782,13 +1782,20 @@ def test_held_ll_source6(topo, r):
         frlib.wait_for(lambda: delta(before, r.stats(), "held_rerouted") >= 1, timeout=4)
         out = lsn.collect(timeout=0.5, match=lambda q: q.haslayer(s.Raw) and
                           q[s.Raw].load == b"held-ll-source")
+        errs = ic.collect(timeout=0.5, match=is_icmp6_err, want=1)
         after = r.stats()
     finally:
         lsn.close()
+        ic.close()
         r.cli("route del 2001:db8:7c::/48", check=False)
         r.cli("neigh del %s port 0" % gw, check=False)
         r.cli("set neigh mcast-probes 2", check=False)
     check(not out, "a link-local source left by port 1: %s" % [q.summary() for q in out])
+    # what the worker says of such a packet now: beyond the scope of its
+    # source (1/2), to its own link
+    check(len(errs) == 1 and errs[0].haslayer(s.ICMPv6DestUnreach) and
+          errs[0][s.ICMPv6DestUnreach].code == 2 and errs[0][s.IPv6].dst == HOST_LL[0],
+          "want one 1/2 to the source: %s" % [q.summary() for q in errs])
     check(delta(before, after, "held_rerouted") == 1 and
           delta(before, after, "route_changed") == 1,
           "held_rerouted +%d, route_changed +%d" % (delta(before, after, "held_rerouted"),
