@@ -697,8 +697,11 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				c->value = protos[k].proto;
 			else if (parse_u32(NULL, tok[i + 1], 0, 255, &c->value, err, errlen) != 0)
 				return ERR("proto: '%s' is none of tcp, udp, sctp, udplite nor a "
-					   "number in 0-255",
-					   tok[i + 1]);
+					   "number in 0-255%s",
+					   tok[i + 1],
+					   tok[i + 1][0] == '0' && tok[i + 1][1] != '\0'
+						   ? " (a leading zero: octal to some tools)"
+						   : "");
 		} else if (strcmp(tok[i], "sport") == 0 || strcmp(tok[i], "dport") == 0) {
 			if (parse_u32(tok[i], tok[i + 1], 0, 65535, &v, err, errlen) != 0)
 				return -EINVAL;
