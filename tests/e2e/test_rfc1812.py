@@ -1644,10 +1644,25 @@ def test_ecmp_l4_fragments(topo, r):
             frames.append(s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
                           s.IP(src=HOST_IP[0], dst=dst, proto=17, frag=9, id=0x4000 + i) /
                           s.Raw(b"l4-frag" + bytes(9)))
-        a = ecmp_where(topo, dst, b"l4-frag", frames)
-        check(sorted(a) == [0x4000 + i for i in range(16)] and
-              all(len(v) == 2 and len(set(v)) == 1 for v in a.values()),
-              "a datagram's fragments not all by one gateway: %s" % a)
+        def missed():
+            return json.loads(r.cli("show port stats 0", json=True))[0]["rx_missed"]
+
+        # libpcap's capture on a loaded machine (the CPUs busy with other
+        # suites) drops a frame now and then before the router sees it,
+        # counted rx_missed by the port: such a round is sent again, at
+        # most three in all; the router's own losses fail at once
+        for _ in range(3):
+            m0, before = missed(), r.stats()
+            a = ecmp_where(topo, dst, b"l4-frag", frames)
+            after = r.stats()
+            whole = sorted(a) == [0x4000 + i for i in range(16)] and \
+                all(len(v) == 2 for v in a.values())
+            if whole or missed() == m0:
+                break
+        check(whole and all(len(set(v)) == 1 for v in a.values()),
+              "a datagram's fragments not all by one gateway: %s; counters %s; rx_missed +%d" %
+              (a, {k: after[k] - before[k] for k in after
+                   if isinstance(after[k], int) and after[k] != before[k]}, missed() - m0))
     finally:
         r.cli("set ip multipath-hash l3")
         r.cli("route del 10.97.0.0/16")
