@@ -1095,7 +1095,8 @@ static void port_stats(const struct fr_port *p, struct cmd_out *o)
 		jw_null(o, "tx_pps");
 		jw_null(o, "tx_bps");
 	} else {
-		out_printf(o, "  rates: not read yet (each second)\n");
+		out_printf(o, "  rates: not known yet (read each second; none over a counter "
+			      "reset or a longer gap)\n");
 	}
 	nx = rte_eth_xstats_get_names(p->id, NULL, 0);
 	if (nx > 0) {

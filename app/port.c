@@ -738,10 +738,13 @@ void port_rates_poll(struct router *r, uint64_t now_ms)
 			continue;
 		}
 		/* a counter below its last reading was reset meanwhile (by
-		 * a secondary process, the driver): no rate this time */
-		p->rate_known = p->rate_prev_ms != 0 && ms > 0 && es.ipackets >= o->ipackets &&
-				es.opackets >= o->opackets && es.ibytes >= o->ibytes &&
-				es.obytes >= o->obytes;
+		 * a secondary process, the driver): no rate this time; nor
+		 * over a window much longer than the second it is shown as
+		 * (a long command or load held the control thread): an
+		 * average of many seconds would read as the last one's */
+		p->rate_known = p->rate_prev_ms != 0 && ms > 0 && ms <= 2 * PORT_RATE_MS &&
+				es.ipackets >= o->ipackets && es.opackets >= o->opackets &&
+				es.ibytes >= o->ibytes && es.obytes >= o->obytes;
 		if (p->rate_known) {
 			p->rx_pps = per_second(es.ipackets - o->ipackets, ms);
 			p->tx_pps = per_second(es.opackets - o->opackets, ms);
