@@ -2441,8 +2441,17 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 	struct fr_port *p = &r->ports[port];
 	uint64_t min_ms, max_ms, next;
 
-	if (p->ra_max_s == 0)
+	if (p->ra_max_s == 0) {
+		/* turned off while it could not say so (its link down, its
+		 * link-local address tentative again, its MTU below 1280):
+		 * the last one (lifetime 0) once it can, min-delay after the
+		 * one before (RFC 4861 6.2.5, 6.2.6); not inside a long command
+		 * or file, which may yet turn it back on */
+		if (ra_said_live(p) && !r->in_command && now >= ra_soonest(p) &&
+		    ra_last_due(r, port))
+			ra_send(r, port, 0, true);
 		return;
+	}
 	if (now < p->ra_next_ms) {
 		/* what it says changed (an address, the MTU): soon, as a
 		 * change of its setting is (RFC 4861 6.2.4). Not inside a
@@ -2458,12 +2467,14 @@ void ra_due(struct router *r, uint16_t port, uint64_t now)
 		}
 		return;
 	}
-	if (p->ll_dad != ADDR_DAD_OK) {
-		/* from the link-local address only (RFC 4861 6.1.2): once DAD
-		 * kept it */
+	/* from the link-local address only (RFC 4861 6.1.2), once DAD kept
+	 * it: in use while the port advertises, its groups reported (MLD)
+	 * whatever addresses the port has or loses (its last IPv6 address
+	 * deleted, the port still speaks IPv6: hosts solicit it) */
+	if (!p->ll_used)
 		ll_in_use(r, port);
+	if (p->ll_dad != ADDR_DAD_OK)
 		return;
-	}
 	/* inside a long command or file, what the last one said: the
 	 * router stays the hosts' default router through a long load, and
 	 * what the file changes is advertised only once it is in force.

@@ -2714,6 +2714,38 @@ def test_ra_withdraws(topo, r):
         ra_host(h, False)
 
 
+def test_ra_off_link_down(topo, r):
+    """'port N ra off' while the port's link is down, when its last
+    advertisement cannot go: it goes, router lifetime 0, once the link is
+    back and its link-local address kept again (RFC 4861 6.2.5), so the
+    hosts do not keep the router as their default until the lifetime of
+    the last one they heard ends."""
+    def port_settled():
+        i = r.port_info(0)
+        return i["link_up"] and not i["addresses_tentative"] and i["link_local_dad"] == "ok"
+
+    first, _ = next_ra(topo, lambda: r.cli("port 0 ra on interval 60 min-delay 500"), "ra on")
+    check(first[s.ICMPv6ND_RA].routerlifetime == 180,
+          "the first advertisement: %s" % first.show2(dump=True))
+    try:
+        sh(["ip", "link", "set", "p0", "down"], ns=topo.r)
+        # (taken out of service by the router's next poll of the link)
+        check(frlib.wait_for(lambda: r.port_info(0)["forwarding_down"], timeout=3.0),
+              "port 0 not out of service with its link down: %s" % r.port_info(0))
+        sent = r.stats()["ra_sent"]
+        r.cli("port 0 ra off")
+        check(r.stats()["ra_sent"] == sent, "an advertisement sent on a port whose link is down")
+        ra, took = next_ra(topo, lambda: sh(["ip", "link", "set", "p0", "up"], ns=topo.r),
+                           "the link back", timeout=8.0)
+        check(ra[s.ICMPv6ND_RA].routerlifetime == 0,
+              "the advertisement after the link came back: %s" % ra.show2(dump=True))
+    finally:
+        sh(["ip", "link", "set", "p0", "up"], ns=topo.r)
+        r.cli("port 0 ra off", check=False)
+        check(frlib.wait_for(port_settled, timeout=10.0),
+              "port 0 not back in service: %s" % r.port_info(0))
+
+
 def test_ra_port_down(topo, r):
     """'port N down' on a port that advertises sends its last Router
     Advertisement first (router lifetime 0, RFC 4861 6.2.5): the host drops
@@ -2913,6 +2945,7 @@ def main():
                              ("router_advertisements", test_router_adv),
                              ("ra_withdraws", test_ra_withdraws),
                              ("ra_port_down", test_ra_port_down),
+                             ("ra_off_link_down", test_ra_off_link_down),
                              ("ra_dad_held", test_ra_dad_held),
                              ("dad_tx_failed", test_dad_tx_failed)]:
                 runner.run(name, fn, topo, r)
