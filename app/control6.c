@@ -575,8 +575,13 @@ static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *n
 					: router_owns6(r, claimed)) ||
 	    router_mac(r, mac) || router_mac(r, &nd->eth_src))
 		return false;
-	/* while ours is tentative, the other host keeps it (RFC 4862 5.4.4) */
 	st = dad_state(r, port, claimed);
+	/* a link-local address never probed (a port that does not speak
+	 * IPv6): not ours yet, the other host's to keep; the router's own
+	 * DAD finds it taken, should the port ever use it */
+	if (st != NULL && *st == ADDR_DAD_WAIT && ip6_is_linklocal(claimed))
+		return false;
+	/* while ours is tentative, the other host keeps it (RFC 4862 5.4.4) */
 	if (st != NULL && *st == ADDR_DAD_TENTATIVE) {
 		dad_fail(r, port, claimed, mac);
 		return true;
@@ -646,7 +651,10 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	 * solicited as ours, and advertised without override (RFC 4861
 	 * 7.2.7: another router of the link may answer for it too) */
 	anycast = nd.type == ND_TYPE_NS && port_anycast6(r, port, nd.target);
-	ours = nd.type == ND_TYPE_NS && (port_owns6(r, port, nd.target) || anycast);
+	/* (a link-local address never probed is not defended against
+	 * another host's DAD: nd_conflict()) */
+	ours = nd.type == ND_TYPE_NS && (port_owns6(r, port, nd.target) || anycast) &&
+	       !(st != NULL && *st == ADDR_DAD_WAIT && ip6_is_linklocal(nd.target));
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
 	/* a neighbour the configuration puts on this port off its prefixes
 	 * (a 'via GW port N' route's gateway, from the route on; a 'dev N'

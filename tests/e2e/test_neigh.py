@@ -780,6 +780,36 @@ def test_announce_at_start(topo, r, listens):
     check(r.stats()["addr_announced"] >= 6, "addr_announced %d" % r.stats()["addr_announced"])
 
 
+def test_ll_not_defended_ipv4_only(topo, r):
+    """On a port that does not speak IPv6 (IPv4 addresses only), the
+    router's link-local address was never probed (RFC 4862 5.4): it is not
+    the router's yet. Another host's DAD probe for it (a cloned MAC, a
+    manual address) is not defended, and that host's NA for it is no
+    conflict: the host keeps the address, and nothing is sent."""
+    ll = frlib.ROUTER_LL[0]
+    snm = s.in6_getnsma(s.inet_pton(s.socket.AF_INET6, ll))
+    ns = (s.Ether(src=frlib.HOST_MAC[0], dst=s.in6_getnsmac(snm)) /
+          s.IPv6(src="::", dst=s.inet_ntop(s.socket.AF_INET6, snm), hlim=255) /
+          s.ICMPv6ND_NS(tgt=ll))
+    na = (s.Ether(src=frlib.HOST_MAC[0], dst="33:33:00:00:00:01") /
+          s.IPv6(src=ll, dst="ff02::1", hlim=255) / s.ICMPv6ND_NA(tgt=ll, R=0, S=0, O=1) /
+          s.ICMPv6NDOptDstLLAddr(lladdr=frlib.HOST_MAC[0]))
+    ls = frlib.Listen(topo, 0)
+    try:
+        before = r.stats()
+        frlib.l2send(topo, [ns, na], 0)
+        frlib.settle(r, before, ("nd_ns_received", "nd_na_received"), 3.0)
+        got = ls.collect(timeout=0.5, match=lambda p: p.haslayer(s.IPv6))
+        after = r.stats()
+    finally:
+        ls.close()
+    d = {k: after[k] - before[k] for k in ("nd_ns_received", "nd_na_received",
+                                           "nd_dad_defended", "nd_addr_conflict")}
+    check(d["nd_ns_received"] == 1 and d["nd_na_received"] == 1 and
+          d["nd_dad_defended"] == 0 and d["nd_addr_conflict"] == 0 and not got,
+          "counters %s, sent %s" % (d, [p.summary() for p in got]))
+
+
 def test_announce_defend(topo, r):
     """An address added at run time is announced on its link (two
     gratuitous ARPs 2 s apart, RFC 5227 2.3); a host claiming one of the router's
@@ -935,6 +965,7 @@ def main():
                              ("silent_neighbour_stale_delay_probe_failed", test_silent_neighbour),
                              ("poisoning", test_poisoning),
                              ("announce_defend", test_announce_defend),
+                             ("ll_not_defended_ipv4_only", test_ll_not_defended_ipv4_only),
                              ("rollback_keeps_learnt", test_rollback_keeps_learnt),
                              ("address_in_use_refused", test_address_in_use),
                              ("offlink_gateway_learnt", test_offlink_gateway),
