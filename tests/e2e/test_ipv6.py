@@ -2444,8 +2444,10 @@ def test_router_adv(topo, r):
                      s.Raw(b"\x01\x02" + bytes.fromhex(RS_MAC.replace(":", "")) + bytes(8)))
         frlib.settle(r, st0, ("local_icmp6",), 3.0)
         st1 = r.stats()
+        # (nothing learnt from it: no entry for its source; nd_learnt is
+        # not checked, other ND traffic of the link may count there
+        # meanwhile: +1 once, in a clean clone's ASan run)
         check(delta(st0, st1, "local_icmp6") == 1 and delta(st0, st1, "rs_received") == 0 and
-              delta(st0, st1, "nd_learnt") == 0 and
               not [x for x in json.loads(r.cli("show neigh", json=True))
                    if x["address"] == RS_LL],
               "a solicitation with a 16-byte link-layer option: local_icmp6 +%d, rs_received "
