@@ -771,12 +771,10 @@ static void options_fill(struct router *r, struct rte_mbuf *m, uint16_t port, ui
  */
 static void refuse_too_big(struct router *r, struct rte_mbuf *m, uint16_t port, bool forwarded)
 {
-	if (forwarded && icmp_ctrl_error_due(r, m, 3, 4, true)) {
-		r->cst.drop[CDROP_TOO_BIG]++;
-		icmp_error(r, m, 3, 4, r->dp_ports[port].mtu);
-	} else {
+	if (forwarded)
+		ctrl_drop_error(r, m, CDROP_TOO_BIG, 3, 4, r->dp_ports[port].mtu);
+	else
 		cdrop(r, m, CDROP_TOO_BIG);
-	}
 }
 
 /* Finish an IPv4 frame for @port and @mac and send it: the TTL of a
@@ -827,17 +825,29 @@ static void send_ip(struct router *r, struct rte_mbuf *m, uint16_t port, uint32_
 		r->cst.tcp_resets++;
 }
 
+void ctrl_drop_error(struct router *r, struct rte_mbuf *m, enum ctrl_drop why, uint8_t type,
+		     uint8_t code, uint32_t aux)
+{
+	const bool v6 = frame_is_ip6(m);
+
+	r->cst.drop[why]++;
+	/* a too big's token bucket is its own, as the workers' (icmp_token()) */
+	if (!icmp_ctrl_error_due(r, m, type, code, v6 ? type == 2 : type == 3 && code == 4))
+		rte_pktmbuf_free(m);
+	else if (v6)
+		icmp6_error(r, m, type, code, aux);
+	else
+		icmp_error(r, m, type, code, aux);
+}
+
 void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded, enum ctrl_drop why)
 {
-	if (!forwarded || !icmp_ctrl_error_due(r, m, 1, 3, false)) {
+	if (!forwarded)
 		cdrop(r, m, why);
-		return;
-	}
-	r->cst.drop[why]++;
-	if (frame_is_ip6(m))
-		icmp6_error(r, m, 1, 3, 0);
+	else if (frame_is_ip6(m))
+		ctrl_drop_error(r, m, why, 1, 3, 0);
 	else
-		icmp_error(r, m, 3, 1, 0);
+		ctrl_drop_error(r, m, why, 3, 1, 0);
 }
 
 static void resolve_input(struct router *r, struct rte_mbuf *m);
@@ -868,15 +878,7 @@ void route_changed(struct router *r, struct rte_mbuf *m, int type)
 		break;
 	}
 	/* RFC 1812 5.2.7.1, RFC 4443 3.1, as not_forwarded() says them */
-	if (!icmp_ctrl_error_due(r, m, v6 ? 1 : 3, code, false)) {
-		cdrop(r, m, CDROP_ROUTE_CHANGED);
-		return;
-	}
-	r->cst.drop[CDROP_ROUTE_CHANGED]++;
-	if (v6)
-		icmp6_error(r, m, 1, code, 0);
-	else
-		icmp_error(r, m, 3, code, 0);
+	ctrl_drop_error(r, m, CDROP_ROUTE_CHANGED, v6 ? 1 : 3, code, 0);
 }
 
 uint32_t router_flow_l4(const struct router *r, const struct rte_mbuf *m)

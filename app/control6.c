@@ -556,6 +556,15 @@ bool nd_announce(struct router *r, uint16_t port, const uint8_t *addr)
 	return control_send(r, m, port) == 0;
 }
 
+/* A link-local address of the router's (its DAD state @st) never probed:
+ * its port does not speak IPv6. Not the router's yet, the other host's to
+ * keep: not defended, no conflict; the router's own DAD finds it taken,
+ * should the port ever use it. */
+static bool ll_unprobed(const uint8_t *st, const uint8_t *a)
+{
+	return st != NULL && *st == ADDR_DAD_WAIT && ip6_is_linklocal(a);
+}
+
 /*
  * Another host claims one of our addresses (RFC 4862 5.4, as ARP's RFC
  * 5227): an NS from it, or an NA advertising it, from a MAC not ours (our
@@ -576,10 +585,7 @@ static bool nd_conflict(struct router *r, uint16_t port, const struct nd_info *n
 	    router_mac(r, mac) || router_mac(r, &nd->eth_src))
 		return false;
 	st = dad_state(r, port, claimed);
-	/* a link-local address never probed (a port that does not speak
-	 * IPv6): not ours yet, the other host's to keep; the router's own
-	 * DAD finds it taken, should the port ever use it */
-	if (st != NULL && *st == ADDR_DAD_WAIT && ip6_is_linklocal(claimed))
+	if (ll_unprobed(st, claimed))
 		return false;
 	/* while ours is tentative, the other host keeps it (RFC 4862 5.4.4) */
 	if (st != NULL && *st == ADDR_DAD_TENTATIVE) {
@@ -651,10 +657,8 @@ static void nd_input(struct router *r, struct rte_mbuf *m)
 	 * solicited as ours, and advertised without override (RFC 4861
 	 * 7.2.7: another router of the link may answer for it too) */
 	anycast = nd.type == ND_TYPE_NS && port_anycast6(r, port, nd.target);
-	/* (a link-local address never probed is not defended against
-	 * another host's DAD: nd_conflict()) */
 	ours = nd.type == ND_TYPE_NS && (port_owns6(r, port, nd.target) || anycast) &&
-	       !(st != NULL && *st == ADDR_DAD_WAIT && ip6_is_linklocal(nd.target));
+	       !ll_unprobed(st, nd.target);
 	onlink = nd.type == ND_TYPE_NS && port_onlink6(r, port, nd.src);
 	/* a neighbour the configuration puts on this port off its prefixes
 	 * (a 'via GW port N' route's gateway, from the route on; a 'dev N'
@@ -814,12 +818,7 @@ void forward_finish6(struct router *r, struct rte_mbuf *m, uint16_t port)
 		 * as the worker refuses it, with a Packet Too Big quoting the
 		 * packet as it arrived, as IPv4's forward_finish() does */
 		forward_hop_back(m);
-		if (icmp_ctrl_error_due(r, m, 2, 0, true)) {
-			r->cst.drop[CDROP_TOO_BIG]++;
-			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
-		} else {
-			cdrop6(r, m, CDROP_TOO_BIG);
-		}
+		ctrl_drop_error(r, m, CDROP_TOO_BIG, 2, 0, r->dp_ports[port].mtu);
 		return;
 	}
 	if (dp_ctrl_icmp_type(m) == ICMP6_REDIRECT)
@@ -891,12 +890,10 @@ void send_ip6(struct router *r, struct rte_mbuf *m, uint16_t port, const struct 
 		/* routers never fragment IPv6: a held packet too big for its
 		 * port is refused as the worker would, the frame and hop
 		 * limit as they arrived */
-		if (forwarded && icmp_ctrl_error_due(r, m, 2, 0, true)) {
-			r->cst.drop[CDROP_TOO_BIG]++;
-			icmp6_error(r, m, 2, 0, r->dp_ports[port].mtu);
-		} else {
+		if (forwarded)
+			ctrl_drop_error(r, m, CDROP_TOO_BIG, 2, 0, r->dp_ports[port].mtu);
+		else
 			cdrop6(r, m, CDROP_TOO_BIG);
-		}
 		return;
 	}
 	if (forwarded)
@@ -1031,12 +1028,7 @@ void resolve_input6(struct router *r, struct rte_mbuf *m)
 	if (ip6_is_linklocal(ip->src_addr) && port != m->port) {
 		/* as the worker refuses it now: beyond the scope of its
 		 * source (RFC 4443 3.1, code 2), to its own link */
-		if (!icmp_ctrl_error_due(r, m, 1, 2, false)) {
-			cdrop6(r, m, CDROP_ROUTE_CHANGED);
-			return;
-		}
-		r->cst.drop[CDROP_ROUTE_CHANGED]++;
-		icmp6_error(r, m, 1, 2, 0);
+		ctrl_drop_error(r, m, CDROP_ROUTE_CHANGED, 1, 2, 0);
 		return;
 	}
 	control_resolve(r, m, &nb, port);
@@ -1145,23 +1137,6 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	memcpy(ic + 2, &ck, 2);
 	dp_ctrl_set(m, CTRL_ORIGINATED, 129, 0, CTRL_ORIG_ICMP);
 	control_output6(r, m, m->port);
-}
-
-/* The error @type/@code (@aux: the pointer of 4/x) about @m, a packet for
- * the router dropped for @why (no service takes it: CDROP_LOCAL_UNREACH; an
- * extension header it may not pass: CDROP_LOCAL6_EXT),
- * where one is due: what any error the control thread sends is asked
- * (icmp_ctrl_error_due(): never about a frame to an L2 group, nor about an
- * ICMPv6 error or a Redirect behind the extension headers, RFC 4443 2.4
- * (e.1), (e.2); within the rate); @m is consumed either way. */
-static void local_error6(struct router *r, struct rte_mbuf *m, enum ctrl_drop why, uint8_t type,
-			 uint8_t code, uint32_t aux)
-{
-	r->cst.drop[why]++;
-	if (icmp_ctrl_error_due(r, m, type, code, type == 2))
-		icmp6_error(r, m, type, code, aux);
-	else
-		rte_pktmbuf_free(m);
 }
 
 /*
@@ -1284,7 +1259,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 		}
 		if (nh == IPPROTO_HOPOPTS && o != 0) {
 			/* hop-by-hop must come first */
-			local_error6(r, m, CDROP_LOCAL6_EXT, 4, 1, at);
+			ctrl_drop_error(r, m, CDROP_LOCAL6_EXT, 4, 1, at);
 			return -1;
 		}
 		if (o + 8 > plen || o + ((uint32_t)p[o + 1] + 1) * 8 > plen) {
@@ -1294,7 +1269,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 		len = ((uint32_t)p[o + 1] + 1) * 8;
 		if (nh == IPPROTO_ROUTING) {
 			if (p[o + 3] != 0) { /* segments left */
-				local_error6(r, m, CDROP_LOCAL6_EXT, 4, 0, sizeof(*ip) + o + 2);
+				ctrl_drop_error(r, m, CDROP_LOCAL6_EXT, 4, 0, sizeof(*ip) + o + 2);
 				return -1;
 			}
 		} else {
@@ -1308,7 +1283,7 @@ static int ext_headers6(struct router *r, struct rte_mbuf *m, const struct rte_i
 				return -1;
 			}
 			if (act >= 2) {
-				local_error6(r, m, CDROP_LOCAL6_EXT, 4, 2, sizeof(*ip) + o + i);
+				ctrl_drop_error(r, m, CDROP_LOCAL6_EXT, 4, 2, sizeof(*ip) + o + i);
 				return -1;
 			}
 		}
@@ -1958,7 +1933,7 @@ static bool group_option_error6(struct router *r, struct rte_mbuf *m, const stru
 		return false;
 	if (opts6_action(h, len, IPPROTO_HOPOPTS, &at) != 2)
 		return false;
-	local_error6(r, m, CDROP_LOCAL6_EXT, 4, 2, sizeof(*ip) + at);
+	ctrl_drop_error(r, m, CDROP_LOCAL6_EXT, 4, 2, sizeof(*ip) + at);
 	return true;
 }
 
@@ -2640,7 +2615,7 @@ static void local_input6_from(struct router *r, struct rte_mbuf *m, bool reassem
 		/* one RFC 8200 4.5 has answered: dropped, a Parameter Problem
 		 * back within the rules and the rate of an error */
 		if (reasm6_param_problem(m, off, &code, &ptr)) {
-			local_error6(r, m, CDROP_REASM_MALFORMED, 4, code, ptr);
+			ctrl_drop_error(r, m, CDROP_REASM_MALFORMED, 4, code, ptr);
 			return;
 		}
 		/* held until its packet is whole, which then comes in as one,
@@ -2662,9 +2637,9 @@ static void local_input6_from(struct router *r, struct rte_mbuf *m, bool reassem
 	if (proto == IPPROTO_TCP)
 		tcp_reset6(r, m, ip, off, plen - off);
 	else if (proto == IPPROTO_UDP)
-		local_error6(r, m, CDROP_LOCAL_UNREACH, 1, 4, 0);
+		ctrl_drop_error(r, m, CDROP_LOCAL_UNREACH, 1, 4, 0);
 	else /* unrecognized next header: point at it (RFC 4443 3.4) */
-		local_error6(r, m, CDROP_LOCAL_UNREACH, 4, 1, nh_at);
+		ctrl_drop_error(r, m, CDROP_LOCAL_UNREACH, 4, 1, nh_at);
 }
 
 void local_input6(struct router *r, struct rte_mbuf *m)

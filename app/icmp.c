@@ -337,7 +337,7 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
  * local_unreachable: is an error due about it? Not about a frame to an L2
  * group (counted ctrl_icmp_not_sent), nor over the rate
  * (ctrl_icmp_over_rate): @m freed, false. Else true, @m the caller's to
- * send the error about. (IPv6's: local_error6(), which asks all of
+ * send the error about. (IPv6's: ctrl_drop_error(), which asks all of
  * icmp_ctrl_error_due(), its extension headers in front of an error.)
  */
 static bool local_error_due(struct router *r, struct rte_mbuf *m)

@@ -507,6 +507,11 @@ bool port_is_down(const struct router *r, uint16_t port);
  * unreachable (3/1, ICMPv6 1/3) when it was @forwarded and the rules and
  * rate of an error allow. Consumes @m. */
 void host_unreachable(struct router *r, struct rte_mbuf *m, bool forwarded, enum ctrl_drop why);
+/* @m dropped for @why (counted), with the error @type/@code (@aux: an MTU,
+ * a pointer) of its family, ICMP or ICMPv6, where one is due
+ * (icmp_ctrl_error_due(): the rules and the rate). Consumes @m. */
+void ctrl_drop_error(struct router *r, struct rte_mbuf *m, enum ctrl_drop why, uint8_t type,
+		     uint8_t code, uint32_t aux);
 /* A packet to forward (@m, as it arrived: an unresolved one, looked up
  * again) whose route no longer forwards it: as a worker treats one that
  * arrives now. Its route's type @type (-1: no route) local: for the
