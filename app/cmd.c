@@ -17,6 +17,14 @@ typedef int (*args_fn)(char **tok, int n, struct cmd *c, char *err, size_t errle
 
 /* ---- argument parsers -------------------------------------------------- */
 
+/* @s digits with a leading zero ("010"): 8 to tools that take it for
+ * octal (iproute2's mtu), as in dotted quads and prefix lengths
+ * (zero_hint()), so never read */
+static bool leading_zero(const char *s)
+{
+	return s[0] == '0' && s[1] != '\0' && s[strspn(s, "0123456789")] == '\0';
+}
+
 /* A number in @min-@max: the setting @what (NULL: none named) it is for
  * named in the error */
 static int parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *v,
@@ -33,9 +41,7 @@ static int parse_u32(const char *what, const char *s, uint32_t min, uint32_t max
 	if (*s < '0' || *s > '9' || *end || errno || x < min || x > max)
 		return what != NULL ? ERR("%s: '%s' is not a number in %u-%u", what, s, min, max)
 				    : ERR("'%s' is not a number in %u-%u", s, min, max);
-	/* as in dotted quads and prefix lengths (zero_hint()): "010" is
-	 * 8 to tools that take a leading zero for octal (iproute2's mtu) */
-	if (*s == '0' && s[1] != '\0')
+	if (leading_zero(s))
 		return what != NULL
 			       ? ERR("%s: '%s' has a leading zero (octal to some tools)", what, s)
 			       : ERR("'%s' has a leading zero (octal to some tools)", s);
@@ -48,7 +54,7 @@ static int parse_port(const char *s, uint32_t *port, char *err, size_t errlen)
 	if (s == NULL)
 		return ERR("missing port number");
 	if (parse_u32(NULL, s, 0, FIB_PORT_NONE - 1, port, err, errlen) != 0)
-		return *s == '0' && s[1] >= '0' && s[1] <= '9'
+		return leading_zero(s)
 			       ? ERR("bad port number '%s': a leading zero (octal to some tools)",
 				     s)
 			       : ERR("bad port number '%s'", s);
@@ -699,7 +705,7 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				return ERR("proto: '%s' is none of tcp, udp, sctp, udplite nor a "
 					   "number in 0-255%s",
 					   tok[i + 1],
-					   tok[i + 1][0] == '0' && tok[i + 1][1] != '\0'
+					   leading_zero(tok[i + 1])
 						   ? " (a leading zero: octal to some tools)"
 						   : "");
 		} else if (strcmp(tok[i], "sport") == 0 || strcmp(tok[i], "dport") == 0) {
