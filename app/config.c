@@ -869,7 +869,6 @@ static int slurp(FILE **f, char **buf, const char *path, char *err, size_t errle
 	return 0;
 }
 
-/* config_load(), or with @replace config_replace() */
 /*
  * configure replace removes what its file leaves out: a file cut short (a
  * copy or a generator that failed midway, read before it was done) would
@@ -913,6 +912,7 @@ static int replace_whole(FILE *f, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* config_load(), or with @replace config_replace() */
 static int load_file(struct router *r, const char *path, bool progress, bool replace,
 		     struct config_result *res, char *err, size_t errlen)
 {

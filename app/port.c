@@ -302,6 +302,13 @@ uint32_t port_mtu_max(uint16_t pid)
 	return RTE_MIN(max, (uint32_t)PORT_MTU_MAX);
 }
 
+/* The MTU port_configure() gives port @p's device: what it reported
+ * (port_probe() bounded it), raised to the configuration's. */
+static uint32_t dev_mtu_want(const struct router *r, const struct fr_port *p)
+{
+	return RTE_MAX((uint32_t)p->dev_mtu, (uint32_t)r->dp_ports[p->id].mtu);
+}
+
 /* The device info of port @p: 0, or -errno (said on stderr). */
 static int port_info(const struct fr_port *p, struct rte_eth_dev_info *info)
 {
@@ -349,9 +356,8 @@ static int port_check(const struct router *r, const struct fr_port *p)
 			p->id, p->name, info.max_rx_queues, nq, nq, nq);
 		return -EINVAL;
 	}
-	/* the device's MTU as port_configure() will set it: see there */
 	mtu_max = port_mtu_max(p->id);
-	want = RTE_MAX((uint32_t)p->dev_mtu, (uint32_t)r->dp_ports[p->id].mtu);
+	want = dev_mtu_want(r, p);
 	if (mtu_max != 0 && want > mtu_max) {
 		fprintf(stderr,
 			"fastroute: port %u (%s): the device cannot take MTU %u (at most %u)\n",
@@ -399,7 +405,7 @@ static int port_configure(struct router *r, struct fr_port *p)
 	 * port_mtu_fit() checked that against the same bound, port_check()
 	 * against the device's). Never lowered to it: the router's own limit
 	 * is for sending. */
-	want = RTE_MAX((uint32_t)p->dev_mtu, (uint32_t)r->dp_ports[p->id].mtu);
+	want = dev_mtu_want(r, p);
 	conf.rxmode.mtu = want;
 	rc = rte_eth_dev_configure(p->id, nq, nq, &conf);
 	if (rc != 0) {
