@@ -926,8 +926,9 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		 * source's, which a hit never takes (forward_hit6()) */
 		if (use_cache && !hairpin && !mp && !ip6_is_linklocal(src[j])) {
 			static const uint8_t none[16];
-			struct rtcache_entry6 *e = rtcache6_slot(
-				rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none, in_port);
+			struct rtcache_entry6 *e =
+				rtcache6_slot(rtc, dst[j], rpf != DP_RPF_OFF ? src[j] : none,
+					      in_port, c->fib_gen);
 
 			e->out_port = port;
 			e->rpf = rpf;
@@ -1415,8 +1416,8 @@ static __rte_always_inline void dp_burst(struct dp_ctx *c, uint16_t in_port, uin
 		 * is a multipath one (the entry's key may leave out its
 		 * source, which picks the gateway) */
 		if (use_cache && !hairpin && !mp) {
-			struct rtcache_entry *e =
-				rtcache_slot_at(rtc, bkt[j], dst[j], rpf_on ? src[j] : 0, in_port);
+			struct rtcache_entry *e = rtcache_slot_at(
+				rtc, bkt[j], dst[j], rpf_on ? src[j] : 0, in_port, c->fib_gen);
 
 			e->out_port = port;
 			e->rpf = rpf;

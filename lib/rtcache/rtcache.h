@@ -94,7 +94,7 @@ struct rtcache_stats {
 	uint64_t misses;    /**< no entry for the key */
 	uint64_t stale;	    /**< an entry whose generations no longer hold */
 	uint64_t inserts;   /**< entries written */
-	uint64_t evictions; /**< inserts that pushed out an older valid entry */
+	uint64_t evictions; /**< inserts that pushed out an entry of the FIB's generation */
 	uint64_t bypassed;  /**< packets not probed: mode off, auto stepping aside, or a bypassed
 			       sample */
 };
@@ -361,13 +361,34 @@ static inline unsigned int rtcache_older_way(uint16_t age0, uint16_t age1)
 	return (uint16_t)(age0 + 1) == age1 ? 0 : 1;
 }
 
+/*
+ * The way a fill takes when neither is free nor holds its key: one made
+ * under an older FIB generation than @p fib_gen (out of date: taken first,
+ * not an eviction), else the older (counted evicted). An entry whose
+ * neighbour changed since is not known here, and counts as valid.
+ */
+static inline unsigned int rtcache_victim(struct rtcache *c, uint16_t age0, uint16_t age1,
+					  uint64_t gen0, uint64_t gen1, uint64_t fib_gen)
+{
+	unsigned int w = rtcache_older_way(age0, age1);
+
+	if ((w == 0 ? gen0 : gen1) != fib_gen)
+		return w;
+	if ((w == 0 ? gen1 : gen0) != fib_gen)
+		return w ^ 1;
+	c->st.evictions++;
+	return w;
+}
+
 /**
  * A slot for a key in its @p bucket (rtcache_bucket, rtcache_prefetch): its
- * entry, a free way, or the oldest way (evicted). The caller fills the
+ * entry, a free way, a way out of date for @p fib_gen (the generation the
+ * caller decided under), or the older way (evicted). The caller fills the
  * value fields. Datapath-safe (no allocation).
  */
 static inline struct rtcache_entry *rtcache_slot_at(struct rtcache *c, uint32_t bucket,
-						    uint32_t dst, uint32_t src, uint16_t in_port)
+						    uint32_t dst, uint32_t src, uint16_t in_port,
+						    uint64_t fib_gen)
 {
 	struct rtcache_entry *e = &c->b[(size_t)bucket * RTCACHE_WAYS];
 	unsigned int w;
@@ -377,8 +398,7 @@ static inline struct rtcache_entry *rtcache_slot_at(struct rtcache *c, uint32_t 
 		if (e[w].in_port == RTCACHE_PORT_EMPTY ||
 		    (e[w].dst == dst && e[w].src == src && e[w].in_port == in_port))
 			goto fill;
-	w = rtcache_older_way(e[0].age, e[1].age);
-	c->st.evictions++;
+	w = rtcache_victim(c, e[0].age, e[1].age, e[0].fib_gen, e[1].fib_gen, fib_gen);
 fill:
 	c->st.inserts++;
 	e[w].dst = dst;
@@ -390,9 +410,9 @@ fill:
 
 /** rtcache_slot_at() in the key's bucket. */
 static inline struct rtcache_entry *rtcache_slot(struct rtcache *c, uint32_t dst, uint32_t src,
-						 uint16_t in_port)
+						 uint16_t in_port, uint64_t fib_gen)
 {
-	return rtcache_slot_at(c, rtcache_bucket(c, dst, src, in_port), dst, src, in_port);
+	return rtcache_slot_at(c, rtcache_bucket(c, dst, src, in_port), dst, src, in_port, fib_gen);
 }
 
 /** Bucket index of an IPv6 key: the halves folded, then as for IPv4. */
@@ -441,9 +461,11 @@ static inline void rtcache6_stale(struct rtcache *c, struct rtcache_entry6 *e)
 	e->in_port = RTCACHE_PORT_EMPTY;
 }
 
-/** A slot for an IPv6 key (its entry, a free way, or the oldest). Datapath-safe. */
+/** A slot for an IPv6 key (its entry, a free way, one out of date for
+ * @p fib_gen, or the older: rtcache_slot_at()). Datapath-safe. */
 static inline struct rtcache_entry6 *rtcache6_slot(struct rtcache *c, const uint8_t *dst,
-						   const uint8_t *src, uint16_t in_port)
+						   const uint8_t *src, uint16_t in_port,
+						   uint64_t fib_gen)
 {
 	struct rtcache_entry6 *e =
 		&c->b6[(size_t)rtcache6_bucket(c, dst, src, in_port) * RTCACHE_WAYS];
@@ -452,8 +474,7 @@ static inline struct rtcache_entry6 *rtcache6_slot(struct rtcache *c, const uint
 	for (w = 0; w < RTCACHE_WAYS; w++)
 		if (e[w].in_port == RTCACHE_PORT_EMPTY || rtcache6_key_eq(&e[w], dst, src, in_port))
 			goto fill;
-	w = rtcache_older_way(e[0].age, e[1].age);
-	c->st.evictions++;
+	w = rtcache_victim(c, e[0].age, e[1].age, e[0].fib_gen, e[1].fib_gen, fib_gen);
 fill:
 	c->st.inserts++;
 	memcpy(e[w].dst, dst, 16);

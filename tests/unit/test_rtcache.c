@@ -29,7 +29,7 @@ static void test_slots(void **state)
 	(void)state;
 	c->mode = RTCACHE_ON;
 	assert_null(rtcache_find(c, k1, 0, 0));
-	e = rtcache_slot(c, k1, 0, 0);
+	e = rtcache_slot(c, k1, 0, 0, 0);
 	e->out_port = 7;
 	e = rtcache_find(c, k1, 0, 0);
 	assert_non_null(e);
@@ -42,9 +42,9 @@ static void test_slots(void **state)
 		n++;
 	for (k3 = k2 + 1; rtcache_bucket(c, k3, 0, 0) != rtcache_bucket(c, k1, 0, 0); k3++)
 		;
-	a = rtcache_slot(c, k2, 0, 0);
+	a = rtcache_slot(c, k2, 0, 0, 0);
 	assert_int_equal(c->st.evictions, 0);
-	b = rtcache_slot(c, k3, 0, 0);
+	b = rtcache_slot(c, k3, 0, 0, 0);
 	assert_int_equal(c->st.evictions, 1);
 	assert_ptr_equal(b, rtcache_find(c, k3, 0, 0));
 	assert_ptr_equal(a, rtcache_find(c, k2, 0, 0));
@@ -58,25 +58,25 @@ static void test_slots(void **state)
 		const uint32_t x = rtcache_bucket(c, k1, 0, 0);
 		uint32_t k4, o = 0x0b000000;
 
-		assert_ptr_equal(rtcache_slot(c, k2, 0, 0), a); /* k2 refreshed: the newer */
-		rtcache_slot(c, k3, 0, 0);			/* now k3 is */
+		assert_ptr_equal(rtcache_slot(c, k2, 0, 0, 0), a); /* k2 refreshed: the newer */
+		rtcache_slot(c, k3, 0, 0, 0);			   /* now k3 is */
 		assert_ptr_equal(rtcache_find(c, k3, 0, 0), b);
 		for (n = 0; n < 65534 + 1; n++) {
 			if (n == 65534) {
-				assert_ptr_equal(rtcache_slot(c, k2, 0, 0),
+				assert_ptr_equal(rtcache_slot(c, k2, 0, 0, 0),
 						 a); /* k2 the newer again */
 				continue;
 			}
 			while (rtcache_bucket(c, o, 0, 0) == x)
 				o++;
-			rtcache_slot(c, o++, 0, 0);
+			rtcache_slot(c, o++, 0, 0, 0);
 		}
 		while (rtcache_bucket(c, o, 0, 0) == x)
 			o++;
-		rtcache_slot(c, o, 0, 0);
+		rtcache_slot(c, o, 0, 0, 0);
 		for (k4 = k3 + 1; rtcache_bucket(c, k4, 0, 0) != x; k4++)
 			;
-		rtcache_slot(c, k4, 0, 0);
+		rtcache_slot(c, k4, 0, 0, 0);
 		assert_non_null(rtcache_find(c, k2, 0, 0));
 		assert_null(rtcache_find(c, k3, 0, 0)); /* k3 was the older */
 		assert_non_null(rtcache_find(c, k4, 0, 0));
@@ -88,6 +88,27 @@ static void test_slots(void **state)
 	assert_int_equal(c->st.stale, 1);
 	rtcache_flush(c);
 	assert_null(rtcache_find(c, k3, 0, 0));
+	/* a fill takes a way made under an older FIB generation before the
+	 * older way, and that is no eviction: k1 (the older) of generation
+	 * 2, k2 of 1 (a route changed since), then k3 at 2 takes k2's way */
+	n = (unsigned int)c->st.evictions;
+	rtcache_slot(c, k1, 0, 0, 2)->fib_gen = 2;
+	rtcache_slot(c, k2, 0, 0, 2)->fib_gen = 1;
+	rtcache_slot(c, k3, 0, 0, 2)->fib_gen = 2;
+	assert_int_equal(c->st.evictions, n);
+	assert_non_null(rtcache_find(c, k1, 0, 0));
+	assert_null(rtcache_find(c, k2, 0, 0));
+	/* both of generation 2: the older (k1) goes, counted */
+	rtcache_slot(c, k2, 0, 0, 2)->fib_gen = 2;
+	assert_int_equal(c->st.evictions, n + 1);
+	assert_null(rtcache_find(c, k1, 0, 0));
+	assert_non_null(rtcache_find(c, k3, 0, 0));
+	/* both out of date at 3: the older (k3) goes, not counted */
+	rtcache_slot(c, k1, 0, 0, 3)->fib_gen = 3;
+	assert_int_equal(c->st.evictions, n + 1);
+	assert_null(rtcache_find(c, k3, 0, 0));
+	assert_non_null(rtcache_find(c, k2, 0, 0));
+	rtcache_flush(c);
 	assert_int_equal(rtcache_memory(c), mem); /* whatever happened, same memory */
 	rtcache_free(c);
 }
@@ -386,7 +407,7 @@ static uint32_t warming_window(struct rtcache *c, const uint32_t *key, uint32_t 
 		} else {
 			assert_null(e);
 		}
-		rtcache_slot(c, key[i], 0, 0);
+		rtcache_slot(c, key[i], 0, 0, 0);
 	}
 	for (i = n; i < c->au.window; i++) {
 		assert_non_null(rtcache_find(c, key[i % n], 0, 0));
@@ -449,9 +470,9 @@ static void test_auto_warming(void **state)
 	for (k3 = k2 + 1; rtcache_bucket(c, k3, 0, 0) != rtcache_bucket(c, k1, 0, 0); k3++)
 		;
 	assert_null(rtcache_find(c, k1, 0, 0));
-	rtcache_slot(c, k1, 0, 0);
+	rtcache_slot(c, k1, 0, 0, 0);
 	assert_null(rtcache_find(c, k2, 0, 0));
-	rtcache_slot(c, k2, 0, 0);
+	rtcache_slot(c, k2, 0, 0, 0);
 	assert_int_equal(c->win_cold, 2);
 	assert_null(rtcache_find(c, k3, 0, 0));
 	assert_int_equal(c->win_cold, 2);
