@@ -65,6 +65,8 @@ struct load {
 	unsigned int cmds, routes, done;
 	struct cfg_replace *rp; /* configure replace: what the file adds and sets */
 	bool progress;
+	bool tty;   /* stderr a terminal: the progress line redrawn in place */
+	bool drawn; /* a progress line is on the terminal */
 	uint64_t t0, last, hz;
 	uint64_t served;       /* TSC of the last control_service() */
 	struct fr_kset neighs; /* struct nline; cap 0 until the first */
@@ -186,17 +188,22 @@ static bool is_route(const struct cmd *c)
 	return c->id == CMD_ROUTE_ADD || c->id == CMD_ROUTE_REPLACE;
 }
 
+/* On a terminal, one line redrawn every half second; elsewhere (the
+ * journal under systemd, a log file) a line of its own every 10 s: a
+ * carriage return there would join the lines, and journald shows an entry
+ * with one as "[blob data]", the start's summary or refusal with it. */
 static void progress_line(struct load *l)
 {
 	uint64_t now = rte_get_tsc_cycles();
 	double s;
 
-	if (now - l->last < l->hz / 2)
+	if (now - l->last < (l->tty ? l->hz / 2 : l->hz * 10))
 		return;
 	l->last = now;
 	s = (double)(now - l->t0) / (double)l->hz;
-	fprintf(stderr, "\rfastroute: %s: %u/%u commands, %.0f/s", l->path, l->done, l->cmds,
-		s > 0 ? (double)l->done / s : 0.0);
+	fprintf(stderr, "%sfastroute: %s: %u/%u commands, %.0f/s%s", l->tty ? "\r" : "", l->path,
+		l->done, l->cmds, s > 0 ? (double)l->done / s : 0.0, l->tty ? "" : "\n");
+	l->drawn = l->tty;
 }
 
 /* A line no command needs, comment and all: a file without newlines (a
@@ -955,6 +962,7 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	if (config_between_passes != NULL)
 		config_between_passes(path);
 	l.progress = progress && l.routes >= PROGRESS_MIN_ROUTES;
+	l.tty = isatty(STDERR_FILENO) == 1;
 	l.t0 = l.last = rte_get_tsc_cycles();
 	l.t = txn_begin(r);
 	if (l.t == NULL) {
@@ -974,7 +982,7 @@ static int load_file(struct router *r, const char *path, bool progress, bool rep
 	}
 	if (rc == 0)
 		rc = pass(f, &l, &line, &cap);
-	if (l.progress)
+	if (l.drawn)
 		fprintf(stderr, "\r%60s\r", "");
 	if (rc != 0) {
 		txn_rollback_said(l.t, err, errlen);

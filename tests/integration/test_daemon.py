@@ -540,6 +540,26 @@ def _():
     check("%s:%d: " % (c, len(lines)) in err, "no FILE:LINE error: " + err)
 
 
+@t("big_load_refused_readable_in_a_journal")
+def _():
+    # a file of 100,000 routes or more has a progress line; with stderr no
+    # terminal (the journal under systemd) it is never redrawn with carriage
+    # returns, which joined a refusal in the second pass (its FILE:LINE) or
+    # the summary into one entry that journald shows as "[blob data]"
+    lines = ["port 0 address 192.0.2.1/24"]
+    lines += ["route add %d.%d.%d.0/24 via 192.0.2.2" % (10 + (i >> 16), (i >> 8) & 255, i & 255)
+              for i in range(100000)]
+    lines.append("route add 172.16.0.0/12 via 198.51.100.9")  # no subnet holds it
+    c = conf("\n".join(lines) + "\n")
+    # (bytes: text mode would read a carriage return as a newline)
+    q = subprocess.run(eal() + ["-f", c, "--max-routes", "200000", "--tbl8", "64"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    err = q.stderr.decode(errors="replace")
+    check(q.returncode == 1 and "\n%s:%d: " % (c, len(lines)) in "\n" + err,
+          "exit %d, no FILE:LINE error on a line of its own: %r" % (q.returncode, err[-500:]))
+    check("\r" not in err, "a carriage return in stderr: %r" % err[-300:])
+
+
 @t("sighup_stops_unless_nohup")
 def _():
     # SIGHUP stops the router cleanly; one started under nohup (SIGHUP
