@@ -33,6 +33,7 @@ static void usage(FILE *f)
 		"COMMAND: the words after its first are the command's own.\n"
 		"  -s, --socket PATH   the router's CLI socket\n"
 		"  -j, --json          ask show commands, load and configure replace for JSON\n"
+		"                      (another change answers only its warnings, if any)\n"
 		"  -t, --timeout SEC   give up (exit 2) when the router accepts no connection\n"
 		"                      or says nothing for SEC seconds, 0 to 86400 (default\n"
 		"                      0: wait for ever); a command sent may still run after\n"

@@ -1363,6 +1363,72 @@ int cmd_file_check(const struct router *r, const struct cmd *c, char *err, size_
 
 /* load FILE, configure replace FILE: their own transaction; errors say the
  * command ("load: FILE: why", "load: FILE:LINE: ...") */
+/*
+ * What a committed change leaves that its answer says, beside its own
+ * warnings: a port whose driver refused to set its link up (out of service
+ * while not set down), and routes a port coming up could not put back
+ * (table full). Noted before the change (after_note()), said after its
+ * commit (after_say()), as text lines "warning: ...\n".
+ */
+struct after {
+	uint32_t stranded;
+	uint64_t refused[(FR_MAX_PORTS + 63) / 64];
+};
+
+static bool link_refused(const struct router *r, uint16_t pid)
+{
+	const struct fr_port *p = &r->ports[pid];
+
+	return p->present && !p->admin_down && p->link_set_err != 0 && p->link_set_err != -ENOTSUP;
+}
+
+static void after_note(const struct router *r, struct after *a)
+{
+	uint16_t pid;
+
+	memset(a, 0, sizeof(*a));
+	a->stranded = r->fib != NULL ? fib_route_stranded(r->fib) : 0;
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (link_refused(r, pid))
+			a->refused[pid / 64] |= 1ull << (pid % 64);
+}
+
+/* A port refused before is said again only when @c (NULL: a file) set it up. */
+static void after_say(const struct router *r, const struct after *a, const struct cmd *c,
+		      struct cmd_out *o)
+{
+	uint32_t stranded = r->fib != NULL ? fib_route_stranded(r->fib) : 0;
+	uint16_t pid;
+
+	for (pid = 0; pid < r->nb_ports; pid++)
+		if (link_refused(r, pid) &&
+		    (!(a->refused[pid / 64] & (1ull << (pid % 64))) ||
+		     (c != NULL && c->id == CMD_PORT_ADMIN && c->port == pid)))
+			out_printf(o,
+				   "warning: port %u: its link could not be set up (%s): out of "
+				   "service until it is up ('show port info')\n",
+				   pid, rte_strerror(-r->ports[pid].link_set_err));
+	if (stranded > a->stranded)
+		out_printf(o,
+			   "warning: %u routes could not be put back (table full): withdrawn, "
+			   "retried as routes leave the table; 'show route' marks them\n",
+			   stranded - a->stranded);
+}
+
+/* JSON array @key of @text's lines (each ends in '\n'; @text is changed) */
+static void jw_lines(struct cmd_out *o, const char *key, char *text)
+{
+	char *s = text, *nl;
+
+	jw_arr_open(o, key);
+	while (s != NULL && (nl = strchr(s, '\n')) != NULL) {
+		*nl = '\0';
+		jw_str(o, NULL, s);
+		s = nl + 1;
+	}
+	jw_arr_close(o);
+}
+
 static int exec_file(struct router *r, const struct cmd *c, struct cmd_out *o, char *err,
 		     size_t errlen)
 {
@@ -1371,8 +1437,10 @@ static int exec_file(struct router *r, const struct cmd *c, struct cmd_out *o, c
 	const size_t pl = errlen > strlen(pfx) ? strlen(pfx) : 0;
 	struct cmd_out warn = {0};
 	struct config_result res = {.warn = &warn};
+	struct after a;
 	int rc;
 
+	after_note(r, &a);
 	rc = replace ? config_replace(r, c->arg, &res, err + pl, errlen - pl)
 		     : config_load(r, c->arg, false, &res, err + pl, errlen - pl);
 	if (rc != 0) {
@@ -1380,24 +1448,13 @@ static int exec_file(struct router *r, const struct cmd *c, struct cmd_out *o, c
 		memcpy(err, pfx, pl);
 		return rc;
 	}
+	after_say(r, &a, NULL, &warn);
 	if (o->json) {
-		char *s = warn.buf;
-
 		jw_obj_open(o, NULL);
 		jw_str(o, "file", c->arg);
-		/* each "FILE:LINE: warning: ..." its lines said (each line
-		 * ends in '\n': warn_lines()) */
-		jw_arr_open(o, "warnings");
-		while (s != NULL && *s != '\0') {
-			char *nl = strchr(s, '\n');
-
-			if (nl == NULL)
-				break;
-			*nl = '\0';
-			jw_str(o, NULL, s);
-			s = nl + 1;
-		}
-		jw_arr_close(o);
+		/* each "FILE:LINE: warning: ..." its lines said (warn_lines()),
+		 * then what its commit left (after_say()) */
+		jw_lines(o, "warnings", warn.buf);
 		out_free(&warn);
 		jw_u64(o, "commands", res.cmds);
 		jw_u64(o, "routes", res.routes);
@@ -1448,8 +1505,9 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 		struct fr_prefix net = c->prefix;
 		char buf[FR_ADDR_STRLEN];
 
-		/* said on the CLI, and by a file's load (config_load()) */
-		if (rc != 0 || o->json)
+		/* said on the CLI (JSON: in "warnings", cmd_run_line()), and by
+		 * a file's load (config_load()) */
+		if (rc != 0)
 			return rc;
 		fr_addr_mask(&net.addr, net.len);
 		n = addr_gone_gateways(r, (uint16_t)c->port, &net);
@@ -1530,7 +1588,7 @@ int cmd_exec(struct router *r, struct txn *t, const struct cmd *c, enum cmd_src 
 int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 {
 	char err[CMD_ERR_LEN];
-	uint32_t stranded;
+	struct after a;
 	struct cmd c;
 	struct txn *t;
 	int rc;
@@ -1547,8 +1605,7 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 		out_printf(o, "error: out of memory\n");
 		return -ENOMEM;
 	}
-	/* routes a port coming up (a command, a file's) could not put back */
-	stranded = r->fib != NULL ? fib_route_stranded(r->fib) : 0;
+	after_note(r, &a);
 	rc = cmd_exec(r, t, &c, CMD_SRC_CLI, o, err, sizeof(err));
 	if (rc != 0) {
 		txn_rollback_said(t, err, sizeof(err));
@@ -1558,18 +1615,27 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 	}
 	txn_commit(t);
 	/* the command is done, but a driver that refused to set the link up
-	 * leaves the port out of service: said, not only logged */
-	if (c.id == CMD_PORT_ADMIN && !o->json && c.port < r->nb_ports &&
-	    !r->ports[c.port].admin_down && r->ports[c.port].link_set_err != 0 &&
-	    r->ports[c.port].link_set_err != -ENOTSUP)
-		out_printf(o,
-			   "warning: port %u: its link could not be set up (%s): out of service "
-			   "until it is up ('show port info')\n",
-			   c.port, rte_strerror(-r->ports[c.port].link_set_err));
-	if (r->fib != NULL && fib_route_stranded(r->fib) > stranded && !o->json)
-		out_printf(o,
-			   "warning: %u routes could not be put back (table full): withdrawn, "
-			   "retried as routes leave the table; 'show route' marks them\n",
-			   fib_route_stranded(r->fib) - stranded);
+	 * leaves the port out of service: said, not only logged (a file's
+	 * load says it in its own answer, exec_file()) */
+	if (c.id == CMD_LOAD || c.id == CMD_CONFIGURE_REPLACE || c.id > CMD_CONFIG_LAST)
+		return 0;
+	if (!o->json) {
+		after_say(r, &a, &c, o);
+	} else {
+		/* a change answers nothing in JSON, unless it warns: then
+		 * {"warnings": [...]}, its own lines and its commit's */
+		struct cmd_out w = {0};
+
+		if (o->len > 0)
+			out_printf(&w, "%.*s", (int)o->len, o->buf);
+		after_say(r, &a, &c, &w);
+		o->len = 0;
+		if (w.len > 0) {
+			jw_obj_open(o, NULL);
+			jw_lines(o, "warnings", w.buf);
+			jw_obj_close(o);
+		}
+		out_free(&w);
+	}
 	return 0;
 }

@@ -1441,6 +1441,17 @@ static void test_addr_del_warns(void **state)
 		 "warning: 2 routes via gateways in 192.0.3.0/24 stay on port 0");
 	run_says(r, &o, "port 0 address del 2001:db8:5::1/64",
 		 "warning: 1 route via gateways in 2001:db8:5::/64 stays on port 0");
+	/* in JSON too: a change answers nothing there, unless it warns */
+	assert_int_equal(cmd_run_line(r, "port 0 address add 192.0.3.1/24", &o), 0);
+	o.json = true;
+	run_says(r, &o, "port 0 address del 192.0.3.1/24",
+		 "{\"warnings\":[\"warning: 2 routes via gateways in 192.0.3.0/24 stay on port 0,");
+	out_reset(&o);
+	assert_int_equal(cmd_run_line(r, "port 1 address add 203.0.113.1/24", &o), 0);
+	assert_int_equal(o.len, 0);
+	assert_int_equal(cmd_run_line(r, "port 1 address del 203.0.113.1/24", &o), 0);
+	assert_int_equal(o.len, 0);
+	o.json = false;
 	out_reset(&o);
 	assert_int_equal(cmd_run_line(r, "port 1 address del 198.51.100.1/24", &o), 0);
 	assert_null(strstr(o.buf, "warning"));
@@ -1570,6 +1581,29 @@ static void test_stranded(void **state)
 		 "there is room\n# route add 10.1.2.0/25 via 192.0.2.9 port 0\n");
 	assert_null(strstr(o.buf, "\nroute add 10.1.2.0/25"));
 	assert_non_null(strstr(o.buf, "\nroute add 11.0.0.0/25 via 198.51.100.7 port 1\n"));
+	/* a load that brings the port up says it as 'port 0 up' does, and
+	 * in JSON among its warnings; 'port 0 up' in JSON answers with it
+	 * (the route added again while the port is down, to be stranded
+	 * anew) */
+	snprintf(line, sizeof(line), "load %s", write_tmp("port 0 up\n"));
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(cmd_run_line(r, "route del 10.1.2.0/25", &o), 0);
+		assert_int_equal(cmd_run_line(r, "port 0 down", &o), 0);
+		assert_int_equal(cmd_run_line(r, "route add 10.1.2.0/25 via 192.0.2.9", &o), 0);
+		o.json = i > 0;
+		if (i == 0) {
+			run_says(r, &o, line,
+				 "warning: 1 routes could not be put back (table full)");
+			assert_non_null(strstr(o.buf, "loaded "));
+		} else if (i == 1) {
+			run_says(r, &o, line,
+				 "\"warnings\":[\"warning: 1 routes could not be put back");
+		} else {
+			run_says(r, &o, "port 0 up",
+				 "{\"warnings\":[\"warning: 1 routes could not be put back");
+		}
+		o.json = false;
+	}
 	out_free(&o);
 }
 
