@@ -660,9 +660,10 @@ static int a_rtcache_size(char **tok, int n, struct cmd *c, char *err, size_t er
 	return expect_end(tok, n, 1, err, errlen);
 }
 
-/* show route lookup ADDR [from SRC] [proto P] [sport N] [dport N]: the
+/* show route lookup ADDR [from SRC] [proto P] [sport N dport N]: the
  * source in prefix.addr (has_arg), the protocol in value (0: none given),
- * the ports in value2 (source in the high half) */
+ * the ports in value2 (source in the high half; 'all': given, both of
+ * them, as the multipath hash takes both) */
 static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	static const struct {
@@ -672,7 +673,7 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 		      {"udp", IPPROTO_UDP},
 		      {"sctp", IPPROTO_SCTP},
 		      {"udplite", IPPROTO_UDPLITE}};
-	bool ports = false;
+	bool sport = false, dport = false;
 	uint32_t v;
 	int i;
 	size_t k;
@@ -687,7 +688,7 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				   tok[i]);
 		if (i + 1 >= n)
 			return ERR("'%s' needs a value (show route lookup ADDR [from SRC] [proto "
-				   "tcp|udp|sctp|udplite|N] [sport N] [dport N])",
+				   "tcp|udp|sctp|udplite|N] [sport N dport N])",
 				   tok[i]);
 		if (strcmp(tok[i], "from") == 0) {
 			if (parse_addr(tok[i + 1], &c->prefix.addr, err, errlen) != 0)
@@ -713,11 +714,18 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				return -EINVAL;
 			c->value2 = tok[i][0] == 's' ? (c->value2 & 0xffff) | v << 16
 						     : (c->value2 & 0xffff0000) | v;
-			ports = true;
+			if (tok[i][0] == 's')
+				sport = true;
+			else
+				dport = true;
 		}
 	}
-	if (ports && !ip_proto_ported((uint8_t)c->value))
+	if ((sport || dport) && !ip_proto_ported((uint8_t)c->value))
 		return ERR("ports need proto tcp, udp, sctp or udplite");
+	if (sport != dport)
+		return ERR("%s needs %s too: the multipath hash takes both ports",
+			   sport ? "sport" : "dport", sport ? "dport" : "sport");
+	c->all = sport;
 	return 0;
 }
 
@@ -929,12 +937,12 @@ static const struct cmd_syntax {
 	 "lock-time 0-60000, hold-total 0-2^20, max-incomplete 1-2^24, hold\n"
 	 "0-" RTE_STR(NEIGH_HOLD_MAX)},
 	{"show route lookup", CMD_SHOW_ROUTE_LOOKUP, a_lookup,
-	 "ADDR [from SRC] [proto tcp|udp|sctp|udplite|N] [sport N] [dport N]",
+	 "ADDR [from SRC] [proto tcp|udp|sctp|udplite|N] [sport N dport N]",
 	 "longest-prefix match: which route forwards ADDR, its type, gateway and port\n"
 	 "(or the drop counter of an address the workers never forward); of a\n"
 	 "multipath route, the gateway the workers choose for the flow from SRC (and\n"
-	 "with set ip multipath-hash l4, of that protocol and those ports) as things\n"
-	 "are now (ports in service, neighbours), and its neighbour's state"},
+	 "with set ip multipath-hash l4, of that protocol and those ports, both given)\n"
+	 "as things are now (ports in service, neighbours), and its neighbour's state"},
 	{"show route summary", CMD_SHOW_ROUTE_SUMMARY, a_none, "",
 	 "routes per prefix length, next hops, FIB generation and memory"},
 	{"show route", CMD_SHOW_ROUTE, a_opt_prefix, "[PREFIX]",

@@ -324,11 +324,12 @@ static const char *dest_dropped_as(const struct router *r, const struct fr_addr 
 
 /* A multipath route's gateway for the flow 'show route lookup' names
  * (from SRC, protocol, ports), as the workers choose it now: after its
- * route, a line (JSON: "flow"). */
+ * route, a line (JSON: "flow"). Its ports are hashed only when given (a
+ * protocol without them: said not hashed, never taken as ports 0). */
 static void lookup_flow_out(struct router *r, const struct cmd *c, struct cmd_out *o)
 {
 	const uint8_t p = (uint8_t)c->value;
-	const bool hashed = r->dpconf.mp_hash_l4 && ip_proto_ported(p);
+	const bool hashed = r->dpconf.mp_hash_l4 && ip_proto_ported(p) && c->all;
 	const uint8_t w[4] = {(uint8_t)(c->value2 >> 24), (uint8_t)(c->value2 >> 16),
 			      (uint8_t)(c->value2 >> 8), (uint8_t)c->value2};
 	char s[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN];

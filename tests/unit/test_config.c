@@ -1403,6 +1403,28 @@ static void test_cli_lines(void **state)
 			     &o),
 		0);
 	assert_non_null(strstr(o.buf, "sport: '65536' is not a number in 0-65535"));
+	/* the l4 multipath hash takes both ports: one alone is refused, and
+	 * a protocol without them is said not hashed (not taken as ports 0) */
+	out_reset(&o);
+	assert_int_not_equal(
+		cmd_run_line(r, "show route lookup 10.1.1.1 from 10.2.2.2 proto udp dport 53", &o),
+		0);
+	assert_non_null(strstr(o.buf, "dport needs sport too: the multipath hash takes both"));
+	assert_int_equal(
+		cmd_run_line(r, "route add 10.9.0.0/16 via 198.51.100.2 via 198.51.100.3", &o), 0);
+	assert_int_equal(cmd_run_line(r, "set ip multipath-hash l4", &o), 0);
+	run_says(r, &o, "show route lookup 10.9.1.1 from 10.2.2.2 proto tcp",
+		 "(its ports not hashed");
+	assert_null(strstr(o.buf, "its protocol and ports"));
+	run_says(r, &o, "show route lookup 10.9.1.1 from 10.2.2.2 proto tcp sport 1 dport 2",
+		 "the flow from 10.2.2.2, its protocol and ports, goes by 198.51.100.");
+	assert_null(strstr(o.buf, "not hashed"));
+	o.json = true;
+	run_says(r, &o, "show route lookup 10.9.1.1 from 10.2.2.2 proto tcp",
+		 "\"ports_hashed\":false");
+	o.json = false;
+	assert_int_equal(cmd_run_line(r, "set ip multipath-hash l3", &o), 0);
+	assert_int_equal(cmd_run_line(r, "route del 10.9.0.0/16", &o), 0);
 	run_says(r, &o, "show route", "198.51.100.0/24      connected");
 	run_says(r, &o, "help route", "route del PREFIX");
 	assert_null(strstr(o.buf, "neigh add"));
