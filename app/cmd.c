@@ -833,8 +833,9 @@ static const struct cmd_syntax {
 	{"port * ra", CMD_PORT_RA, a_ra,
 	 "on [interval SEC] [min-delay MS] [managed] [other] [no-slaac] "
 	 "[preference high|medium|low] [dns ADDR[,ADDR[,ADDR]]] | off",
-	 "send IPv6 Router Advertisements on port N (RFC 4861 6.2; default off): every\n"
-	 "SEC/3 to SEC seconds (4-1800, default 600; the first three within 16 s), and\n"
+	 "send IPv6 Router Advertisements on port N (RFC 4861 6.2; default off; its MTU\n"
+	 "1280 at least): every SEC/3 (3 s at least) to SEC seconds (4-1800, default\n"
+	 "600; the wait after each of the first three at most 16 s), and\n"
 	 "soon after a Router Solicitation, never two within MS ms ('min-delay',\n"
 	 "30-3000, default 3000: RFC 4861's MIN_DELAY_BETWEEN_RAS; less only where\n"
 	 "hosts must learn fast, as RFC 6275 7.5 allows), to all nodes, from its\n"

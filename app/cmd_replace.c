@@ -59,8 +59,9 @@ struct cfg_replace {
 	/* settings the file sets, by command id and port (0: the router's) */
 	uint64_t seen[CMD_CONFIG_LAST + 1][(FR_MAX_PORTS + 63) / 64];
 	uint32_t np_seen; /* neighbour parameters it sets (cmd.nparams_set bits) */
-	/* ports whose MTU line the second pass has run */
+	/* ports whose MTU line, 'ra' line, the second pass has run */
 	uint64_t mtu_ran[(FR_MAX_PORTS + 63) / 64];
+	uint64_t ra_ran[(FR_MAX_PORTS + 63) / 64];
 	unsigned int unchanged, removed, reset;
 };
 
@@ -533,6 +534,13 @@ bool replace_addr_made(const struct cfg_replace *rp, uint16_t port, const struct
 	return state_of(rp, &k) == S_APPLIED;
 }
 
+bool replace_ra_on(const struct cfg_replace *rp, uint16_t port)
+{
+	if (seen(rp, CMD_PORT_RA, port) && !((rp->ra_ran[port / 64] >> (port % 64)) & 1))
+		return rp->r->boot_set[CMD_PORT_RA][port][0] & RA_ON;
+	return rp->r->ports[port].ra_max_s != 0;
+}
+
 uint16_t replace_mtu(const struct cfg_replace *rp, uint16_t port)
 {
 	if (seen(rp, CMD_PORT_MTU, port) && !((rp->mtu_ran[port / 64] >> (port % 64)) & 1))
@@ -716,6 +724,21 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		/* the same MTU, refused where a start with the file has IPv6
 		 * on the port by now */
 		e = mtu_set_check(t, (uint16_t)c->port, c->value, err, errlen);
+		if (e == 0)
+			rp->unchanged++;
+		return e;
+	}
+	case CMD_PORT_RA: {
+		int e = check_port(r, c->port, err, errlen);
+
+		if (e != 0)
+			return e;
+		rp->ra_ran[c->port / 64] |= 1ull << (c->port % 64);
+		if (!setting_same(r, c->id, c->port, c->value, c->value2, c))
+			return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
+		/* the same, refused where a start with the file has the port's
+		 * MTU below IPv6's by now */
+		e = (c->value & RA_ON) ? mtu6_check(t, (uint16_t)c->port, err, errlen) : 0;
 		if (e == 0)
 			rp->unchanged++;
 		return e;

@@ -39,6 +39,9 @@ int replace_settings(struct cfg_replace *rp, struct txn *t, char *err, size_t er
  * has would be there already (its line, or its address's, has run). */
 struct port_addr;
 uint16_t replace_mtu(const struct cfg_replace *rp, uint16_t port);
+/* Whether port @port runs router advertisements as a start with the file
+ * would at this line (as replace_mtu()). */
+bool replace_ra_on(const struct cfg_replace *rp, uint16_t port);
 bool replace_route_made(const struct cfg_replace *rp, const struct fib_route *rt);
 bool replace_addr_made(const struct cfg_replace *rp, uint16_t port, const struct port_addr *pa);
 

@@ -1217,6 +1217,12 @@ int mtu_set_check(const struct txn *t, uint16_t port, uint32_t mtu, char *err, s
 		return ERR("IPv6 routes leave by port %u (via a link-local gateway, or dev): its "
 			   "MTU must be at least %u (RFC 8200 5)",
 			   port, IP6_MIN_MTU);
+	/* (its advertisements would stop, with no last one to withdraw it) */
+	if (mtu < IP6_MIN_MTU &&
+	    (t->rp != NULL ? replace_ra_on(t->rp, port) : t->r->ports[port].ra_max_s != 0))
+		return ERR("port %u sends router advertisements: its MTU must be at least %u "
+			   "(RFC 8200 5; 'port %u ra off' first)",
+			   port, IP6_MIN_MTU, port);
 	return 0;
 }
 
@@ -1540,6 +1546,11 @@ int exec_setting(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	}
 	if (c->id == CMD_PORT_MTU) {
 		rc = mtu_set_check(t, port, c->value, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	if (c->id == CMD_PORT_RA && (c->value & RA_ON)) {
+		rc = mtu6_check(t, port, err, errlen);
 		if (rc != 0)
 			return rc;
 	}

@@ -472,6 +472,11 @@ static void test_bad_cases(void **state)
 		 "has IPv6 addresses: its MTU must be at least 1280"},
 		{"port 0 mtu 1000\nport 0 address 2001:db8:1::1/64\n", 2,
 		 "port 0 has MTU 1000: IPv6 needs at least 1280"},
+		/* nor do router advertisements, which would stop unsaid */
+		{"port 0 ra on\nport 0 mtu 1000\n", 2,
+		 "port 0 sends router advertisements: its MTU must be at least 1280"},
+		{"port 0 mtu 1000\nport 0 ra on\n", 2,
+		 "port 0 has MTU 1000: IPv6 needs at least 1280"},
 		{"port 0 address 2001:db8:1::1/64\nroute add 2001:db8:5::/48 via 192.0.2.1 port "
 		 "0\n",
 		 2, "not of the prefix's address family"},
