@@ -833,6 +833,9 @@ static const char *dad_note(const struct fr_addr *a, uint8_t dad)
 		return " (tentative: duplicate address detection running)";
 	if (dad == ADDR_DAD_FAILED)
 		return " (duplicate: another host holds it; not used)";
+	/* (JSON link_local_dad "not_probed"; control6.c ll_unprobed()) */
+	if (dad == ADDR_DAD_WAIT && ip6_is_linklocal(a->v6))
+		return " (not probed: not claimed until the port speaks IPv6 with its link up)";
 	return "";
 }
 

@@ -808,6 +808,11 @@ def test_ll_not_defended_ipv4_only(topo, r):
     check(d["nd_ns_received"] == 1 and d["nd_na_received"] == 1 and
           d["nd_dad_defended"] == 0 and d["nd_addr_conflict"] == 0 and not got,
           "counters %s, sent %s" % (d, [p.summary() for p in got]))
+    # show port info says so, in its text as in its JSON
+    out = r.cli("show port info 0")
+    check("address %s/64 (link-local) (not probed: not claimed" % ll in out and
+          r.port_info(0)["link_local_dad"] == "not_probed",
+          out)
 
 
 def test_announce_defend(topo, r):
