@@ -713,32 +713,23 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 
 		return e != 0 ? e : cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 	}
-	case CMD_PORT_MTU: {
-		int e = check_port(r, c->port, err, errlen);
-
-		if (e != 0)
-			return e;
-		rp->mtu_ran[c->port / 64] |= 1ull << (c->port % 64);
-		if (!setting_same(r, c->id, c->port, c->value, c->value2, NULL))
-			return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
-		/* the same MTU, refused where a start with the file has IPv6
-		 * on the port by now */
-		e = mtu_set_check(t, (uint16_t)c->port, c->value, err, errlen);
-		if (e == 0)
-			rp->unchanged++;
-		return e;
-	}
+	case CMD_PORT_MTU:
 	case CMD_PORT_RA: {
+		const bool mtu = c->id == CMD_PORT_MTU;
+		uint64_t *ran = mtu ? rp->mtu_ran : rp->ra_ran;
 		int e = check_port(r, c->port, err, errlen);
 
 		if (e != 0)
 			return e;
-		rp->ra_ran[c->port / 64] |= 1ull << (c->port % 64);
+		ran[c->port / 64] |= 1ull << (c->port % 64);
 		if (!setting_same(r, c->id, c->port, c->value, c->value2, c))
 			return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
-		/* the same, refused where a start with the file has the port's
-		 * MTU below IPv6's by now */
-		e = (c->value & RA_ON) ? mtu6_check(t, (uint16_t)c->port, err, errlen) : 0;
+		/* the same, refused where a start with the file has by now
+		 * IPv6 on the port (an MTU below 1280), or an MTU below
+		 * 1280 (advertisements on) */
+		e = mtu ? mtu_set_check(t, (uint16_t)c->port, c->value, err, errlen)
+		    : (c->value & RA_ON) ? mtu6_check(t, (uint16_t)c->port, err, errlen)
+					 : 0;
 		if (e == 0)
 			rp->unchanged++;
 		return e;
