@@ -1081,8 +1081,18 @@ void router_local_update(struct router *r)
 	 * after them */
 	nl = rte_zmalloc("dp_local", sizeof(*nl) + n * sizeof(nl->addr[0]) + 16 + 2 * (n / 3) * 16,
 			 RTE_CACHE_LINE_SIZE);
-	if (nl == NULL)
-		return; /* keep the old list: the check errs on the side of the old addresses */
+	if (nl == NULL) {
+		/* the old list stays, the workers' checks by the old
+		 * addresses: said once, tried again each poll (control_poll()) */
+		if (!r->local_stale)
+			router_say("fastroute: out of memory for the list of the router's own "
+				   "addresses: workers check by the old one until it is rebuilt\n");
+		r->local_stale = true;
+		return;
+	}
+	if (r->local_stale)
+		router_say("fastroute: the list of the router's own addresses is rebuilt\n");
+	r->local_stale = false;
 	nl->addr6 = (uint8_t(*)[16])RTE_PTR_ALIGN_CEIL(&nl->addr[n], 16);
 	/* the router's own IPv6 addresses, never a source of a packet that
 	 * arrives: a failed one (duplicate address detection) is another
@@ -1357,6 +1367,8 @@ unsigned int control_poll(struct router *r)
 	}
 	if (r->dad_routes_due)
 		dad_routes_sync(r);
+	if (r->local_stale)
+		router_local_update(r);
 	fib_reclaim(r->fib);
 	neigh_reclaim(r->neigh);
 	return work;

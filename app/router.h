@@ -344,6 +344,10 @@ struct router {
 	 * control_poll() (dad_routes_due) */
 	bool in_command;
 	bool dad_routes_due; /* a failed address's local route still to take out */
+	/* the workers' list of the router's own addresses (dpconf.local) is
+	 * older than its addresses: its rebuild found no memory, and is
+	 * tried again each control_poll() */
+	bool local_stale;
 };
 
 /* Rebuild the list of the router's addresses workers check sources
