@@ -27,6 +27,10 @@ struct reasm_frag {
 
 struct reasm_dg {
 	bool used;
+	/* dropped for an overlap (RFC 5722 3): its key kept, its fragments
+	 * gone, until its deadline, so that the rest of it (those not yet
+	 * received) is dropped too, never put together anew */
+	bool dead;
 	bool last;	 /* the last fragment came: total is the payload's length */
 	uint8_t family;	 /* 4 or 6 */
 	uint8_t proto;	 /* IPv4's protocol, part of the key (0 for IPv6) */
@@ -44,7 +48,8 @@ struct reasm_dg {
 };
 
 struct reasm {
-	unsigned int pending;  /* datagrams in use */
+	unsigned int pending;  /* datagrams being put together */
+	unsigned int dead;     /* datagrams dropped for an overlap, kept (reasm_dg) */
 	unsigned int segs;     /* mbuf segments held in all */
 	uint32_t t4_ms, t6_ms; /* how long a datagram waits, IPv4 and IPv6 */
 	struct reasm_dg dg[REASM_DATAGRAMS];
@@ -71,7 +76,10 @@ void reasm_timeout_set(struct reasm *ra, uint32_t sec)
 static void dg_release(struct reasm *ra, struct reasm_dg *d)
 {
 	ra->segs -= d->segs;
-	ra->pending--;
+	if (d->dead)
+		ra->dead--;
+	else
+		ra->pending--;
 	memset(d, 0, sizeof(*d));
 }
 
@@ -108,8 +116,9 @@ unsigned int reasm_mbufs(const struct reasm *ra)
 	return ra->segs;
 }
 
-/* The oldest datagram other than @spare, or NULL. */
-static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg *spare)
+/* The oldest datagram other than @spare (@holding: of those that hold
+ * mbufs), or NULL. */
+static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg *spare, bool holding)
 {
 	struct reasm_dg *o = NULL;
 	unsigned int i;
@@ -117,7 +126,8 @@ static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg *spare
 	for (i = 0; i < REASM_DATAGRAMS; i++) {
 		struct reasm_dg *d = &ra->dg[i];
 
-		if (d->used && d != spare && (o == NULL || d->born < o->born))
+		if (d->used && d != spare && (!holding || d->segs > 0) &&
+		    (o == NULL || d->born < o->born))
 			o = d;
 	}
 	return o;
@@ -144,7 +154,7 @@ static struct reasm_dg *dg_get(struct reasm *ra, uint8_t family, uint8_t proto, 
 			return d;
 	}
 	if (free_dg == NULL) {
-		free_dg = dg_oldest(ra, NULL);
+		free_dg = dg_oldest(ra, NULL, false);
 		dg_drop(ra, free_dg, drop, CDROP_REASM_OVER_LIMIT);
 	}
 	d = free_dg;
@@ -170,13 +180,25 @@ static struct rte_mbuf *refuse(struct rte_mbuf *m, uint64_t *drop, enum ctrl_dro
 }
 
 /* @m refused, and with it the datagram @d when @whole (its place freed too
- * when it holds nothing). */
+ * when it holds nothing); an overlap keeps the place, dead (reasm_dg). */
 static struct rte_mbuf *frag_drop(struct reasm *ra, struct reasm_dg *d, struct rte_mbuf *m,
 				  uint64_t *drop, enum ctrl_drop why, bool whole)
 {
+	unsigned int i;
+
 	refuse(m, drop, why);
-	if (whole || d->n == 0)
+	if (whole && why == CDROP_REASM_OVERLAP) {
+		for (i = 0; i < d->n; i++)
+			rte_pktmbuf_free(d->f[i].m);
+		drop[why] += d->n;
+		ra->segs -= d->segs;
+		d->segs = d->n = d->have = 0;
+		d->dead = true;
+		ra->pending--;
+		ra->dead++;
+	} else if (whole || d->n == 0) {
 		dg_drop(ra, d, drop, why);
+	}
 	return NULL;
 }
 
@@ -220,6 +242,8 @@ static struct rte_mbuf *dg_add(struct reasm *ra, struct reasm_dg *d, struct rte_
 	struct rte_mbuf *head;
 	unsigned int i;
 
+	if (d->dead)
+		return refuse(m, drop, CDROP_REASM_OVERLAP);
 	for (i = 0; i < d->n && d->f[i].off < off; i++)
 		;
 	/* a copy the network made: dropped alone (RFC 8200 4.5), before the
@@ -255,7 +279,7 @@ static struct rte_mbuf *dg_add(struct reasm *ra, struct reasm_dg *d, struct rte_
 		return frag_drop(ra, d, m, drop, CDROP_REASM_MALFORMED, true);
 	/* room among the mbufs held: the oldest datagrams make it */
 	while (ra->segs + m->nb_segs > REASM_MBUFS) {
-		struct reasm_dg *o = dg_oldest(ra, d);
+		struct reasm_dg *o = dg_oldest(ra, d, true);
 
 		if (o == NULL)
 			return frag_drop(ra, d, m, drop, CDROP_REASM_OVER_LIMIT, true);
@@ -454,7 +478,7 @@ struct rte_mbuf *reasm_expire(struct reasm *ra, uint64_t now, uint64_t *drop)
 {
 	unsigned int i;
 
-	if (ra == NULL || ra->pending == 0)
+	if (ra == NULL || ra->pending + ra->dead == 0)
 		return NULL;
 	for (i = 0; i < REASM_DATAGRAMS; i++) {
 		struct reasm_dg *d = &ra->dg[i];

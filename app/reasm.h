@@ -12,10 +12,11 @@
  * what 'set ip reassembly-timeout' says: reasm_timeout_set()). A
  * fragment that overlaps another drops its whole datagram (RFC 5722, as
  * RFC 8200 4.5 asks; IPv4 alike), but for an exact duplicate, dropped
- * alone. Every fragment freed here counts once in the caller's drop array
- * (stats.h ctrl_drop): reasm_malformed, reasm_overlap, reasm_timeout or
- * reasm_over_limit; those put together count in none. A NULL table (a
- * router built without one) holds nothing: reasm_over_limit.
+ * alone; the datagram's fragments that come after, until its time runs
+ * out, are dropped too (reasm_overlap), and it earns no Time Exceeded. Every fragment freed here
+ * counts once in the caller's drop array (stats.h ctrl_drop): reasm_malformed, reasm_overlap,
+ * reasm_timeout or reasm_over_limit; those put together count in none. A NULL table (a router built
+ * without one) holds nothing: reasm_over_limit.
  */
 #ifndef FR_REASM_H
 #define FR_REASM_H

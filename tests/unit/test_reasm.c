@@ -168,6 +168,7 @@ static void test_any_order(void **state)
 static void test_copy_and_overlap(void **state)
 {
 	struct rte_mbuf *w;
+	uint64_t n;
 
 	(void)state;
 	/* an exact copy: itself dropped */
@@ -220,6 +221,24 @@ static void test_copy_and_overlap(void **state)
 	rte_pktmbuf_free(w);
 	assert_int_equal(reasm_pending(ra), 0);
 	assert_int_equal(reasm_mbufs(ra), 0);
+	/* RFC 5722 3: the fragments of a datagram dropped for an overlap
+	 * that come later are dropped too, until its time runs out (id 2
+	 * above): its missing pieces put nothing together */
+	n = drop[CDROP_REASM_OVERLAP];
+	assert_null(reasm4_input(ra, frag4(2, 0, 16, true), 2, drop));
+	assert_null(reasm4_input(ra, frag4(2, 16, 24, false), 2, drop));
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], n + 2);
+	assert_int_equal(reasm_pending(ra), 0);
+	assert_int_equal(reasm_mbufs(ra), 0);
+	/* its time out, nothing for a Time Exceeded; then the id is new */
+	assert_null(reasm_expire(ra, 1 + REASM4_TIMEOUT_MS, drop));
+	assert_int_equal(drop[CDROP_REASM_TIMEOUT], 0);
+	assert_null(reasm4_input(ra, frag4(2, 16, 24, false), 1 + REASM4_TIMEOUT_MS, drop));
+	w = reasm4_input(ra, frag4(2, 0, 16, true), 1 + REASM4_TIMEOUT_MS, drop);
+	assert_non_null(w);
+	check_payload(w, RTE_ETHER_HDR_LEN + 20, 40);
+	rte_pktmbuf_free(w);
+	assert_int_equal(drop[CDROP_REASM_OVERLAP], n + 2);
 }
 
 static void test_malformed(void **state)
