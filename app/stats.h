@@ -109,7 +109,9 @@ enum ctrl_drop {
 	 * IPv6), a UDP length past the packet, a TCP header cut short; no answer */
 	CDROP_LOCAL_BAD_L4,
 	CDROP_NO_ROUTE_BACK, /* a packet of the router's own with no route to send it */
-	CDROP_FRAG_FAILED,   /* fragmentation failed (MTU below 68; no mbufs: ctrl_no_mbuf) */
+	/* fragmentation failed: more than 64 pieces, data past offset 65,535,
+	 * a frame cut short (no mbufs: ctrl_no_mbuf) */
+	CDROP_FRAG_FAILED,
 	CDROP_TOO_BIG, /* held, handed-over or own packet too big for its port, DF set or IPv6 */
 	CDROP_ROUTE_CHANGED,	    /* unresolved packet whose route no longer forwards */
 	CDROP_NEIGH_HOLD_FULL,	    /* this neighbour already holds its packets */
