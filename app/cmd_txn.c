@@ -1283,11 +1283,25 @@ static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen
 	rc = fib_mp_get(r->fib, &rt, m, c->nmp, &idx, &bad);
 	if (rc == -EEXIST)
 		return ERR("gateway %s given twice", fr_addr_fmt(&m[bad].gw, buf, sizeof(buf)));
-	if (rc == -ENOSPC && bad == c->nmp && fib_mp_count(r->fib) >= FIB_MP_GROUPS)
+	if (rc == -ENOSPC && bad == c->nmp && fib_mp_count(r->fib) >= FIB_MP_GROUPS) {
+		/* sets this command or file replaced or deleted stay until it
+		 * ends, for its undo: a change of most of them at once needs
+		 * room for the old and the new */
+		const uint32_t kept = fib_mp_kept(r->fib);
+
+		if (kept > 0)
+			return ERRC(-ENOSPC,
+				    "no room for %s: %u distinct sets of multipath gateways are "
+				    "in use, the most there can be, %u of them no longer by "
+				    "routes but kept until this command or file ends, for its "
+				    "undo (change fewer sets at a time)",
+				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)), FIB_MP_GROUPS,
+				    kept);
 		return ERRC(-ENOSPC,
 			    "no room for %s: %u distinct sets of multipath gateways are in use, "
 			    "the most there can be (routes with the same gateways share one)",
 			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)), FIB_MP_GROUPS);
+	}
 	if (rc != 0) {
 		struct fib_route g = rt;
 

@@ -306,6 +306,9 @@ void fib_groups_settle(struct fib *f);
 /** Multipath next hops in use (FIB_MP_GROUPS at most). */
 uint32_t fib_mp_count(const struct fib *f);
 
+/** Of them, those no route uses, kept for an undo while groups are held. */
+uint32_t fib_mp_kept(const struct fib *f);
+
 /** The FIB's fib_mp_hash() seed (random, odd, fixed for its life). */
 uint64_t fib_mp_seed(const struct fib *f);
 

@@ -252,6 +252,15 @@ uint32_t fib_mp_count(const struct fib *f)
 	return f->mp_count;
 }
 
+uint32_t fib_mp_kept(const struct fib *f)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < f->mp_npending; i++)
+		n += f->nhc[f->mp_pending[i]].in_use && f->nhc[f->mp_pending[i]].refcnt == 0;
+	return n;
+}
+
 uint32_t fib_nh_count(const struct fib *f)
 {
 	return f->nh_count - 1; /* index 0 is always there */

@@ -1558,6 +1558,55 @@ static void test_file_warnings(void **state)
 }
 
 /*
+ * Multipath sets a transaction replaced stay until it ends, for its undo:
+ * a load that changes most of 4,096 sets at once runs out of room for the
+ * new ones, says so (not that 4,096 are in use by routes), and is undone
+ * whole.
+ */
+static void test_mp_sets_kept(void **state)
+{
+	struct router *r = *state;
+	struct cmd_out o = {0};
+	char line[128], path[64];
+	unsigned int i, j, k;
+	FILE *f;
+
+	assert_int_equal(cmd_run_line(r, "port 0 address add 10.0.0.1/16", &o), 0);
+	snprintf(path, sizeof(path), "/tmp/fr-ut-mpsets-%d.conf", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	/* 2,100 routes, each its own pair of 70 gateways */
+	for (i = 0, k = 0; i < 70 && k < 2100; i++)
+		for (j = i + 1; j < 70 && k < 2100; j++, k++) {
+			snprintf(line, sizeof(line),
+				 "route add 100.%u.%u.0/24 via 10.0.1.%u via 10.0.1.%u", k >> 8,
+				 k & 255, i + 1, j + 1);
+			out_reset(&o);
+			if (cmd_run_line(r, line, &o) != 0)
+				fail_msg("%s: %s", line, o.buf);
+			fprintf(f,
+				"route replace 100.%u.%u.0/24 via 10.0.1.%u weight 2 via "
+				"10.0.1.%u\n",
+				k >> 8, k & 255, i + 1, j + 1);
+		}
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(fib_mp_count(r->fib), 2100);
+	snprintf(line, sizeof(line), "load %s", path);
+	out_reset(&o);
+	assert_int_not_equal(cmd_run_line(r, line, &o), 0);
+	if (strstr(o.buf, "4096 distinct sets of multipath gateways are in use, the most there "
+			  "can be, 1996 of them no longer by routes but kept until this command "
+			  "or file ends, for its undo (change fewer sets at a time)") == NULL)
+		fail_msg("%s", o.buf);
+	/* undone whole: the old sets, and only them */
+	assert_int_equal(fib_mp_count(r->fib), 2100);
+	run_says(r, &o, "show route 100.8.51.0/24", "multipath");
+	assert_null(strstr(o.buf, "weight"));
+	unlink(path);
+	out_free(&o);
+}
+
+/*
  * A route its port could not put back on coming up (the tbl8 groups taken
  * meanwhile): 'port N up' says so, show route summary counts it, and a
  * load that deletes it and then fails puts it back, still withdrawn (it
@@ -1874,6 +1923,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mp_sets_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_warnings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ra_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lone_carriage_return, setup, teardown),
