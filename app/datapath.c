@@ -768,6 +768,19 @@ static void dp6_burst(struct dp_ctx *c, uint16_t in_port, uint8_t rpf, struct rt
 		if (unlikely(ip6_is_linklocal(ip->dst_addr))) {
 			/* link-local addresses are per port and not in the FIB */
 			if (memcmp(ip->dst_addr, pp->ll6, 16) == 0) {
+				/* the router's: rpf as for its other addresses
+				 * (of a source beyond the link, looked up here,
+				 * a rare packet; a link-local one by scope) */
+				if (rpf != DP_RPF_OFF && !(flags[i] & F_L2_GROUP) &&
+				    !ip6_is_linklocal(ip->src_addr)) {
+					uint8_t s6[1][16];
+					uint64_t sh;
+
+					memcpy(s6[0], ip->src_addr, 16);
+					fib6_lookup_bulk(c->fib, s6, &sh, 1);
+					if (!rpf_pass(c, pp, rpf, sh, in_port, m, &out[i]))
+						continue;
+				}
 				dp_ctrl_reason_set(m, CTRL_LOCAL);
 				out[i] = DP_OUT_CTRL;
 			} else {

@@ -469,6 +469,16 @@ static void test_edges(void **state)
 	m = pkt6("2001:db8:2::9", "2001:db8:1::1", 64, 8, IPPROTO_UDP, 0, 0, 0);
 	expect_only(p, m, DP_OUT_DROP, DROP_RPF_STRICT);
 	assert_int_equal(p->st.rpf_drop[0][0], 1);
+	/* to the port's link-local address alike (not in the FIB), and from
+	 * a source on its link it is the router's */
+	m = pkt6("2001:db8:2::9", "fe80::1", 64, 8, IPPROTO_UDP, 0, 0, 0);
+	expect_only(p, m, DP_OUT_DROP, DROP_RPF_STRICT);
+	assert_int_equal(p->st.rpf_drop[0][0], 2);
+	m = pkt6("2001:db8:1::9", "fe80::1", 64, 8, IPPROTO_UDP, 0, 0, 0);
+	run1(p, m, 0, &out);
+	assert_int_equal(out, DP_OUT_CTRL);
+	assert_int_equal(dp_ctrl_reason(m), CTRL_LOCAL);
+	rte_pktmbuf_free(m);
 	p->ports[0].rpf = DP_RPF_OFF;
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
 }
