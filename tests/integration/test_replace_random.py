@@ -488,11 +488,15 @@ def main():
                 reasons[r] = reasons.get(r, 0) + 1
             if notes.get("replace") is not None:
                 if notes["replace"] != notes["fresh"]:
+                    # refused either way, for another of its faults (the
+                    # README says how often): shown, kept with the findings
                     stats["other_reason"] += 1
-                    with open(os.path.join(KEEP or TMP, "other_reason.log"), "a") as f:
-                        f.write("A:\n%sB:\n%sfresh: %s line %s\nreplace: %s line %s\n\n" % (
-                            a_text, text_of(b_lines), notes["fresh"], notes["fresh_line"],
-                            notes["replace"], notes["replace_line"]))
+                    text = "A:\n%sB:\n%sfresh: %s line %s\nreplace: %s line %s\n" % (
+                        a_text, text_of(b_lines), notes["fresh"], notes["fresh_line"],
+                        notes["replace"], notes["replace_line"])
+                    with open(os.path.join(fdir, "other_reason.log"), "a") as f:
+                        f.write(text + "\n")
+                    print("OTHER REASON (not a failure)\n" + text, flush=True)
                 elif notes["replace_line"] != notes["fresh_line"]:
                     stats["other_line"] += 1
                 else:
