@@ -25,6 +25,7 @@
 #include "cmd_priv.h"
 #include "cmd_replace.h"
 #include "fr_kset.h"
+#include "ip6.h"
 #include "nd.h"
 
 static_assert(FR_BOOT_SETTINGS == CMD_CONFIG_LAST + 1, "FR_BOOT_SETTINGS: one per config command");
@@ -722,6 +723,21 @@ int replace_exec(struct cfg_replace *rp, struct txn *t, const struct cmd *c, str
 		if (e != 0)
 			return e;
 		ran[c->port / 64] |= 1ull << (c->port % 64);
+		if (mtu && c->value < IP6_MIN_MTU && r->ports[c->port].ra_max_s != 0 &&
+		    !replace_ra_on(rp, (uint16_t)c->port)) {
+			/* an MTU below IPv6's on a port that advertises, which a
+			 * start with the file does not yet (its 'ra' line comes
+			 * later): the advertisements stop first, with their last
+			 * one, while the port can still send it */
+			struct cmd off;
+
+			memset(&off, 0, sizeof(off));
+			off.id = CMD_PORT_RA;
+			off.port = c->port;
+			e = exec_setting(t, &off, err, errlen);
+			if (e != 0)
+				return e;
+		}
 		if (!setting_same(r, c->id, c->port, c->value, c->value2, c))
 			return cmd_exec(r, t, c, CMD_SRC_FILE, o, err, errlen);
 		/* the same, refused where a start with the file has by now

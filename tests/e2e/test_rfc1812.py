@@ -5,7 +5,9 @@ what leaves the router (or that nothing does) and that the named counter
 rose by the right amount. Three hosts: h1 (port 0) sends, h2 (port 1) and
 h3 (port 2) receive. Header checks live in test_forward.py."""
 import json
+import os
 import re
+import shutil
 import socket
 import threading
 import time
@@ -1668,6 +1670,42 @@ def test_ecmp_l4_fragments(topo, r):
         r.cli("route del 10.97.0.0/16")
 
 
+def test_replace_mtu_ra_off(topo, r):
+    """configure replace with a file that lowers a port's MTU below 1280
+    (no IPv6 there) and, on a later line, turns its router advertisements
+    off, as a start with the file would have them at the MTU's line: the
+    last advertisement (router lifetime 0, RFC 4861 6.2.5) still goes, so
+    the hosts drop the router as their default at once; the MTU alone is
+    refused while the port advertises (not at all in the replace: its ra
+    line comes later)."""
+    before = r.cli("show config")
+    d = frlib.tmpdir()
+    orig, new = os.path.join(d, "orig.conf"), os.path.join(d, "new.conf")
+    with open(orig, "w") as f:
+        f.write(before)
+    with open(new, "w") as f:
+        f.write(before + "port 1 mtu 1000\nport 1 ra off\n")
+    is_ra = lambda p: p.haslayer(s.ICMPv6ND_RA)  # noqa: E731
+    ls = frlib.Listen(topo, 1)
+    try:
+        r.cli("port 1 ra on interval 60 min-delay 500")
+        first = ls.collect(timeout=5.0, match=is_ra, want=1)
+        check(first and first[0][s.ICMPv6ND_RA].routerlifetime == 180,
+              "no advertisement after 'port 1 ra on': %s" % first)
+        out = r.cli("port 1 mtu 1000", check=False)
+        check("port 1 sends router advertisements: its MTU must be at least 1280" in out, out)
+        out = r.cli("configure replace " + new)
+        last = ls.collect(timeout=3.0, match=is_ra, want=1)
+        check(r.port_info(1)["mtu"] == 1000, "MTU after the replace: %s" % r.port_info(1))
+    finally:
+        ls.close()
+        r.cli("configure replace " + orig, check=False)
+    check(last and last[0][s.ICMPv6ND_RA].routerlifetime == 0,
+          "no last advertisement (lifetime 0) after the replace (%s): %s" % (out, last))
+    check(r.cli("show config") == before, "not back to the configuration it began with")
+    shutil.rmtree(d)
+
+
 def main():
     runner = frlib.Runner()
     with frlib.Topo(hosts=3) as topo:
@@ -1706,7 +1744,8 @@ def main():
                              ("redirect_5_1", test_redirect),
                              ("unnumbered_port_errors", test_unnumbered),
                              ("link_local_gateway_errors", test_link_local_gateway),
-                             ("traceroute", test_traceroute)]:
+                             ("traceroute", test_traceroute),
+                             ("replace_mtu_ra_off", test_replace_mtu_ra_off)]:
                 runner.run(name, fn, topo, r)
         finally:
             runner.run("clean_stop", r.stop)
