@@ -703,7 +703,8 @@ int control_send_train(struct router *r, struct rte_mbuf **frags, int n, uint16_
 
 	if (n < 0) {
 		/* out of mbufs is the pool's, not the packet's (-E2BIG: more
-		 * pieces than a train holds; -EINVAL: an MTU below 68) */
+		 * pieces than a train holds; -EINVAL: options that do not
+		 * fit, data past offset 65,535, a frame cut short) */
 		r->cst.drop[n == -ENOBUFS ? CDROP_NO_MBUF : CDROP_FRAG_FAILED]++;
 		return 0;
 	}
@@ -1083,7 +1084,8 @@ void router_local_update(struct router *r)
 			 RTE_CACHE_LINE_SIZE);
 	if (nl == NULL) {
 		/* the old list stays, the workers' checks by the old
-		 * addresses: said once, tried again each poll (control_poll()) */
+		 * addresses: said once, tried again with each poll of the
+		 * links (control_poll(), every 100 ms) */
 		if (!r->local_stale)
 			router_say("fastroute: out of memory for the list of the router's own "
 				   "addresses: workers check by the old one until it is rebuilt\n");
@@ -1360,6 +1362,8 @@ unsigned int control_poll(struct router *r)
 	if (now >= r->next_link_ms) {
 		port_link_poll(r);
 		r->next_link_ms = now + LINK_POLL_MS;
+		if (r->local_stale)
+			router_local_update(r);
 	}
 	if (now >= r->next_rate_ms) {
 		port_rates_poll(r, now);
@@ -1367,8 +1371,6 @@ unsigned int control_poll(struct router *r)
 	}
 	if (r->dad_routes_due)
 		dad_routes_sync(r);
-	if (r->local_stale)
-		router_local_update(r);
 	fib_reclaim(r->fib);
 	neigh_reclaim(r->neigh);
 	return work;

@@ -346,7 +346,7 @@ struct router {
 	bool dad_routes_due; /* a failed address's local route still to take out */
 	/* the workers' list of the router's own addresses (dpconf.local) is
 	 * older than its addresses: its rebuild found no memory, and is
-	 * tried again each control_poll() */
+	 * tried again with each poll of the links (control_poll()) */
 	bool local_stale;
 };
 

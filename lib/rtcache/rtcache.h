@@ -9,7 +9,8 @@
  * cache overflow"), so it was removed; FreeBSD's flowtable cached route and
  * link-layer entry per CPU and validated them with generation numbers. This
  * cache is fixed-size and allocated at start (nothing is allocated or
- * collected on the data path: a full bucket evicts its oldest entry),
+ * collected on the data path: a full bucket gives a new entry the way of
+ * one made before the last route change, else its older one, evicted),
  * set-associative (two 64-byte entries per 128-byte bucket), keyed by a hash
  * with a random per-start secret so that senders cannot aim at one bucket,
  * and in auto mode it measures what it costs: the bursts' cycles a packet
