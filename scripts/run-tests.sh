@@ -69,6 +69,13 @@ for b in build build-asan; do
 			exit 1
 		fi
 	done
+	# and each test a tool decides on (lua5.4: the Pktgen scripts' test)
+	for name in pktgen_lua daemon replace_random; do
+		if ! printf '%s' "$tests" | grep -q "\"name\": \"$name\""; then
+			echo "run-tests: $b/ has no test $name: it was configured before what it needs was installed (scripts/setup.sh --test); run: meson setup --reconfigure $b" >&2
+			exit 1
+		fi
+	done
 done
 
 step "lint: clang-format"

@@ -2512,8 +2512,8 @@ def test_router_adv(topo, r):
                                  timeout=3.0),
                   "the host's default route not ranked high: %s" % ra_routes(h))
         else:
-            frlib.log("     (this kernel has no accept_ra_rtr_pref: the host's route "
-                      "preference not checked)")
+            frlib.skip_part("router_advertisements: the host's route preference (this "
+                            "kernel has no accept_ra_rtr_pref)")
         # off: a last one with lifetime 0 (its DNS servers' too), and the
         # host forgets the router
         ls = Listen(topo, 0)

@@ -386,11 +386,13 @@ def _():
     finally:
         out, err = stop(p)
     # (a machine slow to run this test may send it once the router runs:
-    # a plain stop then, exit 0 all the same)
+    # a plain stop then, exit 0 all the same, but the start was not tested)
     check(p.returncode == 0 and ("stopped by a signal before starting" in err or
                                  "stopped: rx" in err),
           "SIGTERM during EAL's start: exit %s: %s" % (p.returncode, err.strip()))
     check(not os.path.exists(rt), "EAL's runtime directory %s left behind" % rt)
+    if "stopped by a signal before starting" not in err:
+        skipped.append("signal_during_eal_start (the signal landed after the start)")
 
 
 @t("run_cli_sigterm")
@@ -1334,13 +1336,13 @@ def _():
 @t("cli_batch_shares_the_loop")
 def _():
     # one write of many slow commands with short answers (each the load of
-    # a file that adds 5,000 routes and deletes them): they run a share
+    # a file that adds 10,000 routes and deletes them): they run a share
     # (20 ms) of the control loop at a time, not all at once, so another
     # client (and ARP, ND, timers) is served meanwhile; every line of the
     # batch is answered, in order
     p, sock = router("batch", "port 0 address 192.0.2.1/24\n")
     f = conf("".join("route add 10.%d.%d.0/24 via 192.0.2.9\nroute del 10.%d.%d.0/24\n" %
-                     (i // 256, i % 256, i // 256, i % 256) for i in range(5000)))
+                     (i // 256, i % 256, i // 256, i % 256) for i in range(10000)))
     so = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         wait_serving(p, sock)
@@ -1352,6 +1354,7 @@ def _():
         lines = [line] * ((4000 - 13) // len(line)) + [b"show version\n"]
         so.connect(sock)
         so.settimeout(60)
+        t0 = time.time()
         so.sendall(b"".join(lines))
         time.sleep(0.1)
         took = timed_cli(sock, 3, "show version", "beside the batch", wait=30)
@@ -1362,13 +1365,17 @@ def _():
             if not b:
                 break
             buf += b
+        batch = time.time() - t0
         check(buf.count(b"OK ") == len(lines),
               "the batch got %d answers of %d" % (buf.count(b"OK "), len(lines)))
         check(b"fastroute " in buf.rsplit(b"OK ", 1)[1], "the last answer is not show version's")
-        # (the batch alone takes seconds: all its lines at once kept the
-        # first of these waiting for the rest)
-        check(max(took) < 1.0, "show version took %s s beside a batch of %d loads "
-              "(one alone %.2f s)" % (", ".join("%.2f" % x for x in took), len(lines) - 1, one))
+        # the batch long enough to tell (all its lines at once kept the
+        # first of these waiting for the rest), and these far shorter
+        check(batch > 1.5, "the batch of %d loads took %.2f s: too short to tell" %
+              (len(lines) - 1, batch))
+        check(max(took) < min(1.0, batch / 3), "show version took %s s beside a batch of %d "
+              "loads (%.2f s; one alone %.2f s)" % (", ".join("%.2f" % x for x in took),
+                                                    len(lines) - 1, batch, one))
     finally:
         so.close()
         out, err = stop(p)
