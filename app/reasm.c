@@ -134,13 +134,14 @@ static struct reasm_dg *dg_oldest(struct reasm *ra, const struct reasm_dg *spare
 }
 
 /* The datagram of a key: the one being put together, or a new one (in the
- * place of the oldest when all are taken). */
+ * place of its source's oldest when that source has REASM_PER_SOURCE, else
+ * of the oldest when all are taken). */
 static struct reasm_dg *dg_get(struct reasm *ra, uint8_t family, uint8_t proto, const void *src,
 			       const void *dst, uint32_t id, uint64_t now, uint64_t *drop)
 {
 	const size_t alen = family == 4 ? 4 : 16;
-	struct reasm_dg *free_dg = NULL, *d;
-	unsigned int i;
+	struct reasm_dg *free_dg = NULL, *mine = NULL, *d;
+	unsigned int i, n_mine = 0;
 
 	for (i = 0; i < REASM_DATAGRAMS; i++) {
 		d = &ra->dg[i];
@@ -149,11 +150,19 @@ static struct reasm_dg *dg_get(struct reasm *ra, uint8_t family, uint8_t proto, 
 				free_dg = d;
 			continue;
 		}
-		if (d->family == family && d->proto == proto && d->id == id &&
-		    memcmp(d->src, src, alen) == 0 && memcmp(d->dst, dst, alen) == 0)
+		if (d->family != family || memcmp(d->src, src, alen) != 0)
+			continue;
+		if (d->proto == proto && d->id == id && memcmp(d->dst, dst, alen) == 0)
 			return d;
+		n_mine++;
+		if (mine == NULL || d->born < mine->born)
+			mine = d;
 	}
-	if (free_dg == NULL) {
+	/* one source (a spoofed one as well) never holds every place */
+	if (n_mine >= REASM_PER_SOURCE) {
+		free_dg = mine;
+		dg_drop(ra, free_dg, drop, CDROP_REASM_OVER_LIMIT);
+	} else if (free_dg == NULL) {
 		free_dg = dg_oldest(ra, NULL, false);
 		dg_drop(ra, free_dg, drop, CDROP_REASM_OVER_LIMIT);
 	}

@@ -6,7 +6,8 @@
  * end host answers it. Forwarded fragments are never put together.
  *
  * Bounded: REASM_DATAGRAMS datagrams at once (a new one takes the place of
- * the oldest), REASM_FRAGS fragments a datagram, REASM_MBUFS mbuf segments
+ * the oldest), REASM_PER_SOURCE of them of one source address (its new one
+ * takes the place of its own oldest), REASM_FRAGS fragments a datagram, REASM_MBUFS mbuf segments
  * held in all (the mbuf pool is sized for them), a datagram's fragments
  * kept REASM4_TIMEOUT_MS / REASM6_TIMEOUT_MS from its first arrival (or
  * what 'set ip reassembly-timeout' says: reasm_timeout_set()). A
@@ -27,6 +28,7 @@
 #include <rte_mbuf.h>
 
 #define REASM_DATAGRAMS	  32
+#define REASM_PER_SOURCE  8 /* datagrams of one source address at once */
 #define REASM_FRAGS	  64
 #define REASM_MBUFS	  256
 #define REASM4_TIMEOUT_MS 30000 /* Linux's ipfrag_time; RFC 791 suggests 15 s at least */

@@ -42,6 +42,9 @@ static uint8_t pat(uint32_t off)
 	return (uint8_t)(off * 7 + 3);
 }
 
+/* The source of frag4()'s fragments (host order) */
+static uint32_t src4 = 0xc0000202;
+
 /* An IPv4 fragment of datagram @id: payload bytes @off to @off + @len. */
 static struct rte_mbuf *frag4(uint16_t id, uint32_t off, uint32_t len, bool more)
 {
@@ -61,7 +64,7 @@ static struct rte_mbuf *frag4(uint16_t id, uint32_t off, uint32_t len, bool more
 		rte_cpu_to_be_16((uint16_t)(off / 8 | (more ? RTE_IPV4_HDR_MF_FLAG : 0)));
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_ICMP;
-	ip->src_addr = RTE_BE32(0xc0000202);
+	ip->src_addr = rte_cpu_to_be_32(src4);
 	ip->dst_addr = RTE_BE32(0xc0000201);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	for (i = 0; i < len; i++)
@@ -317,12 +320,39 @@ static void test_limits(void **state)
 	unsigned int i, d;
 
 	(void)state;
-	/* one datagram more than the table holds: the oldest goes */
-	for (i = 0; i < REASM_DATAGRAMS + 1; i++)
+	/* one datagram more than the table holds, each of its own source:
+	 * the oldest goes */
+	for (i = 0; i < REASM_DATAGRAMS + 1; i++) {
+		src4 = 0xc0000210 + i;
 		assert_null(reasm4_input(ra, frag4((uint16_t)i, 0, 8, true), i, drop));
+	}
 	assert_int_equal(reasm_pending(ra), REASM_DATAGRAMS);
 	assert_int_equal(drop[CDROP_REASM_OVER_LIMIT], 1);
+	src4 = 0xc0000202;
 	rte_pktmbuf_free(reasm_expire(ra, UINT64_MAX, drop));
+	while (reasm_pending(ra) > 0)
+		rte_pktmbuf_free(reasm_expire(ra, UINT64_MAX, drop));
+	memset(drop, 0, sizeof(drop));
+	/* one source holds REASM_PER_SOURCE places at most: its next takes
+	 * the place of its own oldest, and another source's datagram, older
+	 * than all of them, is put together */
+	src4 = 0xc0000203;
+	assert_null(reasm4_input(ra, frag4(7, 0, 8, true), 1, drop));
+	src4 = 0xc0000202;
+	for (i = 0; i < REASM_DATAGRAMS + 8; i++) {
+		assert_null(reasm4_input(ra, frag4((uint16_t)(300 + i), 0, 8, true), 2 + i, drop));
+		assert_true(reasm_pending(ra) <= REASM_PER_SOURCE + 1);
+	}
+	assert_int_equal(drop[CDROP_REASM_OVER_LIMIT], REASM_DATAGRAMS + 8 - REASM_PER_SOURCE);
+	src4 = 0xc0000203;
+	{
+		struct rte_mbuf *w = reasm4_input(ra, frag4(7, 8, 8, false), 100, drop);
+
+		assert_non_null(w);
+		check_payload(w, RTE_ETHER_HDR_LEN + 20, 16);
+		rte_pktmbuf_free(w);
+	}
+	src4 = 0xc0000202;
 	while (reasm_pending(ra) > 0)
 		rte_pktmbuf_free(reasm_expire(ra, UINT64_MAX, drop));
 	memset(drop, 0, sizeof(drop));
