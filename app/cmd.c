@@ -421,7 +421,7 @@ static int a_mtu(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 static int a_rpf(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (n < 1)
-		return ERR("usage: port N rpf off|loose|strict [ignore-default]");
+		return ERR("usage: port N rpf off|loose [ignore-default]|strict");
 	if (strcmp(tok[0], "off") == 0)
 		c->value = DP_RPF_OFF;
 	else if (strcmp(tok[0], "loose") == 0)
@@ -817,7 +817,7 @@ static const struct cmd_syntax {
 	 "or to this MTU if lower);\n"
 	 "above the device's MTU the device must take it too;\n"
 	 "at least 1280 on a port with IPv6 addresses or that IPv6 routes leave by"},
-	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose|strict [ignore-default]",
+	{"port * rpf", CMD_PORT_RPF, a_rpf, "off|loose [ignore-default]|strict",
 	 "reverse-path filter on packets arriving on port N (RFC 3704): strict, the route\n"
 	 "back to the source leaves by port N; loose, the source has a route that\n"
 	 "forwards (with ignore-default, not only the default route); packets to the\n"
