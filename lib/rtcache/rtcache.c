@@ -19,7 +19,7 @@ const char *const rtcache_mode_names[RTCACHE_MODE_MAX] = {
 /*
  * Auto mode judges by cost, not by a hit rate: what a hit saves and a miss
  * costs depends on the machine, the table and the traffic (make bench
- * measured the break-even hit rate anywhere from 81% to 98% over its runs:
+ * measured the break-even hit rate anywhere from 59% to 98% over its runs:
  * a hit saves about 12 cycles when the lookups it skips are L1-hot, under 2
  * when they sit in L2), so no fixed threshold is right for all of them.
  *

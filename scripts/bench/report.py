@@ -794,7 +794,14 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "that carried packets, per packet (fastroute: `show stats`, its whole poll of every "
       "port, the transmit flushes and the control ring included; testpmd: "
       "`--record-core-cycles`, the bursts that carried packets only, so its figure leaves "
-      "out what a poll costs around them; l3fwd counts none). " + tp["header"] + ".")
+      "out what a poll costs around them; l3fwd counts none). fastroute runs with its "
+      "defaults but for its ports: route cache auto (the hit path where it pays: one flow, "
+      "256 networks), rpf off, martian checks on. A DUT's Mpps and cycles are the medians of "
+      "its valid runs, whatever vCPU placement each found (the last column names those of the "
+      "row): figures of one row from different placements are not comparable, which the "
+      "ratios alone take care of. Mpps counts every frame back at the generator, a DUT's "
+      "own (ARP, ICMP) and frames it sent back out of their arrival port included. " +
+      tp["header"] + ".")
     w("")
     w(PROFILES_TEXT)
     w("")
@@ -857,7 +864,10 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "destination read through rte_fib's two levels in place, and its next hop read; "
       "results before 2026-12-01 timed `rte_fib_lookup_bulk` here, which the data path does not "
       "call); `pipeline` the whole per-packet work (checks, martians, "
-      "lookup, neighbour, TTL and checksum, rewrite). The rpf rows use sources as random as "
+      "lookup, neighbour, TTL and checksum, rewrite), route cache off: each of its runs, and "
+      "each rpf and cache run, times the restoring of the packets between passes and "
+      "`dp_input_burst()` together, and the restoring timed alone (the best of three runs, "
+      "packets hot) is subtracted, so work the two overlap goes uncounted. The rpf rows use sources as random as "
       "the destinations, routed back through the arrival port; their ratio is to `pipeline`. "
       "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster; "
       "auto's to a second `rpf_strict` run right before it). "
@@ -975,8 +985,9 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
     w("")
     w("For comparison, the break-even hit rate a fixed threshold would need in this run: a hit "
       "saves what `rpf_strict` costs beyond `cache_on` with 1,000 flows (%s cycles), a miss costs "
-      "what `cache_on` adds to `rpf_strict` with a million destinations (%s cycles); %s. Earlier "
-      "runs put it anywhere from 81%% to 98%%, which is why auto measures instead."
+      "what `cache_on` adds to `rpf_strict` with a million destinations (%s cycles); %s. It "
+      "moves from run to run and machine to machine (from 59%% to 98%% so far), which is why "
+      "auto measures instead."
       % (f(hit_save, "%.1f"), f(miss_cost, "%.1f"),
          "the rows for it are missing" if hit_save is None or miss_cost is None
          else "no hit rate pays (a hit saved nothing here)" if hit_save <= 0
@@ -997,7 +1008,8 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
             pv = previous.get("headline", {}).get(k)
             w("| %s | %s | %s |" % (k, f(pv), f(v)))
         w("")
-    for title, path in (("RFC 2544 zero-loss search", "scripts/bench/README-rfc2544.md"),
+    for title, path in (("RFC 2544 zero-loss search (how to run it: make bench does not)",
+                         "scripts/bench/README-rfc2544.md"),
                         ("Driving fastroute from a Pktgen-DPDK box", "scripts/pktgen/README.md")):
         full = os.path.join(ROOT, path)
         if os.path.exists(full):
