@@ -248,7 +248,8 @@ wall=$(($(date +%s) - t_start))
 step /usr/bin/python3 scripts/bench/report.py --kbench "$RAW/kbench.jsonl" --throughput "$RAW/tp.json" \
 	--runs "$RAW/tp.jsonl" --cache "$RAW/cache.json" --cache-runs "$RAW/cache.jsonl" \
 	--ipv6 "$RAW/ipv6.json" --ipv6-runs "$RAW/ipv6.jsonl" --kbench-reps $kb_reps --kbench-min-pkts $kb_pkts \
-	--kbench-memory "$mem" --wall-seconds "$wall" --wall-from "$wall_from" --out docs/benchmarks.md \
+	--kbench-memory "$mem" --wall-seconds "$wall" --wall-from "$wall_from" \
+	--wall-cold "${BENCH_COLD:-}" --out docs/benchmarks.md \
 	--png docs/benchmarks.png --history docs/bench-history
 echo "bench: wrote docs/benchmarks.md"
 echo "bench: wall time $((wall / 60))m$(printf %02d $((wall % 60)))s"
