@@ -88,6 +88,19 @@ def tmpdir():
     return d
 
 
+def config_pair(r, edit):
+    """Router @r's show config, written to orig.conf, and @edit(of it) to
+    new.conf, in a tmpdir(): (dir, the config, orig.conf, new.conf), for a
+    configure replace and the one back."""
+    before = r.cli("show config")
+    d = tmpdir()
+    orig, new = os.path.join(d, "orig.conf"), os.path.join(d, "new.conf")
+    for path, text in ((orig, before), (new, edit(before))):
+        with open(path, "w") as f:
+            f.write(text)
+    return d, before, orig, new
+
+
 def _remove_tmpdirs():
     for d in _tmpdirs:
         shutil.rmtree(d, ignore_errors=True)

@@ -308,16 +308,10 @@ def test_configure_replace(topo, r):
     to the router's own show config); the addresses, neighbours and routes
     the files keep never leave the tables, so not one ping is lost, and
     the router ends as it began."""
-    before = r.cli("show config")
-    d = frlib.tmpdir()
-    orig, new = os.path.join(d, "orig.conf"), os.path.join(d, "new.conf")
-    with open(orig, "w") as f:
-        f.write(before)
-    with open(new, "w") as f:
-        f.write("".join(x + "\n" for x in before.splitlines()
-                        if not x.startswith("route add 10.0.0.0/8 ")))
-        f.write("".join("route add 100.%d.%d.0/24 via 198.51.100.2\n" % (64 + i // 256, i % 256)
-                        for i in range(5000)))
+    d, before, orig, new = frlib.config_pair(r, lambda c: "".join(
+        x + "\n" for x in c.splitlines() if not x.startswith("route add 10.0.0.0/8 ")) +
+        "".join("route add 100.%d.%d.0/24 via 198.51.100.2\n" % (64 + i // 256, i % 256)
+                for i in range(5000)))
     # pinging from before the first replace until after the second
     # (stopped then: its summary covers both, however long they took)
     ping = subprocess.Popen(["ip", "netns", "exec", topo.hosts[0], "ping", "-i", "0.01", "-W",

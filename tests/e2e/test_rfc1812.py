@@ -5,7 +5,6 @@ what leaves the router (or that nothing does) and that the named counter
 rose by the right amount. Three hosts: h1 (port 0) sends, h2 (port 1) and
 h3 (port 2) receive. Header checks live in test_forward.py."""
 import json
-import os
 import re
 import shutil
 import socket
@@ -1678,13 +1677,8 @@ def test_replace_mtu_ra_off(topo, r):
     the hosts drop the router as their default at once; the MTU alone is
     refused while the port advertises (not at all in the replace: its ra
     line comes later)."""
-    before = r.cli("show config")
-    d = frlib.tmpdir()
-    orig, new = os.path.join(d, "orig.conf"), os.path.join(d, "new.conf")
-    with open(orig, "w") as f:
-        f.write(before)
-    with open(new, "w") as f:
-        f.write(before + "port 1 mtu 1000\nport 1 ra off\n")
+    d, before, orig, new = frlib.config_pair(
+        r, lambda c: c + "port 1 mtu 1000\nport 1 ra off\n")
     is_ra = lambda p: p.haslayer(s.ICMPv6ND_RA)  # noqa: E731
     ls = frlib.Listen(topo, 1)
     try:
