@@ -83,14 +83,22 @@ static void dg_release(struct reasm *ra, struct reasm_dg *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* A datagram's fragments freed, each counted @why; its place freed. */
-static void dg_drop(struct reasm *ra, struct reasm_dg *d, uint64_t *drop, enum ctrl_drop why)
+/* A datagram's fragments freed, each counted @why; its place kept. */
+static void dg_empty(struct reasm *ra, struct reasm_dg *d, uint64_t *drop, enum ctrl_drop why)
 {
 	unsigned int i;
 
 	for (i = 0; i < d->n; i++)
 		rte_pktmbuf_free(d->f[i].m);
 	drop[why] += d->n;
+	ra->segs -= d->segs;
+	d->segs = d->n = d->have = 0;
+}
+
+/* A datagram's fragments freed, each counted @why; its place freed. */
+static void dg_drop(struct reasm *ra, struct reasm_dg *d, uint64_t *drop, enum ctrl_drop why)
+{
+	dg_empty(ra, d, drop, why);
 	dg_release(ra, d);
 }
 
@@ -193,15 +201,9 @@ static struct rte_mbuf *refuse(struct rte_mbuf *m, uint64_t *drop, enum ctrl_dro
 static struct rte_mbuf *frag_drop(struct reasm *ra, struct reasm_dg *d, struct rte_mbuf *m,
 				  uint64_t *drop, enum ctrl_drop why, bool whole)
 {
-	unsigned int i;
-
 	refuse(m, drop, why);
 	if (whole && why == CDROP_REASM_OVERLAP) {
-		for (i = 0; i < d->n; i++)
-			rte_pktmbuf_free(d->f[i].m);
-		drop[why] += d->n;
-		ra->segs -= d->segs;
-		d->segs = d->n = d->have = 0;
+		dg_empty(ra, d, drop, why);
 		d->dead = true;
 		ra->pending--;
 		ra->dead++;
