@@ -593,6 +593,15 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 			kind = NEIGH_LEARN_ARP_MERGE;
 	}
 
+	/* a sender whose hardware address is one of the router's own (forged,
+	 * or a port's frame on another's link, its request for another host
+	 * too): an entry would send its traffic back into the router, round
+	 * until its TTL ran out */
+	if (a.spa != 0 && router_mac(r, &a.sha)) {
+		cdrop(r, m, CDROP_ARP_BAD_SENDER);
+		return;
+	}
+
 	/*
 	 * Every ARP packet ends as exactly one of: answered, learnt (changed
 	 * the table), or dropped with its reason. Learning is only from
@@ -610,8 +619,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 		 * traffic until the entry's timers ran out), but not within
 		 * the lock time of the entry's last update, as a reply;
 		 * nothing is created */
-		if (a.spa != 0 && !router_mac(r, &a.sha) &&
-		    neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE &&
+		if (a.spa != 0 && neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE &&
 		    neigh_learn(r->neigh, &sender, port, &a.sha, NEIGH_LEARN_ARP_MERGE,
 				control_now_ms()) != 0) {
 			r->cst.arp_learnt++;
@@ -619,13 +627,6 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 			return;
 		}
 		cdrop(r, m, CDROP_ARP_NOT_FOR_US);
-		return;
-	}
-	/* a sender whose hardware address is one of the router's own (forged,
-	 * or a port's frame on another's link): an entry would send its
-	 * traffic back into the router, round until its TTL ran out */
-	if (a.spa != 0 && router_mac(r, &a.sha)) {
-		cdrop(r, m, CDROP_ARP_BAD_SENDER);
 		return;
 	}
 	/* a probe (RFC 5227 2.1.1: sender 0.0.0.0) is from no address at all */

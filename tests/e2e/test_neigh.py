@@ -584,17 +584,21 @@ def test_poisoning(topo, r):
         # traffic back into the router. Neither a new host nor h1, whose
         # entry the ping above made, takes it: arp_bad_sender (what else
         # arp_answered counts meanwhile, h1's kernel's own ARP for the
-        # router's address may be among it: not checked here)
-        for op, psrc in ((1, "192.0.2.91"), (2, "192.0.2.91"), (1, HOST_IP[0]),
-                         (2, HOST_IP[0])):
+        # router's address may be among it: not checked here). The same
+        # for one asking for another host (the router's own request from
+        # port 1, heard on port 0's link): not arp_not_for_us
+        for op, psrc, pdst in ((1, "192.0.2.91", ROUTER_IP[0]), (2, "192.0.2.91", ROUTER_IP[0]),
+                               (1, HOST_IP[0], ROUTER_IP[0]), (2, HOST_IP[0], ROUTER_IP[0]),
+                               (1, HOST_IP[0], "192.0.2.77"), (1, ROUTER_IP[1], "192.0.2.77")):
             st0 = r.stats()
             sock.send(s.Ether(src=evil, dst=bc) /
-                      s.ARP(op=op, hwsrc=ROUTER_MAC[1], psrc=psrc, pdst=ROUTER_IP[0],
+                      s.ARP(op=op, hwsrc=ROUTER_MAC[1], psrc=psrc, pdst=pdst,
                             hwdst=ROUTER_MAC[0] if op == 2 else "00:00:00:00:00:00"))
             st1 = rose(r, st0, "arp_bad_sender")
-            check(st1 is not None and st1["arp_bad_sender"] == st0["arp_bad_sender"] + 1,
-                  "ARP op %d from %s with the router's MAC: arp_bad_sender %s -> %s" %
-                  (op, psrc, st0["arp_bad_sender"], st1 and st1["arp_bad_sender"]))
+            check(st1 is not None and st1["arp_bad_sender"] == st0["arp_bad_sender"] + 1 and
+                  st1["arp_not_for_us"] == st0["arp_not_for_us"],
+                  "ARP op %d from %s for %s with the router's MAC: arp_bad_sender %s -> %s" %
+                  (op, psrc, pdst, st0["arp_bad_sender"], st1 and st1["arp_bad_sender"]))
         n = neigh(r)
         check(("192.0.2.91", 0) not in n and n.get((HOST_IP[0], 0), {}).get("mac") == HOST_MAC[0],
               "the router's own MAC learnt: %s, %s" % (n.get(("192.0.2.91", 0)),
