@@ -342,8 +342,18 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
  */
 static bool local_error_due(struct router *r, struct rte_mbuf *m)
 {
+	const struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t src = rte_be_to_cpu_32(ip->src_addr);
+
 	r->cst.drop[CDROP_LOCAL_UNREACH]++;
-	if (frame_l2_group(m)) { /* to our address, in a broadcast/multicast frame */
+	/* to our address in a broadcast/multicast frame; or from a source no
+	 * host has (with the martian checks off, the workers let them
+	 * through: 0/8, 127/8, a group, the limited broadcast, RFC 1812
+	 * 4.2.2.11), or from one of the router's own addresses or its
+	 * subnets' broadcast and network addresses (the answer would come
+	 * back to the router: not no_route_back, and no token spent on it) */
+	if (frame_l2_group(m) || ip4_martian_src(src) || dp_local_has4(r->dpconf.local, src)) {
 		r->cst.icmp_not_sent++;
 		rte_pktmbuf_free(m);
 		return false;
@@ -507,25 +517,15 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		}
 		return;
 	}
-	/* no answer to a source no host has (with the martian checks off,
-	 * the workers let them through): an echo reply or an error to 0/8,
-	 * 127/8, a group or the limited broadcast must never be sent (RFC
-	 * 1812 4.2.2.11, RFC 1122 3.2.1.3), nor to one of the router's own
-	 * addresses or its subnets' broadcast and network addresses (it
-	 * would come back to the router: not no_route_back, and no token
-	 * spent on it); an error was owed for what is not ICMP, and is
-	 * counted not sent */
-	if (ip4_martian_src(src) || dp_local_has4(r->dpconf.local, src)) {
-		if (ip->next_proto_id == IPPROTO_ICMP) {
-			r->cst.drop[CDROP_LOCAL_ICMP]++;
-		} else {
-			r->cst.drop[CDROP_LOCAL_UNREACH]++;
-			r->cst.icmp_not_sent++;
-		}
-		rte_pktmbuf_free(m);
-		return;
-	}
 	if (ip->next_proto_id == IPPROTO_ICMP) {
+		/* no echo reply to a source no host has, nor to one of the
+		 * router's own (local_error_due(): the same sources get no
+		 * error either, RFC 1122 3.2.1.3) */
+		if (ip4_martian_src(src) || dp_local_has4(r->dpconf.local, src)) {
+			r->cst.drop[CDROP_LOCAL_ICMP]++;
+			rte_pktmbuf_free(m);
+			return;
+		}
 		uint16_t sum;
 
 		/* the ICMP header in the first segment, its data in as many as

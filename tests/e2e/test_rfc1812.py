@@ -1152,14 +1152,18 @@ def test_martians(topo, r):
     # error to 127/8 or 0/8, even with a default route to send them by;
     # nor to one of its own addresses or a subnet's broadcast address (the
     # answer would come back to the router: not no_route_back, and the
-    # error that UDP is owed spends no token: ctrl_icmp_not_sent)
+    # error that UDP is owed, or TCP's reset, spends no token:
+    # ctrl_icmp_not_sent). A reset, owed no answer from any source, is
+    # counted as from any: not as an answer not sent
     r.cli("set ip martians off")
     r.cli("route add 0.0.0.0/0 via %s" % HOST_IP[1])
     try:
         for src in ("127.0.0.1", "0.0.0.0", ROUTER_IP[1], "192.0.2.255"):
-            for pkt, counter in ((s.ICMP(type=8) / s.Raw(b"m" * 8), "local_icmp"),
-                                 (s.UDP(sport=7, dport=33434) / s.Raw(b"m" * 8),
-                                  "local_unreachable")):
+            for pkt, counter, owed in (
+                    (s.ICMP(type=8) / s.Raw(b"m" * 8), "local_icmp", 0),
+                    (s.UDP(sport=7, dport=33434) / s.Raw(b"m" * 8), "local_unreachable", 1),
+                    (s.TCP(sport=7, dport=80, flags="S"), "local_unreachable", 1),
+                    (s.TCP(sport=7, dport=80, flags="R"), "local_unreachable", 0)):
                 p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
                      s.IP(src=src, dst=ROUTER_IP[0]) / pkt)
                 before = r.stats()
@@ -1172,8 +1176,8 @@ def test_martians(topo, r):
                       delta(before, after, "icmp_unreach_port") == 0,
                       "from %s: an answer was counted sent" % src)
                 check(delta(before, after, "no_route_back") == 0 and
-                      delta(before, after, "ctrl_icmp_not_sent") ==
-                      (counter == "local_unreachable"),
+                      delta(before, after, "tcp_resets") == 0 and
+                      delta(before, after, "ctrl_icmp_not_sent") == owed,
                       "from %s (%s): no_route_back +%d, ctrl_icmp_not_sent +%d" %
                       (src, counter, delta(before, after, "no_route_back"),
                        delta(before, after, "ctrl_icmp_not_sent")))
