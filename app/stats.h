@@ -44,7 +44,9 @@ enum dp_drop {
 	DROP_IP6_BAD_SRC,      /* source ::, ::1, multicast (RFC 4291 2.5.2, 2.5.3, 2.7), ours */
 	DROP_IP6_BAD_DST,      /* destination ::, ::1 or interface-local multicast */
 	DROP_IP6_LINKLOCAL,    /* link-local source or destination that would leave the link */
-	DROP_IP6_MCAST,	       /* multicast destination the router does not listen to: not routed */
+	DROP_IP6_MCAST,	       /* multicast destination, not routed: a group the router does not
+				* listen to, or one it does (ND's) with neither ICMPv6 nor
+				* hop-by-hop options first */
 	DROP_IP6_HOP_LIMIT,    /* hop limit <= 1 on a packet to forward */
 	DROP_IP6_TOO_BIG,      /* larger than the egress MTU: routers never fragment IPv6 */
 	DROP_CTRL_RING_FULL,   /* the ring to the control thread was full */
