@@ -1061,6 +1061,21 @@ def ratio_excluded(rt, kinds=GEN_BOUND_KINDS):
     return None if rounds is None else sum(1 for p in rounds if p["kind"] in kinds)
 
 
+def main_placement(rs, duts):
+    """The vCPU placement that a row's Mpps and cycles columns are taken
+    at: the one the most DUTs have valid runs on, then the most runs (then
+    the first by name), or None when no run is valid."""
+    score = {}
+    for r in rs:
+        if r["dut"] in duts and not r["discarded"]:
+            ds, n = score.get(r["placement"], (set(), 0))
+            ds.add(r["dut"])
+            score[r["placement"]] = (ds, n + 1)
+    if not score:
+        return None
+    return min(score, key=lambda p: (-len(score[p][0]), -score[p][1], p))
+
+
 def summarize(runs, duts):
     """Per (routes, profile, size): medians per DUT and pairwise ratios per round.
     A ratio's per_round and median hold only pairs in which neither run was
@@ -1078,20 +1093,34 @@ def summarize(runs, duts):
     rows = []
     for k in keys:
         rs = [r for r in runs if (r["routes"], r["profile"], r["size"]) == k]
-        row = {"routes": k[0], "profile": k[1], "size": k[2], "duts": {}, "ratios": {}}
+        pl = main_placement(rs, duts)
+        row = {"routes": k[0], "profile": k[1], "size": k[2], "duts": {}, "ratios": {},
+               "placement": pl}
         for d in duts:
             valid = [r for r in rs if r["dut"] == d and not r["discarded"]]
             allr = [r for r in rs if r["dut"] == d]
-            cyc = [r["busy_cycles_per_pkt"] for r in valid if r["busy_cycles_per_pkt"]]
+            # Mpps and cycles: the median of the runs on the row's
+            # placement only (memif's rate moves ~2x with it, so a median
+            # over both would set DUTs of one row on different footings)
+            there = [r for r in valid if r["placement"] == pl]
+            cyc = [r["busy_cycles_per_pkt"] for r in there if r["busy_cycles_per_pkt"]]
             row["duts"][d] = {
-                "mpps": median([r["mpps"] for r in valid]),
+                "mpps": median([r["mpps"] for r in there]),
                 "cycles_per_pkt": median(cyc),
-                "valid": len(valid), "runs": len(allr),
+                "valid": len(valid), "runs": len(allr), "at_placement": len(there),
                 "placements": sorted(set(r["placement"] for r in valid)),
                 # valid runs in which the generator, not the DUT, set the rate
                 "generator_bound": sum(1 for r in valid if run_generator_bound(r)),
-                "offered_mpps": median([r["offered_mpps"] for r in valid]),
+                "generator_bound_at_placement": sum(1 for r in there
+                                                    if run_generator_bound(r)),
+                "offered_mpps": median([r["offered_mpps"] for r in there]),
             }
+            # what the generator counts back is every frame, the DUT's own
+            # too; fastroute's counters say what share of it it forwarded
+            shares = [r["dut_forwarded"] / r["dut_rx"] for r in valid
+                      if r.get("dut_rx") and r.get("dut_forwarded") is not None]
+            if shares:
+                row["duts"][d]["forwarded_share_min"] = round(min(shares), 4)
         pairs = [("fastroute", o) for o in ("io", "l3fwd", "mac")]
         # route cache rows: cache on / auto against cache off, same rpf strict
         pairs += [("fr-strict-on", "fr-strict-off"), ("fr-strict-auto", "fr-strict-off")]
@@ -1126,11 +1155,28 @@ def summarize(runs, duts):
 
 
 def mpps_text(v):
-    """A DUT's median Mpps; >= when every valid run was generator-bound."""
+    """A DUT's median Mpps; >= when every run it is the median of was
+    generator-bound."""
     if not v or v.get("mpps") is None:
         return "n/a"
-    gb = v.get("generator_bound")
-    return (">=" if gb and gb == v["valid"] else "") + fmt(v["mpps"])
+    if "at_placement" in v:
+        gb, n = v.get("generator_bound_at_placement"), v["at_placement"]
+    else:  # a summary written before the columns took one placement
+        gb, n = v.get("generator_bound"), v["valid"]
+    return (">=" if gb and gb == n else "") + fmt(v["mpps"])
+
+
+def placement_text(row, duts):
+    """The placement a row's Mpps and cycles were taken at, the runs each
+    DUT had there, and the other placements its valid runs found."""
+    pl = row.get("placement")
+    if pl is None:
+        return "-"
+    others = sorted(set(p for d in duts for p in row["duts"].get(d, {}).get("placements", []))
+                    - {pl})
+    return "%s: %s%s" % (pl, " ".join(str(row["duts"].get(d, {}).get("at_placement", "?"))
+                                      for d in duts),
+                         " (also %s)" % ", ".join(others) if others else "")
 
 
 def print_table(rows, duts, memory, header):
@@ -1162,8 +1208,7 @@ def print_table(rows, duts, memory, header):
         line.append(" ".join("%d/%d" % (row["duts"][d]["valid"], row["duts"][d]["runs"])
                              for d in duts))
         line.append(" ".join("%d" % row["duts"][d]["generator_bound"] for d in duts))
-        pls = sorted(set(p for d in duts for p in row["duts"][d]["placements"]))
-        line.append(",".join(pls) or "-")
+        line.append(placement_text(row, duts))
         table.append(line)
     w = [max(len(r[i]) for r in table) for i in range(len(cols))]
     for i, r in enumerate(table):
@@ -1172,8 +1217,8 @@ def print_table(rows, duts, memory, header):
             print("  ".join("-" * x for x in w))
     print()
     print("memory: %s" % memory)
-    print("Mpps: median over valid runs (frames received back by the generator per second); "
-          ">=: every valid run was generator-bound.")
+    print("Mpps, cyc/pkt: median over the valid runs on the row's placement (frames received "
+          "back by the generator per second); >=: every one of them was generator-bound.")
     print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid, on "
           "the same vCPU placement and neither generator-bound (count in parentheses; +Ng: "
           "pairs left out because a run in them was generator-bound; +Np: pairs whose two runs "
@@ -1188,6 +1233,9 @@ def print_table(rows, duts, memory, header):
           "cycles.")
     print("valid runs per DUT (same order as the Mpps columns): runs whose vCPU placement "
           "changed or that other processes disturbed are discarded.")
+    print("placement: the vCPU placement the Mpps and cycles columns were taken at (the one "
+          "the most DUTs had valid runs on, then the most runs), the valid runs each DUT had "
+          "there (same order), and the other placements valid runs found.")
 
 
 def parse_rounds_for(text):

@@ -33,7 +33,10 @@ MIN_PAIRS = 3
 SMOKE_FORWARDED = 0.95
 FR_DUTS = ("fastroute", "fastroute6") + tuple(fastbench.FR_VARIANTS)
 KB_METRICS = ("bare_lpm", "decision", "pipeline", "rpf_loose", "rpf_strict", "cache_on",
-              "cache_auto")
+              "rpf_strict_2", "cache_auto")
+# a kbench target is met (or not met) when at least this share of the
+# repetitions' ratios lie on that side of it; else inconclusive
+KB_AGREE = 0.75
 KB6_METRICS = ("decision6", "pipeline6", "rpf_strict6")
 # what the generator sends (tests/bench/pktgen/pktgen.c)
 PROFILES_TEXT = (
@@ -122,6 +125,17 @@ def check_kbench(rows):
         if r["metric"] not in KB_METRICS or not 0 < r["min"] <= r["cycles"] <= r["max"] or \
                 not r["ratio_to_bare"] > 0:
             fail("kbench row out of shape: %s" % r)
+        if r["metric"] == "bare_lpm":
+            continue
+        # each repetition's ratio, whose spread the targets are judged on
+        for k in ("ratio_min", "ratio_max", "ratios"):
+            if k not in r:
+                fail("kbench row without %s: %s" % (k, r))
+        x = r["ratios"]
+        if not (x and all(v > 0 for v in x) and
+                r["ratio_min"] <= r["ratio_to_bare"] <= r["ratio_max"] and
+                abs(min(x) - r["ratio_min"]) < 1e-5 and abs(max(x) - r["ratio_max"]) < 1e-5):
+            fail("kbench row's ratios out of shape: %s" % r)
     metrics = set(r["metric"] for r in kb)
     if metrics != set(KB_METRICS):
         fail("kbench metrics %s, want %s" % (sorted(metrics), sorted(KB_METRICS)))
@@ -159,7 +173,8 @@ def check_throughput(summary, runs):
         fail("throughput summary has no rows")
     for row in summary["rows"]:
         for d, v in row["duts"].items():
-            if v["valid"] and not (v["mpps"] and v["mpps"] > 0):
+            # the rate is the median of the runs on the row's placement
+            if v.get("at_placement", v["valid"]) and not (v["mpps"] and v["mpps"] > 0):
                 fail("throughput %s: %s has valid runs but no rate" % (row, d))
     for r in runs:
         for k in RUN_KEYS:
@@ -349,6 +364,54 @@ def ratio_verdict(rt, ok, why_na=None):
     return verdict(sides[0]) + (" (%d of them bounds)" % len(told) if told else "")
 
 
+def kb_cell(r, target, inv=False):
+    """A kbench ratio (@inv: its inverse, a speed-up) to as many places as
+    @target needs, its repetitions' spread, and how many of them the
+    target holds for."""
+    if r is None:
+        return "n/a"
+    med, lo, hi = r["ratio_to_bare"], r["ratio_min"], r["ratio_max"]
+    if inv:
+        med, lo, hi = 1 / med, 1 / hi, 1 / lo
+    return "%s [%s - %s]" % (f_vs(med, target), f(lo), f(hi))
+
+
+def kb_verdict(r, ok, inv=False):
+    """met / not met when at least KB_AGREE of the repetitions' ratios
+    (@inv: their inverses) lie on that side of the target (@ok tells one
+    ratio's side), else inconclusive; with the count either way."""
+    if r is None:
+        return "n/a"
+    x = [1 / v if inv else v for v in r["ratios"]]
+    within = sum(1 for v in x if ok(v))
+    n = len(x)
+    tail = " (%d of %d repetitions within)" % (within, n)
+    if within >= KB_AGREE * n:
+        return "**met**" + tail
+    if n - within >= KB_AGREE * n:
+        return "**not met**" + tail
+    return "**inconclusive**" + tail
+
+
+def check_kb_verdict_rule():
+    """--check: kb_verdict() on repetitions whose verdict is known."""
+    def row(*x):
+        return {"ratios": list(x)}
+    le = lambda v: v <= 1.6  # noqa: E731
+    cases = [
+        (row(1.2, 1.3, 1.5, 1.7), le, False, "**met** (3 of 4"),
+        (row(1.2, 1.7, 1.8, 1.5), le, False, "**inconclusive** (2 of 4"),
+        (row(1.7, 1.8, 1.9, 1.5), le, False, "**not met** (1 of 4"),
+        (row(1.7), le, False, "**not met** (0 of 1"),
+        # a speed-up of at least 1.3: the inverse of each ratio
+        (row(0.7, 0.75, 0.76, 0.8), lambda v: v >= 1.3, True, "**met** (3 of 4"),
+    ]
+    for r, ok, inv, want in cases:
+        got = kb_verdict(r, ok, inv)
+        if not got.startswith(want):
+            sys.exit("report: kbench verdict rule: %s gave %r, not %r" % (r, got, want))
+
+
 def check_verdict_rule():
     """--check: ratio_verdict() on pairs whose verdict is known (the rule the
     Targets section states), so a change to it cannot pass the smoke run
@@ -415,8 +478,8 @@ def tp_table(summary, duts, ratio_keys):
     names = ", ".join(duts)
     out = ["| routes | profile | size | " + " | ".join("%s Mpps" % d for d in duts) + " | " +
            " | ".join(ratio_keys) + " | " + " | ".join("%s cyc/pkt" % d for d in duts) +
-           " | valid/total runs (%s) | generator-bound runs (%s) | vCPU placements |"
-           % (names, names),
+           " | valid/total runs (%s) | generator-bound runs (%s) | vCPU placement: runs there (%s) |"
+           % (names, names, names),
            "|" + "---|" * (6 + 2 * len(duts) + len(ratio_keys))]
     for row in summary["rows"]:
         cells = [str(row["routes"]), row["profile"], str(row["size"])]
@@ -430,10 +493,12 @@ def tp_table(summary, duts, ratio_keys):
         cells.append(" ".join(str(row["duts"][d]["generator_bound"])
                               if "generator_bound" in row["duts"].get(d, {}) else "?"
                               for d in duts))
-        # an Mpps median over more than one placement mixes rates about 2x
-        # apart (the ratios never do: their pairs share one)
-        pls = sorted(set(p for d in duts for p in row["duts"].get(d, {}).get("placements", [])))
-        cells.append(", ".join(pls) if pls else "?")
+        if "placement" in row:
+            cells.append(fastbench.placement_text(row, duts))
+        else:  # a summary kept as it was written: medians over every placement
+            pls = sorted(set(p for d in duts
+                             for p in row["duts"].get(d, {}).get("placements", [])))
+            cells.append("%s (medians over all)" % ", ".join(pls) if pls else "?")
         out.append("| " + " | ".join(cells) + " |")
     return out
 
@@ -442,6 +507,25 @@ def failures_note(summary):
     """The DUTs a table has none of, and why (l3fwd's route load timing out)."""
     return ["%s n/a at %s routes: %s." % (d, n, why)
             for d, t in summary.get("dut_failures", {}).items() for n, why in t.items()]
+
+
+def forwarded_note(summary):
+    """What fastroute's own counters say of the frames it was sent: the
+    least share of them it forwarded in a valid run, over the table, and the
+    rows below the smoke run's bar (the Mpps count every frame back at the
+    generator, a DUT's own ARP or ICMP included)."""
+    shares = [(row["duts"][d]["forwarded_share_min"], row, d) for row in summary["rows"]
+              for d in FR_DUTS if "forwarded_share_min" in row["duts"].get(d, {})]
+    if not shares:
+        return ""
+    low = ["%s at %s routes %s %s B (%.1f%%)" % (d, row["routes"], row["profile"], row["size"],
+                                                 100 * x)
+           for x, row, d in shares if x < SMOKE_FORWARDED]
+    return ("fastroute's own counters: in every valid run it forwarded at least %.1f%% of the "
+            "frames it received%s." % (100 * min(x for x, _, _ in shares),
+                                        "" if not low else "; below %d%%: %s (the rest it "
+                                        "dropped or answered itself, each counted by reason in "
+                                        "its stats)" % (100 * SMOKE_FORWARDED, ", ".join(low))))
 
 
 def generator_note(summary):
@@ -493,7 +577,7 @@ def chart(summary, cache, png):
     # noenhanced: net_memif's '_' is no subscript; the key outside the bars
     script = """set terminal png noenhanced size 1100,480
 set output '%s'
-set title "Mpps, 64-byte frames, over net_memif (median of interleaved rounds)\\na bar whose every run was generator-bound is the generator's rate: a lower bound (>= in the table)"
+set title "Mpps, 64-byte frames, over net_memif (median of interleaved rounds, on each row's vCPU placement)\\na bar whose every run was generator-bound is the generator's rate: a lower bound (>= in the table)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -546,6 +630,7 @@ def main():
 
     if a.check:
         check_verdict_rule()
+        check_kb_verdict_rule()
     kb_rows = load_jsonl(a.kbench)
     kb = check_kbench(kb_rows)
     kb6 = check_kbench6(kb_rows)
@@ -656,17 +741,13 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
         ("throughput, %d routes, random1m, 64 B: fastroute / testpmd io" % big, ">= 0.8",
          ratio_cell(fr_io), ratio_verdict(fr_io, lambda x: x >= 0.8)),
         ("kbench, %d routes, 1M destinations: input route decision / bare rte_lpm" % big,
-         "<= 1.3", f_vs(dec and dec["ratio_to_bare"], 1.3) + of_bare,
-         verdict(None if dec is None else dec["ratio_to_bare"] <= 1.3)),
+         "<= 1.3", kb_cell(dec, 1.3) + of_bare, kb_verdict(dec, lambda x: x <= 1.3)),
         ("kbench, %d routes, 1M destinations: whole pipeline / bare rte_lpm" % big, "<= 1.6",
-         f_vs(pipe and pipe["ratio_to_bare"], 1.6) + of_bare,
-         verdict(None if pipe is None else pipe["ratio_to_bare"] <= 1.6)),
+         kb_cell(pipe, 1.6) + of_bare, kb_verdict(pipe, lambda x: x <= 1.6)),
         ("kbench, %d routes, 1M destinations: rpf loose / rpf off" % big, "<= 1.35",
-         f_vs(loose and loose["ratio_to_bare"], 1.35),
-         verdict(None if loose is None else loose["ratio_to_bare"] <= 1.35)),
+         kb_cell(loose, 1.35), kb_verdict(loose, lambda x: x <= 1.35)),
         ("kbench, %d routes, 1M destinations: rpf strict / rpf off" % big, "<= 1.35",
-         f_vs(strict and strict["ratio_to_bare"], 1.35),
-         verdict(None if strict is None else strict["ratio_to_bare"] <= 1.35)),
+         kb_cell(strict, 1.35), kb_verdict(strict, lambda x: x <= 1.35)),
     ]
     # what the wall time covers: make bench's whole, or run.sh's alone
     whole = a.wall_from == "make"
@@ -683,15 +764,17 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
             "n/a (setup and build not timed)"))
     for dests in (1, 1000):
         on = kb_get(kb, big, dests, "cache_on")
-        sp = None if on is None else 1 / on["ratio_to_bare"]
         targets.append(("kbench, %d routes, rpf strict, %d flow(s): cache off / cache on"
-                        % (big, dests), ">= 1.3 (faster)", f_vs(sp, 1.3),
-                        verdict(None if sp is None else sp >= 1.3)))
+                        % (big, dests), ">= 1.3 (faster)", kb_cell(on, 1.3, inv=True),
+                        kb_verdict(on, lambda x: x >= 1.3, inv=True)))
     au = kb_get(kb, big, 1000000, "cache_auto")
-    sp = None if au is None else 1 / au["ratio_to_bare"]
+    s2 = kb_get(kb, big, 1000000, "rpf_strict_2")
     targets.append(("kbench, %d routes, rpf strict, 1M destinations: cache auto vs off"
-                     % big, ">= 0.97", f(sp, "%.3f"), verdict(None if sp is None else
-                                                              sp >= 0.97)))
+                    % big, ">= 0.97", kb_cell(au, 0.97, inv=True) + (
+                        "" if s2 is None else " (two runs of cache off: %s [%s - %s])" %
+                        (f(1 / s2["ratio_to_bare"], "%.3f"), f(1 / s2["ratio_max"]),
+                         f(1 / s2["ratio_min"]))),
+                    kb_verdict(au, lambda x: x >= 0.97, inv=True)))
     if cache is not None:
         cr = find_row(cache, big, "random1m", 64)
         x = ratio(cr, "fr-strict-auto/fr-strict-off")
@@ -773,9 +856,11 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "the vCPUs placed differently is never compared (memif's rate moves about 2x with the "
       "placement). The figure is the median of the pairs in which neither "
       "run was generator-bound, followed by every pair in round order (see the throughput "
-      "section for the marks). The kbench ratios are judged on their medians over the "
-      "repetitions, as kbench reports only those."
-      % (fastbench.GEN_BOUND_RULE, MIN_PAIRS))
+      "section for the marks). A kbench ratio is shown as the median of its repetitions' "
+      "ratios [their min - max], each repetition's run divided by its reference's run in "
+      "the same repetition; it is **met** or **not met** when at least %d%% of the "
+      "repetitions lie on that side of the target, and **inconclusive** otherwise."
+      % (fastbench.GEN_BOUND_RULE, MIN_PAIRS, round(KB_AGREE * 100)))
     w("")
     w("| what | target | this run | |")
     w("|---|---|---|---|")
@@ -797,17 +882,19 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "bound (the denominator's), `[x]` no bound (both were), `~x` a pair whose two runs "
       "found the vCPUs placed differently (not compared); bounds are left out of the "
       "median, and count toward a target only when they lie past it (see Targets). The two columns before the last count the runs per DUT, "
-      "in the order of the Mpps columns; the last names the vCPU placements its runs "
-      "found. Cycles are each DUT's own TSC cycles in polls "
+      "in the order of the Mpps columns; the last names the vCPU placement the row's "
+      "Mpps and cycles were taken at, how many valid runs each DUT had there, and the "
+      "other placements its valid runs found. Cycles are each DUT's own TSC cycles in polls "
       "that carried packets, per packet (fastroute: `show stats`, its whole poll of every "
       "port, the transmit flushes and the control ring included; testpmd: "
       "`--record-core-cycles`, the bursts that carried packets only, so its figure leaves "
       "out what a poll costs around them; l3fwd counts none). fastroute runs with its "
       "defaults but for its ports: route cache auto (the hit path where it pays: one flow, "
       "256 networks), rpf off, martian checks on. A DUT's Mpps and cycles are the medians of "
-      "its valid runs, whatever vCPU placement each found (the last column names those of the "
-      "row): figures of one row from different placements are not comparable, which the "
-      "ratios alone take care of. Mpps counts every frame back at the generator, a DUT's "
+      "its valid runs on the row's placement: the one the most DUTs had valid runs on, then "
+      "the most runs (memif's rate moves about 2x with the placement, so a median over both "
+      "would set the DUTs of one row on different footings); a DUT with no valid run there "
+      "shows n/a. The ratios pair runs of one round on one placement, whichever it was. Mpps counts every frame back at the generator, a DUT's "
       "own (ARP, ICMP) and frames it sent back out of their arrival port included. " +
       tp["header"] + ".")
     w("")
@@ -819,7 +906,7 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
             if any(k in r["ratios"] for r in tp["rows"])]
     md.extend(tp_table(tp, duts, keys))
     w("")
-    for line in failures_note(tp) + [generator_note(tp)]:
+    for line in failures_note(tp) + [generator_note(tp), forwarded_note(tp)]:
         if line:
             w(line)
             w("")
@@ -841,7 +928,7 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
         md.extend(tp_table(cache, cd, ["fr-strict-on/fr-strict-off",
                                        "fr-strict-auto/fr-strict-off"]))
         w("")
-        for line in failures_note(cache) + [generator_note(cache)]:
+        for line in failures_note(cache) + [generator_note(cache), forwarded_note(cache)]:
             if line:
                 w(line)
                 w("")
@@ -858,7 +945,7 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
         w("")
         md.extend(tp_table(ipv6, ["fastroute", "fastroute6"], ["fastroute6/fastroute"]))
         w("")
-        for line in failures_note(ipv6) + [generator_note(ipv6)]:
+        for line in failures_note(ipv6) + [generator_note(ipv6), forwarded_note(ipv6)]:
             if line:
                 w(line)
                 w("")
@@ -877,8 +964,10 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "`dp_input_burst()` together, and the restoring timed alone (the best of three runs, "
       "packets hot) is subtracted, so work the two overlap goes uncounted. The rpf rows use sources as random as "
       "the destinations, routed back through the arrival port; their ratio is to `pipeline`. "
-      "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster; "
-      "auto's to a second `rpf_strict` run right before it). "
+      "The cache rows run with rpf strict; their ratio is to `rpf_strict` (below 1: faster); "
+      "`rpf_strict_2` is a second `rpf_strict` run right before `cache_auto`, shown against "
+      "the first (how far two runs of the same code drift apart), and `cache_auto`'s ratio "
+      "is to it. "
       "Each ratio is the median of the ratios within each repetition, and each timed run "
       "(%s packets, or one pass over the destinations when they are more) "
       "follows an untimed pass over its destinations. kbench builds its tables on the other CPU "
@@ -891,12 +980,13 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
         w("- %d routes loaded: fastroute FIB %.2f s, rte_lpm %.2f s" %
           (r["routes"], r["fib_s"], r["lpm_s"]))
     w("")
-    w("| routes | dests | metric | cycles/pkt | spread | ratio |")
-    w("|---|---|---|---|---|---|")
+    w("| routes | dests | metric | cycles/pkt | spread | ratio | its spread |")
+    w("|---|---|---|---|---|---|---|")
     for r in kb:
-        w("| %d | %d | %s | %.1f | %.1f - %.1f | %.2f |" %
+        w("| %d | %d | %s | %.1f | %.1f - %.1f | %.2f | %s |" %
           (r["routes"], r["dests"], r["metric"], r["cycles"], r["min"], r["max"],
-           r["ratio_to_bare"]))
+           r["ratio_to_bare"], "" if r["metric"] == "bare_lpm" else
+           "%.2f - %.2f" % (r["ratio_min"], r["ratio_max"])))
     w("")
     if kx:
         w("Address translation on this machine, as kbench measured it before the rows above: "
