@@ -125,7 +125,7 @@ def check_kbench(rows):
         if r["metric"] not in KB_METRICS or not 0 < r["min"] <= r["cycles"] <= r["max"] or \
                 not r["ratio_to_bare"] > 0:
             fail("kbench row out of shape: %s" % r)
-        if r["metric"] == "bare_lpm":
+        if r["metric"] == "bare_lpm" or old_kb(kb):
             continue
         # each repetition's ratio, whose spread the targets are judged on
         for k in ("ratio_min", "ratio_max", "ratios"):
@@ -137,9 +137,17 @@ def check_kbench(rows):
                 abs(min(x) - r["ratio_min"]) < 1e-5 and abs(max(x) - r["ratio_max"]) < 1e-5):
             fail("kbench row's ratios out of shape: %s" % r)
     metrics = set(r["metric"] for r in kb)
-    if metrics != set(KB_METRICS):
-        fail("kbench metrics %s, want %s" % (sorted(metrics), sorted(KB_METRICS)))
+    want = set(KB_METRICS) - ({"rpf_strict_2"} if old_kb(kb) else set())
+    if metrics != want:
+        fail("kbench metrics %s, want %s" % (sorted(metrics), sorted(want)))
     return kb
+
+
+def old_kb(kb):
+    """Rows of a kbench from before it reported each repetition's ratio
+    (raw results kept in build/bench-raw can be rendered again): judged on
+    their medians alone, and without the rpf_strict_2 row."""
+    return not any("ratios" in r for r in kb)
 
 
 XLAT_SPANS = (1, 32, 256)
@@ -370,6 +378,8 @@ def kb_cell(r, target, inv=False):
     target holds for."""
     if r is None:
         return "n/a"
+    if "ratios" not in r:  # an older kbench: its median alone
+        return f_vs(1 / r["ratio_to_bare"] if inv else r["ratio_to_bare"], target)
     med, lo, hi = r["ratio_to_bare"], r["ratio_min"], r["ratio_max"]
     if inv:
         med, lo, hi = 1 / med, 1 / hi, 1 / lo
@@ -382,6 +392,9 @@ def kb_verdict(r, ok, inv=False):
     ratio's side), else inconclusive; with the count either way."""
     if r is None:
         return "n/a"
+    if "ratios" not in r:  # an older kbench: its median alone
+        return verdict(ok(1 / r["ratio_to_bare"] if inv else r["ratio_to_bare"])) + \
+            " (on the median alone: a kbench that did not report its repetitions)"
     x = [1 / v if inv else v for v in r["ratios"]]
     within = sum(1 for v in x if ok(v))
     n = len(x)
@@ -875,7 +888,7 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "A B C D per round, short windows; a cache-line ping-pong probes the vCPU placement "
       "before and after each run and runs whose placement changed, or that other processes "
       "disturbed, are discarded. A valid run is generator-bound when " +
-      tp.get("generator_bound_rule", fastbench.GEN_BOUND_RULE) + "; the Mpps of a DUT whose valid runs all were is shown as >=. Ratios are taken pair by "
+      tp.get("generator_bound_rule", fastbench.GEN_BOUND_RULE) + "; the Mpps of a DUT whose valid runs on the row's placement all were is shown as >= (the generator-bound column counts those of every placement). Ratios are taken pair by "
       "pair within a round; the median over the pairs in which neither run was "
       "generator-bound is shown, then every pair in round order: a plain figure is one of "
       "those, `>=x` a lower bound (the numerator's run was generator-bound), `<=x` an upper "
@@ -985,7 +998,7 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
     for r in kb:
         w("| %d | %d | %s | %.1f | %.1f - %.1f | %.2f | %s |" %
           (r["routes"], r["dests"], r["metric"], r["cycles"], r["min"], r["max"],
-           r["ratio_to_bare"], "" if r["metric"] == "bare_lpm" else
+           r["ratio_to_bare"], "" if "ratio_min" not in r else
            "%.2f - %.2f" % (r["ratio_min"], r["ratio_max"])))
     w("")
     if kx:
