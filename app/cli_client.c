@@ -29,8 +29,10 @@ static void usage(FILE *f)
 		"Usage: fastroute-cli [-s PATH] [-j] [-t SEC] [COMMAND...]\n"
 		"Send COMMAND to the fastroute router listening on PATH (default\n" DEFAULT_SOCKET
 		") and print its answer; with no COMMAND, read\n"
-		"commands from standard input, one per line. Options go before\n"
-		"COMMAND: the words after its first are the command's own.\n"
+		"commands from standard input, one per line, each run on its own: one\n"
+		"refused does not stop the next (a file all or nothing: 'load FILE'), and\n"
+		"a change on a last line without its newline (cut short?) is not run.\n"
+		"Options go before COMMAND: the words after its first are the command's own.\n"
 		"  -s, --socket PATH   the router's CLI socket\n"
 		"  -j, --json          ask show commands, load and configure replace for JSON\n"
 		"                      (another change answers only its warnings, if any)\n"
@@ -93,7 +95,10 @@ static int write_full(int fd, const char *buf, size_t len)
  * such a line and says why, where "%s" would send a shorter command); the
  * answer's body goes to *body (caller frees) or is printed. 0 ok, 1 error
  * answer, 2 connection lost. */
-static int transact_ex(int fd, const char *line, size_t n, int json, char **body_out)
+/* @cut: @line ended standard input without its newline; it goes as it
+ * came, and the writing side is shut, so the router knows it may have
+ * been cut short (it answers a show, and runs no change from it) */
+static int transact_ex(int fd, const char *line, size_t n, int json, int cut, char **body_out)
 {
 	char hdr[64];
 	size_t hl = 0, len, blank = 0;
@@ -109,7 +114,8 @@ static int transact_ex(int fd, const char *line, size_t n, int json, char **body
 	/* -j: 'json' before a command, not before a blank line (alone, it
 	 * names none: an error, where the blank line is an empty OK) */
 	if ((json && blank < n && write_full(fd, "json ", 5) != 0) ||
-	    write_full(fd, line, n) != 0 || write_full(fd, "\n", 1) != 0) {
+	    write_full(fd, line, n) != 0 ||
+	    (cut ? shutdown(fd, SHUT_WR) : write_full(fd, "\n", 1)) != 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK) {
 			timed_out = 1;
 			return 2;
@@ -180,7 +186,7 @@ static int transact_ex(int fd, const char *line, size_t n, int json, char **body
 
 static int transact(int fd, const char *line, int json)
 {
-	return transact_ex(fd, line, strlen(line), json, NULL);
+	return transact_ex(fd, line, strlen(line), json, 0, NULL);
 }
 
 /* The line ends the session at the router (quit or exit, as its parser
@@ -243,7 +249,7 @@ static int interactive(int fd, int json)
 	char *kw = NULL, *line, *save;
 
 	if (t == NULL ||
-	    transact_ex(fd, "help --keywords", strlen("help --keywords"), 0, &kw) != 0) {
+	    transact_ex(fd, "help --keywords", strlen("help --keywords"), 0, 0, &kw) != 0) {
 		fprintf(stderr, "fastroute-cli: the router did not list its commands\n");
 		free(kw);
 		cli_term_free(t);
@@ -410,12 +416,16 @@ int main(int argc, char **argv)
 		size_t cap = 0;
 		ssize_t n;
 		for (;;) {
+			int cut = 0;
+
 			n = getline(&line, &cap, stdin);
 			if (n < 0)
 				break;
 			if (n > 0 && line[n - 1] == '\n')
 				line[--n] = '\0';
-			c = transact_ex(fd, line, (size_t)n, json, NULL);
+			else
+				cut = 1; /* the last, without its newline */
+			c = transact_ex(fd, line, (size_t)n, json, cut, NULL);
 			if (c == 2) {
 				rc = 2;
 				break;

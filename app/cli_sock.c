@@ -63,6 +63,7 @@ struct client {
 	size_t outlen, outoff;
 	int closing;	  /* close once the output is written */
 	int eof;	  /* sent all it will: close once its lines have run */
+	int cut;	  /* its last line came without a newline (one was added) */
 	uint64_t last_ms; /* the last bytes read or written, or line run */
 	struct client *prev, *next;
 };
@@ -374,6 +375,10 @@ static int client_run(struct router *r, struct client *c, uint64_t start)
 			line += 5;
 		}
 		out_reset(&o);
+		/* the line the stream ended in without its newline: maybe cut
+		 * short (a dropped ssh session, a killed generator), a prefix
+		 * that parses as another command ('port 0 mtu 150' of 1500) */
+		o.cut = c->cut && used == c->inlen;
 		r->cli_peer = &c->peer; /* a load reads as this client may */
 		rc = cmd_run_line(r, line, &o);
 		r->cli_peer = NULL;
@@ -443,8 +448,10 @@ static void client_read(struct router *r, struct client *c, uint64_t start)
 			/* the last line came without its newline (printf 'show
 			 * stats' | socat ...): answered all the same, then
 			 * the connection ends (client_run()) */
-			if (c->inlen > 0)
+			if (c->inlen > 0) {
 				c->in[c->inlen++] = '\n';
+				c->cut = 1;
+			}
 			c->eof = 1;
 			client_run(r, c, start);
 			return;

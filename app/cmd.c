@@ -1609,6 +1609,14 @@ int cmd_run_line(struct router *r, const char *line, struct cmd_out *o)
 		out_printf(o, "error: %s\n", err);
 		return rc;
 	}
+	/* a show is answered; a change is not run from a line that may have
+	 * been cut short (what was sent may have been longer) */
+	if (o->cut && (c.id <= CMD_CONFIG_LAST || c.id == CMD_CLEAR_STATS || c.id == CMD_LOAD ||
+		       c.id == CMD_CONFIGURE_REPLACE)) {
+		out_printf(o, "error: the last line came without its newline (cut short?): a "
+			      "change is not run from it\n");
+		return -EINVAL;
+	}
 	t = txn_begin(r);
 	if (t == NULL) {
 		out_printf(o, "error: out of memory\n");

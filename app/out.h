@@ -19,6 +19,7 @@ struct cmd_out {
 	bool json; /* show commands print JSON */
 	bool quit; /* the command asked to end the session */
 	bool oom;  /* the answer could not grow: it is cut short, never sent as is */
+	bool cut;  /* the line ended the stream without its newline: a change is not run */
 	int depth; /* JSON nesting */
 	bool need_comma[OUT_JSON_DEPTH];
 };

@@ -413,6 +413,30 @@ def test_idle_clients_and_huge_line(topo, r):
     data = raw_exchange(r, b"show version", shut=True)
     check(data.startswith(b"OK ") and b"fastroute" in data,
           "a last line without its newline went unanswered: %r" % data[:100])
+    # but such a line may have been cut short ('port 0 mtu 150' of 1500,
+    # a dropped ssh session): a change is not run from it, the lines
+    # before it are
+    mtu = r.port_info(0)["mtu"]
+    data = raw_exchange(r, b"route add 10.78.0.0/16 blackhole\nport 0 mtu 150", shut=True)
+    check(data.startswith(b"OK 0\nERR ") and b"cut short?" in data,
+          "a change on a last line without its newline: %r" % data[:200])
+    check("10.78.0.0/16" in r.cli("show route") and r.port_info(0)["mtu"] == mtu,
+          "the lines before it not run, or the cut line run: MTU %s" % r.port_info(0)["mtu"])
+    r.cli("route del 10.78.0.0/16")
+    # fastroute-cli reading standard input: the same (a show answered, exit
+    # 0; a change refused, exit 1)
+    cli = [os.path.join(frlib.BUILD, "app/fastroute-cli"), "-s", r.sock]
+    p = subprocess.run(cli, input="show version", stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=10)
+    check(p.returncode == 0 and "fastroute" in p.stdout,
+          "fastroute-cli, a show without its newline: exit %d, %r, %r" %
+          (p.returncode, p.stdout, p.stderr))
+    p = subprocess.run(cli, input="port 0 mtu 150", stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=10)
+    check(p.returncode == 1 and "cut short?" in p.stdout + p.stderr and
+          r.port_info(0)["mtu"] == mtu,
+          "fastroute-cli, a change without its newline: exit %d, %r, %r, MTU %s" %
+          (p.returncode, p.stdout, p.stderr, r.port_info(0)["mtu"]))
 
 
 def test_telemetry(topo, r):
