@@ -602,9 +602,10 @@ int err_gw_covered(const struct fr_addr *gw, const struct fib_route *via, char *
 		fr_addr_fmt(&via->gw, vg + 4, sizeof(vg) - 4);
 	}
 	return ERRC(-ENETUNREACH,
-		    "gateway %s is not on a connected network: route %s %s covers it (give "
+		    "gateway %s is not on a connected network: route %s %s%s covers it (give "
 		    "'port N', or a gateway that a port's network holds)",
-		    g, vp, vg[0] ? vg : fib_nh_type_names[via->type]);
+		    g, vp, vg[0] ? vg : fib_nh_type_names[via->type],
+		    via->flags & FIB_RTF_DOWN ? " (waiting for its port)" : "");
 }
 
 int err_gw_link_local(const struct fr_addr *gw, char *err, size_t errlen)
@@ -631,9 +632,7 @@ static int route_err(const struct router *r, const struct fib_route *rt, int rc,
 		/* on a port's network, a longer route may take it elsewhere:
 		 * that route is what makes it unreachable (not the route a
 		 * replace would replace, which the FIB left out) */
-		if (on_port_net(r, &rt->gw) && fib_route_lookup(r->fib, &rt->gw, &via) == 0 &&
-		    (!fr_prefix_eq(&via.prefix, &rt->prefix) ||
-		     fib_route_parent(r->fib, &rt->prefix, &via) == 0) &&
+		if (on_port_net(r, &rt->gw) && fib_gw_via(r->fib, rt, &via) == 0 &&
 		    via.type != FIB_NH_CONNECTED)
 			return err_gw_covered(&rt->gw, &via, err, errlen);
 		return err_gw_unconnected(&rt->gw, err, errlen);

@@ -362,6 +362,31 @@ void fib_gw_cache_check(struct fib *f, const struct fr_prefix *p)
 		f->gw_cache.valid = false;
 }
 
+int fib_gw_via(struct fib *f, const struct fib_route *r, struct fib_route *via)
+{
+	int rc = gw_lookup(f, &r->gw, via);
+
+	/* a replace resolves its gateway as an add of the new route would:
+	 * without the route it replaces (a gateway inside its own prefix is
+	 * found by the route that holds that prefix) */
+	if (rc == 0 && fr_prefix_eq(&via->prefix, &r->prefix))
+		rc = fib_route_parent(f, &r->prefix, via);
+	if (f->down.n > 0) {
+		/* a route waiting for its port (a 'dev' route) still says
+		 * where its gateways are, as it would in a RIB */
+		struct fib_route w;
+
+		/* (not the route replaced: a shorter one waiting holds the
+		 * gateway then, as fib_route_parent()) */
+		if (fib_down_lookup(f, &r->gw, &r->prefix, &w) == 0 &&
+		    (rc != 0 || w.prefix.len > via->prefix.len)) {
+			*via = w;
+			rc = 0;
+		}
+	}
+	return rc;
+}
+
 /* Work out the next-hop key of @r, resolving the gateway's port. */
 int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 {
@@ -383,25 +408,7 @@ int fib_nh_key_make(struct fib *f, struct fib_route *r, struct nh_key *k)
 		if (r->gw.family == AF_INET6 && r->gw.v6[0] == 0xfe &&
 		    (r->gw.v6[1] & 0xc0) == 0x80 && r->port == FIB_PORT_NONE)
 			return -EDESTADDRREQ;
-		rc = gw_lookup(f, &r->gw, &via);
-		/* a replace resolves its gateway as an add of the new route
-		 * would: without the route it replaces (a gateway inside its
-		 * own prefix is found by the route that holds that prefix) */
-		if (rc == 0 && fr_prefix_eq(&via.prefix, &r->prefix))
-			rc = fib_route_parent(f, &r->prefix, &via);
-		if (f->down.n > 0) {
-			/* a route waiting for its port (a 'dev' route) still
-			 * says where its gateways are, as it would in a RIB */
-			struct fib_route w;
-
-			/* (not the route replaced: a shorter one waiting
-			 * holds the gateway then, as fib_route_parent()) */
-			if (fib_down_lookup(f, &r->gw, &r->prefix, &w) == 0 &&
-			    (rc != 0 || w.prefix.len > via.prefix.len)) {
-				via = w;
-				rc = 0;
-			}
-		}
+		rc = fib_gw_via(f, r, &via);
 		if (rc == 0 && (via.type == FIB_NH_LOCAL || via.type == FIB_NH_BROADCAST))
 			return -EINVAL; /* a gateway cannot be one of our addresses */
 		if (r->port == FIB_PORT_NONE) {
@@ -892,6 +899,12 @@ static int route_put(struct fib *f, struct fib_route *r, struct fib_route *old, 
 	r->flags = 0;
 	i = fib_down_find(f, &r->prefix);
 	if (i >= 0 && !replace)
+		return -EEXIST;
+	/* an add of a prefix held is "exists" whatever its gateway, as with
+	 * every port up (route_set()), not the gateway's resolution below,
+	 * which leaves the prefix's own route out as for a replace */
+	if (!replace && i < 0 && f->down.nports > 0 &&
+	    route_get_installed(f, &r->prefix, &cur) == 0)
 		return -EEXIST;
 	if (f->down.nports > 0) {
 		/* the port a gateway resolves to decides where it goes */

@@ -251,6 +251,10 @@ int fib_route_get(const struct fib *f, const struct fr_prefix *p, struct fib_rou
  * @return 0, or -ENOENT when no route matches.
  */
 int fib_route_lookup(const struct fib *f, const struct fr_addr *a, struct fib_route *r);
+/* The route that says where @r's gateway is, as an add or replace of @r
+ * resolves it (without @r's own prefix; a route waiting for its port
+ * counts, flagged FIB_RTF_DOWN): 0 and @via, or -ENOENT. */
+int fib_gw_via(struct fib *f, const struct fib_route *r, struct fib_route *via);
 
 /**
  * The route that covers installed prefix @p, the route at @p left out: the

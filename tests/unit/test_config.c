@@ -301,6 +301,20 @@ static void test_bad_cases(void **state)
 		 4,
 		 "gateway 198.51.100.10 is not on a connected network: route 198.51.100.0/25 "
 		 "via 192.0.2.77 covers it"},
+		/* the same by a route waiting for its port (port 1 down):
+		 * named so, not the gateway called off every network */
+		{"port 0 address 10.0.0.1/24\nport 1 address 192.0.2.1/24\n"
+		 "route add 10.0.0.128/25 via 192.0.2.254\nport 1 down\n"
+		 "route add 198.51.100.0/24 via 10.0.0.200\n",
+		 5,
+		 "gateway 10.0.0.200 is not on a connected network: route 10.0.0.128/25 via "
+		 "192.0.2.254 (waiting for its port) covers it"},
+		/* an add of an installed prefix while a port is down: exists,
+		 * as with every port up */
+		{"port 0 address 10.0.0.1/24\nport 1 address 192.0.2.1/24\n"
+		 "route add 0.0.0.0/0 via 10.0.0.254\nport 1 down\n"
+		 "route add 10.0.0.0/24 via 10.0.0.5\n",
+		 5, "route 10.0.0.0/24 exists"},
 		/* on no port's network: the default route that covers it is
 		 * not the reason */
 		{"port 0 address 192.0.2.1/24\nroute add 0.0.0.0/0 via 192.0.2.254\n"

@@ -1584,6 +1584,11 @@ static void test_port_down(void **state)
 	/* added meanwhile through the down port: waits; twice: EEXIST */
 	route_gw(f, "172.16.0.0/12", "192.0.2.9", false, 0);
 	route_gw(f, "172.16.0.0/12", "192.0.2.9", false, -EEXIST);
+	/* an add of an installed prefix, while a port is down: EEXIST as
+	 * with every port up, not its gateway refused as off the subnets
+	 * (resolved as for a replace, the prefix's own route left out) */
+	route_gw(f, "198.51.100.0/24", "198.51.100.5", false, -EEXIST);
+	expect(f, ip("198.51.100.5"), FIB_NH_CONNECTED, 2);
 	expect(f, ip("172.16.1.1"), FIB_NH_GATEWAY, 2);
 	assert_string_equal(matched(f, "172.16.1.1"), "0.0.0.0/0");
 	/* a waiting route replaced by one through an up port: installed */
