@@ -165,7 +165,10 @@ def test_hold_time(topo, r, tap):
         t0 = time.time()
         r.cli("port 2 up")
         dt = until(lambda: not r.port_info(2)["forwarding_down"], t0, "back after 'port 2 up'")
-        check(dt < 1.0, "'port 2 up' waited %.2f s, the up hold (1.5 s)" % dt)
+        # (the CLI's ioctl waits on rtnl, which the other suite's netns
+        # work holds at times: 1.4 s still tells it from the 1.5 s hold
+        # counted from the next link poll)
+        check(dt < 1.4, "'port 2 up' waited %.2f s, the up hold (1.5 s)" % dt)
         time.sleep(0.3)
         check(r.port_info(2)["link_flaps_ignored"] == flaps and not r.port_info(2)["link_held"],
               "the operator's down/up counted as a flap: %s" % r.port_info(2))

@@ -46,12 +46,13 @@ def send(topo, pkts, h=0):
     frlib.l2send(topo, pkts, h)
 
 
-def at_host(topo, h, fn, timeout=0.6):
-    """Run fn() and return the frames the router sent to host h meanwhile."""
+def at_host(topo, h, fn, timeout=0.6, match=None, want=None):
+    """Run fn() and return the frames the router sent to host h meanwhile
+    (@match, @want: those only, and no longer than it takes to get @want)."""
     ls = frlib.Listen(topo, h)
     try:
         fn()
-        return ls.collect(timeout=timeout)
+        return ls.collect(timeout=timeout, match=match, want=want)
     finally:
         ls.close()
 
@@ -1142,7 +1143,10 @@ def test_martians(topo, r):
         p = udp(dst)
         p[s.IP].src = src
         before = r.stats()
-        got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+        # (the window once the drop is counted: a worker held back does
+        # not read as nothing forwarded)
+        got = at_host(topo, 1, lambda: (send(topo, p), frlib.settle(r, before, (counter,), 1.5)),
+                      timeout=0.3)
         after = r.stats()
         check(not [g for g in got if g.haslayer(s.UDP)], "%s -> %s forwarded" % (src, dst))
         check(delta(before, after, counter) == 1, "%s -> %s: %s rose by %d" %
@@ -1167,7 +1171,9 @@ def test_martians(topo, r):
                 p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
                      s.IP(src=src, dst=ROUTER_IP[0]) / pkt)
                 before = r.stats()
-                got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+                got = at_host(topo, 1, lambda: (send(topo, p),
+                                                frlib.settle(r, before, (counter,), 1.5)),
+                              timeout=0.3)
                 after = r.stats()
                 check(not [g for g in got if g.haslayer(s.IP)],
                       "from %s: sent %s" % (src, [g.summary() for g in got]))
@@ -1187,7 +1193,9 @@ def test_martians(topo, r):
             p = (s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
                  s.IP(src=src, dst=HOST_IP[1], ttl=1) / s.UDP(sport=7, dport=9) / s.Raw(b"t" * 8))
             before = r.stats()
-            got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+            got = at_host(topo, 1, lambda: (send(topo, p),
+                                            frlib.settle(r, before, ("ttl_exceeded",), 1.5)),
+                          timeout=0.3)
             after = r.stats()
             counts = {n: delta(before, after, n) for n in (
                 "ttl_exceeded", "icmp_not_sent", "icmp_queued", "no_route_back")}
@@ -1225,7 +1233,9 @@ def test_martians(topo, r):
           delta(before, after, "icmp_echo_replies") == 0, "169.254: no_route_back")
     # the limited broadcast is never forwarded
     before = r.stats()
-    got = at_host(topo, 1, lambda: send(topo, udp("255.255.255.255")), timeout=0.3)
+    got = at_host(topo, 1, lambda: (send(topo, udp("255.255.255.255")),
+                                    frlib.settle(r, before, ("local_broadcast",), 1.5)),
+                  timeout=0.3)
     after = r.stats()
     check(not [g for g in got if g.haslayer(s.UDP)], "255.255.255.255 forwarded")
     check(delta(before, after, "local_broadcast") == 1, "local_broadcast")
@@ -1240,7 +1250,9 @@ def test_directed_broadcast(topo, r):
     # nothing forwarded, no host asked for it (who answered would be
     # learnt), and no error about it
     before = r.stats()
-    net = at_host(topo, 1, lambda: send(topo, udp("198.51.100.0")), timeout=0.6)
+    net = at_host(topo, 1, lambda: (send(topo, udp("198.51.100.0")),
+                                    frlib.settle(r, before, ("local_broadcast",), 1.5)),
+                  timeout=0.6)
     check(not [p for p in net if p.haslayer(s.UDP) or
                (p.haslayer(s.ARP) and p[s.ARP].pdst == "198.51.100.0")],
           "to the network address: %s" % [p.summary() for p in net])
@@ -1248,12 +1260,17 @@ def test_directed_broadcast(topo, r):
     expect_no_error(topo, r, udp("198.51.100.0", ttl=1), "local_broadcast")
     r.cli("set ip directed-broadcast on")
     try:
-        got = [p for p in go() if p.haslayer(s.UDP)]
+        # (what must come: until it has, 1.5 s at most, then 0.3 s more
+        # for a second copy that must not)
+        got = [p for p in at_host(topo, 1, lambda: send(topo, udp("198.51.100.255")),
+                                  timeout=1.5, want=1, match=lambda p: p.haslayer(s.UDP))]
+        got += [p for p in at_host(topo, 1, lambda: None, timeout=0.3) if p.haslayer(s.UDP)]
         # too big for port 1 (MTU 1280), DF clear: fragmented, each
         # fragment an L2 broadcast
         big = udp("198.51.100.255", payload=b"B" * 1400)
-        frags = [p for p in at_host(topo, 1, lambda: send(topo, big), timeout=0.6)
-                 if p.haslayer(s.IP) and p[s.IP].dst == "198.51.100.255"]
+        frags = [p for p in at_host(topo, 1, lambda: send(topo, big), timeout=1.5, want=2,
+                                    match=lambda p: p.haslayer(s.IP) and
+                                    p[s.IP].dst == "198.51.100.255")]
         # TTL 1: dropped without an error (RFC 1812 4.3.2.7), the error
         # not sent counted as README says
         expect_no_error(topo, r, udp("198.51.100.255", ttl=1), ("ttl_exceeded", "icmp_not_sent"))
@@ -1279,7 +1296,10 @@ def test_rpf_matrix(topo, r):
                 p = udp(HOST_IP[1], payload=("rpf-%s-%s" % (mode, name)).encode())
                 p[s.IP].src = src
                 before = r.stats()
-                got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+                # (1 s for a worker held back; a drop waits it out)
+                got = at_host(topo, 1, lambda: send(topo, p), timeout=1.0, want=1,
+                              match=lambda g: g.haslayer(s.Raw) and
+                              g[s.Raw].load == p[s.Raw].load)
                 after = r.stats()
                 fwd = any(g.haslayer(s.Raw) and g[s.Raw].load == p[s.Raw].load for g in got)
                 check(fwd == want[mode][name], "rpf %s, %s source: forwarded=%s" %
@@ -1299,7 +1319,8 @@ def test_rpf_flip(topo, r):
         def one(tag):
             p = udp(HOST_IP[1], payload=tag)
             p[s.IP].src = "172.20.0.1"
-            got = at_host(topo, 1, lambda: send(topo, p), timeout=0.3)
+            got = at_host(topo, 1, lambda: send(topo, p), timeout=1.0, want=1,
+                          match=lambda g: g.haslayer(s.Raw) and g[s.Raw].load == tag)
             return any(g.haslayer(s.Raw) and g[s.Raw].load == tag for g in got)
         check(one(b"flip-1"), "source with a route was dropped")
         r.cli("route del 172.20.0.0/16")

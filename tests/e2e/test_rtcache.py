@@ -34,8 +34,9 @@ def one(topo, tag, src=None):
     try:
         wires[0].send(p)
         # both watched at once, until it arrives (each was watched 0.3 s
-        # in turn, whether it came or not)
-        got = frlib.collect_from({1: wires[0], 2: wires[1]}, 0.6, 1,
+        # in turn, whether it came or not); 1.5 s for a worker a busy
+        # machine held back (a drop waits it out: two cases)
+        got = frlib.collect_from({1: wires[0], 2: wires[1]}, 1.5, 1,
                                  lambda x: x.haslayer(s.Raw) and x[s.Raw].load == tag.encode(),
                                  linger=0)
         for h in (1, 2):
