@@ -558,10 +558,11 @@ uint16_t replace_mtu(const struct cfg_replace *rp, uint16_t port)
  */
 /* The longest route that the lines before this one made and that covers
  * @gw, the line's own static one at @own left out (the one it adds or
- * replaces, which neither an add nor a replace resolves its gateway by);
- * @installed: only one in the lookups, not one waiting for its port. */
+ * replaces, which neither an add nor a replace resolves its gateway by),
+ * one waiting for its port included (it says where its gateways are, and
+ * the refusal names it, as fib_gw_via() and a start do). */
 static bool made_cover(const struct cfg_replace *rp, const struct fr_prefix *own,
-		       const struct fr_addr *gw, bool installed, struct fib_route *rt)
+		       const struct fr_addr *gw, struct fib_route *rt)
 {
 	struct fr_prefix pf;
 	int len;
@@ -571,8 +572,7 @@ static bool made_cover(const struct cfg_replace *rp, const struct fr_prefix *own
 		pf.len = (uint8_t)len;
 		fr_addr_mask(&pf.addr, pf.len);
 		if (fib_route_get(rp->r->fib, &pf, rt) == 0 && replace_route_made(rp, rt) &&
-		    !(rt->origin == FIB_ORIGIN_STATIC && fr_prefix_eq(&pf, own)) &&
-		    !(installed && (rt->flags & FIB_RTF_DOWN)))
+		    !(rt->origin == FIB_ORIGIN_STATIC && fr_prefix_eq(&pf, own)))
 			return true;
 	}
 	return false;
@@ -595,7 +595,7 @@ static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
 		e = gw_check(r, gw, err, errlen);
 		return e != 0 ? e : err_gw_link_local(gw, err, errlen);
 	}
-	if (made_cover(rp, own, gw, false, &rt) && rt.type == FIB_NH_CONNECTED) {
+	if (made_cover(rp, own, gw, &rt) && rt.type == FIB_NH_CONNECTED) {
 		*port = rt.port;
 		return 0;
 	}
@@ -611,7 +611,7 @@ static int gw_resolve(const struct cfg_replace *rp, const struct fr_prefix *own,
 			on_net = replace_addr_made(rp, pid, &r->ports[pid].addrs[i]) &&
 				 pf.addr.family == gw->family && fr_prefix_contains(&pf, gw);
 		}
-	return on_net && made_cover(rp, own, gw, true, &rt) && rt.type != FIB_NH_CONNECTED
+	return on_net && made_cover(rp, own, gw, &rt) && rt.type != FIB_NH_CONNECTED
 		       ? err_gw_covered(gw, &rt, err, errlen)
 		       : err_gw_unconnected(gw, err, errlen);
 }

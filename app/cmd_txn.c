@@ -605,7 +605,9 @@ int err_gw_covered(const struct fr_addr *gw, const struct fib_route *via, char *
 		    "gateway %s is not on a connected network: route %s %s%s covers it (give "
 		    "'port N', or a gateway that a port's network holds)",
 		    g, vp, vg[0] ? vg : fib_nh_type_names[via->type],
-		    via->flags & FIB_RTF_DOWN ? " (waiting for its port)" : "");
+		    via->flags & FIB_RTF_STRANDED ? " (withdrawn: table full)"
+		    : via->flags & FIB_RTF_DOWN	  ? " (waiting for its port)"
+						  : "");
 }
 
 int err_gw_link_local(const struct fr_addr *gw, char *err, size_t errlen)
@@ -1253,17 +1255,38 @@ int gw_check(const struct router *r, const struct fr_addr *gw, char *err, size_t
 
 /* route add|replace PREFIX via GW ... via GW: each gateway checked as a
  * single one is, then one next hop that holds them all */
+/* @p held by @cur: a static route is replaced by 'route replace'; a port's
+ * or the router's own cannot be changed by route commands. */
+static int route_held_err(const struct fr_prefix *p, const struct fib_route *cur, char *err,
+			  size_t errlen)
+{
+	char buf[FR_ADDR_STRLEN];
+
+	fr_prefix_fmt(p, buf, sizeof(buf));
+	if (cur->origin == FIB_ORIGIN_STATIC)
+		return ERRC(-EEXIST, "route %s exists (use 'route replace' to change it)", buf);
+	return ERRC(-EEXIST,
+		    "route %s exists, installed by %s; it cannot be changed by route commands", buf,
+		    cur->origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
+}
+
 static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 {
 	struct router *r = t->r;
 	struct fib_mp_member m[FIB_MP_MAX];
-	struct fib_route rt = c->route;
+	struct fib_route rt = c->route, cur;
 	char buf[FR_ADDR_STRLEN];
 	unsigned int i, bad;
 	uint32_t idx;
 	int rc;
 
 	memcpy(m, c->mp, sizeof(m));
+	/* a prefix held says so before its gateways are resolved: they are
+	 * resolved without the prefix's own route, as for a replace, and one
+	 * inside it would be called off the subnets (one gateway: the FIB
+	 * says "exists" first, route_put()) */
+	if (c->id == CMD_ROUTE_ADD && fib_route_get(r->fib, &c->prefix, &cur) == 0)
+		return route_held_err(&c->prefix, &cur, err, errlen);
 	for (i = 0; i < c->nmp; i++) {
 		if (m[i].port != FIB_PORT_NONE) {
 			rc = check_port(r, m[i].port, err, errlen);
@@ -1317,11 +1340,7 @@ static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen
 	fib_nh_release(r->fib, idx); /* the route holds it now, or nothing does */
 	if (rc == -EEXIST && fib_route_get(r->fib, &c->prefix, &rt) == 0 &&
 	    rt.origin != FIB_ORIGIN_STATIC)
-		return ERRC(-EEXIST,
-			    "route %s exists, installed by %s; it cannot be changed by route "
-			    "commands",
-			    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
-			    rt.origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
+		return route_held_err(&c->prefix, &rt, err, errlen);
 	return rc;
 }
 
@@ -1382,12 +1401,7 @@ int exec_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		 * up only then, not for each of a million adds) */
 		if (rc == -EEXIST && fib_route_get(r->fib, &c->prefix, &cur) == 0 &&
 		    cur.origin != FIB_ORIGIN_STATIC)
-			return ERRC(-EEXIST,
-				    "route %s exists, installed by %s; it cannot be changed by "
-				    "route commands",
-				    fr_prefix_fmt(&c->prefix, buf, sizeof(buf)),
-				    cur.origin == FIB_ORIGIN_PORT ? "a port address"
-								  : "the router");
+			return route_held_err(&c->prefix, &cur, err, errlen);
 		return rc;
 	case CMD_ROUTE_REPLACE:
 		return t_route_replace(t, &rt, err, errlen);

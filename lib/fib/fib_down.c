@@ -112,8 +112,7 @@ int fib_down_lookup(const struct fib *f, const struct fr_addr *a, const struct f
 			continue;
 		i = fib_down_find(f, &p);
 		if (i >= 0) {
-			*r = d->r[i];
-			r->flags &= (uint8_t)~FIB_RTF_TRIED;
+			fib_down_get(f, (uint32_t)i, r); /* stranded said so */
 			return 0;
 		}
 	}

@@ -2387,6 +2387,17 @@ def _():
         check(q.returncode == 1 and ("%s:24: gateway 203.0.113.1 is not on a connected network"
                                      % bad) in q.stderr, "bad line: %s" % q.stderr)
         check(config(sa) == fresh_b, "a refused replace changed the configuration")
+        # a gateway on port 0's network that a route waiting for its port
+        # (port 1 down) covers: refused naming that route, as a start does
+        bad = conf("port 0 address 10.0.0.1/24\nport 1 address 192.0.2.1/24\nport 1 down\n"
+                   "route add 10.0.0.128/25 via 192.0.2.254\n"
+                   "route add 198.51.100.0/24 via 10.0.0.200\n")
+        q = cli(sa, "configure", "replace", bad)
+        check(q.returncode == 1 and ("%s:5: gateway 10.0.0.200 is not on a connected network: "
+                                     "route 10.0.0.128/25 via 192.0.2.254 (waiting for its "
+                                     "port) covers it" % bad) in q.stderr,
+              "a gateway a waiting route covers: %s" % q.stderr)
+        check(config(sa) == fresh_b, "a refused replace changed the configuration")
         # a file cut short (its last line without a newline), or empty,
         # would remove what it lost: refused; a comment alone is taken
         cut = conf(CONF_A[:CONF_A.rindex("\n", 0, len(CONF_A) - 1) + 12])

@@ -309,6 +309,14 @@ static void test_bad_cases(void **state)
 		 5,
 		 "gateway 10.0.0.200 is not on a connected network: route 10.0.0.128/25 via "
 		 "192.0.2.254 (waiting for its port) covers it"},
+		/* a multipath add of a prefix held: exists, not its gateways
+		 * (resolved without the prefix's own route) called off the
+		 * subnets */
+		{"port 0 address 10.0.0.1/24\nroute add 10.0.0.0/24 via 10.0.0.5 via 10.0.0.6\n", 2,
+		 "route 10.0.0.0/24 exists, installed by a port address"},
+		{"port 0 address 10.0.0.1/24\nroute add 10.1.0.0/16 via 10.0.0.5\n"
+		 "route add 10.1.0.0/16 via 10.1.0.5 via 10.0.0.6\n",
+		 3, "route 10.1.0.0/16 exists (use 'route replace' to change it)"},
 		/* an add of an installed prefix while a port is down: exists,
 		 * as with every port up */
 		{"port 0 address 10.0.0.1/24\nport 1 address 192.0.2.1/24\n"
