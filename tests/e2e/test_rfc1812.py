@@ -1261,16 +1261,21 @@ def test_directed_broadcast(topo, r):
     r.cli("set ip directed-broadcast on")
     try:
         # (what must come: until it has, 1.5 s at most, then 0.3 s more
-        # for a second copy that must not)
-        got = [p for p in at_host(topo, 1, lambda: send(topo, udp("198.51.100.255")),
-                                  timeout=1.5, want=1, match=lambda p: p.haslayer(s.UDP))]
-        got += [p for p in at_host(topo, 1, lambda: None, timeout=0.3) if p.haslayer(s.UDP)]
+        # on the same socket for a copy more that must not)
+        def until_then(pkt, match, want):
+            ls = frlib.Listen(topo, 1)
+            try:
+                send(topo, pkt)
+                return (ls.collect(timeout=1.5, match=match, want=want) +
+                        ls.collect(timeout=0.3, match=match))
+            finally:
+                ls.close()
+        got = until_then(udp("198.51.100.255"), lambda p: p.haslayer(s.UDP), 1)
         # too big for port 1 (MTU 1280), DF clear: fragmented, each
         # fragment an L2 broadcast
         big = udp("198.51.100.255", payload=b"B" * 1400)
-        frags = [p for p in at_host(topo, 1, lambda: send(topo, big), timeout=1.5, want=2,
-                                    match=lambda p: p.haslayer(s.IP) and
-                                    p[s.IP].dst == "198.51.100.255")]
+        frags = until_then(big, lambda p: p.haslayer(s.IP) and p[s.IP].dst == "198.51.100.255",
+                           2)
         # TTL 1: dropped without an error (RFC 1812 4.3.2.7), the error
         # not sent counted as README says
         expect_no_error(topo, r, udp("198.51.100.255", ttl=1), ("ttl_exceeded", "icmp_not_sent"))
