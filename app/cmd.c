@@ -250,6 +250,13 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				weighted = true;
 				i += 2;
 			}
+			/* iproute2's spellings, or the two in the other order:
+			 * said what is meant */
+			if (i < n && strcmp(tok[i], "dev") == 0)
+				return ERR("unexpected 'dev': a gateway's port is 'via GW port N'");
+			if (i < n && strcmp(tok[i], "port") == 0)
+				return ERR("unexpected 'port': it comes before the weight ('via GW "
+					   "port N weight W')");
 			sum += g->weight;
 			c->nmp++;
 		}
@@ -729,6 +736,16 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* route del PREFIX: whatever route holds it (no next hop to match) */
+static int a_route_del(char **tok, int n, struct cmd *c, char *err, size_t errlen)
+{
+	if (n > 1 && parse_prefix(tok[0], &c->prefix, err, errlen) == 0)
+		return ERR("unexpected '%s': route del takes PREFIX alone, and removes the "
+			   "route that holds it, whatever its next hops",
+			   tok[1]);
+	return a_prefix(tok, n, c, err, errlen);
+}
+
 static int a_opt_prefix(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 {
 	if (n == 0)
@@ -915,7 +932,8 @@ static const struct cmd_syntax {
 	 "(each has its own counter). IPv4 or IPv6 prefixes"},
 	{"route replace", CMD_ROUTE_REPLACE, a_route, "PREFIX ...",
 	 "add the route, or change the existing route for PREFIX"},
-	{"route del", CMD_ROUTE_DEL, a_prefix, "PREFIX", "remove the route for exactly PREFIX"},
+	{"route del", CMD_ROUTE_DEL, a_route_del, "PREFIX",
+	 "remove the route for exactly PREFIX, whatever its next hops"},
 	{"neigh add", CMD_NEIGH_ADD, a_neigh_add, "ADDR lladdr MAC port N",
 	 "add or change a static neighbour (IPv4 or IPv6) on port N"},
 	{"neigh del", CMD_NEIGH_DEL, a_neigh_del, "ADDR port N",

@@ -336,6 +336,13 @@ static void test_bad_cases(void **state)
 		{"port 0 address 192.0.2.1/24\nshow route\n", 2, "not a configuration command"},
 		{"route del 10.0.0.0/8\n", 1, "no route 10.0.0.0/8"},
 		{"route add 10.0.0.0/8 blackhole extra\n", 1, "unexpected 'extra'"},
+		/* iproute2's spellings: what is meant said */
+		{"route add 10.0.0.0/8 via 192.0.2.1 dev 1\n", 1,
+		 "unexpected 'dev': a gateway's port is 'via GW port N'"},
+		{"route add 10.0.0.0/8 via 192.0.2.1 weight 2 port 1 via 192.0.2.2\n", 1,
+		 "unexpected 'port': it comes before the weight"},
+		{"route del 10.0.0.0/8 via 192.0.2.1\n", 1,
+		 "unexpected 'via': route del takes PREFIX alone"},
 		{"port 0 address 192.0.2.0/24\n", 1, "network address"},
 		{"port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/33\n", 2,
 		 "prefix length out of range in '198.51.100.1/33' (0-32)"},
