@@ -1581,10 +1581,14 @@ static void test_rtcache_warm(void **state)
  * Auto mode through the data path: the bursts time themselves while a
  * measurement runs, and the side kept is the one its samples found
  * cheaper. A flood of new destinations makes every probe a miss and an
- * insert, so bypassing must win; one flow makes every probe a hit that skips
- * the lookup, so probing must. Measured on this machine, which others
- * share: each case may take up to five measurements to show its verdict
- * once (a wrong comparison or unwired timing shows in none).
+ * insert, so bypassing must win (by about 3x here); it may take up to five
+ * measurements to show that verdict once on this shared machine (a wrong
+ * comparison or unwired timing shows in none). One flow makes every probe
+ * a hit that skips the lookup, but with this test's few routes, all in
+ * cache, the lookup it skips costs about what the probe does (within a few
+ * cycles of 70, either side from one run to the next): the verdict must
+ * follow what each measurement found, with a hit rate of 100%, whichever
+ * side won. That a hit pays where lookups cost more is kbench's cache rows.
  */
 static void auto_bursts(struct pctx *p, struct rtcache *rc, bool flood, uint64_t *x)
 {
@@ -1634,15 +1638,15 @@ static void test_rtcache_auto(void **state)
 	}
 	assert_true(seen);
 	assert_true(rc->verdict_pct < 10); /* the flood's probes missed */
-	for (tries = 0, seen = false; tries < 5 && !seen; tries++) {
+	for (tries = 0; tries < 3; tries++) {
 		rtcache_measure_start(rc);
 		auto_bursts(p, rc, false, &x);
 		print_message("one flow: probed %.1f, bypassed %.1f cycles a packet\n",
 			      rc->probe_cpp16 / 16.0, rc->bypass_cpp16 / 16.0);
-		seen = !rc->bypassing;
+		assert_true(rc->probe_cpp16 > 0 && rc->bypass_cpp16 > 0);
+		assert_int_equal(rc->bypassing, rc->probe_cpp16 > rc->bypass_cpp16);
+		assert_int_equal(rc->verdict_pct, 100); /* every probe hit */
 	}
-	assert_true(seen);
-	assert_int_equal(rc->verdict_pct, 100);
 	p->c.rtc = NULL;
 	rtcache_free(rc);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), 0);
