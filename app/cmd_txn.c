@@ -1253,8 +1253,6 @@ int gw_check(const struct router *r, const struct fr_addr *gw, char *err, size_t
 	return 0;
 }
 
-/* route add|replace PREFIX via GW ... via GW: each gateway checked as a
- * single one is, then one next hop that holds them all */
 /* @p held by @cur: a static route is replaced by 'route replace'; a port's
  * or the router's own cannot be changed by route commands. */
 static int route_held_err(const struct fr_prefix *p, const struct fib_route *cur, char *err,
@@ -1270,6 +1268,8 @@ static int route_held_err(const struct fr_prefix *p, const struct fib_route *cur
 		    cur->origin == FIB_ORIGIN_PORT ? "a port address" : "the router");
 }
 
+/* route add|replace PREFIX via GW ... via GW: each gateway checked as a
+ * single one is, then one next hop that holds them all */
 static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 {
 	struct router *r = t->r;
@@ -1338,9 +1338,6 @@ static int mp_route(struct txn *t, const struct cmd *c, char *err, size_t errlen
 	rc = c->id == CMD_ROUTE_ADD ? t_route_add(t, &rt, err, errlen)
 				    : t_route_replace(t, &rt, err, errlen);
 	fib_nh_release(r->fib, idx); /* the route holds it now, or nothing does */
-	if (rc == -EEXIST && fib_route_get(r->fib, &c->prefix, &rt) == 0 &&
-	    rt.origin != FIB_ORIGIN_STATIC)
-		return route_held_err(&c->prefix, &rt, err, errlen);
 	return rc;
 }
 

@@ -340,6 +340,16 @@ static void echo_reply(struct router *r, struct rte_mbuf *m, struct rte_ipv4_hdr
  * send the error about. (IPv6's: ctrl_drop_error(), which asks all of
  * icmp_ctrl_error_due(), its extension headers in front of an error.)
  */
+/* @src no host has (with the martian checks off, the workers let them
+ * through: 0/8, 127/8, a group, the limited broadcast, RFC 1812 4.2.2.11,
+ * RFC 1122 3.2.1.3), or one of the router's own addresses or its subnets'
+ * broadcast and network addresses (an answer would come back to the
+ * router): answered with nothing, neither an echo reply nor an error. */
+static bool src_unanswerable(const struct router *r, uint32_t src)
+{
+	return ip4_martian_src(src) || dp_local_has4(r->dpconf.local, src);
+}
+
 static bool local_error_due(struct router *r, struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip =
@@ -347,13 +357,9 @@ static bool local_error_due(struct router *r, struct rte_mbuf *m)
 	uint32_t src = rte_be_to_cpu_32(ip->src_addr);
 
 	r->cst.drop[CDROP_LOCAL_UNREACH]++;
-	/* to our address in a broadcast/multicast frame; or from a source no
-	 * host has (with the martian checks off, the workers let them
-	 * through: 0/8, 127/8, a group, the limited broadcast, RFC 1812
-	 * 4.2.2.11), or from one of the router's own addresses or its
-	 * subnets' broadcast and network addresses (the answer would come
-	 * back to the router: not no_route_back, and no token spent on it) */
-	if (frame_l2_group(m) || ip4_martian_src(src) || dp_local_has4(r->dpconf.local, src)) {
+	/* to our address in a broadcast/multicast frame, or from a source
+	 * no answer may go to (not no_route_back, and no token spent on it) */
+	if (frame_l2_group(m) || src_unanswerable(r, src)) {
 		r->cst.icmp_not_sent++;
 		rte_pktmbuf_free(m);
 		return false;
@@ -518,10 +524,7 @@ void local_input(struct router *r, struct rte_mbuf *m)
 		return;
 	}
 	if (ip->next_proto_id == IPPROTO_ICMP) {
-		/* no echo reply to a source no host has, nor to one of the
-		 * router's own (local_error_due(): the same sources get no
-		 * error either, RFC 1122 3.2.1.3) */
-		if (ip4_martian_src(src) || dp_local_has4(r->dpconf.local, src)) {
+		if (src_unanswerable(r, src)) {
 			r->cst.drop[CDROP_LOCAL_ICMP]++;
 			rte_pktmbuf_free(m);
 			return;
