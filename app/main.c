@@ -100,7 +100,7 @@ static void usage(FILE *f, const char *prog)
 		"during the start (EAL's, the configuration load), once that is done, before\n"
 		"any port starts; during --link-wait, before any worker runs: the ports that\n"
 		"started stop again.\n"
-		"SIGPIPE, SIGTSTP (Ctrl-Z), SIGUSR1 and SIGUSR2 are ignored.\n"
+		"SIGPIPE, SIGTSTP (Ctrl-Z), SIGTTOU, SIGUSR1 and SIGUSR2 are ignored.\n"
 		"Under a service manager that set NOTIFY_SOCKET (systemd, Type=notify) it\n"
 		"says READY=1 once it forwards and answers on its CLI socket, and STOPPING=1.\n"
 		"Commands: run 'fastroute-cli help' against a running router, or see README.md.\n",

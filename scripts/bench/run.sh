@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # make bench: the lookup microbenchmark and the throughput harness, then
 # docs/benchmarks.md (tables, targets, a PNG chart, the previous run for
-# comparison). Not part of make test. About 10 to 13 minutes (the total is printed
+# comparison). Not part of make test. About 10 to 15 minutes, 14 from a clean clone (the total is printed
 # at the end and in the page's header); needs root and the two CPUs to itself
 # (other load makes the harness discard runs).
 #
