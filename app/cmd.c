@@ -219,6 +219,7 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 		/* via GW [port N], once or (multipath) more, each with its weight */
 		for (i = 1; i < n && strcmp(tok[i], "via") == 0;) {
 			struct fib_mp_member *g = &c->mp[c->nmp];
+			const char *gw_word;
 
 			if (c->nmp == FIB_MP_MAX)
 				return ERR("more than %u gateways (a multipath route has at most "
@@ -241,6 +242,7 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 				g->port = (uint16_t)port;
 				i += 2;
 			}
+			gw_word = tok[i - 1 - 2 * (g->port != FIB_PORT_NONE)];
 			g->weight = 1;
 			if (i < n && strcmp(tok[i], "weight") == 0) {
 				if (parse_u32("weight", i + 1 < n ? tok[i + 1] : NULL, 1,
@@ -254,6 +256,8 @@ static int a_route(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 			 * said what is meant */
 			if (i < n && strcmp(tok[i], "dev") == 0)
 				return ERR("unexpected 'dev': a gateway's port is 'via GW port N'");
+			if (i < n && strcmp(tok[i], "port") == 0 && g->port != FIB_PORT_NONE)
+				return ERR("'port' given twice for gateway %s", gw_word);
 			if (i < n && strcmp(tok[i], "port") == 0)
 				return ERR("unexpected 'port': it comes before the weight ('via GW "
 					   "port N weight W')");

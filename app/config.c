@@ -152,12 +152,16 @@ static int setting_line(struct load *l, const struct cmd *c, unsigned int lineno
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
+		/* a set neigh parameter is one value (the others a line
+		 * leaves out keep theirs); any other setting is replaced
+		 * whole */
 		if (!added)
-			out_printf(&l->warn,
-				   "%s:%u: warning: %s is set at line %u already: this line "
-				   "replaces it whole (the options it leaves out back to their "
-				   "defaults)\n",
-				   l->path, lineno, names[i], e->line);
+			out_printf(&l->warn, "%s:%u: warning: %s is set at line %u already: %s\n",
+				   l->path, lineno, names[i], e->line,
+				   c->id == CMD_SET_NEIGH
+					   ? "this line's value replaces it"
+					   : "this line replaces it whole (the options it leaves "
+					     "out back to their defaults)");
 		e->line = lineno;
 	}
 	return 0;
@@ -273,6 +277,7 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 	struct cmd_out o = {0};
 	struct cmd c;
 	ssize_t len;
+	bool cut;
 	int rc;
 
 	if (fseek(f, 0, SEEK_SET) != 0) {
@@ -301,13 +306,25 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 		}
 		/* as on the socket, its "\n" aside: a NUL would cut the line
 		 * short, and run another command than the one written */
-		if (len > 0 && (*line)[len - 1] == '\n')
+		cut = len == 0 || (*line)[len - 1] != '\n';
+		if (!cut)
 			len--;
 		rc = cmd_line_check(*line, (size_t)len, msg, sizeof(msg));
 		if (rc == 0)
 			rc = cmd_parse(*line, &c, msg, sizeof(msg));
 		if (rc == -ENODATA)
 			continue;
+		/* a command on a last line without its newline: the file may
+		 * have been cut short there (a copy or a generator that failed
+		 * midway, a pipe's writer killed), 'mtu 150' of 'mtu 1500'.
+		 * Refused, as on the socket and by configure replace, in
+		 * both passes (a comment there is harmless) */
+		if (rc == 0 && cut) {
+			rc = -EINVAL;
+			snprintf(msg, sizeof(msg),
+				 "the last line has no newline (a file cut short?): not run; end "
+				 "the file with a newline");
+		}
 		if (rc == 0 && l->t == NULL) {
 			/* what no table needs to see: refused before any line runs */
 			rc = cmd_file_check(l->r, &c, msg, sizeof(msg));
@@ -894,8 +911,17 @@ static int replace_whole(FILE *f, const char *path, char *err, size_t errlen)
 		return -EIO;
 	}
 	/* its first byte that is no blank, EOF for none: blank lines alone
-	 * are as empty (an 'echo "$(gen)"' whose generator failed) */
+	 * are as empty (an 'echo "$(gen)"' whose generator failed), after a
+	 * UTF-8 byte order mark as the load skips it (what an editor, or
+	 * PowerShell's Out-File, writes first even when nothing follows) */
 	rewind(f);
+	if (size >= 3) {
+		char bom[3];
+
+		if (fread(bom, 1, sizeof(bom), f) != sizeof(bom) ||
+		    memcmp(bom, "\xef\xbb\xbf", sizeof(bom)) != 0)
+			rewind(f);
+	}
 	while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\r' || c == '\n')
 		;
 	if (c == EOF && ferror(f)) {

@@ -81,10 +81,18 @@ struct worker *worker_create(struct router *r, unsigned int lcore, unsigned int 
 	}
 	return w;
 fail:
-	fprintf(stderr,
-		"fastroute: worker %u on socket %d: cannot allocate its %s (give EAL more "
-		"memory with -m)\n",
-		idx, socket, what);
+	/* the route cache's size is the file's to change ('rtcache size') */
+	if (w != NULL && w->to_ctrl != NULL && w->rtc == NULL)
+		fprintf(stderr,
+			"fastroute: worker %u on socket %d: cannot allocate its route cache of "
+			"%u entries (give EAL more memory with -m, or the configuration a "
+			"smaller 'rtcache size')\n",
+			idx, socket, r->opts.rtcache_size ? r->opts.rtcache_size : 65536);
+	else
+		fprintf(stderr,
+			"fastroute: worker %u on socket %d: cannot allocate its %s (give EAL more "
+			"memory with -m)\n",
+			idx, socket, what);
 	if (w == NULL)
 		return NULL;
 	for (pid = 0; pid < FR_MAX_PORTS; pid++)

@@ -2400,12 +2400,18 @@ def _():
         check(config(sa) == fresh_b, "a refused replace changed the configuration")
         # a file cut short (its last line without a newline), or empty,
         # would remove what it lost: refused; a comment alone is taken
-        cut = conf(CONF_A[:CONF_A.rindex("\n", 0, len(CONF_A) - 1) + 12])
-        empty, blank = conf(""), conf("\n  \n\t\r\n")
+        cut_text = CONF_A[:CONF_A.rindex("\n", 0, len(CONF_A) - 1) + 12]
+        cut = conf(cut_text)
+        empty, blank, bom = conf(""), conf("\n  \n\t\r\n"), conf("")
+        # a UTF-8 byte order mark and a line end: what an editor or
+        # PowerShell's Out-File writes of nothing
+        with open(bom, "wb") as fh:
+            fh.write(b"\xef\xbb\xbf\r\n")
         for f, why in ((cut, "its last line has no newline: a file cut short?"),
                        (empty, "empty: it would remove every address, route, neighbour "
                         "and setting"),
-                       (blank, "blank lines only: it would remove every address")):
+                       (blank, "blank lines only: it would remove every address"),
+                       (bom, "blank lines only: it would remove every address")):
             q = cli(sa, "configure", "replace", f)
             check(q.returncode == 1 and ("%s: %s" % (f, why)) in q.stderr,
                   "%s: %s" % (why, q.stderr))
@@ -2415,6 +2421,13 @@ def _():
         check(q.returncode == 0 and ", 2 unchanged, " in q.stdout, "back to A: %s %s" %
               (q.stdout, q.stderr))
         check(config(sa) == fresh_a, "A after B and back is not A:\n" + config(sa))
+        # load runs no command of a last line without its newline (cut
+        # short?), nor any other line of that file
+        q = cli(sa, "load", cut)
+        check(q.returncode == 1 and ("%s:%d: the last line has no newline (a file cut short?)"
+                                     % (cut, CONF_A.count("\n", 0, len(cut_text)) + 1))
+              in q.stderr, "load of a file cut short: %s" % q.stderr)
+        check(config(sa) == fresh_a, "a refused load changed the configuration")
         # a command, not a configuration line
         q = cli(sa, "load", conf("configure replace %s\n" % fb))
         check(q.returncode == 1 and ":1: " in q.stderr, "in a file: %s" % q.stderr)

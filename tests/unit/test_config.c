@@ -341,6 +341,10 @@ static void test_bad_cases(void **state)
 		 "unexpected 'dev': a gateway's port is 'via GW port N'"},
 		{"route add 10.0.0.0/8 via 192.0.2.1 weight 2 port 1 via 192.0.2.2\n", 1,
 		 "unexpected 'port': it comes before the weight"},
+		{"route add 10.0.0.0/8 via 192.0.2.1 port 1 port 1\n", 1,
+		 "'port' given twice for gateway 192.0.2.1"},
+		{"route add 10.0.0.0/8 via 192.0.2.1 port 0 weight 2 port 1 via 192.0.2.2\n", 1,
+		 "'port' given twice for gateway 192.0.2.1"},
 		{"route del 10.0.0.0/8 via 192.0.2.1\n", 1,
 		 "unexpected 'via': route del takes PREFIX alone"},
 		{"port 0 address 192.0.2.0/24\n", 1, "network address"},
@@ -1228,6 +1232,39 @@ static void test_editor_bytes(void **state)
 }
 
 /*
+ * A file whose last line, a command, has no newline may have been cut short
+ * there ('mtu 150' of 'mtu 1500'): the load is refused naming that line, as
+ * configure replace and the socket refuse it, and no line runs. A comment
+ * there is harmless, and taken.
+ */
+static void test_cut_last_line(void **state)
+{
+	struct router *r = *state;
+	char err[512], want[512];
+	const char *path;
+
+	path = write_tmp("route add 10.0.0.0/8 blackhole\nroute add 11.0.0.0/8 blackhole");
+	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:2: the last line has no newline (a file cut short?)",
+		 path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	/* a line end of "\r" alone is no newline either */
+	path = write_tmp("route add 10.0.0.0/8 blackhole\r");
+	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:1: the last line has no newline", path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	if (config_load(r, write_tmp("route add 10.0.0.0/8 blackhole\n# the end"), false, NULL, err,
+			sizeof(err)) != 0)
+		fail_msg("a comment on the last line, no newline: %s", err);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 1);
+	unlink(write_tmp(""));
+}
+
+/*
  * A command is at most 1023 bytes, as on the socket: not counting the
  * file line's end ("\n" or "\r\n") nor a comment. Before, a 1023-byte
  * command was refused as 1024 bytes with its newline, and a comment line
@@ -1566,12 +1603,15 @@ static void test_file_warnings(void **state)
 	snprintf(want, sizeof(want),
 		 "%s:5: warning: port 0 hold-time is set at line 1 already: this line replaces it "
 		 "whole (the options it leaves out back to their defaults)\n%s:7: warning: set "
-		 "neigh hold is set at line 2 already",
+		 "neigh hold is set at line 2 already: this line's value replaces it\n",
 		 f, f);
 	if (warn.buf == NULL || strstr(warn.buf, want) == NULL ||
 	    strstr(warn.buf, "port 1") != NULL)
 		fail_msg("warnings: '%s'", warn.buf);
 	run_says(r, &o, "show config", "port 0 hold-time up 0 down 500\n");
+	/* a set neigh parameter is one value: line 7 left retrans-time as
+	 * line 2 set it */
+	run_says(r, &o, "show config", "retrans-time 200");
 	/* loads that warn of nothing say nothing more */
 	out_reset(&warn);
 	assert_int_equal(
@@ -1949,6 +1989,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_addr_del_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_editor_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cut_last_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranded, setup, teardown),
