@@ -985,7 +985,10 @@ void control_resolve(struct router *r, struct rte_mbuf *m, const struct fr_addr 
 		host_unreachable(r, m, dp_ctrl_reason(m) != CTRL_ORIGINATED, CDROP_PORT_DOWN);
 		return;
 	}
-	switch (neigh_resolve(r->neigh, nb, port, m, control_now_ms(), &old)) {
+	/* a chain counts each of its mbufs against hold-total: an echo
+	 * reply to a datagram reassembled from tiny fragments is one mbuf
+	 * a fragment, and would otherwise take the pool's RX mbufs */
+	switch (neigh_resolve_bufs(r->neigh, nb, port, m, m->nb_segs, control_now_ms(), &old)) {
 	case 0:
 		break;
 	case 1:

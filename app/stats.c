@@ -306,6 +306,7 @@ void router_neigh_visit(const struct router *r, const struct stats_visitor *v)
 	v->kv(v->arg, "capacity", neigh_capacity(r->neigh));
 	v->kv(v->arg, "incomplete", neigh_incomplete_count(r->neigh));
 	v->kv(v->arg, "held_waiting", neigh_held_count(r->neigh));
+	v->kv(v->arg, "held_mbufs", neigh_held_bufs(r->neigh));
 	sec(v, "table", false);
 	sec(v, "counters", true);
 	v->kv(v->arg, "created", s.created);

@@ -241,6 +241,11 @@ uint32_t neigh_held_count(const struct neigh_table *t)
 	return t->nb_held;
 }
 
+uint32_t neigh_held_bufs(const struct neigh_table *t)
+{
+	return t->bufs_held;
+}
+
 uint64_t *neigh_used_map(struct neigh_table *t, unsigned int reader)
 {
 	return reader < t->nb_readers ? t->used[reader] : NULL;

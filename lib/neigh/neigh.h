@@ -273,7 +273,7 @@ struct neigh_params {
 	uint32_t stale_ms;	 /**< an unused STALE entry expires after this (60000) */
 	uint32_t failed_ms;	 /**< a FAILED entry is kept this long (3000) */
 	uint32_t hold_pkts;	 /**< packets held per unresolved neighbour (4, max 16) */
-	uint32_t hold_total;	 /**< packets held in all, so the mbuf pool survives (4096) */
+	uint32_t hold_total;	 /**< mbufs held in all, so the mbuf pool survives (4096) */
 	uint32_t max_incomplete; /**< INCOMPLETE entries at most (1024) */
 	uint32_t delay_ms;	 /**< DELAY before the first unicast probe (5000, RFC 4861
 				  * DELAY_FIRST_PROBE_TIME; 0: probe at once) */
@@ -385,18 +385,29 @@ uint32_t neigh_port_flush(struct neigh_table *t, uint16_t port);
  * A packet needs neighbour (@p addr, @p port): queue it while resolving,
  * starting resolution if needed (first probe at once, then one per
  * retrans_ms at most), or release it at once if the entry is usable.
+ * @param bufs the mbufs @p pkt takes (1 or more): hold_total bounds the
+ *   mbufs held, so a packet of many segments (a reassembled datagram's
+ *   echo reply) counts each
  * @param evicted when not NULL and this entry's queue is full, the newest
  *   packet is kept and the oldest leaves the queue here, for the caller to
  *   drop (RFC 1122 2.3.2.2, RFC 4861 7.2.2: keep the latest); NULL: the
  *   new packet is refused instead (-EBUSY).
  * @return 0 (taken), 1 (taken, *evicted to drop), or the reason the caller
  *   must drop it: -EBUSY this entry's queue is full, -ENOBUFS all queues
- *   together are full, -EDQUOT too many INCOMPLETE entries, -ENOSPC table
+ *   together are full (hold_total: its mbufs would not fit, an eviction's
+ *   room counted), -EDQUOT too many INCOMPLETE entries, -ENOSPC table
  *   full, -EHOSTUNREACH the neighbour failed to answer less than failed_ms
  *   ago.
  */
-int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
-		  uint64_t now_ms, void **evicted);
+int neigh_resolve_bufs(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
+		       uint16_t bufs, uint64_t now_ms, void **evicted);
+
+/** neigh_resolve_bufs() for a packet of one mbuf. */
+static inline int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t port,
+				void *pkt, uint64_t now_ms, void **evicted)
+{
+	return neigh_resolve_bufs(t, addr, port, pkt, 1, now_ms, evicted);
+}
 
 /**
  * The control thread sends a packet of its own (an echo reply, an ICMP
@@ -460,6 +471,9 @@ uint32_t neigh_incomplete_count(const struct neigh_table *t);
 
 /** Packets held for neighbours now, all entries together. */
 uint32_t neigh_held_count(const struct neigh_table *t);
+
+/** The mbufs those packets take (what neigh_params.hold_total bounds). */
+uint32_t neigh_held_bufs(const struct neigh_table *t);
 
 /**
  * The "used" bitmap of reader @p reader (0 .. neigh_conf.nb_readers-1):

@@ -33,6 +33,9 @@ struct neigh_cold {
 	uint64_t mac_ms;     /* ms: the MAC last set or confirmed, or the state
 			      * last changed (STALE, DELAY, PROBE): ARP's lock */
 	void *held[NEIGH_HOLD_MAX];
+	/* the mbufs each held packet takes (neigh_resolve_bufs()), for
+	 * hold_total: a reassembled datagram's reply is a chain of many */
+	uint16_t held_bufs[NEIGH_HOLD_MAX];
 };
 
 struct neigh_table {
@@ -44,7 +47,8 @@ struct neigh_table {
 	uint32_t count;
 	uint32_t nb_incomplete;
 	uint32_t nb_failed; /* entries FAILED (neigh_tick()'s eviction looks for them) */
-	uint32_t nb_held;
+	uint32_t nb_held;   /* packets held, all entries */
+	uint32_t bufs_held; /* their mbufs: what hold_total bounds */
 	struct rte_rcu_qsbr *qsv;
 	unsigned int nb_readers;
 	uint64_t **used; /* per reader bitmaps of capacity bits */

@@ -89,6 +89,8 @@ void neigh_hold_release(struct neigh_table *t, uint32_t idx, const struct rte_et
 		return;
 	memcpy(held, c->held, n * sizeof(held[0]));
 	memset(c->held, 0, n * sizeof(c->held[0]));
+	for (i = 0; i < n; i++)
+		t->bufs_held -= c->held_bufs[i];
 	c->nheld = 0;
 	t->nb_held -= n;
 	if (mac != NULL)
@@ -146,8 +148,8 @@ static void incomplete(struct neigh_table *t, uint32_t idx, uint64_t now)
 		c->deadline = c->last_probe + t->params.retrans_ms;
 }
 
-int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
-		  uint64_t now, void **evicted)
+int neigh_resolve_bufs(struct neigh_table *t, const struct fr_addr *addr, uint16_t port, void *pkt,
+		       uint16_t bufs, uint64_t now, void **evicted)
 {
 	uint32_t idx = neigh_find(t, addr, port);
 	struct neigh_cold *c;
@@ -196,26 +198,41 @@ int neigh_resolve(struct neigh_table *t, const struct fr_addr *addr, uint16_t po
 		t->stats.released++;
 		return 0;
 	}
+	if (bufs == 0)
+		bufs = 1;
 	if (c->nheld >= t->params.hold_pkts) {
 		if (evicted == NULL || c->nheld == 0) {
 			t->stats.hold_dropped++;
 			return -EBUSY;
 		}
+		/* the oldest's room taken, the newest's mbufs must fit */
+		if (t->bufs_held - c->held_bufs[0] + bufs > t->params.hold_total) {
+			t->stats.hold_total_dropped++;
+			return -ENOBUFS;
+		}
 		/* the oldest goes, the newest waits: a retransmission is
 		 * worth more than what it repeats */
 		*evicted = c->held[0];
+		t->bufs_held += (uint32_t)bufs - c->held_bufs[0];
 		memmove(&c->held[0], &c->held[1], (c->nheld - 1) * sizeof(c->held[0]));
+		memmove(&c->held_bufs[0], &c->held_bufs[1],
+			(c->nheld - 1) * sizeof(c->held_bufs[0]));
 		c->held[c->nheld - 1] = pkt;
+		c->held_bufs[c->nheld - 1] = bufs;
 		t->stats.hold_evicted++;
 		t->stats.held++;
 		return 1;
 	}
-	if (t->nb_held >= t->params.hold_total) {
+	/* hold_total bounds the mbufs held: a packet of many segments (a
+	 * reassembled datagram's echo reply) takes as many of the pool's */
+	if (t->bufs_held + bufs > t->params.hold_total) {
 		t->stats.hold_total_dropped++;
 		return -ENOBUFS;
 	}
+	c->held_bufs[c->nheld] = bufs;
 	c->held[c->nheld++] = pkt;
 	t->nb_held++;
+	t->bufs_held += bufs;
 	t->stats.held++;
 	return 0;
 }

@@ -457,6 +457,52 @@ def test_reasm_timeout_own_source(topo, r):
         r.cli("set ip martians on")
 
 
+def test_held_reply_counts_mbufs(topo, r):
+    """The echo reply to a datagram put together from fragments is a chain
+    of an mbuf a fragment. Held while its destination is resolved, it
+    counts each against hold-total, which bounds mbufs: otherwise a flood
+    of tiny-fragment pings from sources that never answer ARP would take
+    the mbufs the RX rings refill from. (net_pcap ports: the fragments
+    reach the router as sent.)"""
+    def ping(src, ident):
+        p = (s.IP(src=src, dst=ROUTER_IP[0], id=ident) / s.ICMP(type=8, id=ident, seq=1) /
+             s.Raw(b"m" * 2392))
+        return [s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) / f
+                for f in s.fragment(p, fragsize=160)]
+
+    def table():
+        return json.loads(r.cli("show neigh stats", json=True))["table"]
+
+    first, second = ping("192.0.2.201", 0x5151), ping("192.0.2.202", 0x5252)
+    # the replies wait (nobody answers for those sources) well past the
+    # reads below: one probe, the next 3 s later
+    r.cli("set neigh retrans-time 3000 hold-total 20")
+    try:
+        st0 = r.stats()
+        send(topo, first)
+        held = frlib.wait_for(lambda: (lambda t: t if t["held_waiting"] == 1 else None)(
+            table()), timeout=2.0)
+        check(held and held["held_mbufs"] == len(first),
+              "the reply to a ping of %d fragments held: %s (reassembled +%d)" %
+              (len(first), held or table(), delta(st0, r.stats(), "reassembled")))
+        # 15 more mbufs would pass hold-total's 20: refused, counted
+        st1 = r.stats()
+        send(topo, second)
+        frlib.settle(r, st1, ("neigh_hold_total",), 2.0)
+        t = table()
+        check(delta(st1, r.stats(), "neigh_hold_total") == 1 and t["held_waiting"] == 1 and
+              t["held_mbufs"] == len(first),
+              "a second such reply past hold-total: neigh_hold_total +%d, %s" %
+              (delta(st1, r.stats(), "neigh_hold_total"), t))
+    finally:
+        r.cli("set neigh retrans-time 200 hold-total 4096")
+        for a in ("192.0.2.201", "192.0.2.202"):
+            r.cli("neigh del %s port 0" % a, check=False)
+    t = frlib.wait_for(lambda: (lambda t: t if t["held_waiting"] == 0 else None)(table()),
+                       timeout=3.0)
+    check(t and t["held_mbufs"] == 0, "held mbufs left after the entries went: %s" % table())
+
+
 def test_unreachables(topo, r):
     expect_error(topo, r, udp(NOROUTE), 3, 0, "no_route", "icmp_unreach_net")
     expect_error(topo, r, udp("198.18.0.9"), 3, 0, "unreachable", "icmp_unreach_net")
@@ -1781,6 +1827,7 @@ def main():
             runner.run("ecmp_l4_fragments_pcap", test_ecmp_l4_fragments, topo, r)
             runner.run("reassembly_pcap", test_reassembly, topo, r)
             runner.run("reasm_timeout_own_source_pcap", test_reasm_timeout_own_source, topo, r)
+            runner.run("held_reply_counts_mbufs_pcap", test_held_reply_counts_mbufs, topo, r)
         finally:
             runner.run("clean_stop_pcap", r.stop)
     runner.exit()

@@ -910,6 +910,43 @@ static void test_nud_arp_lock_states(void **state)
 	assert_int_equal(st.locked, 3);
 }
 
+/* hold_total bounds mbufs, not packets: a chain of many segments (the echo
+ * reply to a datagram reassembled from tiny fragments) counts each, in the
+ * queue of its own and when it takes an evicted packet's place. */
+static void test_nud_hold_bufs(void **state)
+{
+	struct neigh_table *t = *state;
+	struct fr_addr a = a4("10.0.0.1"), b = a4("10.0.0.2");
+	struct neigh_stats st;
+	void *old = NULL;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		assert_int_equal(neigh_resolve_bufs(t, &a, 0, &pkt_tag[i], 1, 1, NULL), 0);
+	/* 3 + 3 mbufs: past hold_total's 5, though 4 packets would fit */
+	assert_int_equal(neigh_resolve_bufs(t, &b, 0, &pkt_tag[3], 3, 1, NULL), -ENOBUFS);
+	assert_int_equal(neigh_resolve_bufs(t, &b, 0, &pkt_tag[4], 2, 1, NULL), 0);
+	assert_int_equal(neigh_held_count(t), 4);
+	assert_int_equal(neigh_held_bufs(t), 5);
+	/* a's queue full: the newest takes the oldest's place only if its
+	 * mbufs fit in the room that leaves */
+	assert_int_equal(neigh_resolve_bufs(t, &a, 0, &pkt_tag[5], 2, 1, &old), -ENOBUFS);
+	assert_null(old);
+	assert_int_equal(neigh_resolve_bufs(t, &a, 0, &pkt_tag[6], 1, 1, &old), 1);
+	assert_ptr_equal(old, &pkt_tag[0]);
+	assert_int_equal(neigh_held_bufs(t), 5);
+	neigh_stats_get(t, &st);
+	assert_int_equal(st.hold_total_dropped, 2);
+	/* resolved: each queue's mbufs given back with its packets */
+	assert_int_equal(neigh_learn(t, &a, 0, &mac1, NEIGH_LEARN_REPLY, 2), 1);
+	assert_int_equal(neigh_held_count(t), 1);
+	assert_int_equal(neigh_held_bufs(t), 2);
+	assert_int_equal(neigh_learn(t, &b, 0, &mac2, NEIGH_LEARN_REPLY, 2), 1);
+	assert_int_equal(neigh_held_count(t), 0);
+	assert_int_equal(neigh_held_bufs(t), 0);
+	assert_ptr_equal(ev.last_pkt, &pkt_tag[4]);
+}
+
 /* Bounds: per-entry queue, all queues, INCOMPLETE entries, table size. */
 static void test_nud_limits(void **state)
 {
@@ -1655,6 +1692,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nud_arp_lock, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_arp_lock_states, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_limits, nud_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nud_hold_bufs, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_hold_flush, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_evict, nud_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nud_evict_per_tick, nud_setup, teardown),
