@@ -1479,7 +1479,7 @@ int exec_set_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 	cmd_neigh_params_apply(c, &p);
 	if (t->r->pools_ready && p.hold_total > t->r->hold_room && p.hold_total > u.np.hold_total)
 		return ERRC(-ENOSPC,
-			    "hold-total %u: the mbuf pools have room for %u held packets (sized "
+			    "hold-total %u: the mbuf pools have room for %u held mbufs (sized "
 			    "at start: put the line in the startup configuration, -f, or give "
 			    "--mbufs, and restart)",
 			    p.hold_total, t->r->hold_room);

@@ -309,22 +309,25 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 		cut = len == 0 || (*line)[len - 1] != '\n';
 		if (!cut)
 			len--;
+		/* a last line without its newline: the file may have been
+		 * cut short there (a copy or a generator that failed midway,
+		 * a pipe's writer killed): 'mtu 150' of 'mtu 1500', or a
+		 * comment whose lines after it were lost. Refused whatever it
+		 * holds, in both passes, as configure replace and the socket
+		 * refuse it (a byte order mark alone is an empty file). What
+		 * is wrong inside the line is said first: a file of lone
+		 * carriage returns is one such line */
 		rc = cmd_line_check(*line, (size_t)len, msg, sizeof(msg));
+		if (cut && len > 0 && (rc == 0 || rc == -ENODATA)) {
+			rc = -EINVAL;
+			snprintf(msg, sizeof(msg),
+				 "the last line has no newline (a file cut short?): end the file "
+				 "with a newline");
+		}
 		if (rc == 0)
 			rc = cmd_parse(*line, &c, msg, sizeof(msg));
 		if (rc == -ENODATA)
 			continue;
-		/* a command on a last line without its newline: the file may
-		 * have been cut short there (a copy or a generator that failed
-		 * midway, a pipe's writer killed), 'mtu 150' of 'mtu 1500'.
-		 * Refused, as on the socket and by configure replace, in
-		 * both passes (a comment there is harmless) */
-		if (rc == 0 && cut) {
-			rc = -EINVAL;
-			snprintf(msg, sizeof(msg),
-				 "the last line has no newline (a file cut short?): not run; end "
-				 "the file with a newline");
-		}
 		if (rc == 0 && l->t == NULL) {
 			/* what no table needs to see: refused before any line runs */
 			rc = cmd_file_check(l->r, &c, msg, sizeof(msg));

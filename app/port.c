@@ -254,8 +254,8 @@ static int pools_create(struct router *r)
 			}
 			if (n < need + np.hold_total) {
 				printf("fastroute: --mbufs %u: socket %d's ports, rings and caches "
-				       "may hold %u, and hold-total %u packets wait for "
-				       "neighbours: receiving stops (rx_nombuf in 'show port "
+				       "may hold %u, and packets waiting for neighbours "
+				       "hold-total %u: receiving stops (rx_nombuf in 'show port "
 				       "stats') if they all fill\n",
 				       n, s, need, np.hold_total);
 				fflush(stdout); /* before any error of the start */

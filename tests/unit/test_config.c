@@ -1232,10 +1232,10 @@ static void test_editor_bytes(void **state)
 }
 
 /*
- * A file whose last line, a command, has no newline may have been cut short
- * there ('mtu 150' of 'mtu 1500'): the load is refused naming that line, as
- * configure replace and the socket refuse it, and no line runs. A comment
- * there is harmless, and taken.
+ * A file whose last line has no newline may have been cut short there ('mtu
+ * 150' of 'mtu 1500', or a comment whose following lines were lost): the
+ * load is refused naming that line, as configure replace refuses it, and
+ * no line runs. A byte order mark alone is an empty file.
  */
 static void test_cut_last_line(void **state)
 {
@@ -1257,10 +1257,14 @@ static void test_cut_last_line(void **state)
 	if (strncmp(err, want, strlen(want)) != 0)
 		fail_msg("got \"%s\", want \"%s...\"", err, want);
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
-	if (config_load(r, write_tmp("route add 10.0.0.0/8 blackhole\n# the end"), false, NULL, err,
-			sizeof(err)) != 0)
-		fail_msg("a comment on the last line, no newline: %s", err);
-	assert_int_equal(fib_route_count(r->fib, AF_INET), 1);
+	path = write_tmp("route add 10.0.0.0/8 blackhole\n# uplin");
+	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:2: the last line has no newline", path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	if (config_load(r, write_tmp("\xef\xbb\xbf"), false, NULL, err, sizeof(err)) != 0)
+		fail_msg("a byte order mark alone: %s", err);
 	unlink(write_tmp(""));
 }
 
