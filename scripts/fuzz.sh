@@ -8,7 +8,9 @@
 # sanitizer report fails (an input running over 25 s is a timeout), with the
 # input kept in build-fuzz/. An input that was only slow (libFuzzer's
 # slow-unit report: the machine stalled, or a slow path worth a look) is
-# named, not failed.
+# named, not failed. A failing input an earlier run left is run again first:
+# still failing, it fails this run at once (fix it, or remove the file);
+# passing now, it is moved to build-fuzz/art-old/, never deleted.
 set -eu
 cd "$(dirname "$0")/.."
 case "${1:-300}" in
@@ -45,10 +47,34 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 targets="packet config"
+# an earlier run's failing inputs, which libFuzzer keeps out of the corpus:
+# run once each (a file as the argument); this run's verdict is its own
+# only once they pass
+stale=
+for t in $targets; do
+	for f in build-fuzz/art-"$t"-*; do
+		[ -e "$f" ] || continue
+		case "$f" in
+		*-slow-unit-*) ;;
+		*)
+			if ! "build-fuzz/tests/fuzz/fuzz_$t" "$f" >"$logs/replay" 2>&1; then
+				tail -n 40 "$logs/replay" >&2
+				stale="$stale $f"
+				continue
+			fi
+			;;
+		esac
+		mkdir -p build-fuzz/art-old
+		mv "$f" build-fuzz/art-old/
+		echo "fuzz: $f (an earlier run's) passes now: moved to build-fuzz/art-old/"
+	done
+done
+if [ -n "$stale" ]; then
+	echo "fuzz: an earlier run's input still fails:$stale (fix it, or remove the file)" >&2
+	exit 1
+fi
 for t in $targets; do
 	mkdir -p "build-fuzz/corpus/$t.run"
-	# this run's verdict only: artifacts of an earlier run go first
-	rm -f build-fuzz/art-$t-*
 	echo "fuzz: $t for $secs s"
 	# the fuzzer itself in the background: its pid is what the trap stops
 	build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -print_final_stats=1 \

@@ -19,7 +19,18 @@ if ! command -v clang-format >/dev/null 2>&1; then
 	echo "lint: clang-format is not installed (apt-get install clang-format)" >&2
 	exit 1
 fi
-files=$(git ls-files '*.c' '*.h' 2>/dev/null || find app lib tests -name '*.[ch]')
+# git's list where this is a checkout of its own; in a tree that is not
+# (an unpacked tarball, maybe inside another repository, whose ls-files
+# would list nothing here) the files on disk
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
+	files=$(git ls-files '*.c' '*.h')
+else
+	files=$(find app lib tests -name '*.[ch]')
+fi
+if [ -z "$files" ]; then
+	echo "lint: no C files found under $(pwd -P)" >&2
+	exit 1
+fi
 if [ "${1:-}" = "--fix" ]; then
 	# shellcheck disable=SC2086
 	clang-format -i $files

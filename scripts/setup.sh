@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 RUN_PKGS="gcc libc6-dev pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev libnuma-dev
 libpcap-dev iproute2 ethtool iputils-ping procps"
 TEST_PKGS="libcmocka-dev python3 python3-scapy iperf3 traceroute clang-format tcpdump clang dpdk-doc
-libclang-rt-14-dev lua5.4"
+libclang-rt-14-dev lua5.4 make"
 
 BENCH_PKGS="dpdk-doc gnuplot-nox python3 make git"
 
@@ -64,6 +64,13 @@ fi
 # integration or end-to-end suites without python3. Configure it again when
 # packages were just added, or (for the tests) when it lacks the unit suite.
 reconf() {
+	# a setup stopped before it wrote build.ninja (Ctrl-C) leaves
+	# meson-private/ behind, and meson setup then says "already
+	# configured" while ninja finds nothing to build: set up anew
+	if [ ! -f "$1/build.ninja" ] && [ -e "$1/meson-private" ]; then
+		echo "setup: $1/ was left half set up: removing it"
+		rm -rf "$1"
+	fi
 	[ -f "$1/build.ninja" ] || return 0
 	if [ -n "$missing" ]; then
 		echo "setup: packages were added: reconfiguring $1/"
