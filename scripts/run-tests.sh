@@ -4,8 +4,9 @@
 #   formatting, unit (cmocka), integration (daemon with net_null ports),
 #   end-to-end (root: netns + veth + net_af_packet + kernel hosts), then unit,
 #   integration and end-to-end again under ASan + UBSan (the suites of a
-#   build two at a time), a smoke run of the benchmark tools and one stopped
-#   by its deadline (root), then each fuzz target for 20 s. Fails when a
+#   build two at a time), make run's demo, a smoke run of the benchmark
+#   tools and one stopped by its deadline (root), then each fuzz target for
+#   20 s. Fails when a
 #   build directory lacks a suite rather than run fewer.
 set -eu
 cd "$(dirname "$0")/.."
@@ -31,7 +32,8 @@ t0=$(date +%s)
 FASTROUTE_SKIPS=$(mktemp /tmp/fastroute-skips.XXXXXX)
 export FASTROUTE_SKIPS
 dl=
-trap 'rm -f "$FASTROUTE_SKIPS"; [ -z "$dl" ] || rm -f "$dl" "$dl.before" "$dl.after"' EXIT
+demo=
+trap 'rm -f "$FASTROUTE_SKIPS"; [ -z "$dl" ] || rm -f "$dl" "$dl.before" "$dl.after"; [ -z "$demo" ] || rm -f "$demo"' EXIT
 # dash runs the EXIT trap on exit only: signals end the script through it
 trap 'exit 129' HUP
 trap 'exit 130' INT
@@ -105,6 +107,25 @@ else
 	mtest build-asan --num-processes 2 --suite unit --suite integration --print-errorlogs
 	echo "(end-to-end under ASan SKIPPED: needs root)"
 	skipped "end-to-end under ASan + UBSan: needs root"
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+	# the README's first command: its demo must keep working too
+	step "make run's demo (scripts/demo.sh): h1 -> fastroute -> h2 over IPv4 and IPv6"
+	demo=$(mktemp /tmp/fastroute-demo-out.XXXXXX)
+	rc=0
+	timeout 120 scripts/demo.sh >"$demo" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q "^demo: success: " "$demo"; then
+		cat "$demo" >&2
+		rm -f "$demo"
+		echo "FAIL: the demo (make run) failed: exit $rc" >&2
+		exit 1
+	fi
+	grep "^demo: success: " "$demo"
+	rm -f "$demo"
+else
+	step "make run's demo: SKIPPED, it needs root (network namespaces, veth)"
+	skipped "make run's demo: needs root"
 fi
 
 if [ "$(id -u)" -eq 0 ]; then
