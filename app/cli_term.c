@@ -271,6 +271,12 @@ bool cli_term_poll(struct cli_term *t)
 
 	if (t->rdl == NULL || t->ended)
 		return false;
+	/* not the terminal's foreground process group (a wrapper that did
+	 * not exec the router was stopped with Ctrl-Z, the shell took the
+	 * terminal back): the keystrokes are the shell's, and a read would
+	 * fail (SIGTTIN is ignored: it would stop every worker) */
+	if (tcgetpgrp(STDIN_FILENO) != getpgrp())
+		return true;
 	while (!t->ended && poll(&p, 1, 0) == 1) {
 		n = read(STDIN_FILENO, buf, sizeof(buf));
 		if (n <= 0) {

@@ -100,7 +100,7 @@ static void usage(FILE *f, const char *prog)
 		"during the start (EAL's, the configuration load), once that is done, before\n"
 		"any port starts; during --link-wait, before any worker runs: the ports that\n"
 		"started stop again.\n"
-		"SIGPIPE, SIGTSTP (Ctrl-Z), SIGTTOU, SIGUSR1 and SIGUSR2 are ignored.\n"
+		"SIGPIPE, SIGTSTP (Ctrl-Z), SIGTTIN, SIGTTOU, SIGUSR1 and SIGUSR2 are ignored.\n"
 		"Under a service manager that set NOTIFY_SOCKET (systemd, Type=notify) it\n"
 		"says READY=1 once it forwards and answers on its CLI socket, and STOPPING=1.\n"
 		"Commands: run 'fastroute-cli help' against a running router, or see README.md.\n",
@@ -603,6 +603,9 @@ int main(int argc, char **argv)
 	/* nor does a message written from the background of a terminal set
 	 * 'stty tostop' (a link change would stop the process group) */
 	signal(SIGTTOU, SIG_IGN);
+	/* nor a read of the terminal from the background (cli_term_poll()
+	 * reads only in the foreground) */
+	signal(SIGTTIN, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGUSR2, SIG_IGN);
 	rc = rte_eal_init(argc, argv);
@@ -676,6 +679,16 @@ int main(int argc, char **argv)
 				"fastroute: CLI socket %s: a directory (-s names the socket "
 				"itself, inside one)\n",
 				r->opts.sock_path);
+			goto out;
+		}
+		/* chown() to a group the router is not in: the option's fault,
+		 * not the path's */
+		if (rc == -EPERM && r->opts.sock_gid >= 0) {
+			fprintf(stderr,
+				"fastroute: --socket-group: cannot give the CLI socket %s group "
+				"%" PRId64 ": %s (the router must run as root or as a member "
+				"of that group)\n",
+				r->opts.sock_path, r->opts.sock_gid, strerror(EPERM));
 			goto out;
 		}
 		if (rc != 0) {

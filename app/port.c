@@ -28,15 +28,18 @@
 
 #define MBUF_CACHE 256
 
-/* A port of device @name (as EAL names it: "net_pcap1", "0000:01:00.0")? */
-static bool device_has_port(const char *name)
+/* A port of the device EAL probed for @da? By the devargs the device was
+ * probed with: their name is as the user wrote it ("03:00.0", upper-case
+ * hex), the device's as EAL names it ("0000:03:00.0"); by name too. */
+static bool device_has_port(const struct rte_devargs *da)
 {
 	struct rte_eth_dev_info info;
 	uint16_t pid;
 
 	RTE_ETH_FOREACH_DEV (pid)
 		if (rte_eth_dev_info_get(pid, &info) == 0 && info.device != NULL &&
-		    strcmp(rte_dev_name(info.device), name) == 0)
+		    (rte_dev_devargs(info.device) == da ||
+		     strcmp(rte_dev_name(info.device), da->name) == 0))
 			return true;
 	return false;
 }
@@ -64,7 +67,7 @@ static int port_devargs_check(void)
 		if (!pci && (strcmp(bus, "vdev") != 0 || (strncmp(da->name, "net_", 4) != 0 &&
 							  strncmp(da->name, "eth_", 4) != 0)))
 			continue;
-		if (device_has_port(da->name))
+		if (device_has_port(da))
 			continue;
 		fprintf(stderr,
 			"fastroute: device %s was given to EAL but is no port: its probe failed "

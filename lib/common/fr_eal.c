@@ -2,9 +2,12 @@
 /* The removal of EAL's runtime directory at exit (fr_eal.h). */
 #include <dirent.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -72,6 +75,38 @@ static void runtime_dir_remove(void)
 	}
 }
 
+/*
+ * Does this process hold the write lock EAL's primary takes on @dir/config?
+ * Read from /proc/locks: opening the file to ask (F_GETLK) and closing it
+ * would drop the process's own POSIX lock with the descriptor.
+ */
+static bool config_lock_ours(const char *dir)
+{
+	char path[PATH_MAX + 16], line[256], kind[16], mode[16];
+	unsigned int maj, min;
+	unsigned long ino;
+	bool ours = false;
+	struct stat st;
+	FILE *f;
+	int pid;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/config", dir) >= sizeof(path) ||
+	    stat(path, &st) != 0 || (f = fopen("/proc/locks", "r")) == NULL)
+		return false;
+	while (!ours && fgets(line, sizeof(line), f) != NULL) {
+		/* "1: POSIX  ADVISORY  WRITE 3014 fe:00:10953116 0 EOF"; a
+		 * waiter's line holds "->" */
+		if (strstr(line, "->") != NULL || sscanf(line, "%*d: %15s %*s %15s %d %x:%x:%lu",
+							 kind, mode, &pid, &maj, &min, &ino) != 6)
+			continue;
+		ours = strcmp(kind, "POSIX") == 0 && strcmp(mode, "WRITE") == 0 &&
+		       pid == (int)getpid() && ino == (unsigned long)st.st_ino &&
+		       maj == major(st.st_dev) && min == minor(st.st_dev);
+	}
+	fclose(f);
+	return ours;
+}
+
 void fr_eal_runtime_dir_remove_at_exit(void)
 {
 	const char *d = rte_eal_get_runtime_dir();
@@ -82,6 +117,12 @@ void fr_eal_runtime_dir_remove_at_exit(void)
 		return;
 	if (d == NULL || d[0] == '\0' ||
 	    (size_t)snprintf(runtime_dir, sizeof(runtime_dir), "%s", d) >= sizeof(runtime_dir))
+		return;
+	/* a primary without shared config (--in-memory, --no-shconf) owns
+	 * nothing there: the directory, its sockets and the prefix's
+	 * hugepage files may be another process's (OVS-DPDK's, on the
+	 * default prefix) */
+	if (!config_lock_ours(runtime_dir))
 		return;
 	atexit(runtime_dir_remove);
 }

@@ -11,6 +11,8 @@
  * and the files are removed when the process exits, so runs with a prefix
  * of their own (every test, fuzzer and benchmark process) do not pile up
  * on disk or in hugepages, and a stopped router gives its memory back.
+ * Only a primary that holds the prefix's config lock removes them: one
+ * started with --in-memory or --no-shconf owns nothing there.
  */
 void fr_eal_runtime_dir_remove_at_exit(void);
 

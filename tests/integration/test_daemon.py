@@ -371,8 +371,20 @@ def _():
         check(q.returncode == 1 and "Success" not in q.stderr and
               "another DPDK process holds this --file-prefix" in q.stderr,
               "exit %d: %s" % (q.returncode, q.stderr))
+        # one without shared config (--no-shconf; --in-memory alike) starts
+        # beside it and fails later (here its file): it holds no lock
+        # there, and leaves the first one's directory alone
+        q = run(a[:-1] + ["--no-shconf", "--", "-s", "none", "-f",
+                          os.path.join(TMP, "no-such.conf")] + SMALL)
+        check(q.returncode == 1 and "no-such.conf" in q.stderr and os.path.exists(config),
+              "--no-shconf on a running router's prefix: exit %d, its config %s: %s" %
+              (q.returncode, "kept" if os.path.exists(config) else "REMOVED", q.stderr))
     finally:
         out, err = stop(p)
+    # the owner removes it at exit
+    check(p.returncode == 0 and not os.path.exists(runtime_dir(a)),
+          "the first router: exit %s, its runtime directory %s" %
+          (p.returncode, "left" if os.path.exists(runtime_dir(a)) else "removed"))
 
 
 @t("signal_during_eal_start")
