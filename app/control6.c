@@ -1123,8 +1123,8 @@ static void echo_reply6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	memcpy(a, ip->src_addr, 16);
 	/* to a Subnet-Router anycast address or a group: answered from a
 	 * unicast address of the port it came in by (RFC 4443 2.2 (b), 4.2:
-	 * a group's answer never from another port's, even to a global
-	 * source on a port numbered by its link-local address alone) */
+	 * a group's answer never from another port's; group_echo6() answers
+	 * only a source on that link) */
 	if (ip6_is_mcast(ip->dst_addr))
 		port_src6(r, m->port, a, ip->src_addr);
 	else if (router_anycast6(r, ip->dst_addr))
@@ -1939,9 +1939,13 @@ static bool group_option_error6(struct router *r, struct rte_mbuf *m, const stru
 
 /* An echo request to a group the router is in (group_ours6(); `ping
  * ff02::2%eth0` finds the routers on a link): answered (RFC 4443 4.2
- * says SHOULD), from a unicast address of the port it came in by. No
- * extension headers: any other packet to a group is left to the caller.
- * True when @m was consumed. */
+ * says SHOULD), from a unicast address of the port it came in by, to a
+ * source on that link only (link-local, or on one of the port's
+ * prefixes): the group is the link's, and no rpf check stands before it
+ * (group frames skip it), so another source could be a forger's, its
+ * reply sent off the link to the host it names. Dropped then,
+ * local_multicast. No extension headers: any other packet to a group is
+ * left to the caller. True when @m was consumed. */
 static bool group_echo6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 			uint32_t plen)
 {
@@ -1952,6 +1956,10 @@ static bool group_echo6(struct router *r, struct rte_mbuf *m, struct rte_ipv6_hd
 	    ic[1] != 0 || !group_ours6(r, m, ip) ||
 	    __rte_ipv6_udptcp_cksum_mbuf(m, ip, RTE_ETHER_HDR_LEN + sizeof(*ip)) != 0xffff)
 		return false;
+	if (!port_onlink6(r, m->port, ip->src_addr)) {
+		cdrop6(r, m, CDROP_LOCAL6_MCAST);
+		return true;
+	}
 	echo_reply6(r, m, ip);
 	return true;
 }
@@ -2600,6 +2608,14 @@ static void local_input6_from(struct router *r, struct rte_mbuf *m, bool reassem
 			if (router_anycast6(r, ip->src_addr)) {
 				r->cst.icmp_not_sent++;
 				rte_pktmbuf_free(m);
+				return;
+			}
+			/* to our unicast address in a link-layer group
+			 * frame: discarded, as IPv4's in a broadcast frame
+			 * (RFC 1122 3.3.6); such frames skip rpf, and the
+			 * source could be a forger's */
+			if (frame_l2_group(m)) {
+				cdrop6(r, m, CDROP_LOCAL6_MCAST);
 				return;
 			}
 			echo_reply6(r, m, ip);

@@ -961,6 +961,21 @@ def test_local_ext_headers(topo, r):
               d("local_multicast") == 0, "echo to %s from %s: %s" %
               (dst, src, [q.summary() for q in got]))
     expect_nothing(topo, r, group_echo(sol_node(HOST_IP6[1]), HOST_IP6[0]), "local_multicast")
+    # frames to groups skip rpf: a group's echo request from a source off
+    # the link (FAR's route leaves by port 1, a forger's maybe) is not
+    # answered, its reply would leave the link for the host it names; nor
+    # is one to the router's unicast address in a group frame (as IPv4's
+    # in a broadcast frame)
+    to_me = (eth(dst="33:33:00:00:00:01") / s.IPv6(src=HOST_IP6[0], dst=ROUTER_IP6[0]) /
+             s.ICMPv6EchoRequest(id=0x71, seq=4, data=b"group-echo"))
+    for p, h, why in ((group_echo("ff02::1", FAR), 1, "to ff02::1 from off the link"),
+                      (to_me, 0, "to the router's address in a group frame")):
+        got, d = around(topo, r, lambda: send(topo, p), h=h, settle="local_multicast",
+                        match=lambda q: q.haslayer(s.ICMPv6EchoReply) and
+                        q[s.ICMPv6EchoReply].id == 0x71)
+        check(not got and d("local_multicast") == 1 and d("icmp6_echo_replies") == 0,
+              "echo %s: %s, local_multicast +%d, icmp6_echo_replies +%d" %
+              (why, [q.summary() for q in got], d("local_multicast"), d("icmp6_echo_replies")))
     # an atomic fragment (offset 0, M clear) is the whole packet (RFC 6946
     # 4): answered, nothing held
     p = (base / s.IPv6ExtHdrFragment(offset=0, m=0, id=0x5eed) /
