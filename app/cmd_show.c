@@ -1517,6 +1517,7 @@ static int show_config_as(struct router *r, struct cmd_out *o, char *err, size_t
 {
 	struct cmd_out text = {0};
 	char *line, *nl;
+	size_t n = 0;
 	int rc;
 
 	if (!o->json)
@@ -1533,6 +1534,9 @@ static int show_config_as(struct router *r, struct cmd_out *o, char *err, size_t
 				nl = text.buf + text.len;
 			*nl = '\0';
 			jw_str(o, NULL, line);
+			/* a million routes' lines: ARP, ND and held packets
+			 * served meanwhile, as while the text was made */
+			long_cmd_service(r, ++n);
 		}
 		jw_arr_close(o);
 		jw_obj_close(o);
