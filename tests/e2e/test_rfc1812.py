@@ -1597,7 +1597,7 @@ def test_ecmp_dead_gateway(topo, r):
         check(asked, "198.51.100.77 not asked: %s" % r.cli("show neigh"))
         # while it is asked, the same flows again: all by the workers to
         # h3, none to the control thread to wait for it
-        s1 = r.stats()
+        s1, k1 = r.stats(), held(r)
         frlib.l2send(topo, pkts(b"dead-1b"))
         got = frlib.collect_from(lsn, 6.0, 2 * len(flows), lambda p: (
             p.haslayer(s.UDP) and bytes(p[s.UDP].payload) in (b"dead-1", b"dead-1b")))
@@ -1605,7 +1605,7 @@ def test_ecmp_dead_gateway(topo, r):
                                         for x in r.cli("show neigh").splitlines()),
                             timeout=5.0)
         check(st, "198.51.100.77 not FAILED: %s" % r.cli("show neigh"))
-        s2 = r.stats()
+        s2, k2 = r.stats(), held(r)
         a = {}
         for h, frames in got.items():
             for p in frames:
@@ -1621,9 +1621,12 @@ def test_ecmp_dead_gateway(topo, r):
         check(1 <= waited <= 4 and rerouted == waited,
               "while asked: %d held for the dead gateway, %d of them sent on" %
               (waited, rerouted))
-        check(delta(s1, s2, "to_control") <= 2,
-              "while asked: %d to the control thread, not by the workers to h3" %
-              delta(s1, s2, "to_control"))
+        # (held by the neighbour table, not to_control: the hosts' own ARP
+        # in these seconds goes there too, 3 once under ASan; at most 2:
+        # the first round's last may reach the table after the read)
+        check(k2 - k1 <= 2,
+              "while asked: %d held for the dead gateway, not sent by the workers to h3 "
+              "(to_control +%d)" % (k2 - k1, delta(s1, s2, "to_control")))
         st0 = r.stats()
         a = frlib.arrivals(topo, pkts(b"dead-2"), (1, 2), b"dead-2")
         check(all(a.get(d) == [2] for d in flows),
