@@ -610,6 +610,7 @@ int main(int argc, char **argv)
 	signal(SIGUSR2, SIG_IGN);
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
+		fr_eal_runtime_dir_remove_failed();
 		/* some of EAL's failures leave rte_errno 0 ("Success") */
 		if (rte_errno == EACCES)
 			/* EAL's errno for "Cannot get hugepage information" */

@@ -107,6 +107,17 @@ static bool config_lock_ours(const char *dir)
 	return ours;
 }
 
+void fr_eal_runtime_dir_remove_failed(void)
+{
+	const char *d = rte_eal_get_runtime_dir();
+
+	if (d == NULL || d[0] == '\0' ||
+	    (size_t)snprintf(runtime_dir, sizeof(runtime_dir), "%s", d) >= sizeof(runtime_dir))
+		return;
+	if (config_lock_ours(runtime_dir))
+		runtime_dir_remove();
+}
+
 void fr_eal_runtime_dir_remove_at_exit(void)
 {
 	const char *d = rte_eal_get_runtime_dir();

@@ -16,4 +16,12 @@
  */
 void fr_eal_runtime_dir_remove_at_exit(void);
 
+/*
+ * After a failed rte_eal_init(): its runtime directory (and hugepage
+ * files) removed now when this process took the prefix's config lock
+ * before the failure (no usable hugepages, say); left alone when another
+ * process holds it ("Cannot init config").
+ */
+void fr_eal_runtime_dir_remove_failed(void);
+
 #endif

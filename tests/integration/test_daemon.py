@@ -926,6 +926,10 @@ def _():
     p = run(args + ["-s", "none"] + SMALL, timeout=30)
     check(p.returncode == 1 and "no usable hugepages" in p.stderr and "--no-huge" in p.stderr,
           "exit %d: %s" % (p.returncode, p.stderr))
+    # EAL made its runtime directory and took its lock before it failed:
+    # gone with the process, as after a run (it was left, one a run)
+    check(not os.path.exists(runtime_dir(args)), "its runtime directory %s was left" %
+          runtime_dir(args))
 
 
 @t("af_packet_queues_match_workers")
