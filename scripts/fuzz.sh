@@ -57,7 +57,8 @@ for t in $targets; do
 		case "$f" in
 		*-slow-unit-*) ;;
 		*)
-			if ! "build-fuzz/tests/fuzz/fuzz_$t" "$f" >"$logs/replay" 2>&1; then
+			# the fuzzing runs' own limit: a timeout input is one still
+			if ! "build-fuzz/tests/fuzz/fuzz_$t" -timeout=25 "$f" >"$logs/replay" 2>&1; then
 				tail -n 40 "$logs/replay" >&2
 				stale="$stale $f"
 				continue

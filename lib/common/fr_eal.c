@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -78,12 +77,13 @@ static void runtime_dir_remove(void)
 /*
  * Does this process hold the write lock EAL's primary takes on @dir/config?
  * Read from /proc/locks: opening the file to ask (F_GETLK) and closing it
- * would drop the process's own POSIX lock with the descriptor.
+ * would drop the process's own POSIX lock with the descriptor. Matched by
+ * inode and this pid, not by device: on btrfs /proc/locks gives the
+ * filesystem's device, stat() a subvolume's.
  */
 static bool config_lock_ours(const char *dir)
 {
 	char path[PATH_MAX + 16], line[256], kind[16], mode[16];
-	unsigned int maj, min;
 	unsigned long ino;
 	bool ours = false;
 	struct stat st;
@@ -96,12 +96,11 @@ static bool config_lock_ours(const char *dir)
 	while (!ours && fgets(line, sizeof(line), f) != NULL) {
 		/* "1: POSIX  ADVISORY  WRITE 3014 fe:00:10953116 0 EOF"; a
 		 * waiter's line holds "->" */
-		if (strstr(line, "->") != NULL || sscanf(line, "%*d: %15s %*s %15s %d %x:%x:%lu",
-							 kind, mode, &pid, &maj, &min, &ino) != 6)
+		if (strstr(line, "->") != NULL ||
+		    sscanf(line, "%*d: %15s %*s %15s %d %*x:%*x:%lu", kind, mode, &pid, &ino) != 4)
 			continue;
 		ours = strcmp(kind, "POSIX") == 0 && strcmp(mode, "WRITE") == 0 &&
-		       pid == (int)getpid() && ino == (unsigned long)st.st_ino &&
-		       maj == major(st.st_dev) && min == minor(st.st_dev);
+		       pid == (int)getpid() && ino == (unsigned long)st.st_ino;
 	}
 	fclose(f);
 	return ours;
