@@ -176,8 +176,15 @@ int cli_sock_open(const char *path, int64_t gid)
 		goto fail_tmp;
 	/* --socket-group: its members may connect (mode 0660), before the
 	 * socket has its name */
-	if (gid >= 0 && chown(sa.sun_path, (uid_t)-1, (gid_t)gid) != 0)
-		goto fail_tmp;
+	if (gid >= 0 && chown(sa.sun_path, (uid_t)-1, (gid_t)gid) != 0) {
+		rc = -errno;
+		if (strcmp(sa.sun_path, path) != 0)
+			unlink(sa.sun_path);
+		close(lfd);
+		lfd = -1;
+		/* its own code: the option's fault, not the path's */
+		return rc == -EPERM ? -CLI_SOCK_EGROUP : rc;
+	}
 	if (strcmp(sa.sun_path, path) != 0) {
 		if (link(sa.sun_path, path) != 0)
 			goto fail_tmp;

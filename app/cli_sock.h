@@ -37,9 +37,13 @@ struct cli_peer {
 /*
  * Create the socket at @path (mode 0660, group @gid or, when negative, the
  * process's; a stale socket file is replaced, a live one is an error).
- * Control thread. @return 0 or a negative errno.
+ * Control thread. @return 0, a negative errno, or -CLI_SOCK_EGROUP.
  */
 int cli_sock_open(const char *path, int64_t gid);
+
+/* cli_sock_open()'s -CLI_SOCK_EGROUP: the socket could not be given @gid
+ * (EPERM from chown(): neither root with CAP_CHOWN nor in the group) */
+#define CLI_SOCK_EGROUP 10000
 
 /*
  * Serve clients: accept, read, run, write. Waits at most @timeout_ms for

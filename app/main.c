@@ -568,21 +568,6 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
-/* May this process give a file group @g: root, or a member of it? */
-static bool group_ours(gid_t g)
-{
-	gid_t groups[256];
-	int i, n;
-
-	if (geteuid() == 0 || getegid() == g)
-		return true;
-	n = getgroups((int)RTE_DIM(groups), groups);
-	for (i = 0; i < n; i++)
-		if (groups[i] == g)
-			return true;
-	return false;
-}
-
 int main(int argc, char **argv)
 {
 	struct router *r = &the_router;
@@ -697,14 +682,14 @@ int main(int argc, char **argv)
 				r->opts.sock_path);
 			goto out;
 		}
-		/* chown() to a group the router is not in: the option's fault,
-		 * not the path's (another step's EPERM, a stale socket of
-		 * another user's in a sticky directory, is said as it is) */
-		if (rc == -EPERM && r->opts.sock_gid >= 0 && !group_ours((gid_t)r->opts.sock_gid)) {
+		/* chown() to a group the router may not give: the option's
+		 * fault, not the path's (another step's EPERM, a stale socket
+		 * of another user's in a sticky directory, is said as it is) */
+		if (rc == -CLI_SOCK_EGROUP) {
 			fprintf(stderr,
 				"fastroute: --socket-group: cannot give the CLI socket %s group "
-				"%" PRId64 ": %s (the router must run as root or as a member "
-				"of that group)\n",
+				"%" PRId64 ": %s (the router must run as root, with CAP_CHOWN, or "
+				"as a member of that group)\n",
 				r->opts.sock_path, r->opts.sock_gid, strerror(EPERM));
 			goto out;
 		}

@@ -967,6 +967,12 @@ def _():
     os.chmod(TMP, 0o755)
     os.chmod(d, 0o755)
     cli_nobody = nobody_cli(d)
+    # root without CAP_CHOWN (a unit's CapabilityBoundingSet) may not give
+    # the socket a group it is not in: said so, naming the option
+    p = run(["setpriv", "--bounding-set", "-chown"] + eal() +
+            ["-s", os.path.join(d, "nocap.sock"), "--socket-group", "4242"] + SMALL)
+    check(p.returncode == 1 and "--socket-group: cannot give the CLI socket" in p.stderr,
+          "without CAP_CHOWN: exit %d: %s" % (p.returncode, p.stderr))
     for group, may in ((None, False), ("4242", True)):
         sock = os.path.join(d, "g%s.sock" % group)
         p = subprocess.Popen(eal() + ["-s", sock] + (["--socket-group", group] if group else [])
