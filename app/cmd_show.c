@@ -171,6 +171,7 @@ static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
 {
 	char p[FR_ADDR_STRLEN], g[FR_ADDR_STRLEN] = "-", port[8] = "-", w[32] = "";
 	struct fib_mp_member m[FIB_MP_MAX];
+	const char *note;
 	unsigned int i, nm = 0;
 	bool weighted = false;
 
@@ -215,17 +216,21 @@ static void route_out(struct cmd_out *o, const struct fib *f, const char *key,
 		jw_obj_close(o);
 		return;
 	}
+	note = !(rt->flags & FIB_RTF_DOWN)    ? ""
+	       : rt->flags & FIB_RTF_STRANDED ? " (withdrawn: table full, retried)"
+					      : " (withdrawn: port down)";
 	out_printf(o, "%-*s %-12s %-*s %-5s %s%s%s\n", c.pfx, p, fib_nh_type_names[rt->type], c.gw,
-		   g, port, fib_origin_names[rt->origin],
-		   !(rt->flags & FIB_RTF_DOWN)	  ? ""
-		   : rt->flags & FIB_RTF_STRANDED ? " (withdrawn: table full, retried)"
-						  : " (withdrawn: port down)",
-		   w);
+		   g, port, fib_origin_names[rt->origin], note, w);
+	/* the other gateways under the first, their weights under its */
 	for (i = 1; i < nm; i++) {
-		if (weighted)
-			snprintf(w, sizeof(w), "%-6s weight %u", "", m[i].weight);
-		out_printf(o, "%-*s %-12s %-*s %u%s\n", c.pfx, "", "", c.gw,
-			   fr_addr_fmt(&m[i].gw, g, sizeof(g)), m[i].port, w);
+		fr_addr_fmt(&m[i].gw, g, sizeof(g));
+		if (!weighted) {
+			out_printf(o, "%-*s %-12s %-*s %u\n", c.pfx, "", "", c.gw, g, m[i].port);
+			continue;
+		}
+		out_printf(o, "%-*s %-12s %-*s %-5u %*s weight %u\n", c.pfx, "", "", c.gw, g,
+			   m[i].port, (int)(strlen(fib_origin_names[rt->origin]) + strlen(note)),
+			   "", m[i].weight);
 	}
 }
 
