@@ -568,6 +568,22 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
+/* --proc-type other than primary among EAL's options (before any "--")? */
+static bool proc_type_given(int argc, char **argv)
+{
+	const char *v;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strncmp(argv[i], "--proc-type", 11) != 0)
+			continue;
+		v = argv[i][11] == '=' ? argv[i] + 12 : i + 1 < argc ? argv[i + 1] : "";
+		if (strcmp(v, "primary") != 0)
+			return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct router *r = &the_router;
@@ -612,7 +628,15 @@ int main(int argc, char **argv)
 	if (rc < 0) {
 		fr_eal_runtime_dir_remove_failed();
 		/* some of EAL's failures leave rte_errno 0 ("Success") */
-		if (rte_errno == EACCES)
+		if (proc_type_given(argc, argv))
+			/* a secondary's failure ("Cannot get hugepage
+			 * information" against a --no-huge primary, say): no
+			 * hugepage is wanted, another prefix is */
+			fprintf(stderr,
+				"fastroute: EAL initialisation failed (its messages above say "
+				"why): fastroute runs only as a primary DPDK process; leave "
+				"--proc-type out and give it a --file-prefix of its own\n");
+		else if (rte_errno == EACCES)
 			/* EAL's errno for "Cannot get hugepage information" */
 			fprintf(stderr,
 				"fastroute: EAL initialisation failed: %s (no usable "

@@ -371,6 +371,15 @@ def _():
         check(q.returncode == 1 and "Success" not in q.stderr and
               "another DPDK process holds this --file-prefix" in q.stderr,
               "exit %d: %s" % (q.returncode, q.stderr))
+        # a secondary (--proc-type auto, without --no-huge: EAL's hugepage
+        # failure against a --no-huge primary) is told what to do, not
+        # to reserve hugepages; where it attaches, that it cannot run so
+        q = run([x for x in a[:-1] if x != "--no-huge"] + ["--proc-type=auto", "--", "-s", "none"]
+                + SMALL)
+        check(q.returncode == 1 and "no usable hugepages" not in q.stderr and
+              ("leave --proc-type out and give it a --file-prefix of its own" in q.stderr or
+               "runs only as a primary DPDK process" in q.stderr),
+              "--proc-type=auto beside it: exit %d: %s" % (q.returncode, q.stderr))
         # one without shared config (--no-shconf; --in-memory alike) starts
         # beside it and fails later (here its file): it holds no lock
         # there, and leaves the first one's directory alone
