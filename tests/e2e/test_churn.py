@@ -246,10 +246,16 @@ def test_churn(topo, r):
     churned_at3 = sum(v for (di, _), v in rx[2].got.items() if DSTS[di] in CHURNED)
     check(churned_at3 > 0, "the churned prefix never moved to h3")
 
-    # RCU reclamation happens in the control loop: give it a moment
-    after = frlib.wait_for(lambda: (lambda m: m if m == base else None)(memory(r)), timeout=5)
+    # RCU reclamation happens in the control loop: give it a moment. Fewer
+    # mbufs in use than the baseline is no leak: the baseline, read under
+    # traffic, once counted one in flight in all five reads (1, then 0)
+    def back(m):
+        return m["mbufs"] <= base["mbufs"] and \
+            {k: v for k, v in m.items() if k != "mbufs"} == \
+            {k: v for k, v in base.items() if k != "mbufs"}
+    after = frlib.wait_for(lambda: (lambda m: m if back(m) else None)(memory(r)), timeout=5)
     after = after or memory(r)
-    check(after == base, "memory did not return to baseline:\n  before %s\n  after  %s" %
+    check(back(after), "memory did not return to baseline:\n  before %s\n  after  %s" %
           (base, after))
     # the add rate operators care about: /24s while traffic flows
     p24 = os.path.join(frlib.tmpdir(), "p24.conf")
