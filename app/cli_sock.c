@@ -104,6 +104,7 @@ int cli_sock_open(const char *path, int64_t gid)
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct epoll_event ev = {.events = EPOLLIN};
 	char dir[sizeof(sock_path)];
+	bool chown_failed = false;
 	struct stat st;
 	char *slash;
 	int fd, rc;
@@ -177,13 +178,8 @@ int cli_sock_open(const char *path, int64_t gid)
 	/* --socket-group: its members may connect (mode 0660), before the
 	 * socket has its name */
 	if (gid >= 0 && chown(sa.sun_path, (uid_t)-1, (gid_t)gid) != 0) {
-		rc = -errno;
-		if (strcmp(sa.sun_path, path) != 0)
-			unlink(sa.sun_path);
-		close(lfd);
-		lfd = -1;
-		/* its own code: the option's fault, not the path's */
-		return rc == -EPERM ? -CLI_SOCK_EGROUP : rc;
+		chown_failed = true;
+		goto fail_tmp;
 	}
 	if (strcmp(sa.sun_path, path) != 0) {
 		if (link(sa.sun_path, path) != 0)
@@ -219,7 +215,8 @@ fail_tmp:
 		unlink(sa.sun_path);
 	close(lfd);
 	lfd = -1; /* @path is not ours: cli_sock_close() must not unlink it */
-	return rc;
+	/* chown()'s own code: the option's fault, not the path's */
+	return chown_failed && rc == -EPERM ? -CLI_SOCK_EGROUP : rc;
 fail:
 	rc = -errno;
 	cli_sock_close();

@@ -210,6 +210,11 @@ static void progress_line(struct load *l)
 	l->drawn = l->tty;
 }
 
+/* A UTF-8 byte order mark: an editor's first bytes, none of the file's
+ * text (pass() skips it, replace_whole() too) */
+#define UTF8_BOM "\xef\xbb\xbf"
+#define BOM_LEN	 3
+
 /* A line no command needs, comment and all: a file without newlines (a
  * binary, an image) is refused at its first line, not read whole first */
 #define CONF_LINE_MAX (64 * 1024)
@@ -300,9 +305,9 @@ static int pass(FILE *f, struct load *l, char **line, size_t *cap)
 		serve(l);
 		/* a UTF-8 byte order mark that an editor put at the start of
 		 * the file is none of its text */
-		if (lineno == 1 && len >= 3 && memcmp(*line, "\xef\xbb\xbf", 3) == 0) {
-			len -= 3;
-			memmove(*line, *line + 3, (size_t)len + 1);
+		if (lineno == 1 && len >= BOM_LEN && memcmp(*line, UTF8_BOM, BOM_LEN) == 0) {
+			len -= BOM_LEN;
+			memmove(*line, *line + BOM_LEN, (size_t)len + 1);
 		}
 		/* as on the socket, its "\n" aside: a NUL would cut the line
 		 * short, and run another command than the one written */
@@ -918,11 +923,11 @@ static int replace_whole(FILE *f, const char *path, char *err, size_t errlen)
 	 * UTF-8 byte order mark as the load skips it (what an editor, or
 	 * PowerShell's Out-File, writes first even when nothing follows) */
 	rewind(f);
-	if (size >= 3) {
-		char bom[3];
+	if (size >= BOM_LEN) {
+		char bom[BOM_LEN];
 
 		if (fread(bom, 1, sizeof(bom), f) != sizeof(bom) ||
-		    memcmp(bom, "\xef\xbb\xbf", sizeof(bom)) != 0)
+		    memcmp(bom, UTF8_BOM, BOM_LEN) != 0)
 			rewind(f);
 	}
 	while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\r' || c == '\n')

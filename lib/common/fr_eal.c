@@ -106,33 +106,30 @@ static bool config_lock_ours(const char *dir)
 	return ours;
 }
 
-void fr_eal_runtime_dir_remove_failed(void)
+/* EAL's runtime directory, kept in runtime_dir, when this process holds
+ * its config lock. A primary without shared config (--in-memory,
+ * --no-shconf) holds none and owns nothing there: the directory, its
+ * sockets and the prefix's hugepage files may be another process's
+ * (OVS-DPDK's, on the default prefix). */
+static bool runtime_dir_ours(void)
 {
 	const char *d = rte_eal_get_runtime_dir();
 
-	if (d == NULL || d[0] == '\0' ||
-	    (size_t)snprintf(runtime_dir, sizeof(runtime_dir), "%s", d) >= sizeof(runtime_dir))
-		return;
-	if (config_lock_ours(runtime_dir))
+	return d != NULL && d[0] != '\0' &&
+	       (size_t)snprintf(runtime_dir, sizeof(runtime_dir), "%s", d) < sizeof(runtime_dir) &&
+	       config_lock_ours(runtime_dir);
+}
+
+void fr_eal_runtime_dir_remove_failed(void)
+{
+	if (runtime_dir_ours())
 		runtime_dir_remove();
 }
 
 void fr_eal_runtime_dir_remove_at_exit(void)
 {
-	const char *d = rte_eal_get_runtime_dir();
-
 	/* the directory is the primary process's (its lock, its sockets):
 	 * a secondary leaves it to its owner */
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return;
-	if (d == NULL || d[0] == '\0' ||
-	    (size_t)snprintf(runtime_dir, sizeof(runtime_dir), "%s", d) >= sizeof(runtime_dir))
-		return;
-	/* a primary without shared config (--in-memory, --no-shconf) owns
-	 * nothing there: the directory, its sockets and the prefix's
-	 * hugepage files may be another process's (OVS-DPDK's, on the
-	 * default prefix) */
-	if (!config_lock_ours(runtime_dir))
-		return;
-	atexit(runtime_dir_remove);
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && runtime_dir_ours())
+		atexit(runtime_dir_remove);
 }

@@ -1195,6 +1195,21 @@ static void test_lone_carriage_return(void **state)
 	unlink(path);
 }
 
+/* A file of @text refused at its line @line, its error starting "@msg",
+ * and no line of it applied (the IPv4 routes as they were). */
+static void load_refused(struct router *r, const char *text, unsigned int line, const char *msg)
+{
+	uint32_t routes = fib_route_count(r->fib, AF_INET);
+	const char *path = write_tmp(text);
+	char err[512], want[512];
+
+	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:%u: %s", path, line, msg);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	assert_int_equal(fib_route_count(r->fib, AF_INET), routes);
+}
+
 /*
  * Text from an editor: a UTF-8 byte order mark that starts the file is
  * none of its text, and any other byte that is not ASCII, outside a
@@ -1204,8 +1219,7 @@ static void test_lone_carriage_return(void **state)
 static void test_editor_bytes(void **state)
 {
 	struct router *r = *state;
-	char err[512], want[512];
-	const char *path;
+	char err[512];
 
 	if (config_load(r,
 			write_tmp("\xef\xbb\xbfroute add 10.0.0.0/8 blackhole\n"
@@ -1214,18 +1228,13 @@ static void test_editor_bytes(void **state)
 		fail_msg("a byte order mark, UTF-8 in a comment: %s", err);
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 2);
 	/* a no-break space between two words; a mark not at the start */
-	path = write_tmp("route add 12.0.0.0/8 blackhole\nroute\xc2\xa0"
-			 "add 13.0.0.0/8 blackhole\n");
-	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
-	snprintf(want, sizeof(want), "%s:2: byte 0xc2 at byte 6 of the line is not ASCII", path);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fail_msg("got \"%s\", want \"%s...\"", err, want);
-	path = write_tmp("route add 12.0.0.0/8 blackhole\n\xef\xbb\xbfroute add 13.0.0.0/8 "
-			 "blackhole\n");
-	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
-	snprintf(want, sizeof(want), "%s:2: byte 0xef at byte 1 of the line is not ASCII", path);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	load_refused(r,
+		     "route add 12.0.0.0/8 blackhole\nroute\xc2\xa0"
+		     "add 13.0.0.0/8 blackhole\n",
+		     2, "byte 0xc2 at byte 6 of the line is not ASCII");
+	load_refused(r,
+		     "route add 12.0.0.0/8 blackhole\n\xef\xbb\xbfroute add 13.0.0.0/8 blackhole\n",
+		     2, "byte 0xef at byte 1 of the line is not ASCII");
 	/* neither applied a line */
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 2);
 	unlink(write_tmp(""));
@@ -1240,28 +1249,14 @@ static void test_editor_bytes(void **state)
 static void test_cut_last_line(void **state)
 {
 	struct router *r = *state;
-	char err[512], want[512];
-	const char *path;
+	char err[512];
 
-	path = write_tmp("route add 10.0.0.0/8 blackhole\nroute add 11.0.0.0/8 blackhole");
-	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
-	snprintf(want, sizeof(want), "%s:2: the last line has no newline (a file cut short?)",
-		 path);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fail_msg("got \"%s\", want \"%s...\"", err, want);
-	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
+	load_refused(r, "route add 10.0.0.0/8 blackhole\nroute add 11.0.0.0/8 blackhole", 2,
+		     "the last line has no newline (a file cut short?)");
 	/* a line end of "\r" alone is no newline either */
-	path = write_tmp("route add 10.0.0.0/8 blackhole\r");
-	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
-	snprintf(want, sizeof(want), "%s:1: the last line has no newline", path);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fail_msg("got \"%s\", want \"%s...\"", err, want);
-	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
-	path = write_tmp("route add 10.0.0.0/8 blackhole\n# uplin");
-	assert_int_not_equal(config_load(r, path, false, NULL, err, sizeof(err)), 0);
-	snprintf(want, sizeof(want), "%s:2: the last line has no newline", path);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fail_msg("got \"%s\", want \"%s...\"", err, want);
+	load_refused(r, "route add 10.0.0.0/8 blackhole\r", 1, "the last line has no newline");
+	load_refused(r, "route add 10.0.0.0/8 blackhole\n# uplin", 2,
+		     "the last line has no newline");
 	assert_int_equal(fib_route_count(r->fib, AF_INET), 0);
 	if (config_load(r, write_tmp("\xef\xbb\xbf"), false, NULL, err, sizeof(err)) != 0)
 		fail_msg("a byte order mark alone: %s", err);
