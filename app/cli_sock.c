@@ -99,6 +99,29 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+int cli_sock_probe(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd, rc;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	/* A socket file that accepts connections belongs to a running router.
+	 * Non-blocking: a router whose backlog is full (its control thread
+	 * stopped) would keep a blocking connect() waiting, signals and all;
+	 * EAGAIN says it is there */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN ||
+			     errno == EINPROGRESS
+		     ? -EADDRINUSE
+		     : -errno;
+	close(fd);
+	return rc;
+}
+
 int cli_sock_open(const char *path, int64_t gid)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -107,7 +130,7 @@ int cli_sock_open(const char *path, int64_t gid)
 	bool chown_failed = false;
 	struct stat st;
 	char *slash;
-	int fd, rc;
+	int rc;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
@@ -134,26 +157,12 @@ int cli_sock_open(const char *path, int64_t gid)
 	 * delete the configuration */
 	if (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode))
 		return -ENOTSOCK;
-	/* A socket file that accepts connections belongs to a running router:
-	 * refuse. One that refuses them is stale: replace it. Non-blocking:
-	 * a router whose backlog is full (its control thread stopped) would
-	 * keep a blocking connect() waiting, signals and all; EAGAIN says it
-	 * is there */
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN ||
-	    errno == EINPROGRESS) {
-		close(fd);
-		return -EADDRINUSE;
-	}
 	/* stale only when nothing listens there (or it went meanwhile): a
 	 * socket of another kind (a datagram one such as /dev/log:
 	 * EPROTOTYPE), or one we may not reach, is someone's, left alone */
-	rc = errno;
-	close(fd);
-	if (rc != ECONNREFUSED && rc != ENOENT)
-		return -rc;
+	rc = cli_sock_probe(path);
+	if (rc != -ECONNREFUSED && rc != -ENOENT)
+		return rc;
 	if (unlink(path) != 0 && errno != ENOENT)
 		return -errno;
 

@@ -35,6 +35,14 @@ struct cli_peer {
 #define CLI_MAX_LINE 4095
 
 /*
+ * Whether a router serves the socket at @path: -EADDRINUSE when something
+ * accepts connections there (or would: its backlog is full), else
+ * connect()'s negative errno (-ECONNREFUSED: a stale socket, -ENOENT: no
+ * socket). Any thread; it connects and closes at once.
+ */
+int cli_sock_probe(const char *path);
+
+/*
  * Create the socket at @path (mode 0660, group @gid or, when negative, the
  * process's; a stale socket file is replaced, a live one is an error).
  * Control thread. @return 0, a negative errno, or -CLI_SOCK_EGROUP.

@@ -568,6 +568,63 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
+/* cli_sock_open()'s or cli_sock_probe()'s error @rc about @path, said */
+static void sock_refused(const char *path, int rc)
+{
+	fprintf(stderr, "fastroute: CLI socket %s: %s\n", path,
+		rc == -EADDRINUSE   ? "another router is serving it"
+		: rc == -ENOTSOCK   ? "a file that is not a socket is there (left "
+				      "alone; the configuration file is -f)"
+		: rc == -ENOENT	    ? "no such directory (the router makes the "
+				      "socket's own directory, not its parents)"
+		: rc == -EPROTOTYPE ? "a socket of another kind is there, someone "
+				      "else's (left alone)"
+				    : strerror(-rc));
+}
+
+/*
+ * The application's options, after the first "--" (where EAL's end),
+ * parsed before EAL starts, and the CLI socket asked whether a router
+ * serves it: a mistyped option, or a second router started on a running
+ * one's socket, stops before EAL probes a device (an af_packet or tap
+ * port opened beside the running router's, a pcap file written) or takes
+ * memory. @parsed: whether there were such options (without "--", EAL
+ * leaves its remainder to parse_args() after it). -1: refused, said.
+ */
+static int parse_early(int argc, char **argv, struct router_opts *o, bool *parsed)
+{
+	char **copy;
+	int i = 1, rc;
+
+	*parsed = false;
+	while (i < argc && strcmp(argv[i], "--") != 0)
+		i++;
+	if (i == argc)
+		return 0;
+	/* a copy: getopt_long() reorders what it parses, and EAL reads argv */
+	copy = calloc((size_t)(argc - i + 1), sizeof(*copy));
+	if (copy == NULL) {
+		fprintf(stderr, "fastroute: out of memory\n");
+		return -1;
+	}
+	memcpy(copy + 1, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*copy));
+	copy[0] = (char *)(uintptr_t) "fastroute";
+	rc = parse_args(argc - i, copy, o);
+	free(copy); /* the options point into argv, not into the copy */
+	optind = 1; /* EAL's getopt_long() starts afresh */
+	*parsed = true;
+	if (rc != 0)
+		return -1;
+	/* only a live router's socket is refused here; what else
+	 * cli_sock_open() may find (a stale socket, a missing directory) it
+	 * says after EAL, as before */
+	if (o->sock_path != NULL && cli_sock_probe(o->sock_path) == -EADDRINUSE) {
+		sock_refused(o->sock_path, -EADDRINUSE);
+		return -1;
+	}
+	return 0;
+}
+
 /* --proc-type other than primary among EAL's options (before any "--")? */
 static bool proc_type_given(int argc, char **argv)
 {
@@ -591,6 +648,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	char err[512];
 	unsigned int lcore, w = 0;
+	bool parsed;
 	uint16_t pid;
 	int rc, ret = 1;
 
@@ -624,6 +682,13 @@ int main(int argc, char **argv)
 	signal(SIGTTIN, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGUSR2, SIG_IGN);
+	r->opts.sock_gid = -1;
+	r->opts.sock_path = FR_DEFAULT_SOCKET;
+	r->opts.rx_desc = 1024;
+	r->opts.tx_desc = 1024;
+	r->opts.link_wait = 9;
+	if (parse_early(argc, argv, &r->opts, &parsed) != 0)
+		return 1;
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
 		fr_eal_runtime_dir_remove_failed();
@@ -673,12 +738,7 @@ int main(int argc, char **argv)
 	}
 
 	fr_router = r;
-	r->opts.sock_gid = -1;
-	r->opts.sock_path = FR_DEFAULT_SOCKET;
-	r->opts.rx_desc = 1024;
-	r->opts.tx_desc = 1024;
-	r->opts.link_wait = 9;
-	if (parse_args(argc, argv, &r->opts) != 0)
+	if (!parsed && parse_args(argc, argv, &r->opts) != 0)
 		goto out;
 
 	/* the lcores EAL runs as workers: not the main one, nor service
@@ -718,15 +778,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		if (rc != 0) {
-			fprintf(stderr, "fastroute: CLI socket %s: %s\n", r->opts.sock_path,
-				rc == -EADDRINUSE   ? "another router is serving it"
-				: rc == -ENOTSOCK   ? "a file that is not a socket is there (left "
-						      "alone; the configuration file is -f)"
-				: rc == -ENOENT	    ? "no such directory (the router makes the "
-						      "socket's own directory, not its parents)"
-				: rc == -EPROTOTYPE ? "a socket of another kind is there, someone "
-						      "else's (left alone)"
-						    : strerror(-rc));
+			sock_refused(r->opts.sock_path, rc);
 			goto out;
 		}
 	}

@@ -1546,6 +1546,39 @@ def _():
         stop(pa)
 
 
+@t("second_router_refused_before_eal")
+def _():
+    # a second router on a running one's socket (a --file-prefix of its
+    # own) stops before EAL probes its devices: its pcap port's output file
+    # is never made, nor its runtime directory; a mistyped option stops as
+    # early. The control: the same port on a free socket, stopped by a bad
+    # config (read after the probe), does make the file
+    pa, sock = router("first", "")
+    tx = os.path.join(TMP, "second-tx.pcap")
+
+    def second(extra):
+        a = eal(ports=0)
+        a[-1:-1] = ["--vdev", "net_pcap0,tx_pcap=" + tx]
+        return a, run(a + extra + SMALL, timeout=60)
+
+    try:
+        wait_serving(pa, sock)
+        for extra, want in ((["-s", sock], "another router is serving it"),
+                            (["-s", sock + "2", "--no-such-option"], "unrecognized option")):
+            a, q = second(extra)
+            check(q.returncode == 1 and want in q.stderr,
+                  "%s: exit %s: %s" % (extra, q.returncode, q.stderr.strip()[-300:]))
+            check(not os.path.exists(tx), "%s: EAL probed the port: %s made" % (extra, tx))
+            check(not os.path.exists(itlib.runtime_dir(a)),
+                  "%s: EAL started: %s made" % (extra, itlib.runtime_dir(a)))
+        a, q = second(["-s", sock + "2", "-f", conf("no such command\n")])
+        check(q.returncode == 1 and ".conf:1: unknown command" in q.stderr,
+              "control: exit %s: %s" % (q.returncode, q.stderr.strip()[-300:]))
+        check(os.path.exists(tx), "control: the pcap port made no %s" % tx)
+    finally:
+        stop(pa)
+
+
 @t("cli_hangup_with_answer_pending")
 def _():
     # a client hangs up both ways (shutdown, its descriptor kept) while an
