@@ -1552,6 +1552,87 @@ def test_ecmp(topo, r):
         r.cli("route del 10.99.0.0/16")
 
 
+def test_ecmp_three_gateways(topo, r):
+    """Three gateways, h2's, h3's and a static neighbour's on h2's link: a
+    gateway whose port goes down gives its flows, and only its own, to the
+    next gateway of the route's list (the others never move: their
+    transport sessions live on), and gets them back once up; rpf strict
+    takes a source the route leads back to by its middle gateway's port.
+    Each flow's gateway is told by the destination MAC of its frames (the
+    data path's choice) and by show route lookup (the control thread's)."""
+    mid, mid_mac = "198.51.100.50", "02:00:00:00:02:50"
+    flows = ["10.95.%d.%d" % (i // 100, 1 + i % 100) for i in range(96)]
+    macs = {HOST_MAC[1]: HOST_IP[1], mid_mac: mid, HOST_MAC[2]: HOST_IP[2]}
+
+    def where(tag):
+        """Each flow's destination -> the gateways its frames went to."""
+        lsn = {h: frlib.Listen(topo, h) for h in (1, 2)}
+        try:
+            send(topo, [udp(d, payload=tag) for d in flows])
+            got = frlib.collect_from(lsn, 1.5, len(flows), lambda p: p.haslayer(s.UDP) and
+                                     p[s.UDP].payload.load == tag)
+        finally:
+            for ls in lsn.values():
+                ls.close()
+        a = {}
+        for frames in got.values():
+            for p in frames:
+                a.setdefault(p[s.IP].dst, []).append(macs.get(p.dst, p.dst))
+        return a
+
+    r.cli("neigh add %s lladdr %s port 1" % (mid, mid_mac))
+    r.cli("route add 10.95.0.0/16 via %s via %s via %s" % (HOST_IP[1], HOST_IP[2], mid))
+    try:
+        gws = [g["gateway"] for g in json.loads(r.cli("show route 10.95.0.0/16",
+                                                   json=True))["gateways"]]
+        check(gws == [HOST_IP[1], HOST_IP[2], mid], "the gateways' order: %s" % gws)
+        a = where(b"ecmp3-1")
+        check(all(len(a.get(d, [])) == 1 for d in flows),
+              "not every flow reached exactly one gateway: %s" % a)
+        base = {d: a[d][0] for d in flows}
+        for g in gws:
+            n = sum(1 for d in flows if base[d] == g)
+            check(8 <= n <= 64, "%d of 96 flows by %s: not spread" % (n, g))
+        for d in flows[:8]:
+            out = r.cli("show route lookup %s from %s" % (d, HOST_IP[0]))
+            check(" goes by %s port " % base[d] in out, "lookup of %s: %s" % (d, out))
+        # h3's port down: its flows to the next gateway, the static one on
+        # port 1, not the first; h2's and that one's stay where they were
+        r.cli("port 2 down")
+        c = where(b"ecmp3-2")
+        want = {d: mid if g == HOST_IP[2] else g for d, g in base.items()}
+        moved = {d: c.get(d) for d in flows if c.get(d) != [want[d]]}
+        check(not moved, "with port 2 down, %d flows not where the next gateway rule puts "
+              "them (destination: gateways reached, want), the first: %s" % (
+                  len(moved), [(d, moved[d], want[d]) for d in list(moved)[:4]]))
+        r.cli("port 2 up")
+        # h3 asked afresh ('port 2 down' forgot it)
+        sh(["ping", "-c", "1", "-W", "2", HOST_IP[2]], ns=topo.hosts[0])
+        c = where(b"ecmp3-3")
+        check({d: (c.get(d) or [None])[0] for d in flows} == base,
+              "port 2 back up: the flows not back where they were")
+        # rpf strict on port 2: a source comes in by the port of the
+        # route's middle gateway (10.95/16), or of its last (10.94/16)
+        r.cli("route add 10.94.0.0/16 via %s via %s via %s" % (HOST_IP[1], mid, HOST_IP[2]))
+        r.cli("port 2 rpf strict")
+        for src, which in (("10.95.0.5", "second"), ("10.94.0.5", "third")):
+            st0 = r.stats()
+            pkt = (s.Ether(src=HOST_MAC[2], dst=ROUTER_MAC[2]) /
+                   s.IP(src=src, dst=HOST_IP[0]) / s.UDP(sport=1, dport=2) /
+                   s.Raw(b"ecmp3-rpf"))
+            got = at_host(topo, 0, lambda: send(topo, pkt, h=2), timeout=1.5)
+            check(any(p.haslayer(s.Raw) and p[s.Raw].load == b"ecmp3-rpf" for p in got),
+                  "rpf strict dropped a source routed back by port 2's gateway, the "
+                  "route's %s" % which)
+            check(delta(st0, r.stats(), "rpf_strict") == 0, "rpf_strict counted a drop")
+    finally:
+        r.cli("port 2 rpf off")
+        r.cli("port 2 up")
+        r.cli("route del 10.95.0.0/16")
+        r.cli("route del 10.94.0.0/16")
+        r.cli("neigh del %s port 1" % mid)
+
+
 def test_ecmp_weights(topo, r):
     """A multipath route's weights: h2's gateway of weight 3 takes about
     three flows in four, h3's of weight 1 the others, each flow to one;
