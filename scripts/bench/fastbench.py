@@ -36,13 +36,23 @@ Throughput method:
     bursts of GEN_BURST (128): what a memif TX call costs apart from its
     frames (the ring index the DUT's core wrote, a line that crosses cores)
     is then paid once for 128; at 32, testpmd io was generator-bound in
-    every pair of the last runs. The DUTs take what they take per poll, so
-    a larger generator burst lightens the generator only. A run in
+    every pair of the last runs. The DUTs' poll sizes are their own, set
+    apart from the generator's burst (POLL_SIZE; the results page states
+    them): fastroute takes up to 128 packets a poll (FR_RX_BURST in
+    app/router.h, with its default TX rings), testpmd io and mac are
+    started with --burst=128 (their default is 32) so that the I/O
+    ceiling is measured at fastroute's poll size, and l3fwd polls 32 at a
+    time as DPDK ships it (MAX_PKT_BURST, a compile-time constant of the
+    example, which l3fwd-build.sh leaves alone). A run in
     which the port refused less than 5% of what was offered
     (GEN_BOUND_REFUSED) is generator-bound: the DUT took (nearly) all it was
     given, so its rate is the generator's, only a lower bound of the DUT's.
     Each run keeps the offered rate, the refused share and the generator's
     idle share (gen_idle) in the JSON.
+  * A DUT's Mpps and cycles per packet in a row are the medians over its
+    valid runs on the row's placement that were not generator-bound; when
+    every one of them was, the medians of those generator-bound runs,
+    the Mpps marked >= (a lower bound).
   * Configurations run the DUTs interleaved, A B C D A B C D ..., for R
     rounds; ratios fastroute/io and fastroute/l3fwd are taken pair by pair
     within a round (both runs valid, same placement), then their median.
@@ -95,6 +105,13 @@ GW = ("192.0.2.2", "198.51.100.2")
 
 GEN_CPU, DUT_CPU = 0, 1
 GEN_BURST = 128  # the generator's TX burst (see the header)
+# what each DUT takes from a port per poll, at most (see the header):
+# fastroute FR_RX_BURST (app/router.h: 4 x DP_BURST; fewer only with TX
+# rings under 512 descriptors: it asks 1024, which memif gives), testpmd the --burst
+# it is given (1 to its MAX_PKT_BURST, 512; default 32), l3fwd its compiled
+# MAX_PKT_BURST as DPDK ships the example (no option sets it)
+TESTPMD_BURST = 128
+POLL_SIZE = {"fastroute": 128, "io": TESTPMD_BURST, "mac": TESTPMD_BURST, "l3fwd": 32}
 # fastroute variants for the route cache rows: rpf strict on both ports and
 # the cache off / on / auto (the DUT config gets these lines)
 FR_VARIANTS = {
@@ -142,6 +159,48 @@ def seconds(x):
     if not 0 < v <= 86400:
         raise argparse.ArgumentTypeError("%s: seconds above 0, at most 86400" % x)
     return v
+
+
+# throughput.sh and rfc2544.sh run this under timeout(1) and export its
+# seconds as FASTBENCH_WRAPPER_TIMEOUT: a --time-limit, given or computed,
+# must end the run first, with WRAPPER_MARGIN seconds left to print what it
+# found and to clean up (timeout's TERM would cut both short)
+WRAPPER_MARGIN = 60
+
+
+def wrapper_most():
+    """(the longest --time-limit the wrapper's timeout leaves room for, that
+    timeout), or (None, None) when no wrapper said it (run directly)."""
+    try:
+        t = float(os.environ.get("FASTBENCH_WRAPPER_TIMEOUT", ""))
+    except ValueError:
+        return None, None
+    return t - WRAPPER_MARGIN, t
+
+
+def wrapper_text(prog):
+    """What --time-limit's help says of @prog's timeout."""
+    most, t = wrapper_most()
+    if most is None:
+        return "%s refuses one above its own timeout less %d s" % (prog, WRAPPER_MARGIN)
+    return "%s refuses one above %g (its own timeout, %g, less %d)" % (prog, most, t,
+                                                                       WRAPPER_MARGIN)
+
+
+def check_time_limit(ap, limit, computed=None, lower=""):
+    """Refuse @limit (seconds) above what the wrapper's timeout leaves room
+    for: ap.error naming the options. @computed: how it was computed (None:
+    --time-limit gave it); @lower: the options that make it smaller."""
+    most, t = wrapper_most()
+    if most is None or limit <= most:
+        return
+    room = ("%g s, what %s's own timeout (%g s) leaves for the run to stop, say what it "
+            "found and clean up (%d s)" % (most, ap.prog, t, WRAPPER_MARGIN))
+    if computed is None:
+        ap.error("--time-limit %g is above %s: give --time-limit %g or less" % (limit, room, most))
+    ap.error("the time limit computed from the options, %s = %g s, is above %s: lower %s, or "
+             "give --time-limit %g or less (the run then stops there, printing what it found "
+             "so far)" % (computed, limit, room, lower, most))
 
 
 def log(msg):
@@ -700,9 +759,16 @@ class TestpmdDut(Dut):
         super().__init__(ses, pair, gen)
         args = ["stdbuf", "-oL", "-eL", "dpdk-testpmd"]
         args += self.eal("%d,%d" % (GEN_CPU, DUT_CPU), mem_mb)
+        # --burst: polls of fastroute's size (POLL_SIZE). The mbufs: memif
+        # without zero-copy holds none in its rings (a receive copies into
+        # mbufs it allocates, a send copies out of them and frees them),
+        # so about a poll's worth, 128, is out at once, beside the pool's
+        # per-lcore caches (250 each, 2 lcores): far under 16384, which is
+        # also above what testpmd itself would take for one port at its
+        # largest burst (2 x 2048 descriptors + the caches + 512)
         args += ["--main-lcore", str(GEN_CPU), "--", "-i", "--forward-mode=" + mode,
-                 "--nb-cores=1", "--rxq=1", "--txq=1", "--total-num-mbufs=16384",
-                 "--record-core-cycles", "--no-mlockall"]
+                 "--nb-cores=1", "--rxq=1", "--txq=1", "--burst=%d" % TESTPMD_BURST,
+                 "--total-num-mbufs=16384", "--record-core-cycles", "--no-mlockall"]
         if mode == "mac":
             args += ["--eth-peer=0,%s" % GEN_MAC[0], "--eth-peer=1,%s" % GEN_MAC[1]]
         self.t0 = time.monotonic()
@@ -1099,21 +1165,32 @@ def summarize(runs, duts):
         for d in duts:
             valid = [r for r in rs if r["dut"] == d and not r["discarded"]]
             allr = [r for r in rs if r["dut"] == d]
-            # Mpps and cycles: the median of the runs on the row's
+            # Mpps and cycles: the medians of the runs on the row's
             # placement only (memif's rate moves ~2x with it, so a median
-            # over both would set DUTs of one row on different footings)
+            # over both would set DUTs of one row on different footings),
+            # and of those the DUT set the rate of: the runs that were not
+            # generator-bound; with none, of the generator-bound ones (the
+            # Mpps then a lower bound, shown >=). Both from the same runs.
             there = [r for r in valid if r["placement"] == pl]
-            cyc = [r["busy_cycles_per_pkt"] for r in there if r["busy_cycles_per_pkt"]]
+            measured = [r for r in there if not run_generator_bound(r)]
+            used = measured or there
+            cyc = [r["busy_cycles_per_pkt"] for r in used if r["busy_cycles_per_pkt"]]
             row["duts"][d] = {
-                "mpps": median([r["mpps"] for r in there]),
+                "mpps": median([r["mpps"] for r in used]),
                 "cycles_per_pkt": median(cyc),
+                # the runs the medians are of: "measured" (not
+                # generator-bound), "generator_bound" (every run there
+                # was: a lower bound), None (no valid run there)
+                "median_of": None if not there else
+                ("measured" if measured else "generator_bound"),
+                "median_runs": len(used),
                 "valid": len(valid), "runs": len(allr), "at_placement": len(there),
                 "placements": sorted(set(r["placement"] for r in valid)),
                 # valid runs in which the generator, not the DUT, set the rate
                 "generator_bound": sum(1 for r in valid if run_generator_bound(r)),
                 "generator_bound_at_placement": sum(1 for r in there
                                                     if run_generator_bound(r)),
-                "offered_mpps": median([r["offered_mpps"] for r in there]),
+                "offered_mpps": median([r["offered_mpps"] for r in used]),
             }
             # what the generator counts back is every frame, the DUT's own
             # too; fastroute's counters say what share of it it forwarded
@@ -1155,15 +1232,44 @@ def summarize(runs, duts):
 
 
 def mpps_text(v):
-    """A DUT's median Mpps; >= when every run it is the median of was
-    generator-bound."""
+    """A DUT's median Mpps; >= when it is the median of generator-bound runs
+    (the DUT had no other valid run on the row's placement)."""
     if not v or v.get("mpps") is None:
         return "n/a"
+    if "median_of" in v:
+        return (">=" if v["median_of"] == "generator_bound" else "") + fmt(v["mpps"])
+    # a summary written before: the median of every run there, generator-
+    # bound ones included, a lower bound only when all of them were
     if "at_placement" in v:
         gb, n = v.get("generator_bound_at_placement"), v["at_placement"]
     else:  # a summary written before the columns took one placement
         gb, n = v.get("generator_bound"), v["valid"]
     return (">=" if gb and gb == n else "") + fmt(v["mpps"])
+
+
+def poll_dut(d):
+    """The DUT whose poll size @d has: fastroute's variants are fastroute."""
+    return "fastroute" if d in ("fastroute6",) + tuple(FR_VARIANTS) else d
+
+
+def poll_text(polls):
+    """What each DUT takes per poll, from @polls {dut: packets} (a summary's
+    poll_sizes): fastroute's variants count as fastroute."""
+    fr = [n for d, n in polls.items() if poll_dut(d) == "fastroute"]
+    tp = [(d, n) for d, n in polls.items() if d in ("io", "mac")]
+    parts = []
+    if fr:
+        parts.append("fastroute up to %d packets a poll (FR_RX_BURST)" % max(fr))
+    if tp:
+        n = max(x for _, x in tp)
+        parts.append("testpmd (%s) --burst=%d%s (testpmd's default is 32)"
+                     % (", ".join(d for d, _ in tp), n,
+                        ", fastroute's poll size, so that the I/O ceiling is measured at the "
+                        "same poll size" if fr and n == max(fr) else ""))
+    if "l3fwd" in polls:
+        parts.append("l3fwd %d as DPDK ships it (MAX_PKT_BURST, a compile-time constant of "
+                     "the example)" % polls["l3fwd"])
+    return "; ".join(parts)
 
 
 def placement_text(row, duts):
@@ -1217,8 +1323,9 @@ def print_table(rows, duts, memory, header):
             print("  ".join("-" * x for x in w))
     print()
     print("memory: %s" % memory)
-    print("Mpps, cyc/pkt: median over the valid runs on the row's placement (frames received "
-          "back by the generator per second); >=: every one of them was generator-bound.")
+    print("Mpps, cyc/pkt: median over the DUT's valid runs on the row's placement that were "
+          "not generator-bound (frames received back by the generator per second); >=: it had "
+          "none, the medians are of its generator-bound runs there (the Mpps a lower bound).")
     print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid, on "
           "the same vCPU placement and neither generator-bound (count in parentheses; +Ng: "
           "pairs left out because a run in them was generator-bound; +Np: pairs whose two runs "
@@ -1231,6 +1338,8 @@ def print_table(rows, duts, memory, header):
     print("cyc/pkt: the DUT's own TSC cycles in polls that received packets / packets "
           "(fastroute: show stats; testpmd: --record-core-cycles). l3fwd: n/a, it counts no "
           "cycles.")
+    print("poll sizes (the most a DUT takes from a port at once): "
+          + poll_text({d: POLL_SIZE[poll_dut(d)] for d in duts}) + ".")
     print("valid runs per DUT (same order as the Mpps columns): runs whose vCPU placement "
           "changed or that other processes disturbed are discarded.")
     print("placement: the vCPU placement the Mpps and cycles columns were taken at (the one "
@@ -1311,7 +1420,7 @@ def throughput_main(argv):
                          "--warmup and --duration")
     ap.add_argument("--time-limit", type=seconds, default=None,
                     help="abort (and clean up) after this many seconds (default 1800, "
-                         "quick 180; throughput.sh's own timeout ends any run at 7200)")
+                         "quick 180; %s)" % wrapper_text("throughput.sh"))
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SEC",
                     help="before each run, wait up to SEC for other processes to leave the "
                          "CPUs idle (shared machines; default 0: measure at once, discard "
@@ -1323,6 +1432,7 @@ def throughput_main(argv):
         a.duts, a.rounds, a.warmup, a.duration = list(DEFAULT_DUTS), 1, 0.3, 1.0
     if a.time_limit is None:
         a.time_limit = 180 if a.quick else 1800
+    check_time_limit(ap, a.time_limit)
     for s in a.sizes:
         if not 64 <= s <= 1518:
             ap.error("--sizes: %d is not in 64..1518" % s)
@@ -1379,7 +1489,9 @@ def throughput_main(argv):
         with open(a.summary, "w") as f:
             json.dump({"header": header, "memory": memory, "wall_seconds": round(wall, 1),
                        "load_seconds": results["load_seconds"], "dut_failures": failures,
-                       "generator_bound_rule": GEN_BOUND_RULE, "rows": rows}, f, indent=1)
+                       "generator_bound_rule": GEN_BOUND_RULE,
+                       "poll_sizes": {d: POLL_SIZE[poll_dut(d)] for d in a.duts},
+                       "rows": rows}, f, indent=1)
     return 0
 
 
@@ -1425,8 +1537,8 @@ def rfc2544_main(argv):
     ap.add_argument("--time-limit", type=seconds, default=None,
                     help="abort (and clean up) after this many seconds, the best result "
                          "so far printed (default: what --max-trials trials of --warmup, "
-                         "--trial and --settle take, 900 at least; rfc2544.sh's own "
-                         "timeout ends any run at 7200)")
+                         "--trial, --settle and --wait-idle take, 900 at least; given or "
+                         "computed, %s)" % wrapper_text("rfc2544.sh"))
     ap.add_argument("--not-router", action="store_true",
                     help="with --gen-eal: the DUT forwards frames without taking their TTL "
                          "down (a switch, a cable between the generator's two ports): "
@@ -1462,6 +1574,14 @@ def rfc2544_main(argv):
         # million routes)
         a.time_limit = max(900, int(300 + a.max_trials *
                                     (a.warmup + a.trial + 4 + a.settle + a.wait_idle)))
+        check_time_limit(
+            ap, a.time_limit,
+            computed="300 s of start-up + --max-trials %d x (--warmup %g + --trial %g + 4 s "
+            "of drains + --settle %g + --wait-idle %g)"
+            % (a.max_trials, a.warmup, a.trial, a.settle, a.wait_idle),
+            lower="--max-trials, --trial, --warmup, --settle or --wait-idle")
+    else:
+        check_time_limit(ap, a.time_limit)
     signal.setitimer(signal.ITIMER_REAL, a.time_limit)  # from now, what it says
     check_tools(need_testpmd=memif and a.local_dut == "io",
                 need_fastroute=memif and a.local_dut == "fastroute")
@@ -1579,6 +1699,11 @@ def rfc2544_main(argv):
         # best passing trial really offered (a pass may offer 3% short)
         best_offered, best, lo, hi = None, None, 0.0, a.max_rate
         stopped = None
+        # the first trial, at the top of the range, passed: the search
+        # ends there, at what was offered ("unpaced": all the generator
+        # and the link could; "max_rate": --max-rate), a lower bound of
+        # the DUT's own rate
+        ceiling = None
         try:
             if a.max_rate is None:
                 first = trial(0)  # unpaced: what the generator (and the link) can offer
@@ -1587,12 +1712,14 @@ def rfc2544_main(argv):
                 if first["pass"]:
                     best = lo = hi
                     best_offered = first["offered_mpps"]
+                    ceiling = "unpaced"
             else:
                 first = trial(hi)
                 trials += 1
                 if first["pass"]:
                     best = lo = hi
                     best_offered = min(hi, first["offered_mpps"])
+                    ceiling = "max_rate"
             while best != hi and trials < a.max_trials and (hi - lo) > a.resolution * hi:
                 rate = (lo + hi) / 2
                 rec = trial(rate)
@@ -1614,14 +1741,27 @@ def rfc2544_main(argv):
                "profile": a.profile,
                "size": a.size, "routes": n, "trial_seconds": a.trial,
                "dut": dut.name if dut else "external",
-               # a trial failed because the generator (not the DUT: over
-               # memif a full ring is the DUT's) could not offer its rate:
-               # the search's upper bound may be the generator's
-               "generator_limited": any(limited)}
+               # the DUT passed at the top of the range: throughput_mpps
+               # is a lower bound of its rate, not the rate (ceiling says
+               # whose top: "unpaced", the generator's and the link's, or
+               # "max_rate", --max-rate's)
+               "at_offered_ceiling": ceiling is not None, "ceiling": ceiling,
+               # the generator (not the DUT: over memif a full ring is the
+               # DUT's) set the search's upper bound, or may have: a trial
+               # failed because it could not offer its rate, or the
+               # unpaced first trial passed
+               "generator_limited": any(limited) or ceiling == "unpaced"}
         if best_offered is not None:
             gbps = best_offered * 1e6 * (a.size + 20) * 8 / 1e9
             res["throughput_gbps_l1"] = round(gbps, 3)
         signal.setitimer(signal.ITIMER_REAL, 0)  # said: the stops below are not cut
+        if ceiling is not None:
+            log("throughput %.3f Mpps is a LOWER BOUND of the DUT's rate: it passed the first "
+                "trial, at the top of the range (%s); %s"
+                % (best_offered, "unpaced: all the generator and the link could offer"
+                   if ceiling == "unpaced" else "--max-rate %g" % a.max_rate,
+                   "a faster generator (or link) is needed to find its limit"
+                   if ceiling == "unpaced" else "a higher --max-rate may find its limit"))
         print(json.dumps(res))
         sys.stdout.flush()
         if out is not None:

@@ -198,7 +198,7 @@ def check_rfc2544(path):
         fail("rfc2544: %s ends without a result line" % path)
     res, trials = rows[-1], rows[:-1]
     for k in ("throughput_mpps", "upper_bound_mpps", "trials", "dut", "generator_limited",
-              "passed", "complete"):
+              "passed", "complete", "at_offered_ceiling"):
         if k not in res:
             fail("rfc2544 result without %s: %s" % (k, res))
     if not res["complete"]:
@@ -220,6 +220,11 @@ def check_rfc2544(path):
             fail("rfc2544: a zero-loss trial passed with %d lost: %s" % (t["loss_pkts"], t))
     if len(trials) != res["trials"] or not trials:
         fail("rfc2544: %d trial lines for a result of %s trials" % (len(trials), res["trials"]))
+    # the first trial is the top of the range: passed, the search ends
+    # there and its rate is a lower bound, which the result must say
+    if res["at_offered_ceiling"] != trials[0]["pass"]:
+        fail("rfc2544: at_offered_ceiling %s, the first trial (the top of the range) %s" %
+             (res["at_offered_ceiling"], "passed" if trials[0]["pass"] else "failed"))
     passed = [t for t in trials if t["pass"]]
     best = res["throughput_mpps"]
     if (best is None) != (not passed) or res["passed"] != bool(passed):
@@ -552,6 +557,33 @@ def generator_note(summary):
     return ""
 
 
+def poll_note(summary):
+    """The DUTs' poll sizes, as the harness that measured the rows ran them."""
+    if summary.get("poll_sizes"):
+        return "Poll sizes (the most a DUT takes from a port at once): %s." % \
+            fastbench.poll_text(summary["poll_sizes"])
+    return ("The harness that measured these rows did not record the DUTs' poll sizes "
+            "(its testpmd ran at its default burst, 32).")
+
+
+def median_note(summary):
+    """Which runs a row's Mpps and cycles are the medians of: this harness
+    leaves generator-bound runs out while the DUT has others; a summary an
+    older one wrote, kept as it was (no runs given), took every run."""
+    if any("median_of" in v for row in summary["rows"] for v in row["duts"].values()) or \
+            not summary["rows"]:
+        return ("A DUT's Mpps and cycles are the medians of the same runs: its valid runs on "
+                "the row's placement that were not generator-bound; when every valid run it "
+                "had there was generator-bound, those runs, and its Mpps is shown as `>=`: a "
+                "lower bound, the generator's rate (its cycles then come from polls that "
+                "carried what the generator sent, not as much as the DUT could take).")
+    where = "on the row's placement" if any("placement" in row for row in summary["rows"]) \
+        else "on every placement"
+    return ("A DUT's Mpps and cycles are the medians of all its valid runs %s, "
+            "generator-bound ones included (a summary an older harness wrote, shown as it "
+            "was); its Mpps is shown as `>=` when every one of them was generator-bound." % where)
+
+
 def find_row(summary, routes, profile, size):
     for row in summary.get("rows", []):
         if row["routes"] == routes and row["profile"] == profile and row["size"] == size:
@@ -590,7 +622,7 @@ def chart(summary, cache, png):
     # noenhanced: net_memif's '_' is no subscript; the key outside the bars
     script = """set terminal png noenhanced size 1100,480
 set output '%s'
-set title "Mpps, 64-byte frames, over net_memif (median of interleaved rounds, on each row's vCPU placement)\\na bar whose every run was generator-bound is the generator's rate: a lower bound (>= in the table)"
+set title "Mpps, 64-byte frames, over net_memif (median of the interleaved rounds not generator-bound, on each row's vCPU placement)\\na bar with no such round is the generator's rate: a lower bound (>= in the table)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -883,12 +915,12 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
     w("## Throughput: fastroute against the alternatives")
     w("")
     w("Two processes on the two vCPUs, joined by `net_memif`: our generator "
-      "(`fastroute-pktgen`, one core, TX bursts of %d) and the device under test. DUTs run "
-      "interleaved, " % fastbench.GEN_BURST +
+      "(`fastroute-pktgen`, one core, TX bursts of %d) and the device under test. %s "
+      "DUTs run interleaved, " % (fastbench.GEN_BURST, poll_note(tp)) +
       "A B C D per round, short windows; a cache-line ping-pong probes the vCPU placement "
       "before and after each run and runs whose placement changed, or that other processes "
       "disturbed, are discarded. A valid run is generator-bound when " +
-      tp.get("generator_bound_rule", fastbench.GEN_BOUND_RULE) + "; the Mpps of a DUT whose valid runs on the row's placement all were is shown as >= (the generator-bound column counts those of every placement). Ratios are taken pair by "
+      tp.get("generator_bound_rule", fastbench.GEN_BOUND_RULE) + ". Ratios are taken pair by "
       "pair within a round; the median over the pairs in which neither run was "
       "generator-bound is shown, then every pair in round order: a plain figure is one of "
       "those, `>=x` a lower bound (the numerator's run was generator-bound), `<=x` an upper "
@@ -903,11 +935,12 @@ def render(a, kb_rows, kb, kb6, ka, kx, tp, cache, ipv6, out_path, png, history)
       "`--record-core-cycles`, the bursts that carried packets only, so its figure leaves "
       "out what a poll costs around them; l3fwd counts none). fastroute runs with its "
       "defaults but for its ports: route cache auto (the hit path where it pays: one flow, "
-      "256 networks), rpf off, martian checks on. A DUT's Mpps and cycles are the medians of "
-      "its valid runs on the row's placement: the one the most DUTs had valid runs on, then "
-      "the most runs (memif's rate moves about 2x with the placement, so a median over both "
-      "would set the DUTs of one row on different footings); a DUT with no valid run there "
-      "shows n/a. The ratios pair runs of one round on one placement, whichever it was. Mpps counts every frame back at the generator, a DUT's "
+      "256 networks), rpf off, martian checks on. " + median_note(tp) + " The row's "
+      "placement is the one the most DUTs had valid runs on, then the most runs (memif's "
+      "rate moves about 2x with the placement, so a median over both would set the DUTs of "
+      "one row on different footings); a DUT with no valid run there shows n/a. The "
+      "generator-bound column counts a DUT's generator-bound valid runs on every placement. "
+      "The ratios pair runs of one round on one placement, whichever it was. Mpps counts every frame back at the generator, a DUT's "
       "own (ARP, ICMP) and frames it sent back out of their arrival port included. " +
       tp["header"] + ".")
     w("")
