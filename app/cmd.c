@@ -684,7 +684,8 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 		      {"udp", IPPROTO_UDP},
 		      {"sctp", IPPROTO_SCTP},
 		      {"udplite", IPPROTO_UDPLITE}};
-	bool sport = false, dport = false;
+	static const char *const words[] = {"from", "proto", "sport", "dport"};
+	bool sport = false, dport = false, seen[RTE_DIM(words)] = {false};
 	uint32_t v;
 	int i;
 	size_t k;
@@ -692,11 +693,18 @@ static int a_lookup(char **tok, int n, struct cmd *c, char *err, size_t errlen)
 	if (parse_addr(n > 0 ? tok[0] : NULL, &c->addr, err, errlen) != 0)
 		return -EINVAL;
 	for (i = 1; i < n; i += 2) {
-		if (strcmp(tok[i], "from") != 0 && strcmp(tok[i], "proto") != 0 &&
-		    strcmp(tok[i], "sport") != 0 && strcmp(tok[i], "dport") != 0)
+		for (k = 0; k < RTE_DIM(words); k++)
+			if (strcmp(tok[i], words[k]) == 0)
+				break;
+		if (k == RTE_DIM(words))
 			return ERR("unknown '%s' after the address (expected from, proto, sport, "
 				   "dport)",
 				   tok[i]);
+		/* the last of two would be taken, and another flow looked up
+		 * than the one meant */
+		if (seen[k])
+			return ERR("'%s' given twice", tok[i]);
+		seen[k] = true;
 		if (i + 1 >= n)
 			return ERR("'%s' needs a value (show route lookup ADDR [from SRC] [proto "
 				   "tcp|udp|sctp|udplite|N] [sport N dport N])",

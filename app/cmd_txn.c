@@ -1445,6 +1445,17 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 		if (owner >= 0)
 			return ERR("%s is the %s address of port %d's subnet, not a neighbour's",
 				   buf, what, owner);
+		/* as ARP and ND refuse such a sender (arp_bad_sender): the
+		 * entry would send its traffic back into the router */
+		owner = router_mac_port(r, &c->mac);
+		if (owner >= 0) {
+			char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+			rte_ether_format_addr(mac, sizeof(mac), &c->mac);
+			return ERR("lladdr %s is the MAC of this router's port %d, not a "
+				   "neighbour's: traffic to %s would come back into the router",
+				   mac, owner, buf);
+		}
 		u.op = had ? UNDO_NEIGH_SET : learnt ? UNDO_NEIGH_LEARNT : UNDO_NEIGH_DEL;
 	} else {
 		u.op = had ? UNDO_NEIGH_SET : UNDO_NEIGH_LEARNT;
@@ -1462,6 +1473,14 @@ int exec_neigh(struct txn *t, const struct cmd *c, char *err, size_t errlen)
 			t->n--; /* nothing to undo */
 		if (rc == -ENOSPC)
 			return ERRC(rc, "neighbour table full (see --neigh-size)");
+		/* listed by show neigh, state NONE: a route's gateway not
+		 * asked for yet, no entry of its own to delete */
+		if (rc == -ENOENT && exists)
+			return ERRC(rc,
+				    "no neighbour %s on port %u to delete: the NONE entry show "
+				    "neigh lists is a route's gateway not resolved yet (it goes "
+				    "with the route)",
+				    buf, c->port);
 		if (rc == -ENOENT)
 			return ERRC(rc, "no neighbour %s on port %u", buf, c->port);
 		return ERRC(rc, "neigh %s: %s", buf, strerror(-rc));

@@ -93,14 +93,14 @@ bool port_owns4(const struct fr_port *p, uint32_t addr)
 	return false;
 }
 
-bool router_mac(const struct router *r, const struct rte_ether_addr *mac)
+int router_mac_port(const struct router *r, const struct rte_ether_addr *mac)
 {
 	uint16_t pid;
 
 	for (pid = 0; pid < r->nb_ports; pid++)
 		if (r->ports[pid].present && rte_is_same_ether_addr(&r->dp_ports[pid].mac, mac))
-			return true;
-	return false;
+			return pid;
+	return -1;
 }
 
 bool router_owns4(const struct router *r, uint32_t addr)

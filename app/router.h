@@ -592,8 +592,13 @@ bool port_owns4(const struct fr_port *p, uint32_t addr);
 bool router_owns4(const struct router *r, uint32_t addr);
 /* router_owns4() for a callback: @r is the router */
 bool router_owns4_cb(const void *r, uint32_t addr);
+/* The port whose MAC @mac is, or -1: none of the router's. */
+int router_mac_port(const struct router *r, const struct rte_ether_addr *mac);
 /* @mac is one of the ports' (our own frame, looped back by a switch). */
-bool router_mac(const struct router *r, const struct rte_ether_addr *mac);
+static inline bool router_mac(const struct router *r, const struct rte_ether_addr *mac)
+{
+	return router_mac_port(r, mac) >= 0;
+}
 
 /* What the workers add to the multipath flow hash of @m (Ethernet, then
  * IPv4 or IPv6), as fib_route_lookup_flow()'s @l4: its ports with 'set ip

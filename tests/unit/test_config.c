@@ -50,7 +50,10 @@ static int setup(void **state)
 		r->ports[i].id = i;
 		r->ports[i].present = true;
 		r->dp_ports[i].mtu = 1500; /* as port_probe() reads a device's */
-		/* its link-local address: fe80::ff:fe00:10 + port */
+		/* its MAC, 02:00:00:00:00:10 + port, and the link-local
+		 * address made of it: fe80::ff:fe00:10 + port */
+		r->dp_ports[i].mac.addr_bytes[0] = 0x02;
+		r->dp_ports[i].mac.addr_bytes[5] = (uint8_t)(0x10 + i);
 		r->dp_ports[i].ll6[0] = 0xfe;
 		r->dp_ports[i].ll6[1] = 0x80;
 		r->dp_ports[i].ll6[11] = 0xff;
@@ -1480,6 +1483,40 @@ static void test_cli_lines(void **state)
 		cmd_run_line(r, "show route lookup 10.1.1.1 from 10.2.2.2 proto udp dport 53", &o),
 		0);
 	assert_non_null(strstr(o.buf, "dport needs sport too: the multipath hash takes both"));
+	/* a word given twice: refused, not the last taken (another flow) */
+	out_reset(&o);
+	assert_int_not_equal(
+		cmd_run_line(r, "show route lookup 10.1.1.1 from 10.2.2.2 from 10.3.3.3", &o), 0);
+	assert_non_null(strstr(o.buf, "'from' given twice"));
+	out_reset(&o);
+	assert_int_not_equal(cmd_run_line(r,
+					  "show route lookup 10.1.1.1 from 10.2.2.2 proto udp "
+					  "sport 1 dport 2 sport 9",
+					  &o),
+			     0);
+	assert_non_null(strstr(o.buf, "'sport' given twice"));
+	{
+		/* a static neighbour with one of the router's own MACs would
+		 * send its traffic back into the router: refused, as ARP
+		 * refuses such a sender; nothing added */
+		char mac[RTE_ETHER_ADDR_FMT_SIZE], line[128];
+		struct fr_addr a = fr_addr4(0xc6336414); /* 198.51.100.20 */
+		struct neigh_info ni;
+
+		rte_ether_format_addr(mac, sizeof(mac), &r->dp_ports[1].mac);
+		snprintf(line, sizeof(line), "neigh add 198.51.100.20 lladdr %s port 0", mac);
+		out_reset(&o);
+		assert_int_not_equal(cmd_run_line(r, line, &o), 0);
+		assert_non_null(strstr(o.buf, "is the MAC of this router's port 1, not a "
+					      "neighbour's: traffic to 198.51.100.20 would come "
+					      "back into the router"));
+		assert_int_equal(neigh_get(r->neigh, &a, 0, &ni), -ENOENT);
+	}
+	/* the gateway's placeholder (show neigh: NONE) has no entry to
+	 * delete, and the refusal says what the listed line is */
+	out_reset(&o);
+	assert_int_not_equal(cmd_run_line(r, "neigh del 198.51.100.2 port 1", &o), 0);
+	assert_non_null(strstr(o.buf, "the NONE entry show neigh lists is a route's gateway"));
 	assert_int_equal(
 		cmd_run_line(r, "route add 10.9.0.0/16 via 198.51.100.2 via 198.51.100.3", &o), 0);
 	assert_int_equal(cmd_run_line(r, "set ip multipath-hash l4", &o), 0);
