@@ -516,6 +516,19 @@ void router_defend(struct router *r, uint16_t port, const struct fr_addr *ours)
 	r->cst.addr_defended++;
 }
 
+/* IPv4 address @tpa is port @port's to answer ARP for: one of its own,
+ * or on a port with none (unnumbered) the one it borrows, whose ARP
+ * requests and ICMP errors name the router there (arp_probe()): its hosts
+ * know the router by it, and must resolve it (Linux answers too) */
+static bool port_answers4(const struct router *r, uint16_t port, uint32_t tpa)
+{
+	const struct fr_port *p = &r->ports[port];
+
+	if (port_owns4(p, tpa))
+		return true;
+	return tpa != 0 && port_any_addr4(p) == 0 && tpa == router_any_addr4(r);
+}
+
 static void arp_input(struct router *r, struct rte_mbuf *m)
 {
 	const struct rte_ether_addr *own;
@@ -552,8 +565,7 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	}
 	/* a request asks for this port's address; a reply answers what the
 	 * router asked, maybe from another port's address (arp_probe()) */
-	for_us = a.op == RTE_ARP_OP_REPLY ? router_owns4(r, a.tpa)
-					  : port_owns4(&r->ports[port], a.tpa);
+	for_us = a.op == RTE_ARP_OP_REPLY ? router_owns4(r, a.tpa) : port_answers4(r, port, a.tpa);
 	/* a sender no host can be (0.0.0.0 is a probe's, RFC 5227): neither
 	 * learnt nor answered (an answer would go to whoever forged it,
 	 * about an address that is a broadcast on this subnet). The

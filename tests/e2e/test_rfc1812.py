@@ -265,7 +265,9 @@ def test_unnumbered(topo, r):
     link): an error about a packet that came in there still goes back, from
     another of the router's addresses (RFC 1812 4.3.2.4), or traceroute
     and path MTU discovery go blind behind it; and its hosts are resolved
-    by ARP asked from such an address, their answers to it taken."""
+    by ARP asked from such an address, their answers to it taken; and a
+    host there that asks for that address (its way to the router) is
+    answered, one that asks for another port's address is not."""
     r.cli("port 2 address del %s/24" % ROUTER_IP[2])
     r.cli("route add 203.0.113.0/24 dev 2")
     r.cli("neigh add %s lladdr %s port 2" % (HOST_IP[2], HOST_MAC[2]))
@@ -288,11 +290,22 @@ def test_unnumbered(topo, r):
             send(topo, s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
                  s.IP(src=HOST_IP[0], dst=HOST_IP[2]) / s.UDP(sport=40000, dport=9) /
                  s.Raw(b"unnumbered"))
-            fwd = ls.collect(timeout=3.0, want=1, match=lambda p: p.haslayer(s.Raw) and
-                             bytes(p[s.Raw]).startswith(b"unnumbered"))
+            seen = ls.collect(timeout=3.0, want=2, match=lambda p: p.haslayer(s.ARP) or (
+                p.haslayer(s.Raw) and bytes(p[s.Raw]).startswith(b"unnumbered")))
         finally:
             ls.close()
+        fwd = [p for p in seen if not p.haslayer(s.ARP)]
+        asked = [p[s.ARP] for p in seen if p.haslayer(s.ARP) and p[s.ARP].op == 1]
         neigh = [l for l in r.cli("show neigh").splitlines() if l.split()[:1] == [HOST_IP[2]]]
+        # a host on the link asks for the address the router asked from
+        # (a default route 'via it onlink'), and for another port's
+        answers = {}
+        for tpa in (ROUTER_IP[0], ROUTER_IP[1]):
+            q = (s.Ether(src=HOST_MAC[2], dst="ff:ff:ff:ff:ff:ff") /
+                 s.ARP(op=1, hwsrc=HOST_MAC[2], psrc=HOST_IP[2], pdst=tpa))
+            answers[tpa] = [p[s.ARP] for p in at_host(
+                topo, 2, lambda: send(topo, q, h=2), timeout=1.0,
+                match=lambda p: p.haslayer(s.ARP) and p[s.ARP].op == 2)]
     finally:
         r.cli("neigh del %s port 2" % HOST_IP[2], check=False)
         r.cli("route del 203.0.113.0/24", check=False)
@@ -303,6 +316,15 @@ def test_unnumbered(topo, r):
     check(len(fwd) == 1 and fwd[0].dst == HOST_MAC[2],
           "a packet by a 'dev' route out of an unnumbered port never left (show neigh: %s)" %
           neigh)
+    check(asked and all(a.psrc == ROUTER_IP[0] and a.hwsrc == ROUTER_MAC[2] and
+                        a.pdst == HOST_IP[2] for a in asked),
+          "the ARP requests out of the unnumbered port: %s" % [a.summary() for a in asked])
+    a = answers[ROUTER_IP[0]]
+    check(len(a) == 1 and a[0].psrc == ROUTER_IP[0] and a[0].hwsrc == ROUTER_MAC[2] and
+          a[0].pdst == HOST_IP[2] and a[0].hwdst == HOST_MAC[2],
+          "a request on the unnumbered port for the address it asks from: %s" %
+          [p.summary() for p in a])
+    check(answers[ROUTER_IP[1]] == [], "a request on port 2 for port 1's address answered")
 
 
 def test_link_local_gateway(topo, r):
