@@ -1856,6 +1856,39 @@ def stats_json(sock):
     return json.loads(q.stdout)
 
 
+@t("terminal_signals_ignored_quit_stops")
+def _():
+    # Ctrl-Z's SIGTSTP, SIGTTIN and SIGTTOU never stop a router (its
+    # workers would halt with it); SIGQUIT stops it cleanly. In a process
+    # group of its own: meson starts a test in a session whose groups are
+    # orphaned, where Linux discards the first three, and a test without
+    # one could not fail
+    sock = os.path.join(TMP, "sigs.sock")
+    a = eal(rx=(0,))
+    p = subprocess.Popen(a + ["-s", sock] + SMALL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, process_group=0)
+    try:
+        wait_serving(p, sock)
+        for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
+            rx0 = stats_json(sock)["rx"]
+            p.send_signal(sig)
+            time.sleep(0.3)
+            with open("/proc/%d/stat" % p.pid) as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            check(state not in ("T", "t"), "%s stopped the router (state %s)" %
+                  (signal.Signals(sig).name, state))
+            check(stats_json(sock)["rx"] > rx0, "not forwarding after %s" %
+                  signal.Signals(sig).name)
+        out, err = stop(p, signal.SIGQUIT)
+    finally:
+        if p.poll() is None:
+            os.kill(p.pid, signal.SIGCONT)
+        stop(p)
+    check(p.returncode == 0 and re.search(r"stopped: rx \d+ forwarded", out),
+          "exit %s after SIGQUIT: %s" % (p.returncode, (out + err)[-300:]))
+    check(not os.path.exists(itlib.runtime_dir(a)), "SIGQUIT left EAL's runtime directory")
+
+
 @t("rx_on_down_port")
 def _():
     # what arrives on a port out of service is dropped as it arrives, as
