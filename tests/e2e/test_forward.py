@@ -350,6 +350,15 @@ def test_counters_consistent(topo, r):
     check(st["rx"] == st["forwarded"] + st["to_control"] + drops,
           "rx %d != forwarded %d + to_control %d + dropped %d" %
           (st["rx"], st["forwarded"], st["to_control"], drops))
+    # and every packet the control thread sent (the suite's ARP replies and
+    # ICMP errors) left by a worker or was counted where it was lost, once
+    # its ring is drained
+    lost = ("ctrl_tx", "ctrl_tx_full", "ctrl_tx_port_down", "ctrl_tx_no_port")
+    st = frlib.wait_for(lambda: (lambda a: a if a["ctrl_sent"] == sum(a[k] for k in lost)
+                                 else None)(r.stats()), timeout=2.0) or r.stats()
+    check(st["ctrl_sent"] > 0 and st["ctrl_sent"] == sum(st[k] for k in lost),
+          "ctrl_sent %d != %s" % (st["ctrl_sent"], " + ".join("%s %d" % (k, st[k])
+                                                               for k in lost)))
 
 
 DROP_NAMES = set()
