@@ -449,6 +449,49 @@ def test_reassembly(topo, r):
            delta(before, after, "icmp_time_exceeded")))
 
 
+def test_echo_reply_fragments_bound(topo, r):
+    """An echo reply leaves in at most 64 fragments: over an MTU of 576 (552
+    bytes of data each) one of 30,000 bytes leaves in 55 and arrives whole;
+    one of 36,000 would need 66 and is dropped as frag_failed, nothing of
+    it sent. The requests come in 26 fragments (pcap ports: see
+    test_reassembly())."""
+    eth = s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0])
+    r.cli("port 0 mtu 576")
+    try:
+        for i, (size, nfrags) in enumerate(((30000, 55), (36000, 0))):
+            data = bytes(range(256)) * (size // 256) + b"e" * (size % 256)
+            req = (s.IP(src=HOST_IP[0], dst=ROUTER_IP[0], id=0x5151 + i) /
+                   s.ICMP(type=8, id=0x4747, seq=1 + i) / s.Raw(data))
+            frags = s.fragment(req, fragsize=1400)
+            ic = frlib.Listen(topo, 0)
+            before = r.stats()
+            try:
+                send(topo, [eth / f for f in frags])
+                got = ic.collect(timeout=3, want=nfrags or None,
+                                 match=lambda p: p.haslayer(s.IP) and
+                                 p[s.IP].src == ROUTER_IP[0] and p[s.IP].proto == 1)
+                frlib.settle(r, before, ("reassembled",), 2.0)
+            finally:
+                ic.close()
+            after = r.stats()
+            d = {k: delta(before, after, k) for k in ("reassembled", "fragmented",
+                                                      "frag_failed")}
+            whole = s.defragment([p[s.IP] for p in got]) if got else []
+            if nfrags:
+                check(len(got) == nfrags and max(len(p[s.IP]) for p in got) <= 576 and
+                      len(whole) == 1 and whole[0].haslayer(s.ICMP) and
+                      whole[0][s.ICMP].type == 0 and bytes(whole[0][s.ICMP].payload) == data
+                      and d == {"reassembled": 1, "fragmented": 1, "frag_failed": 0},
+                      "a %d-byte echo over MTU 576: %d fragments back, counters %s" %
+                      (size, len(got), d))
+            else:
+                check(not got and d == {"reassembled": 1, "fragmented": 0, "frag_failed": 1},
+                      "a %d-byte echo over MTU 576 (66 fragments): %d sent, counters %s" %
+                      (size, len(got), d))
+    finally:
+        r.cli("port 0 mtu 1500")
+
+
 def test_reasm_timeout_own_source(topo, r):
     """With the martian checks off, a lone fragment for the router from one
     of its own addresses or a subnet's broadcast address times out without
@@ -1936,6 +1979,8 @@ def main():
             runner.run("fragments_in_transit_pcap", test_fragments_in_transit, topo, r)
             runner.run("ecmp_l4_fragments_pcap", test_ecmp_l4_fragments, topo, r)
             runner.run("reassembly_pcap", test_reassembly, topo, r)
+            runner.run("echo_reply_fragments_bound_pcap", test_echo_reply_fragments_bound,
+                       topo, r)
             runner.run("reasm_timeout_own_source_pcap", test_reasm_timeout_own_source, topo, r)
             runner.run("held_reply_counts_mbufs_pcap", test_held_reply_counts_mbufs, topo, r)
         finally:

@@ -384,6 +384,8 @@ static void test_pipeline(void **state)
 	iph(m[13])->hdr_checksum ^= 0xffff;
 	m[n++] = pkt(0xc0000202, 0xffffffff, 64, 10); /* 14: limited broadcast */
 	memset(&rte_pktmbuf_mtod(m[14], struct rte_ether_hdr *)->dst_addr, 0xff, 6);
+	m[n++] = pkt(0xc0000202, 0x0a010203, 64, 10); /* 15: 10 bytes, no whole Ethernet header */
+	assert_int_equal(rte_pktmbuf_trim(m[15], (uint16_t)(rte_pktmbuf_data_len(m[15]) - 10)), 0);
 
 	/* the burst holds local/ctrl packets to inspect after the call */
 	dp_input_burst(&p->c, 0, m, (uint16_t)n, out);
@@ -411,6 +413,7 @@ static void test_pipeline(void **state)
 	assert_int_equal(out[12], DP_OUT_DROP);
 	assert_int_equal(out[13], DP_OUT_DROP);
 	assert_int_equal(out[14], DP_OUT_CTRL); /* delivered locally, never forwarded */
+	assert_int_equal(out[15], DP_OUT_DROP);
 
 	assert_int_equal(p->st.rx, n);
 	assert_int_equal(p->st.drop[DROP_BLACKHOLE], 1);
@@ -422,6 +425,7 @@ static void test_pipeline(void **state)
 	assert_int_equal(p->st.drop[DROP_L2_BCAST_FORWARD], 1);
 	assert_int_equal(p->st.drop[DROP_ETHERTYPE], 1);
 	assert_int_equal(p->st.drop[DROP_IP4_CHECKSUM], 1);
+	assert_int_equal(p->st.drop[DROP_ETH_TOO_SHORT], 1);
 	for (i = 0; i < n; i++)
 		if (out[i] != DP_OUT_DROP)
 			rte_pktmbuf_free(m[i]);
