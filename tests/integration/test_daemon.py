@@ -1889,6 +1889,65 @@ def _():
     check(not os.path.exists(itlib.runtime_dir(a)), "SIGQUIT left EAL's runtime directory")
 
 
+@t("watchdog_during_long_load")
+def _():
+    # WatchdogSec= (WATCHDOG_USEC 600 ms: WATCHDOG=1 every 300 ms) holds all
+    # through a long 'load' (1,048,576 routes and an address: a load that
+    # serves nothing else meanwhile) and through the undo of one whose
+    # last line is refused once all the others were applied: never a gap
+    # the service manager would restart the router for
+    name = "fr-it-wd-%d" % os.getpid()
+    ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    ns.bind("\0" + name)
+    ns.settimeout(0.05)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WATCHDOG_")}
+    env.update(NOTIFY_SOCKET="@" + name, WATCHDOG_USEC="600000")
+    n = 1 << 20
+    routes = "".join("route add %d.%d.%d.0/24 via 198.51.100.2\n" %
+                     (11 + i // 65536, i // 256 % 256, i % 256) for i in range(n))
+    head = "port 0 address add 203.0.113.1/24\n"
+    bad = conf(head + routes + "route add 11.0.0.0/24 via 198.51.100.3\n")
+    good = conf(head + routes)
+    sock = os.path.join(TMP, "wd.sock")
+    a = eal()
+    a[a.index("-m") + 1] = "1024"  # the RIB of a million routes
+    p = subprocess.Popen(
+        a + ["-f", conf("port 0 address 192.0.2.1/24\nport 1 address 198.51.100.1/24\n"),
+                 "-s", sock, "--max-routes", str(n + 4096), "--max-routes6", "4096",
+                 "--tbl8-6", "64"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        wait_serving(p, sock)
+        for f, rc, what in ((bad, 1, "undone"), (good, 0, "applied")):
+            stamps, done = [], threading.Event()
+
+            def read():
+                while not done.is_set():
+                    try:
+                        if ns.recv(4096) == b"WATCHDOG=1":
+                            stamps.append(time.monotonic())
+                    except socket.timeout:
+                        pass
+
+            th = threading.Thread(target=read)
+            th.start()
+            t0 = time.monotonic()
+            q = run([CLI, "-s", sock, "-t", "120", "load", f], timeout=180)
+            t1 = time.monotonic()
+            done.set()
+            th.join()
+            check(q.returncode == rc, "load %s: exit %d: %s" % (what, q.returncode, q.stderr))
+            marks = [t0] + [t for t in stamps if t0 < t < t1] + [t1]
+            gap = max(b - a for a, b in zip(marks, marks[1:]))
+            check(t1 - t0 >= 1.0, "a load %s in %.2f s: too short to tell: %s" % (what, t1 - t0, q.stderr))
+            check(gap < 0.6, "a load %s in %.2f s: %.2f s without WATCHDOG=1 (%d of them)" %
+                  (what, t1 - t0, gap, len(marks) - 2))
+    finally:
+        stop(p)
+        ns.close()
+    check(p.returncode == 0, "exit %s" % p.returncode)
+
+
 @t("rx_on_down_port")
 def _():
     # what arrives on a port out of service is dropped as it arrives, as
