@@ -588,36 +588,36 @@ static void sock_refused(const char *path, int rc)
  * serves it: a mistyped option, or a second router started on a running
  * one's socket, stops before EAL probes a device (an af_packet or tap
  * port opened beside the running router's, a pcap file written) or takes
- * memory. @parsed: whether there were such options (without "--", EAL
- * leaves its remainder to parse_args() after it). -1: refused, said.
+ * memory. main() parses what EAL leaves again after it: a word among
+ * EAL's options that is none of theirs (a forgotten --vdev) lands there.
+ * -1: refused, said.
  */
-static int parse_early(int argc, char **argv, struct router_opts *o, bool *parsed)
+static int parse_early(int argc, char **argv, struct router_opts *o)
 {
 	char **copy;
 	int i = 1, rc;
 
-	*parsed = false;
 	while (i < argc && strcmp(argv[i], "--") != 0)
 		i++;
-	if (i == argc)
-		return 0;
-	/* a copy: getopt_long() reorders what it parses, and EAL reads argv */
-	copy = calloc((size_t)(argc - i + 1), sizeof(*copy));
-	if (copy == NULL) {
-		fprintf(stderr, "fastroute: out of memory\n");
-		return -1;
+	if (i < argc) {
+		/* a copy: getopt_long() reorders what it parses, and EAL
+		 * reads argv */
+		copy = calloc((size_t)(argc - i + 1), sizeof(*copy));
+		if (copy == NULL) {
+			fprintf(stderr, "fastroute: out of memory\n");
+			return -1;
+		}
+		memcpy(copy + 1, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*copy));
+		copy[0] = (char *)(uintptr_t) "fastroute";
+		rc = parse_args(argc - i, copy, o);
+		free(copy); /* the options point into argv, not into the copy */
+		optind = 1; /* EAL's getopt_long() starts afresh */
+		if (rc != 0)
+			return -1;
 	}
-	memcpy(copy + 1, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*copy));
-	copy[0] = (char *)(uintptr_t) "fastroute";
-	rc = parse_args(argc - i, copy, o);
-	free(copy); /* the options point into argv, not into the copy */
-	optind = 1; /* EAL's getopt_long() starts afresh */
-	*parsed = true;
-	if (rc != 0)
-		return -1;
-	/* only a live router's socket is refused here; what else
-	 * cli_sock_open() may find (a stale socket, a missing directory) it
-	 * says after EAL, as before */
+	/* only a live router's socket is refused here (the default one too,
+	 * without "--"); what else cli_sock_open() may find (a stale socket,
+	 * a missing directory) it says after EAL */
 	if (o->sock_path != NULL && cli_sock_probe(o->sock_path) == -EADDRINUSE) {
 		sock_refused(o->sock_path, -EADDRINUSE);
 		return -1;
@@ -648,7 +648,6 @@ int main(int argc, char **argv)
 	struct stat st;
 	char err[512];
 	unsigned int lcore, w = 0;
-	bool parsed;
 	uint16_t pid;
 	int rc, ret = 1;
 
@@ -687,7 +686,7 @@ int main(int argc, char **argv)
 	r->opts.rx_desc = 1024;
 	r->opts.tx_desc = 1024;
 	r->opts.link_wait = 9;
-	if (parse_early(argc, argv, &r->opts, &parsed) != 0)
+	if (parse_early(argc, argv, &r->opts) != 0)
 		return 1;
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
@@ -738,7 +737,9 @@ int main(int argc, char **argv)
 	}
 
 	fr_router = r;
-	if (!parsed && parse_args(argc, argv, &r->opts) != 0)
+	/* again, on what EAL left: the same options (the same values), and
+	 * any word EAL's getopt moved there */
+	if (parse_args(argc, argv, &r->opts) != 0)
 		goto out;
 
 	/* the lcores EAL runs as workers: not the main one, nor service
