@@ -516,17 +516,30 @@ void router_defend(struct router *r, uint16_t port, const struct fr_addr *ours)
 	r->cst.addr_defended++;
 }
 
-/* IPv4 address @tpa is port @port's to answer ARP for: one of its own,
- * or on a port with none (unnumbered) the one it borrows, whose ARP
- * requests and ICMP errors name the router there (arp_probe()): its hosts
- * know the router by it, and must resolve it (Linux answers too) */
-static bool port_answers4(const struct router *r, uint16_t port, uint32_t tpa)
+/*
+ * IPv4 address @tpa is port @port's to answer a request from @spa for: one
+ * of its own; or, on a port with none (unnumbered), the one it borrows,
+ * whose ARP requests and ICMP errors name the router there (arp_probe()),
+ * to a host of that link: one the router routes back out of the port (a
+ * 'dev N' route's, a gateway's there) or has an entry for on it. Its
+ * hosts know the router by that address and must resolve it (Linux
+ * answers too); any other asker is not the link's, and the address may
+ * be someone else's on it.
+ */
+static bool port_answers4(const struct router *r, uint16_t port, uint32_t tpa, uint32_t spa)
 {
 	const struct fr_port *p = &r->ports[port];
+	const struct fr_addr sender = fr_addr4(spa);
+	struct fib_route rt;
 
 	if (port_owns4(p, tpa))
 		return true;
-	return tpa != 0 && port_any_addr4(p) == 0 && tpa == router_any_addr4(r);
+	if (tpa == 0 || spa == 0 || port_any_addr4(p) != 0 || tpa != router_any_addr4(r))
+		return false;
+	if (neigh_find(r->neigh, &sender, port) != NEIGH_IDX_NONE)
+		return true;
+	return fib_route_lookup(r->fib, &sender, &rt) == 0 && rt.port == port &&
+	       (rt.type == FIB_NH_CONNECTED || rt.type == FIB_NH_GATEWAY);
 }
 
 static void arp_input(struct router *r, struct rte_mbuf *m)
@@ -565,7 +578,8 @@ static void arp_input(struct router *r, struct rte_mbuf *m)
 	}
 	/* a request asks for this port's address; a reply answers what the
 	 * router asked, maybe from another port's address (arp_probe()) */
-	for_us = a.op == RTE_ARP_OP_REPLY ? router_owns4(r, a.tpa) : port_answers4(r, port, a.tpa);
+	for_us = a.op == RTE_ARP_OP_REPLY ? router_owns4(r, a.tpa)
+					  : port_answers4(r, port, a.tpa, a.spa);
 	/* a sender no host can be (0.0.0.0 is a probe's, RFC 5227): neither
 	 * learnt nor answered (an answer would go to whoever forged it,
 	 * about an address that is a broadcast on this subnet). The

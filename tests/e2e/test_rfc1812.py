@@ -290,20 +290,23 @@ def test_unnumbered(topo, r):
             send(topo, s.Ether(src=HOST_MAC[0], dst=ROUTER_MAC[0]) /
                  s.IP(src=HOST_IP[0], dst=HOST_IP[2]) / s.UDP(sport=40000, dport=9) /
                  s.Raw(b"unnumbered"))
-            seen = ls.collect(timeout=3.0, want=2, match=lambda p: p.haslayer(s.ARP) or (
+            # the ARP requests before it kept aside, not counted
+            asked = []
+            fwd = ls.collect(timeout=3.0, want=1, match=lambda p: (
+                p.haslayer(s.ARP) and p[s.ARP].op == 1 and asked.append(p[s.ARP])) or (
                 p.haslayer(s.Raw) and bytes(p[s.Raw]).startswith(b"unnumbered")))
         finally:
             ls.close()
-        fwd = [p for p in seen if not p.haslayer(s.ARP)]
-        asked = [p[s.ARP] for p in seen if p.haslayer(s.ARP) and p[s.ARP].op == 1]
         neigh = [l for l in r.cli("show neigh").splitlines() if l.split()[:1] == [HOST_IP[2]]]
         # a host on the link asks for the address the router asked from
         # (a default route 'via it onlink'), and for another port's
+        # (and from a sender not of that link: routed out of port 1)
         answers = {}
-        for tpa in (ROUTER_IP[0], ROUTER_IP[1]):
+        for spa, tpa in ((HOST_IP[2], ROUTER_IP[0]), (HOST_IP[2], ROUTER_IP[1]),
+                         ("10.77.0.5", ROUTER_IP[0])):
             q = (s.Ether(src=HOST_MAC[2], dst="ff:ff:ff:ff:ff:ff") /
-                 s.ARP(op=1, hwsrc=HOST_MAC[2], psrc=HOST_IP[2], pdst=tpa))
-            answers[tpa] = [p[s.ARP] for p in at_host(
+                 s.ARP(op=1, hwsrc=HOST_MAC[2], psrc=spa, pdst=tpa))
+            answers[spa, tpa] = [p[s.ARP] for p in at_host(
                 topo, 2, lambda: send(topo, q, h=2), timeout=1.0,
                 match=lambda p: p.haslayer(s.ARP) and p[s.ARP].op == 2)]
     finally:
@@ -319,12 +322,15 @@ def test_unnumbered(topo, r):
     check(asked and all(a.psrc == ROUTER_IP[0] and a.hwsrc == ROUTER_MAC[2] and
                         a.pdst == HOST_IP[2] for a in asked),
           "the ARP requests out of the unnumbered port: %s" % [a.summary() for a in asked])
-    a = answers[ROUTER_IP[0]]
+    a = answers[HOST_IP[2], ROUTER_IP[0]]
     check(len(a) == 1 and a[0].psrc == ROUTER_IP[0] and a[0].hwsrc == ROUTER_MAC[2] and
           a[0].pdst == HOST_IP[2] and a[0].hwdst == HOST_MAC[2],
           "a request on the unnumbered port for the address it asks from: %s" %
           [p.summary() for p in a])
-    check(answers[ROUTER_IP[1]] == [], "a request on port 2 for port 1's address answered")
+    check(answers[HOST_IP[2], ROUTER_IP[1]] == [],
+          "a request on port 2 for port 1's address answered")
+    check(answers["10.77.0.5", ROUTER_IP[0]] == [],
+          "a request on port 2 from a sender routed by port 1 answered")
 
 
 def test_link_local_gateway(topo, r):
