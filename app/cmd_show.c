@@ -1205,7 +1205,7 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 				    : c->mode == RTCACHE_AUTO && c->measuring ? "measure"
 				    : c->bypassing			      ? "bypass"
 									      : "probing";
-		char pcs[16] = "-", bcs[16] = "-";
+		char pcs[16] = "-", bcs[16] = "-", wins[16] = "-";
 		/* auto's last measurement, while in auto mode */
 		const bool shown = c->mode == RTCACHE_AUTO && c->measurements > 0;
 
@@ -1220,7 +1220,10 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 #define J(f) jw_u64(o, #f, s->f);
 			RTC_FIELDS(J)
 #undef J
-			jw_u64(o, "window_hit_pct", c->last_win_pct);
+			if (c->win_closed)
+				jw_u64(o, "window_hit_pct", c->last_win_pct);
+			else
+				jw_null(o, "window_hit_pct");
 			jw_u64(o, "measurements", c->measurements);
 			if (shown) {
 				jw_dbl(o, "probe_cycles", pc);
@@ -1237,12 +1240,13 @@ static int show_rtcache(struct router *r, struct cmd_out *o)
 				snprintf(pcs, sizeof(pcs), "%.1f", pc);
 				snprintf(bcs, sizeof(bcs), "%.1f", bc);
 			}
+			if (c->win_closed)
+				snprintf(wins, sizeof(wins), "%u", c->last_win_pct);
 			out_printf(o,
 				   "%-8u %-9s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64
-				   " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %8u %9s %10s\n",
+				   " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %8s %9s %10s\n",
 				   r->workers[w]->lcore, state, s->lookups, s->hits, s->misses,
-				   s->stale, s->inserts, s->evictions, s->bypassed, c->last_win_pct,
-				   pcs, bcs);
+				   s->stale, s->inserts, s->evictions, s->bypassed, wins, pcs, bcs);
 		}
 	}
 	if (o->json) {

@@ -126,6 +126,7 @@ void rtcache_mode_set(struct rtcache *c, enum rtcache_mode m)
 	c->measuring = 0;
 	c->hold_shift = 0;
 	c->warm = 0;
+	c->win_closed = 0; /* the last window's rate was another mode's */
 	rtcache_win_clear(c);
 	if (m == RTCACHE_AUTO)
 		rtcache_measure_start(c);

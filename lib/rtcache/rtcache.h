@@ -145,6 +145,7 @@ struct rtcache {
 	uint32_t win_probes, win_hits;
 	uint32_t win_cold;
 	uint32_t last_win_pct; /* hit rate of the last full window, percent */
+	uint8_t win_closed;    /* a window closed since the mode was set */
 	uint64_t hold_left;    /* auto: packets until the next measurement */
 	/* auto: the hold is au.hold << hold_shift: one more after each
 	 * measurement that chose to bypass, up to RTCACHE_AUTO_HOLD_SHIFT_MAX;
@@ -506,7 +507,7 @@ static inline uint32_t rtcache_win_take(struct rtcache *c)
 }
 
 /**
- * After a burst's probes in auto mode: close the hit-rate window when it is
+ * After a burst's probes (auto or on): close the hit-rate window when it is
  * full. A window whose rate fell more than au.trigger_pts below the last
  * measurement's (a flood of new destinations, say) starts the next
  * measurement now instead of after the hold: the traffic has changed. Cold
@@ -517,11 +518,13 @@ static inline uint32_t rtcache_win_take(struct rtcache *c)
  */
 static inline void rtcache_account(struct rtcache *c)
 {
-	/* a measurement keeps the counts itself (rtcache_measure()) */
-	if (c->mode != RTCACHE_AUTO || c->measuring || c->win_probes < c->au.window)
+	/* a measurement keeps the counts itself (rtcache_measure()); mode on
+	 * closes windows too, for 'show rtcache stats', and measures nothing */
+	if (c->mode == RTCACHE_OFF || c->measuring || c->win_probes < c->au.window)
 		return;
 	c->last_win_pct = rtcache_win_take(c);
-	if (c->last_win_pct + c->au.trigger_pts < c->verdict_pct)
+	c->win_closed = 1;
+	if (c->mode == RTCACHE_AUTO && c->last_win_pct + c->au.trigger_pts < c->verdict_pct)
 		rtcache_measure_start(c);
 }
 

@@ -295,6 +295,36 @@ static void test_auto_trigger(void **state)
 	rtcache_free(c);
 }
 
+/* Mode on closes hit-rate windows too (show rtcache stats' win_hit%),
+ * and measures nothing; a mode set starts without a closed window (the
+ * last one was another mode's: shown '-'). */
+static void test_window_on(void **state)
+{
+	struct rtcache *c = rtcache_create(1024, 0, 1);
+	struct rtcache_auto au = {
+		.sample = 100, .hold = 1u << 20, .window = 100, .trigger_pts = 20};
+
+	(void)state;
+	rtcache_auto_set(c, &au);
+	rtcache_mode_set(c, RTCACHE_ON);
+	assert_false(c->win_closed);
+	rtcache_count(c, 60, 30);
+	rtcache_account(c);
+	assert_false(c->win_closed); /* not full yet */
+	rtcache_count(c, 40, 20);
+	rtcache_account(c);
+	assert_true(c->win_closed);
+	assert_int_equal(c->last_win_pct, 50);
+	assert_false(c->measuring); /* 50 points below nothing: on never measures */
+	rtcache_mode_set(c, RTCACHE_AUTO);
+	assert_false(c->win_closed);
+	rtcache_mode_set(c, RTCACHE_OFF);
+	rtcache_count(c, 100, 100);
+	rtcache_account(c);
+	assert_false(c->win_closed); /* off probes nothing: no window */
+	rtcache_free(c);
+}
+
 /* A burst of @p n probes, @p cold of them misses into free ways and @p miss
  * ordinary misses. */
 static void miss_burst(struct rtcache *c, uint32_t n, uint32_t cold, uint32_t miss)
@@ -535,11 +565,9 @@ static void test_collisions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_slots),
-		cmocka_unit_test(test_auto),
-		cmocka_unit_test(test_auto_trigger),
-		cmocka_unit_test(test_auto_warming),
-		cmocka_unit_test(test_auto_warming_samples),
+		cmocka_unit_test(test_slots),	     cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_auto_trigger), cmocka_unit_test(test_window_on),
+		cmocka_unit_test(test_auto_warming), cmocka_unit_test(test_auto_warming_samples),
 		cmocka_unit_test(test_collisions),
 	};
 
