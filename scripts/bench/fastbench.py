@@ -50,9 +50,11 @@ Throughput method:
     Each run keeps the offered rate, the refused share and the generator's
     idle share (gen_idle) in the JSON.
   * A DUT's Mpps and cycles per packet in a row are the medians over its
-    valid runs on the row's placement that were not generator-bound; when
-    every one of them was, the medians of those generator-bound runs,
-    the Mpps marked >= (a lower bound).
+    valid runs on the row's placement, generator-bound ones included (each
+    proves the DUT forwarded at least that much: leaving them out would
+    keep only the runs in which it fell short); the Mpps is marked >= (a
+    lower bound) when the run the median falls on (either of the two
+    middle ones, with an even count) was generator-bound.
   * Configurations run the DUTs interleaved, A B C D A B C D ..., for R
     rounds; ratios fastroute/io and fastroute/l3fwd are taken pair by pair
     within a round (both runs valid, same placement), then their median.
@@ -1168,29 +1170,31 @@ def summarize(runs, duts):
             # Mpps and cycles: the medians of the runs on the row's
             # placement only (memif's rate moves ~2x with it, so a median
             # over both would set DUTs of one row on different footings),
-            # and of those the DUT set the rate of: the runs that were not
-            # generator-bound; with none, of the generator-bound ones (the
-            # Mpps then a lower bound, shown >=). Both from the same runs.
-            there = [r for r in valid if r["placement"] == pl]
-            measured = [r for r in there if not run_generator_bound(r)]
-            used = measured or there
-            cyc = [r["busy_cycles_per_pkt"] for r in used if r["busy_cycles_per_pkt"]]
+            # generator-bound ones included: each is a lower bound of the
+            # DUT's rate, and the runs left without them would be those
+            # in which it fell short. The Mpps is a lower bound (shown >=)
+            # when the median falls on a generator-bound run.
+            there = sorted((r for r in valid if r["placement"] == pl),
+                           key=lambda r: r["mpps"])
+            mid = there[(len(there) - 1) // 2:len(there) // 2 + 1]
+            cyc = [r["busy_cycles_per_pkt"] for r in there if r["busy_cycles_per_pkt"]]
             row["duts"][d] = {
-                "mpps": median([r["mpps"] for r in used]),
+                "mpps": median([r["mpps"] for r in there]),
                 "cycles_per_pkt": median(cyc),
-                # the runs the medians are of: "measured" (not
-                # generator-bound), "generator_bound" (every run there
-                # was: a lower bound), None (no valid run there)
+                # what the median is: "measured" (its middle run, or both,
+                # not generator-bound), "generator_bound" (a lower bound),
+                # None (no valid run there)
                 "median_of": None if not there else
-                ("measured" if measured else "generator_bound"),
-                "median_runs": len(used),
+                ("generator_bound" if any(run_generator_bound(r) for r in mid)
+                 else "measured"),
+                "median_runs": len(there),
                 "valid": len(valid), "runs": len(allr), "at_placement": len(there),
                 "placements": sorted(set(r["placement"] for r in valid)),
                 # valid runs in which the generator, not the DUT, set the rate
                 "generator_bound": sum(1 for r in valid if run_generator_bound(r)),
                 "generator_bound_at_placement": sum(1 for r in there
                                                     if run_generator_bound(r)),
-                "offered_mpps": median([r["offered_mpps"] for r in used]),
+                "offered_mpps": median([r["offered_mpps"] for r in there]),
             }
             # what the generator counts back is every frame, the DUT's own
             # too; fastroute's counters say what share of it it forwarded
@@ -1323,9 +1327,9 @@ def print_table(rows, duts, memory, header):
             print("  ".join("-" * x for x in w))
     print()
     print("memory: %s" % memory)
-    print("Mpps, cyc/pkt: median over the DUT's valid runs on the row's placement that were "
-          "not generator-bound (frames received back by the generator per second); >=: it had "
-          "none, the medians are of its generator-bound runs there (the Mpps a lower bound).")
+    print("Mpps, cyc/pkt: median over the DUT's valid runs on the row's placement, "
+          "generator-bound ones included (frames received back by the generator per second); "
+          ">=: the median fell on a generator-bound run (the Mpps a lower bound).")
     print("fr/io, fr/l3fwd: median of per-round ratios fastroute/other, both runs valid, on "
           "the same vCPU placement and neither generator-bound (count in parentheses; +Ng: "
           "pairs left out because a run in them was generator-bound; +Np: pairs whose two runs "

@@ -567,16 +567,19 @@ def poll_note(summary):
 
 
 def median_note(summary):
-    """Which runs a row's Mpps and cycles are the medians of: this harness
-    leaves generator-bound runs out while the DUT has others; a summary an
-    older one wrote, kept as it was (no runs given), took every run."""
+    """Which runs a row's Mpps and cycles are the medians of, and when the
+    Mpps is marked a lower bound: this harness marks it when the median
+    falls on a generator-bound run; a summary an older one wrote, kept as
+    it was, only when every run was generator-bound."""
     if any("median_of" in v for row in summary["rows"] for v in row["duts"].values()) or \
             not summary["rows"]:
-        return ("A DUT's Mpps and cycles are the medians of the same runs: its valid runs on "
-                "the row's placement that were not generator-bound; when every valid run it "
-                "had there was generator-bound, those runs, and its Mpps is shown as `>=`: a "
-                "lower bound, the generator's rate (its cycles then come from polls that "
-                "carried what the generator sent, not as much as the DUT could take).")
+        return ("A DUT's Mpps and cycles are the medians of the same runs: all its valid runs "
+                "on the row's placement, generator-bound ones included (each proves the DUT "
+                "forwarded at least that much; without them the runs left would be those in "
+                "which it fell short). Its Mpps is shown as `>=`, a lower bound, when the "
+                "median falls on a generator-bound run (either middle run, with an even "
+                "count); cycles taken in such runs come from polls that carried what the "
+                "generator sent, not as much as the DUT could take.")
     where = "on the row's placement" if any("placement" in row for row in summary["rows"]) \
         else "on every placement"
     return ("A DUT's Mpps and cycles are the medians of all its valid runs %s, "
@@ -622,7 +625,7 @@ def chart(summary, cache, png):
     # noenhanced: net_memif's '_' is no subscript; the key outside the bars
     script = """set terminal png noenhanced size 1100,480
 set output '%s'
-set title "Mpps, 64-byte frames, over net_memif (median of the interleaved rounds not generator-bound, on each row's vCPU placement)\\na bar with no such round is the generator's rate: a lower bound (>= in the table)"
+set title "Mpps, 64-byte frames, over net_memif (median of the interleaved rounds on each row's vCPU placement)\\na bar whose median round was generator-bound is a lower bound (>= in the table)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
