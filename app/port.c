@@ -82,24 +82,31 @@ static int port_devargs_check(void)
 
 /* The kernel interface (its iface= argument) of @pid when it is a
  * net_af_packet device, into @kif; else "". */
-static void af_packet_iface(uint16_t pid, char *kif, size_t len)
+/* The value of device argument @key of port @pid, whose driver is @driver,
+ * in @out (empty: another driver, or not given) */
+static void dev_kvarg(uint16_t pid, const char *driver, const char *key, char *out, size_t len)
 {
 	struct rte_eth_dev_info info;
 	const struct rte_devargs *da;
 	struct rte_kvargs *kv;
 	const char *v;
 
-	kif[0] = '\0';
+	out[0] = '\0';
 	if (rte_eth_dev_info_get(pid, &info) != 0 || info.driver_name == NULL ||
-	    strcmp(info.driver_name, "net_af_packet") != 0 || info.device == NULL)
+	    strcmp(info.driver_name, driver) != 0 || info.device == NULL)
 		return;
 	da = rte_dev_devargs(info.device);
 	/* parsed as the driver parses its own arguments */
 	kv = da != NULL && da->args != NULL ? rte_kvargs_parse(da->args, NULL) : NULL;
-	v = kv != NULL ? rte_kvargs_get(kv, "iface") : NULL;
+	v = kv != NULL ? rte_kvargs_get(kv, key) : NULL;
 	if (v != NULL && v[0] != '\0' && strlen(v) < len)
-		snprintf(kif, len, "%s", v);
+		snprintf(out, len, "%s", v);
 	rte_kvargs_free(kv);
+}
+
+static void af_packet_iface(uint16_t pid, char *kif, size_t len)
+{
+	dev_kvarg(pid, "net_af_packet", "iface", kif, len);
 }
 
 int port_link_get(const struct router *r, uint16_t pid, struct rte_eth_link *link)
@@ -175,14 +182,42 @@ int port_probe(struct router *r)
 	return 0;
 }
 
+/* @n rounded up to a multiple of @mult and to at least @least, within @max
+ * (rounded down to a multiple there) */
+static uint16_t desc_round(uint16_t n, uint16_t mult, uint32_t least, uint16_t max)
+{
+	uint32_t v = RTE_MAX((uint32_t)n, least);
+
+	v = (v + mult - 1) / mult * mult;
+	if (v > max)
+		v = (uint32_t)max / mult * mult;
+	return (uint16_t)v;
+}
+
+void port_desc_fit(const struct rte_eth_dev_info *info, uint16_t *rxd, uint16_t *txd)
+{
+	const uint16_t rs = info->default_txconf.tx_rs_thresh,
+		       fr = info->default_txconf.tx_free_thresh,
+		       rf = info->default_rxconf.rx_free_thresh;
+
+	if (rs > 1)
+		*txd = desc_round(*txd, rs, (uint32_t)rs + fr, info->tx_desc_lim.nb_max);
+	if (rf > 1)
+		*rxd = desc_round(*rxd, rf, rf, info->rx_desc_lim.nb_max);
+}
+
 /* Descriptors a queue of port @pid gets: asked, as its device adjusts them. */
 static void port_desc(const struct router *r, uint16_t pid, uint16_t *rxd, uint16_t *txd)
 {
+	struct rte_eth_dev_info info;
+
 	*rxd = r->opts.rx_desc;
 	*txd = r->opts.tx_desc;
 	if (rte_eth_dev_adjust_nb_rx_tx_desc(pid, rxd, txd) != 0) {
 		*rxd = r->opts.rx_desc;
 		*txd = r->opts.tx_desc;
+	} else if (rte_eth_dev_info_get(pid, &info) == 0) {
+		port_desc_fit(&info, rxd, txd);
 	}
 }
 
@@ -341,11 +376,44 @@ static int port_check(const struct router *r, const struct fr_port *p)
 	if (rc != 0)
 		return rc;
 	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
-		fprintf(stderr,
-			"fastroute: port %u (%s) offers %u RX / %u TX queues but %u workers need "
-			"%u each (for net_af_packet add qpairs=%u to the --vdev)\n",
-			p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, nq);
+		const uint16_t most = RTE_MIN(info.max_rx_queues, info.max_tx_queues);
+		const bool afp =
+			info.driver_name != NULL && strcmp(info.driver_name, "net_af_packet") == 0;
+
+		/* the remedy: af_packet's queues are its qpairs argument;
+		 * another device's are its own (an e1000 has one): fewer
+		 * workers */
+		if (afp)
+			fprintf(stderr,
+				"fastroute: port %u (%s) offers %u RX / %u TX queues but %u "
+				"workers need %u each (add qpairs=%u to its --vdev)\n",
+				p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, nq);
+		else
+			fprintf(stderr,
+				"fastroute: port %u (%s) offers %u RX / %u TX queues but %u "
+				"workers need %u each: it takes at most %u worker(s) (give -l the "
+				"main lcore and %u more)\n",
+				p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq,
+				most, most);
 		return -EINVAL;
+	}
+	if (nq > 1 && info.driver_name != NULL && strcmp(info.driver_name, "net_memif") == 0) {
+		char role[16];
+
+		/* DPDK 22.11's memif server sets up only the rings its client
+		 * opens: a queue beyond them reads and writes the client's
+		 * first ring, beside the worker that owns it */
+		dev_kvarg(p->id, "net_memif", "role", role, sizeof(role));
+		if (strcmp(role, "client") != 0)
+			fprintf(stderr,
+				"fastroute: port %u (%s): a memif server polled by %u workers: its "
+				"client must open %u queue pairs (testpmd: --rxq=%u --txq=%u); "
+				"with "
+				"fewer, the queues it did not open share its first ring (DPDK "
+				"22.11), "
+				"and packets are lost or sent twice (or give this side "
+				"role=client)\n",
+				p->id, p->name, nq, nq, nq, nq);
 	}
 	/* af_packet's queues are sockets of one fanout group from the
 	 * device's probe on: a queue no worker polls still takes its share
@@ -425,9 +493,10 @@ static int port_configure(struct router *r, struct fr_port *p)
 			rte_strerror(-rc));
 		return rc;
 	}
+	port_desc_fit(&info, &nb_rxd, &nb_txd);
 	if (nb_rxd != r->opts.rx_desc || nb_txd != r->opts.tx_desc)
 		printf("fastroute: port %u (%s): %u RX and %u TX descriptors a queue (the "
-		       "device's limits; asked %u and %u)\n",
+		       "device's limits and thresholds; asked %u and %u)\n",
 		       p->id, p->name, nb_rxd, nb_txd, r->opts.rx_desc, r->opts.tx_desc);
 	if (r->tx_desc_least == 0 || nb_txd < r->tx_desc_least)
 		r->tx_desc_least = nb_txd;

@@ -370,6 +370,12 @@ int port_setup(struct router *r);
  * MTU plus the device's overhead within max_rx_pktlen), capped by what one
  * buffer holds (PORT_MTU_MAX); 0 when the device cannot be asked. */
 uint32_t port_mtu_max(uint16_t pid);
+/* Descriptor counts @rxd and @txd (already within the device's limits)
+ * rounded up to what its default queue thresholds need: ixgbe and i40e
+ * take TX rings only in multiples of tx_rs_thresh (32) of at least
+ * tx_rs_thresh + tx_free_thresh, and allocate RX buffers in bulk only in
+ * multiples of rx_free_thresh; within the device's maximum. */
+void port_desc_fit(const struct rte_eth_dev_info *info, uint16_t *rxd, uint16_t *txd);
 /* Frames a port receives whole: one mbuf of the pools' data room (no
  * scatter), less the Ethernet header and CRC. */
 #define PORT_MTU_MAX (RTE_MBUF_DEFAULT_DATAROOM - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN)

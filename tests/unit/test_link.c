@@ -146,12 +146,50 @@ static void test_carrier_loss_held(void **state)
 	assert_int_equal(set_down_calls + set_up_calls, 0);
 }
 
+/* Descriptor counts rounded to the device's queue thresholds: ixgbe's
+ * (tx_rs_thresh 32, tx_free_thresh 32, rx_free_thresh 32) refuse a TX ring
+ * of 1000 or 32; a device without thresholds keeps what it was given. */
+static void test_desc_fit(void **state)
+{
+	struct rte_eth_dev_info info;
+	static const struct {
+		uint16_t rx, tx, max, want_rx, want_tx;
+	} cases[] = {
+		{1000, 1000, 4096, 1024, 1024}, {32, 32, 4096, 32, 64},
+		{48, 100, 4096, 64, 128},	{1024, 1024, 4096, 1024, 1024},
+		{4096, 4096, 4096, 4096, 4096}, {4090, 4090, 4090, 4064, 4064},
+	};
+	unsigned int i;
+	uint16_t rx, tx;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		memset(&info, 0, sizeof(info));
+		info.default_txconf.tx_rs_thresh = 32;
+		info.default_txconf.tx_free_thresh = 32;
+		info.default_rxconf.rx_free_thresh = 32;
+		info.rx_desc_lim.nb_max = info.tx_desc_lim.nb_max = cases[i].max;
+		rx = cases[i].rx;
+		tx = cases[i].tx;
+		port_desc_fit(&info, &rx, &tx);
+		assert_int_equal(rx, cases[i].want_rx);
+		assert_int_equal(tx, cases[i].want_tx);
+	}
+	memset(&info, 0, sizeof(info));
+	info.rx_desc_lim.nb_max = info.tx_desc_lim.nb_max = UINT16_MAX;
+	rx = tx = 1000;
+	port_desc_fit(&info, &rx, &tx);
+	assert_int_equal(rx, 1000);
+	assert_int_equal(tx, 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_config_down_carrier_late, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_down_carrier_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_carrier_loss_held, setup, teardown),
+		cmocka_unit_test(test_desc_fit),
 	};
 
 	test_eal_init("link");
