@@ -962,6 +962,51 @@ def _():
     check("ready" not in p.stdout, "router started anyway")
 
 
+@t("queues_for_two_workers")
+def _():
+    # two workers need two queues of every port: a device with one (as an
+    # e1000 has; net_pcap with one file each way) is refused, with the remedy that fits it (fewer workers,
+    # not af_packet's qpairs); a memif server polled by two warns that its
+    # client must open two queue pairs (DPDK 22.11 lets the queues it did
+    # not open share its first ring), a memif client does not
+    def two_workers(vdevs):
+        a = eal(ports=0)
+        i = a.index("-l")
+        a[i:i + 2] = ["--lcores", "0@0,1@1,2@1"]
+        for v in vdevs:
+            a[-1:-1] = ["--vdev", v]
+        return a
+
+    empty = os.path.join(TMP, "empty.pcap")
+    with open(empty, "wb") as f:  # a pcap file's header, no packet
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    p = run(two_workers(["net_pcap0,rx_pcap=%s,tx_pcap=%s" % (
+        empty, os.path.join(TMP, "out.pcap"))]) + ["-s", "none"] + SMALL, timeout=30)
+    check(p.returncode == 1 and "offers 1 RX / 1 TX queues but 2 workers need 2 each: it "
+          "takes at most 1 worker(s) (give -l the main lcore and 1 more)" in p.stderr and
+          "qpairs" not in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
+    # (the client's side needs the server's running: it connects at start)
+    warn = "a memif server polled by 2 workers: its client must open 2 queue pairs"
+    link = os.path.join(TMP, "memif-link")
+    ps, errs = [], []
+    try:
+        for role in ("server", "client"):
+            sock = os.path.join(TMP, "memif-%s.sock" % role)
+            a = two_workers(["net_memif0,role=%s,socket=%s" % (role, link),
+                             "net_null0,no-rx=1"])
+            ps.append(subprocess.Popen(a + ["-s", sock, "--link-wait", "0"] + SMALL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True))
+            wait_serving(ps[-1], sock)
+            check(ps[-1].poll() is None, "a router with a memif %s did not start" % role)
+    finally:
+        for p in reversed(ps):
+            errs.insert(0, stop(p)[1])
+    check(warn in errs[0], "memif server: %s" % errs[0].strip()[-400:])
+    check(warn not in errs[1] and "memif server" not in errs[1],
+          "memif client: %s" % errs[1].strip()[-400:])
+
+
 @t("socket_group")
 def _():
     # --socket-group: the socket's group, so that its members (operators)
