@@ -512,8 +512,15 @@ static void print_summary(struct router *r)
 	uint64_t left = 0;
 	unsigned int i;
 
-	for (i = 0; i < r->nb_workers; i++)
-		left += free_queued(r->workers[i]->to_ctrl);
+	for (i = 0; i < r->nb_workers; i++) {
+		struct worker *w = r->workers[i];
+
+		left += free_queued(w->to_ctrl);
+		/* ARP and ND frames its full TX queue refused, still offered */
+		rte_pktmbuf_free_bulk(w->ctrl_pend, w->nb_ctrl_pend);
+		left += w->nb_ctrl_pend;
+		w->nb_ctrl_pend = 0;
+	}
 	left += free_queued(r->ctrl_tx);
 	/* and the packets held for a neighbour still resolving (the table
 	 * itself stays until the EAL stops) */

@@ -246,6 +246,11 @@ struct fr_port {
 	uint64_t ra_check_ms;
 };
 
+/* ARP and ND frames of the control thread's worker 0 keeps to offer a
+ * full TX queue again, and for how long (ms) */
+#define FR_CTRL_PEND	32
+#define FR_CTRL_PEND_MS 100
+
 struct worker {
 	unsigned int lcore;
 	unsigned int idx;	  /* queue index on every port, QSBR thread id */
@@ -259,6 +264,13 @@ struct worker {
 	 * ctrl_tx_full per port, never cleared (what a DAD probe's wait
 	 * compares: dad_tx_failed()) */
 	uint64_t ctrl_refused[FR_MAX_PORTS];
+	/* worker 0: the control thread's ARP and ND frames a TX queue refused,
+	 * offered again first at each drain until their time is up (a
+	 * saturated port frees descriptors now and then, and its neighbours
+	 * must still be probed and answered), then counted ctrl_tx_full */
+	struct rte_mbuf *ctrl_pend[FR_CTRL_PEND];
+	uint64_t ctrl_pend_until[FR_CTRL_PEND]; /* TSC */
+	unsigned int nb_ctrl_pend;
 };
 
 struct router_opts {

@@ -109,7 +109,8 @@ fail:
  * are counted here, once the outcome is known (a counter never goes back):
  * ctrl_ring_full, ctrl_ring_reserved (neither ARP nor ND, with the ring
  * down to its reserve, or to half of it for a packet to resolve) or, for
- * errors, icmp_ring_full (either). */
+ * errors (which take the first half of the reserve too), icmp_ring_full
+ * (either). */
 void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n, bool errors)
 {
 	unsigned int room = rte_ring_free_count(w->to_ctrl), sent = 0, i;
@@ -134,11 +135,14 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
 			 * packets to resolve (a ping flood must not stop new
 			 * neighbours, gateways among them, being resolved),
 			 * an ND message among them (to forward: not ND for
-			 * the router) */
-			const bool resolve = dp_ctrl_reason(m) == CTRL_RESOLVE;
+			 * the router), and ICMP errors, bounded by their
+			 * token buckets already (a flood the control thread
+			 * cannot keep up with must not silence path MTU
+			 * discovery and traceroute) */
+			const bool half = errors || dp_ctrl_reason(m) == CTRL_RESOLVE;
 
-			if (room <= reserve && (errors || resolve || !frame_neigh(m)) &&
-			    (room <= reserve / 2 || !resolve)) {
+			if (room <= reserve && (half || !frame_neigh(m)) &&
+			    (room <= reserve / 2 || !half)) {
 				(*reserved)++;
 			} else if (rte_ring_sp_enqueue(w->to_ctrl, m) == 0) {
 				sent++;
@@ -162,14 +166,28 @@ void worker_to_control(struct worker *w, struct rte_mbuf **pkts, unsigned int n,
  * shown, so no read finds either going back). What it does not send is
  * counted apart from the worker's drops (never received, it is in no rx):
  * ctrl_tx_full, ctrl_tx_port_down, ctrl_tx_no_port. Runs of packets for
- * one port go in one call.
+ * one port go in one call. An ARP or ND frame the queue refused is kept
+ * (up to FR_CTRL_PEND of them) and offered again first at the next drains,
+ * for FR_CTRL_PEND_MS, before it counts as ctrl_tx_full: a port saturated
+ * by forwarded traffic must not lose its neighbours for want of a probe
+ * or an answer.
  */
 void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 {
-	struct rte_mbuf *pkts[DP_BURST];
-	unsigned int n, i, j;
+	struct rte_mbuf *pkts[FR_CTRL_PEND + DP_BURST];
+	uint64_t until[FR_CTRL_PEND + DP_BURST], now;
+	unsigned int n = w->nb_ctrl_pend, i, j, k;
 
-	n = rte_ring_dequeue_burst(r->ctrl_tx, (void **)pkts, DP_BURST, NULL);
+	memcpy(pkts, w->ctrl_pend, n * sizeof(*pkts));
+	memcpy(until, w->ctrl_pend_until, n * sizeof(*until));
+	w->nb_ctrl_pend = 0;
+	k = rte_ring_dequeue_burst(r->ctrl_tx, (void **)(pkts + n), DP_BURST, NULL);
+	if (n + k == 0)
+		return;
+	now = rte_get_tsc_cycles();
+	for (i = n; i < n + k; i++)
+		until[i] = now + rte_get_tsc_hz() / 1000 * FR_CTRL_PEND_MS;
+	n += k;
 	for (i = 0; i < n; i = j) {
 		uint16_t port = pkts[i]->port, sent = 0;
 		uint64_t *lost = &w->st.ctrl_tx_full;
@@ -184,11 +202,19 @@ void worker_ctrl_tx_drain(struct router *r, struct worker *w)
 			sent = rte_eth_tx_burst(port, (uint16_t)w->idx, pkts + i,
 						(uint16_t)(j - i));
 		w->st.ctrl_tx += sent;
-		if (unlikely(sent < j - i)) {
-			*lost += j - i - sent;
+		for (k = i + sent; k < j; k++) {
+			struct rte_mbuf *m = pkts[k];
+
+			if (lost == &w->st.ctrl_tx_full && now < until[k] &&
+			    w->nb_ctrl_pend < FR_CTRL_PEND && frame_neigh(m)) {
+				w->ctrl_pend[w->nb_ctrl_pend] = m;
+				w->ctrl_pend_until[w->nb_ctrl_pend++] = until[k];
+				continue;
+			}
+			(*lost)++;
 			if (lost == &w->st.ctrl_tx_full)
-				w->ctrl_refused[port] += j - i - sent;
-			rte_pktmbuf_free_bulk(pkts + i + sent, j - i - sent);
+				w->ctrl_refused[port]++;
+			rte_pktmbuf_free(m);
 		}
 	}
 }
@@ -288,6 +314,11 @@ int worker_main(void *arg)
 		uint64_t t0 = rte_rdtsc();
 		unsigned int total = 0;
 
+		/* first: the descriptors a saturated port freed since the last
+		 * flush go to the control thread's frames (ARP and ND among
+		 * them) before forwarded traffic takes them all */
+		if (w->idx == 0)
+			worker_ctrl_tx_drain(r, w);
 		for (p = 0; p < nb_ports; p++) {
 			uint16_t n;
 
@@ -306,8 +337,6 @@ int worker_main(void *arg)
 			dp_input_burst(&c, pid, pkts, n, out);
 			worker_output(w, pid, pkts, out, n);
 		}
-		if (w->idx == 0)
-			worker_ctrl_tx_drain(r, w);
 		for (p = 0; p < nb_ports; p++)
 			if (w->txb[ports[p]]->length)
 				w->st.fwd += rte_eth_tx_buffer_flush(ports[p], q, w->txb[ports[p]]);

@@ -185,6 +185,64 @@ static void test_refused(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
 }
 
+/* An ARP frame, its first byte @mark, queued for the port. */
+static void queue_arp(uint8_t mark)
+{
+	struct rte_mbuf *m = frame(mark, port);
+
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	assert_int_equal(rte_ring_enqueue(rt.ctrl_tx, m), 0);
+}
+
+/*
+ * A full TX queue refuses the control thread's ARP and ND frames: kept and
+ * offered again first at the next drains (a port saturated by forwarded
+ * traffic must not lose its neighbours), FR_CTRL_PEND of them at most, for
+ * FR_CTRL_PEND_MS, then counted ctrl_tx_full as any other frame is at once.
+ */
+static void test_refused_neigh_retried(void **state)
+{
+	uint8_t marks[2048];
+	unsigned int in_use = rte_mempool_in_use_count(test_pool()), filled, n, i;
+	struct rte_mbuf *one;
+
+	(void)state;
+	memset(&w->st, 0, sizeof(w->st));
+	filled = fill_tx();
+	queue_ctrl(1, 0x40, port); /* not ARP: refused, counted */
+	queue_arp(0x41);
+	drain();
+	expect_counts(0, 1);
+	assert_int_equal(w->nb_ctrl_pend, 1);
+	drain(); /* still full: kept */
+	expect_counts(0, 1);
+	/* a descriptor freed: the ARP frame takes it */
+	assert_int_equal(rte_eth_rx_burst(port, 0, &one, 1), 1);
+	rte_pktmbuf_free(one);
+	drain();
+	expect_counts(1, 1);
+	assert_int_equal(w->nb_ctrl_pend, 0);
+	n = read_back(marks, sizeof(marks));
+	assert_int_equal(n, filled);
+	assert_int_equal(marks[n - 1], 0x41);
+	/* more than it keeps: the first FR_CTRL_PEND kept, the rest counted */
+	filled = fill_tx();
+	for (i = 0; i < FR_CTRL_PEND + 8; i++)
+		queue_arp((uint8_t)i);
+	drain();
+	drain();
+	assert_int_equal(w->nb_ctrl_pend, FR_CTRL_PEND);
+	expect_counts(1, 1 + 8);
+	/* their time up: counted, freed */
+	for (i = 0; i < w->nb_ctrl_pend; i++)
+		w->ctrl_pend_until[i] = 0;
+	drain();
+	assert_int_equal(w->nb_ctrl_pend, 0);
+	expect_counts(1, 1 + 8 + FR_CTRL_PEND);
+	assert_int_equal(read_back(marks, sizeof(marks)), filled);
+	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
+}
+
 static void test_no_such_port(void **state)
 {
 	uint8_t marks[4];
@@ -420,7 +478,9 @@ static void test_ctrl_reserve(void **state)
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 0);
 	/* then: a local packet and an echo request over IPv6 are refused,
 	 * ARP, a neighbour solicitation and a packet to resolve (the first
-	 * half of the reserve) taken, an error refused */
+	 * half of the reserve) taken, and an ICMP error (bounded by its
+	 * tokens: a flood for the router must not silence path MTU
+	 * discovery) */
 	m[0] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
 	m[1] = for_ctrl(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
 	m[2] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV6, 128);
@@ -431,18 +491,22 @@ static void test_ctrl_reserve(void **state)
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 2);
 	m[0] = for_ctrl(CTRL_ICMP_ERROR, RTE_ETHER_TYPE_IPV4, 0);
 	worker_to_control(w, m, 1, true);
-	assert_int_equal(w->st.icmp_queued, 0);
-	assert_int_equal(w->st.icmp_ring_full, 1);
+	assert_int_equal(w->st.icmp_queued, 1);
+	assert_int_equal(w->st.icmp_ring_full, 0);
 	/* ARP fills the reserve: past its first half no packet to resolve
-	 * (a scan must leave ARP and ND room); beyond it, even ARP is refused
-	 * as full */
+	 * and no error (a scan must leave ARP and ND room); beyond it, even
+	 * ARP is refused as full */
 	while (rte_ring_free_count(w->to_ctrl) > quarter / 2)
 		to_ctrl1(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
 	to_ctrl1(CTRL_RESOLVE, RTE_ETHER_TYPE_IPV4, 0);
 	assert_int_equal(w->st.drop[DROP_CTRL_RESERVED], 3);
+	m[0] = for_ctrl(CTRL_ICMP_ERROR, RTE_ETHER_TYPE_IPV4, 0);
+	worker_to_control(w, m, 1, true);
+	assert_int_equal(w->st.icmp_queued, 1);
+	assert_int_equal(w->st.icmp_ring_full, 1);
 	while (rte_ring_free_count(w->to_ctrl) > 0)
 		to_ctrl1(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
-	assert_int_equal(w->st.to_control, cap);
+	assert_int_equal(w->st.to_control + w->st.icmp_queued, cap);
 	to_ctrl1(CTRL_ARP, RTE_ETHER_TYPE_ARP, 0);
 	assert_int_equal(w->st.drop[DROP_CTRL_RING_FULL], 1);
 	/* in the order they came: the ARP after the flood */
@@ -458,7 +522,7 @@ static void test_ctrl_reserve(void **state)
 	for (i = 0; i < 4; i++)
 		m[i] = for_ctrl(CTRL_LOCAL, RTE_ETHER_TYPE_IPV4, 0);
 	worker_to_control(w, m, 4, false);
-	assert_int_equal(w->st.to_control, cap + 4);
+	assert_int_equal(w->st.to_control + w->st.icmp_queued, cap + 4);
 	while (rte_ring_dequeue(w->to_ctrl, (void **)&m[0]) == 0)
 		rte_pktmbuf_free(m[0]);
 	assert_int_equal(rte_mempool_in_use_count(test_pool()), in_use);
@@ -628,6 +692,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sent_in_order),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_refused_neigh_retried),
 		cmocka_unit_test(test_no_such_port),
 		cmocka_unit_test(test_link_down),
 		cmocka_unit_test(test_ctrl_reserve),
