@@ -2421,7 +2421,7 @@ unsigned int router_ra_final(struct router *r)
 	/* the ring's whole content, a burst at a time: bounded, as a TX
 	 * queue that takes nothing more leaves it */
 	for (i = 0; r->cst.ra_sent != sent && r->nb_workers > 0 && i < 64 &&
-		    rte_ring_count(r->ctrl_tx) > 0;
+		    (rte_ring_count(r->ctrl_tx) > 0 || r->workers[0]->nb_ctrl_pend > 0);
 	     i++)
 		worker_ctrl_tx_drain(r, r->workers[0]);
 	return (unsigned int)(r->cst.ra_sent - sent);

@@ -376,19 +376,35 @@ static int port_check(const struct router *r, const struct fr_port *p)
 	if (rc != 0)
 		return rc;
 	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
+		/* virtual devices whose queue count is an argument of theirs */
+		static const struct {
+			const char *driver, *arg; /* NULL: net_pcap's files */
+		} qargs[] = {{"net_af_packet", "qpairs"},
+			     {"net_af_xdp", "queue_count"},
+			     {"net_vhost", "queues"},
+			     {"net_pcap", NULL}};
 		const uint16_t most = RTE_MIN(info.max_rx_queues, info.max_tx_queues);
-		const bool afp =
-			info.driver_name != NULL && strcmp(info.driver_name, "net_af_packet") == 0;
+		char how[96] = "";
+		unsigned int k;
 
-		/* the remedy: af_packet's queues are its qpairs argument;
-		 * another device's are its own (an e1000 has one): fewer
-		 * workers */
-		if (afp)
+		for (k = 0; k < RTE_DIM(qargs) && info.driver_name != NULL; k++) {
+			if (strcmp(info.driver_name, qargs[k].driver) != 0)
+				continue;
+			if (qargs[k].arg != NULL)
+				snprintf(how, sizeof(how), "%s=%u", qargs[k].arg, nq);
+			else
+				snprintf(how, sizeof(how),
+					 "%u rx_pcap= and tx_pcap= (or rx_iface=) pairs", nq);
+		}
+		/* the remedy: such a device's argument, or fewer workers (a
+		 * NIC's queues are its own: an e1000 has one) */
+		if (how[0] != '\0') {
 			fprintf(stderr,
 				"fastroute: port %u (%s) offers %u RX / %u TX queues but %u "
-				"workers need %u each (add qpairs=%u to its --vdev)\n",
-				p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, nq);
-		else
+				"workers need %u each (give its --vdev %s, or run %u worker(s))\n",
+				p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, how,
+				most);
+		} else
 			fprintf(stderr,
 				"fastroute: port %u (%s) offers %u RX / %u TX queues but %u "
 				"workers need %u each: it takes at most %u worker(s) (give -l the "
@@ -404,7 +420,8 @@ static int port_check(const struct router *r, const struct fr_port *p)
 		 * opens: a queue beyond them reads and writes the client's
 		 * first ring, beside the worker that owns it */
 		dev_kvarg(p->id, "net_memif", "role", role, sizeof(role));
-		if (strcmp(role, "client") != 0)
+		/* as the driver reads it: client by default */
+		if (strstr(role, "server") != NULL || strstr(role, "master") != NULL)
 			fprintf(stderr,
 				"fastroute: port %u (%s): a memif server polled by %u workers: its "
 				"client must open %u queue pairs (testpmd: --rxq=%u --txq=%u); "

@@ -965,8 +965,9 @@ def _():
 @t("queues_for_two_workers")
 def _():
     # two workers need two queues of every port: a device with one (as an
-    # e1000 has; net_pcap with one file each way) is refused, with the remedy that fits it (fewer workers,
-    # not af_packet's qpairs); a memif server polled by two warns that its
+    # e1000 has; net_pcap with one file each way) is refused, with the
+    # remedy that fits it (net_pcap's: more files; a NIC's: fewer
+    # workers); a memif server polled by two warns that its
     # client must open two queue pairs (DPDK 22.11 lets the queues it did
     # not open share its first ring), a memif client does not
     def two_workers(vdevs):
@@ -982,18 +983,19 @@ def _():
         f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
     p = run(two_workers(["net_pcap0,rx_pcap=%s,tx_pcap=%s" % (
         empty, os.path.join(TMP, "out.pcap"))]) + ["-s", "none"] + SMALL, timeout=30)
-    check(p.returncode == 1 and "offers 1 RX / 1 TX queues but 2 workers need 2 each: it "
-          "takes at most 1 worker(s) (give -l the main lcore and 1 more)" in p.stderr and
-          "qpairs" not in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
+    check(p.returncode == 1 and "offers 1 RX / 1 TX queues but 2 workers need 2 each (give "
+          "its --vdev 2 rx_pcap= and tx_pcap= (or rx_iface=) pairs, or run 1 worker(s))"
+          in p.stderr and "qpairs" not in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
     # (the client's side needs the server's running: it connects at start)
     warn = "a memif server polled by 2 workers: its client must open 2 queue pairs"
     link = os.path.join(TMP, "memif-link")
     ps, errs = [], []
     try:
+        # (the client's role left to memif's default, which is client)
         for role in ("server", "client"):
             sock = os.path.join(TMP, "memif-%s.sock" % role)
-            a = two_workers(["net_memif0,role=%s,socket=%s" % (role, link),
-                             "net_null0,no-rx=1"])
+            a = two_workers(["net_memif0,%ssocket=%s" % (
+                "role=server," if role == "server" else "", link), "net_null0,no-rx=1"])
             ps.append(subprocess.Popen(a + ["-s", sock, "--link-wait", "0"] + SMALL,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        text=True))
