@@ -536,18 +536,25 @@ static void print_summary(struct router *r)
 	       s.rx, dp_stats_forwarded(&s), s.to_control, dp_stats_dropped(&s), left);
 }
 
-/*
- * "-- --help" (or -h) among the application's options: answered before the
- * EAL starts, so it works without hugepages, root or ports. The EAL's own
- * options end at the first "--".
- */
-static bool wants_help(int argc, char **argv)
+/* Where EAL's own options end: the index of the first "--", or @argc. */
+static int eal_args_end(int argc, char **argv)
 {
 	int i = 1;
 
 	while (i < argc && strcmp(argv[i], "--") != 0)
 		i++;
-	for (i++; i < argc; i++) {
+	return i;
+}
+
+/*
+ * "-- --help" (or -h) among the application's options: answered before the
+ * EAL starts, so it works without hugepages, root or ports.
+ */
+static bool wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = eal_args_end(argc, argv) + 1; i < argc; i++) {
 		const char *p;
 
 		if (strcmp(argv[i], "--") == 0)
@@ -603,11 +610,10 @@ static void sock_refused(const char *path, int rc)
  */
 static int parse_early(int argc, char **argv, struct router_opts *o)
 {
+	const int i = eal_args_end(argc, argv);
 	char **copy;
-	int i = 1, rc;
+	int rc;
 
-	while (i < argc && strcmp(argv[i], "--") != 0)
-		i++;
 	if (i < argc) {
 		/* a copy: getopt_long() reorders what it parses, and EAL
 		 * reads argv */
@@ -637,10 +643,11 @@ static int parse_early(int argc, char **argv, struct router_opts *o)
 /* --proc-type other than primary among EAL's options (before any "--")? */
 static bool proc_type_given(int argc, char **argv)
 {
+	const int end = eal_args_end(argc, argv);
 	const char *v;
 	int i;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+	for (i = 1; i < end; i++) {
 		if (strncmp(argv[i], "--proc-type", 11) != 0)
 			continue;
 		v = argv[i][11] == '=' ? argv[i] + 12 : i + 1 < argc ? argv[i + 1] : "";

@@ -384,33 +384,32 @@ static int port_check(const struct router *r, const struct fr_port *p)
 			     {"net_vhost", "queues"},
 			     {"net_pcap", NULL}};
 		const uint16_t most = RTE_MIN(info.max_rx_queues, info.max_tx_queues);
-		char how[96] = "";
+		char how[128];
 		unsigned int k;
 
+		/* the remedy: such a device's argument, or fewer workers (a
+		 * NIC's queues are its own: an e1000 has one) */
+		snprintf(how, sizeof(how),
+			 ": it takes at most %u worker(s) (give -l the main lcore and %u more)",
+			 most, most);
 		for (k = 0; k < RTE_DIM(qargs) && info.driver_name != NULL; k++) {
 			if (strcmp(info.driver_name, qargs[k].driver) != 0)
 				continue;
 			if (qargs[k].arg != NULL)
-				snprintf(how, sizeof(how), "%s=%u", qargs[k].arg, nq);
-			else
 				snprintf(how, sizeof(how),
-					 "%u rx_pcap= and tx_pcap= (or rx_iface=) pairs", nq);
+					 " (give its --vdev %s=%u, or run %u worker(s))",
+					 qargs[k].arg, nq, most);
+			else
+				snprintf(
+					how, sizeof(how),
+					" (give its --vdev %u rx_pcap= and tx_pcap= (or rx_iface=) "
+					"pairs, or run %u worker(s))",
+					nq, most);
 		}
-		/* the remedy: such a device's argument, or fewer workers (a
-		 * NIC's queues are its own: an e1000 has one) */
-		if (how[0] != '\0') {
-			fprintf(stderr,
-				"fastroute: port %u (%s) offers %u RX / %u TX queues but %u "
-				"workers need %u each (give its --vdev %s, or run %u worker(s))\n",
-				p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, how,
-				most);
-		} else
-			fprintf(stderr,
-				"fastroute: port %u (%s) offers %u RX / %u TX queues but %u "
-				"workers need %u each: it takes at most %u worker(s) (give -l the "
-				"main lcore and %u more)\n",
-				p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq,
-				most, most);
+		fprintf(stderr,
+			"fastroute: port %u (%s) offers %u RX / %u TX queues but %u workers need "
+			"%u each%s\n",
+			p->id, p->name, info.max_rx_queues, info.max_tx_queues, nq, nq, how);
 		return -EINVAL;
 	}
 	if (nq > 1 && info.driver_name != NULL && strcmp(info.driver_name, "net_memif") == 0) {
