@@ -778,10 +778,11 @@ def collect_from(lsn, timeout, want, match, linger=0.2):
     return got
 
 
-def arrivals(topo, pkts, hosts, tag, timeout=1.5):
+def arrivals(topo, pkts, hosts, tag, timeout=1.5, by=None):
     """Send the UDP frames pkts (their payload tag) from h1: each
     destination address -> the hosts (indexes in hosts) its datagram
-    reached through the router."""
+    reached through the router (@by: what by(frame) says of each arrival
+    instead, its gateway say)."""
     s = scapy()
     got = {}
     lsn = {h: Listen(topo, h) for h in hosts}
@@ -792,7 +793,7 @@ def arrivals(topo, pkts, hosts, tag, timeout=1.5):
                                       p[s.UDP].payload.load == tag).items():
             for p in frames:
                 ip = p[s.IPv6] if p.haslayer(s.IPv6) else p[s.IP]
-                got.setdefault(ip.dst, []).append(h)
+                got.setdefault(ip.dst, []).append(h if by is None else by(p))
     finally:
         for ls in lsn.values():
             ls.close()

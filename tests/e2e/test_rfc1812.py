@@ -1637,19 +1637,8 @@ def test_ecmp_three_gateways(topo, r):
 
     def where(tag):
         """Each flow's destination -> the gateways its frames went to."""
-        lsn = {h: frlib.Listen(topo, h) for h in (1, 2)}
-        try:
-            send(topo, [udp(d, payload=tag) for d in flows])
-            got = frlib.collect_from(lsn, 1.5, len(flows), lambda p: p.haslayer(s.UDP) and
-                                     p[s.UDP].payload.load == tag)
-        finally:
-            for ls in lsn.values():
-                ls.close()
-        a = {}
-        for frames in got.values():
-            for p in frames:
-                a.setdefault(p[s.IP].dst, []).append(macs.get(p.dst, p.dst))
-        return a
+        return frlib.arrivals(topo, [udp(d, payload=tag) for d in flows], (1, 2), tag,
+                              by=lambda p: macs.get(p.dst, p.dst))
 
     r.cli("neigh add %s lladdr %s port 1" % (mid, mid_mac))
     r.cli("route add 10.95.0.0/16 via %s via %s via %s" % (HOST_IP[1], HOST_IP[2], mid))

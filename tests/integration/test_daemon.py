@@ -82,6 +82,13 @@ def stop(p, sig=signal.SIGTERM):
         return p.communicate()
 
 
+def pcap_write(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", i, 0, len(fr), len(fr)) + fr)
+
+
 @t("help")
 def _():
     p = run(eal() + ["--help"])
@@ -979,8 +986,7 @@ def _():
         return a
 
     empty = os.path.join(TMP, "empty.pcap")
-    with open(empty, "wb") as f:  # a pcap file's header, no packet
-        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    pcap_write(empty, [])  # a pcap file's header, no packet
     p = run(two_workers(["net_pcap0,rx_pcap=%s,tx_pcap=%s" % (
         empty, os.path.join(TMP, "out.pcap"))]) + ["-s", "none"] + SMALL, timeout=30)
     check(p.returncode == 1 and "offers 1 RX / 1 TX queues but 2 workers need 2 each (give "
@@ -2069,13 +2075,6 @@ def udp4(eth_dst, eth_src, src, dst, ttl, ident):
                      socket.inet_aton(src), socket.inet_aton(dst))
     ip = ip[:10] + struct.pack("!H", ip4_sum(ip)) + ip[12:]
     return eth_dst + eth_src + b"\x08\x00" + ip + struct.pack("!HHHH", 1024, 9, 26, 0) + bytes(18)
-
-
-def pcap_write(path, frames):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        for i, fr in enumerate(frames):
-            f.write(struct.pack("<IIII", i, 0, len(fr), len(fr)) + fr)
 
 
 def pcap_read(path):
